@@ -1,0 +1,71 @@
+"""Drawing and checking chance outcomes.
+
+Luck is a pure function of the game's seed, the line's luck salt and the chance ordinal (how many chance events
+came before on this line). A what-if branch therefore meets the same luck as the line it left, draw for draw,
+unless it was created with fresh luck (a new salt). A person at a real table enters outcomes instead; they are
+checked here against what the rules asked for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import Counter
+from typing import Any
+
+from core.engine import Chance
+
+
+def rng_for(seed: int, luck: int, ordinal: int, purpose: str = "chance") -> random.Random:
+    digest = hashlib.sha256(f"{purpose}:{seed}:{luck}:{ordinal}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def draw(chance: Chance, rng: random.Random) -> tuple[Any, ...]:
+    """The outcome of ``chance`` from ``rng``."""
+    if chance.kind == "dice":
+        return tuple(rng.randint(1, chance.sides) for _ in range(chance.count))
+    if chance.kind == "draw":
+        return tuple(rng.sample(list(chance.items), chance.count))
+    items = list(chance.items)
+    rng.shuffle(items)
+    return tuple(items)
+
+
+class BadOutcome(ValueError):
+    """An outcome typed by a person that cannot be what the rules asked for."""
+
+
+def parse(chance: Chance, text: str) -> tuple[Any, ...]:
+    """Read an outcome typed at a real table: dice as ``3 5``, cards as ``c12 c7`` (spaces or commas)."""
+    parts = [p for p in text.replace(",", " ").split() if p]
+    if chance.kind == "dice":
+        try:
+            values = tuple(int(p) for p in parts)
+        except ValueError:
+            raise BadOutcome(f"{chance.label}: type {chance.count} die value(s) as numbers, e.g. '3 5'") from None
+        return values
+    return tuple(parts)
+
+
+def check(chance: Chance, outcome: tuple[Any, ...]) -> None:
+    """Raise ``BadOutcome`` unless ``outcome`` is a possible result of ``chance``."""
+    if chance.kind == "dice":
+        if len(outcome) != chance.count:
+            raise BadOutcome(f"{chance.label}: {chance.count} die value(s) needed, {len(outcome)} given")
+        for v in outcome:
+            if not isinstance(v, int) or not 1 <= v <= chance.sides:
+                raise BadOutcome(f"{chance.label}: a die shows 1 to {chance.sides}, not {v}")
+        return
+    if chance.kind == "draw":
+        if len(outcome) != chance.count:
+            raise BadOutcome(f"{chance.label}: {chance.count} item(s) needed, {len(outcome)} given")
+        missing = Counter(outcome) - Counter(chance.items)
+        if missing:
+            raise BadOutcome(
+                f"{chance.label}: {', '.join(sorted(map(str, missing)))} cannot be drawn here;"
+                f" possible: {', '.join(sorted(set(chance.items)))}"
+            )
+        return
+    if Counter(outcome) != Counter(chance.items):
+        raise BadOutcome(f"{chance.label}: give every one of the {len(chance.items)} items once, in their new order")

@@ -1,0 +1,199 @@
+"""The engine protocol: what a ruleset is, and the pure fold over its events.
+
+A ruleset is data plus pure functions (../shared/DESIGN.md, "Rules are pure functions"):
+
+- ``initial_state(created)``: the state before any play, from the game's first event (``GameCreated``).
+- ``pending(state)``: what must happen next: a ``Decision`` by one player, a ``Chance`` outcome, or ``Over``.
+- ``legal(state)``: the decisions the acting player may take now, as events (a canonical, finite list; a ruleset
+  whose full decision space is huge lists a sensible subset and accepts any legal event through ``validate``).
+- ``validate(state, event)``: ``None`` when the event may happen now, else the broken rule, named.
+- ``apply(state, event)``: the next state. Trusts its input (the service validated it) and never mutates.
+- ``scores(state)``, ``outcome(state)``, ``view(state, player)``, ``narrate(state, event)``.
+
+Rules code never draws random numbers: when the rules need luck, ``pending`` returns a ``Chance`` that says what
+is needed (dice, cards drawn from a set, an order) and how to turn the outcome into an event. The service draws it
+from the game's seed, or a person at a real table enters it (``core.chance``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from events.base import Event, GameCreated
+
+State = Any
+"""A ruleset's state: an immutable value (frozen msgspec Struct or dataclass, tuples inside) that supports ==."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One player must decide. ``prompt`` says what about, in a few words ("bid or pass")."""
+
+    player: str
+    prompt: str
+
+
+ChanceKind = Literal["dice", "draw", "shuffle"]
+
+
+@dataclass(frozen=True)
+class Chance:
+    """A chance outcome is needed.
+
+    - ``dice``: ``count`` dice of ``sides`` sides; the outcome is a tuple of ``count`` ints in 1..sides.
+    - ``draw``: ``count`` items taken one after another, without replacement, from ``items`` (which may repeat,
+      e.g. coin backs); the outcome is the tuple of items taken, in order.
+    - ``shuffle``: an order of ``items``; the outcome is a permutation of them.
+
+    ``build`` turns the outcome into the event to record. Items are short strings (card ids) a person can type.
+    """
+
+    kind: ChanceKind
+    label: str
+    build: Callable[[tuple[Any, ...]], Event]
+    count: int = 1
+    sides: int = 6
+    items: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        if self.kind == "dice":
+            return f"{self.label}: roll {self.count}d{self.sides}"
+        if self.kind == "draw":
+            return f"{self.label}: draw {self.count} of {len(self.items)}"
+        return f"{self.label}: the order of {len(self.items)} items"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended. ``winners`` has several names on a shared win or a tie the rules keep."""
+
+    winners: tuple[str, ...]
+    scores: Mapping[str, float]
+    summary: str
+
+
+@dataclass(frozen=True)
+class Over:
+    outcome: Outcome
+
+
+Pending = Decision | Chance | Over
+
+
+class RuleViolation(Exception):
+    """An event that the rules refuse. ``rule`` names the rule (and its section in the rule text)."""
+
+    def __init__(self, rule: str) -> None:
+        super().__init__(rule)
+        self.rule = rule
+
+
+@dataclass(frozen=True)
+class Step:
+    """One event of a line with the states around it: what projections and narration read."""
+
+    index: int
+    event: Event
+    before: State | None
+    after: State
+    actor: str
+
+
+Bot = Callable[["Ruleset", State, Sequence[Event], Any], Event]
+"""A bot: ``bot(ruleset, state, legal_events, rng) -> event``. ``rng`` is a ``random.Random`` seeded by the
+service; bots in rules folders use it and never import ``random`` themselves."""
+
+Projection = Callable[[Sequence[Step]], list[dict[str, Any]]]
+"""A projection: a pure function from a line's steps to plain rows (for analysis and plots)."""
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """The contract of a ruleset. One module-level instance per folder under ``core/games/``."""
+
+    name: str
+    title: str
+    version: str
+    min_players: int
+    max_players: int
+    provisional: bool
+    """True when some card values are provisional (no rule text states them)."""
+    events: tuple[type[Event], ...]
+    upcasters: Mapping[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]]
+    bots: Mapping[str, Bot]
+    projections: Mapping[str, Projection]
+    option_names: Mapping[str, str]
+    """Options ``agon new --option KEY=VALUE`` accepts, with a one-line help each (e.g. difficulty)."""
+
+    def default_cards(self) -> dict[str, Any]: ...
+
+    def check_setup(self, players: Sequence[str], options: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
+        """Raise ``ValueError`` with a one-line reason when this setup cannot be played."""
+
+    def initial_state(self, created: GameCreated) -> State: ...
+
+    def pending(self, state: State) -> Pending: ...
+
+    def legal(self, state: State) -> Sequence[Event]: ...
+
+    def validate(self, state: State, event: Event) -> str | None: ...
+
+    def apply(self, state: State, event: Event) -> State: ...
+
+    def scores(self, state: State) -> dict[str, float]: ...
+
+    def round(self, state: State) -> int:
+        """The round, turn or era number now (for boundaries on timelines)."""
+
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        """The state as ``player`` sees it (``None``: everything), as plain JSON-able data."""
+
+    def narrate(self, state: State, event: Event) -> str:
+        """One English sentence for ``event`` happening in ``state`` ("Alice bids 5 on the Harbour.")."""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The fold
+
+
+def fold(ruleset: Ruleset, events: Iterable[Event]) -> State:
+    """``state = reduce(apply, events[1:], initial_state(events[0]))``."""
+    it = iter(events)
+    first = next(it)
+    if not isinstance(first, GameCreated):
+        raise ValueError("a game's first event must be game.created")
+    state = ruleset.initial_state(first)
+    for ev in it:
+        state = ruleset.apply(state, ev)
+    return state
+
+
+def steps(ruleset: Ruleset, events: Sequence[Event], actors: Sequence[str] | None = None) -> Iterator[Step]:
+    """Walk a line, yielding each event with the state before and after it."""
+    if not events:
+        return
+    first = events[0]
+    assert isinstance(first, GameCreated)
+    state = ruleset.initial_state(first)
+    yield Step(0, first, None, state, actors[0] if actors else "setup")
+    for i, ev in enumerate(events[1:], start=1):
+        after = ruleset.apply(state, ev)
+        yield Step(i, ev, state, after, actors[i] if actors else "")
+        state = after
+
+
+def check(ruleset: Ruleset, state: State, event: Event, actor: str | None = None) -> None:
+    """Raise ``RuleViolation`` unless ``event`` may happen now (by ``actor``, when a decision is pending)."""
+    pending = ruleset.pending(state)
+    if isinstance(pending, Over):
+        raise RuleViolation("the game is over: no event can follow its end")
+    if isinstance(pending, Decision) and actor is not None and actor != pending.player:
+        raise RuleViolation(f"turn order: {pending.player} must act now ({pending.prompt}), not {actor}")
+    if isinstance(event, GameCreated):
+        raise RuleViolation("game.created opens a game; it cannot be recorded during play")
+    reason = ruleset.validate(state, event)
+    if reason is not None:
+        raise RuleViolation(reason)
+

@@ -1,0 +1,39 @@
+"""The registry of rulesets: one line per ruleset, imported only when used (so ``agon state`` of one game never
+loads the other rulesets).
+
+Adding a ruleset = one folder under ``core/games/`` exposing ``RULESET``, its events module, and one line here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from core.engine import Ruleset
+
+RULESETS: dict[str, str] = {
+}
+
+
+class UnknownRuleset(LookupError):
+    pass
+
+
+def register(name: str, module: str) -> None:
+    """Register a ruleset module at run time (used by tests for their test-only game)."""
+    RULESETS[name] = module
+    get.cache_clear()
+
+
+def names() -> list[str]:
+    return sorted(RULESETS)
+
+
+@cache
+def get(name: str) -> Ruleset:
+    try:
+        module = RULESETS[name]
+    except KeyError:
+        known = ", ".join(names()) or "none"
+        raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {known} (see 'agon rulesets')") from None
+    return importlib.import_module(module).RULESET

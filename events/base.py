@@ -1,0 +1,49 @@
+"""The common event base and the lifecycle event that opens every game.
+
+Every event is an immutable msgspec Struct with an explicit, stable tag (``tag="ruleset.name"``), so renaming a
+class never breaks a stored game. Each event type states its payload's schema version in ``version``; an
+incompatible change bumps it and registers an upcaster (see ``events.codec``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import msgspec
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of every event: a fact that happened (past tense, immutable)."""
+
+    version: ClassVar[int] = 1
+
+
+class PlayerSeat(msgspec.Struct, frozen=True):
+    """A seat at the table: the player's name and, for a bot, its kind (``random``, ``greedy``...)."""
+
+    name: str
+    bot: str | None = None
+
+
+class GameCreated(Event, tag="game.created"):
+    """The first event of every game: everything needed to replay it forever.
+
+    ``cards`` is the full card set the game is played with (the bundled data, or a person's corrected set), so a
+    later correction of the bundled data never changes an old game.
+    """
+
+    ruleset: str
+    ruleset_version: str
+    players: tuple[PlayerSeat, ...]
+    seed: int
+    table: bool = False
+    options: dict[str, Any] = {}
+    cards: dict[str, Any] = {}
+    title: str = ""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.players)
+
+
+LIFECYCLE_EVENTS: tuple[type[Event], ...] = (GameCreated,)
