@@ -7,12 +7,24 @@ Adding a ruleset = one folder under ``core/games/`` exposing ``RULESET``, its ev
 from __future__ import annotations
 
 import importlib
+import os
 from functools import cache
 
 from core.engine import Ruleset
 
 RULESETS: dict[str, str] = {
 }
+
+
+def _extra() -> None:
+    """``AGON_RULESETS="name=package.module,..."`` adds rulesets under development (and the tests' test game)."""
+    for item in os.environ.get("AGON_RULESETS", "").split(","):
+        name, sep, module = item.strip().partition("=")
+        if sep and name and module:
+            RULESETS[name] = module
+
+
+_extra()
 
 
 class UnknownRuleset(LookupError):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from core import registry
 
 registry.register("toy", "tests.toygame")

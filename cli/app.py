@@ -1,0 +1,38 @@
+"""The ``agon`` application: the global ``--db`` option and the command modules joined together."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cli import file_cmds, history_cmds, play_cmds, setup_cmds, tree_cmds
+from cli.common import set_db
+
+app = typer.Typer(
+    name="agon",
+    help="Record, replay, branch and plot tabletop games. Every decision and every chance outcome is an event.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+@app.callback()
+def _root(
+    db: Annotated[str | None, typer.Option("--db", envvar="AGON_DB", help="Store: a SQLAlchemy URL or a SQLite"
+                                           " file path (default: agon.db in your data directory).")] = None,
+) -> None:
+    set_db(db)
+
+
+for module in (setup_cmds, play_cmds, history_cmds, tree_cmds, file_cmds):
+    app.add_typer(module.app)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,112 @@
+"""Commands that look back: state, log, replay."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from cli.common import BranchOpt, Fail, JsonOpt, console, friendly, print_json, service
+from cli.render import scores_text, view_tree
+from core.service import Line, describe_pending
+
+app = typer.Typer()
+
+AsOpt = Annotated[str | None, typer.Option("--as", help="Show the state as this player sees it.")]
+
+
+def _check_player(line: Line, player: str | None) -> None:
+    if player is not None and player not in line.created.names:
+        raise Fail(f"no player {player!r} in this game; its players: {', '.join(line.created.names)}")
+
+
+@app.command()
+@friendly
+def state(
+    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+    at: Annotated[int | None, typer.Option("--at", help="After event N (as numbered by 'agon log').")] = None,
+    branch: BranchOpt = None,
+    as_player: AsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The state at any position of a line: in full, or as one player sees it."""
+    line = service().load(game, branch)
+    _check_player(line, as_player)
+    last = line.head.depth
+    if at is not None and not 0 <= at <= last:
+        raise Fail(f"--at {at} is outside this line, which has events 0 to {last}")
+    n = last if at is None else at
+    s = line.state if n == last else line.state_at(n)
+    rs = line.ruleset
+    view = rs.view(s, as_player)
+    status = describe_pending(rs.pending(s))
+    if as_json:
+        print_json({"game": line.game.id, "branch": line.branch.name, "event": n, "status": status,
+                    "round": rs.round(s), "scores": rs.scores(s), "as": as_player, "view": view})
+        return
+    who = f" as {as_player} sees it" if as_player else ""
+    console.print(view_tree(f"[bold]{rs.title}[/] game {line.game.id}, branch {line.branch.name}, after event "
+                            f"#{n}{who}", view))
+    console.print(f"Now: {status}")
+    console.print(f"Scores: {scores_text(rs.scores(s))}")
+
+
+@app.command()
+@friendly
+def log(
+    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+    branch: BranchOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """The events of a line, numbered, each told in an English sentence."""
+    svc = service()
+    line = svc.load(game, branch)
+    rows = svc.log(line)
+    if as_json:
+        print_json([{"n": r.n, "actor": r.actor, "type": line.codec.tag_of(r.event), "text": r.sentence,
+                     "event": line.codec.to_obj(r.event)} for r in rows])
+        return
+    for r in rows:
+        who = "" if r.actor in ("chance", "setup") else f"{r.actor}: "
+        console.print(f"{r.n:>5}. {who}{r.sentence}", style="dim" if r.actor == "chance" else None)
+    console.print(f"Now: {line.status()}")
+
+
+@app.command()
+@friendly
+def replay(
+    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+    branch: BranchOpt = None,
+    as_player: AsOpt = None,
+    start: Annotated[int, typer.Option("--from", help="First event to show.")] = 0,
+    stop: Annotated[int | None, typer.Option("--to", help="Last event to show.")] = None,
+    pause: Annotated[bool, typer.Option("--pause", help="Wait for Enter after each step.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Step through a line: each event, then the state it leads to (in full or as one player sees it)."""
+    svc = service()
+    line = svc.load(game, branch)
+    _check_player(line, as_player)
+    rs = line.ruleset
+    out = []
+    for st in line.steps():
+        if st.index < start or (stop is not None and st.index > stop):
+            continue
+        sentence = rs.narrate(st.before if st.before is not None else st.after, st.event)
+        view = rs.view(st.after, as_player)
+        if as_json:
+            out.append({"n": st.index, "actor": st.actor, "text": sentence, "scores": rs.scores(st.after),
+                        "view": view})
+            continue
+        console.rule(f"#{st.index}")
+        console.print(sentence)
+        console.print(view_tree(f"after #{st.index}" + (f", as {as_player} sees it" if as_player else ""), view))
+        if pause:
+            try:
+                answer = typer.prompt("Enter for the next step (q to stop)", default="", show_default=False)
+            except (EOFError, typer.Abort):
+                return
+            if answer.strip().lower() == "q":
+                return
+    if as_json:
+        print_json(out)

@@ -1,0 +1,146 @@
+"""Commands that record play: options, act, play."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from cli.common import BranchOpt, JsonOpt, console, err, friendly, print_json, service
+from cli.render import scores_text, view_tree
+from core.engine import Chance, Decision, Over
+from core.service import Line, Recorded, ServiceError, describe_pending
+
+app = typer.Typer()
+
+
+def options_data(line: Line) -> dict[str, Any]:
+    pending = line.pending
+    data: dict[str, Any] = {"game": line.game.id, "branch": line.branch.name, "event": line.head.depth,
+                            "status": describe_pending(pending)}
+    if isinstance(pending, Decision):
+        bot = line.bot_of(pending.player)
+        data["pending"] = {"kind": "decision", "player": pending.player, "prompt": pending.prompt, "bot": bot}
+        data["options"] = [
+            {"n": i, "text": line.ruleset.narrate(line.state, ev), "event": line.codec.to_obj(ev)}
+            for i, ev in enumerate(line.ruleset.legal(line.state), start=1)
+        ]
+    elif isinstance(pending, Chance):
+        data["pending"] = {"kind": "chance", "chance": pending.kind, "label": pending.label, "count": pending.count,
+                           "sides": pending.sides, "items": list(pending.items)}
+        data["options"] = []
+    else:
+        data["pending"] = {"kind": "over", "winners": list(pending.outcome.winners),
+                           "scores": dict(pending.outcome.scores), "summary": pending.outcome.summary}
+        data["options"] = []
+    return data
+
+
+def print_options(line: Line) -> None:
+    data = options_data(line)
+    gid = line.game.id
+    console.print(f"[bold]{line.ruleset.title}[/] game {gid}, branch {line.branch.name}, after event "
+                  f"#{line.head.depth}: {data['status']}")
+    pending = line.pending
+    if isinstance(pending, Decision):
+        for opt in data["options"]:
+            console.print(f"  [bold]{opt['n']:>3}[/]. {opt['text']}")
+        bot = data["pending"]["bot"]
+        hint = f" ('bot' lets {pending.player}'s {bot} bot choose)" if bot else ""
+        console.print(f"Choose: agon act {gid} N{hint}; any legal decision can also be given as JSON"
+                      f" (agon schema {line.ruleset.name}).")
+    elif isinstance(pending, Chance):
+        if pending.kind == "dice":
+            example = " ".join(["3"] * pending.count)
+            what = f"the {pending.count} die value(s), e.g. '{example}'"
+        elif pending.kind == "draw":
+            what = f"the {pending.count} item(s) drawn, from: {', '.join(sorted(set(pending.items)))}"
+        else:
+            what = f"the new order of: {', '.join(pending.items)}"
+        console.print(f"Enter {what}: agon act {gid} '...' (or 'seed' to let agon draw it).")
+    else:
+        console.print(f"Scores: {scores_text(dict(pending.outcome.scores))}")
+
+
+def print_recorded(recorded: list[Recorded]) -> None:
+    for r in recorded:
+        who = "" if r.actor in ("chance", "setup") else f"{r.actor}: "
+        style = "dim" if r.actor == "chance" else ""
+        console.print(f"  #{r.n:<4} [{style}]{who}{r.sentence}[/]" if style else f"  #{r.n:<4} {who}{r.sentence}")
+
+
+@app.command()
+@friendly
+def options(game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+            branch: BranchOpt = None, as_json: JsonOpt = False) -> None:
+    """Who must act now and the legal decisions, numbered; or the chance outcome that is needed."""
+    line = service().load(game, branch)
+    if as_json:
+        print_json(options_data(line))
+    else:
+        print_options(line)
+
+
+@app.command()
+@friendly
+def act(
+    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+    choice: Annotated[str, typer.Argument(help="A number from 'agon options', the event as JSON, 'bot', or in a"
+                                          " table game the chance outcome (e.g. '3 5') or 'seed'.")],
+    as_player: Annotated[
+        str | None, typer.Option("--as", help="The player deciding (checked against the turn).")
+    ] = None,
+    branch: BranchOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Record one decision (or a chance outcome at a real table); bots whose turn follows act by themselves."""
+    svc = service()
+    recorded = svc.act(game, choice, as_player=as_player, branch=branch)
+    line = svc.load(game, branch)
+    if as_json:
+        print_json({"recorded": [{"n": r.n, "actor": r.actor, "text": r.sentence,
+                                  "event": line.codec.to_obj(r.event)} for r in recorded],
+                    "status": line.status(), "scores": line.ruleset.scores(line.state)})
+        return
+    print_recorded(recorded)
+    console.print(f"Now: {line.status()}")
+
+
+@app.command()
+@friendly
+def play(
+    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+    branch: BranchOpt = None,
+    full: Annotated[bool, typer.Option("--full", help="Show the full state, not the acting player's view.")] = False,
+) -> None:
+    """Play interactively: see the state as the acting player does, choose, and let bots move, until the game
+    ends or you quit (q). Every decision is recorded at once."""
+    svc = service()
+    while True:
+        line = svc.load(game, branch)
+        pending = line.pending
+        if isinstance(pending, Over):
+            console.print(f"The game is over: {pending.outcome.summary}")
+            console.print(f"Scores: {scores_text(dict(pending.outcome.scores))}")
+            return
+        who = pending.player if isinstance(pending, Decision) and not full else None
+        title = f"{line.ruleset.title}, event #{line.head.depth}" + (f", as {who} sees it" if who else "")
+        console.print(view_tree(title, line.ruleset.view(line.state, who)))
+        print_options(line)
+        try:
+            answer = typer.prompt("Your choice (q to quit)", default="", show_default=False)
+        except (EOFError, typer.Abort):
+            console.print("\nStopped; every decision so far is recorded.")
+            return
+        answer = answer.strip()
+        if answer.lower() in ("q", "quit", "exit"):
+            console.print(f"Stopped; every decision so far is recorded. Go on later with: agon play {line.game.id}")
+            return
+        if not answer:
+            continue
+        try:
+            recorded = svc.act(game, answer, branch=branch)
+        except ServiceError as e:
+            err.print(f"[bold red]error:[/] {e}", soft_wrap=True)
+            continue
+        print_recorded(recorded)

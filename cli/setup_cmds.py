@@ -1,0 +1,237 @@
+"""Commands that set games up: rulesets, cards, schema, new, games, where, demo."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from cli.common import Fail, JsonOpt, console, db_url, friendly, print_json, service
+from cli.render import scores_text
+from core import registry
+from core.service import NewGame, ServiceError
+
+app = typer.Typer()
+
+
+def _ruleset(name: str):
+    try:
+        return registry.get(name)
+    except registry.UnknownRuleset as e:
+        raise ServiceError(str(e)) from None
+
+
+@app.command()
+@friendly
+def rulesets(as_json: JsonOpt = False) -> None:
+    """List the rulesets, their player counts, bots, options and whether their card data is provisional."""
+    from core.bots import bots_of
+
+    rows = []
+    for name in registry.names():
+        rs = registry.get(name)
+        rows.append({
+            "name": rs.name, "title": rs.title, "version": rs.version, "min_players": rs.min_players,
+            "max_players": rs.max_players, "provisional": rs.provisional, "bots": sorted(bots_of(rs)),
+            "options": dict(rs.option_names),
+        })
+    if as_json:
+        print_json(rows)
+        return
+    t = Table(title="Rulesets")
+    for col in ("name", "title", "players", "card data", "bots", "options"):
+        t.add_column(col)
+    for r in rows:
+        lo, hi = r["min_players"], r["max_players"]
+        players = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        t.add_row(r["name"], r["title"], players, "provisional" if r["provisional"] else "exact",
+                  ", ".join(r["bots"]), ", ".join(r["options"]) or "-")
+    console.print(t)
+
+
+def load_cards(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        raise Fail(f"card file {path} does not exist; write one with 'agon cards RULESET --export FILE'")
+    data = path.read_bytes()
+    try:
+        cards = tomllib.loads(data.decode()) if path.suffix == ".toml" else json.loads(data)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise Fail(f"card file {path} cannot be read ({e}); it must be TOML (.toml) or JSON") from None
+    if not isinstance(cards, dict):
+        raise Fail(f"card file {path} must hold a table/object at the top")
+    return cards
+
+
+@app.command()
+@friendly
+def cards(
+    ruleset: Annotated[str, typer.Argument(help="The ruleset whose bundled card set to show or export.")],
+    export: Annotated[
+        Path | None, typer.Option("--export", help="Write the card set to FILE (.toml or .json).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show or export a ruleset's bundled card set, to correct it and play with 'agon new --cards FILE'."""
+    rs = _ruleset(ruleset)
+    data = rs.default_cards()
+    if export is not None:
+        if export.suffix == ".toml":
+            import tomli_w
+
+            export.write_text(tomli_w.dumps(data))
+        else:
+            export.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        console.print(f"Wrote {rs.name}'s card set to {export}. Edit it, then: agon new {rs.name} --cards {export} ...")
+        return
+    if as_json:
+        print_json(data)
+        return
+    console.print(f"[bold]{rs.title}[/] card set ({'has provisional values' if rs.provisional else 'exact'}):")
+    for key, value in data.items():
+        size = len(value) if isinstance(value, list | dict) else value
+        console.print(f"  {key}: {size}{' entries' if isinstance(value, list | dict) else ''}")
+    console.print(f"Export it with: agon cards {rs.name} --export cards.toml")
+
+
+@app.command()
+@friendly
+def schema(ruleset: Annotated[str, typer.Argument(help="The ruleset.")]) -> None:
+    """Print the JSON Schema of a ruleset's events (what 'agon act GAME JSON' accepts)."""
+    from core.service import codec_for
+
+    print_json(codec_for(_ruleset(ruleset)).json_schema())
+
+
+def _parse_bot(spec: str) -> tuple[str, str]:
+    name, sep, kind = spec.partition(":")
+    if not name or not sep or not kind:
+        raise Fail(f"--bot {spec!r}: write it as NAME:KIND, e.g. --bot Zeno:random")
+    return name, kind
+
+
+def _parse_option(spec: str) -> tuple[str, Any]:
+    key, sep, value = spec.partition("=")
+    if not key or not sep:
+        raise Fail(f"--option {spec!r}: write it as KEY=VALUE, e.g. --option difficulty=hard")
+    lowered = value.lower()
+    if lowered in ("true", "yes", "on"):
+        return key, True
+    if lowered in ("false", "no", "off"):
+        return key, False
+    try:
+        return key, int(value)
+    except ValueError:
+        return key, value
+
+
+@app.command()
+@friendly
+def new(
+    ruleset: Annotated[str, typer.Argument(help="The ruleset (see 'agon rulesets').")],
+    player: Annotated[list[str] | None, typer.Option("--player", "-p", help="A person's seat (repeat).")] = None,
+    bot: Annotated[list[str] | None, typer.Option("--bot", help="A bot's seat as NAME:KIND (repeat).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for chance outcomes (default: a random one).")] = None,
+    cards_file: Annotated[Path | None, typer.Option("--cards", help="Play with this card set (TOML/JSON).")] = None,
+    table: Annotated[bool, typer.Option("--table", help="Chance outcomes are entered by a person.")] = False,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="A ruleset option KEY=VALUE.")] = None,
+    title: Annotated[str, typer.Option(help="A title for the game.")] = "",
+    as_json: JsonOpt = False,
+) -> None:
+    """Create a game and print its id. People's seats come first, then bots', in the order given."""
+    spec = NewGame(
+        ruleset=ruleset, players=player or [], bots=[_parse_bot(b) for b in bot or []], seed=seed,
+        cards=load_cards(cards_file) if cards_file else None, table=table,
+        options=dict(_parse_option(o) for o in option or []), title=title,
+    )
+    svc = service()
+    game_id = svc.new_game(spec)
+    line = svc.load(game_id)
+    if as_json:
+        print_json({"id": game_id, "ruleset": line.ruleset.name, "seed": line.created.seed,
+                    "players": [{"name": p.name, "bot": p.bot} for p in line.created.players],
+                    "events": len(line.events), "status": line.status()})
+        return
+    console.print(game_id)
+    console.print(f"{line.ruleset.title} for {', '.join(line.created.names)} (seed {line.created.seed}"
+                  f"{', table game' if table else ''}); {len(line.events)} events so far; {line.status()}.")
+    console.print(f"Next: agon options {game_id}")
+
+
+@app.command()
+@friendly
+def games(as_json: JsonOpt = False) -> None:
+    """List the stored games: id, ruleset, players, status, branches and current scores."""
+    svc = service()
+    rows = []
+    for g in svc.games():
+        row: dict[str, Any] = {"id": g.id, "ruleset": g.ruleset, "title": g.title, "players": list(g.players),
+                               "created_at": g.created_at.isoformat(timespec="seconds"),
+                               "branch": g.current_branch,
+                               "branches": len(svc.store.branches(g.id))}
+        try:
+            line = svc.load(g.id)
+            row.update(events=len(line.events), status=line.status(), scores=line.ruleset.scores(line.state))
+        except ServiceError as e:
+            row.update(events=None, status=f"unreadable: {e}", scores={})
+        rows.append(row)
+    if as_json:
+        print_json(rows)
+        return
+    if not rows:
+        console.print("No games yet. Create one: agon new RULESET --player NAME --bot NAME:random")
+        return
+    t = Table(title=f"Games in {db_url()}")
+    for col in ("id", "ruleset", "players", "events", "status", "branches", "scores"):
+        t.add_column(col)
+    for r in rows:
+        t.add_row(r["id"], r["ruleset"], ", ".join(r["players"]), str(r["events"]), r["status"],
+                  f"{r['branches']} (on {r['branch']})", scores_text(r["scores"]))
+    console.print(t)
+
+
+@app.command()
+def where(as_json: JsonOpt = False) -> None:
+    """Print where the games are stored (the database URL)."""
+    if as_json:
+        print_json({"db": db_url()})
+    else:
+        console.print(db_url())
+
+
+@app.command()
+@friendly
+def demo(
+    ruleset: Annotated[str, typer.Argument(help="The ruleset to play.")] = "",
+    players: Annotated[int, typer.Option(help="Number of bot players.")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed for chance and bots.")] = 7,
+    as_json: JsonOpt = False,
+) -> None:
+    """Record a whole game played by bots, then show how to look at it (the quickest way to see agon work)."""
+    names = [n for n in registry.names() if n != "toy"] or registry.names()
+    name = ruleset or names[0]
+    rs = _ruleset(name)
+    n = players or max(rs.min_players, min(3, rs.max_players))
+    from core.bots import bots_of
+
+    kinds = bots_of(rs)
+    kind = next((k for k in ("greedy", "smart") if k in kinds), "random")
+    seats = [(f"{nm}", kind) for nm in ("Ana", "Bruno", "Chloe", "Dario", "Eva")[:n]]
+    svc = service()
+    game_id = svc.new_game(NewGame(ruleset=name, bots=seats, seed=seed, title=f"demo of {name}"))
+    line = svc.load(game_id)
+    if as_json:
+        print_json({"id": game_id, "ruleset": name, "events": len(line.events), "status": line.status(),
+                    "scores": rs.scores(line.state), "db": db_url()})
+        return
+    console.print(f"Recorded a {rs.title} game by {n} {kind} bots: game [bold]{game_id}[/], {len(line.events)} events.")
+    console.print(f"Result: {line.status()}")
+    console.print(f"Scores: {scores_text(rs.scores(line.state))}")
+    console.print(f"Stored in: {db_url()}")
+    console.print("Look at it with:")
+    for cmd in (f"agon log {game_id}", f"agon replay {game_id} --to 20", f"agon state {game_id} --at 10",
+                f"agon branch {game_id} whatif --at 10", f"agon plot scores {game_id}", f"agon view {game_id}"):
+        console.print(f"  {cmd}")

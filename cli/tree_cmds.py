@@ -1,0 +1,129 @@
+"""Commands that move along the game tree: undo, redo, branch, branches, switch."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+from rich.tree import Tree
+
+from cli.common import BranchOpt, JsonOpt, console, friendly, print_json, service
+from cli.render import scores_text
+from core.engine import Over
+from core.service import Line
+
+app = typer.Typer()
+
+GameArg = Annotated[str, typer.Argument(help="Game id (or a unique prefix).")]
+
+
+def _where(line: Line) -> str:
+    return f"branch {line.branch.name} is at event #{line.head.depth}: {line.status()}"
+
+
+@app.command()
+@friendly
+def undo(game: GameArg, steps: Annotated[int, typer.Option("--steps", "-n", help="How many decisions.")] = 1,
+         branch: BranchOpt = None, as_json: JsonOpt = False) -> None:
+    """Move the branch head back before the last decision(s); nothing is deleted ('agon redo' comes back).
+
+    In a game with people, a step is a person's decision: the bots' replies and the chance that followed it are
+    undone with it."""
+    line, n = service().undo(game, steps, branch)
+    if as_json:
+        print_json({"undone": n, "branch": line.branch.name, "event": line.head.depth, "status": line.status()})
+        return
+    console.print(f"Undid {n} event(s); {_where(line)}")
+    console.print(f"Bring them back with: agon redo {line.game.id}")
+
+
+@app.command()
+@friendly
+def redo(game: GameArg, branch: BranchOpt = None, as_json: JsonOpt = False) -> None:
+    """Move the branch head forward again, to where the last undo took it from."""
+    line, n = service().redo(game, branch)
+    if as_json:
+        print_json({"redone": n, "branch": line.branch.name, "event": line.head.depth, "status": line.status()})
+        return
+    console.print(f"Redid {n} event(s); {_where(line)}")
+
+
+@app.command()
+@friendly
+def branch(
+    game: GameArg,
+    name: Annotated[str, typer.Argument(help="The new branch's name.")],
+    at: Annotated[int | None, typer.Option("--at", help="Start after event N (default: the head).")] = None,
+    from_branch: Annotated[str | None, typer.Option("--from", help="The line to start from.")] = None,
+    reseed: Annotated[bool, typer.Option("--reseed", help="Fresh luck instead of the same luck.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Start a what-if line at any position and switch to it. It keeps the original luck unless --reseed."""
+    line = service().branch(game, name, at, from_branch, reseed)
+    if as_json:
+        print_json({"branch": name, "from": line.branch.parent_branch, "at": line.head.depth,
+                    "luck": "fresh" if reseed else "same", "status": line.status()})
+        return
+    console.print(f"Branch {name} starts after event #{line.head.depth} of {line.branch.parent_branch}"
+                  f" with {'fresh' if reseed else 'the same'} luck; now on {name}: {line.status()}")
+    console.print(f"Play on with: agon options {line.game.id}   (back: agon switch {line.game.id} "
+                  f"{line.branch.parent_branch})")
+
+
+def _branch_rows(lines: list[Line]) -> list[dict[str, Any]]:
+    by_name = {ln.branch.name: ln for ln in lines}
+    rows = []
+    for ln in lines:
+        fork = None
+        parent = by_name.get(ln.branch.parent_branch or "")
+        if parent is not None:
+            # the last event the two lines share
+            common = 0
+            for a, b in zip(ln.envelopes, parent.envelopes):
+                if a.id != b.id:
+                    break
+                common = a.depth
+            fork = common
+        pending = ln.pending
+        rows.append({
+            "name": ln.branch.name, "parent": ln.branch.parent_branch, "fork_at": fork,
+            "head": ln.head.depth, "luck": "same" if ln.branch.luck == 0 or parent is None
+            or ln.branch.luck == parent.branch.luck else "fresh",
+            "status": ln.status(), "over": isinstance(pending, Over),
+            "winners": list(pending.outcome.winners) if isinstance(pending, Over) else None,
+            "scores": ln.ruleset.scores(ln.state), "current": ln.branch.name == ln.game.current_branch,
+        })
+    return rows
+
+
+@app.command()
+@friendly
+def branches(game: GameArg, as_json: JsonOpt = False) -> None:
+    """The tree of lines: where each forks from its parent, where its head is, and how it ends."""
+    lines = service().lines(game)
+    rows = _branch_rows(lines)
+    if as_json:
+        print_json(rows)
+        return
+    nodes: dict[str, Tree] = {}
+    root = Tree(f"[bold]{lines[0].ruleset.title}[/] game {lines[0].game.id}")
+    for r in rows:
+        mark = " [bold green](current)[/]" if r["current"] else ""
+        fork = f"forks after #{r['fork_at']} of {r['parent']}, " if r["parent"] else ""
+        label = (f"[bold]{r['name']}[/]{mark}: {fork}head #{r['head']}, {r['luck']} luck — {r['status']}"
+                 f" [dim]({scores_text(r['scores'])})[/]")
+        parent = nodes.get(r["parent"] or "", root)
+        nodes[r["name"]] = parent.add(label)
+    console.print(root)
+
+
+@app.command()
+@friendly
+def switch(game: GameArg, name: Annotated[str, typer.Argument(help="The branch to make current.")],
+           as_json: JsonOpt = False) -> None:
+    """Make another branch the game's current one."""
+    line = service().switch(game, name)
+    if as_json:
+        print_json({"branch": name, "event": line.head.depth, "status": line.status()})
+        return
+    console.print(f"Now on {_where(line)}")

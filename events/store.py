@@ -1,0 +1,392 @@
+"""The store: games, immutable event nodes, branch heads and the head history, in SQL (sqlmodel tables).
+
+- ``event`` rows are never updated or deleted. A node's id is its chain hash (events.envelope), unique per game.
+- ``branch`` rows name a head; a head moves only by compare-and-swap on the head the caller read, so two writers
+  that both read the same head can never both append: one commits, the other gets ``Conflict`` and its events
+  are rolled back with it.
+- ``head_move`` is append-only: every act, undo, redo, branch and switch is recorded, so undo is itself undoable.
+
+SQLite (the default, a file) runs in WAL mode and opens write transactions with ``BEGIN IMMEDIATE`` so a second
+writer waits for the first instead of failing on a stale snapshot. PostgreSQL is used through any
+``postgresql+psycopg://`` URL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+from sqlmodel import Field, SQLModel
+
+from events.envelope import Envelope
+
+
+class GameRow(SQLModel, table=True):
+    __tablename__ = "game"
+    id: str = Field(primary_key=True)
+    ruleset: str = Field(index=True)
+    title: str = ""
+    players: str = ""  # comma-separated names, for listings without decoding the first event
+    created_at: datetime
+    current_branch: str = "main"
+
+
+class EventRow(SQLModel, table=True):
+    __tablename__ = "event"
+    game_id: str = Field(primary_key=True, foreign_key="game.id")
+    id: str = Field(primary_key=True)  # the chain hash
+    parent_id: str | None = Field(default=None, index=True)
+    depth: int
+    tag: str
+    schema_version: int
+    actor: str
+    payload: bytes
+    recorded_at: datetime
+
+
+class BranchRow(SQLModel, table=True):
+    __tablename__ = "branch"
+    __table_args__ = (sa.UniqueConstraint("game_id", "name"),)
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    name: str
+    head_id: str
+    luck: int = 0
+    parent_branch: str | None = None
+    fork_id: str | None = None
+    created_at: datetime
+
+
+class HeadMoveRow(SQLModel, table=True):
+    __tablename__ = "head_move"
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    branch: str
+    from_id: str | None
+    to_id: str
+    reason: str  # create, act, undo, redo, branch, switch, import
+    at: datetime
+
+
+EVENT = EventRow.__table__
+GAME = GameRow.__table__
+BRANCH = BranchRow.__table__
+HEAD_MOVE = HeadMoveRow.__table__
+
+
+class StoreError(Exception):
+    """A store problem a person can act on (a bad URL, an unknown game or branch)."""
+
+
+class Conflict(StoreError):
+    """Another writer moved the branch head first."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: str
+    ruleset: str
+    title: str
+    players: tuple[str, ...]
+    created_at: datetime
+    current_branch: str
+
+
+@dataclass(frozen=True)
+class BranchInfo:
+    name: str
+    head_id: str
+    luck: int
+    parent_branch: str | None
+    fork_id: str | None
+    created_at: datetime
+
+
+@dataclass(frozen=True)
+class HeadMove:
+    branch: str
+    from_id: str | None
+    to_id: str
+    reason: str
+    at: datetime
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _sqlite_setup(engine: Engine) -> None:
+    @sa.event.listens_for(engine, "connect")
+    def _connect(dbapi_conn, _record):  # pragma: no cover - exercised by every SQLite test
+        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=10000")
+        cur.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(conn):  # pragma: no cover
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.info.get("write") else "BEGIN")
+
+
+def _aware(t: datetime) -> datetime:
+    """SQLite hands back naive datetimes; every time agon stores is UTC."""
+    return t if t.tzinfo else t.replace(tzinfo=UTC)
+
+
+def _row_env(r) -> Envelope:
+    return Envelope(
+        r.id, r.parent_id, r.depth, r.tag, r.schema_version, r.actor, bytes(r.payload), _aware(r.recorded_at)
+    )
+
+
+class Store:
+    """All reads and writes of games. One instance per database URL."""
+
+    def __init__(self, url: str, *, create: bool = True) -> None:
+        self.url = url
+        try:
+            self.engine = sa.create_engine(url, future=True)
+        except Exception as e:  # noqa: BLE001 - any driver/URL problem becomes one clear line
+            raise StoreError(f"cannot use database {url!r}: {e}") from None
+        self.sqlite = self.engine.dialect.name == "sqlite"
+        if self.sqlite:
+            _sqlite_setup(self.engine)
+        if create:
+            try:
+                SQLModel.metadata.create_all(self.engine, tables=[GAME, EVENT, BRANCH, HEAD_MOVE])
+            except sa.exc.SQLAlchemyError as e:
+                msg = str(e.orig) if getattr(e, "orig", None) else str(e)
+                raise StoreError(f"cannot open database {url}: {msg.splitlines()[0]}") from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- transactions ------------------------------------------------------------------------------------------
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn:
+            conn.info["write"] = True
+            try:
+                with conn.begin():
+                    yield conn
+            finally:
+                conn.info["write"] = False
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn:
+            yield conn
+
+    # -- games -------------------------------------------------------------------------------------------------
+
+    def create_game(self, game_id: str, ruleset: str, title: str, players: Sequence[str], root: Envelope) -> None:
+        at = root.recorded_at
+        with self._write() as c:
+            c.execute(GAME.insert().values(
+                id=game_id, ruleset=ruleset, title=title, players=",".join(players), created_at=at,
+                current_branch="main",
+            ))
+            self._insert(c, game_id, [root])
+            c.execute(BRANCH.insert().values(
+                game_id=game_id, name="main", head_id=root.id, luck=0, created_at=at
+            ))
+            c.execute(HEAD_MOVE.insert().values(
+                game_id=game_id, branch="main", from_id=None, to_id=root.id, reason="create", at=at
+            ))
+
+    def import_game(
+        self, game_id: str, ruleset: str, title: str, players: Sequence[str], line: Sequence[Envelope]
+    ) -> None:
+        """Write a whole line as a new game in one transaction (one batched insert)."""
+        at = now()
+        with self._write() as c:
+            c.execute(GAME.insert().values(
+                id=game_id, ruleset=ruleset, title=title, players=",".join(players), created_at=at,
+                current_branch="main",
+            ))
+            self._insert(c, game_id, line)
+            c.execute(BRANCH.insert().values(
+                game_id=game_id, name="main", head_id=line[-1].id, luck=0, created_at=at
+            ))
+            c.execute(HEAD_MOVE.insert().values(
+                game_id=game_id, branch="main", from_id=None, to_id=line[-1].id, reason="import", at=at
+            ))
+
+    def games(self) -> list[GameInfo]:
+        with self._read() as c:
+            rows = c.execute(GAME.select().order_by(GAME.c.created_at)).all()
+        return [self._game(r) for r in rows]
+
+    @staticmethod
+    def _game(r) -> GameInfo:
+        return GameInfo(r.id, r.ruleset, r.title, tuple(p for p in r.players.split(",") if p),
+                        _aware(r.created_at), r.current_branch)
+
+    def game(self, ref: str) -> GameInfo:
+        """A game by id or by a unique prefix of its id."""
+        with self._read() as c:
+            row = c.execute(GAME.select().where(GAME.c.id == ref)).first()
+            if row is None and ref:
+                rows = c.execute(GAME.select().where(GAME.c.id.startswith(ref, autoescape=True)).limit(2)).all()
+                if len(rows) == 1:
+                    row = rows[0]
+                elif len(rows) > 1:
+                    raise StoreError(f"game id {ref!r} is ambiguous: type more of it (see 'agon games')")
+        if row is None:
+            raise StoreError(f"no game {ref!r} in this store; 'agon games' lists the games")
+        return self._game(row)
+
+    def set_current(self, game_id: str, branch: str) -> None:
+        b = self.branch(game_id, branch)
+        with self._write() as c:
+            c.execute(GAME.update().where(GAME.c.id == game_id).values(current_branch=branch))
+            c.execute(HEAD_MOVE.insert().values(
+                game_id=game_id, branch=branch, from_id=b.head_id, to_id=b.head_id, reason="switch", at=now()
+            ))
+
+    # -- events ------------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _insert(c: Connection, game_id: str, envs: Sequence[Envelope]) -> None:
+        if not envs:
+            return
+        c.execute(EVENT.insert(), [
+            {
+                "game_id": game_id, "id": e.id, "parent_id": e.parent, "depth": e.depth, "tag": e.tag,
+                "schema_version": e.version, "actor": e.actor, "payload": e.payload, "recorded_at": e.recorded_at,
+            }
+            for e in envs
+        ])
+
+    def line(self, game_id: str, head_id: str) -> list[Envelope]:
+        """The events from the game's first to ``head_id``, in order (one recursive query)."""
+        q = sa.text(
+            """
+            WITH RECURSIVE line(id, parent_id) AS (
+                SELECT id, parent_id FROM event WHERE game_id = :g AND id = :h
+                UNION ALL
+                SELECT e.id, e.parent_id FROM event e JOIN line l ON e.game_id = :g AND e.id = l.parent_id
+            )
+            SELECT e.id, e.parent_id, e.depth, e.tag, e.schema_version, e.actor, e.payload, e.recorded_at
+            FROM event e JOIN line l ON e.game_id = :g AND e.id = l.id
+            ORDER BY e.depth
+            """
+        ).columns(EVENT.c.id, EVENT.c.parent_id, EVENT.c.depth, EVENT.c.tag, EVENT.c.schema_version, EVENT.c.actor,
+                  EVENT.c.payload, EVENT.c.recorded_at)
+        with self._read() as c:
+            rows = c.execute(q, {"g": game_id, "h": head_id}).all()
+        return [_row_env(r) for r in rows]
+
+    def event(self, game_id: str, event_id: str) -> Envelope | None:
+        with self._read() as c:
+            r = c.execute(EVENT.select().where(EVENT.c.game_id == game_id, EVENT.c.id == event_id)).first()
+        return _row_env(r) if r else None
+
+    def all_events(self, game_id: str) -> list[Envelope]:
+        with self._read() as c:
+            rows = c.execute(EVENT.select().where(EVENT.c.game_id == game_id).order_by(EVENT.c.depth)).all()
+        return [_row_env(r) for r in rows]
+
+    def event_count(self, game_id: str) -> int:
+        with self._read() as c:
+            q = sa.select(sa.func.count()).select_from(EVENT).where(EVENT.c.game_id == game_id)
+            return c.execute(q).scalar_one()
+
+    def append(
+        self, game_id: str, branch: str, expected_head: str, envs: Sequence[Envelope], reason: str = "act"
+    ) -> str:
+        """Append ``envs`` (a chain following ``expected_head``) and move the branch head to the last one.
+
+        Nodes that already exist (the same events at the same position, e.g. after an undo) are reused, not
+        copied. Raises ``Conflict`` when the head is no longer ``expected_head``; nothing is written then.
+        """
+        if not envs:
+            return expected_head
+        new_head = envs[-1].id
+        with self._write() as c:
+            existing = set(c.execute(
+                sa.select(EVENT.c.id).where(EVENT.c.game_id == game_id, EVENT.c.id.in_([e.id for e in envs]))
+            ).scalars())
+            self._insert(c, game_id, [e for e in envs if e.id not in existing])
+            self._cas(c, game_id, branch, expected_head, new_head, reason)
+        return new_head
+
+    def move_head(self, game_id: str, branch: str, expected_head: str, to_id: str, reason: str) -> None:
+        with self._write() as c:
+            self._cas(c, game_id, branch, expected_head, to_id, reason)
+
+    @staticmethod
+    def _cas(c: Connection, game_id: str, branch: str, expected: str, to_id: str, reason: str) -> None:
+        res = c.execute(
+            BRANCH.update()
+            .where(BRANCH.c.game_id == game_id, BRANCH.c.name == branch, BRANCH.c.head_id == expected)
+            .values(head_id=to_id)
+        )
+        if res.rowcount != 1:
+            raise Conflict(
+                f"branch {branch!r} of game {game_id} moved while this command ran (someone else recorded"
+                " an event); nothing was recorded: look at 'agon options' again and retry"
+            )
+        c.execute(HEAD_MOVE.insert().values(
+            game_id=game_id, branch=branch, from_id=expected, to_id=to_id, reason=reason, at=now()
+        ))
+
+    # -- branches ----------------------------------------------------------------------------------------------
+
+    def branches(self, game_id: str) -> list[BranchInfo]:
+        with self._read() as c:
+            rows = c.execute(BRANCH.select().where(BRANCH.c.game_id == game_id).order_by(BRANCH.c.id)).all()
+        return [BranchInfo(r.name, r.head_id, r.luck, r.parent_branch, r.fork_id, _aware(r.created_at)) for r in rows]
+
+    def branch(self, game_id: str, name: str) -> BranchInfo:
+        with self._read() as c:
+            r = c.execute(BRANCH.select().where(BRANCH.c.game_id == game_id, BRANCH.c.name == name)).first()
+        if r is None:
+            names = ", ".join(b.name for b in self.branches(game_id))
+            raise StoreError(f"game {game_id} has no branch {name!r}; its branches: {names}")
+        return BranchInfo(r.name, r.head_id, r.luck, r.parent_branch, r.fork_id, _aware(r.created_at))
+
+    def create_branch(
+        self, game_id: str, name: str, head_id: str, luck: int, parent_branch: str | None, switch: bool = True
+    ) -> None:
+        at = now()
+        with self._write() as c:
+            if c.execute(BRANCH.select().where(BRANCH.c.game_id == game_id, BRANCH.c.name == name)).first():
+                raise StoreError(f"game {game_id} already has a branch {name!r}; choose another name")
+            c.execute(BRANCH.insert().values(
+                game_id=game_id, name=name, head_id=head_id, luck=luck, parent_branch=parent_branch,
+                fork_id=head_id, created_at=at,
+            ))
+            c.execute(HEAD_MOVE.insert().values(
+                game_id=game_id, branch=name, from_id=None, to_id=head_id, reason="branch", at=at
+            ))
+            if switch:
+                c.execute(GAME.update().where(GAME.c.id == game_id).values(current_branch=name))
+
+    def head_moves(self, game_id: str, branch: str | None = None) -> list[HeadMove]:
+        q = HEAD_MOVE.select().where(HEAD_MOVE.c.game_id == game_id)
+        if branch is not None:
+            q = q.where(HEAD_MOVE.c.branch == branch)
+        with self._read() as c:
+            rows = c.execute(q.order_by(HEAD_MOVE.c.id)).all()
+        return [HeadMove(r.branch, r.from_id, r.to_id, r.reason, _aware(r.at)) for r in rows]
+
+    def children(self, game_id: str, parent_ids: Iterable[str]) -> dict[str, list[str]]:
+        ids = list(parent_ids)
+        out: dict[str, list[str]] = {i: [] for i in ids}
+        if not ids:
+            return out
+        with self._read() as c:
+            for r in c.execute(
+                sa.select(EVENT.c.parent_id, EVENT.c.id).where(EVENT.c.game_id == game_id, EVENT.c.parent_id.in_(ids))
+            ):
+                out[r.parent_id].append(r.id)
+        return out
