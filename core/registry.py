@@ -13,6 +13,7 @@ from functools import cache
 from core.engine import Ruleset
 
 RULESETS: dict[str, str] = {
+    "pergamemnon": "core.games.pergamemnon",
 }
 
 

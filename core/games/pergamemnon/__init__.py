@@ -1,0 +1,90 @@
+"""Pergamemnon (Bernd Eisenstein, Irongames 2011): deck-building battles between five ancient nations.
+
+Rule texts: ../shared/rules/pergamemnon-rulebook.pt.txt (the rulebook), pergamemnon-player-aid.fr.txt (a player
+aid), pergamemnon-errata-facts.md (the designer's clarifications) and CARD-DATA.md. The readings chosen where the
+texts are ambiguous are in RULES.md beside this file. Modules: cards (card data), state, flow (nation cards and
+turn order), rules (setup, turns, recruiting), battle (the chain of strikes and its aftermath), scoring, view
+(views, narration, the battles projection), bots.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from core.engine import Outcome, Over, Pending
+from core.games.pergamemnon import rules, scoring, view
+from core.games.pergamemnon.bots import BOTS
+from core.games.pergamemnon.cards import check_cards, default_cards
+from core.games.pergamemnon.state import State
+from events.base import Event, GameCreated
+from events.pergamemnon import EVENTS, PergamemnonEvent
+
+
+def _has_provisional(data: Mapping[str, Any]) -> bool:
+    specs = [c for n in data.get("nations", {}).values() for c in n.get("army", [])] + list(data.get("creatures", []))
+    return any(bool(c.get("provisional")) for c in specs)
+
+
+class Pergamemnon:
+    name = "pergamemnon"
+    title = "Pergamemnon"
+    version = "1"
+    min_players = 2
+    max_players = 5
+    provisional = _has_provisional(default_cards())
+    events = EVENTS
+    upcasters: Mapping[tuple[str, int], Any] = {}
+    bots = BOTS
+    projections = {"battles": view.battles}
+    option_names: Mapping[str, str] = {}
+
+    def default_cards(self) -> dict[str, Any]:
+        return default_cards()
+
+    def check_setup(self, players: Sequence[str], options: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise ValueError(f"Pergamemnon is played by 2 to 5 players, not {len(players)}")
+        if len(set(players)) != len(players):
+            raise ValueError("every player needs a different name")
+        if options:
+            raise ValueError(f"Pergamemnon has no options (got {', '.join(sorted(options))})")
+        check_cards(cards)
+        if len(cards["nations"]) < len(players):
+            raise ValueError(f"the card set has {len(cards['nations'])} nations for {len(players)} players")
+
+    def initial_state(self, created: GameCreated) -> State:
+        return rules.initial_state(created)
+
+    def pending(self, state: State) -> Pending:
+        return rules.pending(state)
+
+    def legal(self, state: State) -> Sequence[Event]:
+        return rules.legal(state)
+
+    def validate(self, state: State, event: Event) -> str | None:
+        return rules.validate(state, event)
+
+    def apply(self, state: State, event: Event) -> State:
+        return rules.apply(state, event)  # type: ignore[arg-type]
+
+    def scores(self, state: State) -> dict[str, float]:
+        return scoring.scores(state)
+
+    def outcome(self, state: State) -> Outcome | None:
+        p = rules.pending(state)
+        return p.outcome if isinstance(p, Over) else None
+
+    def round(self, state: State) -> int:
+        return state.turn
+
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        return view.view(state, player)
+
+    def narrate(self, state: State, event: Event) -> str:
+        return view.narrate(state, event)
+
+
+RULESET = Pergamemnon()
+
+__all__ = ["RULESET", "Pergamemnon", "PergamemnonEvent"]

@@ -1,0 +1,70 @@
+"""The end of the game and the final scoring.
+
+Follows ../shared/rules/pergamemnon-rulebook.pt.txt, 'Final do Jogo', 'Vencedor' and 'Nações' (Gregos, Persas):
+
+- The game ends at once when fewer creatures lie face up than there are players, or when a nation has fewer
+  cards to fight with (hand, deck and discard pile) than its hand size (3; Persia 4 while Xerxes is free).
+- Each player adds the points printed on the hand, deck and discard pile, the Secured points under the city and
+  the creatures kept under the city as charisma; captured army cards under the city do not count.
+- The Greeks, while Agamemnon is free, score half a point more per card that is worth points.
+- A tie is won by the player with the most powerful creature (the most points, then the highest cost).
+"""
+
+from __future__ import annotations
+
+from core.engine import Outcome
+from core.games.pergamemnon.state import PlayerState, State, card, effects, hand_size, playable
+
+
+def game_over(s: State) -> str:
+    """Why the game has ended ("" while it goes on). Checked between turns, once every decision is taken."""
+    if s.phase not in ("turn", "refill") or s.reveal:
+        return ""
+    if len(s.creatures) < len(s.players):
+        return f"only {len(s.creatures)} creature(s) lie face up for {len(s.players)} players"
+    for p in s.players:
+        if playable(p) < hand_size(s, p):
+            return f"{p.name} has only {playable(p)} card(s) left to fight with, fewer than a hand of {hand_size(s, p)}"
+    return ""
+
+
+def counted_cards(s: State, p: PlayerState) -> list[str]:
+    held = list(p.hand + p.deck + p.discard + p.secured)
+    held += [c for c in p.under if card(s, c).creature]
+    b = s.battle
+    if b is not None and not b.result:
+        held += b.attacker_cards if b.attacker == p.name else b.defender_cards if b.defender == p.name else ()
+    return held
+
+
+def score_of(s: State, p: PlayerState) -> float:
+    cards = [card(s, c) for c in counted_cards(s, p)]
+    total = float(sum(c.points for c in cards))
+    if effects(s, p).half_points:
+        total += 0.5 * sum(1 for c in cards if c.points > 0)
+    return total
+
+
+def scores(s: State) -> dict[str, float]:
+    return {p.name: score_of(s, p) for p in s.players}
+
+
+def best_creature(s: State, p: PlayerState) -> tuple[int, int]:
+    creatures = [card(s, c) for c in counted_cards(s, p) if card(s, c).creature]
+    return max(((c.points, c.cost) for c in creatures), default=(-1, -1))
+
+
+def outcome(s: State, why: str) -> Outcome:
+    table = scores(s)
+    best = max(table.values())
+    leaders = [p for p in s.players if table[p.name] == best]
+    summary = f"The game ends because {why}."
+    if len(leaders) > 1:
+        top = max(best_creature(s, p) for p in leaders)
+        winners = [p for p in leaders if best_creature(s, p) == top]
+        if len(winners) < len(leaders) and top[0] >= 0:
+            summary += f" The tie on {best:g} points goes to the most powerful creature."
+        leaders = winners
+    names = tuple(p.name for p in leaders)
+    summary += f" {' and '.join(names)} {'wins' if len(names) == 1 else 'share the win'} with {best:g} points."
+    return Outcome(winners=names, scores=table, summary=summary)

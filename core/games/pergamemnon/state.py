@@ -1,0 +1,164 @@
+"""Pergamemnon's state and the small facts derived from it (hand size, card values after the city effects).
+
+Follows ../shared/rules/pergamemnon-rulebook.pt.txt, 'Preparação', 'O jogo' and 'Nações'. The state is an
+immutable value: a table of the cards (from ``GameCreated.cards``), one ``PlayerState`` per seat, the creatures,
+the charisma supply, the battle under way and what is left to do after a battle or a recruit.
+
+Decks are kept as unordered sets: a card is drawn (a chance event) when it is revealed, which is the same luck
+as a shuffled deck and lets a person at a real table type what they drew.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from core.games.pergamemnon.cards import Card, Effects, Table
+
+
+class PlayerState(msgspec.Struct, frozen=True):
+    name: str
+    nation: str = ""
+    hand: tuple[str, ...] = ()
+    deck: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    charisma: int = 0
+    """Charisma cards under the city."""
+    under: tuple[str, ...] = ()
+    """Captured cards kept under the city for their charisma."""
+    secured: tuple[str, ...] = ()
+    """Own defeated cards with Secured points, fully under the city."""
+    leader_captured: bool = False
+    active: bool = True
+    """The nation card's side (only used with 3 or more players)."""
+
+
+class Strike(msgspec.Struct, frozen=True):
+    """One strike of a battle chain and how it was answered.
+
+    ``result``: "" while the struck side decides; "repelled" (the last card alone held), "reinforced" (held with a
+    reinforcement), "broken" (the defence fell short, also with an insufficient reinforcement or an empty hand),
+    "yielded" (the struck side chose not to reinforce).
+    """
+
+    striker: str
+    struck: str
+    card: str
+    weapon: str
+    value: int
+    defence_card: str
+    defence: int
+    reinforcement: str = ""
+    reinforcement_defence: int = 0
+    result: str = ""
+
+    @property
+    def total(self) -> int:
+        return self.defence + self.reinforcement_defence
+
+
+class Battle(msgspec.Struct, frozen=True):
+    number: int
+    attacker: str
+    defender: str
+    weapon: str
+    attacker_cards: tuple[str, ...]
+    defender_cards: tuple[str, ...] = ()
+    strikes: tuple[Strike, ...] = ()
+    result: str = ""
+    """"" while fought; then "attacker", "defender" or "tie"."""
+
+
+class Aftermath(msgspec.Struct, frozen=True):
+    """What a battle's result still asks of its players: the winner places ``captured``, the loser discards."""
+
+    winner: str = ""
+    loser: str = ""
+    captured: tuple[str, ...] = ()
+
+
+class State(msgspec.Struct, frozen=True):
+    table: Table
+    players: tuple[PlayerState, ...]
+    phase: str = "setup"
+    """setup, starter, turn, battle, place, discard, refill."""
+    current: int = 0
+    next_actor: int = 0
+    creature_pool: tuple[str, ...] = ()
+    """Creatures neither face up nor dealt out: the creature deck is drawn from here, ``creature_deck`` at most."""
+    creature_deck: int = 0
+    creatures: tuple[str, ...] = ()
+    reveal: int = 0
+    refill: tuple[str, ...] = ()
+    supply: int = 0
+    box: tuple[str, ...] = ()
+    """Cards that left the game (Flee, used captured cards, Egypt's losses)."""
+    battle: Battle | None = None
+    aftermath: Aftermath | None = None
+    tied: tuple[str, ...] = ()
+    turn: int = 0
+    battles: int = 0
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Lookups
+
+
+def index(s: State, name: str) -> int:
+    for i, p in enumerate(s.players):
+        if p.name == name:
+            return i
+    raise KeyError(name)
+
+
+def player(s: State, name: str) -> PlayerState:
+    return s.players[index(s, name)]
+
+
+def with_player(s: State, p: PlayerState) -> State:
+    players = list(s.players)
+    players[index(s, p.name)] = p
+    return msgspec.structs.replace(s, players=tuple(players))
+
+
+def card(s: State, cid: str) -> Card:
+    return s.table.cards[cid]
+
+
+def effects(s: State, p: PlayerState) -> Effects:
+    nation = s.table.nations.get(p.nation)
+    if nation is None:
+        return Effects()
+    return nation.captured if p.leader_captured else nation.free
+
+
+def hand_size(s: State, p: PlayerState) -> int:
+    return effects(s, p).hand_size
+
+
+def uses_nation_cards(s: State) -> bool:
+    """Nation cards are not used with 2 players (rulebook, 'Preparação')."""
+    return len(s.players) >= 3
+
+
+def attack_of(s: State, p: PlayerState, cid: str) -> int:
+    return max(0, card(s, cid).attack + effects(s, p).attack)
+
+
+def defence_of(s: State, p: PlayerState, cid: str, weapon: str) -> int:
+    return max(0, card(s, cid).defence(weapon) + effects(s, p).defence)
+
+
+def flees(s: State, p: PlayerState, cid: str) -> bool:
+    """Flee: the printed icon, or a Persian army card once Xerxes is captured (rulebook, 'Nações', Persas)."""
+    c = card(s, cid)
+    return c.flee or (effects(s, p).flee_all and c.nation == p.nation)
+
+
+def playable(p: PlayerState) -> int:
+    """The cards a nation can still fight with: hand, deck and discard pile."""
+    return len(p.hand) + len(p.deck) + len(p.discard)
+
+
+def without(cards: tuple[str, ...], remove: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    gone = set(remove)
+    return tuple(c for c in cards if c not in gone)

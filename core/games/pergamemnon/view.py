@@ -1,0 +1,247 @@
+"""What a player sees, one English sentence per event, and the battle-chain projection.
+
+Follows ../shared/rules/pergamemnon-rulebook.pt.txt: hands are held "sem as mostrar aos adversários", decks are
+face down, the attacker's card is laid face down until the defender's card is laid ('A Batalha'); discard piles,
+creatures, the cards under the cities and the nation cards are open.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from core.engine import Step
+from core.games.pergamemnon import rules, scoring
+from core.games.pergamemnon.cards import DEFENCE_OF
+from core.games.pergamemnon.state import Battle, State, Strike, card
+from events.base import Event, GameCreated
+from events.pergamemnon import (
+    Attacked,
+    CapturesPlaced,
+    CardsDrawn,
+    CreatureRecruited,
+    CreaturesRevealed,
+    DefenceCommitted,
+    HandDiscarded,
+    NationsDealt,
+    Reinforced,
+    StarterDrawn,
+    Yielded,
+)
+
+
+def _card_view(s: State, cid: str) -> dict[str, Any]:
+    c = card(s, cid)
+    out: dict[str, Any] = {
+        "id": c.id,
+        "name": c.name,
+        "weapon": c.weapon,
+        "attack": c.attack,
+        "helmet": c.helmet,
+        "armour": c.armour,
+        "shield": c.shield,
+        "charisma": c.charisma,
+        "points": c.points,
+    }
+    if c.creature:
+        out["cost"] = c.cost
+    for flag in ("leader", "flee", "secured"):
+        if getattr(c, flag):
+            out[flag] = True
+    return out
+
+
+def _battle_view(s: State, b: Battle, viewer: str | None) -> dict[str, Any]:
+    hidden = not b.defender_cards and viewer not in (None, b.attacker)
+    return {
+        "number": b.number,
+        "attacker": b.attacker,
+        "defender": b.defender,
+        "weapon": b.weapon,
+        "attacker_cards": ["face down"] if hidden else list(b.attacker_cards),
+        "defender_cards": list(b.defender_cards),
+        "strikes": [
+            {
+                "striker": st.striker,
+                "struck": st.struck,
+                "card": st.card,
+                "weapon": st.weapon,
+                "value": st.value,
+                "defence_card": st.defence_card,
+                "defence": st.defence,
+                "reinforcement": st.reinforcement or None,
+                "reinforcement_defence": st.reinforcement_defence,
+                "result": st.result or "awaiting answer",
+            }
+            for st in b.strikes
+        ],
+        "result": b.result or None,
+    }
+
+
+def view(s: State, viewer: str | None) -> dict[str, Any]:
+    scores = scoring.scores(s)
+    p_next = rules.pending(s)
+    players = []
+    for p in s.players:
+        sees = viewer is None or viewer == p.name
+        nation = s.table.nations.get(p.nation)
+        players.append(
+            {
+                "name": p.name,
+                "nation": nation.name if nation else None,
+                "city": nation.city if nation else None,
+                "nation_card": "active" if p.active else "inactive",
+                "leader_captured": p.leader_captured,
+                "hand": [_card_view(s, c) for c in p.hand] if sees else None,
+                "hand_count": len(p.hand),
+                "deck_count": len(p.deck),
+                "deck": sorted(p.deck) if viewer is None else None,
+                "discard": list(p.discard),
+                "charisma_cards": p.charisma,
+                "under_city": list(p.under),
+                "secured": list(p.secured),
+                "score": scores[p.name],
+            }
+        )
+    return {
+        "phase": s.phase,
+        "turn": s.turn,
+        "to_act": getattr(p_next, "player", None),
+        "next": getattr(p_next, "prompt", None) or getattr(p_next, "label", None),
+        "creatures": [_card_view(s, c) for c in s.creatures],
+        "creature_deck": s.creature_deck,
+        "charisma_supply": s.supply,
+        "players": players,
+        "battle": _battle_view(s, s.battle, viewer) if s.battle is not None else None,
+        "out_of_game": list(s.box),
+    }
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Narration
+
+
+def _name(s: State, cid: str) -> str:
+    return card(s, cid).name
+
+
+def describe_strike(s: State, st: Strike) -> str:
+    guard = DEFENCE_OF[st.weapon]
+    text = (
+        f"{st.striker}'s {_name(s, st.card)} strikes with {st.weapon} {st.value} against {st.struck}'s "
+        f"{_name(s, st.defence_card)} ({guard} {st.defence}"
+    )
+    if st.reinforcement:
+        text += f", reinforced by the {_name(s, st.reinforcement)}: {st.defence} + {st.reinforcement_defence} = {st.total}"
+    text += ")"
+    outcome = {
+        "repelled": "repelled",
+        "reinforced": "repelled with the reinforcement",
+        "broken": "not repelled",
+        "yielded": f"{st.struck} yields",
+        "": f"{st.struck} must reinforce or yield",
+    }[st.result]
+    return f"{text}, {outcome}"
+
+
+def _chain(before: State, after: State) -> str:
+    b = after.battle
+    assert b is not None
+    known = before.battle.strikes if before.battle is not None and before.battle.number == b.number else ()
+    start = len(known) - 1 if known and not known[-1].result else len(known)
+    parts = [describe_strike(after, st) for st in b.strikes[start:]]
+    text = "; ".join(parts)
+    if b.result == "tie":
+        text += ": the battle ends in a tie"
+    elif b.result:
+        text += f": {b.attacker if b.result == 'attacker' else b.defender} wins the battle"
+    return text
+
+
+def narrate(s: State, e: Event) -> str:
+    match e:
+        case GameCreated():
+            return f"A game of Pergamemnon begins for {', '.join(e.names)}."
+        case NationsDealt(nations=nations):
+            deal = ", ".join(f"{p.name} leads the {s.table.nations[n].name}" for p, n in zip(s.players, nations))
+            return f"The nation cards are dealt: {deal}."
+        case CreaturesRevealed(cards=cards):
+            return f"Creatures are revealed: {', '.join(_name(s, c) for c in cards)}."
+        case CardsDrawn(player=who, cards=cards, reshuffled=reshuffled):
+            shuffled = " shuffles the discard pile into a new deck and" if reshuffled else ""
+            return f"{who}{shuffled} draws {len(cards)} card(s)."
+        case StarterDrawn(player=who):
+            return f"Lots are drawn among {', '.join(s.tied)}, the most charismatic: {who} starts."
+        case CreatureRecruited():
+            paid = [f"{e.charisma_cards} charisma card(s)"] if e.charisma_cards else []
+            paid += [f"the captured {_name(s, c)}" for c in e.captured]
+            return (
+                f"{e.player} recruits the {_name(s, e.creature)} (cost {card(s, e.creature).cost}) with the "
+                f"{_name(s, e.hand_card)} (charisma {card(s, e.hand_card).charisma}) and {' and '.join(paid)}."
+            )
+        case Attacked():
+            return f"{e.player} attacks {e.defender}, declaring a {e.weapon}, and lays a card face down."
+        case DefenceCommitted() | Reinforced() | Yielded():
+            after = rules.apply(s, e)
+            if isinstance(e, DefenceCommitted):
+                lead = f"{e.player} lays the {_name(s, e.card)} and both cards are revealed: "
+            elif isinstance(e, Reinforced):
+                lead = f"{e.player} reinforces with the {_name(s, e.card)}: "
+            else:
+                lead = f"{e.player} does not reinforce: "
+            return lead + _chain(s, after) + "."
+        case CapturesPlaced(player=who, under_city=under):
+            assert s.aftermath is not None
+            rest = [c for c in s.aftermath.captured if c not in under]
+            parts = []
+            if under:
+                parts.append(f"puts {', '.join(_name(s, c) for c in under)} under the city")
+            if rest:
+                parts.append(f"adds {', '.join(_name(s, c) for c in rest)} to the discard pile")
+            return f"{who} {' and '.join(parts) or 'places nothing'}."
+        case HandDiscarded(player=who, cards=cards):
+            if not cards:
+                return f"{who} keeps the hand."
+            return f"{who} discards {', '.join(_name(s, c) for c in cards)}."
+    return f"{type(e).__name__}."
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Projection: every battle as its sequence of strikes and repels
+
+
+def battles(line: Sequence[Step]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for step in line:
+        b = step.after.battle if step.after is not None else None
+        if b is None or not b.result:
+            continue
+        before = step.before.battle if step.before is not None else None
+        if before is not None and before.number == b.number and before.result:
+            continue
+        s = step.after
+        for n, st in enumerate(b.strikes, start=1):
+            rows.append(
+                {
+                    "battle": b.number,
+                    "index": step.index,
+                    "attacker": b.attacker,
+                    "defender": b.defender,
+                    "strike": n,
+                    "striker": st.striker,
+                    "struck": st.struck,
+                    "card": _name(s, st.card),
+                    "weapon": st.weapon,
+                    "value": st.value,
+                    "defence_card": _name(s, st.defence_card),
+                    "defence_kind": DEFENCE_OF[st.weapon],
+                    "defence": st.defence,
+                    "reinforcement": _name(s, st.reinforcement) if st.reinforcement else None,
+                    "reinforcement_defence": st.reinforcement_defence,
+                    "total": st.total,
+                    "result": st.result,
+                    "battle_result": b.result,
+                }
+            )
+    return rows
