@@ -1,11 +1,100 @@
-"""Shared fixtures: the test-only ruleset ``toy`` and a fresh store per test."""
+"""Shared fixtures: the test-only ruleset ``toy``, store URLs for SQLite and PostgreSQL, and a CLI runner.
+
+PostgreSQL tests use AGON_TEST_PG_URL (default: the local server at 127.0.0.1:5432, database ``test``), each in a
+fresh schema that is dropped afterwards. Where no server answers they skip and say so, unless AGON_REQUIRE_PG=1
+(set by .ci/run), where they fail instead.
+"""
 
 from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Iterator
+
+import pytest
 
 from core import registry
 
 registry.register("toy", "tests.toygame")
+os.environ.setdefault("AGON_RULESETS", "toy=tests.toygame")
+
+PG_URL = os.environ.get("AGON_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
 
 def shipped_rulesets() -> list[str]:
     return [n for n in registry.names() if n != "toy"]
+
+
+def _pg_unavailable() -> str | None:
+    import sqlalchemy as sa
+
+    try:
+        eng = sa.create_engine(PG_URL)
+        with eng.connect() as c:
+            c.execute(sa.text("select 1"))
+        eng.dispose()
+    except Exception as e:  # noqa: BLE001
+        return f"no PostgreSQL reachable at {PG_URL} ({type(e).__name__}); set AGON_TEST_PG_URL to run these tests"
+    return None
+
+
+@pytest.fixture(scope="session")
+def pg_base() -> str:
+    reason = _pg_unavailable()
+    if reason:
+        if os.environ.get("AGON_REQUIRE_PG") == "1":
+            pytest.fail(f"PostgreSQL is required here (AGON_REQUIRE_PG=1): {reason}")
+        pytest.skip(reason)
+    return PG_URL
+
+
+def _pg_schema_url(base: str) -> Iterator[str]:
+    import sqlalchemy as sa
+
+    schema = f"agon_test_{secrets.token_hex(4)}"
+    eng = sa.create_engine(base)
+    with eng.begin() as c:
+        c.execute(sa.text(f"CREATE SCHEMA {schema}"))
+    sep = "&" if "?" in base else "?"
+    try:
+        yield f"{base}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with eng.begin() as c:
+            c.execute(sa.text(f"DROP SCHEMA {schema} CASCADE"))
+        eng.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def store_url(request, tmp_path) -> Iterator[str]:
+    """A fresh, empty store: one run per backend."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'agon.db'}"
+        return
+    base = request.getfixturevalue("pg_base")
+    yield from _pg_schema_url(base)
+
+
+@pytest.fixture
+def store(store_url):
+    from events.store import Store
+
+    s = Store(store_url)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def svc(store):
+    from core.service import Service
+
+    return Service(store)
+
+
+@pytest.fixture
+def sqlite_svc(tmp_path):
+    from core.service import Service
+    from events.store import Store
+
+    s = Store(f"sqlite:///{tmp_path / 'agon.db'}")
+    yield Service(s)
+    s.close()

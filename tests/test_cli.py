@@ -1,0 +1,149 @@
+"""The agon command line, driven as a person would, asserting on what they see."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+
+
+@pytest.fixture
+def agon(tmp_path, monkeypatch):
+    db = tmp_path / "games.db"
+    monkeypatch.setenv("AGON_DB", str(db))
+    runner = CliRunner()
+
+    def run(*args: str, input: str | None = None, ok: bool = True):
+        result = runner.invoke(app, list(args), input=input)
+        if ok:
+            assert result.exit_code == 0, (result.output, result.stderr)
+        return result
+
+    return run
+
+
+def new_toy(agon, *extra: str) -> str:
+    out = agon("new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3", *extra).stdout
+    return out.splitlines()[0].strip()
+
+
+def test_rulesets_lists_the_test_game_with_its_players_and_data(agon):
+    out = agon("rulesets").stdout
+    assert "toy" in out and "2-4" in out and "exact" in out
+    rows = json.loads(agon("rulesets", "--json").stdout)
+    toy = next(r for r in rows if r["name"] == "toy")
+    assert toy["min_players"] == 2 and toy["provisional"] is False and "random" in toy["bots"]
+
+
+def test_a_person_plays_a_game_through_the_commands(agon):
+    gid = new_toy(agon)
+    assert len(gid) == 8
+    out = agon("options", gid).stdout
+    assert "ann to act: roll or hold" in out and "1. ann rolls." in out
+    opts = json.loads(agon("options", gid, "--json").stdout)
+    assert opts["pending"] == {"kind": "decision", "player": "ann", "prompt": "roll or hold", "bot": None}
+    out = agon("act", gid, "1").stdout
+    assert "ann: ann rolls." in out and "ann rolls a" in out
+    out = agon("log", gid).stdout
+    assert "0. A game of pig to 20 begins for ann, bob." in out
+    state = json.loads(agon("state", gid, "--json", "--at", "1").stdout)
+    assert state["event"] == 1 and set(state["scores"]) == {"ann", "bob"}
+    assert "after event #1 as ann sees it" in agon("state", gid, "--at", "1", "--as", "ann").stdout
+    out = agon("replay", gid, "--to", "2").stdout
+    assert "#0" in out and "#2" in out
+    games = json.loads(agon("games", "--json").stdout)
+    assert games[0]["id"] == gid and games[0]["status"].startswith("ann to act")
+
+
+def test_undo_redo_branch_switch_and_branches(agon):
+    gid = new_toy(agon)
+    agon("act", gid, "1")
+    out = agon("undo", gid).stdout
+    assert "Undid 2 event(s)" in out and f"agon redo {gid}" in out
+    assert "Redid 2 event(s)" in agon("redo", gid).stdout
+    out = agon("branch", gid, "whatif", "--at", "1").stdout
+    assert "Branch whatif starts after event #1 of main with the same luck; now on whatif" in out
+    tree = agon("branches", gid).stdout
+    assert "main" in tree and "whatif (current): forks after #1 of main" in tree
+    rows = json.loads(agon("branches", gid, "--json").stdout)
+    assert [r["name"] for r in rows] == ["main", "whatif"]
+    assert "Now on branch main" in agon("switch", gid, "main").stdout
+
+
+def test_export_import_and_verify(agon, tmp_path):
+    gid = new_toy(agon)
+    agon("act", gid, "2")
+    path = tmp_path / "game.jsonl"
+    assert "events to" in agon("export", gid, "-o", str(path)).stdout
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["tag"] == "game.created"
+    new = agon("import", str(path)).stdout.splitlines()[0]
+    assert new != gid
+    assert "OK:" in agon("verify", new).stdout
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join(lines[:-1] + [lines[-1].replace('"actor":"', '"actor":"z')]) + "\n")
+    r = agon("import", str(broken), ok=False)
+    assert r.exit_code == 1 and "does not match its hash" in r.stderr
+    assert len(json.loads(agon("games", "--json").stdout)) == 2
+
+
+def test_schema_and_where(agon, tmp_path):
+    schema = json.loads(agon("schema", "toy").stdout)
+    text = json.dumps(schema)
+    assert "toy.held" in text and "game.created" in text
+    assert str(tmp_path / "games.db") in agon("where").stdout
+
+
+def test_play_prompts_records_and_quits(agon):
+    gid = new_toy(agon)
+    out = agon("play", gid, input="1\n9\nq\n").stdout
+    assert "as ann sees it" in out and "ann rolls." in out
+    assert "Stopped; every decision so far is recorded" in out
+    assert len(json.loads(agon("log", gid, "--json").stdout)) > 3
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("state", "nope"), "no game 'nope' in this store"),
+        (("new", "chess", "--player", "a"), "unknown ruleset 'chess'"),
+        (("new", "toy", "--player", "a"), "played by 2 to 4 players, not 1"),
+        (("new", "toy", "--player", "a", "--bot", "b"), "write it as NAME:KIND"),
+        (("schema", "chess"), "unknown ruleset 'chess'"),
+        (("cards", "toy", "--export", "/nonexistent/dir/cards.json"), "No such file or directory"),
+    ],
+)
+def test_bad_input_gets_one_line_and_a_non_zero_exit(agon, args, message):
+    r = agon(*args, ok=False)
+    assert r.exit_code == 1
+    assert message in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("act", "{gid}", "5"), "choice 5 is out of range"),
+        (("act", "{gid}", "{{nope"), "not valid JSON"),
+        (("act", "{gid}", "1", "--as", "bob"), "turn order: ann must act now"),
+        (("state", "{gid}", "--branch", "nope"), "has no branch 'nope'"),
+        (("state", "{gid}", "--as", "zed"), "no player 'zed'"),
+        (("state", "{gid}", "--at", "99"), "--at 99 is outside this line"),
+        (("redo", "{gid}"), "nothing to redo"),
+    ],
+)
+def test_bad_input_on_a_game_leaves_it_unchanged(agon, args, message):
+    gid = new_toy(agon)
+    before = agon("export", gid).stdout
+    r = agon(*(a.format(gid=gid) for a in args), ok=False)
+    assert r.exit_code == 1 and message in r.stderr
+    assert agon("export", gid).stdout == before
+
+
+def test_a_database_path_that_cannot_be_opened(agon, tmp_path):
+    r = agon("--db", str(tmp_path / "no" / "such" / "dir.db"), "games", ok=False)
+    assert r.exit_code == 1 and "folder" in r.stderr and "does not exist" in r.stderr

@@ -1,0 +1,123 @@
+"""The store suite: the same tests against SQLite and PostgreSQL (see conftest.store_url)."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+from datetime import UTC, datetime
+
+import pytest
+
+from events.envelope import seal
+from events.store import Conflict, Store, StoreError
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def chain(n: int, start=None, label: str = "e"):
+    out, parent = [], start
+    for i in range(n):
+        env = seal(parent, "toy.roll_chosen", 1, f"{label}{i}", b'{"type":"toy.roll_chosen"}', T0)
+        out.append(env)
+        parent = env
+    return out
+
+
+def new_game(store: Store, gid: str = "g1"):
+    root = seal(None, "game.created", 1, "setup", b'{"type":"game.created"}', T0)
+    store.create_game(gid, "toy", "", ["a", "b"], root)
+    return root
+
+
+def test_a_line_reads_back_in_order_with_its_hash_chain(store):
+    root = new_game(store)
+    envs = chain(5, root)
+    store.append("g1", "main", root.id, envs)
+    line = store.line("g1", envs[-1].id)
+    assert [e.id for e in line] == [root.id, *[e.id for e in envs]]
+    assert [e.depth for e in line] == list(range(6))
+    assert all(e.expected_id() == e.id for e in line)
+    assert store.branch("g1", "main").head_id == envs[-1].id
+    assert [m.reason for m in store.head_moves("g1", "main")] == ["create", "act"]
+
+
+def test_append_on_a_stale_head_is_a_conflict_and_writes_nothing(store):
+    root = new_game(store)
+    first = chain(1, root, "x")
+    store.append("g1", "main", root.id, first)
+    before = store.event_count("g1")
+    with pytest.raises(Conflict, match="moved while this command ran"):
+        store.append("g1", "main", root.id, chain(3, root, "y"))
+    assert store.event_count("g1") == before
+    assert store.branch("g1", "main").head_id == first[-1].id
+
+
+def test_the_same_event_at_the_same_position_is_the_same_node(store):
+    root = new_game(store)
+    envs = chain(2, root)
+    store.append("g1", "main", root.id, envs)
+    store.move_head("g1", "main", envs[-1].id, root.id, "undo")
+    store.append("g1", "main", root.id, envs)  # acting the same again after an undo
+    assert store.event_count("g1") == 3
+    assert [m.reason for m in store.head_moves("g1", "main")] == ["create", "act", "undo", "act"]
+
+
+def test_branches_are_named_heads_and_names_are_unique_per_game(store):
+    root = new_game(store)
+    envs = chain(3, root)
+    store.append("g1", "main", root.id, envs)
+    store.create_branch("g1", "whatif", envs[0].id, 0, "main")
+    assert [b.name for b in store.branches("g1")] == ["main", "whatif"]
+    assert store.game("g1").current_branch == "whatif"
+    with pytest.raises(StoreError, match="already has a branch"):
+        store.create_branch("g1", "whatif", root.id, 0, "main")
+    with pytest.raises(StoreError, match="no branch 'nope'"):
+        store.branch("g1", "nope")
+    # a game's id can be given by a unique prefix
+    assert store.game("g").id == "g1"
+    with pytest.raises(StoreError, match="no game"):
+        store.game("zz")
+
+
+def test_import_writes_a_whole_line_in_one_batch(store):
+    root = seal(None, "game.created", 1, "setup", b'{"type":"game.created"}', T0)
+    line = [root, *chain(200, root)]
+    store.import_game("g2", "toy", "", ["a"], line)
+    assert len(store.line("g2", line[-1].id)) == 201
+    assert store.head_moves("g2")[0].reason == "import"
+
+
+def _racer(url: str, head: str, label: str, barrier, results) -> None:
+    store = Store(url, create=False)
+    parent = store.event("g1", head)
+    envs = chain(3, parent, label)
+    barrier.wait()
+    try:
+        store.append("g1", "main", head, envs)
+        results.put("ok")
+    except Conflict:
+        results.put("conflict")
+    finally:
+        store.close()
+
+
+def test_two_processes_appending_to_one_branch_exactly_one_wins(store, store_url):
+    root = new_game(store)
+    ctx = mp.get_context("spawn")
+    barrier, results = ctx.Barrier(2), ctx.Queue()
+    procs = [ctx.Process(target=_racer, args=(store_url, root.id, label, barrier, results)) for label in "pq"]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    outcomes = sorted(results.get(timeout=5) for _ in procs)
+    assert outcomes == ["conflict", "ok"]
+    assert store.event_count("g1") == 4  # the root and the winner's three: nothing lost or duplicated
+    head = store.branch("g1", "main").head_id
+    assert len(store.line("g1", head)) == 4
+
+
+def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path):
+    with pytest.raises(StoreError, match="cannot open database"):
+        Store(f"sqlite:///{tmp_path}/missing/dir/agon.db")
+    with pytest.raises(StoreError, match="cannot"):
+        Store("postgresql+psycopg://nobody@127.0.0.1:1/none?connect_timeout=2")
