@@ -13,6 +13,8 @@ from functools import cache
 from core.engine import Ruleset
 
 RULESETS: dict[str, str] = {
+    "adamastor": "core.games.adamastor",
+    "peloponnes": "core.games.peloponnes",
     "pergamemnon": "core.games.pergamemnon",
 }
 

@@ -1,0 +1,107 @@
+"""Adamastor: the solo voyage of a Portuguese fleet, and its 2-player co-op (rule text:
+../shared/rules/adamastor-rulebook.pt.txt; readings chosen where it is ambiguous: RULES.md beside this file).
+
+Modules: ``data`` (card set), ``board`` (map and sailing costs), ``state`` (state, deck, icons, weather),
+``flow`` (apply), ``rules`` (pending, legal, validate), ``view`` (view, narration, scores, projections),
+``bots`` (the greedy captain).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from core.engine import Pending
+from core.games.adamastor import bots, data, flow, rules, view
+from core.games.adamastor.state import State
+from events.adamastor import EVENT_TYPES
+from events.base import Event, GameCreated
+
+DIFFICULTIES = ("easy", "regular", "hard")
+
+
+class Adamastor:
+    name = "adamastor"
+    title = "Adamastor"
+    version = "1"
+    min_players = 1
+    max_players = 2
+    provisional = True
+    events = EVENT_TYPES
+    upcasters: Mapping[str, Any] = {}
+    bots = {"greedy": bots.greedy}
+    projections = {"voyage": view.voyage, "sails": view.sails}
+    option_names = {
+        "difficulty": "easy, regular or hard: 2, 3 or 4 regular map cards before the final one (default regular)",
+        "scenario": "variable (default) or historical: the 3 historical map cards, from Lisbon to Calicut",
+        "less_luck": "true to show the next adventure-strip card beside the deck (variant 9.2)",
+    }
+    conformance_options = [
+        {"difficulty": "easy"},
+        {"difficulty": "regular"},
+        {"difficulty": "hard"},
+        {"scenario": "historical"},
+        {"difficulty": "regular", "less_luck": "true"},
+    ]
+
+    def default_cards(self) -> dict[str, Any]:
+        return data.default_cards()
+
+    def check_setup(self, players: Sequence[str], options: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
+        if not 1 <= len(players) <= 2:
+            raise ValueError(f"Adamastor is played by 1 player or 2 co-operating players, not {len(players)}")
+        if len(set(players)) != len(players):
+            raise ValueError("Adamastor: the two players need different names")
+        unknown = set(options) - set(self.option_names)
+        if unknown:
+            raise ValueError(f"Adamastor: unknown option(s) {', '.join(sorted(unknown))}; known: difficulty, scenario, less_luck")
+        if str(options.get("difficulty", "regular")) not in DIFFICULTIES:
+            raise ValueError(f"Adamastor: difficulty must be easy, regular or hard, not {options['difficulty']!r}")
+        if str(options.get("scenario", "variable")) not in ("variable", "historical"):
+            raise ValueError(f"Adamastor: scenario must be variable or historical, not {options['scenario']!r}")
+        if str(options.get("less_luck", "false")).lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+            raise ValueError("Adamastor: less_luck must be true or false")
+        compiled = data.compile_cards(dict(cards))
+        difficulty, historical, _ = flow.option_flags(dict(options))
+        if historical:
+            missing = [m for m in flow.HISTORICAL_MAPS if m not in compiled.maps]
+            if missing:
+                raise ValueError(f"Adamastor card set: the historical scenario needs map cards {', '.join(missing)}")
+            if not any(s.label == "Lisbon" for s in compiled.maps["H1"].spaces):
+                raise ValueError("Adamastor card set: map card H1 needs a space labelled Lisbon")
+        else:
+            need = flow.MAP_COUNT[difficulty]
+            if len(compiled.maps_of("regular")) < need or not compiled.maps_of("final"):
+                raise ValueError(f"Adamastor card set: a {difficulty} game needs {need} regular and 1 final map card")
+        if not all(any(s.destination for s in m.spaces) for m in compiled.maps.values() if m.kind == "final"):
+            raise ValueError("Adamastor card set: every final map card needs a destination space")
+
+    def initial_state(self, created: GameCreated) -> State:
+        return flow.initial_state(created)
+
+    def pending(self, state: State) -> Pending:
+        return rules.pending(state)
+
+    def legal(self, state: State) -> Sequence[Event]:
+        return rules.legal(state)
+
+    def validate(self, state: State, event: Event) -> str | None:
+        return rules.validate(state, event)
+
+    def apply(self, state: State, event: Event) -> State:
+        return flow.apply(state, event)  # type: ignore[arg-type]
+
+    def scores(self, state: State) -> dict[str, float]:
+        return view.scores(state)
+
+    def round(self, state: State) -> int:
+        return state.round
+
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        return view.view(state, player)
+
+    def narrate(self, state: State, event: Event) -> str:
+        return view.narrate(state, event)
+
+
+RULESET = Adamastor()

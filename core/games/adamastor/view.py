@@ -1,0 +1,255 @@
+"""What a player sees, what is said, what is plotted (rulebook 4 'Moral', 5 'Como jogar', 6 'Ganhando ou perdendo').
+
+The solo game has no points: ``scores`` is the voyage's progress in percent (columns sailed out of the columns
+from the start to the final destination, 100 on a win), the same for both co-operating players. The ``voyage``
+projection gives, after every event, morale, the distance still to sail and the icons in play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from core.engine import Step
+from core.games.adamastor import flow
+from core.games.adamastor.board import step_cost
+from core.games.adamastor.state import State, icons
+from events.adamastor import (
+    ActionsEnded,
+    BonusCardsDrawn,
+    BonusCardsShared,
+    CaptainChosen,
+    CardsDrawn,
+    CardSwapped,
+    DrawChosen,
+    DrawnCardKept,
+    FleetMoved,
+    FleetPlaced,
+    HandTrimmed,
+    IconIgnored,
+    LandCardKept,
+    LandCardsDrawn,
+    MapCardRevealed,
+    MoraleLost,
+    PlayerCardsDealt,
+    SailEnded,
+    SailStarted,
+    SkillDeclined,
+    SkillLearned,
+    StripRefilled,
+    SunriseCardDrawn,
+)
+from events.base import Event, GameCreated
+
+
+def goal_col(s: State) -> float:
+    """The column of the final destination's sea spaces (estimated from the card set while it is face down)."""
+    last = s.maps[-1]
+    if last:
+        return min(sp.col for sp in s.board.spaces if sp.destination)
+    widths = [s.cards.maps[m].width for m in s.maps if m]
+    regular = [m.width for m in s.cards.maps.values() if m.kind == "regular"] or [4]
+    final = [m.width for m in s.cards.maps.values() if m.kind == "final"] or [3]
+    hidden_regular = len(s.maps) - 1 - len(widths)
+    return sum(widths) + hidden_regular * sum(regular) / len(regular) + sum(final) / len(final)
+
+
+def distance(s: State) -> float:
+    if s.result == "won":
+        return 0.0
+    if not s.fleet:
+        return goal_col(s) - (s.board.offsets[0] if s.board.offsets else 0)
+    return max(0.0, goal_col(s) - s.board[s.fleet].col)
+
+
+def progress(s: State) -> float:
+    if s.result == "won":
+        return 100.0
+    if not s.fleet:
+        return 0.0
+    total = goal_col(s) - s.start_col
+    return round(100.0 * (s.board[s.fleet].col - s.start_col) / total, 1) if total > 0 else 0.0
+
+
+def scores(s: State) -> dict[str, float]:
+    p = progress(s)
+    return dict.fromkeys(s.players, p)
+
+
+def view(s: State, player: str | None) -> dict[str, Any]:
+    ic = icons(s)
+    hands: dict[str, Any] = {}
+    for name, hand in zip(s.players, s.hands, strict=False):
+        hands[name] = list(hand) if player is None or player == name else {"count": len(hand)}
+    out: dict[str, Any] = {
+        "round": s.round,
+        "phase": s.phase,
+        "result": s.result,
+        "captain": s.captain_name,
+        "to_act": s.acting,
+        "maps": [m or "face down" for m in s.maps],
+        "fleet": s.fleet,
+        "distance": distance(s),
+        "progress": progress(s),
+        "weather": {"name": s.weather, "black_clouds": s.black, "suns": s.suns, "extra_cost": s.extra_cost},
+        "cubes": s.cubes,
+        "sail_points": s.sail_points,
+        "strip": list(s.strip),
+        "hands": hands,
+        "morale": s.morale,
+        "deck_bottom_known": list(s.bottom),
+        "discard": list(s.discard),
+        "removed": list(s.removed),
+        "shown": s.shown,
+        "traumas": list(s.traumas),
+        "skills": [f"{c} {s.card(c).skill}" for c in s.skills],
+        "icons": ic,
+        "drawn": list(s.drawn),
+        "board": [
+            {
+                "id": sp.id,
+                "type": sp.type,
+                "current": sp.current,
+                "clouds": sp.clouds,
+                "island": sp.island,
+                "destination": sp.destination,
+                "label": sp.label,
+                "links": list(sp.links),
+            }
+            for sp in s.board.spaces
+        ],
+    }
+    if player is None:
+        out["deck"] = list(s.deck)
+    else:
+        out["deck"] = {"count": len(s.deck)}
+    return out
+
+
+def _cards(cs: Sequence[str]) -> str:
+    return ", ".join(cs) if cs else "nothing"
+
+
+def _main(s: State, e: Event) -> str:
+    who = s.acting
+    match e:
+        case GameCreated():
+            opts = e.options
+            what = "the historical voyage" if opts.get("scenario") == "historical" else "a voyage"
+            return f"{' and '.join(e.names)} set out on {what} ({opts.get('difficulty', 'regular')})"
+        case CaptainChosen(player=p):
+            return f"{p} takes the captain token"
+        case MapCardRevealed(position=pos, card=c):
+            return f"map card {c} is turned over at position {pos + 1}"
+        case FleetPlaced(space=sp):
+            return f"{s.captain_name} places the fleet on {sp}"
+        case PlayerCardsDealt(strip=strip, hands=hands, shown=shown):
+            extra = f", {shown} is shown beside the deck" if shown else ""
+            dealt = "; ".join(f"{p} holds {_cards(h)}" for p, h in zip(s.players, hands, strict=False))
+            return f"the adventure strip is {_cards(strip)}, {dealt}{extra}"
+        case SunriseCardDrawn(card=c):
+            joined = s.shown if s.less_luck else c
+            extra = f" and {c} is shown beside the deck" if s.less_luck else ""
+            return f"{joined} joins the adventure strip{extra}"
+        case DrawChosen():
+            return f"{who} takes the draw action"
+        case CardsDrawn(cards=cs):
+            return f"{who} draws {_cards(cs)}"
+        case DrawnCardKept(card=c):
+            return f"{who} keeps {c} and puts the other card under the deck"
+        case CardSwapped(hand_card=h, strip_card=st):
+            return f"{who} swaps {h} from hand with {st} from the strip"
+        case SailStarted(cards=cs):
+            pts = sum(s.card(c).navigation for c in cs) + s.skill_count("navigation_plus_one")
+            return f"{who} sets sail, discarding {_cards(cs)} for {pts} navigation points"
+        case FleetMoved(to=to):
+            cost = step_cost(s.cards, s.board, s.fleet, to, s.extra_cost)
+            return f"the fleet sails from {s.fleet} to {to} for {cost} points ({s.sail_points - cost} left)"
+        case SailEnded():
+            return f"{who} ends the sail at {s.fleet}"
+        case LandCardsDrawn(cards=cs):
+            return f"the land discovery draws {_cards(cs)}"
+        case LandCardKept(card=c, player=p, bonus=b):
+            card = s.card(c)
+            return f"{p} keeps {c} and takes {b} of its {card.bonus} {card.bonus_kind} bonus"
+        case BonusCardsDrawn(cards=cs):
+            return f"the land bonus draws {_cards(cs)}"
+        case BonusCardsShared(players=ps):
+            return "the bonus cards go " + ", ".join(f"{c} to {p}" for c, p in zip(s.drawn, ps, strict=False))
+        case ActionsEnded():
+            return f"{who} ends the action phase with {s.cubes} cubes unused"
+        case IconIgnored(card=c, icon=icon):
+            return f"{s.captain_name} ignores a {icon} icon on {c}"
+        case SkillLearned(card=c):
+            return f"the crew learns {c}'s skill {s.card(c).skill}"
+        case SkillDeclined():
+            return f"{s.captain_name} learns no skill this round"
+        case StripRefilled(card=c):
+            return f"{c} joins the adventure strip after the revolt"
+        case MoraleLost(cards=cs):
+            where = "removed from the game" if s.loss_removes else "discarded"
+            return f"the crew loses {len(cs)} morale: {_cards(cs)} are {where}"
+        case HandTrimmed(player=p, cards=cs):
+            return f"{p} discards {_cards(cs)} to keep 3 cards"
+    return type(e).__name__
+
+
+def narrate(s: State, e: Event) -> str:
+    if isinstance(e, GameCreated):
+        return _main(s, e).capitalize() + "."
+    after = flow.apply(s, e)  # type: ignore[arg-type]
+    text = _main(s, e)
+    if after.notes:
+        text += "; " + "; ".join(after.notes)
+    if after.result and not s.result:
+        text += "; " + ("the voyage is won" if after.result == "won" else "the voyage is lost")
+    return text[0].upper() + text[1:] + "."
+
+
+def voyage(line: Sequence[Step]) -> list[dict[str, Any]]:
+    """After every event: morale, distance still to sail, threat and motivation icons in play, weather."""
+    rows = []
+    for st in line:
+        s = st.after
+        ic = icons(s)
+        rows.append(
+            {
+                "index": st.index,
+                "event": type(st.event).__struct_config__.tag,
+                "round": s.round,
+                "phase": s.phase,
+                "morale": s.morale,
+                "distance": distance(s),
+                "progress": progress(s),
+                "revolt": ic["revolt"],
+                "disease": ic["disease"],
+                "fatigue": ic["fatigue"],
+                "threats": ic["revolt"] + ic["disease"] + ic["fatigue"],
+                "motivation": ic["motivation"],
+                "traumas": len(s.traumas),
+                "skills": len(s.skills),
+                "weather": s.weather,
+                "result": s.result,
+            }
+        )
+    return rows
+
+
+def sails(line: Sequence[Step]) -> list[dict[str, Any]]:
+    """Every move of the fleet with its cost and the weather's surcharge."""
+    rows = []
+    for st in line:
+        if isinstance(st.event, FleetMoved) and st.before is not None:
+            b = st.before
+            rows.append(
+                {
+                    "index": st.index,
+                    "round": b.round,
+                    "from": b.fleet,
+                    "to": st.event.to,
+                    "cost": step_cost(b.cards, b.board, b.fleet, st.event.to, b.extra_cost),
+                    "extra": b.extra_cost,
+                    "points_left": st.after.sail_points,
+                }
+            )
+    return rows
