@@ -1,0 +1,86 @@
+"""The Peloponnes Card Game (../shared/rules/peloponnes-card-game-rulebook.pt.txt): 2 to 5 players, eight rounds
+of revealing power cards, auctioning them with displacement chains, building, feeding and facing catastrophes.
+
+Modules: cards (card data), state (the state and tableau readings), flow (the course of a round), auction,
+supply (buildings, feeding, luxury goods), catastrophe, scoring, view (views and narration), bots, projections.
+Readings of ambiguous rules are in RULES.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from core.engine import Pending
+from core.games.peloponnes import cards as cards_mod
+from core.games.peloponnes import rules, scoring, view
+from core.games.peloponnes.bots import BOTS
+from core.games.peloponnes.projections import PROJECTIONS
+from core.games.peloponnes.state import State
+from events.base import Event, GameCreated
+from events.peloponnes import EVENTS
+
+
+class Peloponnes:
+    name = "peloponnes"
+    title = "Peloponnes Card Game"
+    version = "1"
+    min_players = 2
+    max_players = 5
+    events = EVENTS
+    upcasters: Mapping[tuple[str, int], Any] = {}
+    bots = BOTS
+    projections = PROJECTIONS
+    option_names: Mapping[str, str] = {}
+
+    @property
+    def provisional(self) -> bool:
+        return cards_mod.parse(self.default_cards()).provisional
+
+    def default_cards(self) -> dict[str, Any]:
+        return cards_mod.default_cards()
+
+    def check_setup(self, players: Sequence[str], options: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
+        n = len(players)
+        if n < 2:
+            raise ValueError("Peloponnes needs 2 to 5 players: the rule text has no rules for a single player")
+        if n > 5:
+            raise ValueError(f"Peloponnes needs 2 to 5 players, not {n}: the game has markers in only 5 colours")
+        if len(set(players)) != n:
+            raise ValueError("each player needs a different name")
+        if options:
+            raise ValueError(f"Peloponnes takes no options (got {', '.join(options)})")
+        cards_mod.check(dict(cards), n)
+
+    def initial_state(self, created: GameCreated) -> State:
+        return rules.initial_state(created)
+
+    def pending(self, state: State) -> Pending:
+        return rules.pending(state)
+
+    def legal(self, state: State) -> Sequence[Event]:
+        return rules.legal(state)
+
+    def validate(self, state: State, event: Event) -> str | None:
+        return rules.validate(state, event)
+
+    def apply(self, state: State, event: Event) -> State:
+        return rules.apply(state, event)  # type: ignore[arg-type]
+
+    def scores(self, state: State) -> dict[str, float]:
+        return scoring.scores(state)
+
+    def outcome(self, state: State) -> Any:
+        return scoring.outcome(state)
+
+    def round(self, state: State) -> int:
+        return state.round
+
+    def view(self, state: State, player: str | None) -> dict[str, Any]:
+        return view.view(state, player)
+
+    def narrate(self, state: State, event: Event) -> str:
+        return view.narrate(state, event)
+
+
+RULESET = Peloponnes()

@@ -1,0 +1,201 @@
+"""The auction and the new turn order (rulebook, "3. Leilão" and "4. Ordem do Turno"; "Mercado + Ágora",
+"Quartel + Paliçada").
+
+Players act once each in turn order: bid on a power card or pass (drawing 3 coin cards). Outbidding a bid in the
+middle forces its owner to move the same bid at once to another card where it is higher than the bid there and
+meets that card's minimum (which may displace a third player, and so on), or to take it back and pass, drawing 3.
+A bid in the conquest row costs value + 3 and cannot be outbid. Bid values compared here are "effective": coin
+cards plus half a coin per Market and Agora; the turn order reads coin cards only.
+"""
+
+from __future__ import annotations
+
+from core.games.peloponnes.state import Bid, Draw, State, bid_bonus, conquest_price, replace
+from events.peloponnes import COIN_KINDS, BidMoved, BidPlaced, BidWithdrawn, Coins, Passed
+
+PASS_DRAW = 3
+
+
+def actor(s: State) -> str | None:
+    """Who acts in the auction now: the owner of a displaced bid, else the next player yet to act."""
+    if s.loose is not None:
+        return s.loose.player
+    for p in s.order:
+        if p not in s.acted:
+            return p
+    return None
+
+
+def held(s: State, card: str) -> Bid | None:
+    for b in s.bids:
+        if b.card == card:
+            return b
+    return None
+
+
+def effective(s: State, player: str, count: int) -> float:
+    return count + bid_bonus(s.cat, s.seat(player))
+
+
+def _name(s: State, card: str) -> str:
+    return s.cat.name(card)
+
+
+def placement_error(s: State, player: str, card: str, count: int, verb: str) -> str | None:
+    """Why a bid of ``count`` coin cards by ``player`` may not stand on ``card`` now (None if it may)."""
+    eff = effective(s, player, count)
+    if card in s.conquest:
+        taken = held(s, card)
+        if taken is not None:
+            return (
+                f"{verb} (rulebook, 'Leilão', conquest row): {_name(s, card)} already has {taken.player}'s bid,"
+                " and a bid in the conquest row cannot be outbid"
+            )
+        price = conquest_price(s.cat, s.seat(player), card)
+        if eff < price:
+            return (
+                f"{verb} (rulebook, 'Leilão', conquest row): {_name(s, card)} in the conquest row costs {price}"
+                f" (value + 3, less Barracks/Palisade), a bid of {_fmt(eff)} is too low"
+            )
+        return None
+    if card not in s.row:
+        return f"{verb} (rulebook, 'Leilão'): {card} is not one of this round's power cards"
+    value = s.cat.power[card].value
+    if eff < value:
+        return (
+            f"{verb} (rulebook, 'Leilão'): the value of {_name(s, card)} is {value}, the minimum bid;"
+            f" a bid of {_fmt(eff)} is too low"
+        )
+    other = held(s, card)
+    if other is not None:
+        theirs = effective(s, other.player, other.count)
+        if eff <= theirs:
+            return (
+                f"{verb} (rulebook, 'Leilão'): {other.player} bids {_fmt(theirs)} on {_name(s, card)};"
+                f" a bid there must be higher, {_fmt(eff)} is not"
+            )
+    return None
+
+
+def _fmt(x: float) -> str:
+    return str(int(x)) if x == int(x) else f"{x:g}"
+
+
+def validate(s: State, e: BidPlaced | BidMoved | BidWithdrawn | Passed) -> str | None:
+    who = actor(s)
+    if who is None or s.phase != "auction":
+        return "auction (rulebook, 'Leilão'): no auction is open now"
+    if e.player != who:
+        return f"auction (rulebook, 'Leilão'): {who} acts now, not {e.player}"
+    seat = s.seat(e.player)
+    if isinstance(e, BidPlaced | Passed) and s.loose is not None:
+        return f"auction (rulebook, 'Leilão'): {who} was outbid and must move the bid or take it back"
+    if isinstance(e, BidMoved | BidWithdrawn) and s.loose is None:
+        return "auction (rulebook, 'Leilão'): only an outbid player moves a bid or takes it back"
+    match e:
+        case BidPlaced():
+            c = e.coins
+            if min(c.wood, c.stone, c.grain, c.people, e.luxury) < 0:
+                return "bid (rulebook, 'Leilão'): coin counts cannot be negative"
+            if not seat.hand.covers(c):
+                return f"bid (rulebook, 'Leilão'): {e.player} holds {seat.hand.describe()}, not {c.describe()}"
+            if e.luxury > seat.luxury:
+                return f"bid (rulebook, 'Bens de Luxo'): {e.player} has {seat.luxury} luxury goods, not {e.luxury}"
+            if c.total() + e.luxury < 1:
+                return "bid (rulebook, 'Leilão'): a bid is at least one coin card"
+            return placement_error(s, e.player, e.card, c.total() + e.luxury, "bid")
+        case BidMoved():
+            assert s.loose is not None
+            if e.card == s.loose.card:
+                return "displaced bid (rulebook, 'Leilão'): it must move to a different power card"
+            return placement_error(s, e.player, e.card, s.loose.count, "displaced bid")
+    return None
+
+
+def _place(s: State, bid: Bid) -> State:
+    """Put ``bid`` on its card; a bid already there becomes the loose (displaced) bid."""
+    other = held(s, bid.card)
+    bids = tuple(b for b in s.bids if b.card != bid.card) + (bid,)
+    return replace(s, bids=bids, loose=other)
+
+
+def apply(s: State, e: BidPlaced | BidMoved | BidWithdrawn | Passed) -> State:
+    match e:
+        case BidPlaced():
+            seat = s.seat(e.player)
+            s = s.with_seat(replace(seat, hand=seat.hand.minus(e.coins), luxury=seat.luxury - e.luxury))
+            s = replace(s, acted=s.acted + (e.player,))
+            return _place(s, Bid(e.player, e.card, e.coins, e.luxury))
+        case BidMoved():
+            assert s.loose is not None
+            return _place(s, replace(s.loose, card=e.card))
+        case BidWithdrawn():
+            assert s.loose is not None
+            seat = s.seat(e.player)
+            s = s.with_seat(replace(seat, hand=seat.hand.plus(s.loose.coins), luxury=seat.luxury + s.loose.luxury))
+            return replace(
+                s, loose=None, passed=s.passed + (e.player,), draws=s.draws + (Draw(e.player, PASS_DRAW, "pass"),)
+            )
+        case Passed():
+            return replace(
+                s,
+                acted=s.acted + (e.player,),
+                passed=s.passed + (e.player,),
+                draws=s.draws + (Draw(e.player, PASS_DRAW, "pass"),),
+            )
+
+
+def new_order(s: State) -> tuple[tuple[str, int], ...]:
+    """Highest bid (coin cards, bonuses ignored) first; equal bids keep their order; a pass counts 0."""
+    amount = {b.player: b.count for b in s.bids}
+    ranked = sorted(s.order, key=lambda p: -amount.get(p, 0))
+    return tuple((p, amount.get(p, 0)) for p in ranked)
+
+
+# --- canonical choices ------------------------------------------------------------------------------------------
+
+
+def pick_coins(hand: Coins, n: int) -> Coins:
+    """A canonical set of ``n`` coin cards: one at a time from the back the hand holds most of."""
+    counts = {k: hand.get(k) for k in COIN_KINDS}
+    taken = dict.fromkeys(COIN_KINDS, 0)
+    for _ in range(n):
+        k = max(COIN_KINDS, key=lambda k: counts[k])
+        counts[k] -= 1
+        taken[k] += 1
+    return Coins(**taken)
+
+
+def _least(s: State, player: str, card: str) -> int | None:
+    """The fewest coin cards that may be bid on ``card`` (None when no bid can stand there)."""
+    for n in range(1, 40):
+        if placement_error(s, player, card, n, "bid") is None:
+            return n
+        if card in s.conquest and held(s, card) is not None:
+            return None
+    return None
+
+
+def legal(s: State) -> list:
+    who = actor(s)
+    if who is None:
+        return []
+    if s.loose is not None:
+        moves: list = [
+            BidMoved(player=who, card=c)
+            for c in s.row + s.conquest
+            if c != s.loose.card and placement_error(s, who, c, s.loose.count, "move") is None
+        ]
+        return moves + [BidWithdrawn(player=who)]
+    seat = s.seat(who)
+    out: list = [Passed(player=who)]
+    have = seat.hand.total()
+    for card in s.row + s.conquest:
+        least = _least(s, who, card)
+        if least is None:
+            continue
+        for n in range(least, min(have, least + 2) + 1):
+            out.append(BidPlaced(player=who, card=card, coins=pick_coins(seat.hand, n)))
+        if least > have and least <= have + seat.luxury:
+            out.append(BidPlaced(player=who, card=card, coins=seat.hand, luxury=least - have))
+    return out

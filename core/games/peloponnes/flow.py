@@ -1,0 +1,201 @@
+"""The course of a game: setup, the eight rounds and the end (rulebook, "Preparação", "Como jogar" 1-6 and
+"Final do Jogo").
+
+``advance`` runs everything that needs no decision and no luck (revealed cards reaching their places, catastrophe
+markers, steps nobody has to choose in, the new turn order, income, the end), and stops where a player must decide
+or a chance outcome is needed. ``apply`` calls it after every event.
+"""
+
+from __future__ import annotations
+
+from core.games.peloponnes import auction, catastrophe, supply
+from core.games.peloponnes.cards import CATASTROPHES, ERAS, ROUNDS, ROW_SIZE, table_row
+from core.games.peloponnes.state import Draw, Slot, State, gain_luxury, inhabitants, replace
+from events.peloponnes import Coins
+
+
+def setup(s: State, civs: tuple[str, ...]) -> State:
+    """Civilizations dealt: turn order by their arrow numbers, coin cards dealt as each says."""
+    seats = tuple(replace(seat, civ=Slot(c)) for seat, c in zip(s.seats, civs, strict=True))
+    by_player = dict(zip(s.players, civs, strict=True))
+    order = tuple(sorted(s.players, key=lambda p: s.cat.civs[by_player[p]].arrow))
+    draws = tuple(Draw(p, s.cat.civs[by_player[p]].coins, "setup") for p in order)
+    left = tuple(c for era in ERAS for c in s.cat.era_cards(era))
+    return replace(s, seats=seats, order=order, draws=draws, phase="dealing", power_left=left)
+
+
+def era_now(s: State) -> tuple[str, ...]:
+    """The power cards left in the era on top of the deck (A over B over C)."""
+    for era in ERAS:
+        cards = tuple(c for c in s.power_left if s.cat.power[c].era == era)
+        if cards:
+            return cards
+    return ()
+
+
+def _start_round(s: State) -> State:
+    return replace(
+        s,
+        round=s.round + 1,
+        phase="reveal",
+        revealed=(),
+        row=(),
+        conquest=(),
+        bids=(),
+        loose=None,
+        acted=(),
+        passed=(),
+        supply_due=False,
+    )
+
+
+def _place_revealed(s: State) -> State:
+    """Cards to the middle and the conquest row; catastrophe symbols of the first two cards; supply symbols."""
+    n = len(s.players)
+    markers = list(s.markers)
+    struck, striking = s.struck, s.striking
+    for card in s.revealed[:2]:
+        sym = s.cat.power[card].symbol
+        if not sym or sym in struck:
+            continue
+        i = CATASTROPHES.index(sym)
+        markers[i] += 1
+        if markers[i] >= s.cat.catastrophe_steps:
+            struck, striking = struck + (sym,), striking + (sym,)
+    return replace(
+        s,
+        row=s.revealed[:n],
+        conquest=s.revealed[n:ROW_SIZE],
+        markers=tuple(markers),
+        struck=struck,
+        striking=striking,
+        supply_due=any(s.cat.power[c].supply for c in s.revealed),
+        phase="catastrophe",
+        todo=(),
+    )
+
+
+def _supply_todo(s: State) -> tuple[tuple[str, str], ...]:
+    return tuple((step, p) for p in s.order for step in ("feed", "construct"))
+
+
+def _finish_auction(s: State) -> State:
+    ranked = auction.new_order(s)
+    order = tuple(p for p, _ in ranked)
+    todo: list[tuple[str, str]] = []
+    for p in order:
+        bid = next((b for b in s.bids if b.player == p), None)
+        if bid is None:
+            continue
+        card = s.cat.power[bid.card]
+        seat = replace(s.seat(p), gained=bid.card)
+        if card.kind == "land":
+            seat = replace(seat, lands=seat.lands + (Slot(card.id),))
+        else:
+            todo.append(("build", p))
+        s = replace(s.with_seat(seat), discard=s.discard.plus(bid.coins))
+    return replace(s, order=order, last_bids=ranked, phase="build", todo=tuple(todo), bids=s.bids)
+
+
+def _income(s: State) -> State:
+    """One-time income of the new card and income by population (summary card); luxury goods at 11+."""
+    draws = list(s.draws)
+    for p in s.order:
+        seat = s.seat(p)
+        coins, lux = 0, 0
+        on_table = {x.card for x in seat.slots()}
+        if seat.gained in on_table:
+            card = s.cat.power[seat.gained]
+            coins, lux = card.income_coins, card.income_luxury
+        pop = inhabitants(s.cat, seat)
+        row = table_row(s.cat.income, pop)
+        coins += row[1] if row else 0
+        row = table_row(s.cat.luxury_income, pop)
+        lux += row[1] if row else 0
+        s = s.with_seat(gain_luxury(replace(seat, gained=""), lux))
+        if coins:
+            draws.append(Draw(p, coins, "income"))
+    return replace(s, draws=tuple(draws))
+
+
+def _auto_step(s: State) -> State | None:
+    """Resolve the head of ``todo`` when it needs no decision (None when a player must decide)."""
+    step, player = s.todo[0]
+    rest = replace(s, todo=s.todo[1:])
+    if step == "feed":
+        if supply.deficit(s, s.seat(player)) <= 0:
+            return supply.feed_automatically(rest, player)
+        return None
+    if step == "construct":
+        if not supply.under_construction(s.seat(player)):
+            return rest
+        return supply.finish_automatically(rest, player)
+    if step == "build":
+        seat = s.seat(player)
+        need_w, need_s, extra_w, extra_s = supply.shortfall(s, seat, seat.gained)
+        if need_w or need_s:
+            return None
+        seat = replace(seat, buildings=seat.buildings + (Slot(seat.gained),))
+        return rest.with_seat(gain_luxury(seat, extra_w + extra_s))
+    if step.startswith("face:"):
+        return None if catastrophe.needs_decision(s, player, step[5:]) else rest
+    raise AssertionError(step)
+
+
+def advance(s: State) -> State:
+    while True:
+        if s.draws:
+            head = s.draws[0]
+            if head.count <= 0:
+                s = replace(s, draws=s.draws[1:])
+                continue
+            if s.deck.total() == 0:
+                if s.discard.total() == 0:
+                    s = replace(s, draws=s.draws[1:])
+                else:
+                    s = replace(s, deck=s.discard, discard=Coins())
+                continue
+            return s
+        if s.todo:
+            nxt = _auto_step(s)
+            if nxt is None:
+                return s
+            s = nxt
+            continue
+        match s.phase:
+            case "setup" | "over":
+                return s
+            case "auction":
+                if auction.actor(s) is not None:
+                    return s
+                s = _finish_auction(s)
+            case "dealing":
+                s = _start_round(s)
+            case "reveal":
+                if len(s.revealed) < ROW_SIZE and era_now(s):
+                    return s
+                s = _place_revealed(s)
+            case "catastrophe":
+                if s.striking:
+                    cat = s.striking[0]
+                    s = replace(s, striking=s.striking[1:], todo=tuple((f"face:{cat}", p) for p in s.order))
+                else:
+                    s = (
+                        replace(s, phase="supply", todo=_supply_todo(s))
+                        if s.supply_due
+                        else replace(s, phase="auction")
+                    )
+            case "supply":
+                s = replace(s, phase="auction")
+            case "build":
+                s = _income(s)
+                if s.round >= ROUNDS:
+                    s = replace(s, phase="final_supply", todo=_supply_todo(s))
+                else:
+                    s = replace(s, phase="next")
+            case "next":
+                s = _start_round(s)
+            case "final_supply":
+                s = replace(catastrophe.recover(s), phase="over")
+            case _:
+                raise AssertionError(s.phase)

@@ -1,0 +1,202 @@
+"""Who acts, what is legal, validation and the fold (rulebook, "Como jogar"; the phases live in flow, auction,
+supply and catastrophe).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import assert_never
+
+from core.engine import Chance, Decision, Over, Pending
+from core.games.peloponnes import auction, catastrophe, flow, supply
+from core.games.peloponnes.cards import CATASTROPHE_NAMES, ROW_SIZE, Catalog, parse
+from core.games.peloponnes.scoring import outcome
+from core.games.peloponnes.state import Seat, State, replace
+from events.base import Event, GameCreated
+from events.peloponnes import (
+    COIN_KINDS,
+    BidMoved,
+    BidPlaced,
+    BidWithdrawn,
+    BuildingBuilt,
+    BuildingLost,
+    CatastropheFaced,
+    CivilizationsDealt,
+    Coins,
+    CoinsDrawn,
+    ConstructionPaid,
+    ConstructionStarted,
+    Passed,
+    PeloponnesEvent,
+    PopulationFed,
+    PowerCardsRevealed,
+)
+
+PROMPTS = {
+    "feed": "feed your inhabitants (supply)",
+    "construct": "finish buildings under construction (supply)",
+    "build": "pay for your new building, or put it under construction",
+}
+
+
+def initial_state(created: GameCreated) -> State:
+    cat: Catalog = parse(created.cards)
+    players = created.names
+    return State(
+        cat=cat,
+        players=players,
+        seats=tuple(Seat(name=p) for p in players),
+        deck=Coins(*cat.coins),
+    )
+
+
+def coin_items(deck: Coins) -> tuple[str, ...]:
+    return tuple(k for k in COIN_KINDS for _ in range(deck.get(k)))
+
+
+def pending(s: State) -> Pending:
+    if s.phase == "setup":
+        return Chance(
+            "draw",
+            "civilization cards dealt in seat order",
+            lambda out: CivilizationsDealt(civilizations=tuple(out)),
+            count=len(s.players),
+            items=tuple(sorted(s.cat.civs)),
+        )
+    if s.draws:
+        head = s.draws[0]
+        return Chance(
+            "draw",
+            f"coin cards drawn by {head.player} ({head.reason})",
+            lambda out, p=head.player: CoinsDrawn(player=p, coins=tuple(out)),
+            count=min(head.count, s.deck.total()),
+            items=coin_items(s.deck),
+        )
+    if s.phase == "reveal":
+        items = flow.era_now(s)
+        return Chance(
+            "draw",
+            f"power cards revealed in round {s.round}",
+            lambda out: PowerCardsRevealed(cards=tuple(out)),
+            count=min(ROW_SIZE - len(s.revealed), len(items)),
+            items=items,
+        )
+    if s.phase == "over":
+        return Over(outcome(s))
+    if s.phase == "auction":
+        who = auction.actor(s)
+        assert who is not None
+        if s.loose is not None:
+            return Decision(who, f"move your outbid bid of {s.loose.count} or take it back and pass")
+        return Decision(who, "bid on a power card or pass")
+    step, player = s.todo[0]
+    if step.startswith("face:"):
+        return Decision(player, f"face the {CATASTROPHE_NAMES[step[5:]]}: cover the cards it hits or remove them")
+    return Decision(player, PROMPTS[step])
+
+
+def legal(s: State) -> list[Event]:
+    p = pending(s)
+    if not isinstance(p, Decision):
+        return []
+    if s.phase == "auction":
+        return auction.legal(s)
+    step = s.todo[0][0]
+    if step.startswith("face:"):
+        return list(catastrophe.legal(s))
+    if step == "feed":
+        return list(supply.legal_feed(s))
+    if step == "construct":
+        return list(supply.legal_construction(s))
+    return supply.legal_build(s)
+
+
+def _validate_chance(s: State, p: Chance, e: Event) -> str | None:
+    where = "chance"
+    if isinstance(e, CivilizationsDealt) and p.label.startswith("civilization"):
+        if len(e.civilizations) != len(s.players) or len(set(e.civilizations)) != len(e.civilizations):
+            return "setup (rulebook, 'Preparação'): one different civilization card for each player, in seat order"
+        if not set(e.civilizations) <= set(s.cat.civs):
+            return f"setup (rulebook, 'Preparação'): the civilizations are {', '.join(sorted(s.cat.civs))}"
+        return None
+    if isinstance(e, CoinsDrawn) and p.label.startswith("coin"):
+        head = s.draws[0]
+        if e.player != head.player:
+            return f"{where}: the coin cards drawn now are {head.player}'s"
+        if len(e.coins) != p.count:
+            return f"{where}: {p.count} coin card(s) are drawn now, not {len(e.coins)}"
+        if Counter(e.coins) - Counter(p.items):
+            return f"{where}: the coin deck holds only {s.deck.describe()}"
+        return None
+    if isinstance(e, PowerCardsRevealed) and p.label.startswith("power"):
+        if len(e.cards) != p.count or len(set(e.cards)) != len(e.cards):
+            return f"reveal (rulebook, '1. Revele Cartas de Poder'): {p.count} different power cards are revealed now"
+        if not set(e.cards) <= set(p.items):
+            return (
+                "reveal (rulebook, 'Preparação', power deck A over B over C): the cards on top of the deck now are"
+                f" {', '.join(p.items)}"
+            )
+        return None
+    return f"a chance outcome is needed now ({p.describe()})"
+
+
+def validate(s: State, e: Event) -> str | None:
+    p = pending(s)
+    if isinstance(p, Over):
+        return "the game is over (rulebook, 'Final do Jogo')"
+    if isinstance(p, Chance):
+        return _validate_chance(s, p, e)
+    if isinstance(e, CivilizationsDealt | CoinsDrawn | PowerCardsRevealed):
+        return f"{p.player} must decide now ({p.prompt}); no chance outcome is due"
+    player = getattr(e, "player", None)
+    if player not in s.players:
+        return f"{player!r} is not a player of this game"
+    match e:
+        case BidPlaced() | BidMoved() | BidWithdrawn() | Passed():
+            return auction.validate(s, e)
+        case BuildingBuilt() | ConstructionStarted() | BuildingLost():
+            return supply.validate_build(s, e)
+        case PopulationFed():
+            return supply.validate_feed(s, e)
+        case ConstructionPaid():
+            return supply.validate_construction(s, e)
+        case CatastropheFaced():
+            return catastrophe.validate(s, e)
+    return "this event is not a decision of the Peloponnes Card Game"
+
+
+def apply(s: State, e: PeloponnesEvent) -> State:
+    match e:
+        case CivilizationsDealt():
+            s = flow.setup(s, e.civilizations)
+        case CoinsDrawn():
+            seat = s.seat(e.player)
+            got = Coins.of(e.coins)
+            s = s.with_seat(replace(seat, hand=seat.hand.plus(got)))
+            head = s.draws[0]
+            rest = head.count - len(e.coins)
+            draws = ((replace(head, count=rest),) if rest > 0 else ()) + s.draws[1:]
+            s = replace(s, deck=s.deck.minus(got), draws=draws)
+        case PowerCardsRevealed():
+            s = replace(
+                s,
+                revealed=s.revealed + e.cards,
+                power_left=tuple(c for c in s.power_left if c not in e.cards),
+            )
+        case BidPlaced() | BidMoved() | BidWithdrawn() | Passed():
+            s = auction.apply(s, e)
+        case BuildingBuilt() | ConstructionStarted() | BuildingLost():
+            s = supply.apply_build(s, e)
+        case PopulationFed():
+            s = supply.apply_feed(s, e)
+        case ConstructionPaid():
+            s = supply.apply_construction(s, e)
+        case CatastropheFaced():
+            s = catastrophe.apply(s, e)
+        case _:
+            assert_never(e)
+    return flow.advance(s)
+
+
+def round_of(s: State) -> int:
+    return s.round

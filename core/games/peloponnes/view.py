@@ -1,0 +1,209 @@
+"""What a player sees, and the log's sentences (rulebook: coin cards are held so that only their owner sees their
+backs; bids show how many coin cards they are; everything on the table is public).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.engine import Decision
+from core.games.peloponnes import auction, flow
+from core.games.peloponnes.cards import CATASTROPHE_NAMES, CATASTROPHES
+from core.games.peloponnes.rules import apply, pending
+from core.games.peloponnes.state import (
+    Bid,
+    Seat,
+    Slot,
+    State,
+    inhabitants,
+    population_points,
+    power_points,
+    production,
+)
+from events.base import Event, GameCreated
+from events.peloponnes import (
+    BidMoved,
+    BidPlaced,
+    BidWithdrawn,
+    BuildingBuilt,
+    BuildingLost,
+    CatastropheFaced,
+    CivilizationsDealt,
+    CoinsDrawn,
+    ConstructionPaid,
+    ConstructionStarted,
+    Passed,
+    PopulationFed,
+    PowerCardsRevealed,
+)
+
+
+def card_info(s: State, card: str) -> dict[str, Any]:
+    c = s.cat.power[card]
+    info: dict[str, Any] = {"id": c.id, "name": c.name, "kind": c.kind, "era": c.era, "value": c.value}
+    if c.kind == "building":
+        info["cost"] = {"wood": c.cost_wood, "stone": c.cost_stone}
+    info.update(inhabitants=c.people, power=c.power, produce={"wood": c.wood, "stone": c.stone, "grain": c.grain})
+    if c.income_coins or c.income_luxury:
+        info["income"] = {"coins": c.income_coins, "luxury": c.income_luxury}
+    for key in ("symbol", "special", "protects"):
+        if getattr(c, key):
+            info[key] = getattr(c, key)
+    if c.supply:
+        info["supply"] = True
+    return info
+
+
+def _slot(s: State, slot: Slot, mine: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": slot.card, "name": s.cat.name(slot.card)}
+    if slot.cover:
+        out["covered_by"] = slot.cause
+    if slot.under:
+        out["under_construction"] = True
+    return out
+
+
+def _bid(s: State, b: Bid, viewer: str | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"player": b.player, "coin_cards": b.count}
+    out["effective"] = auction.effective(s, b.player, b.count)
+    if viewer is None or viewer == b.player:
+        out["coins"] = {k: b.coins.get(k) for k in ("wood", "stone", "grain", "people")}
+        out["luxury"] = b.luxury
+    return out
+
+
+def _seat(s: State, seat: Seat, viewer: str | None) -> dict[str, Any]:
+    w, st, g = production(s.cat, seat)
+    mine = viewer is None or viewer == seat.name
+    out: dict[str, Any] = {
+        "civilization": _slot(s, seat.civ, mine) if seat.civ else None,
+        "buildings": [_slot(s, x, mine) for x in seat.buildings],
+        "lands": [_slot(s, x, mine) for x in seat.lands],
+        "hand_count": seat.hand.total(),
+        "luxury": seat.luxury,
+        "luxury_card": seat.luxury_card,
+        "inhabitants": inhabitants(s.cat, seat),
+        "production": {"wood": w, "stone": st, "grain": g},
+        "population_points": population_points(s.cat, seat),
+        "power_points": power_points(s.cat, seat),
+    }
+    if mine:
+        out["hand"] = {k: seat.hand.get(k) for k in ("wood", "stone", "grain", "people")}
+    return out
+
+
+def view(s: State, viewer: str | None) -> dict[str, Any]:
+    p = pending(s)
+    row = []
+    for c in s.row:
+        b = auction.held(s, c)
+        row.append({**card_info(s, c), "bid": _bid(s, b, viewer) if b else None})
+    conquest = []
+    for c in s.conquest:
+        b = auction.held(s, c)
+        conquest.append({**card_info(s, c), "bid": _bid(s, b, viewer) if b else None})
+    return {
+        "round": s.round,
+        "phase": s.phase,
+        "turn_order": list(s.order),
+        "to_act": p.player if isinstance(p, Decision) else None,
+        "prompt": p.prompt if isinstance(p, Decision) else None,
+        "coin_deck": s.deck.total(),
+        "discard_pile": s.discard.total(),
+        "power_deck": len(s.power_left),
+        "catastrophes": {
+            c: {"marker": s.markers[i], "strikes_at": s.cat.catastrophe_steps, "struck": c in s.struck}
+            for i, c in enumerate(CATASTROPHES)
+        },
+        "auction_row": row,
+        "conquest_row": conquest,
+        "displaced_bid": _bid(s, s.loose, viewer) if s.loose else None,
+        "last_bids": [{"player": pl, "coin_cards": n} for pl, n in s.last_bids],
+        "players": {seat.name: _seat(s, seat, viewer) for seat in s.seats},
+    }
+
+
+# --- narration ---------------------------------------------------------------------------------------------------
+
+
+def _n(s: State, card: str) -> str:
+    return s.cat.name(card)
+
+
+def _after(s: State, after: State) -> list[str]:
+    """What happens by itself after an event: placed cards, catastrophes, phases, the new turn order."""
+    out: list[str] = []
+    if s.phase == "reveal" and after.round == s.round and after.phase != "reveal":
+        for c in after.struck[len(s.struck) :]:
+            out.append(f"the {CATASTROPHE_NAMES[c]} strikes")
+        if after.supply_due:
+            out.append("a supply phase follows")
+    if s.phase == "auction" and after.phase != "auction":
+        bids = ", ".join(f"{p} {n}" for p, n in after.last_bids)
+        won = ", ".join(f"{b.player} wins {_n(s, b.card)}" for b in after.bids) or "nobody wins a card"
+        out.append(f"the auction ends ({won}); new turn order by bids ({bids}): {', '.join(after.order)}")
+    if after.round > s.round and s.round > 0:
+        out.append(f"round {after.round} begins")
+    if after.phase == "over" and s.phase != "over":
+        out.append("the game ends and is scored")
+    return out
+
+
+def narrate(s: State, e: Event) -> str:
+    if isinstance(e, GameCreated):
+        return f"A game of the Peloponnes Card Game begins for {', '.join(e.names)}."
+    after = apply(s, e)  # type: ignore[arg-type]
+    text = _sentence(s, e)
+    extra = _after(s, after)
+    return text + ("; " + "; ".join(extra) if extra else "") + "."
+
+
+def _sentence(s: State, e: Event) -> str:
+    match e:
+        case CivilizationsDealt():
+            dealt = ", ".join(f"{p} {s.cat.civs[c].name}" for p, c in zip(s.players, e.civilizations, strict=True))
+            order = flow.setup(s, e.civilizations).order
+            return f"Civilizations are dealt ({dealt}); the turn order by their arrows is {', '.join(order)}"
+        case CoinsDrawn():
+            why = s.draws[0].reason if s.draws else "draw"
+            return f"{e.player} draws {len(e.coins)} coin card(s) ({why})"
+        case PowerCardsRevealed():
+            return f"Round {s.round}: {', '.join(_n(s, c) for c in e.cards)} revealed"
+        case BidPlaced():
+            where = " in the conquest row" if e.card in s.conquest else ""
+            text = f"{e.player} bids {e.coins.total() + e.luxury} on {_n(s, e.card)}{where}"
+            other = auction.held(s, e.card)
+            if other:
+                text += f", outbidding {other.player}'s {other.count}, who must move that bid or take it back"
+            return text
+        case BidMoved():
+            assert s.loose is not None
+            text = f"{e.player} moves the outbid {s.loose.count} from {_n(s, s.loose.card)} to {_n(s, e.card)}"
+            other = auction.held(s, e.card)
+            if other:
+                text += f", displacing {other.player}'s {other.count}"
+            return text
+        case BidWithdrawn():
+            n = s.loose.count if s.loose else 0
+            return f"{e.player} takes back the outbid {n} and passes, drawing 3 coin cards"
+        case Passed():
+            return f"{e.player} passes, drawing 3 coin cards"
+        case BuildingBuilt():
+            paid = f"{e.wood} wood, {e.stone} stone and {e.luxury} luxury from hand"
+            return f"{e.player} builds {_n(s, e.card)}, paying production plus {paid}"
+        case ConstructionStarted():
+            return f"{e.player} puts {_n(s, e.card)} under construction with a coin card"
+        case BuildingLost():
+            return f"{e.player} cannot pay for {_n(s, e.card)} and loses it"
+        case PopulationFed():
+            text = f"{e.player} feeds the hungry with {e.grain} grain, {e.people} people coin cards, {e.luxury} luxury"
+            if e.removed:
+                text += f" and removes {', '.join(_n(s, c) for c in e.removed)}"
+            return text
+        case ConstructionPaid():
+            done = ", ".join(_n(s, c) for c in e.finished) or "nothing"
+            return f"{e.player} finishes {done} under construction ({e.wood} wood, {e.stone} stone, {e.luxury} luxury)"
+        case CatastropheFaced():
+            parts = [f"covers {_n(s, c)}" if coin else f"loses {_n(s, c)}" for c, coin in zip(e.cards, e.coins)]
+            return f"{e.player} faces the {CATASTROPHE_NAMES[e.catastrophe]} and {', '.join(parts)}"
+    return f"{type(e).__name__} happens"
