@@ -1,0 +1,313 @@
+"""Perikles: the ruleset object (who acts, what is legal, validation, the fold).
+
+Follows ../shared/rules/perikles-game-help.pt.txt as a whole (a turn: location tiles and influence display dealt,
+influence phase, nominations and elections, commitments, battles, end of turn; three turns) with the component
+data of perikles-data-facts.md. The phases live in influence.py, commit.py and battle.py; readings in RULES.md.
+"""
+
+from __future__ import annotations
+
+from collections import Counter as Multiset
+from collections.abc import Mapping, Sequence
+from typing import Any, assert_never
+
+from core.engine import Chance, Decision, Outcome, Over, Pending
+from core.games.perikles import battle, commit, influence, scoring, view
+from core.games.perikles.data import default_cards, parse, parse_cached
+from core.games.perikles.state import (
+    BATTLE,
+    COMMIT,
+    DEAL_LOCATIONS,
+    DEAL_SPECIALS,
+    DISPLAY,
+    INFLUENCE,
+    NOBODY,
+    NOMINATE,
+    OVER,
+    SETUP,
+    State,
+    replace,
+)
+from events.base import Event, GameCreated
+from events.perikles import (
+    EVENTS,
+    AlkibiadesPlayed,
+    BattleDiceRolled,
+    BattleTileKept,
+    BattleTilePlayed,
+    CandidateNominated,
+    DisplayRefilled,
+    ForcesCommitted,
+    InfluenceDisplayed,
+    InfluenceTileTaken,
+    LocationsDealt,
+    NominationPassed,
+    PeriklesEvent,
+    PeriklesPlayed,
+    PermissionGiven,
+    PlaguePlayed,
+    SlaveRevoltPlayed,
+    SlaveRevoltStruck,
+    SpecialTilesDealt,
+    StartingCubePlaced,
+)
+
+CHANCE_TYPES = (SpecialTilesDealt, LocationsDealt, InfluenceDisplayed, DisplayRefilled, BattleDiceRolled,
+                SlaveRevoltStruck)
+PHASE_DECISIONS: dict[str, tuple[type[Event], ...]] = {
+    SETUP: (StartingCubePlaced,),
+    INFLUENCE: (InfluenceTileTaken, PeriklesPlayed, AlkibiadesPlayed, PlaguePlayed),
+    NOMINATE: (CandidateNominated, NominationPassed),
+    COMMIT: (ForcesCommitted, SlaveRevoltPlayed, PermissionGiven),
+    BATTLE: (BattleTilePlayed, BattleTileKept),
+}
+
+
+def _multiset_error(label: str, drawn: Sequence[str], pool: Sequence[str], count: int) -> str | None:
+    if len(drawn) != count:
+        return f"{label}: {count} tile(s) are dealt here, not {len(drawn)}"
+    missing = Multiset(drawn) - Multiset(pool)
+    if missing:
+        return f"{label}: {', '.join(sorted(missing))} cannot be dealt now (not in what is left to deal)"
+    return None
+
+
+class Perikles:
+    name = "perikles"
+    title = "Perikles"
+    version = "1"
+    min_players = 3
+    max_players = 5
+    provisional = False
+    events: tuple[type[Event], ...] = EVENTS
+    upcasters: Mapping[tuple[str, int], Any] = {}
+    option_names: Mapping[str, str] = {}
+
+    # -- setup ------------------------------------------------------------------------------------------------
+
+    def default_cards(self) -> dict[str, Any]:
+        return default_cards()
+
+    def check_setup(self, players: Sequence[str], options: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise ValueError(f"Perikles takes 3 to 5 players, not {len(players)}")
+        if len(set(players)) != len(players):
+            raise ValueError("every player needs a different name")
+        if options:
+            raise ValueError(f"Perikles has no options (got {', '.join(sorted(options))})")
+        data = parse(cards)
+        if len(players) > len(data.specials):
+            raise ValueError("the card set has fewer special tiles than players")
+        if len(players) not in dict(data.tiles_per_player):
+            raise ValueError(f"the card set says nothing of how many tiles {len(players)} players take")
+
+    def initial_state(self, created: GameCreated) -> State:
+        data = parse_cached(created.cards)
+        n = len(created.players)
+        return State(
+            data=data,
+            players=created.names,
+            cubes=tuple((data.starting_cubes,) * n for _ in data.cities),
+            candidates=tuple((NOBODY, NOBODY) for _ in data.cities),
+            leaders=tuple(NOBODY for _ in data.cities),
+            statues=tuple((0,) * len(data.cities) for _ in range(n)),
+            defeats=(0,) * len(data.cities),
+            specials=("",) * n,
+            used=(False,) * n,
+            hands=tuple(() for _ in range(n)),
+            taken=(0,) * n,
+            won=tuple(() for _ in range(n)),
+        )
+
+    # -- who acts ---------------------------------------------------------------------------------------------
+
+    def pending(self, s: State) -> Pending:
+        d = s.data
+        if s.phase == OVER:
+            return Over(self.outcome(s))
+        if s.phase == DEAL_SPECIALS:
+            return Chance("draw", "special tiles, one per player in seat order",
+                          lambda out: SpecialTilesDealt(tiles=tuple(out)), count=len(s.players), items=d.specials)
+        if s.phase == DEAL_LOCATIONS:
+            left = tuple(loc.name for loc in d.locations if loc.name not in s.dealt)
+            return Chance("draw", f"turn {s.turn + 1} location tiles", lambda out: LocationsDealt(locations=tuple(out)),
+                          count=min(d.locations_per_turn, len(left)), items=left)
+        if s.phase == DISPLAY:
+            return Chance("draw", "influence tiles displayed from the shuffled deck",
+                          lambda out: InfluenceDisplayed(tiles=tuple(out)), count=min(d.display_size, len(d.deck)),
+                          items=d.deck)
+        if s.phase == INFLUENCE and s.refill:
+            return Chance("draw", "influence tile refilling the display", lambda out: DisplayRefilled(tile=out[0]),
+                          items=s.deck)
+        if s.phase == COMMIT and s.revolt_place:
+            return Chance("draw", f"Spartan hoplite struck by the revolt at {s.revolt_place}",
+                          lambda out: SlaveRevoltStruck(counter=out[0]), items=commit.revolt_victims(s))
+        if s.phase == COMMIT and s.request is not None:
+            r = s.request
+            return Decision(s.players[r.leader],
+                            f"allow {s.players[r.player]} to be main defender at {r.location}, or refuse")
+        if s.phase == BATTLE:
+            assert s.battle is not None
+            location, kind = battle.current(s)
+            if s.battle.stage == "tiles":
+                return Decision(s.players[battle.tile_chooser(s)], f"play or keep a special tile before {location}")
+            return Chance("dice", f"battle dice at {location} (attacker 2d6, then defender 2d6)",
+                          lambda out: BattleDiceRolled(attacker=(out[0], out[1]), defender=(out[2], out[3])),
+                          count=4)
+        prompts = {SETUP: "place a starting cube", INFLUENCE: "take an influence tile",
+                   NOMINATE: "nominate a candidate or pass", COMMIT: "spend an influence tile to commit forces"}
+        return Decision(s.players[s.actor], prompts[s.phase])
+
+    def legal(self, s: State) -> list[Event]:
+        pend = self.pending(s)
+        if not isinstance(pend, Decision):
+            return []
+        if s.phase == SETUP:
+            return list(influence.legal_setup(s))
+        if s.phase == INFLUENCE:
+            return [*influence.legal_take(s), *influence.legal_influence_special(s)]
+        if s.phase == NOMINATE:
+            return list(influence.legal_nomination(s))
+        if s.phase == COMMIT:
+            if s.request is not None:
+                return list(commit.legal_permission(s))
+            return [*commit.legal_commitments(s), *commit.legal_revolt(s)]
+        p = battle.tile_chooser(s)
+        return [BattleTilePlayed(player=s.players[p], tile=s.specials[p]), BattleTileKept(player=s.players[p])]
+
+    # -- validation -------------------------------------------------------------------------------------------
+
+    def validate(self, s: State, e: Event) -> str | None:
+        pend = self.pending(s)
+        if isinstance(pend, Over):
+            return "the game is over: no event can follow its end"
+        if isinstance(pend, Chance):
+            return self._validate_chance(s, e, pend)
+        if isinstance(e, CHANCE_TYPES) or type(e) not in PHASE_DECISIONS.get(s.phase, ()):
+            return f"{pend.player} must {pend.prompt} now; a {type(e).__name__} cannot happen in the {s.phase} phase"
+        player = getattr(e, "player", None)
+        if player != pend.player:
+            return f"turn order: {pend.player} must act now ({pend.prompt}), not {player}"
+        match e:
+            case StartingCubePlaced():
+                return influence.validate_setup(s, e)
+            case InfluenceTileTaken():
+                return influence.validate_take(s, e)
+            case PeriklesPlayed() | AlkibiadesPlayed() | PlaguePlayed():
+                return influence.validate_influence_special(s, e)
+            case CandidateNominated():
+                return influence.validate_nomination(s, e)
+            case NominationPassed():
+                return None
+            case ForcesCommitted():
+                if s.request is not None:
+                    return f"{pend.player} must first answer the request for permission"
+                return commit.commitment_error(s, e)[0]
+            case SlaveRevoltPlayed():
+                return commit.validate_revolt(s, e)
+            case PermissionGiven():
+                if s.request is None:
+                    return "Permission (game help): nobody is asking for permission now"
+                return None
+            case BattleTilePlayed() | BattleTileKept():
+                return battle.validate_tile(s, e)
+        return f"{type(e).__name__} is not a Perikles decision"
+
+    def _validate_chance(self, s: State, e: Event, pend: Chance) -> str | None:
+        expected = {DEAL_SPECIALS: SpecialTilesDealt, DEAL_LOCATIONS: LocationsDealt, DISPLAY: InfluenceDisplayed,
+                    INFLUENCE: DisplayRefilled, COMMIT: SlaveRevoltStruck, BATTLE: BattleDiceRolled}[s.phase]
+        if type(e) is not expected:
+            return f"a chance outcome is needed now ({pend.describe()}), not {type(e).__name__}"
+        match e:
+            case SpecialTilesDealt(tiles=tiles):
+                if len(set(tiles)) != len(tiles):
+                    return "Special tiles (data facts): each of the eight tiles exists once"
+                return _multiset_error("Special tiles", tiles, pend.items, pend.count)
+            case LocationsDealt(locations=locs):
+                if len(set(locs)) != len(locs):
+                    return "Location tiles (data facts): each location tile exists once"
+                return _multiset_error("Location tiles", locs, pend.items, pend.count)
+            case InfluenceDisplayed(tiles=tiles):
+                return _multiset_error("Influence display", tiles, pend.items, pend.count)
+            case DisplayRefilled(tile=tile):
+                return _multiset_error("Influence display refill", (tile,), pend.items, 1)
+            case SlaveRevoltStruck():
+                return commit.validate_struck(s, e)
+            case BattleDiceRolled():
+                return battle.validate_dice(s, e)
+        return f"a chance outcome is needed now ({pend.describe()})"
+
+    # -- the fold ---------------------------------------------------------------------------------------------
+
+    def apply(self, s: State, e: Event) -> State:
+        ev: PeriklesEvent = e  # type: ignore[assignment]
+        match ev:
+            case SpecialTilesDealt(tiles=tiles):
+                s = replace(s, specials=tuple(tiles), used=(False,) * len(s.players), phase=SETUP, actor=s.first)
+                return s if s.data.setup_placements else replace(s, phase=DEAL_LOCATIONS)
+            case StartingCubePlaced():
+                return influence.apply_setup(s, ev)
+            case LocationsDealt(locations=locs):
+                return replace(s, locations=tuple(locs), dealt=s.dealt + tuple(locs), turn=s.turn + 1,
+                               phase=DISPLAY)
+            case InfluenceDisplayed(tiles=tiles):
+                deck = list(s.data.deck)
+                for t in tiles:
+                    deck.remove(t)
+                return influence.start_influence(replace(s, display=tuple(tiles), deck=tuple(deck)))
+            case DisplayRefilled(tile=tile):
+                deck = list(s.deck)
+                deck.remove(tile)
+                return replace(s, display=s.display + (tile,), deck=tuple(deck), refill=False)
+            case InfluenceTileTaken():
+                return influence.settle_nominations(influence.apply_take(s, ev))
+            case PeriklesPlayed() | AlkibiadesPlayed() | PlaguePlayed():
+                return influence.apply_influence_special(s, ev)
+            case CandidateNominated() | NominationPassed():
+                return influence.apply_nomination(s, ev)
+            case ForcesCommitted():
+                return battle.settle(commit.apply_commitment(s, ev))
+            case PermissionGiven():
+                return battle.settle(commit.apply_permission(s, ev))
+            case SlaveRevoltPlayed():
+                return commit.apply_revolt(s, ev)
+            case SlaveRevoltStruck():
+                return commit.apply_struck(s, ev)
+            case BattleTilePlayed() | BattleTileKept():
+                return battle.apply_tile(s, ev)
+            case BattleDiceRolled():
+                return battle.apply_dice(s, ev)
+            case _:
+                assert_never(ev)
+
+    # -- reading the state ------------------------------------------------------------------------------------
+
+    def scores(self, s: State) -> dict[str, float]:
+        return scoring.scores(s)
+
+    def outcome(self, s: State) -> Outcome:
+        return scoring.outcome(s)
+
+    def round(self, s: State) -> int:
+        return max(1, s.turn)
+
+    def view(self, s: State, player: str | None) -> dict[str, Any]:
+        return view.view(s, player)
+
+    def narrate(self, s: State, e: Event) -> str:
+        return view.narrate(s, e)
+
+    @property
+    def bots(self) -> Mapping[str, Any]:
+        from core.games.perikles.bots import BOTS
+
+        return BOTS
+
+    @property
+    def projections(self) -> Mapping[str, Any]:
+        from core.games.perikles.projections import PROJECTIONS
+
+        return PROJECTIONS
+
+
+RULESET = Perikles()

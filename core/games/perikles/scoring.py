@@ -1,0 +1,46 @@
+"""Scoring: 1 point per cube in a city, each location tile's points, each statue at the highest value its city's
+defeat markers leave uncovered; ties broken by location points, then by statues.
+
+Follows ../shared/rules/perikles-game-help.pt.txt, last two paragraphs ('pontuação final', 'Em caso de
+empate'), and perikles-data-facts.md "Statue points".
+"""
+
+from __future__ import annotations
+
+from core.engine import Outcome
+from core.games.perikles.state import State, location_points
+
+
+def breakdown(s: State, p: int) -> dict[str, int]:
+    cubes = sum(row[p] for row in s.cubes) if s.cubes else 0
+    tiles = location_points(s, s.won[p]) if s.won else 0
+    statues = 0
+    count = 0
+    if s.statues:
+        for c, city in enumerate(s.data.cities):
+            n = s.statues[p][c]
+            count += n
+            statues += n * s.data.statue_value(city, s.defeats[c])
+    return {"cubes": cubes, "locations": tiles, "statues": statues, "statue_count": count,
+            "total": cubes + tiles + statues}
+
+
+def scores(s: State) -> dict[str, float]:
+    return {name: float(breakdown(s, p)["total"]) for p, name in enumerate(s.players)}
+
+
+def ranking_key(s: State, p: int) -> tuple[int, int, int]:
+    b = breakdown(s, p)
+    return b["total"], b["locations"], b["statue_count"]
+
+
+def outcome(s: State) -> Outcome:
+    keys = {p: ranking_key(s, p) for p in range(len(s.players))}
+    best = max(keys.values())
+    winners = tuple(s.players[p] for p, k in keys.items() if k == best)
+    how = f"{best[0]} points"
+    tied = [p for p, k in keys.items() if k[0] == best[0]]
+    if len(tied) > 1 and len(winners) < len(tied):
+        how += " (tie broken by location tiles, then statues)"
+    verb = "wins" if len(winners) == 1 else "share the win"
+    return Outcome(winners, scores(s), f"{' and '.join(winners)} {verb} with {how}")

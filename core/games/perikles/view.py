@@ -1,0 +1,226 @@
+"""What each player sees, and one sentence per event.
+
+Hidden from others (../shared/rules/perikles-game-help.pt.txt, 1st paragraph: the special tile is one's own;
+'tropas ... posicionadas' face down until the battle): unused special tiles and the kind and strength of counters
+committed to locations whose battles have not been fought yet. Counts and cities stay visible.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.games.perikles.battle import current, roll_outcome, strengths, targets
+from core.games.perikles.data import KIND_NAMES, tile_city, tile_kind
+from core.games.perikles.scoring import breakdown
+from core.games.perikles.state import BATTLE, NOBODY, OVER, State, pidx
+from events.base import GameCreated
+from events.perikles import (
+    AlkibiadesPlayed,
+    BattleDiceRolled,
+    BattleTileKept,
+    BattleTilePlayed,
+    CandidateNominated,
+    DisplayRefilled,
+    ForcesCommitted,
+    InfluenceDisplayed,
+    InfluenceTileTaken,
+    LocationsDealt,
+    NominationPassed,
+    PeriklesPlayed,
+    PermissionGiven,
+    PlaguePlayed,
+    SlaveRevoltPlayed,
+    SlaveRevoltStruck,
+    SpecialTilesDealt,
+    StartingCubePlaced,
+)
+
+
+def revealed(s: State, location: str) -> bool:
+    """Counters at a location are turned face up when its battles begin."""
+    if s.phase == OVER:
+        return True
+    if s.phase != BATTLE or s.battle is None:
+        return False
+    return s.locations.index(location) <= s.battle.loc
+
+
+def view(s: State, player: str | None) -> dict[str, Any]:
+    me = pidx(s, player) if player is not None else NOBODY
+    everything = player is None
+    cities = s.data.cities
+    out: dict[str, Any] = {
+        "turn": s.turn,
+        "phase": s.phase,
+        "first_player": s.players[s.first],
+        "to_act": s.players[s.actor] if s.phase not in (OVER,) and s.cubes else None,
+        "cities": {
+            city: {
+                "cubes": {name: s.cubes[c][p] for p, name in enumerate(s.players)} if s.cubes else {},
+                "candidates": {
+                    slot: (s.players[s.candidates[c][k]] if s.candidates and s.candidates[c][k] != NOBODY else None)
+                    for k, slot in enumerate("AB")
+                },
+                "leader": s.players[s.leaders[c]] if s.leaders and s.leaders[c] != NOBODY else None,
+                "defeats": s.defeats[c] if s.defeats else 0,
+                "statue_value": s.data.statue_value(city, s.defeats[c] if s.defeats else 0),
+            }
+            for c, city in enumerate(cities)
+        },
+        "display": list(s.display),
+        "deck_count": len(s.deck),
+        "locations": [],
+        "players": {},
+        "elections": list(s.elections),
+    }
+    for name in s.locations:
+        loc = s.data.location(name)
+        sides: dict[str, list[dict[str, Any]]] = {"attacker": [], "defender": []}
+        for cm in s.commits:
+            if cm.location != name:
+                continue
+            counter = s.data.counter(cm.counter)
+            row: dict[str, Any] = {"player": s.players[cm.player], "role": cm.role, "city": counter.city}
+            if everything or cm.player == me or revealed(s, name):
+                row |= {"counter": counter.id, "kind": KIND_NAMES[counter.kind], "strength": counter.strength,
+                        "lost": counter.id in s.lost, "revolted": counter.id in s.revolted}
+            else:
+                row["face_down"] = True
+            sides[cm.side].append(row)
+        out["locations"].append({"name": name, "city": loc.city, "battles": loc.battles, "points": loc.points,
+                                 "bonus": f"{loc.bonus_side} +1 in {loc.bonus_in}" if loc.bonus_side else "",
+                                 **sides})
+    for p, name in enumerate(s.players):
+        mine = everything or p == me
+        used = bool(s.used[p]) if s.used else False
+        special = s.specials[p] if s.specials else None
+        info: dict[str, Any] = {
+            "influence_tiles": list(s.hands[p]) if s.hands else [],
+            "locations_won": list(s.won[p]) if s.won else [],
+            "statues": {city: s.statues[p][c] for c, city in enumerate(cities) if s.statues and s.statues[p][c]},
+            "score": breakdown(s, p) if s.cubes else {},
+            "special_tile": special if (mine or used) else ("hidden" if special else None),
+            "special_used": used,
+        }
+        out["players"][name] = info
+    if s.battle is not None and s.phase == BATTLE and s.battle.loc < len(s.locations):
+        location, kind = current(s)
+        att, dfn = strengths(s, location, kind, s.battle.played)
+        col, need_a, need_d = targets(s.data, att, dfn)
+        out["battle"] = {"location": location, "kind": KIND_NAMES[kind], "attack": att, "defence": dfn,
+                         "column": col, "attacker_needs": need_a, "defender_needs": need_d,
+                         "token": s.battle.token, "played": list(s.battle.played)}
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Narration
+
+
+def _tile_text(tile: str) -> str:
+    kind = tile_kind(tile)
+    if kind == "any":
+        return "an any-city tile"
+    city = tile_city(tile).capitalize()
+    return {"2": f"a 2-cube {city} tile", "candidate": f"a {city} candidate tile",
+            "assassin": f"a {city} assassin tile"}[kind]
+
+
+def narrate(s: State, e: Any) -> str:
+    match e:
+        case GameCreated():
+            return f"A game of Perikles begins for {', '.join(e.names)}."
+        case SpecialTilesDealt(tiles=tiles):
+            return f"Special tiles are dealt face down to {', '.join(s.players)} ({len(tiles)} tiles)."
+        case StartingCubePlaced(player=p, city=city):
+            return f"{p} places a starting cube in {city.capitalize()}."
+        case LocationsDealt(locations=locs):
+            return f"Turn {s.turn + 1}: the locations to fight over are {', '.join(locs)}."
+        case InfluenceDisplayed(tiles=tiles):
+            return f"The influence display shows {', '.join(tiles)}."
+        case DisplayRefilled(tile=tile):
+            return f"The display is refilled with {tile}."
+        case InfluenceTileTaken():
+            return _narrate_take(s, e)
+        case CandidateNominated(player=p, city=city, nominee=n, slot=slot):
+            return f"{p} nominates {n} as candidate {slot} in {city.capitalize()}." + _elections_after(s, e)
+        case NominationPassed(player=p):
+            return f"{p} passes on nominating." + _elections_after(s, e)
+        case ForcesCommitted():
+            return _narrate_commit(s, e)
+        case PermissionGiven(player=p, granted=g):
+            r = s.request
+            who = s.players[r.player] if r else "the requester"
+            where = r.location if r else "the location"
+            return f"{p} {'allows' if g else 'refuses'} {who} to defend {where} as main defender."
+        case PeriklesPlayed(player=p):
+            return f"{p} plays Perikles and places 2 cubes in Athens."
+        case AlkibiadesPlayed(player=p, moves=moves):
+            text = "; ".join(f"{m.owner}'s cube from {m.source.capitalize()} to {m.target.capitalize()}" for m in moves)
+            return f"{p} plays Alkibiades and moves {text}."
+        case PlaguePlayed(player=p, city=city):
+            return f"{p} plays the Plague on {city.capitalize()}: every player loses half their cubes there."
+        case SlaveRevoltPlayed(player=p, place=place):
+            return f"{p} plays the Slave Revolt against the Spartan hoplites at {place.capitalize()}."
+        case SlaveRevoltStruck(counter=cid):
+            return f"The revolt takes Spartan hoplite {cid} out of this turn."
+        case BattleTilePlayed(player=p, tile=tile):
+            location, kind = current(s)
+            return f"{p} plays {tile} before the {KIND_NAMES[kind]} battle at {location}."
+        case BattleTileKept(player=p):
+            return f"{p} keeps their special tile for later."
+        case BattleDiceRolled():
+            return _narrate_roll(s, e)
+    return f"{type(e).__name__} happens."
+
+
+def _narrate_take(s: State, e: InfluenceTileTaken) -> str:
+    city = (e.city or tile_city(e.tile)).capitalize()
+    text = f"{e.player} takes {_tile_text(e.tile)}, placing {2 if tile_kind(e.tile) == '2' else 1} cube(s) in {city}"
+    if e.nominee:
+        text += f" and nominating {e.nominee} as candidate {e.slot} in {e.nominee_city.capitalize()}"
+    if e.target_city:
+        c = s.data.city_index(e.target_city)
+        victim = s.candidates[c]["AB".index(e.target_slot)]
+        name = s.players[victim] if victim != NOBODY else "a candidate"
+        text += f" and assassinating {name}, candidate {e.target_slot} in {e.target_city.capitalize()}"
+    return text + "."
+
+
+def _elections_after(s: State, e: Any) -> str:
+    from core.games.perikles.rules import RULESET
+
+    after = RULESET.apply(s, e)
+    if after.phase != s.phase and after.elections:
+        return " Elections: " + "; ".join(after.elections) + "."
+    return ""
+
+
+def _narrate_commit(s: State, e: ForcesCommitted) -> str:
+    if not e.placements:
+        return f"{e.player} spends {_tile_text(e.tile)} and sends no units."
+    by_loc: dict[tuple[str, str, str], int] = {}
+    for pl in e.placements:
+        by_loc[(pl.location, pl.side, pl.role)] = by_loc.get((pl.location, pl.side, pl.role), 0) + 1
+    parts = [f"{n} counter(s) to {loc} as {role} {side}" for (loc, side, role), n in by_loc.items()]
+    cube = f", sacrificing a cube in {e.cube.capitalize()}," if e.cube else ""
+    return f"{e.player} spends {_tile_text(e.tile)}{cube} and sends " + " and ".join(parts) + "."
+
+
+def _narrate_roll(s: State, e: BattleDiceRolled) -> str:
+    location, kind = current(s)
+    b = s.battle
+    assert b is not None
+    att, dfn = strengths(s, location, kind, b.played)
+    col, need_a, need_d = targets(s.data, att, dfn)
+    hit_a, hit_d, token = roll_outcome(s, e)
+    a, d = sum(e.attacker), sum(e.defender)
+    head = (f"{KIND_NAMES[kind].capitalize()} battle at {location} ({att} vs {dfn}, column {col}): attacker rolls "
+            f"{e.attacker[0]}+{e.attacker[1]}={a} (needs {need_a}: {'hit' if hit_a else 'miss'}), defender rolls "
+            f"{e.defender[0]}+{e.defender[1]}={d} (needs {need_d}: {'hit' if hit_d else 'miss'})")
+    if hit_a == hit_d:
+        return head + f"; {'both hit' if hit_a else 'neither hits'}, roll again."
+    side = "attacker" if token > b.token else "defender"
+    if abs(token) >= 2:
+        return head + f"; the token reaches the {side}, who win the battle."
+    return head + f"; the token moves toward the {side} (position {token:+d})."
