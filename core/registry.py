@@ -16,6 +16,7 @@ RULESETS: dict[str, str] = {
     "adamastor": "core.games.adamastor",
     "peloponnes": "core.games.peloponnes",
     "pergamemnon": "core.games.pergamemnon",
+    "perikles": "core.games.perikles",
 }
 
 
