@@ -54,7 +54,8 @@ class Adamastor:
             raise ValueError("Adamastor: the two players need different names")
         unknown = set(options) - set(self.option_names)
         if unknown:
-            raise ValueError(f"Adamastor: unknown option(s) {', '.join(sorted(unknown))}; known: difficulty, scenario, less_luck")
+            names = ", ".join(sorted(unknown))
+            raise ValueError(f"Adamastor: unknown option(s) {names}; known: difficulty, scenario, less_luck")
         if str(options.get("difficulty", "regular")) not in DIFFICULTIES:
             raise ValueError(f"Adamastor: difficulty must be easy, regular or hard, not {options['difficulty']!r}")
         if str(options.get("scenario", "variable")) not in ("variable", "historical"):

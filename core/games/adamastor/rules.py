@@ -221,9 +221,6 @@ def validate(s: State, e: Event) -> str | None:
         return "the game is over (rulebook 6 'Ganhando ou perdendo o jogo')"
     if isinstance(e, CHANCE_EVENTS):
         return _validate_chance(s, e)
-    p = pending(s)
-    if isinstance(p, Chance):
-        return f"a chance outcome is needed now ({p.describe()}), not a decision"
     return _validate_decision(s, e)
 
 
@@ -267,7 +264,9 @@ def _action_error(s: State) -> str | None:
         return None
     if s.phase in ("ignore", "learn", "trim", "sunrise", "refill", "morale_loss"):
         return "action phase (rulebook 5.2): the action cubes are spent; no action can be taken until next round"
-    return f"action phase (rulebook 5.2): finish the current step first ({pending(s).prompt})"  # type: ignore[union-attr]
+    p = pending(s)
+    now = p.describe() if isinstance(p, Chance) else p.prompt  # type: ignore[union-attr]
+    return f"action phase (rulebook 5.2): finish the current step first ({now})"
 
 
 def _validate_decision(s: State, e: Event) -> str | None:
