@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from cli import file_cmds, history_cmds, play_cmds, setup_cmds, tree_cmds
+from cli import file_cmds, history_cmds, play_cmds, plot_cmds, setup_cmds, tree_cmds
 from cli.common import set_db
 
 app = typer.Typer(
@@ -26,7 +26,7 @@ def _root(
     set_db(db)
 
 
-for module in (setup_cmds, play_cmds, history_cmds, tree_cmds, file_cmds):
+for module in (setup_cmds, play_cmds, history_cmds, tree_cmds, file_cmds, plot_cmds):
     app.add_typer(module.app)
 
 

@@ -1,0 +1,7 @@
+"""Analysis: what a recorded line means, as plain rows, and pictures of it.
+
+Projections (``timeline``, ``compare``, ``stats``) are pure functions from lines of events to plain rows; they
+never write to the store and never import plotly. Figure builders (``figures``, ``games.*``) turn rows into plotly
+Figures and import plotly only inside the functions that draw, so the CLI starts without it. ``viewer`` writes the
+self-contained HTML replay.
+"""

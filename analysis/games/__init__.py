@@ -1,0 +1,57 @@
+"""Per-ruleset figures and facts, one module per ruleset: the only place that knows a ruleset's projection rows.
+
+A module here may define
+- ``FIGURES``: plot kind (``battles``, ``auction``...) -> ``fn(line) -> plotly Figure`` (plotly imported inside);
+- ``ROWS``: the same plot kinds -> ``fn(line) -> list[dict]``, the rows the figure draws (for ``--json``);
+- ``SIDE`` and ``sides(state) -> {player: side}``: what a player plays as (a nation, a civilization), for stats.
+
+Modules are imported only when a command needs them, so the CLI never loads another ruleset's code.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+MODULES: dict[str, str] = {
+}
+
+
+def register(ruleset: str, module: str) -> None:
+    """Add the figure module of a ruleset (tests use it for the test game)."""
+    MODULES[ruleset] = module
+
+
+def module_for(ruleset: str) -> ModuleType | None:
+    name = MODULES.get(ruleset)
+    return importlib.import_module(name) if name else None
+
+
+def figures_for(ruleset: str) -> dict[str, Callable[[Any], Any]]:
+    mod = module_for(ruleset)
+    return dict(getattr(mod, "FIGURES", {})) if mod else {}
+
+
+def rows_for(ruleset: str) -> dict[str, Callable[[Any], list[dict[str, Any]]]]:
+    mod = module_for(ruleset)
+    return dict(getattr(mod, "ROWS", {})) if mod else {}
+
+
+def sides_of(ruleset: str, state: Any) -> tuple[str, dict[str, str]] | None:
+    """(what a side is called, each player's side), or None for a ruleset without sides."""
+    mod = module_for(ruleset)
+    fn = getattr(mod, "sides", None) if mod else None
+    if fn is None:
+        return None
+    return getattr(mod, "SIDE", "side"), fn(state)
+
+
+def plot_kinds() -> dict[str, list[str]]:
+    """Every plot kind with the rulesets that draw it (imports each module: for help and error messages)."""
+    kinds: dict[str, list[str]] = {}
+    for rs in MODULES:
+        for kind in figures_for(rs):
+            kinds.setdefault(kind, []).append(rs)
+    return kinds

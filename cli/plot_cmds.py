@@ -1,0 +1,284 @@
+"""Commands that draw: ``agon plot scores|battles|auction|...``, ``agon compare``, ``agon view``, ``agon stats``.
+
+The analysis package (and plotly, inside the functions that draw) is imported only when one of these commands
+runs, so the CLI starts without it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from cli.common import Fail, JsonOpt, console, err, friendly, print_json, service
+from core.service import Line, ServiceError
+
+app = typer.Typer()
+plot_app = typer.Typer(help="Draw a recorded game: score timelines, battle chains, auctions (HTML, or PNG).",
+                       no_args_is_help=True)
+app.add_typer(plot_app, name="plot")
+
+GameArg = Annotated[str, typer.Argument(help="Game id (or a unique prefix).")]
+OneBranchOpt = Annotated[str | None, typer.Option("--branch", "-b", help="A branch (default: the game's current one).")]
+OutOpt = Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: plots/<game>-<branch>-"
+                                             "<kind>.html, or .png with --png).")]
+PngOpt = Annotated[bool, typer.Option("--png", help="Write a static PNG image instead of HTML (needs kaleido and "
+                                      "a Chromium).")]
+DEFAULT_DIR = Path("plots")
+
+
+def _safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
+
+
+def _target(out: Path | None, line: Line, kind: str, png: bool) -> Path:
+    if out is None:
+        out = DEFAULT_DIR / f"{_safe(line.game.id)}-{_safe(line.branch.name)}-{kind}.{'png' if png else 'html'}"
+    elif png and out.suffix.lower() != ".png":
+        raise Fail(f"--png writes a PNG image; name the file {out.with_suffix('.png')} or leave out --png")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def _write(fig: Any, out: Path, png: bool, what: str) -> None:
+    from analysis.figures import CannotRender, write
+
+    try:
+        write(fig, str(out), png)
+    except CannotRender as e:
+        raise Fail(f"cannot write a PNG on this machine: {e}") from None
+    if png:
+        console.print(f"Wrote {what} to [bold]{out}[/] (a PNG image)")
+    else:
+        console.print(f"Wrote {what} to [bold]{out}[/] (an HTML page; it opens offline in a browser)")
+
+
+# -- plot ---------------------------------------------------------------------------------------------------------
+
+
+@plot_app.command()
+@friendly
+def scores(
+    game: GameArg,
+    branch: Annotated[list[str] | None, typer.Option(
+        "--branch", "-b", help="A line to draw (default: the game's current one). Repeat it to overlay what-if "
+        "lines, dashed, on the first.")] = None,
+    top: Annotated[int, typer.Option("--top", help="How many of the largest swings to annotate.")] = 3,
+    out: OutOpt = None,
+    png: PngOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Each player's score over the game, with round boundaries and turning points marked."""
+    svc = service()
+    names = list(dict.fromkeys(branch or [None]))
+    lines = [svc.load(game, b) for b in names]
+    from analysis.timeline import final_leader, line_timeline, outcome_of, round_boundaries, turning_points
+
+    timelines = [line_timeline(ln) for ln in lines]
+    if as_json:
+        print_json([{"branch": ln.branch.name, **outcome_of(ln), "rounds": round_boundaries(rows),
+                     "final_leader": final_leader(rows, outcome_of(ln)["winners"]),
+                     "turning_points": turning_points(rows, outcome_of(ln)["winners"], top), "timeline": rows}
+                    for ln, rows in zip(lines, timelines)])
+        return
+    from analysis.figures import scores_figure
+
+    fig = scores_figure(lines, top=top, timelines=timelines)
+    kind = "scores" if len(lines) == 1 else "scores-vs-" + "-".join(_safe(ln.branch.name) for ln in lines[1:])
+    _write(fig, _target(out, lines[0], kind, png), png, "the score timeline")
+
+
+def _ruleset_plot(kind: str, game: str, branch: str | None, out: Path | None, png: bool, as_json: bool) -> None:
+    from analysis.games import figures_for, plot_kinds, rows_for
+
+    line = service().load(game, branch)
+    figures = figures_for(line.ruleset.name)
+    if kind not in figures:
+        which = ", ".join(plot_kinds().get(kind, [])) or "no ruleset"
+        own = ", ".join(["scores", *sorted(figures)])
+        raise Fail(f"a {line.ruleset.title} game has no '{kind}' plot ({kind} plots are drawn for: {which});"
+                   f" its plots: {own}")
+    if as_json:
+        print_json(rows_for(line.ruleset.name)[kind](line))
+        return
+    fig = figures[kind](line)
+    _write(fig, _target(out, line, kind, png), png, f"the {kind} plot")
+
+
+@plot_app.command()
+@friendly
+def battles(game: GameArg, branch: OneBranchOpt = None, out: OutOpt = None, png: PngOpt = False,
+            as_json: JsonOpt = False) -> None:
+    """Battles: Pergamemnon's chains of strikes and defences, Perikles' rolls, hits and losses per location."""
+    _ruleset_plot("battles", game, branch, out, png, as_json)
+
+
+@plot_app.command()
+@friendly
+def auction(game: GameArg, branch: OneBranchOpt = None, out: OutOpt = None, png: PngOpt = False,
+            as_json: JsonOpt = False) -> None:
+    """Peloponnes' auctions: each round's bids and displacements, and the turn order across the rounds."""
+    _ruleset_plot("auction", game, branch, out, png, as_json)
+
+
+@plot_app.command()
+@friendly
+def voyage(game: GameArg, branch: OneBranchOpt = None, out: OutOpt = None, png: PngOpt = False,
+           as_json: JsonOpt = False) -> None:
+    """Adamastor's voyage: the ship's progress, hull and crew over the game."""
+    _ruleset_plot("voyage", game, branch, out, png, as_json)
+
+
+# -- compare, view, stats -----------------------------------------------------------------------------------------
+
+
+def _fmt(x: Any) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, float):
+        return str(int(x)) if x.is_integer() else f"{x:g}"
+    return str(x)
+
+
+@app.command()
+@friendly
+def compare(
+    game: GameArg,
+    branch_a: Annotated[str, typer.Argument(help="The first line (e.g. main).")],
+    branch_b: Annotated[str, typer.Argument(help="The second line (e.g. a what-if branch).")],
+    as_json: JsonOpt = False,
+) -> None:
+    """Where two lines of a game part, and how their scores and outcome differ."""
+    from rich.table import Table
+
+    from analysis.compare import compare_lines
+
+    svc = service()
+    a, b = svc.load(game, branch_a), svc.load(game, branch_b)
+    c = compare_lines(a, b)
+    if as_json:
+        print_json(c)
+        return
+    na, nb = a.branch.name, b.branch.name
+    console.print(f"[bold]{a.ruleset.title}[/] game {c['game']}: {na} and {nb} share events 0 to #{c['fork']}"
+                  f" (last shared: {c['fork_text']})")
+    console.print(f"After the fork, chance is drawn {'alike' if c['same_luck'] else 'differently'} on the two lines.")
+    t = Table(title="After the fork", show_edge=False, header_style="bold")
+    t.add_column("#", justify="right")
+    t.add_column(na)
+    t.add_column(nb)
+    for r in c["after_fork"]:
+        t.add_row(str(r["n"]), r["a"] or "(line ends)", r["b"] or "(line ends)")
+    console.print(t)
+    t = Table(title="Scores", show_edge=False, header_style="bold")
+    t.add_column("player")
+    t.add_column("at the fork", justify="right")
+    t.add_column(na, justify="right")
+    t.add_column(nb, justify="right")
+    t.add_column(f"{nb} − {na}", justify="right")
+    for r in c["players"]:
+        d = r["diff"]
+        t.add_row(r["player"], _fmt(r["at_fork"]), _fmt(r["a"]), _fmt(r["b"]),
+                  "-" if d is None else ("+" if d > 0 else "") + _fmt(d))
+    console.print(t)
+    for side in (c["a"], c["b"]):
+        console.print(f"{side['branch']}: {side['events']} events, {side['summary']}")
+    console.print("The outcome differs." if c["outcome_changed"] else "The outcome is the same.")
+
+
+@app.command()
+@friendly
+def view(
+    game: GameArg,
+    branch: OneBranchOpt = None,
+    as_player: Annotated[str | None, typer.Option("--as", help="Show the state only as this player sees it (the "
+                                                  "file then holds nothing else: safe to hand to that player).")]
+    = None,
+    out: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: plots/<game>-"
+                                             "<branch>-view.html).")] = None,
+) -> None:
+    """One self-contained HTML file that replays a line: slider, step buttons, narration, state and scores."""
+    from analysis.viewer import build_viewer
+
+    line = service().load(game, branch)
+    if as_player is not None and as_player not in line.created.names:
+        raise Fail(f"no player {as_player!r} in this game; its players: {', '.join(line.created.names)}")
+    kind = "view" if as_player is None else f"view-as-{_safe(as_player)}"
+    target = _target(out, line, kind, False)
+    target.write_text(build_viewer(line, as_player), encoding="utf-8")
+    who = f", the state as {as_player} sees it" if as_player else ", the state in full or as any player sees it"
+    console.print(f"Wrote the replay of {len(line.events)} events{who}, to [bold]{target}[/] (open it in a"
+                  " browser; it works offline)")
+
+
+@app.command()
+@friendly
+def stats(
+    ruleset: Annotated[str, typer.Argument(help="The ruleset whose stored games to read.")],
+    limit: Annotated[int | None, typer.Option("--limit", help="Read at most this many games (newest first).")]
+    = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Across all stored games of a ruleset: win rates by side and by seat, average final scores, game length."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.table import Table
+
+    from analysis.stats import aggregate, game_summary
+    from core import registry
+
+    try:
+        rs = registry.get(ruleset)
+    except registry.UnknownRuleset as e:
+        raise Fail(str(e)) from None
+    svc = service()
+    games = [g for g in svc.games() if g.ruleset == rs.name]
+    games.sort(key=lambda g: g.created_at, reverse=True)
+    if limit is not None:
+        games = games[:limit]
+    if not games:
+        raise Fail(f"no stored {rs.name} games; record some with 'agon demo {rs.name}' or 'agon new {rs.name}'")
+    summaries = []
+    skipped = []
+    with Progress(TextColumn("reading games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  console=err, transient=True, disable=as_json) as bar:
+        task = bar.add_task("games", total=len(games))
+        for g in games:
+            try:
+                try:
+                    line = svc.load(g.id, "main")
+                except ServiceError:
+                    line = svc.load(g.id)
+                summaries.append(game_summary(line))
+            except ServiceError as e:
+                skipped.append(f"{g.id}: {e}")
+            bar.advance(task)
+    result = aggregate(summaries)
+    result["ruleset"] = rs.name
+    result["unreadable"] = skipped
+    if as_json:
+        print_json(result)
+        return
+    console.print(f"[bold]{rs.title}[/]: {result['games']} games stored, {result['finished']} finished"
+                  + (f", {len(skipped)} unreadable" if skipped else ""))
+    for s in skipped:
+        err.print(f"[yellow]skipped[/] {s}", soft_wrap=True)
+    if not result["finished"]:
+        console.print("No game is finished yet, so there are no results to count.")
+        return
+    console.print(f"Average length: {result['avg_events']:.1f} events, {result['avg_rounds']:.1f} rounds"
+                  f" (shortest {result['shortest']}, longest {result['longest']} events)")
+    if result["no_winner"]:
+        console.print(f"Games that nobody won: {result['no_winner']}")
+    groups = [("seat", "by_seat", "seat")]
+    if result["by_side"]:
+        groups.insert(0, (result["side_label"] or "side", "by_side", "side"))
+    for label, key, col in groups:
+        t = Table(title=f"By {label}", show_edge=False, header_style="bold")
+        for name, right in ((label, False), ("games", True), ("wins", True), ("win rate", True),
+                            ("avg final score", True)):
+            t.add_column(name, justify="right" if right else "left")
+        for r in result[key]:
+            t.add_row(str(r[col]), str(r["played"]), str(r["wins"]), f"{r['win_rate']:.0%}", f"{r['avg_score']:.1f}")
+        console.print(t)
