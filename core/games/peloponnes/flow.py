@@ -8,6 +8,8 @@ or a chance outcome is needed. ``apply`` calls it after every event.
 
 from __future__ import annotations
 
+from itertools import takewhile
+
 from core.games.peloponnes import auction, catastrophe, supply
 from core.games.peloponnes.cards import CATASTROPHES, ERAS, ROUNDS, ROW_SIZE, table_row
 from core.games.peloponnes.state import Draw, Slot, State, gain_luxury, inhabitants, replace
@@ -25,12 +27,12 @@ def setup(s: State, civs: tuple[str, ...]) -> State:
 
 
 def era_now(s: State) -> tuple[str, ...]:
-    """The power cards left in the era on top of the deck (A over B over C)."""
-    for era in ERAS:
-        cards = tuple(c for c in s.power_left if s.cat.power[c].era == era)
-        if cards:
-            return cards
-    return ()
+    """The power cards left in the era on top of the deck (A over B over C): their order is drawn as they are
+    revealed."""
+    if not s.power_left:
+        return ()
+    era = s.cat.power[s.power_left[0]].era
+    return tuple(takewhile(lambda c: s.cat.power[c].era == era, s.power_left))
 
 
 def _start_round(s: State) -> State:
