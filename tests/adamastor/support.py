@@ -99,7 +99,10 @@ def example_cards() -> dict[str, Any]:
 
 def on_example_map(s: State, at: str = "A") -> State:
     """Put the fleet of a started game (made with ``example_cards``) on the Imagem 4 map, at label ``at``."""
-    cards = compile_cards(example_cards())
+    source = copy.deepcopy(s.cards.source)
+    if not any(m["id"] == "X" for m in source["maps"]):
+        source["maps"].append(copy.deepcopy(EXAMPLE_MAP))
+    cards = compile_cards(source)
     board = build_board(cards, ("X",))
     return replace(s, cards=cards, maps=("X",), board=board, fleet=label(board, at))
 
