@@ -11,7 +11,7 @@ import msgspec
 
 from core.engine import Chance, RuleViolation, check
 from core.games.pergamemnon import RULESET
-from core.games.pergamemnon.state import State, player
+from core.games.pergamemnon.state import State, player, with_player
 from events.base import Event, GameCreated, PlayerSeat
 from events.pergamemnon import CardsDrawn, CreaturesRevealed, NationsDealt, StarterDrawn
 
@@ -126,6 +126,35 @@ def hand(state: State, name: str) -> tuple[str, ...]:
 
 def with_state_player(state: State, name: str, **changes: Any) -> State:
     """The given state with some of one player's fields set (a 'given' position)."""
-    from core.games.pergamemnon.state import with_player
-
     return with_player(state, replace(player(state, name), **changes))
+
+
+# A card set for battle tests: every nation has the same cards with extreme values.
+NATIONS = ("rome", "egypt", "greece", "carthage", "persia")
+
+
+def army() -> list[dict]:
+    return [
+        unit("Leader", "sword", 2, 2, 2, 2, leader=True, charisma=3, points=3),
+        unit("Champion", "sword", 9, 9, 9, 9, charisma=1, points=2),
+        unit("Weakling", "sword", 1, 1, 1, 1, charisma=2, points=1),
+        unit("Runner", "sword", 1, 1, 1, 1, flee=True, points=1),
+        unit("Veteran", "sword", 1, 1, 1, 1, secured=True, points=2),
+        unit("Shieldbearer", "bow", 3, 1, 1, 6, charisma=0, points=0),
+        *filler(4),
+    ]
+
+
+
+
+
+def battle_game(nations=("rome", "carthage", "greece"), hands=None):
+    """Alice, Bob, Carol... with ``nations``, each holding the named cards of the ``army()`` above, Alice to act."""
+    hands = hands or {}
+    names = ["Alice", "Bob", "Carol", "Dave", "Eve"]
+    full = {}
+    for name, nation in zip(names, nations):
+        size = 4 if nation == "persia" else 3
+        given = hands.get(name, ("champion", "weakling", "leader", "runner")[:size])
+        full[name] = tuple(f"{nation}.{c}" for c in given)
+    return setup(list(nations), full, cards=card_set({n: army() for n in NATIONS}), starter="Alice")

@@ -15,45 +15,13 @@ from events.pergamemnon import (
     Yielded,
 )
 from tests.pergamemnon.helpers import (
-    card_set,
-    filler,
+    battle_game as game,
     play,
     refill_all,
     refused,
     rs,
-    setup,
-    unit,
     with_state_player,
 )
-
-NATIONS = ("rome", "egypt", "greece", "carthage", "persia")
-
-
-def army() -> list[dict]:
-    return [
-        unit("Leader", "sword", 2, 2, 2, 2, leader=True, charisma=3, points=3),
-        unit("Champion", "sword", 9, 9, 9, 9, charisma=1, points=2),
-        unit("Weakling", "sword", 1, 1, 1, 1, charisma=2, points=1),
-        unit("Runner", "sword", 1, 1, 1, 1, flee=True, points=1),
-        unit("Veteran", "sword", 1, 1, 1, 1, secured=True, points=2),
-        unit("Shieldbearer", "bow", 3, 1, 1, 6, charisma=0, points=0),
-        *filler(4),
-    ]
-
-
-CARDS = card_set({n: army() for n in NATIONS})
-
-
-def game(nations=("rome", "carthage", "greece"), hands=None):
-    hands = hands or {}
-    names = ["Alice", "Bob", "Carol", "Dave", "Eve"]
-    full = {}
-    for name, nation in zip(names, nations):
-        size = 4 if nation == "persia" else 3
-        given = hands.get(name, ("champion", "weakling", "leader", "runner")[:size])
-        full[name] = tuple(f"{nation}.{c}" for c in given)
-    return setup(list(nations), full, cards=CARDS, starter="Alice")
-
 
 def test_attacker_wins_captures_and_plays_again():
     s = game(hands={"Bob": ("weakling", "leader", "runner")})

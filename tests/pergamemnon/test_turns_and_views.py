@@ -1,0 +1,56 @@
+"""Turns (rulebook, 'O jogo': recruit or attack, never pass) and hidden information in views."""
+
+from __future__ import annotations
+
+import msgspec
+
+from core.engine import Chance
+from core.games.pergamemnon.state import player
+from events.pergamemnon import Attacked, CreatureRecruited, DefenceCommitted, Yielded
+from tests.pergamemnon.helpers import battle_game, created, play, refused, rs, setup
+
+
+def test_a_turn_is_recruit_or_attack_and_never_a_pass():
+    s = setup(["rome", "egypt", "greece"], starter="Alice")
+    legal = rs.legal(s)
+    assert legal and all(isinstance(e, CreatureRecruited | Attacked) for e in legal)
+    assert {e.defender for e in legal if isinstance(e, Attacked)} == {"Bob", "Carol"}
+    for e in legal:
+        assert rs.validate(s, e) is None
+
+
+def test_decisions_out_of_turn_or_while_luck_is_due_are_refused():
+    s = setup(["rome", "egypt"], starter="Alice")
+    e = Attacked(player="Bob", defender="Alice", weapon="sword", card=player(s, "Bob").hand[0])
+    assert "it is Alice's turn" in refused(s, e)
+    assert "no battle is being fought" in refused(s, Yielded(player="Alice"))
+    fresh = rs.initial_state(created(2))
+    assert "a chance outcome is needed now" in refused(fresh, Yielded(player="Alice"))
+
+
+def test_views_hide_hands_decks_and_the_face_down_attacking_card():
+    s = battle_game()
+    s = play(s, Attacked(player="Alice", defender="Bob", weapon="sword", card="rome.champion"))
+    bob_view = rs.view(s, "Bob")
+    alice = bob_view["players"][0]
+    assert alice["hand"] is None and alice["hand_count"] == 2 and alice["deck"] is None and alice["deck_count"] == 7
+    assert bob_view["players"][1]["hand"] is not None
+    assert bob_view["battle"]["attacker_cards"] == ["face down"] and bob_view["battle"]["weapon"] == "sword"
+    assert rs.view(s, "Alice")["battle"]["attacker_cards"] == ["rome.champion"]
+    everything = rs.view(s, None)
+    assert everything["players"][1]["hand"] is not None and everything["players"][1]["deck"]
+    assert everything["battle"]["attacker_cards"] == ["rome.champion"]
+    # Once the defender's card is laid, both are revealed to everyone.
+    s = play(s, DefenceCommitted(player="Bob", card="carthage.champion"))
+    assert rs.view(s, "Carol")["battle"]["attacker_cards"] == ["rome.champion"]
+    for who in (None, "Alice", "Bob", "Carol"):
+        msgspec.json.encode(rs.view(s, who))
+
+
+def test_chance_is_asked_for_draws_not_drawn_inside_the_rules():
+    s = setup(["rome", "egypt"], starter="Alice")
+    s = play(s, Attacked(player="Alice", defender="Bob", weapon="sword", card=player(s, "Alice").hand[0]))
+    s = play(s, DefenceCommitted(player="Bob", card=player(s, "Bob").hand[0]))
+    while s.phase in ("battle", "place", "discard"):
+        s = play(s, rs.legal(s)[-1] if s.phase == "battle" else rs.legal(s)[0])
+    assert isinstance(rs.pending(s), Chance)
