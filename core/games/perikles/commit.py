@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from core.games.perikles.data import PERSIA, ROLES, SIDES, Counter
+from core.games.perikles.data import PERSIA, ROLES, SIDES, Counter, Data
 from core.games.perikles.state import (
     BATTLE,
     COMMIT,
@@ -68,7 +68,21 @@ def after_commitment(s: State, player: int) -> State:
 # Relations: cities on one side of a battle are allies, on opposite sides at war (owners defend their locations)
 
 
+_RELATIONS: dict[tuple[int, tuple[Commit, ...]], tuple[Data, tuple[set[frozenset[str]], set[frozenset[str]]]]] = {}
+
+
 def relations(s: State, commits: tuple[Commit, ...]) -> tuple[set[frozenset[str]], set[frozenset[str]]]:
+    """(allied pairs, warring pairs) of cities, from the commitments so far (memoised: a pure function)."""
+    key = (id(s.data), commits)
+    found = _RELATIONS.get(key)
+    if found is None or found[0] is not s.data:
+        if len(_RELATIONS) > 512:
+            _RELATIONS.clear()
+        found = _RELATIONS[key] = (s.data, _relations(s, commits))
+    return found[1]
+
+
+def _relations(s: State, commits: tuple[Commit, ...]) -> tuple[set[frozenset[str]], set[frozenset[str]]]:
     sides: dict[str, tuple[set[str], set[str]]] = {}
     for cm in commits:
         att, dfn = sides.setdefault(cm.location, (set(), {s.data.location(cm.location).city}))
@@ -309,8 +323,8 @@ def legal_commitments(s: State) -> list[ForcesCommitted]:
                 if placement_error(s, s.commits, p, pl, set())[0] is None:
                     singles.append(c)
                     out.append(ForcesCommitted(player=player, tile=tile, placements=(pl,)))
-            pool = [c for c in home if c in singles or any(
-                (k.city, k.kind, k.strength) == (c.city, c.kind, c.strength) for k in singles)]
+            ok = {(k.city, k.kind, k.strength) for k in singles}
+            pool = [c for c in home if (c.city, c.kind, c.strength) in ok]
             seen = set()
             for a, b in combinations(pool, 2):
                 key = tuple(sorted(((a.city, a.kind, a.strength), (b.city, b.kind, b.strength))))
