@@ -148,7 +148,12 @@ def test_any_legal_payment_typed_as_json_is_accepted():
     )
     assert "holds" in refused(s, typed)
     typed = codec.from_obj(
-        {"type": "peloponnes.bid_placed", "player": "Alice", "card": "T_V3", "coins": {"stone": 1, "people": 1, "grain": 1}}
+        {
+            "type": "peloponnes.bid_placed",
+            "player": "Alice",
+            "card": "T_V3",
+            "coins": {"stone": 1, "people": 1, "grain": 1},
+        }
     )
     assert rs.validate(s, typed) is None
     assert typed not in rs.legal(s)  # not in the canonical list, yet legal

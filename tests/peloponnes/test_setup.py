@@ -113,9 +113,7 @@ def test_only_the_first_two_cards_advance_catastrophe_markers():
 
 
 def test_a_marker_reaching_the_last_space_strikes_at_once_and_only_once():
-    from tests.peloponnes.helpers import replace
-
-    from tests.peloponnes.helpers import seat, slots
+    from tests.peloponnes.helpers import replace, seat, slots
 
     s = seat(dealt(), "Bob", lands=slots("T_FIELD"))  # a land producing grain: the drought hits it
     steps = s.cat.catastrophe_steps

@@ -1,0 +1,91 @@
+"""The supply phase: feeding inhabitants and finishing buildings under construction (rulebook, 'Suprimento',
+'Bens de Luxo' 2)."""
+
+from __future__ import annotations
+
+from core.games.peloponnes import flow
+from core.games.peloponnes.state import Slot
+from events.peloponnes import ConstructionPaid, PopulationFed
+from tests.peloponnes.helpers import at, bare, coins, dealt, play, refused, rs, slots
+
+
+def feeding(civ_id="plain", **seat):
+    s = bare(dealt(), "Alice", civ_id, **seat)
+    return at(s, "supply", (("feed", "Alice"), ("construct", "Alice")))
+
+
+def test_luxury_example_helena_gains_3_luxury_for_excess_grain():
+    # "Helena produz 12 grãos. Ela tem 9 habitantes durante a fase de suprimento. Ela obtém 3 bens de luxo pelo
+    # excesso de grãos."
+    s = flow.advance(feeding("helena"))
+    assert s.seat("Alice").luxury == 3
+
+
+def test_inhabitants_on_the_luxury_card_need_no_grain():
+    # The luxury card at 6 shows 2 inhabitants (test tables): they count for scoring, not for feeding.
+    s = feeding("plain", luxury=6)
+    from core.games.peloponnes.state import population_points
+
+    alice = flow.advance(s).seat("Alice")
+    assert population_points(s.cat, alice) == 1 + 2
+    assert alice.luxury == 6  # 1 inhabitant, 1 grain: nothing hungry, nothing in excess
+
+
+def test_hungry_inhabitants_are_fed_by_grain_or_people_coins_or_luxury_exactly():
+    # 1 + 4 inhabitants, 1 grain produced: 4 are hungry.
+    s = feeding(lands=slots("T_VILLAGE"), hand=coins(grain=2, people=1), luxury=1)
+    assert "4 inhabitant(s) are not fed" in refused(s, PopulationFed(player="Alice", grain=2, people=1))
+    assert "holds 2 grain" in refused(s, PopulationFed(player="Alice", grain=3, people=1))
+    s = play(s, PopulationFed(player="Alice", grain=2, people=1, luxury=1))
+    alice = s.seat("Alice")
+    assert alice.hand.total() == 0 and alice.luxury == 0
+    assert s.discard.grain == 2 and s.discard.people == 1
+
+
+def test_removing_cards_until_population_matches_grain():
+    s = feeding(lands=slots("T_VILLAGE"))
+    s = play(s, PopulationFed(player="Alice", removed=("T_VILLAGE",)))
+    assert s.seat("Alice").lands == ()
+    # A card not on the tableau cannot be removed.
+    s = feeding(lands=slots("T_VILLAGE"))
+    assert "tableau" in refused(s, PopulationFed(player="Alice", removed=("T_L1",)))
+
+
+def test_canonical_feeding_options_validate():
+    s = feeding(lands=slots("T_VILLAGE"), hand=coins(grain=3, people=3), luxury=2)
+    options = rs.legal(s)
+    assert PopulationFed(player="Alice", grain=3, people=1) in options
+    assert any(o.removed for o in options)
+    assert all(rs.validate(s, o) is None for o in options)
+
+
+def test_buildings_under_construction_are_paid_against_their_summed_cost():
+    # T_MILL costs 1 wood and produces 1; T_B4 costs 1 wood 1 stone. Production: 2 wood (civ) + 1 (Mill).
+    s = feeding(
+        "leonidas1",
+        buildings=(Slot("T_STONE4", under="wood"), Slot("T_B4", under="grain")),
+        hand=coins(stone=4),
+    )
+    s = flow.advance(s)  # Leonidas' polis feeds nobody: on to the construction
+    p = rs.pending(s)
+    assert p.player == "Alice" and "construction" in p.prompt
+    # 4 + 1 stone needed, 1 produced: 4 missing; the wood is covered by production.
+    assert "0 wood and 4 stone are missing" in refused(
+        s, ConstructionPaid(player="Alice", finished=("T_STONE4", "T_B4"), stone=3)
+    )
+    s2 = play(s, ConstructionPaid(player="Alice", finished=("T_STONE4", "T_B4"), stone=4))
+    alice = s2.seat("Alice")
+    assert [b.under for b in alice.buildings] == ["", ""]
+    assert s2.discard.wood == 1 and s2.discard.grain == 1 and s2.discard.stone == 4
+    # Or finish one and lose the other: its coin card goes to the discard pile.
+    s3 = play(s, ConstructionPaid(player="Alice", finished=("T_B4",)))
+    assert [b.card for b in s3.seat("Alice").buildings] == ["T_B4"]
+    assert s3.discard.wood == 1 and s3.discard.grain == 1
+
+
+def test_no_luxury_is_gained_when_finishing_construction():
+    s = feeding("leonidas2", buildings=(Slot("T_B4", under="wood"),))
+    s = flow.advance(s)  # 4 wood 2 stone produce, 1+1 needed: finished by production alone
+    alice = s.seat("Alice")
+    assert alice.buildings == (Slot("T_B4"),)
+    assert alice.luxury == 0
