@@ -136,3 +136,22 @@ def test_a_supply_symbol_triggers_a_supply_phase_before_the_auction():
     assert s.phase == "supply"
     p = rs.pending(s)
     assert isinstance(p, Decision) and "feed" in p.prompt
+
+
+def test_an_empty_coin_deck_is_refilled_from_the_discard_pile_mid_draw():
+    from events.peloponnes import Coins, Passed
+    from tests.peloponnes.helpers import AUCTION_ROW, replace, seat
+
+    s = dealt()
+    s = replace(s, power_left=AUCTION_ROW + s.cat.era_cards("B"), deck=Coins(grain=2), discard=Coins(people=5))
+    s = seat(s, "Alice", hand=Coins())
+    s = reveal(s, *AUCTION_ROW)
+    s = play(s, Passed(player="Alice"))
+    p = rs.pending(s)
+    assert p.count == 2 and set(p.items) == {"grain"}  # what is left in the deck first
+    s = play(s, CoinsDrawn(player="Alice", coins=("grain", "grain")))
+    p = rs.pending(s)
+    assert p.count == 1 and set(p.items) == {"people"}  # then the reshuffled discard pile
+    s = play(s, CoinsDrawn(player="Alice", coins=("people",)))
+    assert s.seat("Alice").hand == Coins(grain=2, people=1)
+    assert s.deck == Coins(people=4) and s.discard == Coins()
