@@ -252,7 +252,9 @@ def test_land_bonus_plus_one_card_skill_draws_one_more():
 
 def test_ignore_black_cloud_skill_treats_one_black_cloud_as_a_normal_one():
     cards = cards_with(
-        c40={"weather": "storm"}, c39={"weather": "storm"}, c38={"weather": "sun"},
+        c40={"weather": "storm"},
+        c39={"weather": "storm"},
+        c38={"weather": "sun"},
         c5={"skill": "ignore_black_cloud", "skill_cost": 2},
     )
     s = game(cards)

@@ -54,7 +54,9 @@ def test_deal_sorts_the_strip_highest_left_and_leaves_34_cards_in_the_deck():
 def test_deal_refuses_a_card_dealt_twice():
     s = act(RS.initial_state(created()), MapCardRevealed(position=0, card="R1"))
     s = act(s, FleetPlaced(space="0b"))
-    assert "different player card" in refused(s, PlayerCardsDealt(strip=("c1", "c2", "c3"), hands=(("c1", "c5", "c6"),)))
+    assert "different player card" in refused(
+        s, PlayerCardsDealt(strip=("c1", "c2", "c3"), hands=(("c1", "c5", "c6"),))
+    )
 
 
 def test_losing_morale_discards_from_the_top_of_the_deck():

@@ -144,12 +144,7 @@ def learnable(s: State) -> list[str]:
     if s.learned:
         return []
     motivation = icons(s)["motivation"]
-    return [
-        c
-        for h in s.hands
-        for c in h
-        if s.card(c).skill and skill_cost(s, c) <= motivation and motivation >= 1
-    ]
+    return [c for h in s.hands for c in h if s.card(c).skill and skill_cost(s, c) <= motivation and motivation >= 1]
 
 
 def _advance(s: State) -> State:
@@ -264,12 +259,7 @@ def _land_check(s: State) -> State:
 def apply(s: State, e: AdamastorEvent) -> State:
     s = replace(s, notes=()) if s.notes else s
     s = _apply(s, e)
-    if (
-        not s.result
-        and s.phase not in SETUP_PHASES
-        and s.phase not in ("land_keep", "draw_keep")
-        and s.morale == 0
-    ):
+    if not s.result and s.phase not in SETUP_PHASES and s.phase not in ("land_keep", "draw_keep") and s.morale == 0:
         s = add_note(replace(s, result="lost_morale", phase="over"), "morale falls to 0: the deck is empty")
     return s
 

@@ -190,10 +190,7 @@ def legal(s: State) -> list[Event]:
     if ph == "land_keep":
         who = s.players if len(s.players) > 1 else (s.acting,)
         return [
-            LandCardKept(card=c, player=p, bonus=b)
-            for c in s.drawn
-            for p in who
-            for b in sorted({0, s.card(c).bonus})
+            LandCardKept(card=c, player=p, bonus=b) for c in s.drawn for p in who for b in sorted({0, s.card(c).bonus})
         ]
     if ph == "bonus_share":
         return [BonusCardsShared(players=ps) for ps in product(s.players, repeat=len(s.drawn))]

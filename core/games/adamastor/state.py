@@ -207,9 +207,7 @@ def weather_of(s: State) -> tuple[str, int, int, int, int]:
     if space_black:
         black, clouds = black + clouds, 0
     black = max(0, black + space_black - spare)
-    row = next(
-        w for w in s.cards.weather if black >= w.min_black and suns >= w.min_suns
-    )
+    row = next(w for w in s.cards.weather if black >= w.min_black and suns >= w.min_suns)
     actions = row.actions + s.skill_count("extra_action")
     extra = s.cards.costs["storm_extra"] if row.extra_cost else 0
     return row.name, actions, extra, black, suns

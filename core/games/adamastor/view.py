@@ -13,7 +13,7 @@ from typing import Any
 from core.engine import Step
 from core.games.adamastor import flow
 from core.games.adamastor.board import step_cost
-from core.games.adamastor.state import State, icons
+from core.games.adamastor.state import State, icons, sort_strip
 from events.adamastor import (
     ActionsEnded,
     BonusCardsDrawn,
@@ -146,7 +146,7 @@ def _main(s: State, e: Event) -> str:
         case PlayerCardsDealt(strip=strip, hands=hands, shown=shown):
             extra = f", {shown} is shown beside the deck" if shown else ""
             dealt = "; ".join(f"{p} holds {_cards(h)}" for p, h in zip(s.players, hands, strict=False))
-            return f"the adventure strip is {_cards(strip)}, {dealt}{extra}"
+            return f"the adventure strip is {_cards(sort_strip(s, strip))}, {dealt}{extra}"
         case SunriseCardDrawn(card=c):
             joined = s.shown if s.less_luck else c
             extra = f" and {c} is shown beside the deck" if s.less_luck else ""
@@ -203,6 +203,8 @@ def narrate(s: State, e: Event) -> str:
         text += "; " + "; ".join(after.notes)
     if after.result and not s.result:
         text += "; " + ("the voyage is won" if after.result == "won" else "the voyage is lost")
+    if text[0] == "c" and text[1].isdigit():
+        return f"Card {text}."
     return text[0].upper() + text[1:] + "."
 
 

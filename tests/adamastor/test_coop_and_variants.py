@@ -1,0 +1,108 @@
+"""The 2-player co-op (rulebook 9.3), the historical scenario (9.1) and 'less luck' (9.2)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from core.engine import Chance, Decision
+from events.adamastor import (
+    ActionsEnded,
+    BonusCardsDrawn,
+    BonusCardsShared,
+    CaptainChosen,
+    CardsDrawn,
+    CardSwapped,
+    DrawChosen,
+    FleetPlaced,
+    HandTrimmed,
+    LandCardKept,
+    MapCardRevealed,
+    PlayerCardsDealt,
+    SunriseCardDrawn,
+)
+from tests.adamastor.support import RS, act, created, refused, started
+
+
+def coop(strip=("c40", "c39", "c38")):
+    s = RS.initial_state(created(2))
+    p = RS.pending(s)
+    assert isinstance(p, Chance) and set(p.items) == {"P1", "P2"}
+    s = act(s, CaptainChosen(player="P2"))
+    s = act(s, MapCardRevealed(position=0, card="R1"))
+    assert RS.pending(s) == Decision("P2", "place the fleet")
+    s = act(s, FleetPlaced(space="0b"))
+    p = RS.pending(s)
+    assert isinstance(p, Chance) and p.count == 9
+    return act(s, PlayerCardsDealt(strip=strip, hands=(("c1", "c2", "c3"), ("c4", "c5", "c6"))))
+
+
+def test_coop_players_hold_separate_hands_and_share_the_deck():
+    s = coop()
+    assert s.hands == (("c1", "c2", "c3"), ("c4", "c5", "c6")) and s.morale == 31
+    assert RS.view(s, "P1")["hands"]["P2"] == {"count": 3}
+    assert RS.view(s, "P1")["hands"]["P1"] == ["c1", "c2", "c3"]
+
+
+def test_coop_actions_alternate_from_the_captain():
+    s = replace(coop(), cubes=3)
+    assert RS.pending(s).player == "P2"
+    assert "not in P2's hand" in refused(s, CardSwapped(hand_card="c1", strip_card="c40"))
+    s = act(s, CardSwapped(hand_card="c4", strip_card="c40"))
+    assert RS.pending(s).player == "P1"
+    s = act(s, DrawChosen())
+    s = act(s, CardsDrawn(cards=("c20",)))
+    assert "c20" in s.hands[0] and RS.pending(s).player == "P2"
+
+
+def test_coop_land_bonus_cards_are_shared_as_the_players_agree():
+    s = replace(coop(), phase="land_keep", drawn=("c20",), actor=1)
+    kind = s.card("c20").bonus_kind
+    legal = RS.legal(s)
+    assert {e.player for e in legal if isinstance(e, LandCardKept)} == {"P1", "P2"}
+    s = act(s, LandCardKept(card="c20", player="P1", bonus=0))
+    assert "c20" in s.hands[0] and kind
+    s = replace(s, phase="bonus_draw", need=2)
+    s = act(s, BonusCardsDrawn(cards=("c21", "c22")))
+    assert s.phase == "bonus_share"
+    s = act(s, BonusCardsShared(players=("P2", "P1")))
+    assert "c21" in s.hands[1] and "c22" in s.hands[0]
+
+
+def test_coop_captain_token_passes_at_sunset_and_both_hands_are_trimmed():
+    s = coop()
+    s = replace(s, hands=(("c1", "c2", "c3", "c7"), ("c4", "c5", "c6", "c8")), deck=s.deck[2:])
+    s = act(s, ActionsEnded())
+    assert s.phase == "trim" and RS.pending(s).player == "P1"
+    s = act(s, HandTrimmed(player="P1", cards=("c7",)))
+    assert RS.pending(s).player == "P2"
+    assert "P2 must discard" in refused(s, HandTrimmed(player="P1", cards=("c1",)))
+    s = act(s, HandTrimmed(player="P2", cards=("c8",)))
+    assert s.phase == "sunrise" and s.captain_name == "P1"
+    s = act(s, SunriseCardDrawn(card=s.deck[0]))
+    assert RS.pending(s).player == "P1"
+
+
+def test_historical_scenario_lays_three_historical_cards_from_lisbon():
+    s = RS.initial_state(created(1, {"scenario": "historical"}))
+    assert s.maps == ("H1", "H2", "H3")
+    assert s.board[s.fleet].label == "Lisbon"
+    assert isinstance(RS.pending(s), Chance) and s.phase == "deal"
+    calicut = [sp for sp in s.board.spaces if sp.destination]
+    assert calicut and all(sp.label == "Calicut" for sp in calicut)
+
+
+def test_less_luck_shows_the_next_strip_card_beside_the_deck():
+    s = started(options={"less_luck": "true"})
+    assert s.shown == "c37" and s.morale == 33
+    assert RS.view(s, "P1")["shown"] == "c37"
+    s = act(s, ActionsEnded())
+    while s.phase != "sunrise":
+        s = act(s, RS.legal(s)[0])
+    s2 = act(s, SunriseCardDrawn(card="c20"))
+    assert "c37" in s2.strip and s2.shown == "c20" and "c20" not in s2.strip
+
+
+def test_less_luck_deal_needs_the_shown_card():
+    s = act(RS.initial_state(created(1, {"less_luck": "true"})), MapCardRevealed(position=0, card="R1"))
+    s = act(s, FleetPlaced(space="0a"))
+    assert "less luck" in refused(s, PlayerCardsDealt(strip=("c1", "c2", "c3"), hands=(("c4", "c5", "c6"),)))
