@@ -80,7 +80,7 @@ class Catalog(msgspec.Struct, frozen=True):
         if card_id in self.civs:
             return self.civs[card_id].name
         if card_id == "luxury":
-            return "luxury card"
+            return "the luxury card"
         return card_id
 
     def era_cards(self, era: str) -> tuple[str, ...]:

@@ -158,6 +158,11 @@ def narrate(s: State, e: Event) -> str:
     return text + ("; " + "; ".join(extra) if extra else "") + "."
 
 
+def _amount(s: State, player: str, n: int) -> str:
+    eff = auction.effective(s, player, n)
+    return str(n) if eff == n else f"{n} (counting {eff:g} with Market/Agora)"
+
+
 def _sentence(s: State, e: Event) -> str:
     match e:
         case CivilizationsDealt():
@@ -171,14 +176,15 @@ def _sentence(s: State, e: Event) -> str:
             return f"Round {s.round}: {', '.join(_n(s, c) for c in e.cards)} revealed"
         case BidPlaced():
             where = " in the conquest row" if e.card in s.conquest else ""
-            text = f"{e.player} bids {e.coins.total() + e.luxury} on {_n(s, e.card)}{where}"
+            text = f"{e.player} bids {_amount(s, e.player, e.coins.total() + e.luxury)} on {_n(s, e.card)}{where}"
             other = auction.held(s, e.card)
             if other:
                 text += f", outbidding {other.player}'s {other.count}, who must move that bid or take it back"
             return text
         case BidMoved():
             assert s.loose is not None
-            text = f"{e.player} moves the outbid {s.loose.count} from {_n(s, s.loose.card)} to {_n(s, e.card)}"
+            n = _amount(s, e.player, s.loose.count)
+            text = f"{e.player} moves the outbid {n} from {_n(s, s.loose.card)} to {_n(s, e.card)}"
             other = auction.held(s, e.card)
             if other:
                 text += f", displacing {other.player}'s {other.count}"
