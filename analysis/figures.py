@@ -112,7 +112,7 @@ def write(fig: Any, path: str, png: bool = False) -> None:
     except ImportError:
         raise CannotRender("kaleido is not installed (pip install 'agon[png]')") from None
     try:
-        fig.write_image(path, format="png", width=1200, height=700, scale=1)
+        fig.write_image(path, format="png", width=1200, height=fig.layout.height or 700, scale=1)
     except Exception as e:  # noqa: BLE001 - kaleido reports a missing browser in several ways
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise CannotRender(f"kaleido could not start a Chromium to draw it ({first}); install chromium"

@@ -269,7 +269,9 @@ _PAGE = """<!DOCTYPE html>
     document.body.dataset.step = String(s.n);
   }
 
-  function stop() { if (timer) { clearInterval(timer); timer = null; document.getElementById("play").textContent = "play"; } }
+  function stop() {
+    if (timer) { clearInterval(timer); timer = null; document.getElementById("play").textContent = "play"; }
+  }
   function play() {
     if (timer) { stop(); return; }
     if (current >= last) show(0);

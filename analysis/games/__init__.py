@@ -2,7 +2,8 @@
 
 A module here may define
 - ``FIGURES``: plot kind (``battles``, ``auction``...) -> ``fn(line) -> plotly Figure`` (plotly imported inside);
-- ``ROWS``: the same plot kinds -> ``fn(line) -> list[dict]``, the rows the figure draws (for ``--json``);
+- ``ROWS``: the same plot kinds -> ``fn(line)`` -> the plain rows the figure draws (for ``--json``);
+- ``SCORE``: what the ruleset's score is, in a few words (for axis titles);
 - ``SIDE`` and ``sides(state) -> {player: side}``: what a player plays as (a nation, a civilization), for stats.
 
 Modules are imported only when a command needs them, so the CLI never loads another ruleset's code.
@@ -16,6 +17,8 @@ from types import ModuleType
 from typing import Any
 
 MODULES: dict[str, str] = {
+    "pergamemnon": "analysis.games.pergamemnon",
+    "peloponnes": "analysis.games.peloponnes",
 }
 
 
@@ -34,7 +37,7 @@ def figures_for(ruleset: str) -> dict[str, Callable[[Any], Any]]:
     return dict(getattr(mod, "FIGURES", {})) if mod else {}
 
 
-def rows_for(ruleset: str) -> dict[str, Callable[[Any], list[dict[str, Any]]]]:
+def rows_for(ruleset: str) -> dict[str, Callable[[Any], Any]]:
     mod = module_for(ruleset)
     return dict(getattr(mod, "ROWS", {})) if mod else {}
 

@@ -1,0 +1,179 @@
+"""Peloponnes' pictures: the auctions (from the ruleset's ``auctions`` projection) and the turn order across the
+rounds as a bump chart (from ``turn_order``).
+
+The auction panel has one row per card offered, grouped by round, and events left to right. A bid is a dot in
+the bidder's colour labelled with its coin cards; a bid that outbids someone puts a cross in the displaced
+player's colour on that card, and an arrow carries the displaced bid to the card it moved to (or along its row to
+"taken back"); a star marks each card won. Rows read ``auctions``: index, round, action (bid, move, withdraw,
+pass, won), player, card, card_name, conquest, coin_cards, effective, outbid, outbid_coin_cards, from_card, chain; and
+``turn_order``: index, round, player, position, bid, next_position.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analysis.figures import style
+from analysis.palette import player_colors
+
+SIDE = "civilization"
+SCORE = "lower of population and power"
+
+
+def sides(state: Any) -> dict[str, str]:
+    return {seat.name: state.cat.name(seat.civ.card) for seat in state.seats if seat.civ is not None}
+
+
+def auction_rows(line: Any) -> list[dict[str, Any]]:
+    return line.ruleset.projections["auctions"](line.steps())
+
+
+def turn_order_rows(line: Any) -> list[dict[str, Any]]:
+    return line.ruleset.projections["turn_order"](line.steps())
+
+
+def card_rows(rows: list[dict[str, Any]]) -> list[tuple[int, str]]:
+    """The (round, card) rows of the auction panel, in the order the cards were first bid on in each round."""
+    seen: list[tuple[int, str]] = []
+    for r in rows:
+        for card in (r["card"], r["from_card"]):
+            if card and (r["round"], card) not in seen:
+                seen.append((r["round"], card))
+    seen.sort(key=lambda rc: rc[0])
+    return seen
+
+
+def action_steps(rows: list[dict[str, Any]]) -> dict[int, int]:
+    """Each auction row's place on the x axis: its action's number within the round's auction (1 first); the
+    cards won sit one place after the round's last action."""
+    out: dict[int, int] = {}
+    count: dict[int, int] = {}
+    for r in rows:
+        if r["action"] == "won":
+            out[id(r)] = count.get(r["round"], 0) + 1
+        elif r["action"] != "pass":
+            count[r["round"]] = count.get(r["round"], 0) + 1
+            out[id(r)] = count[r["round"]]
+    return out
+
+
+def auction_figure(line: Any) -> Any:
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
+    rows = auction_rows(line)
+    order = turn_order_rows(line)
+    players = list(line.created.names)
+    colors = player_colors(players)
+    cards = card_rows(rows)
+    names = {r["card"]: r["card_name"] for r in rows if r["card"]}
+    ypos = {rc: i for i, rc in enumerate(cards)}
+    rounds = sorted({r["round"] for r in order} | {r["round"] for r in rows})
+    fig = make_subplots(rows=2, cols=1, row_heights=[0.68, 0.32], vertical_spacing=0.12,
+                        subplot_titles=("Auctions: bids, displacements (→) and cards won (★)",
+                                        "Turn order by round (1 = first)"))
+    step = action_steps(rows)
+    for p in players:
+        mine = [r for r in rows if r["player"] == p and r["action"] in ("bid", "move", "won")]
+        if mine:
+            fig.add_trace(go.Scatter(
+                x=[step[id(r)] for r in mine], y=[ypos[(r["round"], r["card"])] for r in mine],
+                mode="markers+text", name=p, legendgroup=p,
+                marker={"color": colors[p], "size": [17 if r["action"] == "won" else 13 for r in mine],
+                        "symbol": [_SYMBOL[r["action"]] for r in mine], "line": {"width": 1, "color": "white"}},
+                text=[str(r["coin_cards"]) for r in mine], textposition="middle right",
+                textfont={"color": colors[p], "size": 11},
+                hovertext=[_say(r) for r in mine], hoverinfo="text",
+            ), row=1, col=1)
+        hit = [r for r in rows if r["outbid"] == p]
+        if hit:
+            fig.add_trace(go.Scatter(
+                x=[step[id(r)] - 0.25 for r in hit], y=[ypos[(r["round"], r["card"])] for r in hit],
+                mode="markers", name=f"{p} outbid", legendgroup=p, showlegend=False,
+                marker={"color": colors[p], "size": 12, "symbol": "x-thin", "line": {"width": 3,
+                                                                                    "color": colors[p]}},
+                hovertext=[f"{p}'s bid of {r['outbid_coin_cards']} on {r['card_name']} is displaced by"
+                           f" {r['player']}" for r in hit], hoverinfo="text",
+            ), row=1, col=1)
+    # Arrows: where each displaced bid went, from the moment it was displaced.
+    displaced_at: dict[tuple[str, str], float] = {}
+    for r in rows:
+        if r["outbid"]:
+            displaced_at[(r["outbid"], r["card"])] = step[id(r)] - 0.25
+        if r["action"] in ("move", "withdraw") and r["from_card"]:
+            start = displaced_at.get((r["player"], r["from_card"]), step[id(r)])
+            from_y = ypos[(r["round"], r["from_card"])]
+            to_y = ypos[(r["round"], r["card"])] if r["action"] == "move" else from_y
+            if r["action"] == "withdraw":
+                fig.add_annotation(x=step[id(r)], y=to_y, text="taken back", showarrow=False, xanchor="left",
+                                   xshift=4, font={"size": 11, "color": colors[r["player"]]}, name="taken back")
+            fig.add_annotation(
+                x=step[id(r)], y=to_y, ax=start, ay=ypos[(r["round"], r["from_card"])], xref="x", yref="y",
+                axref="x", ayref="y", showarrow=True, arrowhead=3, arrowwidth=1.8, arrowcolor=colors[r["player"]],
+                text="", hovertext=_say(r), name="displacement",
+            )
+    ticks = [f"round {rnd}: {names.get(c, c)}" for rnd, c in cards]
+    for i in range(1, len(cards)):
+        if cards[i][0] != cards[i - 1][0]:
+            fig.add_hline(y=i - 0.5, line={"color": "#ccc", "width": 1}, row=1, col=1)
+    fig.update_yaxes(tickvals=list(range(len(ticks))), ticktext=ticks, autorange="reversed", row=1, col=1,
+                     title_text="card offered")
+    most = max(step.values(), default=1)
+    fig.update_xaxes(title_text="action in the round's auction (★: won when the auction closes)", row=1, col=1,
+                     tickvals=list(range(1, most + 1)), range=[0.5, most + 0.8])
+    # Bump chart of the turn order.
+    for p in players:
+        mine = [r for r in order if r["player"] == p]
+        if not mine:
+            continue
+        xs = [r["round"] for r in mine]
+        ys = [r["position"] for r in mine]
+        fig.add_trace(go.Scatter(
+            x=xs, y=ys, mode="lines+markers+text", name=f"{p} (turn order)", legendgroup=p, showlegend=False,
+            line={"color": colors[p], "width": 3}, marker={"size": 12, "color": colors[p]},
+            text=[f"{r['bid']}" for r in mine], textposition="middle right",
+            textfont={"color": colors[p], "size": 10},
+            hovertext=[f"round {r['round']}: {p} acts {_ordinal(r['position'])} and bids {r['bid']} coin cards"
+                       f" → {_ordinal(r['next_position'])} next round" for r in mine],
+            hoverinfo="text",
+        ), row=2, col=1)
+    n = len(players)
+    fig.update_yaxes(tickvals=list(range(1, n + 1)), ticktext=[_ordinal(i) for i in range(1, n + 1)],
+                     range=[n + 0.4, 0.6], title_text="position", row=2, col=1)
+    fig.update_xaxes(tickvals=rounds, range=[min(rounds, default=1) - 0.3, max(rounds, default=1) + 0.5],
+                     title_text="round (labels: coin cards bid)",
+                     row=2, col=1)
+    fig.update_layout(height=max(700, 420 + 24 * len(ticks)))
+    chains = len({(r["round"], r["chain"]) for r in rows if r["chain"]})
+    won = sum(1 for r in rows if r["action"] == "won")
+    style(fig, f"{line.ruleset.title}: auctions and turn order", fig.layout.xaxis.title.text, "card offered",
+          subtitle=f"game {line.game.id}, branch {line.branch.name}: {len(rounds)} rounds, {won} cards won,"
+          f" {chains} displacement chains")
+    return fig
+
+
+_SYMBOL = {"bid": "circle", "move": "diamond", "won": "star"}
+
+
+def _say(r: dict[str, Any]) -> str:
+    what = "conquers" if r["conquest"] else "buys"
+    match r["action"]:
+        case "bid":
+            out = f" outbidding {r['outbid']} ({r['outbid_coin_cards']})" if r["outbid"] else ""
+            return f"#{r['index']}: {r['player']} bids {r['coin_cards']} on {r['card_name']}{out}"
+        case "move":
+            out = f", displacing {r['outbid']} ({r['outbid_coin_cards']})" if r["outbid"] else ""
+            return f"#{r['index']}: {r['player']} moves the displaced bid of {r['coin_cards']} to {r['card_name']}{out}"
+        case "withdraw":
+            return f"#{r['index']}: {r['player']} takes back the displaced bid of {r['coin_cards']}"
+        case "won":
+            return f"#{r['index']}: {r['player']} {what} {r['card_name']} for {r['coin_cards']} coin cards"
+    return f"#{r['index']}: {r['player']} passes"
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+FIGURES = {"auction": auction_figure}
+ROWS = {"auction": lambda line: {"auctions": auction_rows(line), "turn_order": turn_order_rows(line)}}
