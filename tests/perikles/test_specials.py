@@ -1,0 +1,152 @@
+"""The eight special tiles, each used once at the moment its text allows (data facts 'Special tiles')."""
+
+from __future__ import annotations
+
+from core.engine import Chance, Decision
+from core.games.perikles import RULESET as RS
+from core.games.perikles.battle import strengths
+from core.games.perikles.state import INFLUENCE, NOMINATE, Commit, replace
+from events.perikles import (
+    AlkibiadesPlayed,
+    BattleDiceRolled,
+    BattleTileKept,
+    BattleTilePlayed,
+    CubeMove,
+    ForcesCommitted,
+    PeriklesPlayed,
+    PlaguePlayed,
+    SlaveRevoltPlayed,
+    SlaveRevoltStruck,
+)
+from tests.perikles.helpers import at_battle, at_commit, fresh, play, refused
+
+LEADERS = {"athens": 0, "sparta": 1, "corinth": 2, "megara": 3}
+
+
+def influence_turn(special: str):
+    s = fresh(4)
+    return replace(s, phase=INFLUENCE, turn=1, actor=0, specials=(special, "plague", "brasidas", "phormio"),
+                   display=("athens-2",) * 10, deck=("sparta-2",) * 5)
+
+
+def test_perikles_places_two_cubes_in_athens_once():
+    s = influence_turn("perikles")
+    s = play(s, PeriklesPlayed(player="P1"))
+    assert s.cubes[0][0] == 4 and s.used[0]
+    assert "no unused perikles" in refused(s, PeriklesPlayed(player="P1"))
+    assert RS.pending(s).player == "P1"
+
+
+def test_influence_specials_are_played_only_in_the_influence_phase():
+    s = replace(influence_turn("perikles"), phase=NOMINATE)
+    assert "cannot happen in the nominate phase" in refused(s, PeriklesPlayed(player="P1"))
+
+
+def test_alkibiades_moves_any_two_cubes_to_other_cities():
+    s = influence_turn("alkibiades")
+    moves = (CubeMove(owner="P2", source="athens", target="sparta"), CubeMove(owner="P1", source="argos",
+                                                                               target="megara"))
+    s2 = play(s, AlkibiadesPlayed(player="P1", moves=moves))
+    assert s2.cubes[0][1] == 1 and s2.cubes[1][1] == 3 and s2.cubes[2][0] == 1 and s2.cubes[5][0] == 3
+    same = (moves[0], CubeMove(owner="P1", source="argos", target="argos"))
+    assert "to another city" in refused(s, AlkibiadesPlayed(player="P1", moves=same))
+    three = (CubeMove(owner="P2", source="athens", target="sparta"),) * 3
+    assert "exactly 2" in refused(s, AlkibiadesPlayed(player="P1", moves=three))
+    empty = replace(s, cubes=((2, 0, 2, 2),) + s.cubes[1:])
+    assert "no cube left in athens" in refused(empty, AlkibiadesPlayed(player="P1", moves=moves))
+
+
+def test_plague_halves_every_players_cubes_in_a_city_rounded_down():
+    s = replace(influence_turn("plague"), cubes=((5, 3, 2, 1),) + fresh(4).cubes[1:])
+    s = play(s, PlaguePlayed(player="P1", city="athens"))
+    assert s.cubes[0] == (3, 2, 1, 1)
+
+
+def revolt_position():
+    commits = (Commit("sparta-h4-1", 1, "Plataea", "attacker", "main"),
+               Commit("sparta-h4-2", 1, "Plataea", "attacker", "main"))
+    return at_commit(leaders=LEADERS, commits=commits, actor=0,
+                     specials=("slave-revolt", "plague", "alkibiades", "perikles"), locations=("Plataea", "Pylos"))
+
+
+def test_slave_revolt_removes_a_spartan_hoplite_drawn_blind_on_ones_own_commitment_turn():
+    s = revolt_position()
+    assert "no Spartan hoplite stands" in refused(s, SlaveRevoltPlayed(player="P1", place="Pylos"))
+    s = play(s, SlaveRevoltPlayed(player="P1", place="Plataea"))
+    pending = RS.pending(s)
+    assert isinstance(pending, Chance) and set(pending.items) == {"sparta-h4-1", "sparta-h4-2"}
+    assert "not a Spartan hoplite" in refused(s, SlaveRevoltStruck(counter="athens-h1-1"))
+    s = play(s, SlaveRevoltStruck(counter="sparta-h4-2"))
+    assert s.revolted == ("sparta-h4-2",) and RS.pending(s).player == "P1"
+    assert "no unused slave-revolt" in refused(s, SlaveRevoltPlayed(player="P1", place="Plataea"))
+    assert strengths(s, "Plataea", "H") == (4, 1)
+    s = play(s, ForcesCommitted(player="P1", tile="any"))
+    assert RS.pending(s).player == "P2"
+
+
+def test_slave_revolt_is_only_for_the_commitment_turn_of_its_holder():
+    s = replace(revolt_position(), actor=1)
+    assert "turn order" in refused(s, SlaveRevoltPlayed(player="P1", place="Plataea"))
+
+
+def spartan_attack(special_holder_tile: str, holder: int = 3):
+    specials = ["perikles", "plague", "alkibiades", "slave-revolt"]
+    specials[holder] = special_holder_tile
+    commits = (Commit("sparta-h3-1", 1, "Mantinea", "attacker", "main"),
+               Commit("megara-h2-1", 3, "Mantinea", "attacker", "ally"),
+               Commit("athens-h3-1", 0, "Mantinea", "defender", "main"))
+    s = at_commit(leaders=LEADERS, commits=commits, specials=tuple(specials), locations=("Mantinea",))
+    return at_battle(s)
+
+
+def test_brasidas_doubles_spartan_hoplite_strength_in_one_battle():
+    s = spartan_attack("brasidas")
+    pending = RS.pending(s)
+    assert isinstance(pending, Decision) and pending.player == "P4"
+    assert strengths(s, "Mantinea", "H") == (5, 3)
+    assert "holds brasidas, not phormio" in refused(s, BattleTilePlayed(player="P4", tile="phormio"))
+    s = play(s, BattleTilePlayed(player="P4", tile="brasidas"))
+    assert strengths(s, "Mantinea", "H", s.battle.played) == (8, 3)
+    assert isinstance(RS.pending(s), Chance) and s.used[3]
+
+
+def test_a_battle_tile_may_be_kept_for_later():
+    s = play(spartan_attack("brasidas"), BattleTileKept(player="P4"))
+    assert isinstance(RS.pending(s), Chance) and not s.used[3]
+
+
+def test_phormio_doubles_athenian_trireme_strength_in_one_battle():
+    commits = (Commit("athens-t4-1", 0, "Pylos", "attacker", "main"),
+               Commit("sparta-t3-1", 1, "Pylos", "defender", "main"))
+    s = at_battle(at_commit(leaders=LEADERS, commits=commits, locations=("Pylos",),
+                            specials=("phormio", "plague", "alkibiades", "perikles")))
+    s = play(s, BattleTilePlayed(player="P1", tile="phormio"))
+    assert strengths(s, "Pylos", "T", s.battle.played) == (8, 3)
+
+
+def test_thessalian_allies_start_a_hoplite_battle_with_the_token_on_the_players_side():
+    s = spartan_attack("thessalian-allies", holder=0)
+    s = play(s, BattleTilePlayed(player="P1", tile="thessalian-allies"))
+    assert s.battle.token == -1
+    s = play(s, BattleDiceRolled(attacker=(1, 1), defender=(6, 6)))
+    assert s.fought[0].winner == "defender" and s.fought[0].start == -1
+
+
+def test_persian_fleet_starts_a_trireme_battle_with_the_token_and_only_for_a_player_in_it():
+    commits = (Commit("athens-t4-1", 0, "Pylos", "attacker", "main"),
+               Commit("sparta-t3-1", 1, "Pylos", "defender", "main"))
+    s = at_battle(at_commit(leaders=LEADERS, commits=commits, locations=("Pylos",),
+                            specials=("persian-fleet", "plague", "alkibiades", "perikles")))
+    s = play(s, BattleTilePlayed(player="P1", tile="persian-fleet"))
+    assert s.battle.token == 1
+    outsider = at_battle(at_commit(leaders=LEADERS, commits=commits, locations=("Pylos",),
+                                   specials=("perikles", "plague", "alkibiades", "persian-fleet")))
+    assert isinstance(RS.pending(outsider), Chance)
+
+
+def test_a_battle_tile_is_not_offered_in_a_battle_of_the_other_kind():
+    commits = (Commit("athens-t4-1", 0, "Pylos", "attacker", "main"),
+               Commit("sparta-t3-1", 1, "Pylos", "defender", "main"))
+    s = at_battle(at_commit(leaders=LEADERS, commits=commits, locations=("Pylos",),
+                            specials=("thessalian-allies", "brasidas", "alkibiades", "perikles")))
+    assert isinstance(RS.pending(s), Chance)

@@ -1,0 +1,97 @@
+"""Hidden information in views, narration, and seeded bot games played to a scored end."""
+
+from __future__ import annotations
+
+import time
+
+import msgspec
+import pytest
+
+from core.autoplay import play_out
+from core.engine import Over, fold, steps
+from core.games.perikles import RULESET as RS
+from core.games.perikles.state import Commit
+from events.base import GameCreated, PlayerSeat
+from events.codec import Codec
+from events.perikles import BattleDiceRolled, BattleTileKept
+from tests.perikles.helpers import at_battle, at_commit, play
+
+LEADERS = {"athens": 0, "sparta": 1, "corinth": 2, "megara": 3}
+
+
+def test_unused_special_tiles_are_hidden_from_others_and_shown_once_used():
+    s = at_commit(leaders=LEADERS)
+    mine = RS.view(s, "P1")["players"]
+    assert mine["P1"]["special_tile"] == "perikles" and mine["P2"]["special_tile"] == "hidden"
+    assert RS.view(s, None)["players"]["P2"]["special_tile"] == "plague"
+    used = s.__class__(**{**{f: getattr(s, f) for f in s.__struct_fields__}, "used": (False, True, False, False)})
+    assert RS.view(used, "P1")["players"]["P2"]["special_tile"] == "plague"
+
+
+def test_committed_counters_are_face_down_to_others_until_their_battle():
+    commits = (Commit("athens-t4-1", 0, "Pylos", "attacker", "main"),
+               Commit("sparta-t3-1", 1, "Pylos", "defender", "main"))
+    s = at_commit(leaders=LEADERS, commits=commits, locations=("Pylos", "Plataea"))
+    theirs = RS.view(s, "P2")["locations"][0]["attacker"][0]
+    assert theirs == {"player": "P1", "role": "main", "city": "athens", "face_down": True}
+    assert RS.view(s, "P1")["locations"][0]["attacker"][0]["strength"] == 4
+    assert RS.view(s, None)["locations"][0]["defender"][0]["counter"] == "sparta-t3-1"
+    msgspec.json.encode(RS.view(s, "P3"))
+    fighting = at_battle(s)
+    assert RS.view(fighting, "P2")["locations"][0]["attacker"][0]["strength"] == 4
+
+
+def created(n: int, bot: str, seed: int) -> GameCreated:
+    return GameCreated(ruleset="perikles", ruleset_version=RS.version, seed=seed, cards=RS.default_cards(),
+                       players=tuple(PlayerSeat(f"P{i + 1}", bot) for i in range(n)))
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_seeded_greedy_games_reach_a_scored_end_and_replay_fast(n):
+    events, actors, final = play_out(RS, created(n, "greedy", 11), validate=True)
+    pending = RS.pending(final)
+    assert isinstance(pending, Over) and pending.outcome.winners
+    assert final.turn >= 2 and final.fought
+    start = time.perf_counter()
+    assert fold(RS, events) == final
+    assert time.perf_counter() - start < 0.1
+    codec = Codec((GameCreated, *RS.events), RS.upcasters)
+    assert fold(RS, [codec.decode(codec.encode(e)) for e in events]) == final
+
+
+def test_the_log_narrates_every_election_and_every_battle_roll():
+    events, actors, final = play_out(RS, created(4, "greedy", 5))
+    state = RS.initial_state(events[0])
+    elections = rolls = 0
+    for e in events[1:]:
+        sentence = RS.narrate(state, e)
+        if "Elections:" in sentence:
+            elections += 1
+        if isinstance(e, BattleDiceRolled):
+            assert "attacker rolls" in sentence and "defender rolls" in sentence
+            rolls += 1
+        state = RS.apply(state, e)
+    assert elections == final.turn and rolls == sum(len(f.dice) for f in final.fought)
+
+
+def test_projections_are_plain_rows_matching_the_game():
+    events, actors, final = play_out(RS, created(4, "random", 3))
+    line = list(steps(RS, events, actors))
+    rows = RS.projections["battles"](line)
+    assert len(rows) == len(final.fought) and rows
+    msgspec.json.encode(rows)
+    assert all(r["token_path"][-1] in (2, -2) for r in rows if not r["automatic"])
+    assert {r["city"] for r in RS.projections["elections"](line)} == set(final.data.cities)
+    assert RS.projections["locations"](line)
+
+
+def test_a_decision_by_the_wrong_player_in_the_battle_window_is_refused():
+    commits = (Commit("athens-t4-1", 0, "Pylos", "attacker", "main"),
+               Commit("sparta-t3-1", 1, "Pylos", "defender", "main"))
+    s = at_battle(at_commit(leaders=LEADERS, commits=commits, locations=("Pylos",),
+                            specials=("phormio", "plague", "alkibiades", "perikles")))
+    from tests.perikles.helpers import refused
+
+    assert "turn order" in refused(s, BattleTileKept(player="P2"))
+    s = play(s, BattleTileKept(player="P1"))
+    assert RS.legal(s) == []
