@@ -32,6 +32,7 @@ from core.games.pergamemnon.state import (
     attack_of,
     card,
     defence_of,
+    distinct,
     effects,
     flees,
     index,
@@ -256,11 +257,13 @@ def legal(s: State) -> list[Attacked | DefenceCommitted | Reinforced | Yielded]:
     b = s.battle
     assert b is not None
     if not b.defender_cards:
-        return [DefenceCommitted(player=b.defender, card=c) for c in player(s, b.defender).hand]
+        return [DefenceCommitted(player=b.defender, card=c) for c in distinct(s, player(s, b.defender).hand)]
     st = b.strikes[-1]
     p = player(s, st.struck)
     out: list[Attacked | DefenceCommitted | Reinforced | Yielded] = [
-        Reinforced(player=p.name, card=c) for c in p.hand if st.defence + defence_of(s, p, c, st.weapon) >= st.value
+        Reinforced(player=p.name, card=c)
+        for c in distinct(s, p.hand)
+        if st.defence + defence_of(s, p, c, st.weapon) >= st.value
     ]
     return [*out, Yielded(player=p.name)]
 
@@ -299,5 +302,5 @@ def legal_after(s: State) -> list[CapturesPlaced | HandDiscarded]:
         unique = list(dict.fromkeys(options))
         return [CapturesPlaced(player=a.winner, under_city=u) for u in unique]
     hand = player(s, a.loser).hand
-    options = [(), hand, *((c,) for c in hand)]
+    options = [(), hand, *((c,) for c in distinct(s, hand))]
     return [HandDiscarded(player=a.loser, cards=c) for c in dict.fromkeys(options)]

@@ -19,6 +19,7 @@ from core.games.pergamemnon.state import (
     PlayerState,
     State,
     card,
+    distinct,
     effects,
     hand_size,
     index,
@@ -239,7 +240,7 @@ def legal_turn(s: State) -> list[Event]:
     attacks: list[Event] = [
         Attacked(player=p.name, defender=d, weapon=card(s, c).weapon, card=c)
         for d in attackable(s, p.name)
-        for c in p.hand
+        for c in distinct(s, p.hand)
     ]
     return legal_recruits(s, p) + attacks
 

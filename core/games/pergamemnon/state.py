@@ -162,3 +162,12 @@ def playable(p: PlayerState) -> int:
 def without(cards: tuple[str, ...], remove: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     gone = set(remove)
     return tuple(c for c in cards if c not in gone)
+
+
+def distinct(s: State, ids: tuple[str, ...] | list[str]) -> list[str]:
+    """One id per different card (copies such as ``rome.spearman.1`` and ``.2`` are alike): for canonical lists."""
+    seen: dict[tuple[object, ...], str] = {}
+    for cid in ids:
+        c = card(s, cid)
+        seen.setdefault(msgspec.structs.astuple(c)[1:], cid)
+    return list(seen.values())

@@ -181,7 +181,12 @@ def narrate(s: State, e: Event) -> str:
                 f"{_name(s, e.hand_card)} (charisma {card(s, e.hand_card).charisma}) and {' and '.join(paid)}."
             )
         case Attacked():
-            return f"{e.player} attacks {e.defender}, declaring a {e.weapon}, and lays a card face down."
+            # The card is named so that a player choosing among attacks can tell them apart; views keep it hidden.
+            c = card(s, e.card)
+            return (
+                f"{e.player} attacks {e.defender}, declaring a {e.weapon}, and lays the {c.name} "
+                f"({e.weapon} {c.attack}) face down."
+            )
         case DefenceCommitted() | Reinforced() | Yielded():
             after = rules.apply(s, e)
             if isinstance(e, DefenceCommitted):
