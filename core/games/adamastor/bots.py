@@ -123,7 +123,7 @@ def _choose_action(s: State, legal: Sequence[Event], rng: Any) -> Event:
         gain, _, swap = max(scored, key=lambda t: (t[0], t[1]))
         if gain >= 2.0:
             return swap
-    if s.cubes >= 2 or (best_key is not None and best_key[1] <= 0):
+    if s.cubes >= 2 or best_key is None or best_key[1] <= 0:
         if s.morale > 4 and len(hand) < 7:
             return DrawChosen()
     if best_sail is not None and best_key is not None and best_key[1] > 0:

@@ -109,7 +109,9 @@ def _begin_actions(s: State) -> State:
         s, weather=name, black=black, suns=suns, extra_cost=extra, cubes=actions, actor=s.captain, phase="actions"
     )
     cost = f", sailing costs {extra} more per space" if extra else ""
-    return add_note(s, f"round {s.round} sunrise: {name} ({suns} sun, {black} black cloud), {actions} actions{cost}")
+    sky = f"{suns} sun{'s' * (suns != 1)}, {black} black cloud{'s' * (black != 1)}"
+    acts = f"{actions} action{'s' * (actions != 1)}"
+    return add_note(s, f"round {s.round} sunrise: {name} ({sky}), {acts}{cost}")
 
 
 def _action_done(s: State) -> State:

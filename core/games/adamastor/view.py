@@ -126,6 +126,10 @@ def view(s: State, player: str | None) -> dict[str, Any]:
     return out
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def _cards(cs: Sequence[str]) -> str:
     return ", ".join(cs) if cs else "nothing"
 
@@ -177,7 +181,7 @@ def _main(s: State, e: Event) -> str:
         case BonusCardsShared(players=ps):
             return "the bonus cards go " + ", ".join(f"{c} to {p}" for c, p in zip(s.drawn, ps, strict=False))
         case ActionsEnded():
-            return f"{who} ends the action phase with {s.cubes} cubes unused"
+            return f"{who} ends the action phase with {_count(s.cubes, 'cube')} unused"
         case IconIgnored(card=c, icon=icon):
             return f"{s.captain_name} ignores a {icon} icon on {c}"
         case SkillLearned(card=c):
@@ -196,7 +200,8 @@ def _main(s: State, e: Event) -> str:
 
 def narrate(s: State, e: Event) -> str:
     if isinstance(e, GameCreated):
-        return _main(s, e).capitalize() + "."
+        text = _main(s, e)
+        return text[0].upper() + text[1:] + "."
     after = flow.apply(s, e)  # type: ignore[arg-type]
     text = _main(s, e)
     if after.notes:
