@@ -198,7 +198,8 @@ def _sentence(s: State, e: Event) -> str:
             paid = f"{e.wood} wood, {e.stone} stone and {e.luxury} luxury from hand"
             return f"{e.player} builds {_n(s, e.card)}, paying production plus {paid}"
         case ConstructionStarted():
-            return f"{e.player} puts {_n(s, e.card)} under construction with a coin card"
+            coin = "a luxury good used as a coin card" if e.coin == "luxury" else f"a {e.coin} coin card"
+            return f"{e.player} puts {_n(s, e.card)} under construction with {coin}"
         case BuildingLost():
             return f"{e.player} cannot pay for {_n(s, e.card)} and loses it"
         case PopulationFed():
@@ -210,6 +211,11 @@ def _sentence(s: State, e: Event) -> str:
             done = ", ".join(_n(s, c) for c in e.finished) or "nothing"
             return f"{e.player} finishes {done} under construction ({e.wood} wood, {e.stone} stone, {e.luxury} luxury)"
         case CatastropheFaced():
-            parts = [f"covers {_n(s, c)}" if coin else f"loses {_n(s, c)}" for c, coin in zip(e.cards, e.coins)]
+            parts = [
+                f"covers {_n(s, c)} with {'a luxury good' if coin == 'luxury' else f'a {coin} coin card'}"
+                if coin
+                else f"loses {_n(s, c)}"
+                for c, coin in zip(e.cards, e.coins, strict=False)
+            ]
             return f"{e.player} faces the {CATASTROPHE_NAMES[e.catastrophe]} and {', '.join(parts)}"
     return f"{type(e).__name__} happens"
