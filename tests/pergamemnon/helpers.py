@@ -145,9 +145,6 @@ def army() -> list[dict]:
     ]
 
 
-
-
-
 def battle_game(nations=("rome", "carthage", "greece"), hands=None):
     """Alice, Bob, Carol... with ``nations``, each holding the named cards of the ``army()`` above, Alice to act."""
     hands = hands or {}

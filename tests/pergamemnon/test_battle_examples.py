@@ -79,8 +79,7 @@ def test_example_armour_3_reinforced_to_8_then_sword_9_wins_for_the_attacker():
     b = s.battle
     assert b.result == "attacker"
     rows = [
-        (st.striker, st.weapon, st.value, st.defence, st.reinforcement_defence, st.total, st.result)
-        for st in b.strikes
+        (st.striker, st.weapon, st.value, st.defence, st.reinforcement_defence, st.total, st.result) for st in b.strikes
     ]
     assert rows == [
         ("Alice", "spear", 5, 3, 5, 8, "reinforced"),

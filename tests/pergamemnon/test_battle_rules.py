@@ -16,12 +16,15 @@ from events.pergamemnon import (
 )
 from tests.pergamemnon.helpers import (
     battle_game as game,
+)
+from tests.pergamemnon.helpers import (
     play,
     refill_all,
     refused,
     rs,
     with_state_player,
 )
+
 
 def test_attacker_wins_captures_and_plays_again():
     s = game(hands={"Bob": ("weakling", "leader", "runner")})
@@ -90,9 +93,15 @@ def test_two_players_do_not_use_nation_cards():
 
 def test_cards_not_in_hand_and_wrong_weapons_are_refused():
     s = game()
-    assert "not in your hand" in refused(s, Attacked(player="Alice", defender="Bob", weapon="sword", card="rome.veteran"))
-    assert "strikes with a sword" in refused(s, Attacked(player="Alice", defender="Bob", weapon="bow", card="rome.champion"))
-    assert "another player" in refused(s, Attacked(player="Alice", defender="Alice", weapon="sword", card="rome.champion"))
+    assert "not in your hand" in refused(
+        s, Attacked(player="Alice", defender="Bob", weapon="sword", card="rome.veteran")
+    )
+    assert "strikes with a sword" in refused(
+        s, Attacked(player="Alice", defender="Bob", weapon="bow", card="rome.champion")
+    )
+    assert "another player" in refused(
+        s, Attacked(player="Alice", defender="Alice", weapon="sword", card="rome.champion")
+    )
     s = play(s, Attacked(player="Alice", defender="Bob", weapon="sword", card="rome.weakling"))
     assert "not in Bob's hand" in refused(s, DefenceCommitted(player="Bob", card="carthage.veteran"))
     assert "the defender" in refused(s, DefenceCommitted(player="Carol", card="greece.weakling"))
@@ -206,3 +215,20 @@ def test_an_impossible_draw_is_refused():
     assert "must be one of" in refused(s, CardsDrawn(player="Alice", cards=("carthage.leader",)))
     assert "Alice draws now" in refused(s, CardsDrawn(player="Bob", cards=p.items[:1]))
     assert "are drawn, not 2" in refused(s, CardsDrawn(player="Alice", cards=p.items[:2]))
+
+
+def test_a_defender_repelling_a_later_strike_alone_counter_strikes_with_its_last_card():
+    s = game(hands={"Alice": ("weakling", "champion", "leader")})
+    s = play(s, Attacked(player="Alice", defender="Bob", weapon="sword", card="rome.weakling"))
+    s = play(s, DefenceCommitted(player="Bob", card="carthage.champion"))
+    s = play(s, Reinforced(player="Alice", card="rome.champion"))
+    chain = [(st.striker, st.card, st.defence_card, st.result) for st in s.battle.strikes]
+    assert chain == [
+        ("Alice", "rome.weakling", "carthage.champion", "repelled"),
+        ("Bob", "carthage.champion", "rome.weakling", "reinforced"),
+        # The attacker's reinforcement strikes; the defender's last card repels it alone...
+        ("Alice", "rome.champion", "carthage.champion", "repelled"),
+        # ...so the defender counter-strikes again with that card, and the attacker's last card repels it alone.
+        ("Bob", "carthage.champion", "rome.champion", "repelled"),
+    ]
+    assert s.battle.result == "tie"

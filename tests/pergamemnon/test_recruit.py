@@ -22,7 +22,10 @@ def test_example_agamemnon_5_plus_one_charisma_card_recruits_the_centaur():
     # The hand card (Agamemnon, charisma 5) plus one of the 2 charisma cards under the city pays the Centaur (6).
     s = greek_game(charisma=2)
     supply = s.supply
-    s = play(s, CreatureRecruited(player="Alice", creature="creature.centaur", hand_card="greece.agamemnon", charisma_cards=1))
+    s = play(
+        s,
+        CreatureRecruited(player="Alice", creature="creature.centaur", hand_card="greece.agamemnon", charisma_cards=1),
+    )
     alice = player(s, "Alice")
     # The Centaur and every hand card go face up to the discard pile; the charisma card goes back to the supply.
     assert set(alice.discard) == {"creature.centaur", *GREEK_HAND}
@@ -49,7 +52,9 @@ def test_recruit_without_enough_charisma_is_refused():
 
 def test_paying_more_than_the_cost_is_allowed_and_no_change_is_given():
     s = greek_game(charisma=3)
-    s = play(s, CreatureRecruited(player="Alice", creature="creature.dryad", hand_card="greece.agamemnon", charisma_cards=2))
+    s = play(
+        s, CreatureRecruited(player="Alice", creature="creature.dryad", hand_card="greece.agamemnon", charisma_cards=2)
+    )
     assert player(s, "Alice").charisma == 1
 
 
@@ -80,23 +85,34 @@ def test_recruit_with_a_card_not_in_hand_or_a_creature_not_face_up_is_refused():
 def test_captured_card_payment_removes_it_from_the_game():
     s = greek_game(charisma=0)
     s = with_state_player(s, "Alice", under=("rome.centurion",))
-    e = CreatureRecruited(player="Alice", creature="creature.centaur", hand_card="greece.agamemnon", captured=("rome.centurion",))
+    e = CreatureRecruited(
+        player="Alice", creature="creature.centaur", hand_card="greece.agamemnon", captured=("rome.centurion",)
+    )
     assert e in rs.legal(s)
     s = play(s, e)
     assert player(s, "Alice").under == () and "rome.centurion" in s.box
 
 
 def test_carthage_needs_one_charisma_less():
-    s = setup(["carthage", "rome"], {"Alice": ("carthage.hannibal", "carthage.slinger.1", "carthage.slinger.2")},
-              creatures=CREATURES, starter="Alice")
+    s = setup(
+        ["carthage", "rome"],
+        {"Alice": ("carthage.hannibal", "carthage.slinger.1", "carthage.slinger.2")},
+        creatures=CREATURES,
+        starter="Alice",
+    )
     # Hannibal 4 + 1 charisma card + 1 (Carthage) = 6 = the Centaur's cost.
-    s = play(s, CreatureRecruited(player="Alice", creature="creature.centaur", hand_card="carthage.hannibal", charisma_cards=1))
+    s = play(
+        s,
+        CreatureRecruited(player="Alice", creature="creature.centaur", hand_card="carthage.hannibal", charisma_cards=1),
+    )
     assert "creature.centaur" in player(s, "Alice").discard
 
 
 def test_greeks_need_one_charisma_more_once_agamemnon_is_captured():
     s = greek_game(charisma=5)
-    s = with_state_player(s, "Alice", hand=("greece.hercules", "greece.guard", "greece.chariot.1"), leader_captured=True)
+    s = with_state_player(
+        s, "Alice", hand=("greece.hercules", "greece.guard", "greece.chariot.1"), leader_captured=True
+    )
     e = CreatureRecruited(player="Alice", creature="creature.centaur", hand_card="greece.hercules", charisma_cards=5)
     assert "make 5 (-1 from Athens), the Centaur costs 6" in refused(s, e)
     s = with_state_player(s, "Alice", charisma=6)
@@ -104,7 +120,9 @@ def test_greeks_need_one_charisma_more_once_agamemnon_is_captured():
 
 
 def _recruit_dryad_and_draw(s):
-    s = play(s, CreatureRecruited(player="Alice", creature="creature.dryad", hand_card="greece.agamemnon", charisma_cards=1))
+    s = play(
+        s, CreatureRecruited(player="Alice", creature="creature.dryad", hand_card="greece.agamemnon", charisma_cards=1)
+    )
     while not isinstance(rs.pending(s), Decision):
         p = rs.pending(s)
         s = play(s, p.build(p.items[: p.count]))
@@ -136,12 +154,18 @@ def _best(s, name):
 def test_the_game_ends_when_fewer_creatures_lie_face_up_than_players():
     s = greek_game(charisma=9)
     s = replace(s, creature_deck=0, creature_pool=())  # the creature deck is used up: no new creature comes
-    s = play(s, CreatureRecruited(player="Alice", creature="creature.dryad", hand_card="greece.agamemnon", charisma_cards=1))
+    s = play(
+        s, CreatureRecruited(player="Alice", creature="creature.dryad", hand_card="greece.agamemnon", charisma_cards=1)
+    )
     s = play(s, CardsDrawn(player="Alice", cards=rs.pending(s).items[:3]))
-    s = play(s, CreatureRecruited(player="Bob", creature="creature.orthos", hand_card=_best(s, "Bob"), charisma_cards=5))
+    s = play(
+        s, CreatureRecruited(player="Bob", creature="creature.orthos", hand_card=_best(s, "Bob"), charisma_cards=5)
+    )
     s = play(s, CardsDrawn(player="Bob", cards=rs.pending(s).items[:3]))
     assert len(s.creatures) == 2 and rs.pending(s) == Decision("Alice", "recruit a creature or attack")
-    s = play(s, CreatureRecruited(player="Alice", creature="creature.centaur", hand_card=_best(s, "Alice"), charisma_cards=5))
+    s = play(
+        s, CreatureRecruited(player="Alice", creature="creature.centaur", hand_card=_best(s, "Alice"), charisma_cards=5)
+    )
     # One creature face up for two players: the game ends at once, before anyone draws.
     p = rs.pending(s)
     assert isinstance(p, Over) and "only 1 creature(s) lie face up for 2 players" in p.outcome.summary

@@ -26,8 +26,16 @@ def test_the_score_counts_hand_deck_discard_secured_and_creatures_under_the_city
 def test_greeks_score_half_a_point_more_per_point_card_while_agamemnon_is_free():
     s = setup(["greece", "rome"], starter="Alice")
     # 7 cards with points give 3.5 more (the rulebook's example); the Bowman has no points.
-    cards = ("greece.agamemnon", "greece.hercules", "greece.guard", "greece.chariot.1", "greece.chariot.2",
-             "greece.spearman.1", "greece.horseman", "greece.bowman.1")
+    cards = (
+        "greece.agamemnon",
+        "greece.hercules",
+        "greece.guard",
+        "greece.chariot.1",
+        "greece.chariot.2",
+        "greece.spearman.1",
+        "greece.horseman",
+        "greece.bowman.1",
+    )
     s = with_state_player(s, "Alice", hand=(), deck=cards, discard=())
     printed = 3 + 3 + 1 + 1 + 1 + 1 + 1
     assert rs.scores(s)["Alice"] == printed + 3.5
@@ -38,7 +46,9 @@ def test_greeks_score_half_a_point_more_per_point_card_while_agamemnon_is_free()
 def test_a_tie_goes_to_the_most_powerful_creature():
     s = setup(["rome", "egypt"], starter="Alice")
     s = with_state_player(s, "Alice", hand=(), deck=("creature.cyclops",), discard=())  # 5 points
-    s = with_state_player(s, "Bob", hand=(), deck=("creature.dryad", "creature.orthos", "creature.harpy"), discard=())  # 1+2+2
+    s = with_state_player(
+        s, "Bob", hand=(), deck=("creature.dryad", "creature.orthos", "creature.harpy"), discard=()
+    )  # 1+2+2
     s = replace(s, creatures=s.creatures[:1])
     p = rs.pending(s)
     assert isinstance(p, Over)
@@ -61,7 +71,9 @@ def test_the_game_ends_when_a_nation_has_fewer_cards_than_its_hand_size():
     assert len(player(s, "Bob").hand) == 4 and not isinstance(rs.pending(s), Over)
     s = with_state_player(s, "Bob", hand=bob.hand[:3])
     p = rs.pending(s)
-    assert isinstance(p, Over) and "Bob has only 3 card(s) left to fight with, fewer than a hand of 4" in p.outcome.summary
+    assert (
+        isinstance(p, Over) and "Bob has only 3 card(s) left to fight with, fewer than a hand of 4" in p.outcome.summary
+    )
 
 
 def test_the_end_is_checked_after_the_winner_has_placed_the_captures():

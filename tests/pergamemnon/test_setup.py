@@ -41,14 +41,19 @@ def test_nation_cards_are_dealt_by_chance_then_the_creatures_then_the_hands():
 def test_a_creature_not_in_the_pool_cannot_be_revealed():
     s = play(rs.initial_state(created(2)), NationsDealt(nations=("rome", "egypt")))
     assert "must be one of" in refused(s, CreaturesRevealed(cards=("creature.centaur",) * 4))
-    assert "must be one of" in refused(s, CreaturesRevealed(cards=("rome.caesar", "creature.centaur", "creature.dryad", "creature.orthos")))
+    assert "must be one of" in refused(
+        s, CreaturesRevealed(cards=("rome.caesar", "creature.centaur", "creature.dryad", "creature.orthos"))
+    )
 
 
 def test_the_most_charismatic_player_starts():
     # Alice (Rome): Bowman 2 + Bowman 2 + Ballista 1 = 5; Bob (Egypt): Nefertiti 7 + Mummy 1 + Bowman 2 = 10.
     s = setup(
         ["rome", "egypt"],
-        {"Alice": ("rome.bowman.1", "rome.bowman.2", "rome.ballista.1"), "Bob": ("egypt.nefertiti", "egypt.mummy.1", "egypt.bowman")},
+        {
+            "Alice": ("rome.bowman.1", "rome.bowman.2", "rome.ballista.1"),
+            "Bob": ("egypt.nefertiti", "egypt.mummy.1", "egypt.bowman"),
+        },
     )
     assert rs.pending(s) == Decision("Bob", "recruit a creature or attack")
     assert s.turn == 1
@@ -58,7 +63,10 @@ def test_a_charisma_tie_goes_to_the_best_single_card():
     # Both hands sum to 6; Alice's best card is Caesar's 4, Bob's best is 3.
     s = setup(
         ["rome", "egypt"],
-        {"Alice": ("rome.caesar", "rome.ballista.1", "rome.ballista.2"), "Bob": ("egypt.camel-rider", "egypt.mummy.1", "egypt.bowman")},
+        {
+            "Alice": ("rome.caesar", "rome.ballista.1", "rome.ballista.2"),
+            "Bob": ("egypt.camel-rider", "egypt.mummy.1", "egypt.bowman"),
+        },
     )
     assert rs.pending(s).player == "Alice"
 
@@ -81,13 +89,21 @@ def test_a_remaining_tie_is_settled_by_lots():
 def test_a_draw_for_the_wrong_player_or_out_of_turn_is_refused():
     s = play(rs.initial_state(created(2)), NationsDealt(nations=("rome", "egypt")))
     s = draw_first(s)
-    assert "Alice draws now" in refused(s, CardsDrawn(player="Bob", cards=("egypt.guard", "egypt.bowman", "egypt.mummy.1")))
-    assert "must be one of" in refused(s, CardsDrawn(player="Alice", cards=("egypt.guard", "egypt.bowman", "egypt.mummy.1")))
+    assert "Alice draws now" in refused(
+        s, CardsDrawn(player="Bob", cards=("egypt.guard", "egypt.bowman", "egypt.mummy.1"))
+    )
+    assert "must be one of" in refused(
+        s, CardsDrawn(player="Alice", cards=("egypt.guard", "egypt.bowman", "egypt.mummy.1"))
+    )
 
 
 @pytest.mark.parametrize(
     ("players", "message"),
-    [(["A"], "2 to 5 players, not 1"), (["A", "B", "C", "D", "E", "F"], "2 to 5 players, not 6"), (["A", "A"], "different name")],
+    [
+        (["A"], "2 to 5 players, not 1"),
+        (["A", "B", "C", "D", "E", "F"], "2 to 5 players, not 6"),
+        (["A", "A"], "different name"),
+    ],
 )
 def test_unplayable_player_counts_are_refused(players, message):
     with pytest.raises(ValueError, match=message):

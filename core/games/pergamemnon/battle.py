@@ -222,7 +222,7 @@ def struck_side(s: State) -> str:
     return s.battle.defender if not s.battle.defender_cards else s.battle.strikes[-1].struck
 
 
-def validate(s: State, e: Attacked | DefenceCommitted | Reinforced | Yielded) -> str | None:
+def validate(s: State, e: DefenceCommitted | Reinforced | Yielded) -> str | None:
     b = s.battle
     if s.phase != "battle" or b is None:
         return f"Battle ({BATTLE}): no battle is being fought now"
@@ -253,14 +253,14 @@ def validate(s: State, e: Attacked | DefenceCommitted | Reinforced | Yielded) ->
     return None
 
 
-def legal(s: State) -> list[Attacked | DefenceCommitted | Reinforced | Yielded]:
+def legal(s: State) -> list[DefenceCommitted | Reinforced | Yielded]:
     b = s.battle
     assert b is not None
     if not b.defender_cards:
         return [DefenceCommitted(player=b.defender, card=c) for c in distinct(s, player(s, b.defender).hand)]
     st = b.strikes[-1]
     p = player(s, st.struck)
-    out: list[Attacked | DefenceCommitted | Reinforced | Yielded] = [
+    out: list[DefenceCommitted | Reinforced | Yielded] = [
         Reinforced(player=p.name, card=c)
         for c in distinct(s, p.hand)
         if st.defence + defence_of(s, p, c, st.weapon) >= st.value
@@ -281,7 +281,8 @@ def validate_after(s: State, e: CapturesPlaced | HandDiscarded) -> str | None:
             if c not in a.captured:
                 return f"Captures ({AFTER}): {c} is not among the cards captured in this battle"
             if card(s, c).charisma <= 0:
-                return f"Captures ({AFTER}): {card(s, c).name} has no charisma value, so it can only go to the discard pile"
+                name = card(s, c).name
+                return f"Captures ({AFTER}): {name} has no charisma value, so it can only go to the discard pile"
         return None
     if s.phase != "discard" or a is None:
         return f"Discard ({AFTER}): only the loser of a battle may discard hand cards, right after it"

@@ -145,7 +145,9 @@ def legal_recruits(s: State, p: PlayerState) -> list[Event]:
     for creature in s.creatures:
         for k, captured in recruit_payments(s, p, card(s, creature).cost, top):
             out.append(
-                CreatureRecruited(player=p.name, creature=creature, hand_card=hand_card, charisma_cards=k, captured=captured)
+                CreatureRecruited(
+                    player=p.name, creature=creature, hand_card=hand_card, charisma_cards=k, captured=captured
+                )
             )
     return out
 

@@ -133,7 +133,9 @@ def describe_strike(s: State, st: Strike) -> str:
         f"{_name(s, st.defence_card)} ({guard} {st.defence}"
     )
     if st.reinforcement:
-        text += f", reinforced by the {_name(s, st.reinforcement)}: {st.defence} + {st.reinforcement_defence} = {st.total}"
+        text += (
+            f", reinforced by the {_name(s, st.reinforcement)}: {st.defence} + {st.reinforcement_defence} = {st.total}"
+        )
     text += ")"
     outcome = {
         "repelled": "repelled",
