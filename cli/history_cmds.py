@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from cli.common import BranchOpt, Fail, JsonOpt, console, friendly, print_json, service
-from cli.render import scores_text, view_tree
+from cli.render import scores_text, view_text
 from core.service import Line, describe_pending
 
 app = typer.Typer()
@@ -45,7 +45,7 @@ def state(
                     "round": rs.round(s), "scores": rs.scores(s), "as": as_player, "view": view})
         return
     who = f" as {as_player} sees it" if as_player else ""
-    console.print(view_tree(f"[bold]{rs.title}[/] game {line.game.id}, branch {line.branch.name}, after event "
+    console.print(view_text(f"{rs.title} game {line.game.id}, branch {line.branch.name}, after event "
                             f"#{n}{who}", view))
     console.print(f"Now: {status}")
     console.print(f"Scores: {scores_text(rs.scores(s))}")
@@ -100,7 +100,7 @@ def replay(
             continue
         console.rule(f"#{st.index}")
         console.print(sentence)
-        console.print(view_tree(f"after #{st.index}" + (f", as {as_player} sees it" if as_player else ""), view))
+        console.print(view_text(f"after #{st.index}" + (f", as {as_player} sees it" if as_player else ""), view))
         if pause:
             try:
                 answer = typer.prompt("Enter for the next step (q to stop)", default="", show_default=False)

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import typer
 
 from cli.common import BranchOpt, JsonOpt, console, err, friendly, print_json, service
-from cli.render import scores_text, view_tree
+from cli.render import scores_text, view_text
 from core.engine import Chance, Decision, Over
 from core.service import Line, Recorded, ServiceError, describe_pending
 
@@ -125,7 +125,7 @@ def play(
             return
         who = pending.player if isinstance(pending, Decision) and not full else None
         title = f"{line.ruleset.title}, event #{line.head.depth}" + (f", as {who} sees it" if who else "")
-        console.print(view_tree(title, line.ruleset.view(line.state, who)))
+        console.print(view_text(title, line.ruleset.view(line.state, who)))
         print_options(line)
         try:
             answer = typer.prompt("Your choice (q to quit)", default="", show_default=False)

@@ -1,11 +1,14 @@
-"""Generic rendering of a ruleset's view (plain nested data) for a terminal."""
+"""Generic rendering of a ruleset's view (plain nested data) as indented text for a terminal.
+
+Plain text, not a rich Tree: a big view (a map, a deck) renders in a few milliseconds, reads well when piped,
+and never mistakes a value in brackets for markup.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table
-from rich.tree import Tree
+from rich.text import Text
 
 
 def _scalar(v: Any) -> bool:
@@ -15,6 +18,8 @@ def _scalar(v: Any) -> bool:
 def _fmt(v: Any) -> str:
     if v is None:
         return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     if isinstance(v, list | tuple):
@@ -34,43 +39,40 @@ def _flat(v: Any) -> bool:
     return False
 
 
-def _table(rows: list[dict[str, Any]]) -> Table:
+def _table(rows: list[dict[str, Any]], indent: str) -> list[str]:
     cols: list[str] = []
     for r in rows:
         for k in r:
             if k not in cols:
                 cols.append(k)
-    t = Table(show_edge=False, pad_edge=False, box=None, header_style="bold")
-    for c in cols:
-        t.add_column(str(c))
-    for r in rows:
-        t.add_row(*(_fmt(r.get(c)) for c in cols))
-    return t
+    cells = [[str(c) for c in cols]] + [[_fmt(r.get(c)) for c in cols] for r in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cols))]
+    return [indent + "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in cells]
 
 
-def _add(tree: Tree, key: str, value: Any) -> None:
-    label = f"[bold]{key}[/]"
+def _lines(key: str, value: Any, indent: str, out: list[str]) -> None:
     if _flat(value):
-        tree.add(f"{label}: {_fmt(value)}")
-    elif isinstance(value, list) and value and all(isinstance(x, dict) and _flat(x) for x in value):
-        tree.add(label).add(_table(value))
+        out.append(f"{indent}{key}: {_fmt(value)}")
+    elif isinstance(value, list | tuple) and all(isinstance(x, dict) and _flat(x) for x in value):
+        out.append(f"{indent}{key}:")
+        out.extend(_table(list(value), indent + "  "))
     elif isinstance(value, dict):
-        sub = tree.add(label)
+        out.append(f"{indent}{key}:")
         for k, v in value.items():
-            _add(sub, str(k), v)
-    elif isinstance(value, list):
-        sub = tree.add(label)
+            _lines(str(k), v, indent + "  ", out)
+    elif isinstance(value, list | tuple):
+        out.append(f"{indent}{key}:")
         for i, v in enumerate(value, start=1):
-            _add(sub, str(i), v)
+            _lines(str(i), v, indent + "  ", out)
     else:
-        tree.add(f"{label}: {_fmt(value)}")
+        out.append(f"{indent}{key}: {_fmt(value)}")
 
 
-def view_tree(title: str, view: dict[str, Any]) -> Tree:
-    tree = Tree(title)
+def view_text(title: str, view: dict[str, Any]) -> Text:
+    out = [title]
     for k, v in view.items():
-        _add(tree, str(k), v)
-    return tree
+        _lines(str(k), v, "  ", out)
+    return Text("\n".join(out))
 
 
 def scores_text(scores: dict[str, float]) -> str:

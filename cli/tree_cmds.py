@@ -29,7 +29,9 @@ def undo(game: GameArg, steps: Annotated[int, typer.Option("--steps", "-n", help
 
     In a game with people, a step is a person's decision: the bots' replies and the chance that followed it are
     undone with it."""
-    line, n = service().undo(game, steps, branch)
+    svc = service()
+    moved, n = svc.undo(game, steps, branch)
+    line = svc.load(game, moved.name)
     if as_json:
         print_json({"undone": n, "branch": line.branch.name, "event": line.head.depth, "status": line.status()})
         return
@@ -41,7 +43,9 @@ def undo(game: GameArg, steps: Annotated[int, typer.Option("--steps", "-n", help
 @friendly
 def redo(game: GameArg, branch: BranchOpt = None, as_json: JsonOpt = False) -> None:
     """Move the branch head forward again, to where the last undo took it from."""
-    line, n = service().redo(game, branch)
+    svc = service()
+    moved, n = svc.redo(game, branch)
+    line = svc.load(game, moved.name)
     if as_json:
         print_json({"redone": n, "branch": line.branch.name, "event": line.head.depth, "status": line.status()})
         return
@@ -59,7 +63,8 @@ def branch(
     as_json: JsonOpt = False,
 ) -> None:
     """Start a what-if line at any position and switch to it. It keeps the original luck unless --reseed."""
-    line = service().branch(game, name, at, from_branch, reseed)
+    svc = service()
+    line = svc.load(game, svc.branch(game, name, at, from_branch, reseed).name)
     if as_json:
         print_json({"branch": name, "from": line.branch.parent_branch, "at": line.head.depth,
                     "luck": "fresh" if reseed else "same", "status": line.status()})

@@ -144,11 +144,7 @@ class Service:
     # -- reading -----------------------------------------------------------------------------------------------
 
     def load(self, game_ref: str, branch: str | None = None) -> Line:
-        try:
-            game = self.store.game(game_ref)
-            b = self.store.branch(game.id, branch or game.current_branch)
-        except StoreError as e:
-            raise ServiceError(str(e)) from None
+        game, b = self._head(game_ref, branch)
         envs = self.store.line(game.id, b.head_id)
         return self._decode(game, b, envs)
 
@@ -365,37 +361,47 @@ class Service:
 
     # -- undo, redo, branches ----------------------------------------------------------------------------------
 
-    def undo(self, game_ref: str, steps_back: int = 1, branch: str | None = None) -> tuple[Line, int]:
-        """Move the head back before the last ``steps_back`` decisions (by people, when the game has any: the
-        bots' replies and the chance that followed are undone with them). Returns the new line and events undone."""
-        if steps_back < 1:
-            raise ServiceError("--steps must be at least 1")
-        line = self.load(game_ref, branch)
-        humans = line.humans()
-        target = None
-        count = 0
-        for env in reversed(line.envelopes[1:]):
-            is_decision = env.actor not in (CHANCE_ACTOR, SETUP_ACTOR)
-            if is_decision and (not humans or env.actor in humans):
-                count += 1
-                if count == steps_back:
-                    target = env
-                    break
-        if target is None:
-            what = "decisions" if not humans else "decisions by people"
-            raise ServiceError(f"cannot undo {steps_back} step(s): the line has only {count} {what}")
-        to_id = target.parent
-        assert to_id is not None
+    def _head(self, game_ref: str, branch: str | None) -> tuple[GameInfo, BranchInfo]:
         try:
-            self.store.move_head(line.game.id, line.branch.name, line.head.id, to_id, "undo")
+            game = self.store.game(game_ref)
+            return game, self.store.branch(game.id, branch or game.current_branch)
         except StoreError as e:
             raise ServiceError(str(e)) from None
-        return self.load(line.game.id, line.branch.name), line.head.depth - target.depth + 1
+
+    def created(self, game: GameInfo) -> GameCreated:
+        root = self.store.root(game.id)
+        return codec_for(registry.get(game.ruleset)).decode(root.payload, root.version)  # type: ignore[return-value]
+
+    def undo(self, game_ref: str, steps_back: int = 1, branch: str | None = None) -> tuple[BranchInfo, int]:
+        """Move the head back before the last ``steps_back`` decisions (by people, when the game has any: the
+        bots' replies and the chance that followed are undone with them). Returns the moved branch and the
+        number of events undone. Walks back from the head only as far as needed: its cost does not grow with
+        the length of the game."""
+        if steps_back < 1:
+            raise ServiceError("--steps must be at least 1")
+        game, b = self._head(game_ref, branch)
+        humans = {p.name for p in self.created(game).players if not p.bot}
+        head = env = self.store.event(game.id, b.head_id)
+        count = 0
+        while env is not None and env.parent is not None:
+            if env.actor not in (CHANCE_ACTOR, SETUP_ACTOR) and (not humans or env.actor in humans):
+                count += 1
+                if count == steps_back:
+                    break
+            env = self.store.event(game.id, env.parent)
+        if env is None or env.parent is None or head is None:
+            what = "decisions" if not humans else "decisions by people"
+            raise ServiceError(f"cannot undo {steps_back} step(s): the line has only {count} {what}")
+        try:
+            self.store.move_head(game.id, b.name, b.head_id, env.parent, "undo")
+        except StoreError as e:
+            raise ServiceError(str(e)) from None
+        return self.store.branch(game.id, b.name), head.depth - env.depth + 1
 
     def redo_target(self, game_id: str, branch: str, head: str) -> str | None:
         """Where ``redo`` would go: the head before the latest undo not yet redone, if nothing was done since."""
         redone = 0
-        for m in reversed(self.store.head_moves(game_id, branch)):
+        for m in self.store.head_moves_newest_first(game_id, branch):
             if m.reason == "switch":
                 continue
             if m.reason == "redo":
@@ -409,38 +415,42 @@ class Service:
                 return None
         return None
 
-    def redo(self, game_ref: str, branch: str | None = None) -> tuple[Line, int]:
-        line = self.load(game_ref, branch)
-        target = self.redo_target(line.game.id, line.branch.name, line.head.id)
+    def redo(self, game_ref: str, branch: str | None = None) -> tuple[BranchInfo, int]:
+        game, b = self._head(game_ref, branch)
+        target = self.redo_target(game.id, b.name, b.head_id)
         if target is None:
             raise ServiceError("nothing to redo: no undo on this branch since its last recorded event")
         try:
-            self.store.move_head(line.game.id, line.branch.name, line.head.id, target, "redo")
+            self.store.move_head(game.id, b.name, b.head_id, target, "redo")
         except StoreError as e:
             raise ServiceError(str(e)) from None
-        new = self.load(line.game.id, line.branch.name)
-        return new, new.head.depth - line.head.depth
+        old, new = self.store.event(game.id, b.head_id), self.store.event(game.id, target)
+        assert old is not None and new is not None
+        return self.store.branch(game.id, b.name), new.depth - old.depth
 
     def branch(self, game_ref: str, name: str, at: int | None = None, from_branch: str | None = None,
-               reseed: bool = False) -> Line:
-        """A new line starting at event ``at`` of ``from_branch`` (default: its head); switches to it."""
+               reseed: bool = False) -> BranchInfo:
+        """A new line starting at event ``at`` of ``from_branch`` (default: its head); switches to it.
+
+        At the head this is one row: its cost does not grow with the game. ``at`` reads the line to find it."""
         if not name or name != name.strip() or any(c.isspace() for c in name):
             raise ServiceError("a branch name must be one word without spaces")
-        src = self.load(game_ref, from_branch)
+        game, src_b = self._head(game_ref, from_branch)
         if at is None:
-            head = src.head
+            head_id = src_b.head_id
         else:
+            src = self.load(game.id, src_b.name)
             if not 0 <= at <= src.head.depth:
                 raise ServiceError(
                     f"--at {at} is outside branch {src.branch.name!r}, which has events 0 to {src.head.depth}"
                 )
-            head = src.envelopes[at]
-        luck = secrets.randbelow(2**31) + 1 if reseed else src.branch.luck
+            head_id = src.envelopes[at].id
+        luck = secrets.randbelow(2**31) + 1 if reseed else src_b.luck
         try:
-            self.store.create_branch(src.game.id, name, head.id, luck, src.branch.name)
+            self.store.create_branch(game.id, name, head_id, luck, src_b.name)
         except StoreError as e:
             raise ServiceError(str(e)) from None
-        return self.load(src.game.id, name)
+        return self.store.branch(game.id, name)
 
     def switch(self, game_ref: str, name: str) -> Line:
         game = self.load(game_ref).game
