@@ -19,6 +19,8 @@ from typing import Any
 MODULES: dict[str, str] = {
     "pergamemnon": "analysis.games.pergamemnon",
     "peloponnes": "analysis.games.peloponnes",
+    "perikles": "analysis.games.perikles",
+    "adamastor": "analysis.games.adamastor",
 }
 
 
