@@ -40,7 +40,7 @@ def test_coop_players_hold_separate_hands_and_share_the_deck():
     s = coop()
     assert s.hands == (("c1", "c2", "c3"), ("c4", "c5", "c6")) and s.morale == 31
     assert RS.view(s, "P1")["hands"]["P2"] == {"count": 3}
-    assert RS.view(s, "P1")["hands"]["P1"] == ["c1", "c2", "c3"]
+    assert [c["card"] for c in RS.view(s, "P1")["hands"]["P1"]] == ["c1", "c2", "c3"]
 
 
 def test_coop_actions_alternate_from_the_captain():
@@ -94,7 +94,7 @@ def test_historical_scenario_lays_three_historical_cards_from_lisbon():
 def test_less_luck_shows_the_next_strip_card_beside_the_deck():
     s = started(options={"less_luck": "true"})
     assert s.shown == "c37" and s.morale == 33
-    assert RS.view(s, "P1")["shown"] == "c37"
+    assert RS.view(s, "P1")["shown"][0]["card"] == "c37"
     s = act(s, ActionsEnded())
     while s.phase != "sunrise":
         s = act(s, RS.legal(s)[0])

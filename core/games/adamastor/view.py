@@ -76,53 +76,66 @@ def scores(s: State) -> dict[str, float]:
     return dict.fromkeys(s.players, p)
 
 
+def describe(s: State, cid: str) -> dict[str, Any]:
+    """A player card as a person reads it (one table row): icons, navigation, land bonus, trauma or skill."""
+    c = s.card(cid)
+    return {
+        "card": cid,
+        "title": c.title,
+        "weather": c.weather,
+        "threats": " ".join(f"{k} {n}" for k, n in c.threats) or "-",
+        "motivation": c.motivation,
+        "navigation": c.navigation,
+        "land bonus": f"{c.bonus_kind} {c.bonus}",
+        "back": f"trauma {c.trauma}" if c.trauma else f"skill {c.skill} (cost {c.skill_cost})",
+    }
+
+
+def _space(sp: Any) -> dict[str, Any]:
+    return {
+        "space": sp.id,
+        "label": sp.label,
+        "type": sp.type + (f" to {sp.current}" if sp.current else ""),
+        "black clouds": sp.clouds,
+        "island": sp.island,
+        "destination": sp.destination,
+        "edge": "next card face down" if sp.edge_of >= 0 else "",
+        "links": " ".join(sp.links),
+    }
+
+
 def view(s: State, player: str | None) -> dict[str, Any]:
-    ic = icons(s)
     hands: dict[str, Any] = {}
     for name, hand in zip(s.players, s.hands, strict=False):
-        hands[name] = list(hand) if player is None or player == name else {"count": len(hand)}
+        seen = player is None or player == name
+        hands[name] = [describe(s, c) for c in hand] if seen else {"count": len(hand)}
     out: dict[str, Any] = {
         "round": s.round,
         "phase": s.phase,
         "result": s.result,
         "captain": s.captain_name,
         "to_act": s.acting,
-        "maps": [m or "face down" for m in s.maps],
         "fleet": s.fleet,
         "distance": distance(s),
         "progress": progress(s),
+        "morale": s.morale,
         "weather": {"name": s.weather, "black_clouds": s.black, "suns": s.suns, "extra_cost": s.extra_cost},
         "cubes": s.cubes,
         "sail_points": s.sail_points,
-        "strip": list(s.strip),
+        "strip": [describe(s, c) for c in s.strip],
         "hands": hands,
-        "morale": s.morale,
+        "icons": icons(s),
+        "traumas": [f"{c} {s.card(c).trauma}" for c in s.traumas],
+        "skills": [f"{c} {s.card(c).skill}" for c in s.skills],
+        "drawn": [describe(s, c) for c in s.drawn],
+        "shown": [describe(s, s.shown)] if s.shown else [],
+        "deck": list(s.deck) if player is None else {"count": len(s.deck)},
         "deck_bottom_known": list(s.bottom),
         "discard": list(s.discard),
         "removed": list(s.removed),
-        "shown": s.shown,
-        "traumas": list(s.traumas),
-        "skills": [f"{c} {s.card(c).skill}" for c in s.skills],
-        "icons": ic,
-        "drawn": list(s.drawn),
-        "board": [
-            {
-                "id": sp.id,
-                "type": sp.type,
-                "current": sp.current,
-                "clouds": sp.clouds,
-                "island": sp.island,
-                "destination": sp.destination,
-                "label": sp.label,
-                "links": list(sp.links),
-            }
-            for sp in s.board.spaces
-        ],
+        "maps": [m or "face down" for m in s.maps],
+        "board": [_space(sp) for sp in s.board.spaces],
     }
-    if player is None:
-        out["deck"] = list(s.deck)
-    else:
-        out["deck"] = {"count": len(s.deck)}
     return out
 
 
@@ -165,7 +178,7 @@ def _main(s: State, e: Event) -> str:
             return f"{who} swaps {h} from hand with {st} from the strip"
         case SailStarted(cards=cs):
             pts = sum(s.card(c).navigation for c in cs) + s.skill_count("navigation_plus_one")
-            return f"{who} sets sail, discarding {_cards(cs)} for {pts} navigation points"
+            return f"{who} sets sail, discarding {_cards(cs)} for {_count(pts, 'navigation point')}"
         case FleetMoved(to=to):
             cost = step_cost(s.cards, s.board, s.fleet, to, s.extra_cost)
             return f"the fleet sails from {s.fleet} to {to} for {cost} points ({s.sail_points - cost} left)"
