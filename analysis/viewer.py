@@ -83,8 +83,8 @@ def build_viewer(line: Any, as_player: str | None = None) -> str:
 
 
 def _script_json(text: str) -> str:
-    """JSON that cannot end the script element it sits in."""
-    return text.replace("</", "<\\/").replace("<!--", "<\\!--")
+    """JSON that cannot end the script element it sits in: every "<" (only ever inside a string) escaped."""
+    return text.replace("<", "\\u003c")
 
 
 _PAGE = """<!DOCTYPE html>

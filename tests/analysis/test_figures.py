@@ -1,0 +1,104 @@
+"""The score figure and the viewer page of the known pig game: the right traces, values and annotations."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from analysis.figures import scores_figure
+from analysis.palette import PALETTE, player_colors
+from analysis.viewer import FULL, build_viewer, viewer_data
+
+
+def _annotations(fig, name=None):
+    return [a for a in fig.layout.annotations if name is None or a.name == name]
+
+
+def test_players_keep_their_seat_colour():
+    assert player_colors(["Ana", "Bruno"]) == {"Ana": PALETTE[0], "Bruno": PALETTE[1]}
+    assert player_colors(["Ana", "Bruno"], ["team"])["team"] == PALETTE[2]
+
+
+def test_score_figure_draws_one_line_per_player_with_the_scores_after_each_event(known):
+    fig = scores_figure([known.svc.load(known.game)])
+    assert [t.name for t in fig.data] == ["Ana", "Bruno"]
+    ana, bruno = fig.data
+    assert list(ana.x) == list(range(15))
+    assert list(ana.y) == [0.0] * 6 + [9.0] * 9
+    assert list(bruno.y) == [0.0] * 9 + [5.0] * 5 + [11.0]
+    assert ana.line.color == PALETTE[0] and bruno.line.color == PALETTE[1]
+    assert ana.line.dash == "solid" and ana.line.shape == "hv"
+    assert bruno.hovertext[14] == "#14 (round 3): Bruno holds, banking 6.<br>Bruno: 11"
+    assert "Pig (test game): scores over the game" in fig.layout.title.text
+    assert "branch main: Bruno won with 11 points" in fig.layout.title.text
+    assert fig.layout.xaxis.title.text == "event number" and fig.layout.yaxis.title.text == "score"
+    assert fig.layout.legend.title.text == "player"
+
+
+def test_score_figure_marks_rounds_and_annotates_turning_points(known):
+    fig = scores_figure([known.svc.load(known.game)])
+    rounds = _annotations(fig, "round")
+    assert [(a.text, a.x) for a in rounds] == [("round 2", 8.5), ("round 3", 13.5)]
+    assert [s.x0 for s in fig.layout.shapes] == [8.5, 13.5]
+    lead = _annotations(fig, "lead")
+    assert [(a.text, a.x, a.y) for a in lead] == [("Bruno takes the lead for good", 14, 11.0)]
+    assert lead[0].font.color == PALETTE[1]
+    swings = {(a.text, a.x, a.y) for a in _annotations(fig, "swing")}
+    assert swings == {("Ana +9", 6, 9.0), ("Bruno +5", 9, 5.0), ("Bruno +6", 14, 11.0)}
+
+
+def test_overlaid_branch_is_dashed_in_the_same_colours_from_where_it_parts(known):
+    main, lucky = known.svc.load(known.game, "main"), known.svc.load(known.game, "lucky")
+    fig = scores_figure([main, lucky])
+    assert [t.name for t in fig.data] == ["Ana", "Bruno", "Ana (lucky)", "Bruno (lucky)"]
+    ana_lucky = fig.data[2]
+    assert ana_lucky.line.dash == "dash" and ana_lucky.line.color == PALETTE[0]
+    assert list(ana_lucky.x) == [10, 11, 12] and list(ana_lucky.y) == [9.0, 9.0, 11.0]
+    assert fig.data[0].legendgroup == fig.data[2].legendgroup == "Ana"
+    assert [a.text for a in fig.layout.annotations if "parts" in (a.text or "")] == ["lucky parts after #10"]
+    assert "main: Bruno won; lucky: Ana won" in fig.layout.title.text
+
+
+def test_a_plot_of_a_branch_shows_that_line_only(known):
+    fig = scores_figure([known.svc.load(known.game, "lucky")])
+    assert [t.name for t in fig.data] == ["Ana", "Bruno"]
+    assert list(fig.data[0].x) == list(range(13))
+    assert fig.data[0].y[-1] == 11.0 and fig.data[1].y[-1] == 5.0
+
+
+def test_viewer_data_has_every_event_and_every_perspective(known):
+    line = known.svc.load(known.game)
+    data = viewer_data(line)
+    assert data["perspectives"] == [FULL, "Ana", "Bruno"]
+    assert len(data["steps"]) == 15
+    assert data["steps"][6] == {"n": 6, "round": 1, "actor": "Ana", "text": "Ana holds, banking 9.",
+                                "scores": {"Ana": 9.0, "Bruno": 0.0}}
+    assert data["colors"] == {"Ana": PALETTE[0], "Bruno": PALETTE[1]}
+    for who in data["perspectives"]:
+        assert len(data["views"][who]) == 15
+    shown = data["states"][data["views"]["Ana"][14]]
+    assert shown == line.ruleset.view(line.state, "Ana")
+    # identical states are stored once: pig shows everyone the same thing
+    assert len(data["states"]) < 15 * 3
+
+
+def test_viewer_for_one_player_holds_only_that_players_views(known):
+    line = known.svc.load(known.game)
+    data = viewer_data(line, "Bruno")
+    assert data["perspectives"] == ["Bruno"] and list(data["views"]) == ["Bruno"]
+    expected = {json.dumps(line.ruleset.view(st.after, "Bruno")) for st in line.steps()}
+    assert {json.dumps(s) for s in data["states"]} == expected
+
+
+def test_viewer_page_is_self_contained_and_carries_the_data(known):
+    line = known.svc.load(known.game)
+    page = build_viewer(line)
+    assert "<script src=" not in page  # nothing to fetch: plotly's script is inlined
+    assert "Plotly" in page and 'id="slider"' in page and 'id="next"' in page and 'id="narration"' in page
+    raw = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', page, re.S).group(1)
+    assert "<" not in raw
+    assert json.loads(raw) == json.loads(json.dumps(viewer_data(line)))
+    fig = json.loads(re.search(r'<script type="application/json" id="figure-data">(.*?)</script>', page,
+                               re.S).group(1))
+    assert fig["layout"]["shapes"][-1]["name"] == "now" and fig["layout"]["shapes"][-1]["x0"] == 0
+    assert [t["name"] for t in fig["data"]] == ["Ana", "Bruno"]

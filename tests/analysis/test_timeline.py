@@ -1,0 +1,109 @@
+"""The score timeline, turning points, comparison and stats of the known pig game (see conftest.py)."""
+
+from __future__ import annotations
+
+from analysis.compare import compare_lines, fork_point
+from analysis.stats import aggregate, game_summary
+from analysis.timeline import (
+    final_leader,
+    lead_taken,
+    line_timeline,
+    outcome_of,
+    round_boundaries,
+    swings,
+    turning_points,
+)
+
+
+def test_timeline_has_one_row_per_event_with_its_sentence_and_the_scores_after_it(known):
+    rows = line_timeline(known.svc.load(known.game))
+    assert [r["n"] for r in rows] == list(range(15))
+    assert rows[6] == {"n": 6, "round": 1, "actor": "Ana", "type": "toy.held", "text": "Ana holds, banking 9.",
+                       "scores": {"Ana": 9.0, "Bruno": 0.0}}
+    assert rows[11]["text"] == "Ana rolls a 1 and loses the turn's points."
+    assert rows[11]["actor"] == "chance"
+    assert rows[-1]["scores"] == {"Ana": 9.0, "Bruno": 11.0}
+    assert [r["scores"]["Bruno"] for r in rows] == [0.0] * 9 + [5.0] * 5 + [11.0]
+
+
+def test_round_boundaries_are_where_the_turn_comes_back_to_the_first_seat(known):
+    rows = line_timeline(known.svc.load(known.game))
+    assert round_boundaries(rows) == [{"n": 9, "round": 2}, {"n": 14, "round": 3}]
+
+
+def test_turning_points_are_the_largest_swings_and_where_the_winner_took_the_lead(known):
+    line = known.svc.load(known.game)
+    rows = line_timeline(line)
+    assert [(s["n"], s["player"], s["delta"]) for s in swings(rows)] == [
+        (6, "Ana", 9.0), (14, "Bruno", 6.0), (9, "Bruno", 5.0)]
+    assert final_leader(rows, outcome_of(line)["winners"]) == "Bruno"
+    lead = lead_taken(rows, "Bruno")
+    assert lead["n"] == 14 and lead["score"] == 11.0 and lead["text"] == "Bruno holds, banking 6."
+    points = turning_points(rows, ["Bruno"])
+    assert [(p["n"], p["kind"], p["label"]) for p in points] == [
+        (6, "swing", "Ana +9"), (9, "swing", "Bruno +5"), (14, "lead", "Bruno takes the lead for good"),
+        (14, "swing", "Bruno +6")]
+
+
+def test_the_lucky_branch_has_ana_lead_for_good_from_her_first_hold(known):
+    lucky = known.svc.load(known.game, "lucky")
+    rows = line_timeline(lucky)
+    assert outcome_of(lucky) == {"over": True, "winners": ["Ana"], "summary": "Ana won with 11 points"}
+    lead = lead_taken(rows, final_leader(rows, ["Ana"]))
+    assert lead["n"] == 6 and lead["player"] == "Ana"
+
+
+def test_a_tie_at_the_end_has_no_final_leader():
+    rows = [{"n": 0, "scores": {"A": 0.0, "B": 0.0}}, {"n": 1, "scores": {"A": 3.0, "B": 3.0}}]
+    assert final_leader(rows) is None
+    assert lead_taken(rows, None) is None
+
+
+def test_setup_changes_before_any_decision_are_not_swings():
+    rows = [
+        {"n": 0, "actor": "setup", "text": "begins", "scores": {"A": 0.0, "B": 0.0}},
+        {"n": 1, "actor": "chance", "text": "cards dealt", "scores": {"A": 12.0, "B": 10.0}},
+        {"n": 2, "actor": "A", "text": "A plays", "scores": {"A": 14.0, "B": 10.0}},
+    ]
+    assert [(s["n"], s["delta"]) for s in swings(rows)] == [(2, 2.0)]
+
+
+def test_compare_names_the_fork_the_first_different_events_and_the_score_differences(known):
+    main, lucky = known.svc.load(known.game, "main"), known.svc.load(known.game, "lucky")
+    assert fork_point(main, lucky) == 10
+    c = compare_lines(main, lucky)
+    assert c["fork"] == 10 and c["fork_text"] == "Ana rolls."
+    assert c["after_fork"][0] == {"n": 11, "a": "Ana rolls a 1 and loses the turn's points.", "b": "Ana rolls a 2."}
+    assert c["after_fork"][1] == {"n": 12, "a": "Bruno rolls.", "b": "Ana holds, banking 2."}
+    assert c["after_fork"][2] == {"n": 13, "a": "Bruno rolls a 6.", "b": None}
+    assert c["players"] == [
+        {"player": "Ana", "a": 9.0, "b": 11.0, "diff": 2.0, "at_fork": 9.0},
+        {"player": "Bruno", "a": 11.0, "b": 5.0, "diff": -6.0, "at_fork": 5.0},
+    ]
+    assert c["a"]["winners"] == ["Bruno"] and c["b"]["winners"] == ["Ana"]
+    assert c["a"]["events"] == 14 and c["b"]["events"] == 12
+    assert c["outcome_changed"] is True and c["same_luck"] is True
+
+
+def test_stats_count_wins_scores_and_length_over_finished_games(known):
+    main, lucky = known.svc.load(known.game, "main"), known.svc.load(known.game, "lucky")
+    s = game_summary(main)
+    assert s["over"] and s["winners"] == ["Bruno"] and s["events"] == 14 and s["rounds"] == 3
+    assert s["sides"] == {} and s["side_label"] is None
+    result = aggregate([s, game_summary(lucky)])
+    assert result["games"] == 2 and result["finished"] == 2
+    assert result["avg_events"] == 13.0 and result["shortest"] == 12 and result["longest"] == 14
+    assert result["by_side"] == []
+    assert result["by_seat"] == [
+        {"seat": 1, "played": 2, "wins": 1, "win_rate": 0.5, "avg_score": 10.0},
+        {"seat": 2, "played": 2, "wins": 1, "win_rate": 0.5, "avg_score": 8.0},
+    ]
+
+
+def test_unfinished_games_count_as_games_but_not_towards_results(known):
+    known.svc.branch(known.game, "early", at=7)
+    early = game_summary(known.svc.load(known.game, "early"))
+    assert early["over"] is False
+    result = aggregate([early])
+    assert result["games"] == 1 and result["finished"] == 0 and result["avg_events"] is None
+    assert result["by_seat"] == []
