@@ -58,13 +58,14 @@ def outcome(s: State, why: str) -> Outcome:
     table = scores(s)
     best = max(table.values())
     leaders = [p for p in s.players if table[p.name] == best]
-    summary = f"The game ends because {why}."
+    tie_note = ""
     if len(leaders) > 1:
         top = max(best_creature(s, p) for p in leaders)
         winners = [p for p in leaders if best_creature(s, p) == top]
         if len(winners) < len(leaders) and top[0] >= 0:
-            summary += f" The tie on {best:g} points goes to the most powerful creature."
+            tie_note = ", the tie going to the most powerful creature"
         leaders = winners
     names = tuple(p.name for p in leaders)
-    summary += f" {' and '.join(names)} {'wins' if len(names) == 1 else 'share the win'} with {best:g} points."
+    verb = "wins" if len(names) == 1 else "share the win"
+    summary = f"{' and '.join(names)} {verb} with {best:g} points{tie_note}; the game ended because {why}"
     return Outcome(winners=names, scores=table, summary=summary)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.engine import Step
+from core.engine import Over, Step
 from core.games.pergamemnon import rules, scoring
 from core.games.pergamemnon.cards import DEFENCE_OF
 from core.games.pergamemnon.state import Battle, State, Strike, card
@@ -115,6 +115,7 @@ def view(s: State, viewer: str | None) -> dict[str, Any]:
         "players": players,
         "battle": _battle_view(s, s.battle, viewer) if s.battle is not None else None,
         "out_of_game": list(s.box),
+        "outcome": p_next.outcome.summary if isinstance(p_next, Over) else None,
     }
 
 
