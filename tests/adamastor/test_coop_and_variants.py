@@ -13,11 +13,13 @@ from events.adamastor import (
     CardsDrawn,
     CardSwapped,
     DrawChosen,
+    FleetMoved,
     FleetPlaced,
     HandTrimmed,
     LandCardKept,
     MapCardRevealed,
     PlayerCardsDealt,
+    SailStarted,
     SunriseCardDrawn,
 )
 from tests.adamastor.support import RS, act, created, refused, started
@@ -106,3 +108,16 @@ def test_less_luck_deal_needs_the_shown_card():
     s = act(RS.initial_state(created(1, {"less_luck": "true"})), MapCardRevealed(position=0, card="R1"))
     s = act(s, FleetPlaced(space="0a"))
     assert "less luck" in refused(s, PlayerCardsDealt(strip=("c1", "c2", "c3"), hands=(("c4", "c5", "c6"),)))
+
+
+def test_historical_scenario_is_won_on_reaching_calicut():
+    s = act(
+        RS.initial_state(created(1, {"scenario": "historical"})),
+        PlayerCardsDealt(strip=("c40", "c39", "c38"), hands=(("c1", "c2", "c3"),)),
+    )
+    calicut = next(sp for sp in s.board.spaces if sp.label == "Calicut")
+    before = next(n for n in calicut.links if not s.board[n].destination)
+    s = replace(s, fleet=before, extra_cost=0, hands=(("c1", "c2", "c3", "c4"),), deck=s.deck[1:])
+    s = act(s, SailStarted(cards=("c1", "c2", "c3", "c4")))
+    s = act(s, FleetMoved(to=calicut.id))
+    assert s.result == "won" and "reach the final destination" in RS.pending(s).outcome.summary

@@ -169,7 +169,7 @@ def test_reaching_a_right_edge_half_space_reveals_the_next_map_card():
     assert s.sail_points == 2  # points left after the edge can still be spent
 
 
-def test_reaching_the_final_destination_wins():
+def test_reaching_the_final_destination_wins_imagem_7():
     s = started(options={"difficulty": "easy"})
     maps = ("R1", "R2", "F1")
     s = replace(s, maps=maps, board=build_board(s.cards, maps), fleet="10b", extra_cost=0)
