@@ -95,3 +95,27 @@ def test_a_decision_by_the_wrong_player_in_the_battle_window_is_refused():
     assert "turn order" in refused(s, BattleTileKept(player="P2"))
     s = play(s, BattleTileKept(player="P1"))
     assert RS.legal(s) == []
+
+
+def test_check_setup_refuses_unplayable_setups_in_one_line():
+    cards = RS.default_cards()
+    RS.check_setup(["a", "b", "c"], {}, cards)
+    for players in (["a", "b"], ["a", "b", "c", "d", "e", "f"]):
+        with pytest.raises(ValueError, match="3 to 5 players"):
+            RS.check_setup(players, {}, cards)
+    with pytest.raises(ValueError, match="no options"):
+        RS.check_setup(["a", "b", "c"], {"speed": 2}, cards)
+    broken = {**cards, "locations": [{"name": "X", "city": "rome", "battles": "H", "points": 1}]}
+    with pytest.raises(ValueError, match="unknown city rome"):
+        RS.check_setup(["a", "b", "c"], {}, broken)
+    with pytest.raises(ValueError, match="malformed Perikles card set"):
+        RS.check_setup(["a", "b", "c"], {}, {"rules": {}})
+
+
+def test_the_card_data_is_exact_and_complete():
+    data = RS.initial_state(created(4, "random", 1)).data
+    assert RS.provisional is False
+    assert len(data.deck) == 36 and data.deck.count("any") == 5
+    assert len(data.locations) == 21 and len(data.specials) == 8
+    assert sum(1 for c in data.counters if c.city == "persia") == 10
+    assert sum(c.strength for c in data.counters if c.city == "sparta" and c.kind == "H") == 2 + 6 + 9 + 8

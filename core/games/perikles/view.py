@@ -122,8 +122,9 @@ def _tile_text(tile: str) -> str:
     if kind == "any":
         return "an any-city tile"
     city = tile_city(tile).capitalize()
-    return {"2": f"a 2-cube {city} tile", "candidate": f"a {city} candidate tile",
-            "assassin": f"a {city} assassin tile"}[kind]
+    article = "an" if city[0] in "AEIOU" else "a"
+    return {"2": f"a 2-cube {city} tile", "candidate": f"{article} {city} candidate tile",
+            "assassin": f"{article} {city} assassin tile"}[kind]
 
 
 def narrate(s: State, e: Any) -> str:
@@ -147,12 +148,12 @@ def narrate(s: State, e: Any) -> str:
         case NominationPassed(player=p):
             return f"{p} passes on nominating." + _elections_after(s, e)
         case ForcesCommitted():
-            return _narrate_commit(s, e)
+            return _narrate_commit(s, e) + _aftermath(s, e)
         case PermissionGiven(player=p, granted=g):
             r = s.request
             who = s.players[r.player] if r else "the requester"
             where = r.location if r else "the location"
-            return f"{p} {'allows' if g else 'refuses'} {who} to defend {where} as main defender."
+            return f"{p} {'allows' if g else 'refuses'} {who} to defend {where} as main defender." + _aftermath(s, e)
         case PeriklesPlayed(player=p):
             return f"{p} plays Perikles and places 2 cubes in Athens."
         case AlkibiadesPlayed(player=p, moves=moves):
@@ -166,17 +167,18 @@ def narrate(s: State, e: Any) -> str:
             return f"The revolt takes Spartan hoplite {cid} out of this turn."
         case BattleTilePlayed(player=p, tile=tile):
             location, kind = current(s)
-            return f"{p} plays {tile} before the {KIND_NAMES[kind]} battle at {location}."
+            return f"{p} plays {tile} before the {KIND_NAMES[kind]} battle at {location}." + _aftermath(s, e)
         case BattleTileKept(player=p):
-            return f"{p} keeps their special tile for later."
+            return f"{p} keeps their special tile for later." + _aftermath(s, e)
         case BattleDiceRolled():
-            return _narrate_roll(s, e)
+            return _narrate_roll(s, e) + _aftermath(s, e)
     return f"{type(e).__name__} happens."
 
 
 def _narrate_take(s: State, e: InfluenceTileTaken) -> str:
     city = (e.city or tile_city(e.tile)).capitalize()
-    text = f"{e.player} takes {_tile_text(e.tile)}, placing {2 if tile_kind(e.tile) == '2' else 1} cube(s) in {city}"
+    cubes = "2 cubes" if tile_kind(e.tile) == "2" else "a cube"
+    text = f"{e.player} takes {_tile_text(e.tile)}, placing {cubes} in {city}"
     if e.nominee:
         text += f" and nominating {e.nominee} as candidate {e.slot} in {e.nominee_city.capitalize()}"
     if e.target_city:
@@ -202,7 +204,7 @@ def _narrate_commit(s: State, e: ForcesCommitted) -> str:
     by_loc: dict[tuple[str, str, str], int] = {}
     for pl in e.placements:
         by_loc[(pl.location, pl.side, pl.role)] = by_loc.get((pl.location, pl.side, pl.role), 0) + 1
-    parts = [f"{n} counter(s) to {loc} as {role} {side}" for (loc, side, role), n in by_loc.items()]
+    parts = [f"{n} counter{'s' if n > 1 else ''} to {loc} as {role} {side}" for (loc, side, role), n in by_loc.items()]
     cube = f", sacrificing a cube in {e.cube.capitalize()}," if e.cube else ""
     return f"{e.player} spends {_tile_text(e.tile)}{cube} and sends " + " and ".join(parts) + "."
 
@@ -222,5 +224,34 @@ def _narrate_roll(s: State, e: BattleDiceRolled) -> str:
         return head + f"; {'both hit' if hit_a else 'neither hits'}, roll again."
     side = "attacker" if token > b.token else "defender"
     if abs(token) >= 2:
-        return head + f"; the token reaches the {side}, who win the battle."
+        return head + f"; the token reaches the {side}'s side."
+    if token == 0:
+        return head + f"; the {side} hit moves the token back to the middle."
     return head + f"; the token moves toward the {side} (position {token:+d})."
+
+
+def _aftermath(s: State, e: Any) -> str:
+    """What follows by itself: battles lost or won without dice, losses, locations decided, the turn's end."""
+    from core.games.perikles.rules import RULESET
+
+    after = RULESET.apply(s, e)
+    parts = []
+    for f in after.fought[len(s.fought):]:
+        how = " without dice" if f.automatic else ""
+        lost = f", and the {'defender' if f.winner == 'attacker' else 'attacker'}s lose {f.lost}" if f.lost else ""
+        parts.append(f"the {f.winner}s win the {KIND_NAMES[f.kind]} battle at {f.location}{how}{lost}")
+    for h in after.held[len(s.held):]:
+        who = after.players[h.player] if h.player != NOBODY else "nobody"
+        if h.cubes:
+            parts.append(f"{h.location} is not attacked: {who} places {h.cubes} cubes in its city")
+        elif h.defeat:
+            parts.append(f"{who} takes {h.location} and its city suffers a defeat")
+        else:
+            parts.append(f"{h.location} holds" + (f" and {who} takes its tile" if h.player != NOBODY else ""))
+    if after.turn == s.turn and after.phase != s.phase and after.phase in ("deal-locations", "over"):
+        statues = [f"{after.players[p]} in {city.capitalize()}" for c, city in enumerate(s.data.cities)
+                   for p in [s.leaders[c]] if p != NOBODY]
+        parts.append("the turn ends with statues for " + (", ".join(statues) or "nobody"))
+        if after.phase == "over":
+            parts.append("the game is over")
+    return (" Then " + "; ".join(parts) + ".") if parts else ""
