@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import msgspec
 
+from core.autoplay import play_out
 from core.engine import Chance
 from core.games.pergamemnon.state import player
+from events.base import GameCreated, PlayerSeat
 from events.pergamemnon import Attacked, CreatureRecruited, DefenceCommitted, Yielded
 from tests.pergamemnon.helpers import battle_game, created, play, refused, rs, setup
 
@@ -54,3 +56,17 @@ def test_chance_is_asked_for_draws_not_drawn_inside_the_rules():
     while s.phase in ("battle", "place", "discard"):
         s = play(s, rs.legal(s)[-1] if s.phase == "battle" else rs.legal(s)[0])
     assert isinstance(rs.pending(s), Chance)
+
+
+def test_every_listed_decision_passes_validation_throughout_bot_games():
+    for n, bot in ((3, "random"), (5, "greedy")):
+        players = tuple(PlayerSeat(f"P{i + 1}", bot) for i in range(n))
+        g = GameCreated(
+            ruleset="pergamemnon", ruleset_version=rs.version, players=players, seed=11, cards=rs.default_cards()
+        )
+        events, _, _ = play_out(rs, g)
+        s = rs.initial_state(g)
+        for e in events[1:]:
+            for option in rs.legal(s):
+                assert rs.validate(s, option) is None, (option, rs.validate(s, option))
+            s = rs.apply(s, e)
