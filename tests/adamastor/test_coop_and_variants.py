@@ -66,6 +66,8 @@ def test_coop_land_bonus_cards_are_shared_as_the_players_agree():
     s = replace(s, phase="bonus_draw", need=2)
     s = act(s, BonusCardsDrawn(cards=("c21", "c22")))
     assert s.phase == "bonus_share"
+    text = RS.narrate(s, BonusCardsShared(players=("P2", "P1")))
+    assert text == "The bonus cards go c21 to P2, c22 to P1."
     s = act(s, BonusCardsShared(players=("P2", "P1")))
     assert "c21" in s.hands[1] and "c22" in s.hands[0]
 

@@ -181,7 +181,7 @@ def _main(s: State, e: Event) -> str:
             return f"{who} sets sail, discarding {_cards(cs)} for {_count(pts, 'navigation point')}"
         case FleetMoved(to=to):
             cost = step_cost(s.cards, s.board, s.fleet, to, s.extra_cost)
-            return f"the fleet sails from {s.fleet} to {to} for {cost} points ({s.sail_points - cost} left)"
+            return f"the fleet sails from {s.fleet} to {to} for {_count(cost, 'point')} ({s.sail_points - cost} left)"
         case SailEnded():
             return f"{who} ends the sail at {s.fleet}"
         case LandCardsDrawn(cards=cs):
