@@ -11,6 +11,7 @@ from core.engine import Chance, Decision, Over
 from core.games.adamastor.state import gain_morale, weather_of
 from events.adamastor import (
     ActionsEnded,
+    CaptainChosen,
     CardsDrawn,
     CardSwapped,
     DrawChosen,
@@ -180,3 +181,18 @@ def test_check_setup_rejects_bad_setups():
     with pytest.raises(ValueError, match="too few"):
         RS.check_setup(["a"], {}, broken)
     RS.check_setup(["a", "b"], {"scenario": "historical", "less_luck": "true"}, cards)
+
+
+def test_typed_chance_outcomes_that_cannot_happen_are_refused():
+    s = RS.initial_state(created(2))
+    assert "not at the table" in refused(s, CaptainChosen(player="Zé"))
+    assert "does not belong here" in refused(s, MapCardRevealed(position=0, card="R1"))
+    s = act(s, CaptainChosen(player="P1"))
+    assert "position 0" in refused(s, MapCardRevealed(position=1, card="R1"))
+    s = act(act(s, MapCardRevealed(position=0, card="R1")), FleetPlaced(space="0a"))
+    assert "3 to each hand" in refused(s, PlayerCardsDealt(strip=("c1", "c2", "c3"), hands=(("c4", "c5", "c6"),)))
+    s = act(s, PlayerCardsDealt(strip=("c1", "c2", "c3"), hands=(("c4", "c5", "c6"), ("c7", "c8", "c9"))))
+    s = act(s, DrawChosen())
+    assert "cannot be the 1 card" in refused(s, CardsDrawn(cards=("c4",)))
+    assert "cannot be the 1 card" in refused(s, CardsDrawn(cards=("c10", "c11")))
+    assert RS.validate(s, CardsDrawn(cards=("c10",))) is None
