@@ -310,6 +310,7 @@ def legal_commitments(s: State) -> list[ForcesCommitted]:
     home = home_counters(s, p)
     kinds = _kinds(home)
     out: list[ForcesCommitted] = []
+    wars = relations(s, s.commits)[1]
     for tile in tiles:
         out.append(ForcesCommitted(player=player, tile=tile))
     tile = tiles[0]
@@ -328,14 +329,13 @@ def legal_commitments(s: State) -> list[ForcesCommitted]:
             seen = set()
             for a, b in combinations(pool, 2):
                 key = tuple(sorted(((a.city, a.kind, a.strength), (b.city, b.kind, b.strength))))
-                if key in seen:
+                # Two counters each valid alone are valid together unless their cities are at war.
+                if key in seen or frozenset((a.city, b.city)) in wars:
                     continue
                 seen.add(key)
-                ev = ForcesCommitted(player=player, tile=tile, placements=(
+                out.append(ForcesCommitted(player=player, tile=tile, placements=(
                     Placement(counter=a.id, location=loc, side=side, role=role),
-                    Placement(counter=b.id, location=loc, side=side, role=role)))
-                if commitment_error(s, ev)[0] is None:
-                    out.append(ev)
+                    Placement(counter=b.id, location=loc, side=side, role=role))))
             out += _sacrifices(s, p, tile, loc, side, role, pool)
     return out
 

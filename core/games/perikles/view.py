@@ -72,6 +72,10 @@ def view(s: State, player: str | None) -> dict[str, Any]:
         "locations": [],
         "players": {},
         "elections": list(s.elections),
+        "permission_asked": (
+            {"by": s.players[s.request.player], "of": s.players[s.request.leader], "location": s.request.location}
+            if s.request is not None else None
+        ),
     }
     for name in s.locations:
         loc = s.data.location(name)
@@ -199,6 +203,12 @@ def _elections_after(s: State, e: Any) -> str:
 
 
 def _narrate_commit(s: State, e: ForcesCommitted) -> str:
+    from core.games.perikles.commit import commitment_error
+
+    _, leader, where = commitment_error(s, e)
+    if leader != NOBODY:
+        return (f"{e.player} asks {s.players[leader]}, leader of {s.data.location(where).city.capitalize()}, "
+                f"for leave to defend {where} as main defender.")
     if not e.placements:
         return f"{e.player} spends {_tile_text(e.tile)} and sends no units."
     by_loc: dict[tuple[str, str, str], int] = {}
