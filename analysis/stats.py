@@ -16,7 +16,7 @@ def game_summary(line: Any) -> dict[str, Any]:
     state = line.state
     pending = rs.pending(state)
     over = isinstance(pending, Over)
-    found = sides_of(rs.name, state)
+    found = sides_of(rs.name, line)
     return {
         "game": line.game.id,
         "branch": line.branch.name,

@@ -4,7 +4,8 @@ A module here may define
 - ``FIGURES``: plot kind (``battles``, ``auction``...) -> ``fn(line) -> plotly Figure`` (plotly imported inside);
 - ``ROWS``: the same plot kinds -> ``fn(line)`` -> the plain rows the figure draws (for ``--json``);
 - ``SCORE``: what the ruleset's score is, in a few words (for axis titles);
-- ``SIDE`` and ``sides(state) -> {player: side}``: what a player plays as (a nation, a civilization), for stats.
+- ``SIDE`` and ``sides(line) -> {player: side}``: what each player played as (a nation, a civilization), for
+  stats.
 
 Modules are imported only when a command needs them, so the CLI never loads another ruleset's code.
 """
@@ -44,13 +45,13 @@ def rows_for(ruleset: str) -> dict[str, Callable[[Any], Any]]:
     return dict(getattr(mod, "ROWS", {})) if mod else {}
 
 
-def sides_of(ruleset: str, state: Any) -> tuple[str, dict[str, str]] | None:
+def sides_of(ruleset: str, line: Any) -> tuple[str, dict[str, str]] | None:
     """(what a side is called, each player's side), or None for a ruleset without sides."""
     mod = module_for(ruleset)
     fn = getattr(mod, "sides", None) if mod else None
     if fn is None:
         return None
-    return getattr(mod, "SIDE", "side"), fn(state)
+    return getattr(mod, "SIDE", "side"), fn(line)
 
 
 def plot_kinds() -> dict[str, list[str]]:

@@ -20,8 +20,15 @@ SIDE = "civilization"
 SCORE = "lower of population and power"
 
 
-def sides(state: Any) -> dict[str, str]:
-    return {seat.name: state.cat.name(seat.civ.card) for seat in state.seats if seat.civ is not None}
+def sides(line: Any) -> dict[str, str]:
+    """Each player's civilization as dealt at the start (a catastrophe may take it from the tableau later)."""
+    rs = line.ruleset
+    s = rs.initial_state(line.created)
+    for ev in line.events[1:]:
+        if s.seats and all(seat.civ is not None for seat in s.seats):
+            break
+        s = rs.apply(s, ev)
+    return {seat.name: s.cat.name(seat.civ.card) for seat in s.seats if seat.civ is not None}
 
 
 def auction_rows(line: Any) -> list[dict[str, Any]]:

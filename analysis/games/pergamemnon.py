@@ -19,7 +19,9 @@ SIDE = "nation"
 SCORE = "points held"
 
 
-def sides(state: Any) -> dict[str, str]:
+def sides(line: Any) -> dict[str, str]:
+    """Each player's nation (chosen at setup, kept all game)."""
+    state = line.state
     nations = state.table.nations
     return {p.name: nations[p.nation].name if p.nation in nations else p.nation for p in state.players if p.nation}
 

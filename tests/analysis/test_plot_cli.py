@@ -1,0 +1,151 @@
+"""``agon plot``, ``compare``, ``view`` and ``stats`` driven as a person would, on the known pig game."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+from core.service import Service
+from events.store import Store
+from tests.analysis.conftest import record_known
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def agon(tmp_path, monkeypatch):
+    db = tmp_path / "games.db"
+    monkeypatch.setenv("AGON_DB", str(db))
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+
+    def run(*args: str, ok: bool = True):
+        result = runner.invoke(app, list(args))
+        if ok:
+            assert result.exit_code == 0, (result.output, result.stderr)
+        return result
+
+    return run
+
+
+@pytest.fixture
+def game(agon, tmp_path) -> str:
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    try:
+        return record_known(Service(store))
+    finally:
+        store.close()
+
+
+def test_plot_scores_writes_a_self_contained_page_under_plots_and_says_where(agon, game, tmp_path):
+    out = agon("plot", "scores", game).stdout
+    path = f"plots/{game}-main-scores.html"
+    assert f"Wrote the score timeline to {path}" in out and "opens offline" in out
+    page = (tmp_path / path).read_text()
+    assert "Bruno takes the lead for good" in page and "Ana holds, banking 9." in page
+    assert '<script src="http' not in page
+
+
+def test_plot_scores_overlays_branches_and_names_the_file_after_them(agon, game, tmp_path):
+    out = agon("plot", "scores", game, "-b", "main", "-b", "lucky").stdout
+    assert f"plots/{game}-main-scores-vs-lucky.html" in out
+    assert "lucky parts after #10" in (tmp_path / f"plots/{game}-main-scores-vs-lucky.html").read_text()
+
+
+def test_plot_scores_json_gives_the_timeline_and_turning_points(agon, game):
+    data = json.loads(agon("plot", "scores", game, "-b", "main", "-b", "lucky", "--json").stdout)
+    assert [d["branch"] for d in data] == ["main", "lucky"]
+    main, lucky = data
+    assert main["winners"] == ["Bruno"] and main["final_leader"] == "Bruno"
+    assert main["rounds"] == [{"n": 9, "round": 2}, {"n": 14, "round": 3}]
+    assert {"n": 14, "kind": "lead"}.items() <= next(p for p in main["turning_points"] if p["kind"] == "lead").items()
+    assert len(main["timeline"]) == 15 and lucky["timeline"][-1]["scores"] == {"Ana": 11.0, "Bruno": 5.0}
+
+
+def test_output_option_chooses_the_file(agon, game, tmp_path):
+    out = agon("plot", "scores", game, "-o", "pictures/pig.html").stdout
+    assert "pictures/pig.html" in out and (tmp_path / "pictures/pig.html").stat().st_size > 100_000
+
+
+def test_png_without_kaleido_says_what_is_missing(agon, game, monkeypatch):
+    monkeypatch.setitem(sys.modules, "kaleido", None)
+    r = agon("plot", "scores", game, "--png", ok=False)
+    assert r.exit_code == 1
+    assert "cannot write a PNG on this machine: kaleido is not installed" in r.stderr
+
+
+def test_png_needs_a_png_file_name(agon, game):
+    r = agon("plot", "scores", game, "--png", "-o", "pig.html", ok=False)
+    assert r.exit_code == 1 and "name the file pig.png" in r.stderr
+
+
+def test_a_ruleset_plot_on_a_game_without_it_says_which_plots_there_are(agon, game):
+    r = agon("plot", "battles", game, ok=False)
+    assert r.exit_code == 1
+    assert "a Pig (test game) game has no 'battles' plot" in r.stderr and "its plots: scores" in r.stderr
+    r = agon("plot", "auction", game, ok=False)
+    assert "no 'auction' plot" in r.stderr
+
+
+def test_unknown_game_or_branch_is_one_line_not_a_traceback(agon, game):
+    r = agon("plot", "scores", "nosuchgame", ok=False)
+    assert r.exit_code == 1 and "Traceback" not in r.output + r.stderr and r.stderr.startswith("error:")
+    r = agon("plot", "scores", game, "-b", "nosuchbranch", ok=False)
+    assert r.exit_code == 1 and "nosuchbranch" in r.stderr
+
+
+def test_compare_prints_where_lines_part_and_how_scores_differ(agon, game):
+    out = agon("compare", game, "main", "lucky").stdout
+    assert "main and lucky share events 0 to #10 (last shared: Ana rolls.)" in out
+    assert "Ana rolls a 1 and loses the turn's points." in out and "Ana rolls a 2." in out
+    assert "main: 14 events, Bruno won with 11 points" in out
+    assert "lucky: 12 events, Ana won with 11 points" in out
+    assert "The outcome differs." in out
+    ana = next(line for line in out.splitlines() if line.strip().startswith("Ana "))
+    assert [c for c in ana.split() if c != "│"] == ["Ana", "9", "9", "11", "+2"]
+    data = json.loads(agon("compare", game, "main", "lucky", "--json").stdout)
+    assert data["fork"] == 10 and data["outcome_changed"] is True
+
+
+def test_view_writes_the_replay_page(agon, game, tmp_path):
+    out = agon("view", game).stdout
+    assert f"plots/{game}-main-view.html" in out and "15 events" in out
+    page = (tmp_path / f"plots/{game}-main-view.html").read_text()
+    assert "Bruno holds, banking 6." in page and 'id="as"' in page
+    out = agon("view", game, "--as", "Ana", "-b", "lucky").stdout
+    assert f"plots/{game}-lucky-view-as-Ana.html" in out and "as Ana sees it" in out
+    r = agon("view", game, "--as", "Zoe", ok=False)
+    assert r.exit_code == 1 and "no player 'Zoe' in this game; its players: Ana, Bruno" in r.stderr
+
+
+def test_stats_reads_every_game_of_a_ruleset(agon, game, tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    try:
+        record_known(Service(store))
+    finally:
+        store.close()
+    out = agon("stats", "toy").stdout
+    assert "Pig (test game): 2 games stored, 2 finished" in out
+    assert "Average length: 14.0 events, 3.0 rounds" in out
+    assert "By seat" in out
+    data = json.loads(agon("stats", "toy", "--json").stdout)
+    assert data["by_seat"][1] == {"seat": 2, "played": 2, "wins": 2, "win_rate": 1.0, "avg_score": 11.0}
+    r = agon("stats", "chess", ok=False)
+    assert r.exit_code == 1 and "unknown ruleset 'chess'" in r.stderr
+
+
+def test_stats_without_games_says_how_to_record_some(agon):
+    r = agon("stats", "toy", ok=False)
+    assert r.exit_code == 1 and "no stored toy games" in r.stderr
+
+
+def test_starting_the_cli_does_not_import_plotly_or_analysis():
+    code = "import sys, cli.app; print(sorted(m for m in sys.modules if m.split('.')[0] in ('plotly', 'analysis')))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
