@@ -295,8 +295,15 @@ _PAGE = """<!DOCTYPE html>
     else if (e.key === " " && e.target.tagName !== "BUTTON") { play(); e.preventDefault(); }
   });
 
-  const m = /step=(\\d+)/.exec(location.hash);
-  show(m ? Number(m[1]) : 0);
+  function fromAddress() {
+    const m = /step=(\\d+)/.exec(location.hash);
+    return m ? Number(m[1]) : null;
+  }
+  window.addEventListener("hashchange", () => {
+    const n = fromAddress();
+    if (n !== null && n !== current) { stop(); show(n); }
+  });
+  show(fromAddress() || 0);
   Plotly.newPlot(plot, figure.data, figure.layout, {responsive: true, displaylogo: false}).then(() => {
     plotted = true;
     show(current);
