@@ -212,7 +212,7 @@ def demo(
 ) -> None:
     """Record a whole game played by bots, then show how to look at it (the quickest way to see agon work)."""
     names = [n for n in registry.names() if n != "toy"] or registry.names()
-    name = ruleset or names[0]
+    name = ruleset or ("pergamemnon" if "pergamemnon" in names else names[0])
     rs = _ruleset(name)
     n = players or max(rs.min_players, min(3, rs.max_players))
     from core.bots import bots_of

@@ -190,6 +190,10 @@ class Service:
             seats.append(PlayerSeat(name, kind))
         names = [s.name for s in seats]
         if not rs.min_players <= len(seats) <= rs.max_players:
+            try:  # the ruleset's own reason, when it gives one (e.g. "no rules for a single player")
+                rs.check_setup(names, dict(spec.options), rs.default_cards())
+            except (ValueError, KeyError, TypeError) as e:
+                raise ServiceError(f"cannot set up {rs.name}: {e}") from None
             raise ServiceError(
                 f"{rs.name} is played by {rs.min_players} to {rs.max_players} players, not {len(seats)};"
                 " give that many --player/--bot options"
