@@ -8,7 +8,7 @@ import typer
 
 from cli.common import BranchOpt, JsonOpt, console, err, friendly, print_json, service
 from cli.render import scores_text, view_text
-from core.engine import Chance, Decision, Over
+from core.engine import Chance, Decision, Over, option_text
 from core.service import Line, Recorded, ServiceError, describe_pending
 
 app = typer.Typer()
@@ -22,7 +22,7 @@ def options_data(line: Line) -> dict[str, Any]:
         bot = line.bot_of(pending.player)
         data["pending"] = {"kind": "decision", "player": pending.player, "prompt": pending.prompt, "bot": bot}
         data["options"] = [
-            {"n": i, "text": line.ruleset.narrate(line.state, ev), "event": line.codec.to_obj(ev)}
+            {"n": i, "text": option_text(line.ruleset, line.state, ev), "event": line.codec.to_obj(ev)}
             for i, ev in enumerate(line.ruleset.legal(line.state), start=1)
         ]
     elif isinstance(pending, Chance):

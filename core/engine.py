@@ -154,6 +154,15 @@ class Ruleset(Protocol):
         """One English sentence for ``event`` happening in ``state`` ("Alice bids 5 on the Harbour.")."""
 
 
+def option_text(ruleset: Ruleset, state: State, event: Event) -> str:
+    """How a decision reads in the acting player's list of options.
+
+    A ruleset may define ``option_text(state, event)`` to name what only the acting player may see (the card laid
+    face down, the coins paid); ``narrate`` is public (the log) and must not. Without it, options are narrated."""
+    label = getattr(ruleset, "option_text", None)
+    return label(state, event) if label is not None else ruleset.narrate(state, event)
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # The fold
 

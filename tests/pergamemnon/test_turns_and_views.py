@@ -70,3 +70,14 @@ def test_every_listed_decision_passes_validation_throughout_bot_games():
             for option in rs.legal(s):
                 assert rs.validate(s, option) is None, (option, rs.validate(s, option))
             s = rs.apply(s, e)
+
+
+def test_the_log_keeps_the_attacking_card_face_down_while_the_attackers_options_name_it():
+    from core.engine import option_text
+
+    s = battle_game()
+    attack = Attacked(player="Alice", defender="Bob", weapon="sword", card="rome.champion")
+    public = rs.narrate(s, attack)
+    private = option_text(rs, s, attack)
+    assert "lays a card face down" in public
+    assert "Champion" not in public and "Champion" in private

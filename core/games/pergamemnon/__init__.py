@@ -84,6 +84,9 @@ class Pergamemnon:
     def narrate(self, state: State, event: Event) -> str:
         return view.narrate(state, event)
 
+    def option_text(self, state: State, event: Event) -> str:
+        return view.option_text(state, event)
+
 
 RULESET = Pergamemnon()
 

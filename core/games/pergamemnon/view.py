@@ -162,6 +162,17 @@ def _chain(before: State, after: State) -> str:
     return text
 
 
+def option_text(s: State, e: Event) -> str:
+    """An option as the acting player reads it: an attack names the card they would lay face down."""
+    if isinstance(e, Attacked):
+        c = card(s, e.card)
+        return (
+            f"{e.player} attacks {e.defender}, declaring a {e.weapon}, and lays the {c.name} "
+            f"({e.weapon} {c.attack}) face down."
+        )
+    return narrate(s, e)
+
+
 def narrate(s: State, e: Event) -> str:
     match e:
         case GameCreated():
@@ -184,12 +195,8 @@ def narrate(s: State, e: Event) -> str:
                 f"{_name(s, e.hand_card)} (charisma {card(s, e.hand_card).charisma}) and {' and '.join(paid)}."
             )
         case Attacked():
-            # The card is named so that a player choosing among attacks can tell them apart; views keep it hidden.
-            c = card(s, e.card)
-            return (
-                f"{e.player} attacks {e.defender}, declaring a {e.weapon}, and lays the {c.name} "
-                f"({e.weapon} {c.attack}) face down."
-            )
+            # Public: the card stays face down until the defender's card is laid (option_text names it).
+            return f"{e.player} attacks {e.defender}, declaring a {e.weapon}, and lays a card face down."
         case DefenceCommitted() | Reinforced() | Yielded():
             after = rules.apply(s, e)
             if isinstance(e, DefenceCommitted):
