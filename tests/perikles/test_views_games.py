@@ -119,3 +119,23 @@ def test_the_card_data_is_exact_and_complete():
     assert len(data.locations) == 21 and len(data.specials) == 8
     assert sum(1 for c in data.counters if c.city == "persia") == 10
     assert sum(c.strength for c in data.counters if c.city == "sparta" and c.kind == "H") == 2 + 6 + 9 + 8
+
+
+def test_no_view_leaks_another_players_face_down_counters_or_special_tile():
+    events, actors, final = play_out(RS, created(4, "random", 8))
+    state = RS.initial_state(events[0])
+    checked = 0
+    for e in events[1:]:
+        state = RS.apply(state, e)
+        if state.phase != "commit" or not state.commits:
+            continue
+        for p, name in enumerate(state.players):
+            text = msgspec.json.encode(RS.view(state, name)).decode()
+            for cm in state.commits:
+                if cm.player != p:
+                    assert cm.counter not in text
+            for q, other in enumerate(state.players):
+                if q != p and not state.used[q]:
+                    assert RS.view(state, name)["players"][other]["special_tile"] == "hidden"
+            checked += 1
+    assert checked > 10
