@@ -39,26 +39,44 @@ def _politics(s: State, p: int) -> float:
     return value
 
 
-def _guess(s: State, viewer: int, location: str, side: str) -> int:
+def _guess(s: State, viewer: int, location: str, side: str, kind: str) -> int:
+    """Strength of one side in one kind of battle, as ``viewer`` can tell: its own counters exactly, face-down
+    counters of others as 2 (and counted as the battle's kind: the viewer cannot see which they are)."""
     total = 0
     for cm in s.commits:
         if cm.location == location and cm.side == side and cm.counter not in s.lost:
-            total += s.data.counter(cm.counter).strength if cm.player == viewer else 2
+            counter = s.data.counter(cm.counter)
+            if cm.player == viewer:
+                total += counter.strength if counter.kind == kind else 0
+            else:
+                total += 2
     return total
+
+
+def _chance(s: State, p: int, name: str) -> float:
+    """A rough chance that the attackers take the location: its battles weighed, the last one most."""
+    loc = s.data.location(name)
+    chances = []
+    for kind in loc.battles:
+        att = _guess(s, p, name, "attacker", kind) + loc.bonus("attacker", kind)
+        dfn = _guess(s, p, name, "defender", kind) + loc.bonus("defender", kind)
+        chances.append(0.0 if att <= loc.bonus("attacker", kind) else 1.0 if dfn == 0 else
+                       WIN_CHANCE[column(att, dfn)])
+    return chances[0] if len(chances) == 1 else 0.35 * chances[0] + 0.65 * chances[1]
 
 
 def _military(s: State, p: int) -> float:
     value = 0.0
     for name in s.locations:
         loc = s.data.location(name)
-        att, dfn = _guess(s, p, name, "attacker"), _guess(s, p, name, "defender") + 1
-        chance = WIN_CHANCE[column(att, dfn)] if att else 0.0
+        attacked = any(c.location == name and c.side == "attacker" for c in s.commits)
+        chance = _chance(s, p, name) if attacked else 0.0
         mains = {side: next((c.player for c in s.commits if c.location == name and c.side == side
                              and c.role == "main"), NOBODY) for side in ("attacker", "defender")}
         if mains["attacker"] == p:
             value += chance * loc.points
         if mains["defender"] == p:
-            value += (1 - chance) * loc.points if att else s.data.unattacked_cubes
+            value += (1 - chance) * loc.points if attacked else s.data.unattacked_cubes
         if leader_of(s, loc.city) == p:
             value -= chance * 2
     return value
