@@ -65,7 +65,7 @@ def test_scoring_counts_cubes_location_tiles_and_statues_at_their_uncovered_valu
 def test_ties_are_broken_by_location_points_then_by_statues():
     s = replace(fresh(3), phase=OVER, won=(("Melos",), (), ()), statues=((0,) * 6, (0, 0, 0, 0, 0, 1), (0,) * 6),
                 cubes=tuple((2, 2, 2) for _ in range(6)))
-    # P1: 12 + 3 = 15; P2: 12 + 6 (Megara statue) - make P2's cubes 3 fewer to tie at 15.
+    # P1: 12 cubes + 3 (Melos) = 15; P2: 9 cubes + 6 (a Megara statue) = 15.
     s = replace(s, cubes=((2, 0, 2), (2, 1, 2)) + s.cubes[2:])
     assert RS.scores(s)["P1"] == RS.scores(s)["P2"] == 15.0
     out = RS.pending(s).outcome

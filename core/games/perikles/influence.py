@@ -7,6 +7,7 @@ candidates and assassins, nominations, elections) and perikles-data-facts.md ("S
 
 from __future__ import annotations
 
+from core.games.perikles.commit import first_committer
 from core.games.perikles.data import tile_city, tile_cubes, tile_kind
 from core.games.perikles.state import (
     COMMIT,
@@ -14,7 +15,6 @@ from core.games.perikles.state import (
     INFLUENCE,
     NOBODY,
     NOMINATE,
-    SETUP,
     State,
     add_cubes,
     cube_count,
@@ -345,14 +345,8 @@ def hold_elections(s: State) -> State:
     )
     sparta = s.leaders[s.data.city_index("sparta")]
     start = sparta if sparta != NOBODY else s.first
-    from core.games.perikles.commit import first_committer
-
     return replace(s, actor=first_committer(s, start))
 
 
 def start_influence(s: State) -> State:
     return replace(s, phase=INFLUENCE, actor=s.first, taken=(0,) * len(s.players), refill=False)
-
-
-def phase_is_setup(s: State) -> bool:
-    return s.phase == SETUP
