@@ -12,7 +12,7 @@ from analysis.games import module_for
 from analysis.palette import branch_dash, player_colors
 from analysis.timeline import line_timeline, outcome_of, round_boundaries, series, short_outcome, turning_points
 
-MAX_ROUND_LABELS = 16
+MAX_ROUND_LABELS = 10
 
 
 def score_label(ruleset: Any) -> str:

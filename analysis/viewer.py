@@ -110,7 +110,7 @@ _PAGE = """<!DOCTYPE html>
   #scores td.score { text-align: right; font-variant-numeric: tabular-nums; font-weight: 600; }
   #scores td.delta { color: #555; font-variant-numeric: tabular-nums; }
   .swatch { display: inline-block; width: .8rem; height: .8rem; border-radius: 2px; margin-right: .4rem; }
-  #state { flex: 1 1 28rem; max-height: 26rem; overflow: auto; border: 1px solid #ddd; padding: .4rem .6rem; }
+  #state { flex: 1 1 28rem; max-height: 34rem; overflow: auto; border: 1px solid #ddd; padding: .4rem .6rem; }
   #state table { border-collapse: collapse; margin: .1rem 0; }
   #state td, #state th { border: 1px solid #e3e3e3; padding: .1rem .4rem; vertical-align: top; text-align: left; }
   #state th { background: #fafafa; font-weight: 600; }
@@ -202,7 +202,8 @@ _PAGE = """<!DOCTYPE html>
       return t;
     }
     const t = el("table");
-    const entries = Array.isArray(v) ? v.map((x, i) => [String(i + 1), x]) : Object.entries(v);
+    const named = x => x && typeof x === "object" && !Array.isArray(x) && typeof x.name === "string";
+    const entries = Array.isArray(v) ? v.map((x, i) => [named(x) ? x.name : String(i + 1), x]) : Object.entries(v);
     for (const [k, x] of entries) {
       const tr = el("tr");
       tr.appendChild(el("th", k));
