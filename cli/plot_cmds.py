@@ -16,7 +16,8 @@ from cli.common import Fail, JsonOpt, console, err, friendly, print_json, servic
 from core.service import Line, ServiceError
 
 app = typer.Typer()
-plot_app = typer.Typer(help="Draw a recorded game: score timelines, battle chains, auctions (HTML, or PNG).",
+plot_app = typer.Typer(help="Draw a recorded game: score timelines, battle chains, auctions, the voyage (HTML, or"
+                       " PNG).",
                        no_args_is_help=True)
 app.add_typer(plot_app, name="plot")
 
@@ -127,7 +128,7 @@ def auction(game: GameArg, branch: OneBranchOpt = None, out: OutOpt = None, png:
 @friendly
 def voyage(game: GameArg, branch: OneBranchOpt = None, out: OutOpt = None, png: PngOpt = False,
            as_json: JsonOpt = False) -> None:
-    """Adamastor's voyage: the ship's progress, hull and crew over the game."""
+    """Adamastor's voyage: morale, the distance still to sail, threats and motivation over the game."""
     _ruleset_plot("voyage", game, branch, out, png, as_json)
 
 
@@ -194,7 +195,8 @@ def view(
     game: GameArg,
     branch: OneBranchOpt = None,
     as_player: Annotated[str | None, typer.Option("--as", help="Show the state only as this player sees it (the "
-                                                  "file then holds nothing else: safe to hand to that player).")]
+                                                  "file then holds no other view of the state; the sentences and "
+                                                  "scores are those 'agon log' and 'agon state' show).")]
     = None,
     out: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: plots/<game>-"
                                              "<branch>-view.html).")] = None,
