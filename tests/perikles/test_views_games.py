@@ -139,3 +139,14 @@ def test_no_view_leaks_another_players_face_down_counters_or_special_tile():
                     assert RS.view(state, name)["players"][other]["special_tile"] == "hidden"
             checked += 1
     assert checked > 10
+
+
+def test_the_public_log_keeps_committed_counters_face_down_but_the_options_name_them():
+    from core.engine import option_text
+    from events.perikles import ForcesCommitted, Placement
+
+    s = at_commit(leaders=LEADERS)
+    e = ForcesCommitted(player="P1", tile="any",
+                        placements=(Placement(counter="athens-t4-1", location="Pylos", side="attacker", role="main"),))
+    assert "athens-t4-1" not in RS.narrate(s, e) and "1 counter to Pylos as main attacker" in RS.narrate(s, e)
+    assert "athens-t4-1 (trireme 4) to Pylos as main attacker" in option_text(RS, s, e)

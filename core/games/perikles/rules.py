@@ -297,6 +297,9 @@ class Perikles:
     def narrate(self, s: State, e: Event) -> str:
         return view.narrate(s, e)
 
+    def option_text(self, s: State, e: Event) -> str:
+        return view.option_text(s, e)
+
     @property
     def bots(self) -> Mapping[str, Any]:
         from core.games.perikles.bots import BOTS

@@ -167,8 +167,9 @@ def narrate(s: State, e: Any) -> str:
             return f"{p} plays the Plague on {city.capitalize()}: every player loses half their cubes there."
         case SlaveRevoltPlayed(player=p, place=place):
             return f"{p} plays the Slave Revolt against the Spartan hoplites at {place.capitalize()}."
-        case SlaveRevoltStruck(counter=cid):
-            return f"The revolt takes Spartan hoplite {cid} out of this turn."
+        case SlaveRevoltStruck():
+            where = "at home in Sparta" if s.revolt_place == "sparta" else f"at {s.revolt_place}"
+            return f"The revolt takes one Spartan hoplite {where} out of this turn (drawn face down)."
         case BattleTilePlayed(player=p, tile=tile):
             location, kind = current(s)
             return f"{p} plays {tile} before the {KIND_NAMES[kind]} battle at {location}." + _aftermath(s, e)
@@ -265,3 +266,16 @@ def _aftermath(s: State, e: Any) -> str:
         if after.phase == "over":
             parts.append("the game is over")
     return (" Then " + "; ".join(parts) + ".") if parts else ""
+
+
+def option_text(s: State, e: Any) -> str:
+    """A decision as the acting player reads it among their options: a commitment names its counters (which the
+    public log, being face down, does not)."""
+    if isinstance(e, ForcesCommitted) and e.placements:
+        sent = ", ".join(
+            f"{pl.counter} ({KIND_NAMES[s.data.counter(pl.counter).kind]} {s.data.counter(pl.counter).strength})"
+            f" to {pl.location} as {pl.role} {pl.side}" for pl in e.placements
+        )
+        cube = f", sacrificing a cube in {e.cube.capitalize()}" if e.cube else ""
+        return f"{e.player} spends {_tile_text(e.tile)}{cube}: {sent}."
+    return narrate(s, e)
