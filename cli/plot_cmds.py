@@ -156,6 +156,8 @@ def compare(
 
     from analysis.compare import compare_lines
 
+    if branch_a == branch_b:
+        raise Fail(f"give two different branches to compare, not {branch_a} twice ('agon branches' lists them)")
     svc = service()
     a, b = svc.load(game, branch_a), svc.load(game, branch_b)
     c = compare_lines(a, b)
@@ -166,13 +168,16 @@ def compare(
     console.print(f"[bold]{a.ruleset.title}[/] game {c['game']}: {na} and {nb} share events 0 to #{c['fork']}"
                   f" (last shared: {c['fork_text']})")
     console.print(f"After the fork, chance is drawn {'alike' if c['same_luck'] else 'differently'} on the two lines.")
-    t = Table(title="After the fork", show_edge=False, header_style="bold")
-    t.add_column("#", justify="right")
-    t.add_column(na)
-    t.add_column(nb)
-    for r in c["after_fork"]:
-        t.add_row(str(r["n"]), r["a"] or "(line ends)", r["b"] or "(line ends)")
-    console.print(t)
+    if c["after_fork"]:
+        t = Table(title="After the fork", show_edge=False, header_style="bold")
+        t.add_column("#", justify="right")
+        t.add_column(na)
+        t.add_column(nb)
+        for r in c["after_fork"]:
+            t.add_row(str(r["n"]), r["a"] or "(line ends)", r["b"] or "(line ends)")
+        console.print(t)
+    else:
+        console.print(f"The two lines are the same line: both end at #{c['fork']}.")
     t = Table(title="Scores", show_edge=False, header_style="bold")
     t.add_column("player")
     t.add_column("at the fork", justify="right")

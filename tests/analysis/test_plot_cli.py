@@ -113,6 +113,14 @@ def test_compare_prints_where_lines_part_and_how_scores_differ(agon, game):
     assert data["fork"] == 10 and data["outcome_changed"] is True
 
 
+def test_compare_needs_two_branches_and_says_when_they_are_one_line(agon, game):
+    r = agon("compare", game, "main", "main", ok=False)
+    assert r.exit_code == 1 and "two different branches" in r.stderr
+    agon("branch", game, "copy")
+    out = agon("compare", game, "main", "copy").stdout
+    assert "The two lines are the same line: both end at #14." in out and "The outcome is the same." in out
+
+
 def test_view_writes_the_replay_page(agon, game, tmp_path):
     out = agon("view", game).stdout
     assert f"plots/{game}-main-view.html" in out and "15 events" in out
