@@ -30,6 +30,16 @@ def location_rows(line: Any) -> list[dict[str, Any]]:
     return line.ruleset.projections["locations"](line.steps())
 
 
+def counter_name(line: Any, cid: str) -> str:
+    """A lost counter in words ("Megara hoplite of strength 1") from its id ("megara-h1-1")."""
+    data = line.state.data
+    if not data.has_counter(cid):
+        return cid
+    c = data.counter(cid)
+    kind = {"H": "hoplite", "T": "trireme"}.get(c.kind, c.kind)
+    return f"{c.city.title()} {kind} of strength {c.strength}"
+
+
 def hit_kind(roll: dict[str, Any]) -> str:
     a, d = roll["attacker_hit"], roll["defender_hit"]
     return "both hit" if a and d else "attacker hits" if a else "defender hits" if d else "no hit"
@@ -57,7 +67,7 @@ def battles_figure(line: Any) -> Any:
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
-    rows = battle_rows(line)
+    rows = [{**r, "lost": counter_name(line, r["lost"]) if r["lost"] else None} for r in battle_rows(line)]
     held = {(h["turn"], h["location"]): h for h in location_rows(line)}
     colors = player_colors(line.created.names)
     labels = [battle_label(r) for r in rows]

@@ -95,8 +95,12 @@ def test_perikles_battle_plot_shows_every_roll_and_the_losses_per_location(sqlit
     lost = {t.name: sum(t.y) for t in fig.data if t.name.endswith(" losses")}
     assert lost["attacker losses"] == sum(1 for r in rows if r["lost"] and r["winner"] == "defender")
     assert lost["defender losses"] == sum(1 for r in rows if r["lost"] and r["winner"] == "attacker")
-    takers = {a.text for a in fig.layout.annotations if a.name == "tile taken"}
-    assert takers <= set(line.created.names)
+    colors = player_colors(line.created.names)
+    takers = [(a.text, a.font.color) for a in fig.layout.annotations if a.name == "tile taken"]
+    assert takers and all(colors[name] == colour for name, colour in takers)
+    results = [a.text for a in fig.layout.annotations if a.name == "battle result"]
+    assert len(results) == len(rows)
+    assert all("-" not in t for t in results if "lost" in t)  # counters are named, not shown as ids
 
 
 def test_adamastor_voyage_plot_follows_morale_distance_and_threats(sqlite_svc):
