@@ -228,7 +228,8 @@ def stats(
     = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Across all stored games of a ruleset: win rates by side and by seat, average final scores, game length."""
+    """Across all stored games of a ruleset (each game's main line): win rates by side (nation, civilization) and
+    by seat, average final scores, average game length."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
