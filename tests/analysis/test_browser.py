@@ -152,6 +152,10 @@ def test_viewer_steps_forward_in_a_real_browser(browser, known, tmp_path):
     assert now["marker"] == 6 and now["hash"] == "#step=6"
     assert "State after #6 (everything)" in now["state"]
 
+    browser.js("(() => { const s = document.getElementById('as'); s.value = 'Bruno';"
+               " s.dispatchEvent(new Event('change')); })()")
+    assert "State after #6 as Bruno sees it" in shown(browser)["state"]
+
     ARTIFACTS.mkdir(exist_ok=True)
     shot = browser.call("Page.captureScreenshot", format="png")
     (ARTIFACTS / "viewer-step-6.png").write_bytes(base64.b64decode(shot["data"]))
