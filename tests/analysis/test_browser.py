@@ -180,3 +180,15 @@ def test_png_is_drawn_with_kaleido(known, tmp_path):
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     ARTIFACTS.mkdir(exist_ok=True)
     shutil.copy(target, ARTIFACTS / "scores.png")
+
+
+def test_a_missing_browser_skips_with_a_reason_or_fails_where_required(monkeypatch):
+    real_exists = os.path.exists
+    monkeypatch.setattr(os.path, "exists", lambda p: False if p == "/usr/bin/chromium" else real_exists(p))
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.delenv("AGON_REQUIRE_BROWSER", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="Chromium is not installed"):
+        chromium()
+    monkeypatch.setenv("AGON_REQUIRE_BROWSER", "1")
+    with pytest.raises(pytest.fail.Exception, match="a browser is required here"):
+        chromium()
