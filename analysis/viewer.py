@@ -5,8 +5,9 @@ event, and for every event its number, round, actor, sentence, the scores after 
 perspective sees it (in full and as each player sees it, or only as one chosen player sees it: a file made for one
 player carries nothing that player may not see). Identical states are stored once.
 
-Controls: a slider, buttons (first, back, play, next, last), the arrow keys, a click on the timeline, and the
-address's ``#step=N``, which the page keeps up to date so a position can be shared.
+Controls: a slider, buttons (first, back, play, next, last), the arrow keys, a click on the timeline, a button
+per key moment (the turning points of the score timeline), and the address's ``#step=N``, which the page keeps up
+to date so a position can be shared.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import json
 from typing import Any
 
 from analysis.palette import player_colors
-from analysis.timeline import line_timeline, series
+from analysis.timeline import line_timeline, outcome_of, series, turning_points
 
 FULL = "(everything)"
 
@@ -51,6 +52,7 @@ def viewer_data(line: Any, as_player: str | None = None) -> dict[str, Any]:
         "colors": {p: colors[p] for p in names},
         "perspectives": perspectives,
         "steps": [{k: r[k] for k in ("n", "round", "actor", "text", "scores")} for r in rows],
+        "moments": [{"n": p["n"], "label": p["label"]} for p in turning_points(rows, outcome_of(line)["winners"])],
         "views": views,
         "states": [json.loads(s) for s in states],
     }
@@ -104,6 +106,8 @@ _PAGE = """<!DOCTYPE html>
   #narration { font-size: 1.15rem; padding: .6rem .8rem; background: #f4f6f8; border-left: 4px solid #0072B2;
                margin: .4rem 0 .8rem; min-height: 1.5rem; }
   #narration .who { font-weight: 600; }
+  #moments { margin: 0 0 .4rem; color: #555; }
+  #moments button { margin-left: .3rem; font-size: .9rem; }
   .cols { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
   #scores table { border-collapse: collapse; }
   #scores td, #scores th { padding: .2rem .6rem; text-align: left; }
@@ -131,6 +135,7 @@ _PAGE = """<!DOCTYPE html>
   <span id="step-label"></span>
   <label id="as-label">state as seen by <select id="as"></select></label>
 </div>
+<p id="moments"></p>
 <p id="narration" aria-live="polite"></p>
 <div class="cols">
   <div id="scores"></div>
@@ -245,6 +250,17 @@ _PAGE = """<!DOCTYPE html>
     const title = who === data.perspectives[0] && data.perspectives.length > 1
       ? "State after #" + steps[i].n + " (everything)" : "State after #" + steps[i].n + " as " + who + " sees it";
     box.replaceChildren(el("h3", title), render(view));
+  }
+
+  if (data.moments.length) {
+    const box = document.getElementById("moments");
+    box.appendChild(document.createTextNode("Key moments:"));
+    data.moments.forEach(m => {
+      const b = el("button", "#" + m.n + " " + m.label);
+      b.dataset.step = String(m.n);
+      b.addEventListener("click", () => { stop(); show(m.n); });
+      box.appendChild(b);
+    });
   }
 
   function show(i) {

@@ -166,6 +166,10 @@ def test_viewer_steps_forward_in_a_real_browser(browser, known, tmp_path):
     assert end["narration"] == "#14 Bruno holds, banking 6. (Bruno's decision)"
     assert end["scores"] == {"Ana": ["9", ""], "Bruno": ["11", "+6"]}
 
+    browser.click("#moments button[data-step='9']")
+    browser.wait_for("document.body.dataset.step === '9'")
+    assert shown(browser)["scores"] == {"Ana": ["9", ""], "Bruno": ["5", "+5"]}
+
     browser.call("Page.navigate", url=page_file.as_uri() + "#step=11")
     browser.wait_for("document.body && document.body.dataset.ready === '1' && document.body.dataset.step === '11'")
     assert shown(browser)["narration"] == "#11 Ana rolls a 1 and loses the turn's points. (chance)"

@@ -74,6 +74,8 @@ def test_viewer_data_has_every_event_and_every_perspective(known):
     assert data["steps"][6] == {"n": 6, "round": 1, "actor": "Ana", "text": "Ana holds, banking 9.",
                                 "scores": {"Ana": 9.0, "Bruno": 0.0}}
     assert data["colors"] == {"Ana": PALETTE[0], "Bruno": PALETTE[1]}
+    assert data["moments"] == [{"n": 6, "label": "Ana +9"}, {"n": 9, "label": "Bruno +5"},
+                               {"n": 14, "label": "Bruno takes the lead for good"}, {"n": 14, "label": "Bruno +6"}]
     for who in data["perspectives"]:
         assert len(data["views"][who]) == 15
     shown = data["states"][data["views"]["Ana"][14]]
