@@ -122,4 +122,4 @@ def test_historical_scenario_is_won_on_reaching_calicut():
     s = replace(s, fleet=before, extra_cost=0, hands=(("c1", "c2", "c3", "c4"),), deck=s.deck[1:])
     s = act(s, SailStarted(cards=("c1", "c2", "c3", "c4")))
     s = act(s, FleetMoved(to=calicut.id))
-    assert s.result == "won" and "reach the final destination" in RS.pending(s).outcome.summary
+    assert s.result == "won" and "reaches the final destination" in RS.pending(s).outcome.summary

@@ -68,11 +68,13 @@ CHANCE_PHASE = {
 def outcome(s: State) -> Outcome:
     from core.games.adamastor.view import scores
 
-    names = ", ".join(s.players)
+    names = " and ".join(s.players)
+    solo = len(s.players) == 1
     if s.result == "won":
-        return Outcome(s.players, scores(s), f"{names} reach the final destination in round {s.round}")
+        verb = "reaches" if solo else "reach"
+        return Outcome(s.players, scores(s), f"{names} {verb} the final destination in round {s.round}")
     why = "a tumult breaks out on board" if s.result == "lost_tumult" else "the crew's morale falls to 0"
-    return Outcome((), scores(s), f"{names} lose in round {s.round}: {why}")
+    return Outcome((), scores(s), f"{names} {'loses' if solo else 'lose'} in round {s.round}: {why}")
 
 
 def draw_count(s: State) -> int:
