@@ -68,7 +68,7 @@ def log(
         return
     for r in rows:
         who = "" if r.actor in ("chance", "setup") else f"{r.actor}: "
-        console.print(f"{r.n:>5}. {who}{r.sentence}", style="dim" if r.actor == "chance" else None)
+        console.print(f"{r.n:>5}. {who}{r.sentence}", style="dim" if r.actor == "chance" else None, markup=False)
     console.print(f"Now: {line.status()}")
 
 
@@ -99,7 +99,7 @@ def replay(
                         "view": view})
             continue
         console.rule(f"#{st.index}")
-        console.print(sentence)
+        console.print(sentence, markup=False)
         console.print(view_text(f"after #{st.index}" + (f", as {as_player} sees it" if as_player else ""), view))
         if pause:
             try:

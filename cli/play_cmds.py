@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from cli.common import BranchOpt, JsonOpt, console, err, friendly, print_json, service
 from cli.render import scores_text, view_text
@@ -36,15 +37,27 @@ def options_data(line: Line) -> dict[str, Any]:
     return data
 
 
-def print_options(line: Line) -> None:
+SHOWN = 40
+
+
+def print_options(line: Line, match: str | None = None, show_all: bool = False) -> None:
+    """The options, numbered; long lists are cut at ``SHOWN`` lines (numbers stay those ``act`` takes)."""
     data = options_data(line)
     gid = line.game.id
     console.print(f"[bold]{line.ruleset.title}[/] game {gid}, branch {line.branch.name}, after event "
                   f"#{line.head.depth}: {data['status']}")
     pending = line.pending
     if isinstance(pending, Decision):
-        for opt in data["options"]:
-            console.print(f"  [bold]{opt['n']:>3}[/]. {opt['text']}")
+        opts = data["options"]
+        if match:
+            opts = [o for o in opts if match.lower() in o["text"].lower()]
+        for opt in opts if show_all else opts[:SHOWN]:
+            console.print(f"  [bold]{opt['n']:>3}[/]. {escape(opt['text'])}")
+        if match and not opts:
+            console.print(f"  (no option mentions {match!r})")
+        if len(opts) > SHOWN and not show_all:
+            console.print(f"  ... and {len(opts) - SHOWN} more: narrow them with --match TEXT (in 'agon play':"
+                          " ?TEXT), or list all with --all.")
         bot = data["pending"]["bot"]
         hint = f" ('bot' lets {pending.player}'s {bot} bot choose)" if bot else ""
         console.print(f"Choose: agon act {gid} N{hint}; any legal decision can also be given as JSON"
@@ -66,19 +79,25 @@ def print_recorded(recorded: list[Recorded]) -> None:
     for r in recorded:
         who = "" if r.actor in ("chance", "setup") else f"{r.actor}: "
         style = "dim" if r.actor == "chance" else ""
-        console.print(f"  #{r.n:<4} [{style}]{who}{r.sentence}[/]" if style else f"  #{r.n:<4} {who}{r.sentence}")
+        text = escape(f"{who}{r.sentence}")
+        console.print(f"  #{r.n:<4} [{style}]{text}[/]" if style else f"  #{r.n:<4} {text}")
 
 
 @app.command()
 @friendly
-def options(game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
-            branch: BranchOpt = None, as_json: JsonOpt = False) -> None:
+def options(
+    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+    branch: BranchOpt = None,
+    match: Annotated[str | None, typer.Option("--match", "-m", help="Only options whose text has TEXT.")] = None,
+    show_all: Annotated[bool, typer.Option("--all", help=f"List every option, not the first {SHOWN}.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
     """Who must act now and the legal decisions, numbered; or the chance outcome that is needed."""
     line = service().load(game, branch)
     if as_json:
         print_json(options_data(line))
     else:
-        print_options(line)
+        print_options(line, match, show_all)
 
 
 @app.command()
@@ -116,6 +135,7 @@ def play(
     """Play interactively: see the state as the acting player does, choose, and let bots move, until the game
     ends or you quit (q). Every decision is recorded at once."""
     svc = service()
+    match: str | None = None
     while True:
         line = svc.load(game, branch)
         pending = line.pending
@@ -126,7 +146,8 @@ def play(
         who = pending.player if isinstance(pending, Decision) and not full else None
         title = f"{line.ruleset.title}, event #{line.head.depth}" + (f", as {who} sees it" if who else "")
         console.print(view_text(title, line.ruleset.view(line.state, who)))
-        print_options(line)
+        print_options(line, match)
+        match = None
         try:
             answer = typer.prompt("Your choice (q to quit)", default="", show_default=False)
         except (EOFError, typer.Abort):
@@ -137,6 +158,9 @@ def play(
             console.print(f"Stopped; every decision so far is recorded. Go on later with: agon play {line.game.id}")
             return
         if not answer:
+            continue
+        if answer.startswith("?"):
+            match = answer[1:].strip() or None
             continue
         try:
             recorded = svc.act(game, answer, branch=branch)

@@ -147,3 +147,17 @@ def test_bad_input_on_a_game_leaves_it_unchanged(agon, args, message):
 def test_a_database_path_that_cannot_be_opened(agon, tmp_path):
     r = agon("--db", str(tmp_path / "no" / "such" / "dir.db"), "games", ok=False)
     assert r.exit_code == 1 and "folder" in r.stderr and "does not exist" in r.stderr
+
+
+def test_long_option_lists_are_cut_and_can_be_narrowed(agon, monkeypatch):
+    import cli.play_cmds as play_cmds
+
+    monkeypatch.setattr(play_cmds, "SHOWN", 1)
+    gid = new_toy(agon)
+    out = agon("options", gid).stdout
+    assert "1. ann rolls." in out and "2. ann holds" not in out
+    assert "... and 1 more: narrow them with --match TEXT" in out
+    out = agon("options", gid, "--match", "HOLDS").stdout
+    assert "2. ann holds, banking 0." in out and "1. ann rolls." not in out
+    assert "2. ann holds" in agon("options", gid, "--all").stdout
+    assert "(no option mentions 'fly')" in agon("options", gid, "--match", "fly").stdout
