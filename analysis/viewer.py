@@ -70,7 +70,7 @@ def build_viewer(line: Any, as_player: str | None = None) -> str:
     data = viewer_data(line, as_player)
     fig = scores_figure([line])
     fig.add_vline(x=0, line={"color": "#222", "width": 2}, name="now")
-    fig.update_layout(height=420, margin={"t": 90, "b": 50})
+    fig.update_layout(height=380, margin={"t": 80, "b": 45})
     seen_as = f", as {as_player} sees it" if as_player else ""
     page = _PAGE
     for key, value in {
@@ -137,11 +137,11 @@ _PAGE = """<!DOCTYPE html>
 </div>
 <p id="moments"></p>
 <p id="narration" aria-live="polite"></p>
+<div id="timeline"></div>
 <div class="cols">
   <div id="scores"></div>
   <div id="state"></div>
 </div>
-<div id="timeline"></div>
 <script>@PLOTLY@</script>
 <script type="application/json" id="replay-data">@DATA@</script>
 <script type="application/json" id="figure-data">@FIGURE@</script>
