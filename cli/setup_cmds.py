@@ -202,6 +202,22 @@ def where(as_json: JsonOpt = False) -> None:
         console.print(db_url())
 
 
+def _program() -> str:
+    """How to type agon here: 'agon' when it is on the PATH, else the path it was started by."""
+    import os
+    import shutil
+    import sys
+
+    argv0 = os.path.abspath(sys.argv[0])
+    found = shutil.which("agon")
+    if found and os.path.abspath(found) == argv0:
+        return "agon"
+    if os.path.basename(argv0) == "agon":
+        rel = os.path.relpath(argv0)
+        return rel if not rel.startswith("..") else argv0
+    return "agon"
+
+
 @app.command()
 @friendly
 def demo(
@@ -232,6 +248,7 @@ def demo(
     console.print(f"Scores: {scores_text(rs.scores(line.state))}")
     console.print(f"Stored in: {db_url()}")
     console.print("Look at it with:")
+    agon = _program()
     for cmd in (f"agon log {game_id}", f"agon replay {game_id} --to 20", f"agon state {game_id} --at 10",
                 f"agon branch {game_id} whatif --at 10", f"agon plot scores {game_id}", f"agon view {game_id}"):
-        console.print(f"  {cmd}")
+        console.print(f"  {cmd.replace('agon', agon, 1)}")
