@@ -31,6 +31,7 @@ class GameRow(SQLModel, table=True):
     ruleset: str = Field(index=True)
     title: str = ""
     players: str = ""  # comma-separated names, for listings without decoding the first event
+    root_id: str = ""  # the game's first event
     created_at: datetime
     current_branch: str = "main"
 
@@ -38,7 +39,7 @@ class GameRow(SQLModel, table=True):
 class EventRow(SQLModel, table=True):
     __tablename__ = "event"
     # On SQLite the rows are clustered by (game_id, id): reading a game is one range scan.
-    __table_args__ = (sa.Index("ix_event_game_depth", "game_id", "depth"), {"sqlite_with_rowid": False})
+    __table_args__ = ({"sqlite_with_rowid": False},)
     game_id: str = Field(primary_key=True, foreign_key="game.id")
     id: str = Field(primary_key=True)  # the chain hash
     parent_id: str | None = None
@@ -193,8 +194,8 @@ class Store:
         at = root.recorded_at
         with self._write() as c:
             c.execute(GAME.insert().values(
-                id=game_id, ruleset=ruleset, title=title, players=",".join(players), created_at=at,
-                current_branch="main",
+                id=game_id, ruleset=ruleset, title=title, players=",".join(players), root_id=root.id,
+                created_at=at, current_branch="main",
             ))
             self._insert(c, game_id, [root])
             c.execute(BRANCH.insert().values(
@@ -211,8 +212,8 @@ class Store:
         at = now()
         with self._write() as c:
             c.execute(GAME.insert().values(
-                id=game_id, ruleset=ruleset, title=title, players=",".join(players), created_at=at,
-                current_branch="main",
+                id=game_id, ruleset=ruleset, title=title, players=",".join(players), root_id=line[0].id,
+                created_at=at, current_branch="main",
             ))
             self._insert(c, game_id, line)
             c.execute(BRANCH.insert().values(
@@ -311,7 +312,9 @@ class Store:
     def root(self, game_id: str) -> Envelope:
         """A game's first event (its creation)."""
         with self._read() as c:
-            r = c.execute(EVENT.select().where(EVENT.c.game_id == game_id, EVENT.c.depth == 0)).first()
+            r = c.execute(
+                EVENT.select().where(EVENT.c.game_id == game_id, EVENT.c.id == GAME.c.root_id, GAME.c.id == game_id)
+            ).first()
         if r is None:
             raise StoreError(f"game {game_id} has no first event")
         return _row_env(r)
