@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 
 from cli.common import Fail, JsonOpt, console, err, friendly, print_json, service
 from core.service import Line, ServiceError
@@ -51,9 +52,10 @@ def _write(fig: Any, out: Path, png: bool, what: str) -> None:
     except CannotRender as e:
         raise Fail(f"cannot write a PNG on this machine: {e}") from None
     if png:
-        console.print(f"Wrote {what} to [bold]{out}[/] (a PNG image)")
+        console.print(f"Wrote {what} to [bold]{escape(str(out))}[/] (a PNG image)", soft_wrap=True)
     else:
-        console.print(f"Wrote {what} to [bold]{out}[/] (an HTML page; it opens offline in a browser)")
+        console.print(f"Wrote {what} to [bold]{escape(str(out))}[/] (an HTML page; it opens offline in a browser)",
+                      soft_wrap=True)
 
 
 # -- plot ---------------------------------------------------------------------------------------------------------
@@ -165,8 +167,8 @@ def compare(
         print_json(c)
         return
     na, nb = a.branch.name, b.branch.name
-    console.print(f"[bold]{a.ruleset.title}[/] game {c['game']}: {na} and {nb} share events 0 to #{c['fork']}"
-                  f" (last shared: {c['fork_text']})")
+    console.print(f"[bold]{escape(a.ruleset.title)}[/] game {c['game']}: {na} and {nb} share events 0 to"
+                  f" #{c['fork']} (last shared: {escape(c['fork_text'])})")
     console.print(f"After the fork, chance is drawn {'alike' if c['same_luck'] else 'differently'} on the two lines.")
     if c["after_fork"]:
         t = Table(title="After the fork", show_edge=False, header_style="bold")
@@ -174,7 +176,7 @@ def compare(
         t.add_column(na)
         t.add_column(nb)
         for r in c["after_fork"]:
-            t.add_row(str(r["n"]), r["a"] or "(line ends)", r["b"] or "(line ends)")
+            t.add_row(str(r["n"]), escape(r["a"] or "(line ends)"), escape(r["b"] or "(line ends)"))
         console.print(t)
     else:
         console.print(f"The two lines are the same line: both end at #{c['fork']}.")
@@ -190,7 +192,7 @@ def compare(
                   "-" if d is None else ("+" if d > 0 else "") + _fmt(d))
     console.print(t)
     for side in (c["a"], c["b"]):
-        console.print(f"{side['branch']}: {side['events']} events, {side['summary']}")
+        console.print(f"{side['branch']}: {side['events']} events, {escape(side['summary'])}")
     console.print("The outcome differs." if c["outcome_changed"] else "The outcome is the same.")
 
 
@@ -216,8 +218,8 @@ def view(
     target = _target(out, line, kind, False)
     target.write_text(build_viewer(line, as_player), encoding="utf-8")
     who = f", the state as {as_player} sees it" if as_player else ", the state in full or as any player sees it"
-    console.print(f"Wrote the replay of {len(line.events)} events{who}, to [bold]{target}[/] (open it in a"
-                  " browser; it works offline)")
+    console.print(f"Wrote the replay of {len(line.events)} events{who}, to [bold]{escape(str(target))}[/] (open it"
+                  " in a browser; it works offline)", soft_wrap=True)
 
 
 @app.command()
