@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 
 import msgspec
 import pytest
@@ -47,14 +46,12 @@ def created(n: int, bot: str, seed: int) -> GameCreated:
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
-def test_seeded_greedy_games_reach_a_scored_end_and_replay_fast(n):
+def test_seeded_greedy_games_reach_a_scored_end_and_replay_the_same(n):
     events, actors, final = play_out(RS, created(n, "greedy", 11), validate=True)
     pending = RS.pending(final)
     assert isinstance(pending, Over) and pending.outcome.winners
     assert final.turn >= 2 and final.fought
-    start = time.perf_counter()
     assert fold(RS, events) == final
-    assert time.perf_counter() - start < 0.1
     codec = Codec((GameCreated, *RS.events), RS.upcasters)
     assert fold(RS, [codec.decode(codec.encode(e)) for e in events]) == final
 
