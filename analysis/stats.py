@@ -28,7 +28,15 @@ def game_summary(line: Any) -> dict[str, Any]:
         "seats": list(line.created.names),
         "side_label": found[0] if found else None,
         "sides": found[1] if found else {},
+        "setup": setup_label(line.created.options, len(line.created.players)),
     }
+
+
+def setup_label(options: dict[str, Any], seats: int) -> str:
+    """A game's setup in words: its options and seat count ("difficulty=hard, 1 player")."""
+    parts = [f"{k}={v}" for k, v in sorted(options.items())]
+    parts.append(f"{seats} player{'s' if seats != 1 else ''}")
+    return ", ".join(parts)
 
 
 def aggregate(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
@@ -40,6 +48,7 @@ def aggregate(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
     side_label = None
     by_side: dict[str, dict[str, float]] = {}
     by_seat: dict[int, dict[str, float]] = {}
+    by_setup: dict[str, dict[str, float]] = {}
     no_winner = 0
     for s in summaries:
         games += 1
@@ -52,6 +61,9 @@ def aggregate(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
         if not s["winners"]:
             no_winner += 1
         side_label = side_label or s["side_label"]
+        # per game: a setup is "won" when anyone won (a co-operative or solo game is won or lost together)
+        top = max(s["scores"].values(), default=0.0)
+        _tally(by_setup.setdefault(s.get("setup", ""), _empty()), bool(s["winners"]), top)
         for seat, player in enumerate(s["seats"], start=1):
             won = player in s["winners"]
             score = s["scores"].get(player, 0.0)
@@ -70,6 +82,7 @@ def aggregate(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "side_label": side_label,
         "by_side": [{"side": k, **_rates(v)} for k, v in sorted(by_side.items())],
         "by_seat": [{"seat": k, **_rates(v)} for k, v in sorted(by_seat.items())],
+        "by_setup": [{"setup": k, **_rates(v)} for k, v in sorted(by_setup.items())],
     }
 
 

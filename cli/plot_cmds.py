@@ -281,6 +281,13 @@ def stats(
                   f" (shortest {result['shortest']}, longest {result['longest']} events)")
     if result["no_winner"]:
         console.print(f"Games that nobody won: {result['no_winner']}")
+    setup = Table(title="By setup (a game is won when anyone wins it)", show_edge=False, header_style="bold")
+    for name, right in (("setup", False), ("games", True), ("won", True), ("win rate", True),
+                        ("avg best score", True)):
+        setup.add_column(name, justify="right" if right else "left")
+    for r in result["by_setup"]:
+        setup.add_row(r["setup"], str(r["played"]), str(r["wins"]), f"{r['win_rate']:.0%}", f"{r['avg_score']:.1f}")
+    console.print(setup)
     groups = [("seat", "by_seat", "seat")]
     if result["by_side"]:
         groups.insert(0, (result["side_label"] or "side", "by_side", "side"))

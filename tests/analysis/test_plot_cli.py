@@ -157,3 +157,25 @@ def test_starting_the_cli_does_not_import_plotly_or_analysis():
     code = "import sys, cli.app; print(sorted(m for m in sys.modules if m.split('.')[0] in ('plotly', 'analysis')))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_stats_report_the_win_rate_per_setup_such_as_adamastor_difficulty(agon, tmp_path):
+    from core.service import NewGame
+
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    won = {"easy": 0, "hard": 0}
+    try:
+        svc = Service(store)
+        for difficulty, seeds in (("easy", (1, 2, 3)), ("hard", (4, 5))):
+            for seed in seeds:
+                gid = svc.new_game(NewGame("adamastor", bots=[("Ana", "greedy")], seed=seed,
+                                           options={"difficulty": difficulty}))
+                won[difficulty] += "reaches the final destination" in svc.load(gid).status()
+    finally:
+        store.close()
+    rows = {r["setup"]: r for r in json.loads(agon("stats", "adamastor", "--json").stdout)["by_setup"]}
+    assert rows["difficulty=easy, 1 player"]["played"] == 3
+    assert rows["difficulty=easy, 1 player"]["wins"] == won["easy"]
+    assert rows["difficulty=hard, 1 player"]["played"] == 2
+    assert rows["difficulty=hard, 1 player"]["wins"] == won["hard"]
+    assert "By setup" in agon("stats", "adamastor").stdout
