@@ -340,15 +340,22 @@ class Store:
         if not envs:
             return expected_head
         new_head = envs[-1].id
-        with self._write() as c:
-            # A chain's ids depend on every id before them: once one event is new, all that follow are new.
-            start = 0
-            while start < len(envs) and c.execute(
-                sa.select(EVENT.c.id).where(EVENT.c.game_id == game_id, EVENT.c.id == envs[start].id)
-            ).first():
-                start += 1
-            self._insert(c, game_id, envs[start:])
-            self._cas(c, game_id, branch, expected_head, new_head, reason)
+        try:
+            with self._write() as c:
+                # A chain's ids depend on every id before them: once one event is new, all that follow are new.
+                start = 0
+                while start < len(envs) and c.execute(
+                    sa.select(EVENT.c.id).where(EVENT.c.game_id == game_id, EVENT.c.id == envs[start].id)
+                ).first():
+                    start += 1
+                self._insert(c, game_id, envs[start:])
+                self._cas(c, game_id, branch, expected_head, new_head, reason)
+        except sa.exc.IntegrityError:
+            # Another writer inserted the same events first (PostgreSQL: its insert was in flight when we looked).
+            raise Conflict(
+                f"branch {branch!r} of game {game_id} moved while this command ran (someone else recorded the"
+                " same event); nothing was recorded: look at 'agon options' again and retry"
+            ) from None
         return new_head
 
     def move_head(self, game_id: str, branch: str, expected_head: str, to_id: str, reason: str) -> None:

@@ -100,11 +100,12 @@ def _racer(url: str, head: str, label: str, barrier, results) -> None:
         store.close()
 
 
-def test_two_processes_appending_to_one_branch_exactly_one_wins(store, store_url):
+@pytest.mark.parametrize("labels", ["pq", "pp"], ids=["different-events", "the-same-events"])
+def test_two_processes_appending_to_one_branch_exactly_one_wins(store, store_url, labels):
     root = new_game(store)
     ctx = mp.get_context("spawn")
     barrier, results = ctx.Barrier(2), ctx.Queue()
-    procs = [ctx.Process(target=_racer, args=(store_url, root.id, label, barrier, results)) for label in "pq"]
+    procs = [ctx.Process(target=_racer, args=(store_url, root.id, label, barrier, results)) for label in labels]
     for p in procs:
         p.start()
     for p in procs:
