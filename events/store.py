@@ -397,13 +397,17 @@ class Store:
         self, game_id: str, name: str, head_id: str, luck: int, parent_branch: str | None, switch: bool = True
     ) -> None:
         at = now()
+        taken = StoreError(f"game {game_id} already has a branch {name!r}; choose another name")
         with self._write() as c:
             if c.execute(BRANCH.select().where(BRANCH.c.game_id == game_id, BRANCH.c.name == name)).first():
-                raise StoreError(f"game {game_id} already has a branch {name!r}; choose another name")
-            c.execute(BRANCH.insert().values(
-                game_id=game_id, name=name, head_id=head_id, luck=luck, parent_branch=parent_branch,
-                fork_id=head_id, created_at=at,
-            ))
+                raise taken
+            try:
+                c.execute(BRANCH.insert().values(
+                    game_id=game_id, name=name, head_id=head_id, luck=luck, parent_branch=parent_branch,
+                    fork_id=head_id, created_at=at,
+                ))
+            except sa.exc.IntegrityError:  # created by another writer since we looked
+                raise taken from None
             c.execute(HEAD_MOVE.insert().values(
                 game_id=game_id, branch=name, from_id=None, to_id=head_id, reason="branch", at=at
             ))
