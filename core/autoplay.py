@@ -48,7 +48,7 @@ def next_auto(
     if isinstance(pending, Over):
         return None
     if isinstance(pending, Chance):
-        if not draw_chance:
+        if not draw_chance and not pending.forced:
             return None
         outcome = chance_mod.draw(pending, chance_mod.rng_for(created.seed, luck, chance_ordinal))
         return Auto(pending.build(outcome), CHANCE_ACTOR)

@@ -57,6 +57,16 @@ class Chance:
     sides: int = 6
     items: tuple[str, ...] = ()
 
+    @property
+    def forced(self) -> bool:
+        """Only one outcome is possible (nothing to draw, or every item alike): no luck is involved, so the
+        service records it by itself, even in a game played at a real table."""
+        if self.kind == "dice":
+            return False
+        if self.kind == "draw" and self.count == 0:
+            return True
+        return len(set(self.items)) <= 1
+
     def describe(self) -> str:
         if self.kind == "dice":
             return f"{self.label}: roll {self.count}d{self.sides}"

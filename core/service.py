@@ -339,7 +339,8 @@ class Service:
             parent = env
             if actor == CHANCE_ACTOR:
                 ordinal += 1
-            if not line.created.table and isinstance(rs.pending(state), Chance):
+            nxt = rs.pending(state)
+            if isinstance(nxt, Chance) and (not line.created.table or nxt.forced):
                 auto = self._auto(line, env.depth + 1, ordinal, True, state)
                 assert auto is not None
                 queue.append((auto.event, auto.actor))

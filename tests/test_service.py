@@ -237,3 +237,26 @@ def test_an_old_version_payload_is_read_through_its_upcaster(svc):
     again = svc.load(gid)
     assert again.events[-1] == Held(banked=0)
     assert svc.verify(gid) == []
+
+
+def test_a_chance_with_one_possible_outcome_is_recorded_without_asking():
+    from core.autoplay import next_auto
+    from core.engine import Chance
+    from events.base import GameCreated, PlayerSeat
+    from tests.toygame.rules import SeatsShuffled
+
+    build = lambda out: SeatsShuffled(order=tuple(out))  # noqa: E731
+    assert Chance("draw", "known cards", build, count=0, items=("a", "b")).forced
+    assert Chance("shuffle", "one seat", build, items=("a",)).forced
+    assert not Chance("draw", "a card", build, count=1, items=("a", "b")).forced
+    assert not Chance("dice", "a die", build).forced
+
+    class OneSeatLeft:
+        bots: dict = {}
+
+        def pending(self, state):
+            return Chance("shuffle", "seat order", build, items=("ann",))
+
+    created = GameCreated(ruleset="toy", ruleset_version="1", players=(PlayerSeat("ann"),), seed=1, table=True)
+    auto = next_auto(OneSeatLeft(), created, None, depth=1, chance_ordinal=0, luck=0, draw_chance=False)
+    assert auto is not None and auto.event == SeatsShuffled(order=("ann",)) and auto.actor == "chance"
