@@ -62,6 +62,9 @@ def print_options(line: Line, match: str | None = None, show_all: bool = False) 
         hint = f" ('bot' lets {pending.player}'s {bot} bot choose)" if bot else ""
         console.print(f"Choose: agon act {gid} N{hint}; any legal decision can also be given as JSON"
                       f" (agon schema {line.ruleset.name}).")
+    elif isinstance(pending, Chance) and not line.created.table:
+        console.print(f"This game draws its luck from its seed: agon act {gid} seed (the same luck as the line"
+                      " this one came from, unless it was branched with --reseed).")
     elif isinstance(pending, Chance):
         if pending.kind == "dice":
             example = " ".join(["3"] * pending.count)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import typer
-from rich.tree import Tree
 
 from cli.common import BranchOpt, JsonOpt, console, friendly, print_json, service
 from cli.render import scores_text
@@ -110,16 +109,23 @@ def branches(game: GameArg, as_json: JsonOpt = False) -> None:
     if as_json:
         print_json(rows)
         return
-    nodes: dict[str, Tree] = {}
-    root = Tree(f"[bold]{lines[0].ruleset.title}[/] game {lines[0].game.id}")
+    console.print(f"{lines[0].ruleset.title} game {lines[0].game.id}", markup=False)
+    children: dict[str | None, list[dict[str, Any]]] = {}
+    names = {r["name"] for r in rows}
     for r in rows:
-        mark = " [bold green](current)[/]" if r["current"] else ""
-        fork = f"forks after #{r['fork_at']} of {r['parent']}, " if r["parent"] else ""
-        label = (f"[bold]{r['name']}[/]{mark}: {fork}head #{r['head']}, {r['luck']} luck — {r['status']}"
-                 f" [dim]({scores_text(r['scores'])})[/]")
-        parent = nodes.get(r["parent"] or "", root)
-        nodes[r["name"]] = parent.add(label)
-    console.print(root)
+        children.setdefault(r["parent"] if r["parent"] in names else None, []).append(r)
+
+    def show(parent: str | None, indent: str) -> None:
+        kids = children.get(parent, [])
+        for i, r in enumerate(kids):
+            last = i == len(kids) - 1
+            mark = " (current)" if r["current"] else ""
+            fork = f"forks after #{r['fork_at']} of {r['parent']}, " if r["parent"] else ""
+            console.print(f"{indent}{'└── ' if last else '├── '}{r['name']}{mark}: {fork}head #{r['head']},"
+                          f" {r['luck']} luck — {r['status']} ({scores_text(r['scores'])})", markup=False)
+            show(r["name"], indent + ("    " if last else "│   "))
+
+    show(None, "")
 
 
 @app.command()

@@ -161,3 +161,22 @@ def test_long_option_lists_are_cut_and_can_be_narrowed(agon, monkeypatch):
     assert "2. ann holds, banking 0." in out and "1. ann rolls." not in out
     assert "2. ann holds" in agon("options", gid, "--all").stdout
     assert "(no option mentions 'fly')" in agon("options", gid, "--match", "fly").stdout
+
+
+def test_a_branch_made_where_chance_is_due_draws_it_from_the_seed_with_the_same_luck(agon):
+    gid = new_toy(agon)
+    rolled = agon("act", gid, "1").stdout  # '#2 ann: ann rolls.' then '#3 ann rolls a N.'
+    roll = next(line for line in rolled.splitlines() if line.strip().startswith("#3")).split(None, 1)[1]
+    agon("branch", gid, "again", "--at", "2")
+    out = agon("options", gid).stdout
+    assert f"This game draws its luck from its seed: agon act {gid} seed" in out
+    assert roll in agon("act", gid, "seed").stdout
+
+
+def test_the_tree_of_lines_is_never_cut_at_the_terminal_width(agon):
+    gid = new_toy(agon)
+    agon("branch", gid, "a-rather-long-branch-name-for-a-what-if-line", "--at", "1")
+    out = agon("branches", gid).stdout
+    line = next(x for x in out.splitlines() if "a-rather-long" in x)
+    assert line.strip().startswith("└── a-rather-long-branch-name-for-a-what-if-line (current): forks after #1 of main")
+    assert line.endswith("(ann 0, bob 0)")
