@@ -117,8 +117,7 @@ def act(
 ) -> None:
     """Record one decision (or a chance outcome at a real table); bots whose turn follows act by themselves."""
     svc = service()
-    recorded = svc.act(game, choice, as_player=as_player, branch=branch)
-    line = svc.load(game, branch)
+    recorded, line = svc.record(game, choice, as_player=as_player, branch=branch)
     if as_json:
         print_json({"recorded": [{"n": r.n, "actor": r.actor, "text": r.sentence,
                                   "event": line.codec.to_obj(r.event)} for r in recorded],

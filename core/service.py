@@ -277,6 +277,11 @@ class Service:
     def act(self, game_ref: str, choice: str, as_player: str | None = None, branch: str | None = None,
             auto: bool = True) -> list[Recorded]:
         """Record one decision (or, in a table game, a chance outcome), then what follows by itself."""
+        return self.record(game_ref, choice, as_player, branch, auto)[0]
+
+    def record(self, game_ref: str, choice: str, as_player: str | None = None, branch: str | None = None,
+               auto: bool = True) -> tuple[list[Recorded], Line]:
+        """``act``, also returning the line as it now stands (without reading and folding it again)."""
         line = self.load(game_ref, branch)
         event = self.parse_choice(line, choice)
         pending = line.pending
@@ -290,19 +295,19 @@ class Service:
             actor = CHANCE_ACTOR
         recorded, line = self._record(line, [(event, actor)])
         if auto:
-            recorded += self.advance(line)
-        return recorded
+            more, line = self.advance(line)
+            recorded += more
+        return recorded, line
 
-    def advance(self, line: Line, *, limit: int = 100000) -> list[Recorded]:
+    def advance(self, line: Line) -> tuple[list[Recorded], Line]:
         """Let chance (outside table games) and bots move until a person must act or the game ends."""
         out: list[Recorded] = []
-        while len(out) < limit:
+        while True:
             auto = self._auto(line, len(line.events), line.chance_count, draw_chance=not line.created.table)
             if auto is None:
-                return out
+                return out, line
             rec, line = self._record(line, [(auto.event, auto.actor)])
             out += rec
-        return out
 
     def _auto(self, line: Line, depth: int, ordinal: int, draw_chance: bool, state: State = None):
         return next_auto(
