@@ -59,7 +59,7 @@ def compare_lines(a: Any, b: Any, *, show: int = 3) -> dict[str, Any]:
 
 
 def _side(line: Any, outcome: dict[str, Any]) -> dict[str, Any]:
-    return {"branch": line.branch.name, "events": line.head.depth, **outcome}
+    return {"branch": line.branch.name, "events": len(line.events), "last": line.head.depth, **outcome}
 
 
 def _names(seats: Sequence[str], *scores: dict[str, float]) -> list[str]:

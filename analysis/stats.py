@@ -20,7 +20,7 @@ def game_summary(line: Any) -> dict[str, Any]:
     return {
         "game": line.game.id,
         "branch": line.branch.name,
-        "events": line.head.depth,
+        "events": len(line.events),
         "rounds": rs.round(state),
         "over": over,
         "winners": list(pending.outcome.winners) if over else [],

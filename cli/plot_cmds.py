@@ -192,7 +192,7 @@ def compare(
                   "-" if d is None else ("+" if d > 0 else "") + _fmt(d))
     console.print(t)
     for side in (c["a"], c["b"]):
-        console.print(f"{side['branch']}: {side['events']} events, {escape(side['summary'])}")
+        console.print(f"{side['branch']}: {side['events']} events (to #{side['last']}), {escape(side['summary'])}")
     console.print("The outcome differs." if c["outcome_changed"] else "The outcome is the same.")
 
 

@@ -104,8 +104,8 @@ def test_compare_prints_where_lines_part_and_how_scores_differ(agon, game):
     out = agon("compare", game, "main", "lucky").stdout
     assert "main and lucky share events 0 to #10 (last shared: Ana rolls.)" in out
     assert "Ana rolls a 1 and loses the turn's points." in out and "Ana rolls a 2." in out
-    assert "main: 14 events, Bruno won with 11 points" in out
-    assert "lucky: 12 events, Ana won with 11 points" in out
+    assert "main: 15 events (to #14), Bruno won with 11 points" in out
+    assert "lucky: 13 events (to #12), Ana won with 11 points" in out
     assert "The outcome differs." in out
     ana = next(line for line in out.splitlines() if line.strip().startswith("Ana "))
     assert [c for c in ana.split() if c != "│"] == ["Ana", "9", "9", "11", "+2"]
@@ -140,7 +140,7 @@ def test_stats_reads_every_game_of_a_ruleset(agon, game, tmp_path):
         store.close()
     out = agon("stats", "toy").stdout
     assert "Pig (test game): 2 games stored, 2 finished" in out
-    assert "Average length: 14.0 events, 3.0 rounds" in out
+    assert "Average length: 15.0 events, 3.0 rounds" in out
     assert "By seat" in out
     data = json.loads(agon("stats", "toy", "--json").stdout)
     assert data["by_seat"][1] == {"seat": 2, "played": 2, "wins": 2, "win_rate": 1.0, "avg_score": 11.0}

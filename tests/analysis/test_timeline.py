@@ -81,18 +81,18 @@ def test_compare_names_the_fork_the_first_different_events_and_the_score_differe
         {"player": "Bruno", "a": 11.0, "b": 5.0, "diff": -6.0, "at_fork": 5.0},
     ]
     assert c["a"]["winners"] == ["Bruno"] and c["b"]["winners"] == ["Ana"]
-    assert c["a"]["events"] == 14 and c["b"]["events"] == 12
+    assert c["a"]["events"] == 15 and c["b"]["events"] == 13 and c["a"]["last"] == 14
     assert c["outcome_changed"] is True and c["same_luck"] is True
 
 
 def test_stats_count_wins_scores_and_length_over_finished_games(known):
     main, lucky = known.svc.load(known.game, "main"), known.svc.load(known.game, "lucky")
     s = game_summary(main)
-    assert s["over"] and s["winners"] == ["Bruno"] and s["events"] == 14 and s["rounds"] == 3
+    assert s["over"] and s["winners"] == ["Bruno"] and s["events"] == 15 and s["rounds"] == 3
     assert s["sides"] == {} and s["side_label"] is None
     result = aggregate([s, game_summary(lucky)])
     assert result["games"] == 2 and result["finished"] == 2
-    assert result["avg_events"] == 13.0 and result["shortest"] == 12 and result["longest"] == 14
+    assert result["avg_events"] == 14.0 and result["shortest"] == 13 and result["longest"] == 15
     assert result["by_side"] == []
     assert result["by_seat"] == [
         {"seat": 1, "played": 2, "wins": 1, "win_rate": 0.5, "avg_score": 10.0},
