@@ -1,0 +1,60 @@
+"""Chance outcomes: what the service draws and what a person types are checked by the same rules."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core import chance
+from core.engine import Chance
+
+ITEM = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789.-", min_size=1, max_size=8)
+
+
+def spec(kind, count=1, sides=6, items=()):
+    return Chance(kind, "test", lambda out: out, count=count, sides=sides, items=tuple(items))
+
+
+@st.composite
+def chances(draw):
+    kind = draw(st.sampled_from(["dice", "draw", "shuffle"]))
+    if kind == "dice":
+        return spec("dice", count=draw(st.integers(1, 5)), sides=draw(st.integers(2, 20)))
+    items = draw(st.lists(ITEM, min_size=1, max_size=12))
+    if kind == "draw":
+        return spec("draw", count=draw(st.integers(0, len(items))), items=items)
+    return spec("shuffle", items=items)
+
+
+@given(chances(), st.integers(0, 2**32), st.integers(0, 5), st.integers(0, 1000))
+def test_every_drawn_outcome_is_possible_and_reads_back_when_typed(c, seed, luck, ordinal):
+    outcome = chance.draw(c, chance.rng_for(seed, luck, ordinal))
+    chance.check(c, outcome)
+    typed = " ".join(str(x) for x in outcome)
+    assert chance.parse(c, typed) == outcome
+    assert chance.draw(c, chance.rng_for(seed, luck, ordinal)) == outcome  # the same position, the same luck
+
+
+@given(st.lists(ITEM, min_size=2, max_size=8, unique=True), st.data())
+def test_an_outcome_that_is_not_a_possible_draw_is_refused(items, data):
+    c = spec("draw", count=1, items=items[1:])
+    with pytest.raises(chance.BadOutcome, match="cannot be drawn here"):
+        chance.check(c, (items[0],))
+    order = data.draw(st.permutations(items))
+    chance.check(spec("shuffle", items=items), tuple(order))
+    with pytest.raises(chance.BadOutcome):
+        chance.check(spec("shuffle", items=items), tuple(order[:-1]))
+
+
+@pytest.mark.parametrize("typed", ["0", "7", "3 3 3", "x"])
+def test_dice_typed_outside_the_die_or_miscounted_are_refused(typed):
+    c = spec("dice", count=2, sides=6)
+    with pytest.raises(chance.BadOutcome):
+        chance.check(c, chance.parse(c, typed))
+
+
+def test_fresh_luck_draws_differently():
+    c = spec("shuffle", items=[f"c{i}" for i in range(20)])
+    draws = {chance.draw(c, chance.rng_for(1, luck, 0)) for luck in range(5)}
+    assert len(draws) == 5
