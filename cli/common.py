@@ -12,6 +12,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from sqlalchemy.exc import SQLAlchemyError
 
 from core.service import Service, ServiceError
 from events.store import Store, StoreError
@@ -84,6 +85,11 @@ def friendly(fn: F) -> F:
             raise typer.Exit(1) from None
         except OSError as e:
             err.print(f"[bold red]error:[/] {e.strerror or e}: {e.filename or ''}".rstrip(": "), soft_wrap=True)
+            raise typer.Exit(1) from None
+        except SQLAlchemyError as e:
+            detail = str(getattr(e, "orig", None) or e).splitlines()[0]
+            err.print(f"[bold red]error:[/] the store at {db_url()} failed: {detail}; nothing was recorded"
+                      " (check --db, or 'agon verify' the game)", soft_wrap=True, markup=True)
             raise typer.Exit(1) from None
 
     return wrapper  # type: ignore[return-value]

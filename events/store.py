@@ -75,10 +75,21 @@ class HeadMoveRow(SQLModel, table=True):
     at: datetime
 
 
+class SchemaRow(SQLModel, table=True):
+    """The store's layout version, so an older store is brought up to date when it is opened."""
+
+    __tablename__ = "agon_schema"
+    version: int = Field(primary_key=True)
+
+
+SCHEMA_VERSION = 2
+"""1: the first layout. 2: ``game.root_id`` names each game's first event."""
+
 EVENT = EventRow.__table__
 GAME = GameRow.__table__
 BRANCH = BranchRow.__table__
 HEAD_MOVE = HeadMoveRow.__table__
+SCHEMA = SchemaRow.__table__
 
 
 class StoreError(Exception):
@@ -163,10 +174,32 @@ class Store:
             _sqlite_setup(self.engine)
         if create:
             try:
-                SQLModel.metadata.create_all(self.engine, tables=[GAME, EVENT, BRANCH, HEAD_MOVE])
+                SQLModel.metadata.create_all(self.engine, tables=[GAME, EVENT, BRANCH, HEAD_MOVE, SCHEMA])
+                self._upgrade()
             except sa.exc.SQLAlchemyError as e:
                 msg = str(e.orig) if getattr(e, "orig", None) else str(e)
                 raise StoreError(f"cannot open database {url}: {msg.splitlines()[0]}") from None
+
+    def _upgrade(self) -> None:
+        """Bring a store written by an older agon up to ``SCHEMA_VERSION``; events are never touched."""
+        with self._read() as c:
+            if c.execute(sa.select(sa.func.max(SCHEMA.c.version))).scalar() == SCHEMA_VERSION:
+                return
+        with self._write() as c:
+            version = c.execute(sa.select(sa.func.max(SCHEMA.c.version))).scalar()
+            if version == SCHEMA_VERSION:
+                return
+            if version is not None and version > SCHEMA_VERSION:
+                raise StoreError(f"the store at {self.url} was written by a newer agon (layout {version}); upgrade"
+                                 " agon to use it")
+            columns = {col["name"] for col in sa.inspect(c).get_columns("game")}
+            if "root_id" not in columns:  # layout 1
+                c.exec_driver_sql("ALTER TABLE game ADD COLUMN root_id VARCHAR NOT NULL DEFAULT ''")
+                c.exec_driver_sql(
+                    "UPDATE game SET root_id = (SELECT e.id FROM event e WHERE e.game_id = game.id AND e.depth = 0)"
+                )
+            c.execute(SCHEMA.delete())
+            c.execute(SCHEMA.insert().values(version=SCHEMA_VERSION))
 
     def close(self) -> None:
         self.engine.dispose()

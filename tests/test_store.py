@@ -122,3 +122,37 @@ def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path):
         Store(f"sqlite:///{tmp_path}/missing/dir/agon.db")
     with pytest.raises(StoreError, match="cannot"):
         Store("postgresql+psycopg://nobody@127.0.0.1:1/none?connect_timeout=2")
+
+
+def test_a_store_written_by_an_older_agon_is_upgraded_when_opened(store_url):
+    import sqlalchemy as sa
+
+    from core.service import NewGame, Service
+    from events.store import SCHEMA_VERSION
+
+    old = Store(store_url)
+    gid = Service(old).new_game(NewGame("toy", players=["ann"], bots=[("bob", "random")], seed=3))
+    with old.engine.begin() as c:  # back to layout 1: no root_id, no layout version
+        c.exec_driver_sql("ALTER TABLE game DROP COLUMN root_id")
+        c.exec_driver_sql("DELETE FROM agon_schema")
+    old.close()
+
+    store = Store(store_url)
+    svc = Service(store)
+    with store.engine.connect() as c:
+        assert c.execute(sa.text("SELECT version FROM agon_schema")).scalar() == SCHEMA_VERSION
+    assert store.root(gid).depth == 0
+    svc.act(gid, "1")
+    svc.undo(gid)  # reads the game's first event through root_id
+    assert svc.verify(gid) == []
+    store.close()
+
+
+def test_a_store_from_a_newer_agon_is_refused_with_a_clear_error(store_url):
+    Store(store_url).close()
+    s = Store(store_url)
+    with s.engine.begin() as c:
+        c.exec_driver_sql("INSERT INTO agon_schema (version) VALUES (99)")
+    s.close()
+    with pytest.raises(StoreError, match="written by a newer agon"):
+        Store(store_url)
