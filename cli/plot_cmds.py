@@ -270,7 +270,8 @@ def stats(
     if as_json:
         print_json(result)
         return
-    console.print(f"[bold]{rs.title}[/]: {result['games']} games stored, {result['finished']} finished"
+    plural = "s" if result["games"] != 1 else ""
+    console.print(f"[bold]{rs.title}[/]: {result['games']} game{plural} stored, {result['finished']} finished"
                   + (f", {len(skipped)} unreadable" if skipped else ""))
     for s in skipped:
         err.print(f"[yellow]skipped[/] {s}", soft_wrap=True)
