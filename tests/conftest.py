@@ -91,6 +91,28 @@ def svc(store):
 
 
 @pytest.fixture
+def agon(tmp_path, monkeypatch):
+    """Run the real agon command line on a fresh store in a fresh working folder, as a person would.
+
+    ``agon(*args)`` asserts success unless ``ok=False``; ``input`` is typed at the prompts."""
+    from typer.testing import CliRunner
+
+    from cli.app import app
+
+    monkeypatch.setenv("AGON_DB", str(tmp_path / "games.db"))
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+
+    def run(*args: str, input: str | None = None, ok: bool = True):
+        result = runner.invoke(app, list(args), input=input)
+        if ok:
+            assert result.exit_code == 0, (args, result.output, result.stderr)
+        return result
+
+    return run
+
+
+@pytest.fixture
 def sqlite_svc(tmp_path):
     from core.service import Service
     from events.store import Store

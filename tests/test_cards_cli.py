@@ -7,29 +7,13 @@ import tomllib
 
 import msgspec
 import pytest
-from typer.testing import CliRunner
 
-from cli.app import app
 from core import registry
 from core.service import NewGame, ServiceError
 from events.base import GameCreated, PlayerSeat
 from events.envelope import seal, to_jsonl
 from events.store import now
 from tests.conftest import shipped_rulesets
-
-
-@pytest.fixture
-def agon(tmp_path, monkeypatch):
-    monkeypatch.setenv("AGON_DB", str(tmp_path / "games.db"))
-    runner = CliRunner()
-
-    def run(*args: str, ok: bool = True):
-        result = runner.invoke(app, list(args))
-        if ok:
-            assert result.exit_code == 0, (result.output, result.stderr)
-        return result
-
-    return run
 
 
 def seats(name: str) -> list[str]:

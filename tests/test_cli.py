@@ -5,24 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
-
-from cli.app import app
-
-
-@pytest.fixture
-def agon(tmp_path, monkeypatch):
-    db = tmp_path / "games.db"
-    monkeypatch.setenv("AGON_DB", str(db))
-    runner = CliRunner()
-
-    def run(*args: str, input: str | None = None, ok: bool = True):
-        result = runner.invoke(app, list(args), input=input)
-        if ok:
-            assert result.exit_code == 0, (result.output, result.stderr)
-        return result
-
-    return run
 
 
 def new_toy(agon, *extra: str) -> str:

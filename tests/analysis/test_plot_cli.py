@@ -8,9 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cli.app import app
 from core.service import Service
 from events.store import Store
 from tests.analysis.conftest import record_known
@@ -18,20 +16,6 @@ from tests.analysis.conftest import record_known
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def agon(tmp_path, monkeypatch):
-    db = tmp_path / "games.db"
-    monkeypatch.setenv("AGON_DB", str(db))
-    monkeypatch.chdir(tmp_path)
-    runner = CliRunner()
-
-    def run(*args: str, ok: bool = True):
-        result = runner.invoke(app, list(args))
-        if ok:
-            assert result.exit_code == 0, (result.output, result.stderr)
-        return result
-
-    return run
 
 
 @pytest.fixture
