@@ -135,4 +135,4 @@ def test_every_command_works_on_a_fresh_bot_game(ruleset, tmp_path, monkeypatch)
     assert (tmp_path / f"plots/{game}-main-{kind}.html").stat().st_size > 100_000
     assert "Wrote the replay" in agon("view", game)
     assert "share events 0 to #12" in agon("compare", game, "main", "whatif")
-    assert "1 games stored, 1 finished" in agon("stats", ruleset)
+    assert "1 game stored, 1 finished" in agon("stats", ruleset)
