@@ -110,9 +110,6 @@ class Line:
     def bot_of(self, player: str) -> str | None:
         return next((p.bot for p in self.created.players if p.name == player), None)
 
-    def humans(self) -> set[str]:
-        return {p.name for p in self.created.players if not p.bot}
-
     def status(self) -> str:
         return describe_pending(self.pending)
 
@@ -360,9 +357,10 @@ class Service:
 
     def _keep_undone_line(self, line: Line, tip: str, new_ids: set[str]) -> None:
         """Acting after an undo grows a new line; the undone one keeps a name so no line is ever hidden."""
-        if tip in new_ids or any(b.head_id == tip for b in self.store.branches(line.game.id)):
+        branches = self.store.branches(line.game.id)
+        if tip in new_ids or any(b.head_id == tip for b in branches):
             return
-        names = {b.name for b in self.store.branches(line.game.id)}
+        names = {b.name for b in branches}
         k = 1
         while f"{line.branch.name}-undone-{k}" in names:
             k += 1
