@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from analysis.timeline import line_timeline, outcome_of
+from agon.analysis.timeline import line_timeline, outcome_of
 
 
 def fork_point(a: Any, b: Any) -> int:

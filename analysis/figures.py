@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from analysis.games import module_for
-from analysis.palette import branch_dash, player_colors
-from analysis.timeline import line_timeline, outcome_of, round_boundaries, series, short_outcome, turning_points
+from agon.analysis.games import module_for
+from agon.analysis.palette import branch_dash, player_colors
+from agon.analysis.timeline import line_timeline, outcome_of, round_boundaries, series, short_outcome, turning_points
 
 MAX_ROUND_LABELS = 10
 
@@ -45,7 +45,7 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
 
     if not lines:
         raise ValueError("no line to plot")
-    from analysis.compare import fork_point
+    from agon.analysis.compare import fork_point
 
     main = lines[0]
     rows_all = list(timelines) if timelines is not None else [line_timeline(ln) for ln in lines]

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from analysis.games import sides_of
-from core.engine import Over
+from agon.analysis.games import sides_of
+from agon.core.engine import Over
 
 
 def game_summary(line: Any) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from core.engine import Over, Ruleset, Step
+from agon.core.engine import Over, Ruleset, Step
 
 
 def event_type(event: Any) -> str:

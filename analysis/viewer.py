@@ -16,8 +16,8 @@ import html
 import json
 from typing import Any
 
-from analysis.palette import player_colors
-from analysis.timeline import line_timeline, outcome_of, series, turning_points
+from agon.analysis.palette import player_colors
+from agon.analysis.timeline import line_timeline, outcome_of, series, turning_points
 
 FULL = "(everything)"
 
@@ -63,7 +63,7 @@ def build_viewer(line: Any, as_player: str | None = None) -> str:
     import plotly.io as pio
     from plotly.offline import get_plotlyjs
 
-    from analysis.figures import scores_figure
+    from agon.analysis.figures import scores_figure
 
     if as_player is not None and as_player not in line.created.names:
         raise ValueError(f"no player {as_player!r} in this game; its players: {', '.join(line.created.names)}")

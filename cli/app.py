@@ -6,22 +6,33 @@ from typing import Annotated
 
 import typer
 
-from cli import file_cmds, history_cmds, play_cmds, plot_cmds, setup_cmds, tree_cmds
-from cli.common import set_db
+from agon.cli import file_cmds, history_cmds, play_cmds, plot_cmds, setup_cmds, tree_cmds
+from agon.cli.common import set_db
 
 app = typer.Typer(
     name="agon",
     help="Record, replay, branch and plot tabletop games. Every decision and every chance outcome is an event.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from agon import __version__
+        from agon.events.store import SCHEMA_VERSION
+
+        typer.echo(f"agon {__version__} (store layout {SCHEMA_VERSION})")
+        raise typer.Exit()
 
 
 @app.callback()
 def _root(
     db: Annotated[str | None, typer.Option("--db", envvar="AGON_DB", help="Store: a SQLAlchemy URL or a SQLite"
                                            " file path (default: agon.db in your data directory).")] = None,
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print agon's version and its store layout version, then exit.")]
+    = False,
 ) -> None:
     set_db(db)
 

@@ -14,8 +14,8 @@ import typer
 from rich.console import Console
 from sqlalchemy.exc import SQLAlchemyError
 
-from core.service import Service, ServiceError
-from events.store import Store, StoreError
+from agon.core.service import Service, ServiceError
+from agon.events.store import Store, StoreError
 
 console = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from cli.common import BranchOpt, Fail, JsonOpt, console, friendly, print_json, service
+from agon.cli.common import BranchOpt, Fail, JsonOpt, console, friendly, print_json, service
 
 app = typer.Typer()
 

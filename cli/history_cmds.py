@@ -6,9 +6,9 @@ from typing import Annotated
 
 import typer
 
-from cli.common import BranchOpt, Fail, JsonOpt, console, friendly, print_json, service
-from cli.render import scores_text, view_text
-from core.service import Line, describe_pending
+from agon.cli.common import BranchOpt, Fail, JsonOpt, console, friendly, print_json, service
+from agon.cli.render import scores_text, view_text
+from agon.core.service import Line, describe_pending
 
 app = typer.Typer()
 

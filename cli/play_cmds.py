@@ -7,10 +7,10 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from cli.common import BranchOpt, JsonOpt, console, err, friendly, print_json, service
-from cli.render import scores_text, view_text
-from core.engine import Chance, Decision, Over, option_text
-from core.service import Line, Recorded, ServiceError, describe_pending
+from agon.cli.common import BranchOpt, JsonOpt, console, err, friendly, print_json, service
+from agon.cli.render import scores_text, view_text
+from agon.core.engine import Chance, Decision, Over, option_text
+from agon.core.service import Line, Recorded, ServiceError, describe_pending
 
 app = typer.Typer()
 

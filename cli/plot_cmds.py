@@ -13,8 +13,8 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from cli.common import Fail, JsonOpt, console, err, friendly, print_json, service
-from core.service import Line, ServiceError
+from agon.cli.common import Fail, JsonOpt, console, err, friendly, print_json, service
+from agon.core.service import Line, ServiceError
 
 app = typer.Typer()
 plot_app = typer.Typer(help="Draw a recorded game: score timelines, battle chains, auctions, the voyage (HTML, or"
@@ -45,7 +45,7 @@ def _target(out: Path | None, line: Line, kind: str, png: bool) -> Path:
 
 
 def _write(fig: Any, out: Path, png: bool, what: str) -> None:
-    from analysis.figures import CannotRender, write
+    from agon.analysis.figures import CannotRender, write
 
     try:
         write(fig, str(out), png)
@@ -77,7 +77,7 @@ def scores(
     svc = service()
     names = list(dict.fromkeys(branch or [None]))
     lines = [svc.load(game, b) for b in names]
-    from analysis.timeline import final_leader, line_timeline, outcome_of, round_boundaries, turning_points
+    from agon.analysis.timeline import final_leader, line_timeline, outcome_of, round_boundaries, turning_points
 
     timelines = [line_timeline(ln) for ln in lines]
     if as_json:
@@ -86,7 +86,7 @@ def scores(
                      "turning_points": turning_points(rows, outcome_of(ln)["winners"], top), "timeline": rows}
                     for ln, rows in zip(lines, timelines)])
         return
-    from analysis.figures import scores_figure
+    from agon.analysis.figures import scores_figure
 
     fig = scores_figure(lines, top=top, timelines=timelines)
     kind = "scores" if len(lines) == 1 else "scores-vs-" + "-".join(_safe(ln.branch.name) for ln in lines[1:])
@@ -94,7 +94,7 @@ def scores(
 
 
 def _ruleset_plot(kind: str, game: str, branch: str | None, out: Path | None, png: bool, as_json: bool) -> None:
-    from analysis.games import figures_for, plot_kinds, rows_for
+    from agon.analysis.games import figures_for, plot_kinds, rows_for
 
     line = service().load(game, branch)
     figures = figures_for(line.ruleset.name)
@@ -156,7 +156,7 @@ def compare(
     """Where two lines of a game part, and how their scores and outcome differ."""
     from rich.table import Table
 
-    from analysis.compare import compare_lines
+    from agon.analysis.compare import compare_lines
 
     if branch_a == branch_b:
         raise Fail(f"give two different branches to compare, not {branch_a} twice ('agon branches' lists them)")
@@ -209,7 +209,7 @@ def view(
                                              "<branch>-view.html).")] = None,
 ) -> None:
     """One self-contained HTML file that replays a line: slider, step buttons, narration, state and scores."""
-    from analysis.viewer import build_viewer
+    from agon.analysis.viewer import build_viewer
 
     line = service().load(game, branch)
     if as_player is not None and as_player not in line.created.names:
@@ -235,8 +235,8 @@ def stats(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
     from rich.table import Table
 
-    from analysis.stats import aggregate, game_summary
-    from core import registry
+    from agon.analysis.stats import aggregate, game_summary
+    from agon.core import registry
 
     try:
         rs = registry.get(ruleset)

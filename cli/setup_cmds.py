@@ -10,10 +10,10 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from cli.common import Fail, JsonOpt, console, db_url, friendly, print_json, service
-from cli.render import scores_text
-from core import registry
-from core.service import NewGame, ServiceError
+from agon.cli.common import Fail, JsonOpt, console, db_url, friendly, print_json, service
+from agon.cli.render import scores_text
+from agon.core import registry
+from agon.core.service import NewGame, ServiceError
 
 app = typer.Typer()
 
@@ -29,7 +29,7 @@ def _ruleset(name: str):
 @friendly
 def rulesets(as_json: JsonOpt = False) -> None:
     """List the rulesets, their player counts, bots, options and whether their card data is provisional."""
-    from core.bots import bots_of
+    from agon.core.bots import bots_of
 
     rows = []
     for name in registry.names():
@@ -101,7 +101,7 @@ def cards(
 @friendly
 def schema(ruleset: Annotated[str, typer.Argument(help="The ruleset.")]) -> None:
     """Print the JSON Schema of a ruleset's events (what 'agon act GAME JSON' accepts)."""
-    from core.service import codec_for
+    from agon.core.service import codec_for
 
     print_json(codec_for(_ruleset(ruleset)).json_schema())
 
@@ -231,7 +231,7 @@ def demo(
     name = ruleset or ("pergamemnon" if "pergamemnon" in names else names[0])
     rs = _ruleset(name)
     n = players or max(rs.min_players, min(3, rs.max_players))
-    from core.bots import bots_of
+    from agon.core.bots import bots_of
 
     kinds = bots_of(rs)
     kind = next((k for k in ("greedy", "smart") if k in kinds), "random")

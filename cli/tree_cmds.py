@@ -6,10 +6,10 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.common import BranchOpt, JsonOpt, console, friendly, print_json, service
-from cli.render import scores_text
-from core.engine import Over
-from core.service import Line
+from agon.cli.common import BranchOpt, JsonOpt, console, friendly, print_json, service
+from agon.cli.render import scores_text
+from agon.core.engine import Over
+from agon.core.service import Line
 
 app = typer.Typer()
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from core import chance as chance_mod
-from core.bots import bots_of
-from core.engine import Chance, Decision, Over, Ruleset, State, check
-from events.base import Event, GameCreated
+from agon.core import chance as chance_mod
+from agon.core.bots import bots_of
+from agon.core.engine import Chance, Decision, Over, Ruleset, State, check
+from agon.events.base import Event, GameCreated
 
 CHANCE_ACTOR = "chance"
 

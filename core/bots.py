@@ -10,8 +10,8 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from core.engine import Bot, Ruleset
-from events.base import Event
+from agon.core.engine import Bot, Ruleset
+from agon.events.base import Event
 
 
 def random_bot(ruleset: Ruleset, state: Any, legal: Sequence[Event], rng: random.Random) -> Event:

@@ -13,7 +13,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from core.engine import Chance
+from agon.core.engine import Chance
 
 
 def rng_for(seed: int, luck: int, ordinal: int, purpose: str = "chance") -> random.Random:

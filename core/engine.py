@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from events.base import Event, GameCreated
+from agon.events.base import Event, GameCreated
 
 State = Any
 """A ruleset's state: an immutable value (frozen msgspec Struct or dataclass, tuples inside) that supports ==."""

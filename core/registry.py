@@ -10,13 +10,13 @@ import importlib
 import os
 from functools import cache
 
-from core.engine import Ruleset
+from agon.core.engine import Ruleset
 
 RULESETS: dict[str, str] = {
-    "adamastor": "core.games.adamastor",
-    "peloponnes": "core.games.peloponnes",
-    "pergamemnon": "core.games.pergamemnon",
-    "perikles": "core.games.perikles",
+    "adamastor": "agon.core.games.adamastor",
+    "peloponnes": "agon.core.games.peloponnes",
+    "pergamemnon": "agon.core.games.pergamemnon",
+    "perikles": "agon.core.games.perikles",
 }
 
 

@@ -15,15 +15,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from core import chance as chance_mod
-from core import registry
-from core.autoplay import CHANCE_ACTOR, next_auto
-from core.bots import bots_of
-from core.engine import Chance, Decision, Over, Pending, Ruleset, RuleViolation, State, Step, check, steps
-from events.base import Event, GameCreated, PlayerSeat
-from events.codec import Codec, DecodeError
-from events.envelope import Envelope, ImportError_, from_jsonl, seal, to_jsonl
-from events.store import BranchInfo, GameInfo, Store, StoreError, now
+from agon.core import chance as chance_mod
+from agon.core import registry
+from agon.core.autoplay import CHANCE_ACTOR, next_auto
+from agon.core.bots import bots_of
+from agon.core.engine import Chance, Decision, Over, Pending, Ruleset, RuleViolation, State, Step, check, steps
+from agon.events.base import Event, GameCreated, PlayerSeat
+from agon.events.codec import Codec, DecodeError
+from agon.events.envelope import Envelope, ImportError_, from_jsonl, seal, to_jsonl
+from agon.events.store import BranchInfo, GameInfo, Store, StoreError, now
 
 SETUP_ACTOR = "setup"
 RESERVED_NAMES = {CHANCE_ACTOR, SETUP_ACTOR, ""}

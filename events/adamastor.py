@@ -7,7 +7,7 @@ events are what the table reveals (a map card turned over, player cards drawn fr
 
 from __future__ import annotations
 
-from events.base import Event
+from agon.events.base import Event
 
 # --- setup (rulebook 3 and 9.3) ---------------------------------------------------------------------------------
 

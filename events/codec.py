@@ -12,7 +12,7 @@ from typing import Any, Union
 
 import msgspec
 
-from events.base import Event
+from agon.events.base import Event
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from events.base import Event
+from agon.events.base import Event
 
 COIN_KINDS: tuple[str, ...] = ("wood", "stone", "grain", "people")
 

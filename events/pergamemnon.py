@@ -8,7 +8,7 @@ refused one names the rule it breaks. Card ids are those of the game's card set 
 
 from __future__ import annotations
 
-from events.base import Event
+from agon.events.base import Event
 
 # --- chance outcomes ------------------------------------------------------------------------------------------
 

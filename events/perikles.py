@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from events.base import Event
+from agon.events.base import Event
 
 # ---------------------------------------------------------------------------------------------------------------
 # Chance

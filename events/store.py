@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Field, SQLModel
 
-from events.envelope import Envelope
+from agon.events.envelope import Envelope
 
 
 class GameRow(SQLModel, table=True):

@@ -29,11 +29,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("AGON_RULESETS", "toy=tests.toygame")
 
-from core import registry  # noqa: E402
-from core.service import Service, codec_for  # noqa: E402
-from events.base import GameCreated, PlayerSeat  # noqa: E402
-from events.envelope import Envelope, seal  # noqa: E402
-from events.store import Store  # noqa: E402
+from agon.core import registry  # noqa: E402
+from agon.core.service import Service, codec_for  # noqa: E402
+from agon.events.base import GameCreated, PlayerSeat  # noqa: E402
+from agon.events.envelope import Envelope, seal  # noqa: E402
+from agon.events.store import Store  # noqa: E402
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 results: list[tuple[str, str, float, str, bool]] = []

@@ -25,12 +25,12 @@ from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analysis.games import sides_of  # noqa: E402
-from analysis.timeline import score_timeline  # noqa: E402
-from core import registry  # noqa: E402
-from core.autoplay import play_out  # noqa: E402
-from core.engine import Over, fold, steps  # noqa: E402
-from events.base import GameCreated, PlayerSeat  # noqa: E402
+from agon.analysis.games import sides_of  # noqa: E402
+from agon.analysis.timeline import score_timeline  # noqa: E402
+from agon.core import registry  # noqa: E402
+from agon.core.autoplay import play_out  # noqa: E402
+from agon.core.engine import Over, fold, steps  # noqa: E402
+from agon.events.base import GameCreated, PlayerSeat  # noqa: E402
 
 
 def record(name: str, games: int, seed: int) -> list[tuple[list, list[str]]]:

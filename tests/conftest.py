@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from core import registry
+from agon.core import registry
 
 registry.register("toy", "tests.toygame")
 os.environ.setdefault("AGON_RULESETS", "toy=tests.toygame")
@@ -76,7 +76,7 @@ def store_url(request, tmp_path) -> Iterator[str]:
 
 @pytest.fixture
 def store(store_url):
-    from events.store import Store
+    from agon.events.store import Store
 
     s = Store(store_url)
     yield s
@@ -85,7 +85,7 @@ def store(store_url):
 
 @pytest.fixture
 def svc(store):
-    from core.service import Service
+    from agon.core.service import Service
 
     return Service(store)
 
@@ -97,7 +97,7 @@ def agon(tmp_path, monkeypatch):
     ``agon(*args)`` asserts success unless ``ok=False``; ``input`` is typed at the prompts."""
     from typer.testing import CliRunner
 
-    from cli.app import app
+    from agon.cli.app import app
 
     monkeypatch.setenv("AGON_DB", str(tmp_path / "games.db"))
     monkeypatch.chdir(tmp_path)
@@ -114,8 +114,8 @@ def agon(tmp_path, monkeypatch):
 
 @pytest.fixture
 def sqlite_svc(tmp_path):
-    from core.service import Service
-    from events.store import Store
+    from agon.core.service import Service
+    from agon.events.store import Store
 
     s = Store(f"sqlite:///{tmp_path / 'agon.db'}")
     yield Service(s)

@@ -8,11 +8,11 @@ import tomllib
 import msgspec
 import pytest
 
-from core import registry
-from core.service import NewGame, ServiceError
-from events.base import GameCreated, PlayerSeat
-from events.envelope import seal, to_jsonl
-from events.store import now
+from agon.core import registry
+from agon.core.service import NewGame, ServiceError
+from agon.events.base import GameCreated, PlayerSeat
+from agon.events.envelope import seal, to_jsonl
+from agon.events.store import now
 from tests.conftest import shipped_rulesets
 
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core import chance
-from core.engine import Chance
+from agon.core import chance
+from agon.core.engine import Chance
 
 ITEM = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789.-", min_size=1, max_size=8)
 

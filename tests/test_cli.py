@@ -132,7 +132,7 @@ def test_a_database_path_that_cannot_be_opened(agon, tmp_path):
 
 
 def test_long_option_lists_are_cut_and_can_be_narrowed(agon, monkeypatch):
-    import cli.play_cmds as play_cmds
+    import agon.cli.play_cmds as play_cmds
 
     monkeypatch.setattr(play_cmds, "SHOWN", 1)
     gid = new_toy(agon)

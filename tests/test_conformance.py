@@ -10,11 +10,11 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from core import registry
-from core.autoplay import play_out
-from core.engine import Over, fold
-from events.base import GameCreated, PlayerSeat
-from events.codec import Codec
+from agon.core import registry
+from agon.core.autoplay import play_out
+from agon.core.engine import Over, fold
+from agon.events.base import GameCreated, PlayerSeat
+from agon.events.codec import Codec
 
 SEEDS = (1, 2)
 
@@ -73,7 +73,7 @@ def test_seeded_random_game_plays_to_a_scored_end(name, n, options, seed):
     for who in (None, *created.names):
         msgspec.json.encode(rs.view(final, who))
     for proj in rs.projections.values():
-        from core.engine import steps
+        from agon.core.engine import steps
 
         rows = proj(list(steps(rs, events, actors)))
         msgspec.json.encode(rows)

@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from core import registry
-from core.engine import Chance, Decision, Over
-from core.service import NewGame, ServiceError
+from agon.core import registry
+from agon.core.engine import Chance, Decision, Over
+from agon.core.service import NewGame, ServiceError
 
 RULESETS = registry.names()
 

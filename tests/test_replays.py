@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core import registry
+from agon.core import registry
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 FILES = sorted(REPLAYS.glob("*.jsonl"))

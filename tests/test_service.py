@@ -7,10 +7,10 @@ import json
 import pytest
 import sqlalchemy as sa
 
-from core.engine import Over
-from core.service import NewGame, ServiceError
-from events.envelope import seal
-from events.store import now
+from agon.core.engine import Over
+from agon.core.service import NewGame, ServiceError
+from agon.events.envelope import seal
+from agon.events.store import now
 from tests.toygame.rules import Held
 
 
@@ -210,7 +210,7 @@ def test_an_import_with_valid_hashes_but_an_illegal_event_is_refused(svc):
     gid = person_game(svc)
     line = svc.load(gid)
     bad = seal(line.head, "toy.held", 2, "ann", b'{"type":"toy.held","banked":99}', now())
-    from events.envelope import to_jsonl
+    from agon.events.envelope import to_jsonl
 
     games = len(svc.games())
     with pytest.raises(ServiceError, match="breaks a rule: hold: you bank exactly"):
@@ -240,9 +240,9 @@ def test_an_old_version_payload_is_read_through_its_upcaster(svc):
 
 
 def test_a_chance_with_one_possible_outcome_is_recorded_without_asking():
-    from core.autoplay import next_auto
-    from core.engine import Chance
-    from events.base import GameCreated, PlayerSeat
+    from agon.core.autoplay import next_auto
+    from agon.core.engine import Chance
+    from agon.events.base import GameCreated, PlayerSeat
     from tests.toygame.rules import SeatsShuffled
 
     build = lambda out: SeatsShuffled(order=tuple(out))  # noqa: E731

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from events.envelope import seal
-from events.store import Conflict, Store, StoreError
+from agon.events.envelope import seal
+from agon.events.store import Conflict, Store, StoreError
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -127,8 +127,8 @@ def test_a_database_that_cannot_be_opened_is_one_clear_error(tmp_path):
 def test_a_store_written_by_an_older_agon_is_upgraded_when_opened(store_url):
     import sqlalchemy as sa
 
-    from core.service import NewGame, Service
-    from events.store import SCHEMA_VERSION
+    from agon.core.service import NewGame, Service
+    from agon.events.store import SCHEMA_VERSION
 
     old = Store(store_url)
     gid = Service(old).new_game(NewGame("toy", players=["ann"], bots=[("bob", "random")], seed=3))

@@ -18,10 +18,10 @@ from types import ModuleType
 from typing import Any
 
 MODULES: dict[str, str] = {
-    "pergamemnon": "analysis.games.pergamemnon",
-    "peloponnes": "analysis.games.peloponnes",
-    "perikles": "analysis.games.perikles",
-    "adamastor": "analysis.games.adamastor",
+    "pergamemnon": "agon.analysis.games.pergamemnon",
+    "peloponnes": "agon.analysis.games.peloponnes",
+    "perikles": "agon.analysis.games.perikles",
+    "adamastor": "agon.analysis.games.adamastor",
 }
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from analysis.figures import style
-from analysis.timeline import outcome_of
+from agon.analysis.figures import style
+from agon.analysis.timeline import outcome_of
 
 SCORE = "the crew's shared result"
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from analysis.figures import style
-from analysis.palette import player_colors
+from agon.analysis.figures import style
+from agon.analysis.palette import player_colors
 
 SCORE = "points so far"
 

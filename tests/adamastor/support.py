@@ -7,12 +7,12 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from core.games.adamastor import RULESET
-from core.games.adamastor.board import build_board
-from core.games.adamastor.data import compile_cards
-from core.games.adamastor.state import State, sort_strip
-from events.adamastor import FleetPlaced, MapCardRevealed, PlayerCardsDealt
-from events.base import Event, GameCreated, PlayerSeat
+from agon.core.games.adamastor import RULESET
+from agon.core.games.adamastor.board import build_board
+from agon.core.games.adamastor.data import compile_cards
+from agon.core.games.adamastor.state import State, sort_strip
+from agon.events.adamastor import FleetPlaced, MapCardRevealed, PlayerCardsDealt
+from agon.events.base import Event, GameCreated, PlayerSeat
 
 RS = RULESET
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from core.autoplay import play_out
-from core.engine import Over, fold, steps
-from events.adamastor import FleetMoved, MoraleLost
-from events.base import PlayerSeat
+from agon.core.autoplay import play_out
+from agon.core.engine import Over, fold, steps
+from agon.events.adamastor import FleetMoved, MoraleLost
+from agon.events.base import PlayerSeat
 from tests.adamastor.support import RS, created
 from tests.adamastor.winrate import win_rate
 

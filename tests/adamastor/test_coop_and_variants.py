@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from core.engine import Chance, Decision
-from events.adamastor import (
+from agon.core.engine import Chance, Decision
+from agon.events.adamastor import (
     ActionsEnded,
     BonusCardsDrawn,
     BonusCardsShared,

@@ -7,9 +7,9 @@ import copy
 
 from msgspec.structs import replace
 
-from core.engine import Chance, Over
-from core.games.adamastor.state import icons, weather_of
-from events.adamastor import (
+from agon.core.engine import Chance, Over
+from agon.core.games.adamastor.state import icons, weather_of
+from agon.events.adamastor import (
     ActionsEnded,
     CardsDrawn,
     DrawChosen,

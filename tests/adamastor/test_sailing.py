@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from core.engine import Chance, Over
-from core.games.adamastor.board import build_board, step_cost
-from core.games.adamastor.state import State
-from events.adamastor import (
+from agon.core.engine import Chance, Over
+from agon.core.games.adamastor.board import build_board, step_cost
+from agon.core.games.adamastor.state import State
+from agon.events.adamastor import (
     BonusCardsDrawn,
     FleetMoved,
     LandCardKept,

@@ -7,9 +7,9 @@ from dataclasses import replace as dc_replace
 import pytest
 from msgspec.structs import replace
 
-from core.engine import Chance, Decision, Over
-from core.games.adamastor.state import gain_morale, weather_of
-from events.adamastor import (
+from agon.core.engine import Chance, Decision, Over
+from agon.core.games.adamastor.state import gain_morale, weather_of
+from agon.events.adamastor import (
     ActionsEnded,
     CaptainChosen,
     CardsDrawn,

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import sys
 
-from core.autoplay import play_out
-from core.games.adamastor import RULESET
-from events.base import GameCreated, PlayerSeat
+from agon.core.autoplay import play_out
+from agon.core.games.adamastor import RULESET
+from agon.events.base import GameCreated, PlayerSeat
 
 SETUPS = (
     {"difficulty": "easy"},

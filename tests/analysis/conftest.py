@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from core.service import NewGame, Service
+from agon.core.service import NewGame, Service
 
 MAIN = ["Ana Bruno", "1", "6", "1", "3", "2", "1", "5", "2", "1", "1", "1", "6", "2"]
 LUCKY = ["2", "2"]

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.viewer import build_viewer
+from agon.analysis.viewer import build_viewer
 
 pytestmark = pytest.mark.browser
 
@@ -177,7 +177,7 @@ def test_viewer_steps_forward_in_a_real_browser(browser, known, tmp_path):
 
 def test_png_is_drawn_with_kaleido(known, tmp_path):
     chromium()
-    from analysis.figures import scores_figure, write
+    from agon.analysis.figures import scores_figure, write
 
     target = tmp_path / "scores.png"
     write(scores_figure([known.svc.load(known.game)]), str(target), png=True)

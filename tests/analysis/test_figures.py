@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import re
 
-from analysis.figures import scores_figure
-from analysis.palette import PALETTE, player_colors
-from analysis.viewer import FULL, build_viewer, viewer_data
+from agon.analysis.figures import scores_figure
+from agon.analysis.palette import PALETTE, player_colors
+from agon.analysis.viewer import FULL, build_viewer, viewer_data
 
 
 def _annotations(fig, name=None):

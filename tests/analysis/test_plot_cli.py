@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from core.service import Service
-from events.store import Store
+from agon.core.service import Service
+from agon.events.store import Store
 from tests.analysis.conftest import record_known
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,7 +144,7 @@ def test_starting_the_cli_does_not_import_plotly_or_analysis():
 
 
 def test_stats_report_the_win_rate_per_setup_such_as_adamastor_difficulty(agon, tmp_path):
-    from core.service import NewGame
+    from agon.core.service import NewGame
 
     store = Store(f"sqlite:///{tmp_path / 'games.db'}")
     won = {"easy": 0, "hard": 0}

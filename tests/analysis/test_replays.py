@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analysis.games import figures_for
-from cli.app import app
+from agon.analysis.games import figures_for
+from agon.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[2]
 REPLAYS = sorted((ROOT / "replays").glob("*.jsonl"))
@@ -47,7 +47,7 @@ def test_every_replay_can_be_plotted_viewed_and_counted(path, tmp_path, monkeypa
 
 
 def test_an_exported_bot_game_goes_through_the_same_commands(tmp_path, monkeypatch, sqlite_svc):
-    from core.service import NewGame
+    from agon.core.service import NewGame
 
     game = sqlite_svc.new_game(NewGame(ruleset="toy", bots=[("Ana", "random"), ("Bruno", "random")], seed=4))
     path = tmp_path / "pig.jsonl"

@@ -9,11 +9,11 @@ from collections import Counter
 import pytest
 from typer.testing import CliRunner
 
-from analysis.games import figures_for, sides_of
-from analysis.palette import player_colors
-from cli.app import app
-from core import registry
-from core.service import NewGame
+from agon.analysis.games import figures_for, sides_of
+from agon.analysis.palette import player_colors
+from agon.cli.app import app
+from agon.core import registry
+from agon.core.service import NewGame
 
 FIGURE_KINDS = {"pergamemnon": "battles", "peloponnes": "auction", "perikles": "battles", "adamastor": "voyage"}
 SHIPPED = list(FIGURE_KINDS)

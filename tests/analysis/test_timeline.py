@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from analysis.compare import compare_lines, fork_point
-from analysis.stats import aggregate, game_summary
-from analysis.timeline import (
+from agon.analysis.compare import compare_lines, fork_point
+from agon.analysis.stats import aggregate, game_summary
+from agon.analysis.timeline import (
     final_leader,
     lead_taken,
     line_timeline,

@@ -9,11 +9,11 @@ from typing import Any
 import msgspec
 import pytest
 
-from core.engine import Chance, RuleViolation, check
-from core.games.peloponnes import RULESET
-from core.games.peloponnes.state import Seat, Slot, State
-from events.base import Event, GameCreated, PlayerSeat
-from events.peloponnes import CivilizationsDealt, Coins, CoinsDrawn, PowerCardsRevealed
+from agon.core.engine import Chance, RuleViolation, check
+from agon.core.games.peloponnes import RULESET
+from agon.core.games.peloponnes.state import Seat, Slot, State
+from agon.events.base import Event, GameCreated, PlayerSeat
+from agon.events.peloponnes import CivilizationsDealt, Coins, CoinsDrawn, PowerCardsRevealed
 
 rs = RULESET
 replace = msgspec.structs.replace

@@ -3,10 +3,10 @@ turn order (rulebook, '3. Leilão', '4. Ordem do Turno', 'Edifícios Especiais')
 
 from __future__ import annotations
 
-from core.engine import Chance, Decision
-from core.games.peloponnes import auction
-from events.codec import Codec
-from events.peloponnes import EVENTS, BidMoved, BidPlaced, BidWithdrawn, Passed
+from agon.core.engine import Chance, Decision
+from agon.core.games.peloponnes import auction
+from agon.events.codec import Codec
+from agon.events.peloponnes import EVENTS, BidMoved, BidPlaced, BidWithdrawn, Passed
 from tests.peloponnes.helpers import AUCTION_ROW, auction_round, coins, play, refused, rs, seat, slots
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from core.games.peloponnes import catastrophe, flow
-from core.games.peloponnes.state import Slot, inhabitants
-from events.peloponnes import CatastropheFaced
+from agon.core.games.peloponnes import catastrophe, flow
+from agon.core.games.peloponnes.state import Slot, inhabitants
+from agon.events.peloponnes import CatastropheFaced
 from tests.peloponnes.helpers import at, bare, coins, dealt, play, refused, replace, rs, slots
 
 

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from core.games.peloponnes import flow
-from core.games.peloponnes.state import Slot, gain_luxury
-from events.peloponnes import BuildingBuilt, BuildingLost, ConstructionStarted
+from agon.core.games.peloponnes import flow
+from agon.core.games.peloponnes.state import Slot, gain_luxury
+from agon.events.peloponnes import BuildingBuilt, BuildingLost, ConstructionStarted
 from tests.peloponnes.helpers import at, bare, coins, dealt, play, refused, replace, rs, slots
 
 
@@ -70,7 +70,7 @@ def test_under_construction_with_one_coin_card_and_usable_at_once():
     alice = s.seat("Alice")
     assert alice.buildings == (Slot("T_MARKET", under="grain"),)
     assert alice.hand.total() == 0
-    from core.games.peloponnes.state import bid_bonus
+    from agon.core.games.peloponnes.state import bid_bonus
 
     assert bid_bonus(s.cat, alice) == 0.5  # fully usable while under construction
 

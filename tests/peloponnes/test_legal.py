@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.autoplay import play_out
-from core.engine import Decision
-from events.base import GameCreated, PlayerSeat
+from agon.core.autoplay import play_out
+from agon.core.engine import Decision
+from agon.events.base import GameCreated, PlayerSeat
 from tests.peloponnes.helpers import rs
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import msgspec
 
-from core.autoplay import play_out
-from core.engine import Chance, Decision, Over, Step
-from core.games.peloponnes import flow, scoring
-from events.base import GameCreated, PlayerSeat
-from events.peloponnes import BidMoved, BidPlaced, BidWithdrawn, PopulationFed
+from agon.core.autoplay import play_out
+from agon.core.engine import Chance, Decision, Over, Step
+from agon.core.games.peloponnes import flow, scoring
+from agon.events.base import GameCreated, PlayerSeat
+from agon.events.peloponnes import BidMoved, BidPlaced, BidWithdrawn, PopulationFed
 from tests.peloponnes.helpers import (
     auction_round,
     bare,
@@ -23,8 +23,8 @@ from tests.peloponnes.helpers import (
 
 
 def scoring_example_state():
-    from core.games.peloponnes.rules import initial_state
-    from events.peloponnes import CivilizationsDealt
+    from agon.core.games.peloponnes.rules import initial_state
+    from agon.events.peloponnes import CivilizationsDealt
 
     s = initial_state(created(2, names=("Dimitrios", "Helena")))
     s = play(s, CivilizationsDealt(civilizations=("plain", "helena")))

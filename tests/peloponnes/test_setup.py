@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.engine import Chance, Decision
-from core.games.peloponnes.cards import CATASTROPHES
-from events.peloponnes import CivilizationsDealt, CoinsDrawn, PowerCardsRevealed
+from agon.core.engine import Chance, Decision
+from agon.core.games.peloponnes.cards import CATASTROPHES
+from agon.events.peloponnes import CivilizationsDealt, CoinsDrawn, PowerCardsRevealed
 from tests.peloponnes.helpers import card_set, created, dealt, play, refused, reveal, rs
 
 
@@ -139,7 +139,7 @@ def test_a_supply_symbol_triggers_a_supply_phase_before_the_auction():
 
 
 def test_an_empty_coin_deck_is_refilled_from_the_discard_pile_mid_draw():
-    from events.peloponnes import Coins, Passed
+    from agon.events.peloponnes import Coins, Passed
     from tests.peloponnes.helpers import AUCTION_ROW, replace, seat
 
     s = dealt()

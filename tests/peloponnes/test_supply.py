@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from core.games.peloponnes import flow
-from core.games.peloponnes.state import Slot
-from events.peloponnes import ConstructionPaid, PopulationFed
+from agon.core.games.peloponnes import flow
+from agon.core.games.peloponnes.state import Slot
+from agon.events.peloponnes import ConstructionPaid, PopulationFed
 from tests.peloponnes.helpers import at, bare, coins, dealt, play, refused, rs, slots
 
 
@@ -24,7 +24,7 @@ def test_luxury_example_helena_gains_3_luxury_for_excess_grain():
 def test_inhabitants_on_the_luxury_card_need_no_grain():
     # The luxury card at 6 shows 2 inhabitants (test tables): they count for scoring, not for feeding.
     s = feeding("plain", luxury=6)
-    from core.games.peloponnes.state import population_points
+    from agon.core.games.peloponnes.state import population_points
 
     alice = flow.advance(s).seat("Alice")
     assert population_points(s.cat, alice) == 1 + 2

@@ -9,11 +9,11 @@ from typing import Any
 
 import msgspec
 
-from core.engine import Chance, RuleViolation, check
-from core.games.pergamemnon import RULESET
-from core.games.pergamemnon.state import State, player, with_player
-from events.base import Event, GameCreated, PlayerSeat
-from events.pergamemnon import CardsDrawn, CreaturesRevealed, NationsDealt, StarterDrawn
+from agon.core.engine import Chance, RuleViolation, check
+from agon.core.games.pergamemnon import RULESET
+from agon.core.games.pergamemnon.state import State, player, with_player
+from agon.events.base import Event, GameCreated, PlayerSeat
+from agon.events.pergamemnon import CardsDrawn, CreaturesRevealed, NationsDealt, StarterDrawn
 
 rs = RULESET
 replace = msgspec.structs.replace

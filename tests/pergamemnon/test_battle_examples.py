@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from core.engine import Decision
-from core.games.pergamemnon.state import player
-from events.pergamemnon import (
+from agon.core.engine import Decision
+from agon.core.games.pergamemnon.state import player
+from agon.events.pergamemnon import (
     Attacked,
     CapturesPlaced,
     DefenceCommitted,

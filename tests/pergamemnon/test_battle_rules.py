@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from core.engine import Chance, Decision
-from core.games.pergamemnon.state import player
-from events.pergamemnon import (
+from agon.core.engine import Chance, Decision
+from agon.core.games.pergamemnon.state import player
+from agon.events.pergamemnon import (
     Attacked,
     CapturesPlaced,
     CardsDrawn,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.autoplay import play_out
-from core.engine import Over, Step, fold, steps
-from events.base import GameCreated, PlayerSeat
-from events.pergamemnon import Attacked, CapturesPlaced, DefenceCommitted, HandDiscarded, Reinforced, Yielded
+from agon.core.autoplay import play_out
+from agon.core.engine import Over, Step, fold, steps
+from agon.events.base import GameCreated, PlayerSeat
+from agon.events.pergamemnon import Attacked, CapturesPlaced, DefenceCommitted, HandDiscarded, Reinforced, Yielded
 from tests.pergamemnon.helpers import play, rs
 from tests.pergamemnon.test_battle_examples import start
 

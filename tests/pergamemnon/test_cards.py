@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from statistics import mean
 
-from core.games.pergamemnon.cards import build_table
+from agon.core.games.pergamemnon.cards import build_table
 from tests.pergamemnon.helpers import rs
 
 ROSTERS = {

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from core.engine import Chance
-from core.games.pergamemnon.state import effects, hand_size, player
-from events.pergamemnon import Attacked, CapturesPlaced, DefenceCommitted, HandDiscarded, Yielded
+from agon.core.engine import Chance
+from agon.core.games.pergamemnon.state import effects, hand_size, player
+from agon.events.pergamemnon import Attacked, CapturesPlaced, DefenceCommitted, HandDiscarded, Yielded
 from tests.pergamemnon.helpers import battle_game, play, refill_all, rs, with_state_player
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from core.engine import Chance, Decision, Over
-from core.games.pergamemnon.state import player
-from events.pergamemnon import CardsDrawn, CreatureRecruited, CreaturesRevealed
+from agon.core.engine import Chance, Decision, Over
+from agon.core.games.pergamemnon.state import player
+from agon.events.pergamemnon import CardsDrawn, CreatureRecruited, CreaturesRevealed
 from tests.pergamemnon.helpers import hand, play, refused, replace, rs, setup, with_state_player
 
 CREATURES = ("creature.centaur", "creature.minotaur", "creature.dryad", "creature.orthos")

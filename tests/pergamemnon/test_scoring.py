@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from core.engine import Decision, Over
-from core.games.pergamemnon import scoring
-from core.games.pergamemnon.state import player
-from events.pergamemnon import Attacked, CapturesPlaced, DefenceCommitted, HandDiscarded, Yielded
+from agon.core.engine import Decision, Over
+from agon.core.games.pergamemnon import scoring
+from agon.core.games.pergamemnon.state import player
+from agon.events.pergamemnon import Attacked, CapturesPlaced, DefenceCommitted, HandDiscarded, Yielded
 from tests.pergamemnon.helpers import battle_game, play, replace, rs, setup, with_state_player
 
 

@@ -6,9 +6,9 @@ import copy
 
 import pytest
 
-from core.engine import Chance, Decision
-from core.games.pergamemnon.state import player
-from events.pergamemnon import CardsDrawn, CreaturesRevealed, NationsDealt, StarterDrawn
+from agon.core.engine import Chance, Decision
+from agon.core.games.pergamemnon.state import player
+from agon.events.pergamemnon import CardsDrawn, CreaturesRevealed, NationsDealt, StarterDrawn
 from tests.pergamemnon.helpers import created, draw_first, play, refused, rs, setup
 
 

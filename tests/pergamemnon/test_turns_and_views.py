@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import msgspec
 
-from core.autoplay import play_out
-from core.engine import Chance
-from core.games.pergamemnon.state import player
-from events.base import GameCreated, PlayerSeat
-from events.pergamemnon import Attacked, CreatureRecruited, DefenceCommitted, Yielded
+from agon.core.autoplay import play_out
+from agon.core.engine import Chance
+from agon.core.games.pergamemnon.state import player
+from agon.events.base import GameCreated, PlayerSeat
+from agon.events.pergamemnon import Attacked, CreatureRecruited, DefenceCommitted, Yielded
 from tests.pergamemnon.helpers import battle_game, created, play, refused, rs, setup
 
 
@@ -73,7 +73,7 @@ def test_every_listed_decision_passes_validation_throughout_bot_games():
 
 
 def test_the_log_keeps_the_attacking_card_face_down_while_the_attackers_options_name_it():
-    from core.engine import option_text
+    from agon.core.engine import option_text
 
     s = battle_game()
     attack = Attacked(player="Alice", defender="Bob", weapon="sword", card="rome.champion")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from core.engine import RuleViolation, check
-from core.games.perikles import RULESET as RS
-from core.games.perikles.state import COMMIT, NOBODY, Battle, Commit, State, replace
-from events.base import GameCreated, PlayerSeat
+from agon.core.engine import RuleViolation, check
+from agon.core.games.perikles import RULESET as RS
+from agon.core.games.perikles.state import COMMIT, NOBODY, Battle, Commit, State, replace
+from agon.events.base import GameCreated, PlayerSeat
 
 
 def created(n: int = 4, seed: int = 1) -> GameCreated:
@@ -60,7 +60,7 @@ def at_commit(
 
 def at_battle(s: State, loc: int = 0) -> State:
     """Move a commitment position to the battle phase at location ``loc`` (hands emptied) and settle it."""
-    from core.games.perikles.battle import settle
+    from agon.core.games.perikles.battle import settle
 
     s = replace(s, hands=tuple(() for _ in s.players), phase="battle", battle=Battle(loc=loc))
     return settle(s)

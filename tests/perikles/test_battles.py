@@ -6,11 +6,11 @@ from fractions import Fraction
 
 import pytest
 
-from core.engine import Chance
-from core.games.perikles import RULESET as RS
-from core.games.perikles.battle import column, strengths, targets
-from core.games.perikles.state import BATTLE, DEAL_LOCATIONS, Commit
-from events.perikles import BattleDiceRolled
+from agon.core.engine import Chance
+from agon.core.games.perikles import RULESET as RS
+from agon.core.games.perikles.battle import column, strengths, targets
+from agon.core.games.perikles.state import BATTLE, DEAL_LOCATIONS, Commit
+from agon.events.perikles import BattleDiceRolled
 from tests.perikles.helpers import at_battle, at_commit, play, refused
 
 LEADERS = {"athens": 0, "sparta": 1, "corinth": 2, "megara": 3}
@@ -181,8 +181,8 @@ def test_each_roll_is_narrated():
 
 
 def test_the_battles_projection_has_rolls_hits_tokens_and_losses():
-    from core.engine import Step
-    from core.games.perikles.projections import battles
+    from agon.core.engine import Step
+    from agon.core.games.perikles.projections import battles
 
     s0 = pylos()
     s1 = play(s0, roll(6, 6, 1, 1))

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from core.engine import Decision
-from core.games.perikles import RULESET as RS
-from core.games.perikles.state import BATTLE, Commit, replace
-from events.perikles import ForcesCommitted, PermissionGiven, Placement
+from agon.core.engine import Decision
+from agon.core.games.perikles import RULESET as RS
+from agon.core.games.perikles.state import BATTLE, Commit, replace
+from agon.events.perikles import ForcesCommitted, PermissionGiven, Placement
 from tests.perikles.helpers import at_commit, play, refused
 
 # P1 leads Athens and Argos, P2 Sparta, P3 Corinth and Thebes, P4 Megara.

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from core.engine import Chance, Decision
-from core.games.perikles import RULESET as RS
-from core.games.perikles.state import COMMIT, DEAL_LOCATIONS, INFLUENCE, NOBODY, NOMINATE, replace
-from events.perikles import (
+from agon.core.engine import Chance, Decision
+from agon.core.games.perikles import RULESET as RS
+from agon.core.games.perikles.state import COMMIT, DEAL_LOCATIONS, INFLUENCE, NOBODY, NOMINATE, replace
+from agon.events.perikles import (
     CandidateNominated,
     DisplayRefilled,
     InfluenceDisplayed,

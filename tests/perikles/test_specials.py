@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from core.engine import Chance, Decision
-from core.games.perikles import RULESET as RS
-from core.games.perikles.battle import strengths
-from core.games.perikles.state import INFLUENCE, NOMINATE, Commit, replace
-from events.perikles import (
+from agon.core.engine import Chance, Decision
+from agon.core.games.perikles import RULESET as RS
+from agon.core.games.perikles.battle import strengths
+from agon.core.games.perikles.state import INFLUENCE, NOMINATE, Commit, replace
+from agon.events.perikles import (
     AlkibiadesPlayed,
     BattleDiceRolled,
     BattleTileKept,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.engine import Chance
-from core.service import NewGame, ServiceError
+from agon.core.engine import Chance
+from agon.core.service import NewGame, ServiceError
 
 
 def to_first_battle(svc, game: str) -> None:

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-from core.engine import Over
-from core.games.perikles import RULESET as RS
-from core.games.perikles.battle import end_turn
-from core.games.perikles.scoring import breakdown
-from core.games.perikles.state import BATTLE, DEAL_LOCATIONS, NOBODY, OVER, Commit, replace
-from events.perikles import BattleDiceRolled
+from agon.core.engine import Over
+from agon.core.games.perikles import RULESET as RS
+from agon.core.games.perikles.battle import end_turn
+from agon.core.games.perikles.scoring import breakdown
+from agon.core.games.perikles.state import BATTLE, DEAL_LOCATIONS, NOBODY, OVER, Commit, replace
+from agon.events.perikles import BattleDiceRolled
 from tests.perikles.helpers import at_battle, at_commit, fresh, play
 
 LEADERS = {"athens": 2, "sparta": 1, "corinth": 2, "megara": 3}

@@ -5,13 +5,13 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from core.autoplay import play_out
-from core.engine import Over, fold, steps
-from core.games.perikles import RULESET as RS
-from core.games.perikles.state import Commit
-from events.base import GameCreated, PlayerSeat
-from events.codec import Codec
-from events.perikles import BattleDiceRolled, BattleTileKept
+from agon.core.autoplay import play_out
+from agon.core.engine import Over, fold, steps
+from agon.core.games.perikles import RULESET as RS
+from agon.core.games.perikles.state import Commit
+from agon.events.base import GameCreated, PlayerSeat
+from agon.events.codec import Codec
+from agon.events.perikles import BattleDiceRolled, BattleTileKept
 from tests.perikles.helpers import at_battle, at_commit, play
 
 LEADERS = {"athens": 0, "sparta": 1, "corinth": 2, "megara": 3}
@@ -138,8 +138,8 @@ def test_no_view_leaks_another_players_face_down_counters_or_special_tile():
 
 
 def test_the_public_log_keeps_committed_counters_face_down_but_the_options_name_them():
-    from core.engine import option_text
-    from events.perikles import ForcesCommitted, Placement
+    from agon.core.engine import option_text
+    from agon.events.perikles import ForcesCommitted, Placement
 
     s = at_commit(leaders=LEADERS)
     e = ForcesCommitted(player="P1", tile="any",

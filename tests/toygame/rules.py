@@ -8,8 +8,8 @@ from typing import Any
 
 import msgspec
 
-from core.engine import Chance, Decision, Outcome, Over, Pending, Step
-from events.base import Event, GameCreated
+from agon.core.engine import Chance, Decision, Outcome, Over, Pending, Step
+from agon.events.base import Event, GameCreated
 
 
 class SeatsShuffled(Event, tag="toy.seats_shuffled"):

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.engine import Pending
-from core.games.adamastor import bots, data, flow, rules, view
-from core.games.adamastor.state import State
-from events.adamastor import EVENT_TYPES
-from events.base import Event, GameCreated
+from agon.core.engine import Pending
+from agon.core.games.adamastor import bots, data, flow, rules, view
+from agon.core.games.adamastor.state import State
+from agon.events.adamastor import EVENT_TYPES
+from agon.events.base import Event, GameCreated
 
 DIFFICULTIES = ("easy", "regular", "hard")
 

@@ -17,7 +17,7 @@ import heapq
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from core.games.adamastor.data import ROWS, Cards
+from agon.core.games.adamastor.data import ROWS, Cards
 
 OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E", "NE": "SW", "SW": "NE", "SE": "NW", "NW": "SE"}
 _RANK = {"empty": 0, "current": 1, "rough": 2}

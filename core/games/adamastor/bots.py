@@ -11,11 +11,11 @@ import heapq
 from collections.abc import Sequence
 from typing import Any
 
-from core.games.adamastor import flow
-from core.games.adamastor.board import step_cost
-from core.games.adamastor.rules import sail_subsets
-from core.games.adamastor.state import State, icons
-from events.adamastor import (
+from agon.core.games.adamastor import flow
+from agon.core.games.adamastor.board import step_cost
+from agon.core.games.adamastor.rules import sail_subsets
+from agon.core.games.adamastor.state import State, icons
+from agon.events.adamastor import (
     ActionsEnded,
     BonusCardsShared,
     CardSwapped,
@@ -30,7 +30,7 @@ from events.adamastor import (
     SkillDeclined,
     SkillLearned,
 )
-from events.base import Event
+from agon.events.base import Event
 
 SKILL_ORDER = (
     "extra_action",
@@ -92,7 +92,7 @@ def _danger(s: State) -> float:
 def _swap_result(s: State, h: str, st: str) -> State:
     from msgspec.structs import replace
 
-    from core.games.adamastor.state import sort_strip
+    from agon.core.games.adamastor.state import sort_strip
 
     strip = sort_strip(s, tuple(h if c == st else c for c in s.strip))
     return replace(s, strip=strip)

@@ -12,9 +12,9 @@ from typing import assert_never
 
 from msgspec.structs import replace
 
-from core.games.adamastor.board import build_board, step_cost
-from core.games.adamastor.data import Cards, compile_cards
-from core.games.adamastor.state import (
+from agon.core.games.adamastor.board import build_board, step_cost
+from agon.core.games.adamastor.data import Cards, compile_cards
+from agon.core.games.adamastor.state import (
     SETUP_PHASES,
     State,
     add_note,
@@ -26,7 +26,7 @@ from core.games.adamastor.state import (
     weather_of,
     with_hand,
 )
-from events.adamastor import (
+from agon.events.adamastor import (
     ActionsEnded,
     AdamastorEvent,
     BonusCardsDrawn,
@@ -52,7 +52,7 @@ from events.adamastor import (
     StripRefilled,
     SunriseCardDrawn,
 )
-from events.base import GameCreated
+from agon.events.base import GameCreated
 
 MAP_COUNT = {"easy": 2, "regular": 3, "hard": 4}
 """Regular map cards per difficulty (rulebook 3.1); one final destination card is added."""
@@ -131,7 +131,7 @@ def _ignore_queue(s: State) -> list[str]:
 
 
 def _ignorable(s: State, icon: str) -> list[str]:
-    from core.games.adamastor.state import icons_on
+    from agon.core.games.adamastor.state import icons_on
 
     out = []
     for c in (*s.strip, *s.traumas):

@@ -7,11 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import combinations, product
 
-from core.engine import Chance, Decision, Outcome, Over, Pending
-from core.games.adamastor import flow
-from core.games.adamastor.board import step_cost
-from core.games.adamastor.state import State, draw_split, drawn_ok, icons, skill_cost
-from events.adamastor import (
+from agon.core.engine import Chance, Decision, Outcome, Over, Pending
+from agon.core.games.adamastor import flow
+from agon.core.games.adamastor.board import step_cost
+from agon.core.games.adamastor.state import State, draw_split, drawn_ok, icons, skill_cost
+from agon.events.adamastor import (
     ActionsEnded,
     BonusCardsDrawn,
     BonusCardsShared,
@@ -36,7 +36,7 @@ from events.adamastor import (
     StripRefilled,
     SunriseCardDrawn,
 )
-from events.base import Event
+from agon.events.base import Event
 
 CHANCE_EVENTS = (
     CaptainChosen,
@@ -66,7 +66,7 @@ CHANCE_PHASE = {
 
 
 def outcome(s: State) -> Outcome:
-    from core.games.adamastor.view import scores
+    from agon.core.games.adamastor.view import scores
 
     names = " and ".join(s.players)
     solo = len(s.players) == 1

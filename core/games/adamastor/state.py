@@ -13,8 +13,8 @@ from typing import Any
 import msgspec
 from msgspec.structs import replace
 
-from core.games.adamastor.board import Board
-from core.games.adamastor.data import THREATS, Cards
+from agon.core.games.adamastor.board import Board
+from agon.core.games.adamastor.data import THREATS, Cards
 
 SETUP_PHASES = ("captain", "reveal", "place", "deal")
 

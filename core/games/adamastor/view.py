@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.engine import Step
-from core.games.adamastor import flow
-from core.games.adamastor.board import step_cost
-from core.games.adamastor.state import State, icons, sort_strip
-from events.adamastor import (
+from agon.core.engine import Step
+from agon.core.games.adamastor import flow
+from agon.core.games.adamastor.board import step_cost
+from agon.core.games.adamastor.state import State, icons, sort_strip
+from agon.events.adamastor import (
     ActionsEnded,
     BonusCardsDrawn,
     BonusCardsShared,
@@ -39,7 +39,7 @@ from events.adamastor import (
     StripRefilled,
     SunriseCardDrawn,
 )
-from events.base import Event, GameCreated
+from agon.events.base import Event, GameCreated
 
 
 def goal_col(s: State) -> float:

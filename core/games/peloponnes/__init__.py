@@ -11,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.engine import Pending
-from core.games.peloponnes import cards as cards_mod
-from core.games.peloponnes import rules, scoring, view
-from core.games.peloponnes.bots import BOTS
-from core.games.peloponnes.projections import PROJECTIONS
-from core.games.peloponnes.state import State
-from events.base import Event, GameCreated
-from events.peloponnes import EVENTS
+from agon.core.engine import Pending
+from agon.core.games.peloponnes import cards as cards_mod
+from agon.core.games.peloponnes import rules, scoring, view
+from agon.core.games.peloponnes.bots import BOTS
+from agon.core.games.peloponnes.projections import PROJECTIONS
+from agon.core.games.peloponnes.state import State
+from agon.events.base import Event, GameCreated
+from agon.events.peloponnes import EVENTS
 
 
 class Peloponnes:

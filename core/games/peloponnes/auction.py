@@ -10,8 +10,8 @@ cards plus half a coin per Market and Agora; the turn order reads coin cards onl
 
 from __future__ import annotations
 
-from core.games.peloponnes.state import Bid, Draw, State, bid_bonus, conquest_price, replace
-from events.peloponnes import COIN_KINDS, BidMoved, BidPlaced, BidWithdrawn, Coins, Passed
+from agon.core.games.peloponnes.state import Bid, Draw, State, bid_bonus, conquest_price, replace
+from agon.events.peloponnes import COIN_KINDS, BidMoved, BidPlaced, BidWithdrawn, Coins, Passed
 
 PASS_DRAW = 3
 

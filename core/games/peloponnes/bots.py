@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.games.peloponnes.state import State, inhabitants, population_points, power_points, production
-from events.base import Event
-from events.peloponnes import (
+from agon.core.games.peloponnes.state import State, inhabitants, population_points, power_points, production
+from agon.events.base import Event
+from agon.events.peloponnes import (
     BidMoved,
     BidPlaced,
     BidWithdrawn,

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations
 
-from core.games.peloponnes.cards import CATASTROPHE_NAMES, Catalog
-from core.games.peloponnes.state import Seat, Slot, State, protected, replace, thirds
-from events.peloponnes import COIN_KINDS, CatastropheFaced, Coins
+from agon.core.games.peloponnes.cards import CATASTROPHE_NAMES, Catalog
+from agon.core.games.peloponnes.state import Seat, Slot, State, protected, replace, thirds
+from agon.events.peloponnes import COIN_KINDS, CatastropheFaced, Coins
 
 PLACE = {
     "plague": "Praga",

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from itertools import takewhile
 
-from core.games.peloponnes import auction, catastrophe, supply
-from core.games.peloponnes.cards import CATASTROPHES, ERAS, ROUNDS, ROW_SIZE, table_row
-from core.games.peloponnes.state import Draw, Slot, State, gain_luxury, inhabitants, replace
-from events.peloponnes import Coins
+from agon.core.games.peloponnes import auction, catastrophe, supply
+from agon.core.games.peloponnes.cards import CATASTROPHES, ERAS, ROUNDS, ROW_SIZE, table_row
+from agon.core.games.peloponnes.state import Draw, Slot, State, gain_luxury, inhabitants, replace
+from agon.events.peloponnes import Coins
 
 
 def setup(s: State, civs: tuple[str, ...]) -> State:

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.engine import Step
-from core.games.peloponnes import auction
-from events.peloponnes import BidMoved, BidPlaced, BidWithdrawn, Passed
+from agon.core.engine import Step
+from agon.core.games.peloponnes import auction
+from agon.events.peloponnes import BidMoved, BidPlaced, BidWithdrawn, Passed
 
 
 def auctions(line: Sequence[Step]) -> list[dict[str, Any]]:

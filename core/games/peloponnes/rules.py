@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import assert_never
 
-from core.engine import Chance, Decision, Over, Pending
-from core.games.peloponnes import auction, catastrophe, flow, supply
-from core.games.peloponnes.cards import CATASTROPHE_NAMES, ROW_SIZE, Catalog, parse
-from core.games.peloponnes.scoring import outcome
-from core.games.peloponnes.state import Seat, State, replace
-from events.base import Event, GameCreated
-from events.peloponnes import (
+from agon.core.engine import Chance, Decision, Over, Pending
+from agon.core.games.peloponnes import auction, catastrophe, flow, supply
+from agon.core.games.peloponnes.cards import CATASTROPHE_NAMES, ROW_SIZE, Catalog, parse
+from agon.core.games.peloponnes.scoring import outcome
+from agon.core.games.peloponnes.state import Seat, State, replace
+from agon.events.base import Event, GameCreated
+from agon.events.peloponnes import (
     COIN_KINDS,
     BidMoved,
     BidPlaced,

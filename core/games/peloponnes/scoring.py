@@ -4,8 +4,8 @@ total, then by luxury goods; and its example of Dimitrios and Helena).
 
 from __future__ import annotations
 
-from core.engine import Outcome
-from core.games.peloponnes.state import State, final_score, population_points, power_points
+from agon.core.engine import Outcome
+from agon.core.games.peloponnes.state import State, final_score, population_points, power_points
 
 
 def scores(s: State) -> dict[str, float]:

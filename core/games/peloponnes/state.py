@@ -11,8 +11,8 @@ import math
 
 import msgspec
 
-from core.games.peloponnes.cards import LUXURY_AFTER_DECLINE, LUXURY_MAX, Catalog, table_row
-from events.peloponnes import Coins
+from agon.core.games.peloponnes.cards import LUXURY_AFTER_DECLINE, LUXURY_MAX, Catalog, table_row
+from agon.events.peloponnes import Coins
 
 NO_COINS = Coins()
 

@@ -7,7 +7,7 @@ from a new building's excess wood/stone (not when luxury goods helped pay for it
 
 from __future__ import annotations
 
-from core.games.peloponnes.state import (
+from agon.core.games.peloponnes.state import (
     Seat,
     Slot,
     State,
@@ -16,7 +16,7 @@ from core.games.peloponnes.state import (
     production,
     replace,
 )
-from events.peloponnes import (
+from agon.events.peloponnes import (
     COIN_KINDS,
     BuildingBuilt,
     BuildingLost,

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.engine import Decision
-from core.games.peloponnes import auction, flow
-from core.games.peloponnes.cards import CATASTROPHE_NAMES, CATASTROPHES
-from core.games.peloponnes.rules import apply, pending
-from core.games.peloponnes.state import (
+from agon.core.engine import Decision
+from agon.core.games.peloponnes import auction, flow
+from agon.core.games.peloponnes.cards import CATASTROPHE_NAMES, CATASTROPHES
+from agon.core.games.peloponnes.rules import apply, pending
+from agon.core.games.peloponnes.state import (
     Bid,
     Seat,
     Slot,
@@ -20,8 +20,8 @@ from core.games.peloponnes.state import (
     power_points,
     production,
 )
-from events.base import Event, GameCreated
-from events.peloponnes import (
+from agon.events.base import Event, GameCreated
+from agon.events.peloponnes import (
     BidMoved,
     BidPlaced,
     BidWithdrawn,

@@ -12,13 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.engine import Outcome, Over, Pending
-from core.games.pergamemnon import rules, scoring, view
-from core.games.pergamemnon.bots import BOTS
-from core.games.pergamemnon.cards import check_cards, default_cards
-from core.games.pergamemnon.state import State
-from events.base import Event, GameCreated
-from events.pergamemnon import EVENTS, PergamemnonEvent
+from agon.core.engine import Outcome, Over, Pending
+from agon.core.games.pergamemnon import rules, scoring, view
+from agon.core.games.pergamemnon.bots import BOTS
+from agon.core.games.pergamemnon.cards import check_cards, default_cards
+from agon.core.games.pergamemnon.state import State
+from agon.events.base import Event, GameCreated
+from agon.events.pergamemnon import EVENTS, PergamemnonEvent
 
 
 def _has_provisional(data: Mapping[str, Any]) -> bool:

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import msgspec
 
-from core.games.pergamemnon import flow
-from core.games.pergamemnon.cards import DEFENCE_OF
-from core.games.pergamemnon.state import (
+from agon.core.games.pergamemnon import flow
+from agon.core.games.pergamemnon.cards import DEFENCE_OF
+from agon.core.games.pergamemnon.state import (
     Aftermath,
     Battle,
     State,
@@ -40,7 +40,7 @@ from core.games.pergamemnon.state import (
     with_player,
     without,
 )
-from events.pergamemnon import Attacked, CapturesPlaced, DefenceCommitted, HandDiscarded, Reinforced, Yielded
+from agon.events.pergamemnon import Attacked, CapturesPlaced, DefenceCommitted, HandDiscarded, Reinforced, Yielded
 
 replace = msgspec.structs.replace
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.games.pergamemnon.state import State, attack_of, card, defence_of, player
-from events.base import Event
-from events.pergamemnon import (
+from agon.core.games.pergamemnon.state import State, attack_of, card, defence_of, player
+from agon.events.base import Event
+from agon.events.pergamemnon import (
     Attacked,
     CapturesPlaced,
     CreatureRecruited,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import msgspec
 
-from core.games.pergamemnon.state import (
+from agon.core.games.pergamemnon.state import (
     State,
     card,
     hand_size,

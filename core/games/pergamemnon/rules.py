@@ -12,10 +12,10 @@ from typing import assert_never
 
 import msgspec
 
-from core.engine import Chance, Decision, Over, Pending
-from core.games.pergamemnon import battle, flow, scoring
-from core.games.pergamemnon.cards import WEAPONS, build_table
-from core.games.pergamemnon.state import (
+from agon.core.engine import Chance, Decision, Over, Pending
+from agon.core.games.pergamemnon import battle, flow, scoring
+from agon.core.games.pergamemnon.cards import WEAPONS, build_table
+from agon.core.games.pergamemnon.state import (
     PlayerState,
     State,
     card,
@@ -28,8 +28,8 @@ from core.games.pergamemnon.state import (
     with_player,
     without,
 )
-from events.base import Event, GameCreated
-from events.pergamemnon import (
+from agon.events.base import Event, GameCreated
+from agon.events.pergamemnon import (
     Attacked,
     CapturesPlaced,
     CardsDrawn,

@@ -12,8 +12,8 @@ Follows ../shared/rules/pergamemnon-rulebook.pt.txt, 'Final do Jogo', 'Vencedor'
 
 from __future__ import annotations
 
-from core.engine import Outcome
-from core.games.pergamemnon.state import PlayerState, State, card, effects, hand_size, playable
+from agon.core.engine import Outcome
+from agon.core.games.pergamemnon.state import PlayerState, State, card, effects, hand_size, playable
 
 
 def game_over(s: State) -> str:

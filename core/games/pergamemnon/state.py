@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
-from core.games.pergamemnon.cards import Card, Effects, Table
+from agon.core.games.pergamemnon.cards import Card, Effects, Table
 
 
 class PlayerState(msgspec.Struct, frozen=True):

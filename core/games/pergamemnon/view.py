@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.engine import Over, Step
-from core.games.pergamemnon import rules, scoring
-from core.games.pergamemnon.cards import DEFENCE_OF
-from core.games.pergamemnon.state import Battle, State, Strike, card
-from events.base import Event, GameCreated
-from events.pergamemnon import (
+from agon.core.engine import Over, Step
+from agon.core.games.pergamemnon import rules, scoring
+from agon.core.games.pergamemnon.cards import DEFENCE_OF
+from agon.core.games.pergamemnon.state import Battle, State, Strike, card
+from agon.events.base import Event, GameCreated
+from agon.events.pergamemnon import (
     Attacked,
     CapturesPlaced,
     CardsDrawn,

@@ -3,6 +3,6 @@
 Rule texts: ../shared/rules/perikles-game-help.pt.txt and perikles-data-facts.md. Readings chosen: RULES.md.
 """
 
-from core.games.perikles.rules import RULESET, Perikles
+from agon.core.games.perikles.rules import RULESET, Perikles
 
 __all__ = ["RULESET", "Perikles"]

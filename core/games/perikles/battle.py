@@ -10,8 +10,8 @@ Allies). Readings chosen (what "2 steps" means, battles nobody can fight...) are
 
 from __future__ import annotations
 
-from core.games.perikles.data import PERSIA, Data
-from core.games.perikles.state import (
+from agon.core.games.perikles.data import PERSIA, Data
+from agon.core.games.perikles.state import (
     BATTLE,
     DEAL_LOCATIONS,
     NOBODY,
@@ -28,7 +28,7 @@ from core.games.perikles.state import (
     set_at,
     units,
 )
-from events.perikles import BattleDiceRolled, BattleTileKept, BattleTilePlayed
+from agon.events.perikles import BattleDiceRolled, BattleTileKept, BattleTilePlayed
 
 R_TILES = "Special tiles (data facts, 'Special tiles')"
 R_DICE = "Battle dice (game help, 'rolam dois dados cada simultaneamente')"

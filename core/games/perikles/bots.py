@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.games.perikles.battle import DOUBLED, column, side_of
-from core.games.perikles.scoring import breakdown
-from core.games.perikles.state import BATTLE, COMMIT, NOBODY, State, leader_of, pidx
-from events.base import Event
-from events.perikles import BattleTileKept, BattleTilePlayed, PermissionGiven, SlaveRevoltPlayed
+from agon.core.games.perikles.battle import DOUBLED, column, side_of
+from agon.core.games.perikles.scoring import breakdown
+from agon.core.games.perikles.state import BATTLE, COMMIT, NOBODY, State, leader_of, pidx
+from agon.events.base import Event
+from agon.events.perikles import BattleTileKept, BattleTilePlayed, PermissionGiven, SlaveRevoltPlayed
 
 WIN_CHANCE = (0.2, 0.3, 0.45, 0.6, 0.75, 0.85)
 SAMPLE = 120

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from core.games.perikles.data import PERSIA, ROLES, SIDES, Counter, Data
-from core.games.perikles.state import (
+from agon.core.games.perikles.data import PERSIA, ROLES, SIDES, Counter, Data
+from agon.core.games.perikles.state import (
     BATTLE,
     COMMIT,
     NOBODY,
@@ -34,7 +34,7 @@ from core.games.perikles.state import (
     set_at,
     units,
 )
-from events.perikles import ForcesCommitted, PermissionGiven, Placement, SlaveRevoltPlayed, SlaveRevoltStruck
+from agon.events.perikles import ForcesCommitted, PermissionGiven, Placement, SlaveRevoltPlayed, SlaveRevoltStruck
 
 R_COMMIT = "Commitments (game help, 'mobilização de tropas')"
 R_OWN = "Commitments (game help, 'um líder não pode atacar um local da cidade que ele lidera')"

@@ -102,7 +102,7 @@ def tile_cubes(tile: str) -> int:
 
 
 def default_cards() -> dict[str, Any]:
-    text = resources.files("core.games.perikles").joinpath("cards.toml").read_text(encoding="utf-8")
+    text = resources.files("agon.core.games.perikles").joinpath("cards.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
 
 

@@ -7,9 +7,9 @@ candidates and assassins, nominations, elections) and perikles-data-facts.md ("S
 
 from __future__ import annotations
 
-from core.games.perikles.commit import first_committer
-from core.games.perikles.data import tile_city, tile_cubes, tile_kind
-from core.games.perikles.state import (
+from agon.core.games.perikles.commit import first_committer
+from agon.core.games.perikles.data import tile_city, tile_cubes, tile_kind
+from agon.core.games.perikles.state import (
     COMMIT,
     DEAL_LOCATIONS,
     INFLUENCE,
@@ -23,7 +23,7 @@ from core.games.perikles.state import (
     replace,
     set_at,
 )
-from events.perikles import (
+from agon.events.perikles import (
     AlkibiadesPlayed,
     CandidateNominated,
     CubeMove,

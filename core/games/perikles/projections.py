@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.engine import Step
-from core.games.perikles.data import KIND_NAMES
-from core.games.perikles.state import NOBODY, State
+from agon.core.engine import Step
+from agon.core.games.perikles.data import KIND_NAMES
+from agon.core.games.perikles.state import NOBODY, State
 
 
 def _state(step: Step) -> State | None:

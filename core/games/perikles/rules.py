@@ -11,10 +11,10 @@ from collections import Counter as Multiset
 from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
-from core.engine import Chance, Decision, Outcome, Over, Pending
-from core.games.perikles import battle, commit, influence, scoring, view
-from core.games.perikles.data import default_cards, parse, parse_cached
-from core.games.perikles.state import (
+from agon.core.engine import Chance, Decision, Outcome, Over, Pending
+from agon.core.games.perikles import battle, commit, influence, scoring, view
+from agon.core.games.perikles.data import default_cards, parse, parse_cached
+from agon.core.games.perikles.state import (
     BATTLE,
     COMMIT,
     DEAL_LOCATIONS,
@@ -28,8 +28,8 @@ from core.games.perikles.state import (
     State,
     replace,
 )
-from events.base import Event, GameCreated
-from events.perikles import (
+from agon.events.base import Event, GameCreated
+from agon.events.perikles import (
     EVENTS,
     AlkibiadesPlayed,
     BattleDiceRolled,
@@ -302,13 +302,13 @@ class Perikles:
 
     @property
     def bots(self) -> Mapping[str, Any]:
-        from core.games.perikles.bots import BOTS
+        from agon.core.games.perikles.bots import BOTS
 
         return BOTS
 
     @property
     def projections(self) -> Mapping[str, Any]:
-        from core.games.perikles.projections import PROJECTIONS
+        from agon.core.games.perikles.projections import PROJECTIONS
 
         return PROJECTIONS
 

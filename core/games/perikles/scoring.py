@@ -7,8 +7,8 @@ empate'), and perikles-data-facts.md "Statue points".
 
 from __future__ import annotations
 
-from core.engine import Outcome
-from core.games.perikles.state import State, location_points
+from agon.core.engine import Outcome
+from agon.core.games.perikles.state import State, location_points
 
 
 def breakdown(s: State, p: int) -> dict[str, int]:

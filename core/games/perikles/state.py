@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from core.games.perikles.data import PERSIA, Counter, Data, tile_cubes
+from agon.core.games.perikles.data import PERSIA, Counter, Data, tile_cubes
 
 NOBODY = -1
 

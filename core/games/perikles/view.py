@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.games.perikles.battle import current, roll_outcome, strengths, targets
-from core.games.perikles.data import KIND_NAMES, tile_city, tile_kind
-from core.games.perikles.scoring import breakdown
-from core.games.perikles.state import BATTLE, NOBODY, OVER, State, pidx
-from events.base import GameCreated
-from events.perikles import (
+from agon.core.games.perikles.battle import current, roll_outcome, strengths, targets
+from agon.core.games.perikles.data import KIND_NAMES, tile_city, tile_kind
+from agon.core.games.perikles.scoring import breakdown
+from agon.core.games.perikles.state import BATTLE, NOBODY, OVER, State, pidx
+from agon.events.base import GameCreated
+from agon.events.perikles import (
     AlkibiadesPlayed,
     BattleDiceRolled,
     BattleTileKept,
@@ -195,7 +195,7 @@ def _narrate_take(s: State, e: InfluenceTileTaken) -> str:
 
 
 def _elections_after(s: State, e: Any) -> str:
-    from core.games.perikles.rules import RULESET
+    from agon.core.games.perikles.rules import RULESET
 
     after = RULESET.apply(s, e)
     if after.phase != s.phase and after.elections:
@@ -204,7 +204,7 @@ def _elections_after(s: State, e: Any) -> str:
 
 
 def _narrate_commit(s: State, e: ForcesCommitted) -> str:
-    from core.games.perikles.commit import commitment_error
+    from agon.core.games.perikles.commit import commitment_error
 
     _, leader, where = commitment_error(s, e)
     if leader != NOBODY:
@@ -243,7 +243,7 @@ def _narrate_roll(s: State, e: BattleDiceRolled) -> str:
 
 def _aftermath(s: State, e: Any) -> str:
     """What follows by itself: battles lost or won without dice, losses, locations decided, the turn's end."""
-    from core.games.perikles.rules import RULESET
+    from agon.core.games.perikles.rules import RULESET
 
     after = RULESET.apply(s, e)
     parts = []

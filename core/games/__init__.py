@@ -1,0 +1,1 @@
+"""The rulesets, one folder each (see agon.core.registry)."""
