@@ -2,18 +2,46 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+import sys
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from agon.cli import file_cmds, history_cmds, play_cmds, plot_cmds, setup_cmds, tree_cmds
-from agon.cli.common import set_db
+from agon.cli.common import error_line, examples, set_db
+
+
+class AgonGroup(TyperGroup):
+    """The top command: with ``--json`` anywhere on the line, a usage error (a missing argument, a bad number) is
+    ``{"error": ...}`` on stderr like every other error, with Click's exit status (2)."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        if not standalone_mode or "--json" not in argv:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            code = super().main(argv, prog_name, complete_var, False, **extra)
+        except typer.Abort:
+            error_line("aborted", as_json=True)
+            sys.exit(1)
+        except Exception as e:
+            # Click's usage errors (Typer vendors Click in recent versions, so no import names them portably)
+            if not hasattr(e, "format_message") or not isinstance(getattr(e, "exit_code", None), int):
+                raise
+            error_line(e.format_message(), as_json=True)
+            sys.exit(e.exit_code)
+        sys.exit(code if isinstance(code, int) else 0)
+
 
 app = typer.Typer(
     name="agon",
+    cls=AgonGroup,
     help="Record, replay, branch and plot tabletop games. Every decision and every chance outcome is an event.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    epilog=examples("agon demo", "agon --db demo.db games"),
 )
 
 

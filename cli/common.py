@@ -20,8 +20,38 @@ from agon.events.store import Store, StoreError
 console = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON.")]
+# -- the option conventions -------------------------------------------------------------------------------------
+# One meaning per option name across every command (the README's "Options" lists them). Build a command's options
+# from these, or from the same names with the same meaning:
+#   GAME               a game id or a unique prefix (an argument)
+#   -b/--branch NAME   a line of the game (default: its current one); repeatable where several lines make sense
+#   --at N             the position after event N, as 'agon log' numbers it
+#   --from N, --to M   the first and last event shown (event numbers, never a branch)
+#   --as PLAYER        as this player sees the game (or, for 'act', the player deciding)
+#   -o/--output FILE   the file to write
+#   --json             print the result as JSON; errors are then JSON on stderr too ({"error": ...})
+#   --seed N           the seed of chance and bots
+GameArg = Annotated[str, typer.Argument(help="Game id (or a unique prefix).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON (errors too, on stderr).")]
 BranchOpt = Annotated[str | None, typer.Option("--branch", "-b", help="A branch (default: the game's current one).")]
+BranchesOpt = Annotated[list[str] | None, typer.Option(
+    "--branch", "-b", help="A line to read (default: the game's current one); repeat it for several lines.")]
+AtOpt = Annotated[int | None, typer.Option("--at", help="After event N (as numbered by 'agon log').")]
+AsOpt = Annotated[str | None, typer.Option("--as", help="Show the game as this player sees it.")]
+
+
+def output_option(default: str) -> Any:
+    """``-o/--output FILE``, saying what is written when it is left out."""
+    return typer.Option("--output", "-o", help=f"File to write (default: {default}).")
+
+
+def examples(*commands: str) -> str:
+    """The end of a command's help: one or two example command lines (pass as ``epilog=``).
+
+    Each line may carry a short comment after two spaces and ``#``. Square brackets print as written."""
+    from rich.markup import escape
+
+    return "Examples:\n\n" + "\n\n".join(f"  {escape(c)}" for c in commands)
 
 _db_url: str | None = None
 _service: Service | None = None
@@ -73,24 +103,36 @@ class Fail(Exception):
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def error_line(message: str, as_json: bool = False) -> None:
+    """Print one error on stderr: ``error: ...`` for a person, ``{"error": ...}`` when ``--json`` was asked.
+
+    The message prints as written: square brackets in it (``pip install 'agon[png]'``) are text, not markup."""
+    if as_json:
+        typer.echo(dumps({"error": message}), err=True)
+    else:
+        from rich.markup import escape
+
+        err.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+
+
 def friendly(fn: F) -> F:
-    """Turn the errors a person can act on into one line on stderr and exit status 1."""
+    """Turn the errors a person can act on into one line on stderr and exit status 1 (a JSON object when the
+    command was given ``--json``)."""
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        as_json = bool(kwargs.get("as_json"))
         try:
             return fn(*args, **kwargs)
         except (ServiceError, StoreError, Fail) as e:
-            err.print(f"[bold red]error:[/] {e}", soft_wrap=True)
-            raise typer.Exit(1) from None
+            error_line(str(e), as_json)
         except OSError as e:
-            err.print(f"[bold red]error:[/] {e.strerror or e}: {e.filename or ''}".rstrip(": "), soft_wrap=True)
-            raise typer.Exit(1) from None
+            error_line(f"{e.strerror or e}: {e.filename or ''}".rstrip(": "), as_json)
         except SQLAlchemyError as e:
             detail = str(getattr(e, "orig", None) or e).splitlines()[0]
-            err.print(f"[bold red]error:[/] the store at {db_url()} failed: {detail}; nothing was recorded"
-                      " (check --db, or 'agon verify' the game)", soft_wrap=True, markup=True)
-            raise typer.Exit(1) from None
+            error_line(f"the store at {db_url()} failed: {detail}; nothing was recorded (check --db, or 'agon"
+                       " verify' the game)", as_json)
+        raise typer.Exit(1)
 
     return wrapper  # type: ignore[return-value]
 

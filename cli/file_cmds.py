@@ -7,15 +7,15 @@ from typing import Annotated
 
 import typer
 
-from agon.cli.common import BranchOpt, Fail, JsonOpt, console, friendly, print_json, service
+from agon.cli.common import BranchOpt, Fail, GameArg, JsonOpt, console, examples, friendly, print_json, service
 
 app = typer.Typer()
 
 
-@app.command()
+@app.command(epilog=examples("agon export 3f2a -o game.jsonl", "agon export 3f2a -b whatif > whatif.jsonl"))
 @friendly
 def export(
-    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+    game: GameArg,
     branch: BranchOpt = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
 ) -> None:
@@ -29,7 +29,7 @@ def export(
     console.print(f"Wrote {lines} events to {output}")
 
 
-@app.command("import")
+@app.command("import", epilog=examples("agon import game.jsonl", "agon --db other.db import game.jsonl --json"))
 @friendly
 def import_(
     file: Annotated[Path, typer.Argument(help="A file written by 'agon export'.")],
@@ -49,9 +49,9 @@ def import_(
     console.print(f"Imported {len(line.events)} events of {line.ruleset.title}: {line.status()}")
 
 
-@app.command()
+@app.command(epilog=examples("agon verify 3f2a", "agon verify 3f2a --json"))
 @friendly
-def verify(game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+def verify(game: GameArg,
            as_json: JsonOpt = False) -> None:
     """Recompute the hash chain of every event and replay every branch; report tampering or non-determinism."""
     svc = service()

@@ -6,25 +6,23 @@ from typing import Annotated
 
 import typer
 
-from agon.cli.common import BranchOpt, Fail, JsonOpt, console, friendly, print_json, service
+from agon.cli.common import (AsOpt, AtOpt, BranchOpt, Fail, GameArg, JsonOpt, console, examples, friendly,
+                             print_json, service)
 from agon.cli.render import scores_text, view_text
 from agon.core.service import Line, describe_pending
 
 app = typer.Typer()
-
-AsOpt = Annotated[str | None, typer.Option("--as", help="Show the state as this player sees it.")]
-
 
 def _check_player(line: Line, player: str | None) -> None:
     if player is not None and player not in line.created.names:
         raise Fail(f"no player {player!r} in this game; its players: {', '.join(line.created.names)}")
 
 
-@app.command()
+@app.command(epilog=examples("agon state 3f2a --at 10", "agon state 3f2a -b whatif --as Ana --json"))
 @friendly
 def state(
-    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
-    at: Annotated[int | None, typer.Option("--at", help="After event N (as numbered by 'agon log').")] = None,
+    game: GameArg,
+    at: AtOpt = None,
     branch: BranchOpt = None,
     as_player: AsOpt = None,
     as_json: JsonOpt = False,
@@ -51,10 +49,10 @@ def state(
     console.print(f"Scores: {scores_text(rs.scores(s))}")
 
 
-@app.command()
+@app.command(epilog=examples("agon log 3f2a", "agon log 3f2a -b whatif --json"))
 @friendly
 def log(
-    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+    game: GameArg,
     branch: BranchOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -72,14 +70,14 @@ def log(
     console.print(f"Now: {line.status()}")
 
 
-@app.command()
+@app.command(epilog=examples("agon replay 3f2a --from 10 --to 20", "agon replay 3f2a --as Ana --pause"))
 @friendly
 def replay(
-    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+    game: GameArg,
     branch: BranchOpt = None,
     as_player: AsOpt = None,
-    start: Annotated[int, typer.Option("--from", help="First event to show.")] = 0,
-    stop: Annotated[int | None, typer.Option("--to", help="Last event to show.")] = None,
+    start: Annotated[int, typer.Option("--from", help="First event to show (an event number).")] = 0,
+    stop: Annotated[int | None, typer.Option("--to", help="Last event to show (an event number).")] = None,
     pause: Annotated[bool, typer.Option("--pause", help="Wait for Enter after each step.")] = False,
     as_json: JsonOpt = False,
 ) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from agon.cli.common import BranchOpt, JsonOpt, console, err, friendly, print_json, service
+from agon.cli.common import BranchOpt, GameArg, JsonOpt, console, err, examples, friendly, print_json, service
 from agon.cli.render import scores_text, view_text
 from agon.core.engine import Chance, Decision, Over, option_text
 from agon.core.service import Line, Recorded, ServiceError, describe_pending
@@ -86,10 +86,10 @@ def print_recorded(recorded: list[Recorded]) -> None:
         console.print(f"  #{r.n:<4} [{style}]{text}[/]" if style else f"  #{r.n:<4} {text}")
 
 
-@app.command()
+@app.command(epilog=examples("agon options 3f2a", "agon options 3f2a --match market --json"))
 @friendly
 def options(
-    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+    game: GameArg,
     branch: BranchOpt = None,
     match: Annotated[str | None, typer.Option("--match", "-m", help="Only options whose text has TEXT.")] = None,
     show_all: Annotated[bool, typer.Option("--all", help=f"List every option, not the first {SHOWN}.")] = False,
@@ -103,10 +103,11 @@ def options(
         print_options(line, match, show_all)
 
 
-@app.command()
+@app.command(epilog=examples("agon act 3f2a 3   # decision 3 of 'agon options 3f2a'",
+                             "agon act 3f2a '4 6'   # at a table: the dice rolled"))
 @friendly
 def act(
-    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+    game: GameArg,
     choice: Annotated[str, typer.Argument(help="A number from 'agon options', the event as JSON, 'bot', or in a"
                                           " table game the chance outcome (e.g. '3 5') or 'seed'.")],
     as_player: Annotated[
@@ -127,10 +128,10 @@ def act(
     console.print(f"Now: {line.status()}")
 
 
-@app.command()
+@app.command(epilog=examples("agon play 3f2a", "agon play 3f2a -b whatif --full"))
 @friendly
 def play(
-    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+    game: GameArg,
     branch: BranchOpt = None,
     full: Annotated[bool, typer.Option("--full", help="Show the full state, not the acting player's view.")] = False,
 ) -> None:

@@ -13,17 +13,17 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from agon.cli.common import Fail, JsonOpt, console, err, friendly, print_json, service
+from agon.cli.common import (BranchOpt, Fail, GameArg, JsonOpt, console, err, examples, friendly,
+                             print_json, service)
 from agon.core.service import Line, ServiceError
 
 app = typer.Typer()
 plot_app = typer.Typer(help="Draw a recorded game: score timelines, battle chains, auctions, the voyage (HTML, or"
                        " PNG).",
+                       epilog=examples("agon plot scores 3f2a -b main -b whatif", "agon plot battles 3f2a --png"),
                        no_args_is_help=True)
 app.add_typer(plot_app, name="plot")
 
-GameArg = Annotated[str, typer.Argument(help="Game id (or a unique prefix).")]
-OneBranchOpt = Annotated[str | None, typer.Option("--branch", "-b", help="A branch (default: the game's current one).")]
 OutOpt = Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: plots/<game>-<branch>-"
                                              "<kind>.html, or .png with --png).")]
 PngOpt = Annotated[bool, typer.Option("--png", help="Write a static PNG image instead of HTML (needs kaleido and "
@@ -61,7 +61,8 @@ def _write(fig: Any, out: Path, png: bool, what: str) -> None:
 # -- plot ---------------------------------------------------------------------------------------------------------
 
 
-@plot_app.command()
+@plot_app.command(epilog=examples("agon plot scores 3f2a",
+                                  "agon plot scores 3f2a -b main -b whatif --png -o scores.png"))
 @friendly
 def scores(
     game: GameArg,
@@ -110,25 +111,25 @@ def _ruleset_plot(kind: str, game: str, branch: str | None, out: Path | None, pn
     _write(fig, _target(out, line, kind, png), png, f"the {kind} plot")
 
 
-@plot_app.command()
+@plot_app.command(epilog=examples("agon plot battles 3f2a", "agon plot battles 3f2a -b whatif --png -o battles.png"))
 @friendly
-def battles(game: GameArg, branch: OneBranchOpt = None, out: OutOpt = None, png: PngOpt = False,
+def battles(game: GameArg, branch: BranchOpt = None, out: OutOpt = None, png: PngOpt = False,
             as_json: JsonOpt = False) -> None:
     """Battles: Pergamemnon's chains of strikes and defences, Perikles' rolls, hits and losses per location."""
     _ruleset_plot("battles", game, branch, out, png, as_json)
 
 
-@plot_app.command()
+@plot_app.command(epilog=examples("agon plot auction 3f2a", "agon plot auction 3f2a --json"))
 @friendly
-def auction(game: GameArg, branch: OneBranchOpt = None, out: OutOpt = None, png: PngOpt = False,
+def auction(game: GameArg, branch: BranchOpt = None, out: OutOpt = None, png: PngOpt = False,
             as_json: JsonOpt = False) -> None:
     """Peloponnes' auctions: each round's bids and displacements, and the turn order across the rounds."""
     _ruleset_plot("auction", game, branch, out, png, as_json)
 
 
-@plot_app.command()
+@plot_app.command(epilog=examples("agon plot voyage 3f2a", "agon plot voyage 3f2a --png -o voyage.png"))
 @friendly
-def voyage(game: GameArg, branch: OneBranchOpt = None, out: OutOpt = None, png: PngOpt = False,
+def voyage(game: GameArg, branch: BranchOpt = None, out: OutOpt = None, png: PngOpt = False,
            as_json: JsonOpt = False) -> None:
     """Adamastor's voyage: morale, the distance still to sail, threats and motivation over the game."""
     _ruleset_plot("voyage", game, branch, out, png, as_json)
@@ -145,7 +146,7 @@ def _fmt(x: Any) -> str:
     return str(x)
 
 
-@app.command()
+@app.command(epilog=examples("agon compare 3f2a main whatif", "agon compare 3f2a main whatif --json"))
 @friendly
 def compare(
     game: GameArg,
@@ -196,11 +197,11 @@ def compare(
     console.print("The outcome differs." if c["outcome_changed"] else "The outcome is the same.")
 
 
-@app.command()
+@app.command(epilog=examples("agon view 3f2a", "agon view 3f2a --as Ana -o for-ana.html"))
 @friendly
 def view(
     game: GameArg,
-    branch: OneBranchOpt = None,
+    branch: BranchOpt = None,
     as_player: Annotated[str | None, typer.Option("--as", help="Show the state only as this player sees it (the "
                                                   "file then holds no other view of the state; the sentences and "
                                                   "scores are those 'agon log' and 'agon state' show).")]
@@ -222,7 +223,7 @@ def view(
                   " in a browser; it works offline)", soft_wrap=True)
 
 
-@app.command()
+@app.command(epilog=examples("agon stats perikles", "agon stats adamastor --limit 50 --json"))
 @friendly
 def stats(
     ruleset: Annotated[str, typer.Argument(help="The ruleset whose stored games to read.")],

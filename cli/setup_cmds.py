@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
-from agon.cli.common import Fail, JsonOpt, console, db_url, friendly, print_json, service
+from agon.cli.common import Fail, JsonOpt, console, db_url, examples, friendly, print_json, service
 from agon.cli.render import scores_text
 from agon.core import registry
 from agon.core.service import NewGame, ServiceError
@@ -25,7 +26,7 @@ def _ruleset(name: str):
         raise ServiceError(str(e)) from None
 
 
-@app.command()
+@app.command(epilog=examples("agon rulesets", "agon rulesets --json"))
 @friendly
 def rulesets(as_json: JsonOpt = False) -> None:
     """List the rulesets, their player counts, bots, options and whether their card data is provisional."""
@@ -55,7 +56,7 @@ def rulesets(as_json: JsonOpt = False) -> None:
 
 def load_cards(path: Path) -> dict[str, Any]:
     if not path.is_file():
-        raise Fail(f"card file {path} does not exist; write one with 'agon cards RULESET --export FILE'")
+        raise Fail(f"card file {path} does not exist; write one with 'agon cards RULESET -o FILE'")
     data = path.read_bytes()
     try:
         cards = tomllib.loads(data.decode()) if path.suffix == ".toml" else json.loads(data)
@@ -66,17 +67,20 @@ def load_cards(path: Path) -> dict[str, Any]:
     return cards
 
 
-@app.command()
+@app.command(epilog=examples("agon cards peloponnes",
+                             "agon cards peloponnes -o cards.toml  # to edit, then: new --cards FILE"))
 @friendly
 def cards(
     ruleset: Annotated[str, typer.Argument(help="The ruleset whose bundled card set to show or export.")],
-    export: Annotated[
-        Path | None, typer.Option("--export", help="Write the card set to FILE (.toml or .json).")
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the card set to FILE (.toml or .json).")
     ] = None,
+    export_old: Annotated[Path | None, typer.Option("--export", hidden=True)] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Show or export a ruleset's bundled card set, to correct it and play with 'agon new --cards FILE'."""
     rs = _ruleset(ruleset)
+    export = output or export_old
     data = rs.default_cards()
     if export is not None:
         if export.suffix == ".toml":
@@ -94,10 +98,10 @@ def cards(
     for key, value in data.items():
         size = len(value) if isinstance(value, list | dict) else value
         console.print(f"  {key}: {size}{' entries' if isinstance(value, list | dict) else ''}")
-    console.print(f"Export it with: agon cards {rs.name} --export cards.toml")
+    console.print(f"Export it with: agon cards {rs.name} -o cards.toml")
 
 
-@app.command()
+@app.command(epilog=examples("agon schema peloponnes", "agon schema toy > toy-events.json"))
 @friendly
 def schema(ruleset: Annotated[str, typer.Argument(help="The ruleset.")]) -> None:
     """Print the JSON Schema of a ruleset's events (what 'agon act GAME JSON' accepts)."""
@@ -128,7 +132,8 @@ def _parse_option(spec: str) -> tuple[str, Any]:
         return key, value
 
 
-@app.command()
+@app.command(epilog=examples("agon new peloponnes --player Ana --bot Bruno:greedy --bot Chloe:random",
+                             "agon new adamastor --player Ana --option difficulty=hard --table"))
 @friendly
 def new(
     ruleset: Annotated[str, typer.Argument(help="The ruleset (see 'agon rulesets').")],
@@ -137,7 +142,7 @@ def new(
     seed: Annotated[int | None, typer.Option(help="Seed for chance outcomes (default: a random one).")] = None,
     cards_file: Annotated[Path | None, typer.Option("--cards", help="Play with this card set (TOML/JSON).")] = None,
     table: Annotated[bool, typer.Option("--table", help="Chance outcomes are entered by a person.")] = False,
-    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="A ruleset option KEY=VALUE.")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", help="A ruleset option KEY=VALUE (repeat).")] = None,
     title: Annotated[str, typer.Option(help="A title for the game.")] = "",
     as_json: JsonOpt = False,
 ) -> None:
@@ -161,7 +166,7 @@ def new(
     console.print(f"Next: agon options {game_id}")
 
 
-@app.command()
+@app.command(epilog=examples("agon games", "agon --db demo.db games --json"))
 @friendly
 def games(as_json: JsonOpt = False) -> None:
     """List the stored games: id, ruleset, players, status, branches and current scores."""
@@ -193,7 +198,7 @@ def games(as_json: JsonOpt = False) -> None:
     console.print(t)
 
 
-@app.command()
+@app.command(epilog=examples("agon where", "agon --db demo.db where"))
 def where(as_json: JsonOpt = False) -> None:
     """Print where the games are stored (the database URL)."""
     if as_json:
@@ -218,37 +223,77 @@ def _program() -> str:
     return "agon"
 
 
-@app.command()
+BOT_NAMES = ("Ana", "Bruno", "Chloe", "Dario", "Eva", "Farid", "Greta", "Hugo")
+
+
+@app.command(epilog=examples("agon demo", "agon demo perikles --players 4 --games 20   # then: agon stats perikles"))
 @friendly
 def demo(
-    ruleset: Annotated[str, typer.Argument(help="The ruleset to play.")] = "",
-    players: Annotated[int, typer.Option(help="Number of bot players.")] = 0,
-    seed: Annotated[int, typer.Option(help="Seed for chance and bots.")] = 7,
+    ruleset: Annotated[str, typer.Argument(help="The ruleset to play (default: pergamemnon).")] = "",
+    players: Annotated[int, typer.Option(help="Number of bot players (default: 3, or the ruleset's only"
+                                         " count).")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed for chance and bots (game k of --games uses SEED+k).")] = 7,
+    count: Annotated[int, typer.Option("--games", help="How many games to record, with a progress bar.",
+                                       min=1)] = 1,
     as_json: JsonOpt = False,
 ) -> None:
-    """Record a whole game played by bots, then show how to look at it (the quickest way to see agon work)."""
+    """Record a whole game played by bots, then show how to look at it (the quickest way to see agon work).
+    With --games N, record N games (seeds SEED, SEED+1, ...) for 'agon stats' to count."""
     names = [n for n in registry.names() if n != "toy"] or registry.names()
     name = ruleset or ("pergamemnon" if "pergamemnon" in names else names[0])
     rs = _ruleset(name)
     n = players or max(rs.min_players, min(3, rs.max_players))
+    if not rs.min_players <= n <= rs.max_players:
+        span = f"{rs.min_players}" if rs.min_players == rs.max_players else f"{rs.min_players} to {rs.max_players}"
+        raise Fail(f"{rs.name} is played by {span} players, not {n}; choose --players {span.replace(' to ', '-')}")
     from agon.core.bots import bots_of
 
     kinds = bots_of(rs)
     kind = next((k for k in ("greedy", "smart") if k in kinds), "random")
-    seats = [(f"{nm}", kind) for nm in ("Ana", "Bruno", "Chloe", "Dario", "Eva")[:n]]
+    seats = [(BOT_NAMES[i] if i < len(BOT_NAMES) else f"Bot{i + 1}", kind) for i in range(n)]
     svc = service()
+    if count > 1:
+        _demo_many(svc, rs, seats, seed, count, as_json)
+        return
     game_id = svc.new_game(NewGame(ruleset=name, bots=seats, seed=seed, title=f"demo of {name}"))
     line = svc.load(game_id)
     if as_json:
         print_json({"id": game_id, "ruleset": name, "events": len(line.events), "status": line.status(),
                     "scores": rs.scores(line.state), "db": db_url()})
         return
-    console.print(f"Recorded a {rs.title} game by {n} {kind} bots: game [bold]{game_id}[/], {len(line.events)} events.")
-    console.print(f"Result: {line.status()}")
-    console.print(f"Scores: {scores_text(rs.scores(line.state))}")
-    console.print(f"Stored in: {db_url()}")
+    console.print(f"Recorded a game of {rs.title} by {len(seats)} {kind} bots: game [bold]{game_id}[/],"
+                  f" {len(line.events)} events.")
+    console.print(f"Result: {escape(line.status())}")
+    console.print(f"Scores: {escape(scores_text(rs.scores(line.state)))}")
+    console.print(f"Stored in: {escape(db_url())}")
     console.print("Look at it with:")
     agon = _program()
     for cmd in (f"agon log {game_id}", f"agon replay {game_id} --to 20", f"agon state {game_id} --at 10",
                 f"agon branch {game_id} whatif --at 10", f"agon plot scores {game_id}", f"agon view {game_id}"):
-        console.print(f"  {cmd.replace('agon', agon, 1)}")
+        console.print(f"  {cmd.replace('agon', agon, 1)}", markup=False)
+
+
+def _demo_many(svc: Any, rs: Any, seats: list[tuple[str, str]], seed: int, count: int, as_json: bool) -> None:
+    """``agon demo --games N``: N bot games with seeds seed..seed+N-1, a progress bar on stderr meanwhile."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from agon.cli.common import err
+
+    rows = []
+    with Progress(TextColumn(f"recording {rs.name} games"), BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=err, transient=True, disable=as_json) as bar:
+        task = bar.add_task("games", total=count)
+        for k in range(count):
+            game_id = svc.new_game(NewGame(ruleset=rs.name, bots=seats, seed=seed + k,
+                                           title=f"demo of {rs.name} ({k + 1} of {count})"))
+            line = svc.load(game_id)
+            rows.append({"id": game_id, "ruleset": rs.name, "seed": seed + k, "events": len(line.events),
+                         "status": line.status(), "scores": rs.scores(line.state), "db": db_url()})
+            bar.advance(task)
+    if as_json:
+        print_json(rows)
+        return
+    events = sum(r["events"] for r in rows)
+    console.print(f"Recorded {count} {rs.title} games by {len(seats)} {seats[0][1]} bots (seeds {seed} to"
+                  f" {seed + count - 1}), {events} events in all, in {escape(db_url())}.", soft_wrap=True)
+    console.print(f"Count them with: {_program()} stats {rs.name}", markup=False)

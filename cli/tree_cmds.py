@@ -6,21 +6,18 @@ from typing import Annotated, Any
 
 import typer
 
-from agon.cli.common import BranchOpt, JsonOpt, console, friendly, print_json, service
+from agon.cli.common import AtOpt, BranchOpt, GameArg, JsonOpt, console, examples, friendly, print_json, service
 from agon.cli.render import scores_text
 from agon.core.engine import Over
 from agon.core.service import Line
 
 app = typer.Typer()
 
-GameArg = Annotated[str, typer.Argument(help="Game id (or a unique prefix).")]
-
-
 def _where(line: Line) -> str:
     return f"branch {line.branch.name} is at event #{line.head.depth}: {line.status()}"
 
 
-@app.command()
+@app.command(epilog=examples("agon undo 3f2a", "agon undo 3f2a --steps 3 -b whatif"))
 @friendly
 def undo(game: GameArg, steps: Annotated[int, typer.Option("--steps", "-n", help="How many decisions.")] = 1,
          branch: BranchOpt = None, as_json: JsonOpt = False) -> None:
@@ -38,7 +35,7 @@ def undo(game: GameArg, steps: Annotated[int, typer.Option("--steps", "-n", help
     console.print(f"Bring them back with: agon redo {line.game.id}")
 
 
-@app.command()
+@app.command(epilog=examples("agon redo 3f2a", "agon redo 3f2a -b whatif --json"))
 @friendly
 def redo(game: GameArg, branch: BranchOpt = None, as_json: JsonOpt = False) -> None:
     """Move the branch head forward again, to where the last undo took it from."""
@@ -51,17 +48,20 @@ def redo(game: GameArg, branch: BranchOpt = None, as_json: JsonOpt = False) -> N
     console.print(f"Redid {n} event(s); {_where(line)}")
 
 
-@app.command()
+@app.command(epilog=examples("agon branch 3f2a whatif --at 40", "agon branch 3f2a luckier --at 40 -b whatif --reseed"))
 @friendly
 def branch(
     game: GameArg,
     name: Annotated[str, typer.Argument(help="The new branch's name.")],
     at: Annotated[int | None, typer.Option("--at", help="Start after event N (default: the head).")] = None,
-    from_branch: Annotated[str | None, typer.Option("--from", help="The line to start from.")] = None,
+    from_branch: Annotated[str | None, typer.Option(
+        "--branch", "-b", help="The line to start from (default: the game's current one).")] = None,
+    from_old: Annotated[str | None, typer.Option("--from", hidden=True)] = None,
     reseed: Annotated[bool, typer.Option("--reseed", help="Fresh luck instead of the same luck.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Start a what-if line at any position and switch to it. It keeps the original luck unless --reseed."""
+    from_branch = from_branch or from_old
     svc = service()
     line = svc.load(game, svc.branch(game, name, at, from_branch, reseed).name)
     if as_json:
@@ -100,7 +100,7 @@ def _branch_rows(lines: list[Line]) -> list[dict[str, Any]]:
     return rows
 
 
-@app.command()
+@app.command(epilog=examples("agon branches 3f2a", "agon branches 3f2a --json"))
 @friendly
 def branches(game: GameArg, as_json: JsonOpt = False) -> None:
     """The tree of lines: where each forks from its parent, where its head is, and how it ends."""
@@ -128,7 +128,7 @@ def branches(game: GameArg, as_json: JsonOpt = False) -> None:
     show(None, "")
 
 
-@app.command()
+@app.command(epilog=examples("agon switch 3f2a whatif", "agon switch 3f2a main"))
 @friendly
 def switch(game: GameArg, name: Annotated[str, typer.Argument(help="The branch to make current.")],
            as_json: JsonOpt = False) -> None:

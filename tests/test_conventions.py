@@ -1,0 +1,134 @@
+"""The command line's conventions, over every command: help ends with examples that parse, one meaning per
+option name, ``--json`` errors as JSON, messages with square brackets printed as written."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from typing import Any
+
+import pytest
+import typer.main
+
+from agon.cli.app import app
+
+ROOT = typer.main.get_command(app)
+
+
+def _commands(group: Any = ROOT, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
+    out = [(path, group)]
+    for name, cmd in getattr(group, "commands", {}).items():
+        out += _commands(cmd, (*path, name))
+    return out
+
+
+COMMANDS = _commands()
+
+
+def _example_lines(help_text: str) -> list[str]:
+    head, sep, tail = help_text.rpartition("Examples:")
+    assert sep, "the help has no 'Examples:'"
+    return [ln.strip() for ln in tail.splitlines() if ln.strip()]
+
+
+def _parse(example: str) -> tuple[str, ...]:
+    """Parse an example command line as agon would, without running it (unknown options, a missing argument or a
+    bad value raise Click's usage error); return the command it runs."""
+    words = shlex.split(example.split("  #")[0].split(" > ")[0])
+    assert words[0] == "agon", example
+    args = words[1:]
+    ctx = ROOT.make_context("agon", args)
+    cmd: Any = ROOT
+    path: tuple[str, ...] = ()
+    while hasattr(cmd, "commands") and (getattr(ctx, "_protected_args", None) or ctx.args):
+        first = getattr(ctx, "_protected_args", None) or getattr(ctx, "protected_args", [])
+        rest = [*first, *ctx.args]
+        name, cmd, rest = cmd.resolve_command(ctx, rest)
+        ctx = cmd.make_context(name, rest, parent=ctx)
+        path += (name,)
+    return path
+
+
+@pytest.mark.parametrize("path", [p for p, _ in COMMANDS], ids=lambda p: " ".join(p) or "agon")
+def test_every_help_ends_with_examples_that_parse(agon, path):
+    text = agon(*path, "--help").stdout
+    examples = _example_lines(text)
+    assert 1 <= len(examples) <= 2, examples
+    for ex in examples:
+        assert ex.startswith("agon "), f"{ex!r} is cut or wrapped at 80 columns: keep examples short"
+        runs = _parse(ex)
+        assert runs[:len(path)] == path, f"the help of '{' '.join(path)}' shows an example of '{' '.join(runs)}'"
+
+
+def test_short_options_have_one_long_spelling_everywhere():
+    longs: dict[str, set[str]] = {}
+    for _, cmd in COMMANDS:
+        for p in cmd.params:
+            shorts = [o for o in p.opts if len(o) == 2]
+            for s in shorts:
+                longs.setdefault(s, set()).update(o for o in p.opts if o.startswith("--"))
+    assert {s: ls for s, ls in longs.items() if len(ls) != 1} == {}
+    assert longs["-o"] == {"--output"} and longs["-b"] == {"--branch"}
+
+
+def test_from_is_an_event_number_and_branch_takes_its_source_line_with_dash_b(agon):
+    out = agon("new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3").stdout
+    gid = out.split()[0]
+    agon("act", gid, "1")
+    agon("branch", gid, "side", "--at", "1", "-b", "main")
+    assert "forks after #1 of main" in agon("branches", gid).stdout
+    # the old spelling still works, hidden from the help
+    agon("branch", gid, "side2", "--at", "1", "--from", "main")
+    assert "--from" not in agon("branch", "--help").stdout
+    r = agon("replay", gid, "--from", "main", ok=False)
+    assert r.exit_code == 2 and "--from" in r.output
+
+
+def test_cards_writes_with_dash_o_and_keeps_export_as_a_hidden_alias(agon, tmp_path):
+    assert "Wrote" in agon("cards", "toy", "-o", str(tmp_path / "a.json")).stdout
+    assert "Wrote" in agon("cards", "toy", "--export", str(tmp_path / "b.json")).stdout
+    assert (tmp_path / "a.json").read_text() == (tmp_path / "b.json").read_text()
+    assert "--export" not in agon("cards", "--help").stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (("state", "nope", "--json"), 1, "no game 'nope' in this store"),
+        (("new", "chess", "--player", "a", "--json"), 1, "unknown ruleset 'chess'"),
+        (("state", "--json"), 2, "Missing argument"),
+        (("state", "nope", "--at", "x", "--json"), 2, "'--at'"),
+        (("demo", "perikles", "--players", "9", "--json"), 1, "perikles is played by 3 to 5 players, not 9"),
+    ],
+)
+def test_with_json_an_error_is_json_on_stderr_with_the_same_exit_code(agon, args, code, message):
+    r = agon(*args, ok=False)
+    assert r.exit_code == code
+    assert r.stdout == ""
+    error = json.loads(r.stderr)
+    assert list(error) == ["error"] and message in error["error"]
+    plain = agon(*(a for a in args if a != "--json"), ok=False)
+    assert plain.exit_code == code and not plain.stderr.lstrip().startswith("{")
+
+
+def test_a_message_with_square_brackets_prints_as_written(agon, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "kaleido", None)  # as where agon[png] is not installed
+    out = agon("new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3").stdout
+    r = agon("plot", "scores", out.split()[0], "--png", ok=False)
+    assert r.exit_code == 1 and "pip install 'agon[png]'" in r.stderr
+
+
+def test_demo_refuses_a_player_count_the_ruleset_does_not_have(agon):
+    r = agon("demo", "perikles", "--players", "9", ok=False)
+    assert r.exit_code == 1 and "choose --players 3-5" in r.stderr
+    assert json.loads(agon("games", "--json").stdout) == []
+
+
+def test_demo_records_several_games(agon):
+    rows = json.loads(agon("demo", "adamastor", "--games", "3", "--seed", "1", "--json").stdout)
+    assert [r["seed"] for r in rows] == [1, 2, 3] and len({r["id"] for r in rows}) == 3
+    out = agon("demo", "adamastor", "--games", "2").stdout
+    assert "Recorded 2 Adamastor games" in out and "stats adamastor" in out
+    assert len(json.loads(agon("games", "--json").stdout)) == 5
