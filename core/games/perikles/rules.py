@@ -295,10 +295,10 @@ class Perikles:
         return view.view(s, player)
 
     def narrate(self, s: State, e: Event) -> str:
-        return view.narrate(s, e)
+        return view.narrate(s, e, self.apply)
 
     def option_text(self, s: State, e: Event) -> str:
-        return view.option_text(s, e)
+        return view.option_text(s, e, self.apply)
 
     @property
     def bots(self) -> Mapping[str, Any]:

@@ -7,9 +7,11 @@ committed to locations whose battles have not been fought yet. Counts and cities
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from agon.core.games.perikles.battle import current, roll_outcome, strengths, targets
+from agon.core.games.perikles.commit import commitment_error
 from agon.core.games.perikles.data import KIND_NAMES, tile_city, tile_kind
 from agon.core.games.perikles.scoring import breakdown
 from agon.core.games.perikles.state import BATTLE, NOBODY, OVER, State, pidx
@@ -34,6 +36,9 @@ from agon.events.perikles import (
     SpecialTilesDealt,
     StartingCubePlaced,
 )
+
+Apply = Callable[[State, Any], State]
+"""The ruleset's ``apply``."""
 
 
 def revealed(s: State, location: str) -> bool:
@@ -131,7 +136,10 @@ def _tile_text(tile: str) -> str:
             "assassin": f"{article} {city} assassin tile"}[kind]
 
 
-def narrate(s: State, e: Any) -> str:
+def narrate(s: State, e: Any, apply: Apply) -> str:
+    """One sentence for event ``e`` at state ``s``. ``apply`` is the ruleset's own (given by rules.py, so this
+    module never imports the rules): what follows an event by itself, such as elections or a battle's end, is told
+    from the state after it."""
     match e:
         case GameCreated():
             return f"A game of Perikles begins for {', '.join(e.names)}."
@@ -148,16 +156,17 @@ def narrate(s: State, e: Any) -> str:
         case InfluenceTileTaken():
             return _narrate_take(s, e)
         case CandidateNominated(player=p, city=city, nominee=n, slot=slot):
-            return f"{p} nominates {n} as candidate {slot} in {city.capitalize()}." + _elections_after(s, e)
+            return f"{p} nominates {n} as candidate {slot} in {city.capitalize()}." + _elections_after(s, e, apply)
         case NominationPassed(player=p):
-            return f"{p} passes on nominating." + _elections_after(s, e)
+            return f"{p} passes on nominating." + _elections_after(s, e, apply)
         case ForcesCommitted():
-            return _narrate_commit(s, e) + _aftermath(s, e)
+            return _narrate_commit(s, e) + _aftermath(s, e, apply)
         case PermissionGiven(player=p, granted=g):
             r = s.request
             who = s.players[r.player] if r else "the requester"
             where = r.location if r else "the location"
-            return f"{p} {'allows' if g else 'refuses'} {who} to defend {where} as main defender." + _aftermath(s, e)
+            return (f"{p} {'allows' if g else 'refuses'} {who} to defend {where} as main defender."
+                    + _aftermath(s, e, apply))
         case PeriklesPlayed(player=p):
             return f"{p} plays Perikles and places 2 cubes in Athens."
         case AlkibiadesPlayed(player=p, moves=moves):
@@ -172,11 +181,11 @@ def narrate(s: State, e: Any) -> str:
             return f"The revolt takes one Spartan hoplite {where} out of this turn (drawn face down)."
         case BattleTilePlayed(player=p, tile=tile):
             location, kind = current(s)
-            return f"{p} plays {tile} before the {KIND_NAMES[kind]} battle at {location}." + _aftermath(s, e)
+            return f"{p} plays {tile} before the {KIND_NAMES[kind]} battle at {location}." + _aftermath(s, e, apply)
         case BattleTileKept(player=p):
-            return f"{p} keeps their special tile for later." + _aftermath(s, e)
+            return f"{p} keeps their special tile for later." + _aftermath(s, e, apply)
         case BattleDiceRolled():
-            return _narrate_roll(s, e) + _aftermath(s, e)
+            return _narrate_roll(s, e) + _aftermath(s, e, apply)
     return f"{type(e).__name__} happens."
 
 
@@ -194,18 +203,14 @@ def _narrate_take(s: State, e: InfluenceTileTaken) -> str:
     return text + "."
 
 
-def _elections_after(s: State, e: Any) -> str:
-    from agon.core.games.perikles.rules import RULESET
-
-    after = RULESET.apply(s, e)
+def _elections_after(s: State, e: Any, apply: Apply) -> str:
+    after = apply(s, e)
     if after.phase != s.phase and after.elections:
         return " Elections: " + "; ".join(after.elections) + "."
     return ""
 
 
 def _narrate_commit(s: State, e: ForcesCommitted) -> str:
-    from agon.core.games.perikles.commit import commitment_error
-
     _, leader, where = commitment_error(s, e)
     if leader != NOBODY:
         return (f"{e.player} asks {s.players[leader]}, leader of {s.data.location(where).city.capitalize()}, "
@@ -241,11 +246,9 @@ def _narrate_roll(s: State, e: BattleDiceRolled) -> str:
     return head + f"; the token moves toward the {side} (position {token:+d})."
 
 
-def _aftermath(s: State, e: Any) -> str:
+def _aftermath(s: State, e: Any, apply: Apply) -> str:
     """What follows by itself: battles lost or won without dice, losses, locations decided, the turn's end."""
-    from agon.core.games.perikles.rules import RULESET
-
-    after = RULESET.apply(s, e)
+    after = apply(s, e)
     parts = []
     for f in after.fought[len(s.fought):]:
         how = " without dice" if f.automatic else ""
@@ -268,7 +271,7 @@ def _aftermath(s: State, e: Any) -> str:
     return (" Then " + "; ".join(parts) + ".") if parts else ""
 
 
-def option_text(s: State, e: Any) -> str:
+def option_text(s: State, e: Any, apply: Apply) -> str:
     """A decision as the acting player reads it among their options: a commitment names its counters (which the
     public log, being face down, does not)."""
     if isinstance(e, ForcesCommitted) and e.placements:
@@ -278,4 +281,4 @@ def option_text(s: State, e: Any) -> str:
         )
         cube = f", sacrificing a cube in {e.cube.capitalize()}" if e.cube else ""
         return f"{e.player} spends {_tile_text(e.tile)}{cube}: {sent}."
-    return narrate(s, e)
+    return narrate(s, e, apply)
