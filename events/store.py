@@ -22,6 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Field, SQLModel
 
+from agon.events.analysis_cache import ANALYSIS
 from agon.events.envelope import Envelope
 
 
@@ -90,6 +91,9 @@ GAME = GameRow.__table__
 BRANCH = BranchRow.__table__
 HEAD_MOVE = HeadMoveRow.__table__
 SCHEMA = SchemaRow.__table__
+DERIVED = [ANALYSIS]
+"""Derived tables (caches, never the truth): created when missing on every open, so an older store gains them
+without a layout upgrade. Analysis results live in events/analysis_cache.py."""
 
 
 class StoreError(Exception):
@@ -174,7 +178,7 @@ class Store:
             _sqlite_setup(self.engine)
         if create:
             try:
-                SQLModel.metadata.create_all(self.engine, tables=[GAME, EVENT, BRANCH, HEAD_MOVE, SCHEMA])
+                SQLModel.metadata.create_all(self.engine, tables=[GAME, EVENT, BRANCH, HEAD_MOVE, SCHEMA, *DERIVED])
                 self._upgrade()
             except sa.exc.SQLAlchemyError as e:
                 msg = str(e.orig) if getattr(e, "orig", None) else str(e)
