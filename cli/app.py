@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from agon.cli import file_cmds, history_cmds, play_cmds, plot_cmds, setup_cmds, tree_cmds
+from agon.cli import analyse_cmds, file_cmds, history_cmds, play_cmds, plot_cmds, setup_cmds, tree_cmds
 from agon.cli.common import error_line, examples, set_db
 
 
@@ -65,7 +65,7 @@ def _root(
     set_db(db)
 
 
-for module in (setup_cmds, play_cmds, history_cmds, tree_cmds, file_cmds, plot_cmds):
+for module in (setup_cmds, play_cmds, history_cmds, tree_cmds, file_cmds, plot_cmds, analyse_cmds):
     app.add_typer(module.app)
 
 

@@ -89,6 +89,15 @@ def put(store: Store, results: Mapping[Key, Mapping[str, Any]]) -> None:
                 start=k.start, result=msgspec.json.encode(result), computed_at=at))
 
 
+def available(store: Store, node_id: str, ruleset_version: str) -> list[tuple[str, int, int]]:
+    """The (bot, rollouts, seed) settings with a result for ``node_id``, the newest first."""
+    with store._read() as c:
+        rows = c.execute(sa.select(ANALYSIS.c.bot, ANALYSIS.c.rollouts, ANALYSIS.c.seed).where(
+            ANALYSIS.c.node_id == node_id, ANALYSIS.c.ruleset_version == ruleset_version, ANALYSIS.c.start == 0,
+        ).order_by(ANALYSIS.c.computed_at.desc())).all()
+    return [(r[0], r[1], r[2]) for r in rows]
+
+
 def count(store: Store) -> int:
     with store._read() as c:
         return c.execute(sa.select(sa.func.count()).select_from(ANALYSIS)).scalar_one()

@@ -1,0 +1,155 @@
+"""``agon analyse``: win chances after every event and the better decisions, by bot rollouts; ``agon plot chances``
+draws them. The work is done by ``core.analyse``; this module parses, shows progress and renders."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.markup import escape
+
+from agon.cli.common import BranchOpt, JsonOpt, console, err, friendly, print_json, service
+from agon.cli.plot_cmds import OutOpt, PngOpt, _target, _write, plot_app
+
+app = typer.Typer()
+
+
+def default_workers() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on every OS
+        return max(1, os.cpu_count() or 1)
+
+
+RolloutsOpt = Annotated[int, typer.Option("--rollouts", "-n", help="Rollouts (games played to the end by bots)"
+                                          " per position.")]
+BotOpt = Annotated[str, typer.Option("--bot", help="The bot that plays every seat in the rollouts (random is"
+                                     " fastest; greedy plays better and slower).")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the rollouts' luck: the same seed gives the same"
+                                      " figures, whatever --workers.")]
+WorkersOpt = Annotated[int | None, typer.Option("--workers", "-w", help="Local worker processes (default: one per"
+                                                " core).")]
+AllOpt = Annotated[bool, typer.Option("--all", help="Judge every decision, not only those of people (a game of"
+                                      " bots only has every decision judged anyway).")]
+FreshOpt = Annotated[bool, typer.Option("--fresh", help="Recompute instead of reading cached results.")]
+ClusterOpt = Annotated[str | None, typer.Option("--cluster", help="Run the rollouts on an existing Dask cluster,"
+                                                " e.g. tcp://127.0.0.1:8786 (needs 'distributed').")]
+ThresholdOpt = Annotated[float, typer.Option("--threshold", help="Mark a decision that lost more than this share"
+                                             " of win chance against the best alternative.")]
+AltOpt = Annotated[int, typer.Option("--alternatives", help="Judge at most this many alternatives of a decision"
+                                     " (a sample, always with the choice made and the bot's choice).")]
+
+
+def _run(game: str, branch: str | None, rollouts: int, bot: str, seed: int, workers: int | None, judge_all: bool,
+         fresh: bool, cluster: str | None, threshold: float, alternatives: int, quiet: bool = False) -> Any:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from agon.core.analyse import Settings, analyse
+
+    svc = service()
+    line = svc.load(game, branch)
+    settings = Settings(rollouts=rollouts, bot=bot, seed=seed, workers=workers or default_workers(),
+                        judge_all=judge_all, threshold=threshold, max_alternatives=max(2, alternatives),
+                        fresh=fresh, cluster=cluster)
+    columns = (TextColumn("rollouts"), BarColumn(), MofNCompleteColumn(), TextColumn("time left"),
+               TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True, disable=quiet) as bar:
+        task = bar.add_task("rollouts", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        return analyse(svc, line, settings, progress)
+
+
+@app.command()
+@friendly
+def analyse(
+    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+    branch: BranchOpt = None,
+    rollouts: RolloutsOpt = 100,
+    bot: BotOpt = "random",
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = None,
+    judge_all: AllOpt = False,
+    fresh: FreshOpt = False,
+    as_json: JsonOpt = False,
+    cluster: ClusterOpt = None,
+    threshold: ThresholdOpt = 0.10,
+    alternatives: AltOpt = 12,
+) -> None:
+    """Each player's win chance and expected final score after every event, from bot rollouts; decisions that
+    lost more than --threshold of win chance against the best alternative are marked, with the command that
+    plays the better move. Results are cached in the store: a second run is instant."""
+    from agon.analysis import chances
+
+    a = _run(game, branch, rollouts, bot, seed, workers, judge_all, fresh, cluster, threshold, alternatives)
+    if as_json:
+        print_json(chances.to_json(a))
+        return
+    s = a.settings
+    line = a.line
+    console.print(f"[bold]{escape(line.ruleset.title)}[/] game {line.game.id}, branch {line.branch.name}:"
+                  f" {s.rollouts} rollouts per position by {s.bot} bots, seed {s.seed}.")
+    console.print(f"Note: {chances.OBSERVER}.")
+    solo = len(a.players) == 1
+    what = "chance the voyage succeeds" if solo else "win chance"
+    first, last = a.positions[0], a.positions[-1]
+    for label, p in (("At the start", first), (f"After #{last.n}" if not last.over else "At the end", last)):
+        console.print(f"{label}: " + ", ".join(f"{escape(name)} {chances.pct(p.chances[name])} (score"
+                                               f" {p.scores[name]:.1f})" for name in a.players) + f" — {what}")
+    console.print("\n[bold]Where the game turned[/] (the largest moves of a win chance):")
+    for r in chances.swings(a):
+        console.print(f"  #{r['n']} {escape(r['text'])}  {escape(r['player'])} {chances.pct(r['before'])} ->"
+                      f" {chances.pct(r['after'])}")
+    judged = a.decisions
+    sampled = sum(1 for d in judged if d.sampled)
+    who = "every player's" if s.judge_all or all(p.bot for p in line.created.players) else "the people's"
+    console.print(f"\n[bold]Decisions[/]: {len(judged)} of {who} decisions judged against their alternatives"
+                  + (f" ({sampled} with long lists judged on a sample of {s.max_alternatives}, always with the choice"
+                     " made and the bot's choice)" if sampled else "") + ".")
+    if not a.marked:
+        console.print(f"No decision lost more than {chances.pct(s.threshold)} of win chance against the best"
+                      " alternative.")
+    else:
+        console.print(f"Marked: lost more than {chances.pct(s.threshold)} of win chance against the best"
+                      " alternative (re-checked with a fresh batch of rollouts):")
+        for d in a.marked:
+            console.print(f"  {d.glyph:<2} {escape(chances.marked_text(d))}")
+            console.print(f"     [dim]{escape(chances.branch_command(a, d))}[/]")
+    rate = f", {a.rollout_events / a.seconds:,.0f} events/s" if a.rollout_events and a.seconds else ""
+    console.print(f"\n{a.computed:,} rollouts played ({a.rollout_events:,} events) in {a.seconds:.1f} s{rate};"
+                  f" {a.cached} position(s) read from the cache. 'agon plot chances {line.game.id}' draws the"
+                  " chart; --json gives every row.")
+
+
+@plot_app.command("chances")
+@friendly
+def plot_chances(
+    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+    branch: BranchOpt = None,
+    rollouts: RolloutsOpt = 100,
+    bot: BotOpt = "random",
+    seed: SeedOpt = 0,
+    workers: WorkersOpt = None,
+    judge_all: AllOpt = False,
+    fresh: FreshOpt = False,
+    cluster: ClusterOpt = None,
+    threshold: ThresholdOpt = 0.10,
+    alternatives: AltOpt = 12,
+    out: OutOpt = None,
+    png: PngOpt = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Each player's win chance over the game (as 'agon analyse' estimates it; cached results are reused), the
+    marked decisions annotated."""
+    from agon.analysis import chances
+
+    a = _run(game, branch, rollouts, bot, seed, workers, judge_all, fresh, cluster, threshold, alternatives)
+    if as_json:
+        print_json(chances.to_json(a))
+        return
+    target: Path = _target(out, a.line, "chances", png)
+    _write(chances.figure(a), target, png, "the win-chance chart")
