@@ -32,7 +32,7 @@ def branch_command(a: Analysis, d: Judged) -> str:
     name = f"better-{d.n}"
     assert d.best is not None
     choice = d.best.choice if d.best.choice.isdigit() else "'" + d.best.choice.replace("'", "'\\''") + "'"
-    return f"agon branch {game} {name} --at {d.n - 1} --from {a.line.branch.name} && agon act {game} {choice}"
+    return f"agon branch {game} {name} --at {d.n - 1} -b {a.line.branch.name} && agon act {game} {choice}"
 
 
 def marked_text(d: Judged) -> str:

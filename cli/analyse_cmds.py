@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from agon.cli.common import BranchOpt, JsonOpt, console, err, friendly, print_json, service
+from agon.cli.common import BranchOpt, GameArg, JsonOpt, console, err, examples, friendly, print_json, service
 from agon.cli.plot_cmds import OutOpt, PngOpt, _target, _write, plot_app
 
 app = typer.Typer()
@@ -23,7 +23,7 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-RolloutsOpt = Annotated[int, typer.Option("--rollouts", "-n", help="Rollouts (games played to the end by bots)"
+RolloutsOpt = Annotated[int, typer.Option("--rollouts", help="Rollouts (games played to the end by bots)"
                                           " per position.")]
 BotOpt = Annotated[str, typer.Option("--bot", help="The bot that plays every seat in the rollouts (random is"
                                      " fastest; greedy plays better and slower).")]
@@ -64,10 +64,10 @@ def _run(game: str, branch: str | None, rollouts: int, bot: str, seed: int, work
         return analyse(svc, line, settings, progress)
 
 
-@app.command()
+@app.command(epilog=examples("agon analyse 3f2a", "agon analyse 3f2a --rollouts 400 --bot greedy --workers 2"))
 @friendly
 def analyse(
-    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+    game: GameArg,
     branch: BranchOpt = None,
     rollouts: RolloutsOpt = 100,
     bot: BotOpt = "random",
@@ -125,10 +125,10 @@ def analyse(
                   " chart; --json gives every row.")
 
 
-@plot_app.command("chances")
+@plot_app.command("chances", epilog=examples("agon plot chances 3f2a", "agon plot chances 3f2a --png -o chances.png"))
 @friendly
 def plot_chances(
-    game: Annotated[str, typer.Argument(help="Game id (or a unique prefix).")],
+    game: GameArg,
     branch: BranchOpt = None,
     rollouts: RolloutsOpt = 100,
     bot: BotOpt = "random",

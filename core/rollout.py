@@ -99,9 +99,10 @@ class Tally:
         return cls(obj["rollouts"], dict(obj["wins"]), dict(obj["score_sums"]), obj["events"])
 
 
-def play(ruleset: Ruleset, state: State, choose: Chooser, rng: random.Random,
-         max_events: int = MAX_EVENTS) -> tuple[Over, State, int]:
-    """Play from ``state`` to the end. Returns the end, the final state and the number of events played."""
+def play(ruleset: Ruleset, state: State, choose: Chooser, rng: random.Random, max_events: int = MAX_EVENTS,
+         record: list[Event] | None = None) -> tuple[Over, State, int]:
+    """Play from ``state`` to the end. Returns the end, the final state and the number of events played (and
+    appends them to ``record`` when given: for tests that check them)."""
     pending_of, apply, draw = ruleset.pending, ruleset.apply, chance_mod.draw
     n = 0
     while n < max_events:
@@ -115,6 +116,8 @@ def play(ruleset: Ruleset, state: State, choose: Chooser, rng: random.Random,
             event = pending.build(draw(pending, rng))
         state = apply(state, event)
         n += 1
+        if record is not None:
+            record.append(event)
     raise RuntimeError(f"{ruleset.name}: a rollout did not end within {max_events} events")
 
 

@@ -1,0 +1,139 @@
+"""Rollouts and ``agon analyse``: legal, reproducible whatever the workers, cached, and marking a decision that
+threw a won game away."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agon.core import registry
+from agon.core.analyse import Settings, analyse
+from agon.core.autoplay import CHANCE_ACTOR
+from agon.core.engine import Decision, check
+from agon.core.rollout import chooser, play, rollout_rng
+from agon.core.service import NewGame
+from agon.events import analysis_cache
+from tests.conftest import shipped_rulesets
+from tests.test_conformance import created_for
+
+
+@pytest.mark.parametrize("name", shipped_rulesets())
+def test_a_rollout_plays_only_legal_events_to_the_end(name):
+    rs = registry.get(name)
+    created = created_for(name, rs.min_players if name != "perikles" else 3, {}, 5)
+    state = rs.initial_state(created)
+    played = []
+    over, final, n = play(rs, state, chooser(rs, "random"), rollout_rng(1, "start", 0), record=played)
+    assert n == len(played) > 0 and over.outcome.summary
+    # Checked afterwards, event by event, as the service checks a recorded game.
+    for event in played:
+        pending = rs.pending(state)
+        check(rs, state, event, pending.player if isinstance(pending, Decision) else None)
+        state = rs.apply(state, event)
+    assert state == final
+
+
+def pig(svc, rolls_after_24: bool = True) -> str:
+    """A pig game to 20 at a real table: Ana rolls four sixes (24 points in hand), then rolls again (a 1) instead
+    of holding, which would have won on the spot."""
+    gid = svc.new_game(NewGame("toy", players=["Ana", "Bruno"], seed=3, table=True, options={"target": 20}))
+    svc.act(gid, "Ana Bruno")
+    for _ in range(4):
+        svc.act(gid, "1")  # roll
+        svc.act(gid, "6")
+    svc.act(gid, "1" if rolls_after_24 else "2")
+    if rolls_after_24:
+        svc.act(gid, "1")  # the die shows 1: the 24 points are lost
+    return gid
+
+
+def test_a_decision_that_throws_a_won_game_away_is_marked_with_the_better_move(sqlite_svc):
+    gid = pig(sqlite_svc)
+    line = sqlite_svc.load(gid)
+    a = analyse(sqlite_svc, line, Settings(rollouts=50, seed=1))
+    # Rolling at 18 (#8) and at 24 (#10) both threw away what holding would have kept; rolling early did not.
+    assert [d.n for d in a.marked] == [8, 10]
+    marked = a.marked[-1]
+    assert marked.n == 10 and marked.player == "Ana" and marked.text == "Ana rolls."
+    assert marked.best is not None and marked.best.text == "Ana holds, banking 24."
+    assert marked.best_checked == 1.0 and marked.chance < 0.9 and marked.glyph
+    from agon.analysis.chances import branch_command, marked_text
+
+    assert marked_text(marked) == f"#10 Ana rolls: {round(100 * marked.chance)}% (best: Ana holds, banking 24, 100%)"
+    assert branch_command(a, marked) == f"agon branch {gid} better-10 --at 9 -b main && agon act {gid} 2"
+
+
+def test_the_same_seed_gives_the_same_figures_whatever_the_workers(sqlite_svc):
+    gid = pig(sqlite_svc)
+    line = sqlite_svc.load(gid)
+    from agon.analysis.chances import decision_rows, position_rows
+
+    runs = []
+    for workers in (1, 2):
+        a = analyse(sqlite_svc, line, Settings(rollouts=60, seed=7, workers=workers, fresh=True))
+        runs.append((position_rows(a), decision_rows(a)))
+    assert runs[0] == runs[1]
+    other = analyse(sqlite_svc, line, Settings(rollouts=60, seed=8, fresh=True))
+    assert position_rows(other) != runs[0][0]
+
+
+def test_a_second_run_reads_the_cache_and_fresh_recomputes(sqlite_svc):
+    gid = pig(sqlite_svc)
+    line = sqlite_svc.load(gid)
+    first = analyse(sqlite_svc, line, Settings(rollouts=30, seed=2))
+    assert first.computed > 0 and first.cached == 0
+    rows = analysis_cache.count(sqlite_svc.store)
+    again = analyse(sqlite_svc, line, Settings(rollouts=30, seed=2))
+    assert again.computed == 0 and again.cached > 0
+    assert [p.chances for p in again.positions] == [p.chances for p in first.positions]
+    fresh = analyse(sqlite_svc, line, Settings(rollouts=30, seed=2, fresh=True))
+    assert fresh.computed == first.computed and analysis_cache.count(sqlite_svc.store) == rows
+    # Never events: the game's log and hashes are untouched.
+    assert sqlite_svc.load(gid).head.id == line.head.id and sqlite_svc.verify(gid) == []
+
+
+def test_agon_analyse_says_what_it_did_and_json_gives_the_rows(agon):
+    from agon.cli.common import service, set_db
+
+    set_db(None)  # the store of this test's AGON_DB
+    gid = pig(service())
+    out = agon("analyse", gid, "--rollouts", "40", "--workers", "1").stdout
+    assert "40 rollouts per position by random bots, seed 0" in out
+    assert "rollouts start from the full state" in out
+    assert "#10 Ana rolls: " in out and "(best: Ana holds, banking 24, 100%)" in out
+    assert f"agon branch {gid} better-10 --at 9 -b main && agon act {gid} 2" in out
+    data = json.loads(agon("analyse", gid, "--rollouts", "40", "--json").stdout)
+    assert data["rollouts_played"] == 0 and data["positions_cached"] > 0  # the cache answered
+    assert [r["n"] for r in data["positions"]] == list(range(12))
+    assert data["marked"] == [d["summary"] for d in data["decisions"] if d["marked"]]
+    assert "full state" in data["observer"]
+    # The command it prints plays the better move.
+    agon("branch", gid, "better-10", "--at", "9", "-b", "main")
+    agon("act", gid, "2")
+    assert "Ana won with 24 points" in agon("log", gid).stdout
+    bad = agon("analyse", gid, "--bot", "clever", ok=False)
+    assert bad.exit_code == 1 and "unknown bot kind 'clever'" in bad.stderr
+
+
+def test_agon_plot_chances_draws_each_player_in_their_colour(agon, tmp_path):
+    from agon.cli.common import service, set_db
+
+    set_db(None)  # the store of this test's AGON_DB
+    gid = pig(service())
+    out = agon("plot", "chances", gid, "--rollouts", "20", "-o", str(tmp_path / "c.html")).stdout
+    assert "win-chance chart" in out
+    html = (tmp_path / "c.html").read_text()
+    assert "Ana" in html and "#0072B2" in html and "#10?" in html
+
+
+def test_the_study_page_gets_an_analysis_only_where_one_exists(sqlite_svc):
+    from agon.analysis.chances import for_line
+
+    gid = pig(sqlite_svc)
+    line = sqlite_svc.load(gid)
+    assert for_line(sqlite_svc, line) is None
+    analyse(sqlite_svc, line, Settings(rollouts=20, seed=4))
+    found = for_line(sqlite_svc, line)
+    assert found is not None and found["summary"]["rollouts"] == 20 and len(found["rows"]) == 12
+    assert found["figure"].layout.meta["kind"] == "chances"
