@@ -17,14 +17,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-if TYPE_CHECKING:
-    from agon.events.store import Store
+Store = Any
+"""An ``events.store.Store`` (not imported: the store imports this module to create the table)."""
 
 
 class AnalysisRow(SQLModel, table=True):
