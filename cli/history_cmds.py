@@ -9,6 +9,7 @@ import typer
 from agon.cli.common import (AsOpt, AtOpt, BranchOpt, Fail, GameArg, JsonOpt, console, examples, friendly,
                              print_json, service)
 from agon.cli.render import scores_text, view_text
+from agon.core.engine import PUBLIC, narrate_as
 from agon.core.service import Line, describe_pending
 
 app = typer.Typer()
@@ -54,19 +55,35 @@ def state(
 def log(
     game: GameArg,
     branch: BranchOpt = None,
+    as_player: Annotated[str | None, typer.Option(
+        "--as", help="One player's own record: also what only this player saw (their cards by name).")] = None,
+    full: Annotated[bool, typer.Option(
+        "--full", help="Everything, hidden cards and all (for analysis after the game, not for a player).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """The events of a line, numbered, each told in an English sentence."""
+    """The events of a line, numbered, each told in an English sentence.
+
+    Public by default: only what every player sees (no hand, no face-down card), in the text and in --json, where
+    a hidden part of an event reads "hidden". --as PLAYER adds what that player saw; --full shows everything."""
+    if full and as_player is not None:
+        raise Fail("give either --as PLAYER (one player's record) or --full (everything), not both")
     svc = service()
     line = svc.load(game, branch)
-    rows = svc.log(line)
+    _check_player(line, as_player)
+    rows = svc.log(line, None if full else as_player or PUBLIC)
     if as_json:
         print_json([{"n": r.n, "actor": r.actor, "type": line.codec.tag_of(r.event), "text": r.sentence,
-                     "event": line.codec.to_obj(r.event)} for r in rows])
+                     "event": r.shown} for r in rows])
         return
     for r in rows:
         who = "" if r.actor in ("chance", "setup") else f"{r.actor}: "
         console.print(f"{r.n:>5}. {who}{r.sentence}", style="dim" if r.actor == "chance" else None, markup=False)
+    if full:
+        console.print("Shown: everything, hidden cards included.")
+    elif as_player is not None:
+        console.print(f"Shown: {as_player}'s own record (what {as_player} saw).", markup=False)
+    else:
+        console.print("Shown: what every player sees (--as PLAYER adds a player's own cards; --full shows all).")
     console.print(f"Now: {line.status()}")
 
 
@@ -90,7 +107,7 @@ def replay(
     for st in line.steps():
         if st.index < start or (stop is not None and st.index > stop):
             continue
-        sentence = rs.narrate(st.before if st.before is not None else st.after, st.event)
+        sentence = narrate_as(rs, st.before if st.before is not None else st.after, st.event, as_player)
         view = rs.view(st.after, as_player)
         if as_json:
             out.append({"n": st.index, "actor": st.actor, "text": sentence, "scores": rs.scores(st.after),

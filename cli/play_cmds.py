@@ -9,7 +9,7 @@ from rich.markup import escape
 
 from agon.cli.common import BranchOpt, GameArg, JsonOpt, console, err, examples, friendly, print_json, service
 from agon.cli.render import scores_text, view_text
-from agon.core.engine import Chance, Decision, Over, option_text
+from agon.core.engine import PUBLIC, Chance, Decision, Over, option_text
 from agon.core.service import Line, Recorded, ServiceError, describe_pending
 
 app = typer.Typer()
@@ -119,13 +119,23 @@ def act(
     """Record one decision (or a chance outcome at a real table); bots whose turn follows act by themselves."""
     svc = service()
     recorded, line = svc.record(game, choice, as_player=as_player, branch=branch)
-    if as_json:
-        print_json({"recorded": [{"n": r.n, "actor": r.actor, "text": r.sentence,
-                                  "event": line.codec.to_obj(r.event)} for r in recorded],
+    if as_json:  # what followed is told as the deciding player may see it (service.record)
+        print_json({"recorded": [{"n": r.n, "actor": r.actor, "text": r.sentence, "event": r.shown}
+                                 for r in recorded],
                     "status": line.status(), "scores": line.ruleset.scores(line.state)})
         return
     print_recorded(recorded)
     console.print(f"Now: {line.status()}")
+
+
+def seen_by(line: Line) -> str:
+    """Whose view ``play`` shows: the person who must decide; while chance or a bot moves, the only person at the
+    table, or with several people what every player sees."""
+    pending = line.pending
+    if isinstance(pending, Decision) and not line.bot_of(pending.player):
+        return pending.player
+    people = [p.name for p in line.created.players if not p.bot]
+    return people[0] if len(people) == 1 else PUBLIC
 
 
 @app.command(epilog=examples("agon play 3f2a", "agon play 3f2a -b whatif --full"))
@@ -146,10 +156,15 @@ def play(
             console.print(f"The game is over: {pending.outcome.summary}")
             console.print(f"Scores: {scores_text(dict(pending.outcome.scores))}")
             return
-        who = pending.player if isinstance(pending, Decision) and not full else None
-        title = f"{line.ruleset.title}, event #{line.head.depth}" + (f", as {who} sees it" if who else "")
+        who = None if full else seen_by(line)
+        whose = {None: ", everything (--full)", PUBLIC: ", as every player sees it"}.get(who, f", as {who} sees it")
+        title = f"{line.ruleset.title}, event #{line.head.depth}{whose}"
         console.print(view_text(title, line.ruleset.view(line.state, who)))
-        print_options(line, match)
+        if isinstance(pending, Decision) and who not in (None, pending.player):
+            # A bot's seat must decide: its options would show its hand.
+            console.print(f"{describe_pending(pending)}; type 'bot' to let {pending.player}'s bot move.")
+        else:
+            print_options(line, match)
         match = None
         try:
             answer = typer.prompt("Your choice (q to quit)", default="", show_default=False)
@@ -166,7 +181,7 @@ def play(
             match = answer[1:].strip() or None
             continue
         try:
-            recorded = svc.act(game, answer, branch=branch)
+            recorded = svc.act(game, answer, branch=branch, tell=who)
         except ServiceError as e:
             err.print(f"[bold red]error:[/] {e}", soft_wrap=True)
             continue

@@ -161,16 +161,69 @@ class Ruleset(Protocol):
         """The state as ``player`` sees it (``None``: everything), as plain JSON-able data."""
 
     def narrate(self, state: State, event: Event) -> str:
-        """One English sentence for ``event`` happening in ``state`` ("Alice bids 5 on the Harbour.")."""
+        """One English sentence for ``event`` happening in ``state`` ("Alice bids 5 on the Harbour."), as every
+        player may read it: it names nothing that any player may not see (see "Who sees what" below)."""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Who sees what
+#
+# A viewer is a player's name, ``PUBLIC`` (no seat: what every player sees, as in ``agon log``) or ``None``
+# (everything, as ``view(state, None)``). Besides ``narrate`` (public), a ruleset with hidden information may
+# define three optional methods:
+#
+# - ``narrate_as(state, event, viewer) -> str``: the sentence as ``viewer`` may read it (a player's own record
+#   names the cards they drew; ``None`` names everything).
+# - ``secrets(state, event) -> Iterable[(path, owner)]``: the parts of the event's JSON object (a path of keys and
+#   indexes) that only ``owner`` may see (``PUBLIC`` as owner: nobody, e.g. a counter drawn blind). What an event
+#   reveals is decided when it happens: a later reveal is its own event, so an old event never changes.
+# - ``option_text(state, event) -> str``: a decision as the acting player reads it among their options, before
+#   choosing it: it names their own hidden cards but nothing the decision would reveal.
+
+PUBLIC = ""
+"""The viewer who holds no seat (no player may be named ""): sees only what every player sees."""
+
+HIDDEN = "hidden"
+"""What stands in an event's JSON object for a part the viewer may not see (a list keeps its length)."""
+
+
+def narrate_as(ruleset: Ruleset, state: State, event: Event, viewer: str | None) -> str:
+    """``event`` told as ``viewer`` may read it (``narrate`` when the ruleset hides nothing in its sentences)."""
+    told = getattr(ruleset, "narrate_as", None)
+    return told(state, event, viewer) if told is not None else ruleset.narrate(state, event)
+
+
+def event_as(ruleset: Ruleset, state: State, event: Event, viewer: str | None) -> dict[str, Any]:
+    """``event``'s JSON object (as ``agon schema`` describes it) with every part ``viewer`` may not see replaced by
+    ``HIDDEN`` (each item of a hidden list, so its length stays public)."""
+    import msgspec
+
+    obj = msgspec.json.decode(msgspec.json.encode(event))  # lists and dicts all the way down, as JSON shows it
+    secrets = getattr(ruleset, "secrets", None)
+    if secrets is None or viewer is None:
+        return obj
+    for path, owner in secrets(state, event):
+        if owner == viewer and viewer != PUBLIC:
+            continue
+        holder = obj
+        for key in path[:-1]:
+            holder = holder[key]
+        value = holder[path[-1]]
+        holder[path[-1]] = [HIDDEN] * len(value) if isinstance(value, list) else HIDDEN
+    return obj
 
 
 def option_text(ruleset: Ruleset, state: State, event: Event) -> str:
-    """How a decision reads in the acting player's list of options.
+    """How a decision reads in the acting player's list of options, before it is chosen.
 
-    A ruleset may define ``option_text(state, event)`` to name what only the acting player may see (the card laid
-    face down, the coins paid); ``narrate`` is public (the log) and must not. Without it, options are narrated."""
+    A ruleset may define ``option_text(state, event)``; without it, the decision is told as its player may read it
+    (``narrate_as``). A ruleset whose decisions reveal hidden things (laying a card against a face-down one) must
+    define ``option_text`` so that an option names only what its player sees now."""
     label = getattr(ruleset, "option_text", None)
-    return label(state, event) if label is not None else ruleset.narrate(state, event)
+    if label is not None:
+        return label(state, event)
+    pending = ruleset.pending(state)
+    return narrate_as(ruleset, state, event, pending.player if isinstance(pending, Decision) else PUBLIC)
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -19,13 +19,29 @@ from agon.core import chance as chance_mod
 from agon.core import registry
 from agon.core.autoplay import CHANCE_ACTOR, next_auto
 from agon.core.bots import bots_of
-from agon.core.engine import Chance, Decision, Over, Pending, Ruleset, RuleViolation, State, Step, check, steps
+from agon.core.engine import (
+    PUBLIC,
+    Chance,
+    Decision,
+    Over,
+    Pending,
+    Ruleset,
+    RuleViolation,
+    State,
+    Step,
+    check,
+    event_as,
+    narrate_as,
+    steps,
+)
 from agon.events.base import Event, GameCreated, PlayerSeat
 from agon.events.codec import Codec, DecodeError
 from agon.events.envelope import Envelope, ImportError_, from_jsonl, seal, to_jsonl
 from agon.events.store import BranchInfo, GameInfo, Store, StoreError, now
 
 SETUP_ACTOR = "setup"
+DECIDER = ":decider"
+"""``record``'s default audience: the player who decided (no player may be named with a ':')."""
 RESERVED_NAMES = {CHANCE_ACTOR, SETUP_ACTOR, ""}
 
 
@@ -35,12 +51,21 @@ class ServiceError(Exception):
 
 @dataclass(frozen=True)
 class Recorded:
-    """One event this command recorded, with its sentence."""
+    """One event of a line told as one viewer may see it (a player, ``PUBLIC`` or ``None`` for everything).
+
+    ``sentence`` and ``shown`` (the event's JSON object, with what the viewer may not see replaced by "hidden") are
+    what may be printed to that viewer; ``event`` is the whole event, for code, never to be printed to a person."""
 
     n: int
     actor: str
     event: Event
     sentence: str
+    shown: dict[str, Any] = field(default_factory=dict)
+
+
+def told(rs: Ruleset, n: int, actor: str, before: State, event: Event, viewer: str | None) -> Recorded:
+    """Event #n (``before``: the state it happened in) as ``viewer`` may see it."""
+    return Recorded(n, actor, event, narrate_as(rs, before, event, viewer), event_as(rs, before, event, viewer))
 
 
 _codecs: dict[str, Codec] = {}
@@ -163,11 +188,15 @@ class Service:
     def games(self) -> list[GameInfo]:
         return self.store.games()
 
-    def log(self, line: Line) -> list[Recorded]:
+    def log(self, line: Line, viewer: str | None = PUBLIC) -> list[Recorded]:
+        """The line's events told as ``viewer`` may see them: ``PUBLIC`` (the default: what every player sees), a
+        player (their own record: their cards by name), or ``None`` (everything)."""
+        if viewer not in (None, PUBLIC) and viewer not in line.created.names:
+            raise ServiceError(f"no player {viewer!r} in this game; its players: {', '.join(line.created.names)}")
         out = []
         for st in line.steps():
             state = st.before if st.before is not None else st.after
-            out.append(Recorded(st.index, st.actor, st.event, line.ruleset.narrate(state, st.event)))
+            out.append(told(line.ruleset, st.index, st.actor, state, st.event, viewer))
         return out
 
     # -- creating ----------------------------------------------------------------------------------------------
@@ -272,13 +301,17 @@ class Service:
         raise ServiceError("give a choice number from 'agon options', or the event as JSON")
 
     def act(self, game_ref: str, choice: str, as_player: str | None = None, branch: str | None = None,
-            auto: bool = True) -> list[Recorded]:
+            auto: bool = True, tell: str | None = DECIDER) -> list[Recorded]:
         """Record one decision (or, in a table game, a chance outcome), then what follows by itself."""
-        return self.record(game_ref, choice, as_player, branch, auto)[0]
+        return self.record(game_ref, choice, as_player, branch, auto, tell)[0]
 
     def record(self, game_ref: str, choice: str, as_player: str | None = None, branch: str | None = None,
-               auto: bool = True) -> tuple[list[Recorded], Line]:
-        """``act``, also returning the line as it now stands (without reading and folding it again)."""
+               auto: bool = True, tell: str | None = DECIDER) -> tuple[list[Recorded], Line]:
+        """``act``, also returning the line as it now stands (without reading and folding it again).
+
+        The events recorded are told to ``tell``: by default (``DECIDER``) as the player who decided may see them
+        (a chance outcome typed at a table: as every player sees it), since the reply is read by the person who
+        acted; else to that player, ``PUBLIC``, or ``None`` for everything."""
         line = self.load(game_ref, branch)
         event = self.parse_choice(line, choice)
         pending = line.pending
@@ -286,24 +319,28 @@ class Service:
             actor = as_player or pending.player
             if actor not in line.created.names:
                 raise ServiceError(f"no player {actor!r} in this game; its players: {', '.join(line.created.names)}")
+            viewer = actor
         else:
             if as_player is not None:
                 raise ServiceError(f"no player acts now: a chance outcome is needed ({pending.describe()})")
-            actor = CHANCE_ACTOR
-        recorded, line = self._record(line, [(event, actor)])
+            actor, viewer = CHANCE_ACTOR, PUBLIC
+        if tell != DECIDER:
+            viewer = tell
+        recorded, line = self._record(line, [(event, actor)], viewer)
         if auto:
-            more, line = self.advance(line)
+            more, line = self.advance(line, viewer)
             recorded += more
         return recorded, line
 
-    def advance(self, line: Line) -> tuple[list[Recorded], Line]:
-        """Let chance (outside table games) and bots move until a person must act or the game ends."""
+    def advance(self, line: Line, viewer: str | None = PUBLIC) -> tuple[list[Recorded], Line]:
+        """Let chance (outside table games) and bots move until a person must act or the game ends; what was
+        recorded is told as ``viewer`` may see it."""
         out: list[Recorded] = []
         while True:
             auto = self._auto(line, len(line.events), line.chance_count, draw_chance=not line.created.table)
             if auto is None:
                 return out, line
-            rec, line = self._record(line, [(auto.event, auto.actor)])
+            rec, line = self._record(line, [(auto.event, auto.actor)], viewer)
             out += rec
 
     def _auto(self, line: Line, depth: int, ordinal: int, draw_chance: bool, state: State = None):
@@ -312,8 +349,10 @@ class Service:
             chance_ordinal=ordinal, luck=line.branch.luck, draw_chance=draw_chance,
         )
 
-    def _record(self, line: Line, first: list[tuple[Event, str]]) -> tuple[list[Recorded], Line]:
-        """Append ``first`` and the chance events that follow it (outside table games) in one transaction.
+    def _record(self, line: Line, first: list[tuple[Event, str]], viewer: str | None = PUBLIC
+                ) -> tuple[list[Recorded], Line]:
+        """Append ``first`` and the chance events that follow it (outside table games) in one transaction, told
+        as ``viewer`` may see them.
 
         Every event is checked against the rules first; a refused one records nothing."""
         rs, codec = line.ruleset, line.codec
@@ -331,12 +370,11 @@ class Service:
                 check(rs, state, event, None if actor == CHANCE_ACTOR else actor)
             except RuleViolation as e:
                 raise ServiceError(f"refused: {e.rule}") from None
-            sentence = rs.narrate(state, event)
             tag = codec.tag_of(event)
             env = seal(parent, tag, codec.version_of(tag), actor, codec.encode(event), at)
             envs.append(env)
             events.append(event)
-            recorded.append(Recorded(env.depth, actor, event, sentence))
+            recorded.append(told(rs, env.depth, actor, state, event, viewer))
             state = rs.apply(state, event)
             parent = env
             if actor == CHANCE_ACTOR:

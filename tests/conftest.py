@@ -10,8 +10,10 @@ from __future__ import annotations
 import os
 import secrets
 from collections.abc import Iterator
+from functools import cache
 
 import pytest
+import typer.main
 
 from agon.core import registry
 
@@ -90,17 +92,26 @@ def svc(store):
     return Service(store)
 
 
+@cache
+def _cli_command(app):
+    return typer.main.get_command(app)
+
+
 @pytest.fixture
 def agon(tmp_path, monkeypatch):
     """Run the real agon command line on a fresh store in a fresh working folder, as a person would.
 
     ``agon(*args)`` asserts success unless ``ok=False``; ``input`` is typed at the prompts."""
+    import typer.testing
     from typer.testing import CliRunner
 
     from agon.cli.app import app
 
     monkeypatch.setenv("AGON_DB", str(tmp_path / "games.db"))
     monkeypatch.chdir(tmp_path)
+    # Typer rebuilds the click command from the functions' signatures on every invoke (a tenth of a second); the
+    # command is the same every time, so build it once.
+    monkeypatch.setattr(typer.testing, "_get_command", _cli_command)
     runner = CliRunner()
 
     def run(*args: str, input: str | None = None, ok: bool = True):

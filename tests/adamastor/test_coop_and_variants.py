@@ -123,3 +123,36 @@ def test_historical_scenario_is_won_on_reaching_calicut():
     s = act(s, SailStarted(cards=("c1", "c2", "c3", "c4")))
     s = act(s, FleetMoved(to=calicut.id))
     assert s.result == "won" and "reaches the final destination" in RS.pending(s).outcome.summary
+
+
+def test_coop_the_public_log_tells_the_hands_by_count_and_each_player_reads_their_own():
+    from agon.core.engine import PUBLIC, event_as, narrate_as
+
+    s = coop()
+    deal = PlayerCardsDealt(strip=("c40", "c39", "c38"), hands=(("c11", "c12", "c13"), ("c14", "c15", "c16")))
+    s = replace(s, phase="deal", hands=(), strip=())
+    public = RS.narrate(s, deal)
+    assert "P1 is dealt 3 cards; P2 is dealt 3 cards" in public and "c11" not in public and "c14" not in public
+    assert "P1 holds c11, c12, c13; P2 is dealt 3 cards" in narrate_as(RS, s, deal, "P1")
+    assert event_as(RS, s, deal, "P2")["hands"] == [["hidden"] * 3, ["c14", "c15", "c16"]]
+    assert event_as(RS, s, deal, PUBLIC)["hands"] == [["hidden"] * 3] * 2
+    s = replace(act(s, deal), cubes=3)
+    s = act(act(s, DrawChosen()), CardsDrawn(cards=("c20",)))  # P2, the captain, draws into the hand
+    assert RS.narrate(replace(s, phase="draw", actor=1), CardsDrawn(cards=("c20",))).startswith(
+        "P2 draws a card into the hand")
+
+
+def test_coop_each_player_learns_a_skill_only_from_their_own_hand_the_captain_first():
+    from agon.events.adamastor import SkillDeclined, SkillLearned
+
+    s = coop(strip=("c40", "c37", "c36"))  # 3 motivation icons
+    s = replace(s, hands=(("c3", "c1", "c5"), ("c10", "c13", "c6")))
+    s = act(s, ActionsEnded())
+    assert RS.pending(s) == Decision("P2", "learn a skill or not")
+    assert RS.legal(s) == [SkillLearned(card="c10"), SkillDeclined()]  # not P1's c3: P2 cannot see it
+    assert "c3 is not in P2's hand, and P2 decides now" in refused(s, SkillLearned(card="c3"))
+    s = act(s, SkillDeclined())
+    assert RS.pending(s) == Decision("P1", "learn a skill or not")
+    assert RS.legal(s) == [SkillLearned(card="c3"), SkillDeclined()]
+    s = act(s, SkillLearned(card="c3"))
+    assert s.skills == ("c3",) and "c3" not in s.hands[0]

@@ -38,13 +38,13 @@ def test_views_hide_hands_decks_and_the_face_down_attacking_card():
     assert alice["hand"] is None and alice["hand_count"] == 2 and alice["deck"] is None and alice["deck_count"] == 7
     assert bob_view["players"][1]["hand"] is not None
     assert bob_view["battle"]["attacker_cards"] == ["face down"] and bob_view["battle"]["weapon"] == "sword"
-    assert rs.view(s, "Alice")["battle"]["attacker_cards"] == ["rome.champion"]
+    assert [c["id"] for c in rs.view(s, "Alice")["battle"]["attacker_cards"]] == ["rome.champion"]
     everything = rs.view(s, None)
     assert everything["players"][1]["hand"] is not None and everything["players"][1]["deck"]
-    assert everything["battle"]["attacker_cards"] == ["rome.champion"]
+    assert [c["id"] for c in everything["battle"]["attacker_cards"]] == ["rome.champion"]
     # Once the defender's card is laid, both are revealed to everyone.
     s = play(s, DefenceCommitted(player="Bob", card="carthage.champion"))
-    assert rs.view(s, "Carol")["battle"]["attacker_cards"] == ["rome.champion"]
+    assert [c["id"] for c in rs.view(s, "Carol")["battle"]["attacker_cards"]] == ["rome.champion"]
     for who in (None, "Alice", "Bob", "Carol"):
         msgspec.json.encode(rs.view(s, who))
 

@@ -104,5 +104,11 @@ class Adamastor:
     def narrate(self, state: State, event: Event) -> str:
         return view.narrate(state, event)
 
+    def narrate_as(self, state: State, event: Event, viewer: str | None) -> str:
+        return view.narrate(state, event, viewer)
+
+    def secrets(self, state: State, event: Event) -> list[tuple[tuple[str | int, ...], str]]:
+        return view.secrets(state, event)
+
 
 RULESET = Adamastor()

@@ -141,12 +141,22 @@ def _ignorable(s: State, icon: str) -> list[str]:
     return out
 
 
-def learnable(s: State) -> list[str]:
-    """Hand cards whose skill the motivation icons in play pay for now (rulebook 7 'Aprende habilidade')."""
+def learnable(s: State, player: int | None = None) -> list[str]:
+    """Hand cards whose skill the motivation icons in play pay for now (rulebook 7 'Aprende habilidade': "podes
+    ganhar 1 carta da tua mão"), in the hands of ``player`` or of every player who has not declined this round."""
     if s.learned:
         return []
     motivation = icons(s)["motivation"]
-    return [c for h in s.hands for c in h if s.card(c).skill and skill_cost(s, c) <= motivation and motivation >= 1]
+    hands = [s.hands[player]] if player is not None else [h for i, h in enumerate(s.hands) if i not in s.declined]
+    return [c for h in hands for c in h if s.card(c).skill and skill_cost(s, c) <= motivation and motivation >= 1]
+
+
+def learner(s: State) -> int:
+    """Who may learn a skill now: each player from their own hand, since hands are not shared (9.3); the captain
+    first, then the partner if the captain declines or has none to learn."""
+    n = len(s.players)
+    order = [(s.captain + k) % n for k in range(n)]
+    return next((i for i in order if i not in s.declined and learnable(s, i)), s.captain)
 
 
 def _advance(s: State) -> State:
@@ -227,7 +237,8 @@ def _trim_or_end(s: State) -> State:
         return replace(s, phase="trim")
     captain = (s.captain + 1) % len(s.players)
     s = replace(
-        s, captain=captain, actor=captain, round=s.round + 1, phase="sunrise", event_step=0, learned=False, ignored=()
+        s, captain=captain, actor=captain, round=s.round + 1, phase="sunrise", event_step=0, learned=False,
+        declined=(), ignored=()
     )
     if len(s.players) > 1:
         s = add_note(s, f"the captain token passes to {s.players[captain]}")
@@ -351,6 +362,9 @@ def _apply(s: State, e: AdamastorEvent) -> State:
             s = with_hand(s, i, tuple(c for c in s.hands[i] if c != card))
             return _advance(replace(s, skills=(*s.skills, card), learned=True, event_step=2))
         case SkillDeclined():
+            s = replace(s, declined=(*s.declined, learner(s)))
+            if learnable(s):
+                return s
             return _advance(replace(s, event_step=2))
         case StripRefilled(card=card):
             s = take(s, (card,))

@@ -101,7 +101,9 @@ def deal_size(s: State) -> int:
 
 
 def decider(s: State) -> str:
-    if s.phase in ("ignore", "learn", "place"):
+    if s.phase == "learn":
+        return s.players[flow.learner(s)]
+    if s.phase in ("ignore", "place"):
         return s.captain_name
     if s.phase == "trim":
         return s.players[flow.over_limit(s)]
@@ -200,7 +202,7 @@ def legal(s: State) -> list[Event]:
         icon = flow._ignore_queue(s)[len(s.ignored)]
         return [IconIgnored(card=c, icon=icon) for c in flow._ignorable(s, icon)]
     if ph == "learn":
-        return [*(SkillLearned(card=c) for c in flow.learnable(s)), SkillDeclined()]
+        return [*(SkillLearned(card=c) for c in flow.learnable(s, flow.learner(s))), SkillDeclined()]
     if ph == "trim":
         hand = s.hands[flow.over_limit(s)]
         p = s.players[flow.over_limit(s)]
@@ -349,6 +351,10 @@ def _validate_decision(s: State, e: Event) -> str | None:
                 return "learn a skill (rulebook 7): skills are learned in the events phase, when the event fires"
             if s.holder(c) < 0:
                 return f"learn a skill (rulebook 7): {c} is not in a hand"
+            if s.holder(c) != flow.learner(s):
+                who = s.players[flow.learner(s)]
+                return (f"learn a skill (rulebook 7 'da tua mão', 9.3 hands are not shared): {c} is not in {who}'s"
+                        f" hand, and {who} decides now")
             card = s.card(c)
             if not card.skill:
                 return f"learn a skill (rulebook 7): {c} holds a trauma, not a skill"

@@ -57,6 +57,8 @@ class State(msgspec.Struct, frozen=True):
     event_step: int = 0
     ignored: tuple[tuple[str, str], ...] = ()
     learned: bool = False
+    declined: tuple[int, ...] = ()
+    """Co-op: the players who declined to learn a skill from their hand this round."""
     need: int = 0
     """How many cards the pending draw takes (land discovery, a 'cards' bonus, a morale loss)."""
     loss_removes: bool = False

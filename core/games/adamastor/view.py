@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from agon.core.engine import Step
+from agon.core.engine import PUBLIC, Step
 from agon.core.games.adamastor import flow
 from agon.core.games.adamastor.board import step_cost
 from agon.core.games.adamastor.state import State, icons, sort_strip
@@ -147,7 +147,23 @@ def _cards(cs: Sequence[str]) -> str:
     return ", ".join(cs) if cs else "nothing"
 
 
-def _main(s: State, e: Event) -> str:
+def secrets(s: State, e: Event) -> list[tuple[tuple[str | int, ...], str]]:
+    """With 2 players everything is shared but each player's hand (rulebook 9.3): the hands dealt, and the card the
+    draw action puts straight into the acting player's hand. Cards drawn to choose from lie open."""
+    if len(s.players) < 2:
+        return []
+    if isinstance(e, PlayerCardsDealt):
+        return [(("hands", i), p) for i, p in enumerate(s.players[: len(e.hands)])]
+    if isinstance(e, CardsDrawn) and len(e.cards) == 1:
+        return [(("cards",), s.acting)]
+    return []
+
+
+def _sees(s: State, viewer: str | None, player: str) -> bool:
+    return viewer is None or viewer == player or len(s.players) < 2
+
+
+def _main(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
     who = s.acting
     match e:
         case GameCreated():
@@ -162,7 +178,10 @@ def _main(s: State, e: Event) -> str:
             return f"{s.captain_name} places the fleet on {sp}"
         case PlayerCardsDealt(strip=strip, hands=hands, shown=shown):
             extra = f", {shown} is shown beside the deck" if shown else ""
-            dealt = "; ".join(f"{p} holds {_cards(h)}" for p, h in zip(s.players, hands, strict=False))
+            dealt = "; ".join(
+                f"{p} holds {_cards(h)}" if _sees(s, viewer, p) else f"{p} is dealt {_count(len(h), 'card')}"
+                for p, h in zip(s.players, hands, strict=False)
+            )
             return f"the adventure strip is {_cards(sort_strip(s, strip))}, {dealt}{extra}"
         case SunriseCardDrawn(card=c):
             joined = s.shown if s.less_luck else c
@@ -171,6 +190,8 @@ def _main(s: State, e: Event) -> str:
         case DrawChosen():
             return f"{who} takes the draw action"
         case CardsDrawn(cards=cs):
+            if len(cs) == 1 and not _sees(s, viewer, who):
+                return f"{who} draws a card into the hand"
             return f"{who} draws {_cards(cs)}"
         case DrawnCardKept(card=c):
             return f"{who} keeps {c} and puts the other card under the deck"
@@ -200,7 +221,7 @@ def _main(s: State, e: Event) -> str:
         case SkillLearned(card=c):
             return f"the crew learns {c}'s skill {s.card(c).skill}"
         case SkillDeclined():
-            return f"{s.captain_name} learns no skill this round"
+            return f"{s.players[flow.learner(s)]} learns no skill this round"
         case StripRefilled(card=c):
             return f"{c} joins the adventure strip after the revolt"
         case MoraleLost(cards=cs):
@@ -211,12 +232,13 @@ def _main(s: State, e: Event) -> str:
     return type(e).__name__
 
 
-def narrate(s: State, e: Event) -> str:
+def narrate(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
+    """``e`` told as ``viewer`` may read it (``PUBLIC``: both players; ``None``: everything)."""
     if isinstance(e, GameCreated):
         text = _main(s, e)
         return text[0].upper() + text[1:] + "."
     after = flow.apply(s, e)  # type: ignore[arg-type]
-    text = _main(s, e)
+    text = _main(s, e, viewer)
     if after.notes:
         text += "; " + "; ".join(after.notes)
     if after.result and not s.result:

@@ -82,5 +82,11 @@ class Peloponnes:
     def narrate(self, state: State, event: Event) -> str:
         return view.narrate(state, event)
 
+    def narrate_as(self, state: State, event: Event, viewer: str | None) -> str:
+        return view.narrate(state, event, viewer)
+
+    def secrets(self, state: State, event: Event) -> list[tuple[tuple[str | int, ...], str]]:
+        return view.secrets(state, event)
+
 
 RULESET = Peloponnes()

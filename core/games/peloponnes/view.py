@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agon.core.engine import Decision
+from agon.core.engine import PUBLIC, Decision
 from agon.core.games.peloponnes import auction, flow
 from agon.core.games.peloponnes.cards import CATASTROPHE_NAMES, CATASTROPHES
 from agon.core.games.peloponnes.rules import apply, pending
@@ -23,6 +23,7 @@ from agon.core.games.peloponnes.state import (
 from agon.events.base import Event, GameCreated
 from agon.events.peloponnes import (
     BidMoved,
+    Coins,
     BidPlaced,
     BidWithdrawn,
     BuildingBuilt,
@@ -66,9 +67,9 @@ def _slot(s: State, slot: Slot, mine: bool) -> dict[str, Any]:
 def _bid(s: State, b: Bid, viewer: str | None) -> dict[str, Any]:
     out: dict[str, Any] = {"player": b.player, "coin_cards": b.count}
     out["effective"] = auction.effective(s, b.player, b.count)
+    out["luxury"] = b.luxury  # public: the luxury track moves down when goods are bid
     if viewer is None or viewer == b.player:
         out["coins"] = {k: b.coins.get(k) for k in ("wood", "stone", "grain", "people")}
-        out["luxury"] = b.luxury
     return out
 
 
@@ -149,11 +150,28 @@ def _after(s: State, after: State) -> list[str]:
     return out
 
 
-def narrate(s: State, e: Event) -> str:
+def secrets(s: State, e: Event) -> list[tuple[tuple[str | int, ...], str]]:
+    """The parts of an event only its player sees: the backs of the coin cards drawn, bid, put under a
+    construction or laid over a card a catastrophe hits (coin cards are held so that only their owner sees their
+    backs, and a bid shows only how many cards it is: 'Leilão'). Luxury goods are public (their track moves)."""
+    match e:
+        case CoinsDrawn():
+            return [(("coins",), e.player)]
+        case BidPlaced():
+            return [(("coins",), e.player)]
+        case ConstructionStarted() if e.coin != "luxury":
+            return [(("coin",), e.player)]
+        case CatastropheFaced():
+            return [(("coins", i), e.player) for i, c in enumerate(e.coins) if c and c != "luxury"]
+    return []
+
+
+def narrate(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
+    """``e`` told as ``viewer`` may read it (``PUBLIC``: every player; ``None``: everything)."""
     if isinstance(e, GameCreated):
         return f"A game of the Peloponnes Card Game begins for {', '.join(e.names)}."
     after = apply(s, e)  # type: ignore[arg-type]
-    text = _sentence(s, e)
+    text = _sentence(s, e, viewer is None or viewer == getattr(e, "player", None))
     extra = _after(s, after)
     return text + ("; " + "; ".join(extra) if extra else "") + "."
 
@@ -163,7 +181,14 @@ def _amount(s: State, player: str, n: int) -> str:
     return str(n) if eff == n else f"{n} (counting {eff:g} with Market/Agora)"
 
 
-def _sentence(s: State, e: Event) -> str:
+def _coin(kind: str, own: bool) -> str:
+    if kind == "luxury":
+        return "a luxury good used as a coin card"
+    return f"a {kind} coin card" if own else "a coin card"
+
+
+def _sentence(s: State, e: Event, own: bool) -> str:
+    """The event's own sentence; ``own``: told to its player (or in full), naming the backs of their coin cards."""
     match e:
         case CivilizationsDealt():
             dealt = ", ".join(f"{p} {s.cat.civs[c].name}" for p, c in zip(s.players, e.civilizations, strict=True))
@@ -171,12 +196,16 @@ def _sentence(s: State, e: Event) -> str:
             return f"Civilizations are dealt ({dealt}); the turn order by their arrows is {', '.join(order)}"
         case CoinsDrawn():
             why = s.draws[0].reason if s.draws else "draw"
-            return f"{e.player} draws {len(e.coins)} coin card(s) ({why})"
+            backs = f": {Coins.of(e.coins).describe()}" if own and e.coins else ""
+            return f"{e.player} draws {len(e.coins)} coin card(s) ({why}){backs}"
         case PowerCardsRevealed():
             return f"Round {s.round}: {', '.join(_n(s, c) for c in e.cards)} revealed"
         case BidPlaced():
             where = " in the conquest row" if e.card in s.conquest else ""
             text = f"{e.player} bids {_amount(s, e.player, e.coins.total() + e.luxury)} on {_n(s, e.card)}{where}"
+            if own:
+                parts = [e.coins.describe()] if e.coins.total() else []
+                text += f" ({', '.join(parts + ([f'{e.luxury} luxury'] if e.luxury else []))})"
             other = auction.held(s, e.card)
             if other:
                 text += f", outbidding {other.player}'s {other.count}, who must move that bid or take it back"
@@ -198,8 +227,7 @@ def _sentence(s: State, e: Event) -> str:
             paid = f"{e.wood} wood, {e.stone} stone and {e.luxury} luxury from hand"
             return f"{e.player} builds {_n(s, e.card)}, paying production plus {paid}"
         case ConstructionStarted():
-            coin = "a luxury good used as a coin card" if e.coin == "luxury" else f"a {e.coin} coin card"
-            return f"{e.player} puts {_n(s, e.card)} under construction with {coin}"
+            return f"{e.player} puts {_n(s, e.card)} under construction with {_coin(e.coin, own)}"
         case BuildingLost():
             return f"{e.player} cannot pay for {_n(s, e.card)} and loses it"
         case PopulationFed():
@@ -212,7 +240,7 @@ def _sentence(s: State, e: Event) -> str:
             return f"{e.player} finishes {done} under construction ({e.wood} wood, {e.stone} stone, {e.luxury} luxury)"
         case CatastropheFaced():
             parts = [
-                f"covers {_n(s, c)} with {'a luxury good' if coin == 'luxury' else f'a {coin} coin card'}"
+                f"covers {_n(s, c)} with {'a luxury good' if coin == 'luxury' else _coin(coin, own)}"
                 if coin
                 else f"loses {_n(s, c)}"
                 for c, coin in zip(e.cards, e.coins, strict=False)

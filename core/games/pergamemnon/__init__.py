@@ -84,6 +84,12 @@ class Pergamemnon:
     def narrate(self, state: State, event: Event) -> str:
         return view.narrate(state, event)
 
+    def narrate_as(self, state: State, event: Event, viewer: str | None) -> str:
+        return view.narrate(state, event, viewer)
+
+    def secrets(self, state: State, event: Event) -> list[tuple[tuple[str, ...], str]]:
+        return view.secrets(state, event)
+
     def option_text(self, state: State, event: Event) -> str:
         return view.option_text(state, event)
 

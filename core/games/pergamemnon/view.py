@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from agon.core.engine import Over, Step
+from agon.core.engine import PUBLIC, Over, Step
 from agon.core.games.pergamemnon import rules, scoring
 from agon.core.games.pergamemnon.cards import DEFENCE_OF
-from agon.core.games.pergamemnon.state import Battle, State, Strike, card
+from agon.core.games.pergamemnon.state import Battle, State, Strike, card, defence_of, player
 from agon.events.base import Event, GameCreated
 from agon.events.pergamemnon import (
     Attacked,
@@ -51,6 +51,11 @@ def _card_view(s: State, cid: str) -> dict[str, Any]:
     return out
 
 
+def _named(s: State, cids: tuple[str, ...]) -> list[dict[str, str]]:
+    """Open cards as a person reads them: each card's name beside its id."""
+    return [{"id": c, "name": card(s, c).name} for c in cids]
+
+
 def _battle_view(s: State, b: Battle, viewer: str | None) -> dict[str, Any]:
     hidden = not b.defender_cards and viewer not in (None, b.attacker)
     return {
@@ -58,18 +63,18 @@ def _battle_view(s: State, b: Battle, viewer: str | None) -> dict[str, Any]:
         "attacker": b.attacker,
         "defender": b.defender,
         "weapon": b.weapon,
-        "attacker_cards": ["face down"] if hidden else list(b.attacker_cards),
-        "defender_cards": list(b.defender_cards),
+        "attacker_cards": ["face down"] if hidden else [_card_view(s, c) for c in b.attacker_cards],
+        "defender_cards": [_card_view(s, c) for c in b.defender_cards],
         "strikes": [
             {
                 "striker": st.striker,
                 "struck": st.struck,
-                "card": st.card,
+                "card": _name(s, st.card),
                 "weapon": st.weapon,
                 "value": st.value,
-                "defence_card": st.defence_card,
+                "defence_card": _name(s, st.defence_card),
                 "defence": st.defence,
-                "reinforcement": st.reinforcement or None,
+                "reinforcement": _name(s, st.reinforcement) if st.reinforcement else None,
                 "reinforcement_defence": st.reinforcement_defence,
                 "result": st.result or "awaiting answer",
             }
@@ -97,10 +102,10 @@ def view(s: State, viewer: str | None) -> dict[str, Any]:
                 "hand_count": len(p.hand),
                 "deck_count": len(p.deck),
                 "deck": sorted(p.deck) if viewer is None else None,
-                "discard": list(p.discard),
+                "discard": _named(s, p.discard),
                 "charisma_cards": p.charisma,
-                "under_city": list(p.under),
-                "secured": list(p.secured),
+                "under_city": _named(s, p.under),
+                "secured": _named(s, p.secured),
                 "score": scores[p.name],
             }
         )
@@ -114,7 +119,8 @@ def view(s: State, viewer: str | None) -> dict[str, Any]:
         "charisma_supply": s.supply,
         "players": players,
         "battle": _battle_view(s, s.battle, viewer) if s.battle is not None else None,
-        "out_of_game": list(s.box),
+        "captured": _named(s, s.aftermath.captured) if s.aftermath is not None else [],
+        "out_of_game": _named(s, s.box),
         "outcome": p_next.outcome.summary if isinstance(p_next, Over) else None,
     }
 
@@ -163,17 +169,32 @@ def _chain(before: State, after: State) -> str:
 
 
 def option_text(s: State, e: Event) -> str:
-    """An option as the acting player reads it: an attack names the card they would lay face down."""
-    if isinstance(e, Attacked):
-        c = card(s, e.card)
+    """An option as the acting player reads it before choosing: their own cards by name, and nothing that the
+    decision would reveal (laying a defence turns the attacker's face-down card over: the option does not say
+    what it is)."""
+    if isinstance(e, DefenceCommitted):
+        b = s.battle
+        assert b is not None
+        value = defence_of(s, player(s, e.player), e.card, b.weapon)
         return (
-            f"{e.player} attacks {e.defender}, declaring a {e.weapon}, and lays the {c.name} "
-            f"({e.weapon} {c.attack}) face down."
+            f"{e.player} lays the {_name(s, e.card)} ({DEFENCE_OF[b.weapon]} {value}) against {b.attacker}'s face-down card"
+            f" ({b.weapon}); both cards are then revealed."
         )
-    return narrate(s, e)
+    return narrate(s, e, e.player if hasattr(e, "player") else PUBLIC)
 
 
-def narrate(s: State, e: Event) -> str:
+def secrets(s: State, e: Event) -> list[tuple[tuple[str, ...], str]]:
+    """The parts of an event only one player sees: the cards a player draws into the hand ('Preparação': held
+    "sem as mostrar aos adversários") and the attacker's card laid face down ('A Batalha')."""
+    if isinstance(e, CardsDrawn):
+        return [(("cards",), e.player)]
+    if isinstance(e, Attacked):
+        return [(("card",), e.player)]
+    return []
+
+
+def narrate(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
+    """``e`` told as ``viewer`` may read it (``PUBLIC``: every player; ``None``: everything)."""
     match e:
         case GameCreated():
             return f"A game of Pergamemnon begins for {', '.join(e.names)}."
@@ -184,6 +205,8 @@ def narrate(s: State, e: Event) -> str:
             return f"Creatures are revealed: {', '.join(_name(s, c) for c in cards)}."
         case CardsDrawn(player=who, cards=cards, reshuffled=reshuffled):
             shuffled = " shuffles the discard pile into a new deck and" if reshuffled else ""
+            if viewer is None or viewer == who:
+                return f"{who}{shuffled} draws {', '.join(_name(s, c) for c in cards) or 'nothing'}."
             return f"{who}{shuffled} draws {len(cards)} card(s)."
         case StarterDrawn(player=who):
             return f"Lots are drawn among {', '.join(s.tied)}, the most charismatic: {who} starts."
@@ -195,7 +218,13 @@ def narrate(s: State, e: Event) -> str:
                 f"{_name(s, e.hand_card)} (charisma {card(s, e.hand_card).charisma}) and {' and '.join(paid)}."
             )
         case Attacked():
-            # Public: the card stays face down until the defender's card is laid (option_text names it).
+            # The card stays face down until the defender's card is laid; only the attacker knows it.
+            if viewer is None or viewer == e.player:
+                c = card(s, e.card)
+                return (
+                    f"{e.player} attacks {e.defender}, declaring a {e.weapon}, and lays the {c.name} "
+                    f"({e.weapon} {c.attack}) face down."
+                )
             return f"{e.player} attacks {e.defender}, declaring a {e.weapon}, and lays a card face down."
         case DefenceCommitted() | Reinforced() | Yielded():
             after = rules.apply(s, e)

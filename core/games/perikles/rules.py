@@ -297,6 +297,12 @@ class Perikles:
     def narrate(self, s: State, e: Event) -> str:
         return view.narrate(s, e, self.apply)
 
+    def narrate_as(self, s: State, e: Event, viewer: str | None) -> str:
+        return view.narrate(s, e, self.apply, viewer)
+
+    def secrets(self, s: State, e: Event) -> list[tuple[tuple[str | int, ...], str]]:
+        return view.secrets(s, e)
+
     def option_text(self, s: State, e: Event) -> str:
         return view.option_text(s, e, self.apply)
 

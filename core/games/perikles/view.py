@@ -1,8 +1,9 @@
 """What each player sees, and one sentence per event.
 
 Hidden from others (../shared/rules/perikles-game-help.pt.txt, 1st paragraph: the special tile is one's own;
-'tropas ... posicionadas' face down until the battle): unused special tiles and the kind and strength of counters
-committed to locations whose battles have not been fought yet. Counts and cities stay visible.
+'tropas ... posicionadas' face down until the battle): unused special tiles, the counters a player commands at home
+(their count is public) and the kind and strength of counters committed to locations whose battles have not been
+fought yet. Counts and cities stay visible.
 """
 
 from __future__ import annotations
@@ -10,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from agon.core.engine import PUBLIC
 from agon.core.games.perikles.battle import current, roll_outcome, strengths, targets
 from agon.core.games.perikles.commit import commitment_error
 from agon.core.games.perikles.data import KIND_NAMES, tile_city, tile_kind
 from agon.core.games.perikles.scoring import breakdown
-from agon.core.games.perikles.state import BATTLE, NOBODY, OVER, State, pidx
+from agon.core.games.perikles.state import BATTLE, NOBODY, OVER, State, home_counters, pidx
 from agon.events.base import GameCreated
 from agon.events.perikles import (
     AlkibiadesPlayed,
@@ -111,6 +113,12 @@ def view(s: State, player: str | None) -> dict[str, Any]:
             "special_tile": special if (mine or used) else ("hidden" if special else None),
             "special_used": used,
         }
+        if s.cubes:
+            home = home_counters(s, p)
+            info["forces_at_home"] = (
+                [{"counter": c.id, "kind": KIND_NAMES[c.kind], "strength": c.strength} for c in home]
+                if mine else {"count": len(home)}
+            )
         out["players"][name] = info
     if s.battle is not None and s.phase == BATTLE and s.battle.loc < len(s.locations):
         location, kind = current(s)
@@ -136,15 +144,29 @@ def _tile_text(tile: str) -> str:
             "assassin": f"{article} {city} assassin tile"}[kind]
 
 
-def narrate(s: State, e: Any, apply: Apply) -> str:
-    """One sentence for event ``e`` at state ``s``. ``apply`` is the ruleset's own (given by rules.py, so this
-    module never imports the rules): what follows an event by itself, such as elections or a battle's end, is told
-    from the state after it."""
+def secrets(s: State, e: Any) -> list[tuple[tuple[str | int, ...], str]]:
+    """The parts of an event only one player sees: each special tile dealt (its holder), each counter committed
+    face down (its commander), and the hoplite the Slave Revolt draws blind (nobody, until its battle)."""
+    if isinstance(e, SpecialTilesDealt):
+        return [(("tiles", i), p) for i, p in enumerate(s.players[: len(e.tiles)])]
+    if isinstance(e, ForcesCommitted):
+        return [(("placements", i, "counter"), e.player) for i in range(len(e.placements))]
+    if isinstance(e, SlaveRevoltStruck):
+        return [(("counter",), PUBLIC)]
+    return []
+
+
+def narrate(s: State, e: Any, apply: Apply, viewer: str | None = PUBLIC) -> str:
+    """One sentence for event ``e`` at state ``s``, told as ``viewer`` may read it (``PUBLIC``: every player;
+    ``None``: everything). ``apply`` is the ruleset's own (given by rules.py, so this module never imports the
+    rules): what follows an event by itself, such as elections or a battle's end, is told from the state after it."""
     match e:
         case GameCreated():
             return f"A game of Perikles begins for {', '.join(e.names)}."
         case SpecialTilesDealt(tiles=tiles):
-            return f"Special tiles are dealt face down to {', '.join(s.players)} ({len(tiles)} tiles)."
+            mine = [f"{p} gets {t}" for p, t in zip(s.players, tiles) if viewer is None or viewer == p]
+            return (f"Special tiles are dealt face down to {', '.join(s.players)} ({len(tiles)} tiles)"
+                    + (f": {', '.join(mine)}." if mine else "."))
         case StartingCubePlaced(player=p, city=city):
             return f"{p} places a starting cube in {city.capitalize()}."
         case LocationsDealt(locations=locs):
@@ -160,6 +182,8 @@ def narrate(s: State, e: Any, apply: Apply) -> str:
         case NominationPassed(player=p):
             return f"{p} passes on nominating." + _elections_after(s, e, apply)
         case ForcesCommitted():
+            if e.placements and (viewer is None or viewer == e.player) and not _asks_leave(s, e):
+                return _commit_text(s, e) + _aftermath(s, e, apply)
             return _narrate_commit(s, e) + _aftermath(s, e, apply)
         case PermissionGiven(player=p, granted=g):
             r = s.request
@@ -208,6 +232,10 @@ def _elections_after(s: State, e: Any, apply: Apply) -> str:
     if after.phase != s.phase and after.elections:
         return " Elections: " + "; ".join(after.elections) + "."
     return ""
+
+
+def _asks_leave(s: State, e: ForcesCommitted) -> bool:
+    return commitment_error(s, e)[1] != NOBODY
 
 
 def _narrate_commit(s: State, e: ForcesCommitted) -> str:
@@ -271,14 +299,18 @@ def _aftermath(s: State, e: Any, apply: Apply) -> str:
     return (" Then " + "; ".join(parts) + ".") if parts else ""
 
 
+def _commit_text(s: State, e: ForcesCommitted) -> str:
+    sent = ", ".join(
+        f"{pl.counter} ({KIND_NAMES[s.data.counter(pl.counter).kind]} {s.data.counter(pl.counter).strength})"
+        f" to {pl.location} as {pl.role} {pl.side}" for pl in e.placements
+    )
+    cube = f", sacrificing a cube in {e.cube.capitalize()}" if e.cube else ""
+    return f"{e.player} spends {_tile_text(e.tile)}{cube}: {sent}."
+
+
 def option_text(s: State, e: Any, apply: Apply) -> str:
     """A decision as the acting player reads it among their options: a commitment names its counters (which the
     public log, being face down, does not)."""
     if isinstance(e, ForcesCommitted) and e.placements:
-        sent = ", ".join(
-            f"{pl.counter} ({KIND_NAMES[s.data.counter(pl.counter).kind]} {s.data.counter(pl.counter).strength})"
-            f" to {pl.location} as {pl.role} {pl.side}" for pl in e.placements
-        )
-        cube = f", sacrificing a cube in {e.cube.capitalize()}" if e.cube else ""
-        return f"{e.player} spends {_tile_text(e.tile)}{cube}: {sent}."
-    return narrate(s, e, apply)
+        return _commit_text(s, e)
+    return narrate(s, e, apply, getattr(e, "player", PUBLIC))
