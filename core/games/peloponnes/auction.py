@@ -10,6 +10,8 @@ cards plus half a coin per Market and Agora; the turn order reads coin cards onl
 
 from __future__ import annotations
 
+import math
+
 from agon.core.games.peloponnes.state import Bid, Draw, State, bid_bonus, conquest_price, replace
 from agon.events.peloponnes import COIN_KINDS, BidMoved, BidPlaced, BidWithdrawn, Coins, Passed
 
@@ -156,24 +158,45 @@ def new_order(s: State) -> tuple[tuple[str, int], ...]:
 
 
 def pick_coins(hand: Coins, n: int) -> Coins:
-    """A canonical set of ``n`` coin cards: one at a time from the back the hand holds most of."""
-    counts = {k: hand.get(k) for k in COIN_KINDS}
-    taken = dict.fromkeys(COIN_KINDS, 0)
-    for _ in range(n):
-        k = max(COIN_KINDS, key=lambda k: counts[k])
-        counts[k] -= 1
-        taken[k] += 1
-    return Coins(**taken)
+    """A canonical set of ``n`` coin cards: one at a time from the back the hand holds most of (the first such
+    back in ``COIN_KINDS`` order on a tie)."""
+    return _picks(hand, n)[n]
+
+
+def _picks(hand: Coins, upto: int) -> list[Coins]:
+    """``pick_coins(hand, n)`` for every n from 0 to ``upto``: each is the one before plus one more card, so the
+    whole run is made in one pass."""
+    counts = [hand.get(k) for k in COIN_KINDS]
+    taken = [0] * len(COIN_KINDS)
+    out = [Coins(**dict(zip(COIN_KINDS, taken)))]
+    for _ in range(upto):
+        i = counts.index(max(counts))
+        counts[i] -= 1
+        taken[i] += 1
+        out.append(Coins(**dict(zip(COIN_KINDS, taken))))
+    return out
+
+
+MAX_BID = 39
+"""The largest bid the canonical list considers (more coin cards than anyone holds)."""
 
 
 def _least(s: State, player: str, card: str) -> int | None:
-    """The fewest coin cards that may be bid on ``card`` (None when no bid can stand there)."""
-    for n in range(1, 40):
-        if placement_error(s, player, card, n, "bid") is None:
-            return n
-        if card in s.conquest and held(s, card) is not None:
+    """The fewest coin cards that may be bid on ``card`` (None when no bid can stand there): the smallest count
+    that ``placement_error`` accepts, worked out from the same minimums instead of trying every count."""
+    bonus = bid_bonus(s.cat, s.seat(player))
+    if card in s.conquest:
+        if held(s, card) is not None:
             return None
-    return None
+        n = max(1, math.ceil(conquest_price(s.cat, s.seat(player), card) - bonus))
+    elif card in s.row:
+        n = max(1, math.ceil(s.cat.power[card].value - bonus))
+        other = held(s, card)
+        if other is not None:  # strictly higher than the bid there
+            n = max(n, math.floor(effective(s, other.player, other.count) - bonus) + 1)
+    else:
+        return None
+    return n if n <= MAX_BID else None
 
 
 def legal(s: State) -> list:
@@ -190,12 +213,13 @@ def legal(s: State) -> list:
     seat = s.seat(who)
     out: list = [Passed(player=who)]
     have = seat.hand.total()
+    picks = _picks(seat.hand, have)
     for card in s.row + s.conquest:
         least = _least(s, who, card)
         if least is None:
             continue
         for n in range(least, min(have, least + 2) + 1):
-            out.append(BidPlaced(player=who, card=card, coins=pick_coins(seat.hand, n)))
+            out.append(BidPlaced(player=who, card=card, coins=picks[n]))
         if least > have and least <= have + seat.luxury:
             out.append(BidPlaced(player=who, card=card, coins=seat.hand, luxury=least - have))
     return out

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
 from agon.core.engine import Chance, Decision, Outcome, Over, Pending
-from agon.core.games.perikles import battle, commit, influence, scoring, view
+from agon.core.games.perikles import battle, commit, influence, sample, scoring, view
 from agon.core.games.perikles.data import default_cards, parse, parse_cached
 from agon.core.games.perikles.state import (
     BATTLE,
@@ -174,6 +174,10 @@ class Perikles:
             return [*commit.legal_commitments(s), *commit.legal_revolt(s)]
         p = battle.tile_chooser(s)
         return [BattleTilePlayed(player=s.players[p], tile=s.specials[p]), BattleTileKept(player=s.players[p])]
+
+    def sample_legal(self, s: State, rng: Any) -> Event:
+        """One decision of ``legal(s)``, each as likely, without listing every commitment (sample.py)."""
+        return sample.sample_legal(self, s, rng)
 
     # -- validation -------------------------------------------------------------------------------------------
 
