@@ -143,14 +143,16 @@ def _process_pool(tasks: Sequence[Task], workers: int) -> Iterator[tuple[int, Ta
 
 def _dask(tasks: Sequence[Task], address: str) -> Iterator[tuple[int, Tally]]:
     try:
-        from distributed import Client, as_completed as dask_completed
+        from distributed import Client
+        from distributed import as_completed as dask_completed
     except ImportError:
         raise ServiceError("--cluster needs the 'distributed' package: pip install 'agon[cluster]'") from None
+    _reachable(address)
     try:
-        client = Client(address, timeout="10s")
+        client = Client(address, timeout="20s")
     except (OSError, TimeoutError) as e:
-        raise ServiceError(f"cannot reach the Dask scheduler at {address} ({e}); start one with 'dask scheduler'"
-                           " or leave out --cluster") from None
+        raise ServiceError(f"cannot reach the Dask scheduler at {address} ({e}); leave out --cluster to run here")\
+            from None
     try:
         futures = client.map(rollout.run_task, list(tasks), pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
@@ -160,13 +162,33 @@ def _dask(tasks: Sequence[Task], address: str) -> Iterator[tuple[int, Tally]]:
         client.close()
 
 
-def execute(tasks: Sequence[Task], settings: Settings) -> Iterator[tuple[int, Tally]]:
-    """Each task's index and result, in the order they finish."""
+def _reachable(address: str) -> None:
+    """Fail at once, in one line, when nothing listens at ``address`` (Dask itself would retry for a while)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address if "://" in address else f"tcp://{address}")
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host = port = None
+    if not host or not port:
+        raise ServiceError(f"--cluster {address!r} is not a scheduler address; give it as tcp://HOST:PORT")
+    try:
+        socket.create_connection((host, port), timeout=10).close()
+    except OSError as e:
+        raise ServiceError(f"cannot reach the Dask scheduler at {address} ({e.strerror or e}); start one ('dask"
+                           " scheduler' and 'dask worker') or leave out --cluster to run here") from None
+
+
+def execute(tasks: Sequence[Task], settings: Settings, force_pool: bool = False) -> Iterator[tuple[int, Tally]]:
+    """Each task's index and result, in the order they finish. One worker (or one task) runs here, unless
+    ``force_pool`` (the benchmark compares pools of one and two processes)."""
     if not tasks:
         return iter(())
     if settings.cluster:
         return _dask(tasks, settings.cluster)
-    if settings.workers <= 1 or len(tasks) == 1:
+    if not force_pool and (settings.workers <= 1 or len(tasks) == 1):
         return _in_process(tasks)
     return _process_pool(tasks, settings.workers)
 

@@ -8,6 +8,8 @@
    (target: at least 3x faster).
 3. Branch creation and undo at depth 10 against depth 10,000 (target: within 1.5x, i.e. O(1)).
 4. ``agon state`` end to end against a bare interpreter importing the same libraries (target: at most 1.5x).
+5. Rollouts (scripts/bench_rollouts.py): events/s per ruleset against today's play-out, two workers against one,
+   and the shipped Pergamemnon replay analysed with 100 rollouts per position.
 
 Exit status 1 when a target is missed, so the script can guard a change.
 """
@@ -230,6 +232,9 @@ def main() -> int:
         bench_eventsourcing(tmp)
         bench_o1(tmp)
         bench_cli_startup(tmp)
+    from bench_rollouts import bench as bench_rollouts  # rollout speed, workers and the replay analysis
+
+    bench_rollouts(record)
     missed = [r for r in results if not r[4]]
     print(f"{len(results) - len(missed)} of {len(results)} targets met")
     return 1 if missed else 0
