@@ -96,30 +96,38 @@ def figure(a: Analysis) -> Any:
     """Each player's win chance after every event, in the player's colour, the marked decisions annotated."""
     import plotly.graph_objects as go
 
-    from agon.analysis.figures import style
+    from agon.analysis.figures import CREW_COLOR, EndLabels, shared_score, style
 
     colors = player_colors(a.players)
     xs = [p.n for p in a.positions]
     fig = go.Figure()
     solo = len(a.players) == 1
-    for name in a.players:
+    crew = shared_score(a.line.ruleset.name)
+    # A co-operative game is won or lost together: its players' chances are one chance, drawn once for the crew.
+    drawn = [(crew, a.players[0], CREW_COLOR)] if crew else [(name, name, colors[name]) for name in a.players]
+    for label, name, colour in drawn:
         ys = [100 * p.chances[name] for p in a.positions]
         fig.add_trace(go.Scatter(
-            x=xs, y=ys, mode="lines", name=name, line={"color": colors[name], "width": 2.5, "shape": "hv"},
-            fill="tozeroy" if len(a.players) <= 2 else None, fillcolor=_alpha(colors[name], 0.12),
-            hovertext=[f"#{p.n} {p.text}<br>{name}: {pct(p.chances[name])}, expected score"
+            x=xs, y=ys, mode="lines", name=label, line={"color": colour, "width": 2.5, "shape": "hv"},
+            fill="tozeroy" if len(drawn) <= 2 else None, fillcolor=_alpha(colour, 0.12),
+            hovertext=[f"#{p.n} {p.text}<br>{label}: {pct(p.chances[name])}, expected score"
                        f" {p.scores[name]:.1f}" for p in a.positions],
-            hoverinfo="text", meta={"player": name},
+            hoverinfo="text", meta={"player": label},
         ))
-    if not solo:
+    if len(drawn) > 1:
         fig.add_hline(y=100 / len(a.players), line={"color": "#999", "dash": "dot", "width": 1},
-                      annotation_text="an even share", annotation_position="bottom right",
+                      annotation_text="an even share", annotation_position="top right",
                       annotation_font={"size": 10, "color": "#888"})
+    last = a.positions[-1] if a.positions else None
+    labels = EndLabels(fig, [(colour, xs[-1], 100 * last.chances[name], f"{label} {pct(last.chances[name])}")
+                             for label, name, colour in drawn] if last else [],
+                       (xs[0], xs[-1]) if xs else (0, 1), (0, 100), height=700)
     for k, d in enumerate(a.marked):
         best = d.best_checked if d.best_checked is not None else (d.best.chance if d.best else d.chance)
+        text = f"#{d.n}{d.glyph} {d.player}: {pct(d.chance)} (best {pct(best)})"
+        dx, dy = labels.arrowed(d.n, 100 * d.chance, text, 11, up_first=k % 2 == 0)
         fig.add_annotation(
-            x=d.n, y=100 * d.chance, text=f"#{d.n}{d.glyph} {d.player}: {pct(d.chance)} (best {pct(best)})",
-            showarrow=True, arrowhead=2, ax=0, ay=-36 if k % 2 == 0 else 36,
+            x=d.n, y=100 * d.chance, text=text, showarrow=True, arrowhead=2, ax=dx, ay=dy,
             font={"color": colors[d.player], "size": 11}, bgcolor="rgba(255,255,255,0.85)",
             bordercolor=colors[d.player], hovertext=marked_text(d), name="marked",
         )
@@ -128,7 +136,7 @@ def figure(a: Analysis) -> Any:
     sub = (f"game {a.line.game.id}, branch {a.line.branch.name}: {s.rollouts} rollouts per position by {s.bot}"
            f" bots (seed {s.seed}), from the full state; {len(a.marked)} decision(s) marked")
     style(fig, f"{a.line.ruleset.title}: {what} after every event", "event number", f"{what} (%)", subtitle=sub)
-    fig.update_yaxes(range=[0, 100])
+    labels.frame_layout(fig)
     fig.update_layout(meta={"players": list(a.players), "game": a.line.game.id, "kind": "chances"})
     return fig
 

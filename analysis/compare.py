@@ -1,4 +1,8 @@
-"""Two lines of one game side by side: where they part, and how scores and outcome differ."""
+"""Two lines of one game side by side: where they part, and how scores and outcome differ.
+
+The events after the fork are told in full by default (an analyst's store: every hidden draw named, so two
+different shuffles read differently), or as one player may read them (``viewer``), naming nothing that player may
+not see; where two events differ only in what the viewer may not see, the comparison says so without naming it."""
 
 from __future__ import annotations
 
@@ -18,25 +22,46 @@ def fork_point(a: Any, b: Any) -> int:
     return shared
 
 
-def compare_lines(a: Any, b: Any, *, show: int = 3) -> dict[str, Any]:
-    """A plain summary of two lines of the same game.
+def told(line: Any, viewer: str | None) -> list[str]:
+    """Every event of ``line`` in a sentence as ``viewer`` may read it (None: everything, every hidden draw named;
+    a player's name: only what that player may see, as their own record tells it)."""
+    from agon.core.engine import narrate_as
 
-    ``fork``: the last shared event; ``after_fork``: the first ``show`` events of each line after it, narrated;
-    ``players``: each player's final score on both lines and the difference (b − a); ``a``/``b``: each line's
-    length, status and winners; ``same_luck``: whether chance after the fork is drawn alike;
-    ``outcome_changed``: whether the winners differ."""
+    out = []
+    for st in line.steps():
+        state = st.before if st.before is not None else st.after
+        out.append(narrate_as(line.ruleset, state, st.event, viewer))
+    return out
+
+
+def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -> dict[str, Any]:
+    """A plain summary of two lines of the same game, told as ``viewer`` may read it (None: in full).
+
+    ``fork``: the last shared event; ``after_fork``: the first ``show`` events of each line after it, narrated,
+    each with ``same`` (the two events are equal, hidden parts included) and ``hidden_difference`` (they differ,
+    but only in what ``viewer`` may not see: the sentences read alike); ``players``: each player's final score on
+    both lines and the difference (b − a); ``a``/``b``: each line's length, status and winners; ``same_luck``:
+    whether chance after the fork is drawn alike; ``outcome_changed``: whether the winners differ."""
+    import msgspec
+
     if a.game.id != b.game.id:
         raise ValueError("lines of two different games cannot be compared")
+    if viewer is not None and viewer not in a.created.names:
+        raise ValueError(f"no player {viewer!r} in this game; its players: {', '.join(a.created.names)}")
     rows_a, rows_b = line_timeline(a), line_timeline(b)
+    text_a, text_b = told(a, viewer), told(b, viewer)
     fork = fork_point(a, b)
     after = []
     for k in range(1, show + 1):
         n = fork + k
-        ta = rows_a[n]["text"] if n < len(rows_a) else None
-        tb = rows_b[n]["text"] if n < len(rows_b) else None
+        ta = text_a[n] if n < len(text_a) else None
+        tb = text_b[n] if n < len(text_b) else None
         if ta is None and tb is None:
             break
-        after.append({"n": n, "a": ta, "b": tb})
+        same = (ta is not None and tb is not None
+                and msgspec.json.encode(a.events[n]) == msgspec.json.encode(b.events[n]))
+        after.append({"n": n, "a": ta, "b": tb, "same": same,
+                      "hidden_difference": not same and ta is not None and ta == tb})
     end_a, end_b = rows_a[-1]["scores"], rows_b[-1]["scores"]
     players = []
     for p in _names(a.created.names, end_a, end_b):
@@ -47,8 +72,9 @@ def compare_lines(a: Any, b: Any, *, show: int = 3) -> dict[str, Any]:
     out_a, out_b = outcome_of(a), outcome_of(b)
     return {
         "game": a.game.id,
+        "viewer": viewer,
         "fork": fork,
-        "fork_text": rows_a[fork]["text"],
+        "fork_text": text_a[fork],
         "after_fork": after,
         "players": players,
         "a": _side(a, out_a),

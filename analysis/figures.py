@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from agon.analysis.games import module_for
+from agon.analysis.labels import AROUND, WIDTH, Box, Frame, centred_box, place, spread, text_size, thin_every
 from agon.analysis.palette import branch_dash, player_colors
-from agon.analysis.timeline import line_timeline, outcome_of, round_boundaries, series, short_outcome, turning_points
-
-MAX_ROUND_LABELS = 10
+from agon.analysis.timeline import (line_timeline, outcome_of, play_start, round_boundaries, series, short_outcome,
+                                    turning_points)
 
 
 def score_label(ruleset: Any) -> str:
@@ -26,7 +26,8 @@ def style(fig: Any, title: str, x: str, y: str, *, subtitle: str = "") -> Any:
     """Title, axis labels and a legend, the same way on every figure."""
     text = f"{title}<br><sup>{subtitle}</sup>" if subtitle else title
     fig.update_layout(
-        title={"text": text, "x": 0.01, "xanchor": "left"},
+        title={"text": text, "x": 0.01, "xanchor": "left", "yref": "container", "y": 1.0, "yanchor": "top",
+               "pad": {"t": 28}},
         xaxis_title=x,
         yaxis_title=y,
         legend_title_text="player",
@@ -37,10 +38,15 @@ def style(fig: Any, title: str, x: str, y: str, *, subtitle: str = "") -> Any:
     return fig
 
 
-def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[list[dict]] | None = None) -> Any:
+def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[list[dict]] | None = None,
+                  height: int = 700) -> Any:
     """Each player's score over the game. The first line is drawn solid with its round boundaries and turning
     points; every further line (a what-if branch of the same game) is overlaid dashed in the same player colours,
-    with a mark where it parts from the first."""
+    with a mark where it parts from the first. Each line's final value is written at its end.
+
+    A co-operative ruleset (its figure module sets ``SHARED_SCORE``) has one score for the whole crew: it is drawn
+    once, in the crew's colour (never a player's), and its swings are credited to the crew. Lines start where the
+    setup is over (``play_start``), from the values the setup gave."""
     import plotly.graph_objects as go
 
     if not lines:
@@ -49,17 +55,28 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
 
     main = lines[0]
     rows_all = list(timelines) if timelines is not None else [line_timeline(ln) for ln in lines]
+    crew = shared_score(main.ruleset.name)
+    if crew:
+        rows_all = [crew_rows(rows, crew) for rows in rows_all]
+    start = play_start(rows_all[0])
+    rows_all = [[r for r in rows if r["n"] >= start] for rows in rows_all]
     names = series(rows_all[0])
-    colors = player_colors(main.created.names, [p for rows in rows_all for p in series(rows)])
+    colors = player_colors(main.created.names, [p for rows in rows_all for p in series(rows) if p != crew])
+    if crew:
+        colors[crew] = CREW_COLOR
+    drawn: list[tuple[int, str, list[float], list[float], str]] = []  # (k, player, xs, ys, branch)
     fig = go.Figure()
+    forks: list[tuple[int, int, str]] = []
     for k, (line, rows) in enumerate(zip(lines, rows_all)):
         suffix = "" if k == 0 else f" ({line.branch.name})"
         if k:
             fork = fork_point(main, line)
             rows = [r for r in rows if r["n"] >= fork]
+            forks.append((k, fork, line.branch.name))
         xs = [r["n"] for r in rows]
         for p in series(rows):
             ys = [r["scores"].get(p) for r in rows]
+            drawn.append((k, p, xs, ys, line.branch.name))
             fig.add_trace(go.Scatter(
                 x=xs, y=ys, mode="lines", name=f"{p}{suffix}", legendgroup=p,
                 line={"color": colors[p], "dash": branch_dash(k), "width": 2.5 if k == 0 else 2, "shape": "hv"},
@@ -67,23 +84,40 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
                 hoverinfo="text",
                 meta={"player": p, "branch": line.branch.name},
             ))
-        if k:
-            fig.add_vline(x=fork, line={"color": "#555", "dash": branch_dash(k), "width": 1})
-            fig.add_annotation(x=fork, y=1.0, yref="paper", yanchor="bottom", showarrow=False,
-                               text=f"{line.branch.name} parts after #{fork}", font={"size": 11, "color": "#555"})
     main_rows = rows_all[0]
+    values = [y for *_, ys, _b in drawn for y in ys if y is not None] or [0.0]
+    lo, hi = min(values), max(values)
+    pad = (hi - lo) * 0.06 or 1.0
+    x_lo = min((xs[0] for _k, _p, xs, _y, _b in drawn if xs), default=0)
+    x_hi = max((xs[-1] for _k, _p, xs, _y, _b in drawn if xs), default=1)
+    labels = EndLabels(fig, [(colors[p], xs[-1], ys[-1], f"{p}{'' if k == 0 else f' ({b})'} {_num(ys[-1])}")
+                             for k, p, xs, ys, b in drawn if xs and ys[-1] is not None],
+                       (x_lo, x_hi if x_hi > x_lo else x_lo + 1), (lo - pad, hi + pad), height=height)
+    frame = labels.frame
+    # Round labels, in a row above the plot; every k-th when they would crowd.
     bounds = round_boundaries(main_rows)
-    every = max(1, -(-len(bounds) // MAX_ROUND_LABELS))
-    for i, b in enumerate(bounds):
+    marks = ([{"n": main_rows[0]["n"] + 0.5, "round": main_rows[0]["round"]}] if main_rows else []) + bounds
+    texts = [f"round {b['round']}" for b in marks]
+    every = thin_every([frame.px(b["n"] - 0.5) for b in marks], [text_size(t, 10)[0] for t in texts])
+    for b in bounds:
         fig.add_vline(x=b["n"] - 0.5, line={"color": "#bbb", "dash": "dot", "width": 1})
+    for i, (b, text) in enumerate(zip(marks, texts)):
         if i % every == 0:
-            fig.add_annotation(x=b["n"] - 0.5, y=1.0, yref="paper", yanchor="top", xanchor="left", showarrow=False,
-                               text=f"round {b['round']}", font={"size": 10, "color": "#888"}, name="round")
+            fig.add_annotation(x=max(b["n"] - 0.5, x_lo), y=1.0, yref="paper", yanchor="bottom", xanchor="left",
+                               showarrow=False, text=text, font={"size": 10, "color": "#888"}, name="round")
+    for k, fork, name in forks:  # a second row above the round labels
+        fig.add_vline(x=fork, line={"color": "#555", "dash": branch_dash(k), "width": 1})
+        fig.add_annotation(x=fork, y=1.0, yref="paper", yanchor="bottom", yshift=14 * k + 4, showarrow=False,
+                           text=f"{name} parts after #{fork}", font={"size": 11, "color": "#555"}, name="fork")
     outcome = outcome_of(main)
-    for tp in turning_points(main_rows, outcome["winners"], top):
+    points = turning_points(main_rows, [crew] if crew else outcome["winners"], top)
+    for tp in points:
+        if crew and tp["kind"] == "lead":
+            continue  # one crew: nobody to lead
+        dx, dy = labels.arrowed(tp["n"], tp["score"], tp["label"], 12, up_first=tp["kind"] == "lead")
         fig.add_annotation(
-            x=tp["n"], y=tp["score"], text=tp["label"], showarrow=True, arrowhead=2, ax=0,
-            ay=-40 if tp["kind"] == "lead" else 30, font={"color": colors[tp["player"]], "size": 12},
+            x=tp["n"], y=tp["score"], text=tp["label"], showarrow=True, arrowhead=2, ax=dx, ay=dy,
+            font={"color": colors[tp["player"]], "size": 12},
             bgcolor="rgba(255,255,255,0.85)", bordercolor=colors[tp["player"]],
             hovertext=f"#{tp['n']}: {tp['text']}", name=tp["kind"],
         )
@@ -94,25 +128,84 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
         sub = f"game {main.game.id}, branch {main.branch.name}: {_clip(outcome['summary'], 110)}"
     else:
         ends = "; ".join(f"{ln.branch.name}: {short_outcome(outcome_of(ln), ln.head.depth)}" for ln in lines)
-        sub = f"game {main.game.id}, {what} {branches} — {ends}"
+        sub = f"game {main.game.id}, {what} {branches} — {_clip(ends, 110)}"
     style(fig, title, "event number", score_label(main.ruleset), subtitle=sub)
+    labels.frame_layout(fig)
     fig.update_layout(meta={"players": names, "game": main.game.id})
     return fig
 
 
+class EndLabels:
+    """Each line's final value written at its end, and the arrowed labels placed after them, on a figure with one
+    x and one y axis: the right margin is sized for the labels at the right edge, the labels are spread apart
+    vertically, and ``arrowed`` finds a free spot for each further label (``analysis/labels.py``)."""
+
+    def __init__(self, fig: Any, finals: Sequence[tuple[str, float, float, str]], x_range: tuple[float, float],
+                 y_range: tuple[float, float], *, height: int = 700, size: int = 12) -> None:
+        right = max([text_size(t, size)[0] + 14 for _c, x, _y, t in finals if x >= x_range[1]] + [40])
+        self.frame = frame = Frame(WIDTH, height, 80, right, 120, 110, x_range, y_range)
+        self.taken: list[Box] = []
+        sizes = [text_size(t, size)[1] for *_, t in finals]
+        wanted = [frame.py(y) for _c, _x, y, _t in finals]
+        got = spread(wanted, sizes, frame.top, frame.height - frame.bottom)
+        for (colour, x, y, text), want, at, h in zip(finals, wanted, got, sizes):
+            fig.add_annotation(x=x, y=y, text=text, showarrow=False, xanchor="left", xshift=6, yshift=want - at,
+                               font={"color": colour, "size": size}, name="final")
+            w = text_size(text, size)[0]
+            self.taken.append(Box(frame.px(x) + 6, at - h / 2, frame.px(x) + 6 + w, at + h / 2))
+
+    def arrowed(self, x: float, y: float, text: str, size: int, *, up_first: bool = True) -> tuple[float, float]:
+        """Where (ax, ay in pixels) an arrowed label pointing at (x, y) covers no label placed so far."""
+        w, h = text_size(text, size)
+        x0, y0 = self.frame.px(x), self.frame.py(y)
+        prefer = AROUND if up_first else AROUND[1:2] + AROUND[:1] + AROUND[2:]
+        spot = place(x0, y0, w, h, self.taken, self.frame.area, prefer)
+        dx, dy, box = spot if spot else (*prefer[0], centred_box(x0 + prefer[0][0], y0 + prefer[0][1], w, h))
+        self.taken.append(box)
+        return dx, dy
+
+    def frame_layout(self, fig: Any) -> None:
+        """The size, margins and axis ranges the labels were placed for; the legend below the plot."""
+        f = self.frame
+        fig.update_layout(height=f.height,
+                          margin={"l": f.left, "r": f.right, "t": f.top, "b": f.bottom},
+                          legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.17, "yanchor": "top"})
+        fig.update_xaxes(range=list(f.x_range), autorange=False)
+        fig.update_yaxes(range=list(f.y_range), autorange=False)
+
+
+CREW_COLOR = "#333333"
+"""The crew's line in a co-operative game: dark grey, no player's colour."""
+
+
+def shared_score(ruleset: str) -> str | None:
+    """The name a co-operative ruleset gives its one shared score ("crew"), or None."""
+    mod = module_for(ruleset)
+    return getattr(mod, "SHARED_SCORE", None) if mod else None
+
+
+def crew_rows(rows: Sequence[dict[str, Any]], crew: str) -> list[dict[str, Any]]:
+    """Timeline rows with the players' equal scores folded into the one shared score."""
+    return [{**r, "scores": {crew: next(iter(r["scores"].values()))} if r["scores"] else {}} for r in rows]
+
+
 def write(fig: Any, path: str, png: bool = False) -> None:
-    """Write ``fig`` as a self-contained HTML file (plotly's script inlined: opens offline), or as a PNG.
+    """Write ``fig`` as a self-contained HTML file (plotly's script inlined: opens offline), or as a PNG, both
+    ``WIDTH`` pixels wide.
 
     A PNG needs kaleido and a Chromium it can start; ``CannotRender`` says what is missing."""
     if not png:
-        fig.write_html(path, include_plotlyjs=True, full_html=True)
+        # The figure is laid out for WIDTH pixels (its labels placed for that width), so the page draws it so wide;
+        # the figure itself keeps no width, so a page that embeds it (the study page) can size it to its box.
+        fig.write_html(path, include_plotlyjs=True, full_html=True, default_width=f"{WIDTH}px",
+                       default_height=f"{fig.layout.height or 700}px")
         return
     try:
         import kaleido  # noqa: F401
     except ImportError:
         raise CannotRender("kaleido is not installed (pip install 'agon[png]')") from None
     try:
-        fig.write_image(path, format="png", width=1200, height=fig.layout.height or 700, scale=1)
+        fig.write_image(path, format="png", width=fig.layout.width or WIDTH, height=fig.layout.height or 700, scale=1)
     except Exception as e:  # noqa: BLE001 - kaleido reports a missing browser in several ways
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
         raise CannotRender(f"kaleido could not start a Chromium to draw it ({first}); install chromium"

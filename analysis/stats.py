@@ -1,42 +1,36 @@
-"""Statistics over many games of one ruleset: win rates by side (nation, civilization) and by seat, average
-final scores, average game length. ``game_summary`` reads one line; ``aggregate`` folds summaries into rows."""
+"""Statistics over many games of one ruleset: win rates by side (nation, civilization) and by seat, each with its
+95% Wilson interval, average final scores, game length. ``game_summary`` reads one line; ``aggregate`` folds
+summaries into rows."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
-from agon.analysis.games import sides_of
-from agon.core.engine import Over
+from agon.events.summary import Summary
 
 
 def game_summary(line: Any) -> dict[str, Any]:
     """One finished or unfinished game in plain data: length, outcome, final scores, each player's side."""
-    rs = line.ruleset
-    state = line.state
-    pending = rs.pending(state)
-    over = isinstance(pending, Over)
-    found = sides_of(rs.name, line)
+    return from_summary(line.summary)
+
+
+def from_summary(s: Summary) -> dict[str, Any]:
+    """A stored game summary (core/summary.py) as ``aggregate`` reads it."""
     return {
-        "game": line.game.id,
-        "branch": line.branch.name,
-        "events": len(line.events),
-        "rounds": rs.round(state),
-        "over": over,
-        "winners": list(pending.outcome.winners) if over else [],
-        "scores": {p: float(v) for p, v in rs.scores(state).items()},
-        "seats": list(line.created.names),
-        "side_label": found[0] if found else None,
-        "sides": found[1] if found else {},
-        "setup": setup_label(line.created.options, len(line.created.players)),
+        "game": s.game_id,
+        "branch": s.branch,
+        "events": s.events,
+        "rounds": s.rounds,
+        "over": s.over,
+        "winners": list(s.winners),
+        "scores": {p: float(v) for p, v in s.scores.items()},
+        "seats": list(s.players),
+        "side_label": s.side_label,
+        "sides": dict(s.sides),
+        "setup": s.setup,
     }
-
-
-def setup_label(options: dict[str, Any], seats: int) -> str:
-    """A game's setup in words: its options and seat count ("difficulty=hard, 1 player")."""
-    parts = [f"{k}={v}" for k, v in sorted(options.items())]
-    parts.append(f"{seats} player{'s' if seats != 1 else ''}")
-    return ", ".join(parts)
 
 
 def aggregate(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
@@ -78,6 +72,7 @@ def aggregate(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "avg_events": events_sum / finished if finished else None,
         "avg_rounds": rounds_sum / finished if finished else None,
         "shortest": min(lengths) if lengths else None,
+        "lengths": lengths,
         "longest": max(lengths) if lengths else None,
         "side_label": side_label,
         "by_side": [{"side": k, **_rates(v)} for k, v in sorted(by_side.items())],
@@ -96,7 +91,22 @@ def _tally(t: dict[str, float], won: bool, score: float) -> None:
     t["score_sum"] += score
 
 
+def wilson(wins: int, played: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default): sound for few games and for rates near 0 or 1,
+    where the normal approximation's p ± z·sqrt(p(1−p)/n) runs past 0 and 1 or shrinks to nothing."""
+    if played <= 0:
+        return 0.0, 1.0
+    p = wins / played
+    z2 = z * z
+    centre = (p + z2 / (2 * played)) / (1 + z2 / played)
+    half = z * math.sqrt(p * (1 - p) / played + z2 / (4 * played * played)) / (1 + z2 / played)
+    low = 0.0 if wins == 0 else max(0.0, centre - half)  # exactly 0 and 1 at the ends (no rounding crumbs)
+    high = 1.0 if wins == played else min(1.0, centre + half)
+    return low, high
+
+
 def _rates(t: dict[str, float]) -> dict[str, Any]:
     played = int(t["played"])
+    low, high = wilson(int(t["wins"]), played)
     return {"played": played, "wins": int(t["wins"]), "win_rate": t["wins"] / played if played else 0.0,
-            "avg_score": t["score_sum"] / played if played else 0.0}
+            "ci_low": low, "ci_high": high, "avg_score": t["score_sum"] / played if played else 0.0}

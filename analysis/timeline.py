@@ -54,6 +54,18 @@ def series(rows: Sequence[dict[str, Any]]) -> list[str]:
     return names
 
 
+def play_start(rows: Sequence[dict[str, Any]]) -> int:
+    """Where a timeline starts: the event number at which the setup is over and every value holds what the setup
+    gave it. A ruleset whose setup is its round 0 (Peloponnes deals civilizations, Adamastor sets morale and the
+    route before round 1) starts at the first event of round 1; any other at event 0."""
+    if not rows or rows[0]["round"] >= 1:
+        return rows[0]["n"] if rows else 0
+    for r in rows:
+        if r["round"] >= 1:
+            return r["n"]
+    return rows[-1]["n"]
+
+
 def round_boundaries(rows: Sequence[dict[str, Any]]) -> list[dict[str, int]]:
     """Where a new round (turn, era) starts: ``{"n": first event of the round, "round": its number}``."""
     out = []

@@ -18,8 +18,11 @@ from typing import Any
 
 from agon.analysis.palette import player_colors
 from agon.analysis.timeline import line_timeline, outcome_of, series, turning_points
+from agon.core.engine import PUBLIC
 
 FULL = "(everything)"
+EVERYONE = "(every player)"
+"""The perspective of a viewer without a seat (``PUBLIC``): what every player sees (the server's spectators)."""
 
 
 def viewer_data(line: Any, as_player: str | None = None) -> dict[str, Any]:
@@ -28,13 +31,16 @@ def viewer_data(line: Any, as_player: str | None = None) -> dict[str, Any]:
     rows = line_timeline(line)
     steps = line.steps()
     players = list(line.created.names)
-    perspectives = [as_player] if as_player else [FULL, *players]
+    if as_player is None:
+        perspectives = [FULL, *players]
+    else:
+        perspectives = [EVERYONE if as_player == PUBLIC else as_player]
     states: list[str] = []
     seen: dict[str, int] = {}
     views: dict[str, list[int]] = {p: [] for p in perspectives}
     for st in steps:
         for p in perspectives:
-            text = json.dumps(rs.view(st.after, None if p == FULL else p), ensure_ascii=False, sort_keys=False,
+            text = json.dumps(rs.view(st.after, None if p == FULL else PUBLIC if p == EVERYONE else p), ensure_ascii=False, sort_keys=False,
                               default=str)
             k = seen.get(text)
             if k is None:
@@ -65,13 +71,13 @@ def build_viewer(line: Any, as_player: str | None = None) -> str:
 
     from agon.analysis.figures import scores_figure
 
-    if as_player is not None and as_player not in line.created.names:
+    if as_player not in (None, PUBLIC) and as_player not in line.created.names:
         raise ValueError(f"no player {as_player!r} in this game; its players: {', '.join(line.created.names)}")
     data = viewer_data(line, as_player)
     fig = scores_figure([line])
     fig.add_vline(x=0, line={"color": "#222", "width": 2}, name="now")
     fig.update_layout(height=380, margin={"t": 80, "b": 45})
-    seen_as = f", as {as_player} sees it" if as_player else ""
+    seen_as = "" if as_player is None else f", as {as_player or 'every player'} sees it"
     page = _PAGE
     for key, value in {
         "@TITLE@": html.escape(f"{data['title']}: game {data['game']}, branch {data['branch']}{seen_as}"),

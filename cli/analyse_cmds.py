@@ -91,25 +91,25 @@ def analyse(
         return
     s = a.settings
     line = a.line
-    console.print(f"[bold]{escape(line.ruleset.title)}[/] game {line.game.id}, branch {line.branch.name}:"
-                  f" {s.rollouts} rollouts per position by {s.bot} bots, seed {s.seed}.")
+    console.print(f"[bold]{escape(line.ruleset.title)}[/] game {line.game.id}, branch {escape(line.branch.name)}:"
+                  f" {s.rollouts} rollouts per position by {escape(s.bot)} bots, seed {s.seed}.", markup=True)
     console.print(f"Note: {chances.OBSERVER}.")
     solo = len(a.players) == 1
     what = "chance the voyage succeeds" if solo else "win chance"
     first, last = a.positions[0], a.positions[-1]
     for label, p in (("At the start", first), (f"After #{last.n}" if not last.over else "At the end", last)):
-        console.print(f"{label}: " + ", ".join(f"{escape(name)} {chances.pct(p.chances[name])} (score"
+        console.print(f"{label}: " + ", ".join(f"{name} {chances.pct(p.chances[name])} (score"
                                                f" {p.scores[name]:.1f})" for name in a.players) + f" — {what}")
-    console.print("\n[bold]Where the game turned[/] (the largest moves of a win chance):")
+    console.print("\n[bold]Where the game turned[/] (the largest moves of a win chance):", markup=True)
     for r in chances.swings(a):
-        console.print(f"  #{r['n']} {escape(r['text'])}  {escape(r['player'])} {chances.pct(r['before'])} ->"
+        console.print(f"  #{r['n']} {r['text']}  {r['player']} {chances.pct(r['before'])} ->"
                       f" {chances.pct(r['after'])}")
     judged = a.decisions
     sampled = sum(1 for d in judged if d.sampled)
     who = "every player's" if s.judge_all or all(p.bot for p in line.created.players) else "the people's"
     console.print(f"\n[bold]Decisions[/]: {len(judged)} of {who} decisions judged against their alternatives"
                   + (f" ({sampled} with long lists judged on a sample of {s.max_alternatives}, always with the choice"
-                     " made and the bot's choice)" if sampled else "") + ".")
+                     " made and the bot's choice)" if sampled else "") + ".", markup=True)
     if not a.marked:
         console.print(f"No decision lost more than {chances.pct(s.threshold)} of win chance against the best"
                       " alternative.")
@@ -117,8 +117,8 @@ def analyse(
         console.print(f"Marked: lost more than {chances.pct(s.threshold)} of win chance against the best"
                       " alternative (re-checked with a fresh batch of rollouts):")
         for d in a.marked:
-            console.print(f"  {d.glyph:<2} {escape(chances.marked_text(d))}")
-            console.print(f"     [dim]{escape(chances.branch_command(a, d))}[/]")
+            console.print(f"  {d.glyph:<2} {chances.marked_text(d)}")
+            console.print(f"     [dim]{escape(chances.branch_command(a, d))}[/]", markup=True)
     rate = f", {a.rollout_events / a.seconds:,.0f} events/s" if a.rollout_events and a.seconds else ""
     console.print(f"\n{a.computed:,} rollouts played ({a.rollout_events:,} events) in {a.seconds:.1f} s{rate};"
                   f" {a.cached} position(s) read from the cache. 'agon plot chances {line.game.id}' draws the"

@@ -2,23 +2,41 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
-from agon.cli import analyse_cmds, file_cmds, history_cmds, play_cmds, plot_cmds, setup_cmds, tree_cmds
+from agon.cli import (analyse_cmds, file_cmds, history_cmds, note_cmds, play_cmds, plot_cmds, serve_cmds,
+                      setup_cmds, summary_cmds, tree_cmds)
 from agon.cli.common import error_line, examples, set_db
 
 
 class AgonGroup(TyperGroup):
     """The top command: with ``--json`` anywhere on the line, a usage error (a missing argument, a bad number) is
-    ``{"error": ...}`` on stderr like every other error, with Click's exit status (2)."""
+    ``{"error": ...}`` on stderr like every other error, with Click's exit status (2).
+
+    It is also the last guard: an exception no command expected becomes one line saying an internal error happened
+    and how to report it, with exit status 2; with ``AGON_DEBUG=1`` the traceback is shown instead."""
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
+        try:
+            return self._main(argv, prog_name, complete_var, standalone_mode, **extra)
+        except Exception as e:
+            if os.environ.get("AGON_DEBUG") == "1" or not standalone_mode:
+                raise
+            error_line(f"internal error ({type(e).__name__}): agon did not expect this, and it is a bug. What was"
+                       " recorded before it stays recorded. Run the same command with AGON_DEBUG=1 to see the"
+                       " traceback, and report it with the command you ran", as_json="--json" in argv)
+            sys.exit(2)
+
+    def _main(self, argv: list[str], prog_name: str | None, complete_var: str | None, standalone_mode: bool,
+              **extra: Any) -> Any:
+        args = argv
         if not standalone_mode or "--json" not in argv:
             return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
@@ -65,7 +83,8 @@ def _root(
     set_db(db)
 
 
-for module in (setup_cmds, play_cmds, history_cmds, tree_cmds, file_cmds, plot_cmds, analyse_cmds):
+for module in (setup_cmds, play_cmds, history_cmds, tree_cmds, note_cmds, file_cmds, plot_cmds, analyse_cmds,
+               serve_cmds, summary_cmds):
     app.add_typer(module.app)
 
 

@@ -17,8 +17,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from agon.core.service import Service, ServiceError
 from agon.events.store import Store, StoreError
 
-console = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# Markup is off by default: names, titles and sentences come from people and from data, and a name such as
+# '[/x]' must print as written. A line that styles itself passes markup=True and escapes every value in it.
+console = Console(highlight=False, soft_wrap=True, markup=False)
+err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
 
 # -- the option conventions -------------------------------------------------------------------------------------
 # One meaning per option name across every command (the README's "Options" lists them). Build a command's options
@@ -112,7 +114,7 @@ def error_line(message: str, as_json: bool = False) -> None:
     else:
         from rich.markup import escape
 
-        err.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+        err.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True, markup=True)
 
 
 def friendly(fn: F) -> F:

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from agon.cli.common import BranchOpt, Fail, GameArg, JsonOpt, console, examples, friendly, print_json, service
 
@@ -16,37 +17,98 @@ app = typer.Typer()
 @friendly
 def export(
     game: GameArg,
-    branch: BranchOpt = None,
+    branch: Annotated[str | None, typer.Option(
+        "--branch", "-b", help="Write only this line, one event per line (default: the whole game).")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
+    sign: Annotated[Path | None, typer.Option(
+        "--sign", help="Sign the file with this Ed25519 private key ('agon keygen FILE' writes one), so a receiver"
+        " with the public key can refuse a rewritten file ('agon import --trust KEY.pub').")] = None,
 ) -> None:
-    """Write a line as JSON Lines: one event per line with its envelope (id, parent, tag, version, actor)."""
-    data = service().export(game, branch)
+    """Write the whole game as JSON Lines: a header naming the format and its version, every event of every line,
+    every branch, the head history (undo, redo, branch, switch), the notes, and a trailer with the counts and a
+    digest, so 'agon import' gives the same game back. 'agon schema --file-format' describes the lines.
+
+    With --branch, one line only: one event per line with its envelope (id, parent, tag, version, actor)."""
+    svc = service()
+    if branch is not None:
+        data = svc.export(game, branch)
+        count = f"{len(data.splitlines()) - 1} events of branch {branch}"  # the last line is the trailer
+    else:
+        from agon.core import document
+        from agon.core.transfer import build_document
+
+        doc = build_document(svc, game)
+        data = document.write(doc)
+        count = (f"the whole game: {len(doc.events)} events, {len(doc.branches)} branch(es), {len(doc.moves)}"
+                 f" head moves, {len(doc.notes)} note(s)")
+    if sign is not None:
+        from agon.core import signing
+
+        try:
+            data = signing.sign(data, sign)
+        except signing.SignatureError as e:
+            raise Fail(str(e)) from None
+        count += ", signed"
     if output is None:
         typer.echo(data.decode(), nl=False)
         return
+    output.parent.mkdir(parents=True, exist_ok=True)  # as view, plot and cards do
     output.write_bytes(data)
-    lines = data.count(b"\n")
-    console.print(f"Wrote {lines} events to {output}")
+    console.print(f"Wrote {count} to {output}", markup=False)
 
 
 @app.command("import", epilog=examples("agon import game.jsonl", "agon --db other.db import game.jsonl --json"))
 @friendly
 def import_(
     file: Annotated[Path, typer.Argument(help="A file written by 'agon export'.")],
+    trust: Annotated[Path | None, typer.Option(
+        "--trust", help="A public key file (.pub from 'agon keygen'): refuse the file unless that key signed it.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Import a game from JSON Lines as a new game; a file that does not replay cleanly is refused whole."""
+    """Import a game written by 'agon export' (the whole game, or one line). A game already stored (the same first
+    event) is not duplicated: only what the file has more is added. A file that is truncated, reordered, edited,
+    does not replay cleanly or contradicts the stored game is refused whole."""
     if not file.is_file():
         raise Fail(f"{file} does not exist")
+    from agon.core.transfer import import_data
+
+    from agon.core import signing
+
+    try:
+        trusted = signing.public_hex(trust) if trust is not None else None
+    except signing.SignatureError as e:
+        raise Fail(str(e)) from None
     svc = service()
-    game_id = svc.import_(file.read_bytes())
-    line = svc.load(game_id)
+    report = import_data(svc, file.read_bytes(), trust=trusted)
+    line = svc.load(report.game_id)
     if as_json:
-        print_json({"id": game_id, "ruleset": line.ruleset.name, "events": len(line.events),
-                    "status": line.status()})
+        print_json({"id": report.game_id, "outcome": report.outcome, "added": {
+            "events": report.events, "branches": report.branches, "moves": report.moves, "notes": report.notes},
+            "ruleset": line.ruleset.name, "events": svc.store.event_count(report.game_id),
+            "status": line.status()})
         return
-    console.print(game_id)
-    console.print(f"Imported {len(line.events)} events of {line.ruleset.title}: {line.status()}")
+    console.print(report.game_id)
+    console.print(f"{report.sentence()}. {line.ruleset.title}, branch {line.branch.name}: {line.status()}",
+                  markup=False)
+    if trusted:
+        console.print(f"Signed by the trusted key {trusted[:16]}...")
+
+
+@app.command(epilog=examples("agon keygen ~/.agon/key   # writes key and key.pub",
+                             "agon keygen ana.key   # then: agon export 3f2a --sign ana.key"))
+@friendly
+def keygen(file: Annotated[Path, typer.Argument(help="Where to write the private key (the public key goes to"
+                                                " FILE.pub).")]) -> None:
+    """Write a new Ed25519 key pair for signing exports: keep FILE private, give FILE.pub to whoever imports."""
+    from agon.core import signing
+
+    if file.exists():
+        raise Fail(f"{file} exists; choose another file (a key is never overwritten)")
+    public = signing.keygen(file)
+    console.print(f"Wrote the private key to {file} and the public key to {public}.", markup=False)
+    console.print(f"Sign with: agon export GAME --sign {file}; import with: agon import FILE --trust {public}",
+                  markup=False)
 
 
 @app.command(epilog=examples("agon verify 3f2a", "agon verify 3f2a --json"))
@@ -56,14 +118,14 @@ def verify(game: GameArg,
     """Recompute the hash chain of every event and replay every branch; report tampering or non-determinism."""
     svc = service()
     problems = svc.verify(game)
-    g = svc.load(game).game
+    g = svc.game(game)
     n = svc.store.event_count(g.id)
     b = len(svc.store.branches(g.id))
     if as_json:
         print_json({"game": g.id, "events": n, "branches": b, "ok": not problems, "problems": problems})
     elif problems:
         for p in problems:
-            console.print(f"[red]problem:[/] {p}")
+            console.print(f"[red]problem:[/] {escape(p)}", markup=True)
     else:
         console.print(f"OK: {n} events, {b} branch(es); every hash matches and every line replays the same.")
     if problems:

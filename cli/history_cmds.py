@@ -71,13 +71,22 @@ def log(
     line = svc.load(game, branch)
     _check_player(line, as_player)
     rows = svc.log(line, None if full else as_player or PUBLIC)
+    from agon.core.notes import on_line
+
+    notes = on_line(svc, line)
     if as_json:
         print_json([{"n": r.n, "actor": r.actor, "type": line.codec.tag_of(r.event), "text": r.sentence,
-                     "event": r.shown} for r in rows])
+                     "event": r.shown, **({"note": {"text": notes[r.n].text, "glyph": notes[r.n].glyph}}
+                                          if r.n in notes else {})} for r in rows])
         return
     for r in rows:
         who = "" if r.actor in ("chance", "setup") else f"{r.actor}: "
-        console.print(f"{r.n:>5}. {who}{r.sentence}", style="dim" if r.actor == "chance" else None, markup=False)
+        note = notes.get(r.n)
+        glyph = f" {note.glyph}" if note and note.glyph else ""
+        console.print(f"{r.n:>5}. {who}{r.sentence}{glyph}", style="dim" if r.actor == "chance" else None,
+                      markup=False)
+        if note and note.text:
+            console.print(f"{'':>7}» {note.text}", style="italic", markup=False)
     if full:
         console.print("Shown: everything, hidden cards included.")
     elif as_player is not None:

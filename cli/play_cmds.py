@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
 
-from agon.cli.common import BranchOpt, GameArg, JsonOpt, console, err, examples, friendly, print_json, service
+from agon.cli.common import (BranchOpt, GameArg, JsonOpt, console, error_line, examples, friendly, print_json,
+                             service)
 from agon.cli.render import scores_text, view_text
+from agon.core import entry, steps
 from agon.core.engine import PUBLIC, Chance, Decision, Over, option_text
-from agon.core.service import Line, Recorded, ServiceError, describe_pending
+from agon.core.entry import groups_text
+from agon.core.service import Line, Recorded, ServiceError, describe_pending, position
+from agon.events.base import Event
 
 app = typer.Typer()
 
@@ -18,7 +23,7 @@ app = typer.Typer()
 def options_data(line: Line) -> dict[str, Any]:
     pending = line.pending
     data: dict[str, Any] = {"game": line.game.id, "branch": line.branch.name, "event": line.head.depth,
-                            "status": describe_pending(pending)}
+                            "position": position(line), "status": describe_pending(pending)}
     if isinstance(pending, Decision):
         bot = line.bot_of(pending.player)
         data["pending"] = {"kind": "decision", "player": pending.player, "prompt": pending.prompt, "bot": bot}
@@ -40,19 +45,24 @@ def options_data(line: Line) -> dict[str, Any]:
 SHOWN = 40
 
 
-def print_options(line: Line, match: str | None = None, show_all: bool = False) -> None:
-    """The options, numbered; long lists are cut at ``SHOWN`` lines (numbers stay those ``act`` takes)."""
+def print_options(line: Line, match: str | None = None, show_all: bool = False, here: bool = False) -> None:
+    """The options, numbered; long lists are cut at ``SHOWN`` lines (numbers stay those ``act`` takes). ``here``:
+    inside ``agon play``, where the person types at the prompt (not ``agon act``)."""
     data = options_data(line)
     gid = line.game.id
-    console.print(f"[bold]{line.ruleset.title}[/] game {gid}, branch {line.branch.name}, after event "
-                  f"#{line.head.depth}: {data['status']}")
+    if here:
+        console.print(f"After #{line.head.depth}: {data['status']}")
+    else:
+        console.print(f"[bold]{escape(line.ruleset.title)}[/] game {gid}, branch {escape(line.branch.name)}, after"
+                      f" event #{line.head.depth} (position {data['position']}): {escape(data['status'])}",
+                      markup=True)
     pending = line.pending
     if isinstance(pending, Decision):
         opts = data["options"]
         if match:
             opts = [o for o in opts if match.lower() in o["text"].lower()]
         for opt in opts if show_all else opts[:SHOWN]:
-            console.print(f"  [bold]{opt['n']:>3}[/]. {escape(opt['text'])}")
+            console.print(f"  [bold]{opt['n']:>3}[/]. {escape(opt['text'])}", markup=True)
         if match and not opts:
             console.print(f"  (no option mentions {match!r})")
         if len(opts) > SHOWN and not show_all:
@@ -60,30 +70,48 @@ def print_options(line: Line, match: str | None = None, show_all: bool = False) 
                           " ?TEXT), or list all with --all.")
         bot = data["pending"]["bot"]
         hint = f" ('bot' lets {pending.player}'s {bot} bot choose)" if bot else ""
-        console.print(f"Choose: agon act {gid} N{hint}; any legal decision can also be given as JSON"
-                      f" (agon schema {line.ruleset.name}).")
+        if here:
+            console.print(f"Type a number here{hint}, or the decision's steps by prefix; ? lists the commands.")
+        else:
+            console.print(f"Choose: agon act {gid} N --expect {data['position']}{hint}; --expect refuses the number"
+                          " if the line has moved since these options were listed. Any legal decision can also be"
+                          f" given as JSON (agon schema {line.ruleset.name}).")
+            if not bot and steps.stepwise(line.ruleset, line.state):
+                first = steps.ask(line.ruleset, line.state)
+                if isinstance(first, steps.Question):
+                    values = ", ".join(first.values[:12]) + (", ..." if len(first.values) > 12 else "")
+                    console.print(f"Or build any legal one step by step ('agon play' asks each step, or type them"
+                                  f" all: agon act {gid} 'VALUE ...'), first {first.prompt}: {values}")
     elif isinstance(pending, Chance) and not line.created.table:
         console.print(f"This game draws its luck from its seed: agon act {gid} seed (the same luck as the line"
                       " this one came from, unless it was branched with --reseed).")
     elif isinstance(pending, Chance):
-        if pending.kind == "dice":
-            example = " ".join(["3"] * pending.count)
-            what = f"the {pending.count} die value(s), e.g. '{example}'"
-        elif pending.kind == "draw":
-            what = f"the {pending.count} item(s) drawn, from: {', '.join(sorted(set(pending.items)))}"
-        else:
-            what = f"the new order of: {', '.join(pending.items)}"
-        console.print(f"Enter {what}: agon act {gid} '...' (or 'seed' to let agon draw it).")
+        print_chance(pending, "type it here" if here else f"agon act {gid} '...'")
     else:
         console.print(f"Scores: {scores_text(dict(pending.outcome.scores))}")
+
+
+def print_chance(pending: Chance, how: str) -> None:
+    """What a person at the table types for a chance outcome: dice as digits, items by a unique prefix, listed in
+    natural order (c2 before c10) and grouped as the game names them (core.entry)."""
+    if pending.kind == "dice":
+        digits = f" or '{'3' * pending.count}'" if pending.sides <= 9 and pending.count > 1 else ""
+        example = " ".join(["3"] * pending.count)
+        console.print(f"Enter the {pending.count} die value(s) of {pending.label}, e.g. '{example}'{digits}:"
+                      f" {how} (or 'seed' to let agon draw it).")
+        return
+    what = f"the {pending.count} item(s) drawn" if pending.kind == "draw" else "the new order of the items"
+    console.print(f"Enter {what} ({pending.label}), each by any unique prefix, spaces or commas between:"
+                  f" {how} (or 'seed' to let agon draw it). From:")
+    for row in groups_text(pending.items):
+        console.print(f"  {row}")
 
 
 def print_recorded(recorded: list[Recorded]) -> None:
     for r in recorded:
         who = "" if r.actor in ("chance", "setup") else f"{r.actor}: "
-        style = "dim" if r.actor == "chance" else ""
         text = escape(f"{who}{r.sentence}")
-        console.print(f"  #{r.n:<4} [{style}]{text}[/]" if style else f"  #{r.n:<4} {text}")
+        console.print(f"  #{r.n:<4} [dim]{text}[/]" if r.actor == "chance" else f"  #{r.n:<4} {text}", markup=True)
 
 
 @app.command(epilog=examples("agon options 3f2a", "agon options 3f2a --match market --json"))
@@ -114,11 +142,14 @@ def act(
         str | None, typer.Option("--as", help="The player deciding (checked against the turn).")
     ] = None,
     branch: BranchOpt = None,
+    expect: Annotated[str | None, typer.Option(
+        "--expect", help="The position 'agon options' printed (e.g. 12.a1b2c3d4): refuse the choice if the line has"
+        " moved since.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Record one decision (or a chance outcome at a real table); bots whose turn follows act by themselves."""
     svc = service()
-    recorded, line = svc.record(game, choice, as_player=as_player, branch=branch)
+    recorded, line = svc.record(game, choice, as_player=as_player, branch=branch, expect=expect)
     if as_json:  # what followed is told as the deciding player may see it (service.record)
         print_json({"recorded": [{"n": r.n, "actor": r.actor, "text": r.sentence, "event": r.shown}
                                  for r in recorded],
@@ -138,17 +169,107 @@ def seen_by(line: Line) -> str:
     return people[0] if len(people) == 1 else PUBLIC
 
 
+def print_question(line: Line, question: steps.Question, chosen: steps.Chosen) -> None:
+    """One step of a decision built step by step: what is asked, the values still legal, numbered."""
+    player = line.pending.player if isinstance(line.pending, Decision) else ""
+    so_far = f" (so far: {' '.join(v for _, v in chosen)}; '-' goes back)" if chosen else ""
+    console.print(f"{player}: {question.prompt}{so_far}")
+    width = max(len(c.value) for c in question.choices)
+    for i, c in enumerate(question.choices, start=1):
+        label = f"  {c.label}" if c.label else ""
+        console.print(f"  [bold]{i:>3}[/]. {escape(c.value.ljust(width))}{escape(label)}", markup=True)
+    finish = " Enter ends the decision here." if steps.DONE in question.values else ""
+    console.print(f"Type a number or any unique prefix (several steps at once: spaces between).{finish}")
+
+
+COMMANDS = ("u", "undo", "r", "redo", "log", "state", "b", "branch")
+HELP = """Commands (a command word is never read as a chance outcome or a step):
+  u, undo      take back the last step (at a table: the last event entered, a typed die included)
+  r, redo      bring back what the last undo took back
+  b NAME       start a branch NAME here and play on it (the old line stays)
+  log          the last events of this line;  state: the state as you see it
+  ?TEXT        only the options that mention TEXT;  ?: this help;  q: stop (everything is recorded)
+  -            one step back while building a decision"""
+
+
+def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | None) -> str | None:
+    """Run one of ``play``'s commands; returns the branch to play on."""
+    word, _, rest = answer.strip().partition(" ")
+    word = word.lower()
+    gid = line.game.id
+    try:
+        if word in ("u", "undo"):
+            moved, n = svc.undo(gid, 1, branch, expect_head=line.head.id)
+            console.print(f"Took back {n} event(s):")
+            print_recorded(svc.log(line, who)[-n:])
+        elif word in ("r", "redo"):
+            moved, n = svc.redo(gid, branch)
+            now = svc.load(gid, moved.name)
+            console.print(f"Brought back {n} event(s):")
+            print_recorded(svc.log(now, who)[-n:])
+        elif word in ("b", "branch"):
+            if not rest.strip():
+                raise ServiceError("give the new branch a name: b NAME")
+            made = svc.branch(gid, rest.strip(), from_branch=line.branch.name)
+            console.print(f"Now on branch {made.name}, starting after event #{line.head.depth} of"
+                          f" {line.branch.name} (back: agon switch {gid} {line.branch.name}).")
+            return made.name
+        elif word == "log":
+            rows = svc.log(line, who)
+            for r in rows[-20:]:
+                who_ = "" if r.actor in ("chance", "setup") else f"{r.actor}: "
+                console.print(f"{r.n:>5}. {who_}{r.sentence}", markup=False)
+            if len(rows) > 20:
+                console.print(f"(the last 20 of {len(rows)} events; all of them: agon log {gid})")
+        elif word == "state":
+            whose = {None: ", everything", PUBLIC: ", as every player sees it"}.get(who, f", as {who} sees it")
+            console.print(view_text(f"{line.ruleset.title}, event #{line.head.depth}{whose}",
+                                    line.ruleset.view(line.state, who)))
+        else:
+            console.print(HELP, markup=False)
+    except ServiceError as e:
+        error_line(str(e))
+    return branch
+
+
+def stepwise_now(line: Line) -> bool:
+    pending = line.pending
+    return isinstance(pending, Decision) and not line.bot_of(pending.player) and len(
+        line.ruleset.legal(line.state)) > 1 and steps.stepwise(line.ruleset, line.state)
+
+
+def back(line: Line, chosen: steps.Chosen) -> steps.Chosen:
+    """One step back: past the steps that had only one possible answer (they were not asked)."""
+    rs, state = line.ruleset, line.state
+    while chosen:
+        chosen = chosen[:-1]
+        now = steps.ask(rs, state, chosen)
+        if isinstance(now, steps.Question) and len(now.choices) > 1:
+            break
+    return chosen
+
+
 @app.command(epilog=examples("agon play 3f2a", "agon play 3f2a -b whatif --full"))
 @friendly
 def play(
     game: GameArg,
     branch: BranchOpt = None,
-    full: Annotated[bool, typer.Option("--full", help="Show the full state, not the acting player's view.")] = False,
+    full: Annotated[bool, typer.Option("--full", help="'state' and the events show everything, not the acting"
+                                                    " player's view.")] = False,
 ) -> None:
-    """Play interactively: see the state as the acting player does, choose, and let bots move, until the game
-    ends or you quit (q). Every decision is recorded at once."""
+    """Play interactively: each prompt shows what happened since the last one and what is asked now; type your
+    choice here, and bots move by themselves, until the game ends or you quit (q). Every entry is recorded at
+    once; 'state' shows the state as the acting player sees it, 'u' takes back the last step, '?' lists the
+    commands.
+
+    A decision with many variants is built step by step (each step lists what remains legal; '-' goes back); a
+    value is typed as a number or any unique prefix, and several steps may be typed at once."""
     svc = service()
     match: str | None = None
+    chosen: steps.Chosen = ()
+    at: str | None = None  # the head the steps were chosen at: they are dropped when it moves
+    opening = True
+    last_shown: tuple | None = None
     while True:
         line = svc.load(game, branch)
         pending = line.pending
@@ -156,15 +277,42 @@ def play(
             console.print(f"The game is over: {pending.outcome.summary}")
             console.print(f"Scores: {scores_text(dict(pending.outcome.scores))}")
             return
+        if at != line.head.id:
+            chosen, at = (), line.head.id
         who = None if full else seen_by(line)
-        whose = {None: ", everything (--full)", PUBLIC: ", as every player sees it"}.get(who, f", as {who} sees it")
-        title = f"{line.ruleset.title}, event #{line.head.depth}{whose}"
-        console.print(view_text(title, line.ruleset.view(line.state, who)))
-        if isinstance(pending, Decision) and who not in (None, pending.player):
+        if opening:
+            opening = False
+            whose = {None: "everything (--full)", PUBLIC: "what every player sees"}.get(who, f"what {who} sees")
+            console.print(f"[bold]{escape(line.ruleset.title)}[/] game {line.game.id}, branch"
+                          f" {escape(line.branch.name)}, event #{line.head.depth}. Type here; 'state' shows"
+                          f" {escape(whose)}, ? lists the commands.", markup=True)
+            print_recorded(svc.log(line, who)[-3:])
+        shown = (line.head.id, line.branch.name, chosen, match)
+        quiet, last_shown = shown == last_shown, shown
+        stepping: steps.Question | None = None
+        only: Event | None = None
+        if quiet:  # nothing changed since the last prompt (an error, a command): the prompt alone
+            if isinstance(pending, Decision) and stepwise_now(line):
+                chosen, now = steps.forward(line.ruleset, line.state, chosen,
+                                            steps.ask(line.ruleset, line.state, chosen))
+                stepping = now if isinstance(now, steps.Question) else None
+            elif isinstance(pending, Decision) and len(line.ruleset.legal(line.state)) == 1:
+                only = line.ruleset.legal(line.state)[0]
+            console.print(f"Still: {describe_pending(pending)}")
+        elif isinstance(pending, Decision) and who not in (None, pending.player):
             # A bot's seat must decide: its options would show its hand.
             console.print(f"{describe_pending(pending)}; type 'bot' to let {pending.player}'s bot move.")
+        elif isinstance(pending, Decision) and len(legal := line.ruleset.legal(line.state)) == 1:
+            only = legal[0]
+            console.print(f"{pending.player}: only one decision is legal:"
+                          f" {option_text(line.ruleset, line.state, only)} Press Enter to record it.")
+        elif isinstance(pending, Decision) and stepwise_now(line):
+            chosen, now = steps.forward(line.ruleset, line.state, chosen, steps.ask(line.ruleset, line.state, chosen))
+            if isinstance(now, steps.Question):
+                stepping = now
+                print_question(line, now, chosen)
         else:
-            print_options(line, match)
+            print_options(line, match, here=True)
         match = None
         try:
             answer = typer.prompt("Your choice (q to quit)", default="", show_default=False)
@@ -172,17 +320,38 @@ def play(
             console.print("\nStopped; every decision so far is recorded.")
             return
         answer = answer.strip()
-        if answer.lower() in ("q", "quit", "exit"):
+        word = answer.lower()
+        if word in ("q", "quit", "exit"):
             console.print(f"Stopped; every decision so far is recorded. Go on later with: agon play {line.game.id}")
             return
-        if not answer:
+        if word in COMMANDS or word.startswith("b ") or word in ("?", "help"):
+            branch = command(svc, line, answer, branch, who)
+            continue
+        if stepping is not None and answer in ("-", "back"):
+            chosen = back(line, chosen)
+            continue
+        if not answer and only is not None:
+            answer = "1"
+        elif not answer and stepping is not None and steps.DONE in stepping.values:
+            answer = steps.DONE
+        elif not answer:
             continue
         if answer.startswith("?"):
             match = answer[1:].strip() or None
             continue
+        if stepping is not None and not answer.startswith("{") and answer != "bot":
+            try:
+                chosen, now = steps.walk(line.ruleset, line.state, entry.tokens(answer), chosen)
+            except entry.EntryError as e:
+                error_line(str(e))
+                continue
+            if isinstance(now, steps.Question):
+                continue
+            answer = json.dumps(line.codec.to_obj(now))
         try:
-            recorded = svc.act(game, answer, branch=branch, tell=who)
+            # the options shown were for this position: a number typed after someone else moved is refused
+            recorded = svc.act(game, answer, branch=branch, tell=who, expect=position(line))
         except ServiceError as e:
-            err.print(f"[bold red]error:[/] {e}", soft_wrap=True)
+            error_line(str(e))
             continue
         print_recorded(recorded)

@@ -13,9 +13,9 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from agon.cli.common import (BranchOpt, Fail, GameArg, JsonOpt, console, err, examples, friendly,
+from agon.cli.common import (BranchesOpt, BranchOpt, Fail, GameArg, JsonOpt, console, err, examples, friendly,
                              print_json, service)
-from agon.core.service import Line, ServiceError
+from agon.core.service import Line
 
 app = typer.Typer()
 plot_app = typer.Typer(help="Draw a recorded game: score timelines, battle chains, auctions, the voyage (HTML, or"
@@ -52,10 +52,10 @@ def _write(fig: Any, out: Path, png: bool, what: str) -> None:
     except CannotRender as e:
         raise Fail(f"cannot write a PNG on this machine: {e}") from None
     if png:
-        console.print(f"Wrote {what} to [bold]{escape(str(out))}[/] (a PNG image)", soft_wrap=True)
+        console.print(f"Wrote {what} to [bold]{escape(str(out))}[/] (a PNG image)", soft_wrap=True, markup=True)
     else:
         console.print(f"Wrote {what} to [bold]{escape(str(out))}[/] (an HTML page; it opens offline in a browser)",
-                      soft_wrap=True)
+                      soft_wrap=True, markup=True)
 
 
 # -- plot ---------------------------------------------------------------------------------------------------------
@@ -146,15 +146,18 @@ def _fmt(x: Any) -> str:
     return str(x)
 
 
-@app.command(epilog=examples("agon compare 3f2a main whatif", "agon compare 3f2a main whatif --json"))
+@app.command(epilog=examples("agon compare 3f2a main whatif", "agon compare 3f2a main whatif --as Ana --json"))
 @friendly
 def compare(
     game: GameArg,
     branch_a: Annotated[str, typer.Argument(help="The first line (e.g. main).")],
     branch_b: Annotated[str, typer.Argument(help="The second line (e.g. a what-if branch).")],
+    as_player: Annotated[str | None, typer.Option("--as", help="Tell the events as this player may read them "
+                                                  "(default: in full, every hidden draw named).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Where two lines of a game part, and how their scores and outcome differ."""
+    """Where two lines of a game part, what differs after the fork (hidden draws named, unless --as PLAYER), and
+    how their scores and outcome differ."""
     from rich.table import Table
 
     from agon.analysis.compare import compare_lines
@@ -163,21 +166,30 @@ def compare(
         raise Fail(f"give two different branches to compare, not {branch_a} twice ('agon branches' lists them)")
     svc = service()
     a, b = svc.load(game, branch_a), svc.load(game, branch_b)
-    c = compare_lines(a, b)
+    if as_player is not None and as_player not in a.created.names:
+        raise Fail(f"no player {as_player!r} in this game; its players: {', '.join(a.created.names)}")
+    c = compare_lines(a, b, viewer=as_player)
     if as_json:
         print_json(c)
         return
     na, nb = a.branch.name, b.branch.name
-    console.print(f"[bold]{escape(a.ruleset.title)}[/] game {c['game']}: {na} and {nb} share events 0 to"
-                  f" #{c['fork']} (last shared: {escape(c['fork_text'])})")
+    console.print(f"[bold]{escape(a.ruleset.title)}[/] game {c['game']}: {escape(na)} and {escape(nb)} share events"
+                  f" 0 to #{c['fork']} (last shared: {escape(c['fork_text'])})", markup=True)
     console.print(f"After the fork, chance is drawn {'alike' if c['same_luck'] else 'differently'} on the two lines.")
+    if as_player is None:
+        console.print("Told in full: every hidden draw is named ('--as PLAYER' tells it as one player may read it).")
+    else:
+        console.print(f"Told as {as_player} may read it: nothing {as_player} may not see is named.")
     if c["after_fork"]:
         t = Table(title="After the fork", show_edge=False, header_style="bold")
         t.add_column("#", justify="right")
         t.add_column(na)
         t.add_column(nb)
+        t.add_column("")
         for r in c["after_fork"]:
-            t.add_row(str(r["n"]), escape(r["a"] or "(line ends)"), escape(r["b"] or "(line ends)"))
+            note = ("same" if r["same"] else f"differs in what {as_player} may not see" if r["hidden_difference"]
+                    else "differs")
+            t.add_row(str(r["n"]), r["a"] or "(line ends)", r["b"] or "(line ends)", note)
         console.print(t)
     else:
         console.print(f"The two lines are the same line: both end at #{c['fork']}.")
@@ -193,50 +205,63 @@ def compare(
                   "-" if d is None else ("+" if d > 0 else "") + _fmt(d))
     console.print(t)
     for side in (c["a"], c["b"]):
-        console.print(f"{side['branch']}: {side['events']} events (to #{side['last']}), {escape(side['summary'])}")
+        console.print(f"{side['branch']}: {side['events']} events (to #{side['last']}), {side['summary']}")
     console.print("The outcome differs." if c["outcome_changed"] else "The outcome is the same.")
 
 
-@app.command(epilog=examples("agon view 3f2a", "agon view 3f2a --as Ana -o for-ana.html"))
+@app.command(epilog=examples("agon view 3f2a", "agon view 3f2a -b main -b whatif --as Ana -o for-ana.html"))
 @friendly
 def view(
     game: GameArg,
-    branch: BranchOpt = None,
-    as_player: Annotated[str | None, typer.Option("--as", help="Show the state only as this player sees it (the "
-                                                  "file then holds no other view of the state; the sentences and "
-                                                  "scores are those 'agon log' and 'agon state' show).")]
+    branches: BranchesOpt = None,
+    as_player: Annotated[str | None, typer.Option("--as", help="Only as this player sees it: the state as they see"
+                                                  " it and their own record of every event, nothing else.")]
     = None,
     out: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: plots/<game>-"
                                              "<branch>-view.html).")] = None,
 ) -> None:
-    """One self-contained HTML file that replays a line: slider, step buttons, narration, state and scores."""
-    from agon.analysis.viewer import build_viewer
+    """One offline HTML study page of a game: the move list with notes, every line (or those named with -b) as a
+    tree you can enter at its forks, the score timeline (click anywhere), the state laid out as a table, and the
+    win chances where 'agon analyse' has run. Keys: arrows, Home/End, up/down between lines at a fork; the address
+    names the position."""
+    from agon.analysis.study import build_study
+    from agon.core.notes import all_notes
 
-    line = service().load(game, branch)
-    if as_player is not None and as_player not in line.created.names:
-        raise Fail(f"no player {as_player!r} in this game; its players: {', '.join(line.created.names)}")
+    svc = service()
+    first = svc.load(game, branches[0] if branches else None)
+    if as_player is not None and as_player not in first.created.names:
+        raise Fail(f"no player {as_player!r} in this game; its players: {', '.join(first.created.names)}")
+    lines, notes = all_notes(svc, first.game.id)
+    if branches:
+        by_name = {ln.branch.name: ln for ln in lines}
+        lines = [by_name[b] if b in by_name else svc.load(first.game.id, b) for b in dict.fromkeys(branches)]
+    current = first.branch.name
+    chances = {}
+    if as_player is None:
+        from agon.analysis.chances import for_line
+
+        for ln in lines:
+            found = for_line(svc, ln)
+            if found is not None:
+                chances[ln.branch.name] = found["figure"]
     kind = "view" if as_player is None else f"view-as-{_safe(as_player)}"
-    target = _target(out, line, kind, False)
-    target.write_text(build_viewer(line, as_player), encoding="utf-8")
-    who = f", the state as {as_player} sees it" if as_player else ", the state in full or as any player sees it"
-    console.print(f"Wrote the replay of {len(line.events)} events{who}, to [bold]{escape(str(target))}[/] (open it"
-                  " in a browser; it works offline)", soft_wrap=True)
+    target = _target(out, first, kind, False)
+    shown = {nt.event_id: (nt.glyph, nt.text) for _, nt in notes}
+    target.write_text(build_study(lines, shown, as_player, current, chances), encoding="utf-8")
+    who = f"the state as {as_player} sees it" if as_player else "the state in full or as any player sees it"
+    counts = ", ".join(f"{ln.branch.name}: {len(ln.events)} events" for ln in lines)
+    extra = f"; win chances of {', '.join(chances)}" if chances else ""
+    console.print(f"Wrote the study page of {len(lines)} line(s) ({escape(counts)}), {escape(who)}{escape(extra)},"
+                  f" to [bold]{escape(str(target))}[/] (open it in a browser; it works offline)", soft_wrap=True,
+                  markup=True)
 
 
-@app.command(epilog=examples("agon stats perikles", "agon stats adamastor --limit 50 --json"))
-@friendly
-def stats(
-    ruleset: Annotated[str, typer.Argument(help="The ruleset whose stored games to read.")],
-    limit: Annotated[int | None, typer.Option("--limit", help="Read at most this many games (newest first).")]
-    = None,
-    as_json: JsonOpt = False,
-) -> None:
-    """Across all stored games of a ruleset (each game's main line): win rates by side (nation, civilization) and
-    by seat, average final scores, average game length."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-    from rich.table import Table
-
-    from agon.analysis.stats import aggregate, game_summary
+def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str, Any]]:
+    """Every stored game of ``ruleset`` (its main line; newest first, at most ``limit``) from the game summaries
+    (a stale or missing one is recomputed first, with a progress bar), folded into ``aggregate``'s result
+    (``unreadable``: the games that could not be read, and why)."""
+    from agon.analysis.stats import aggregate, from_summary
+    from agon.cli.summary_cmds import progress_bar
     from agon.core import registry
 
     try:
@@ -244,38 +269,39 @@ def stats(
     except registry.UnknownRuleset as e:
         raise Fail(str(e)) from None
     svc = service()
-    games = [g for g in svc.games() if g.ruleset == rs.name]
-    games.sort(key=lambda g: g.created_at, reverse=True)
-    if limit is not None:
-        games = games[:limit]
-    if not games:
-        raise Fail(f"no stored {rs.name} games; record some with 'agon demo {rs.name}' or 'agon new {rs.name}'")
-    summaries = []
-    skipped = []
-    with Progress(TextColumn("reading games"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=err, transient=True, disable=as_json) as bar:
-        task = bar.add_task("games", total=len(games))
-        for g in games:
-            try:
-                try:
-                    line = svc.load(g.id, "main")
-                except ServiceError:
-                    line = svc.load(g.id)
-                summaries.append(game_summary(line))
-            except ServiceError as e:
-                skipped.append(f"{g.id}: {e}")
-            bar.advance(task)
-    result = aggregate(summaries)
+    with progress_bar("summarising games", quiet=quiet) as bar:
+        listed = svc.listing("main", ruleset=rs.name, order="newest", limit=limit, progress=bar, count_branches=False)
+    if not listed:
+        raise Fail(f"no stored {rs.name} games; record some with 'agon demo {rs.name} --games 20' or"
+                   f" 'agon new {rs.name}'")
+    result = aggregate(from_summary(g.summary) for g in listed if g.summary.readable)
     result["ruleset"] = rs.name
-    result["unreadable"] = skipped
+    result["unreadable"] = [f"{g.id}: {g.summary.status.removeprefix('unreadable: ')}" for g in listed
+                            if not g.summary.readable]
+    return rs, result
+
+
+LimitOpt = Annotated[int | None, typer.Option("--limit", help="Read at most this many games (newest first).")]
+RulesetArg = Annotated[str, typer.Argument(help="The ruleset whose stored games to read.")]
+
+
+@app.command(epilog=examples("agon stats perikles", "agon stats adamastor --limit 50 --json"))
+@friendly
+def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False) -> None:
+    """Across all stored games of a ruleset (each game's main line): win rates by side (nation, civilization) and
+    by seat with their 95% confidence intervals, average final scores, average game length."""
+    from rich.table import Table
+
+    rs, result = _gather(ruleset, limit, as_json)
+    skipped = result["unreadable"]
     if as_json:
         print_json(result)
         return
     plural = "s" if result["games"] != 1 else ""
-    console.print(f"[bold]{rs.title}[/]: {result['games']} game{plural} stored, {result['finished']} finished"
-                  + (f", {len(skipped)} unreadable" if skipped else ""))
+    console.print(f"[bold]{escape(rs.title)}[/]: {result['games']} game{plural} stored, {result['finished']}"
+                  " finished" + (f", {len(skipped)} unreadable" if skipped else ""), markup=True)
     for s in skipped:
-        err.print(f"[yellow]skipped[/] {s}", soft_wrap=True)
+        err.print(f"[yellow]skipped[/] {escape(s)}", soft_wrap=True, markup=True)
     if not result["finished"]:
         console.print("No game is finished yet, so there are no results to count.")
         return
@@ -284,20 +310,52 @@ def stats(
     if result["no_winner"]:
         console.print(f"Games that nobody won: {result['no_winner']}")
     setup = Table(title="By setup (a game is won when anyone wins it)", show_edge=False, header_style="bold")
-    for name, right in (("setup", False), ("games", True), ("won", True), ("win rate", True),
+    for name, right in (("setup", False), ("games", True), ("won", True), ("win rate", True), ("95% CI", True),
                         ("avg best score", True)):
         setup.add_column(name, justify="right" if right else "left")
     for r in result["by_setup"]:
-        setup.add_row(r["setup"], str(r["played"]), str(r["wins"]), f"{r['win_rate']:.0%}", f"{r['avg_score']:.1f}")
+        setup.add_row(r["setup"], str(r["played"]), str(r["wins"]), f"{r['win_rate']:.0%}", _ci(r),
+                      f"{r['avg_score']:.1f}")
     console.print(setup)
     groups = [("seat", "by_seat", "seat")]
     if result["by_side"]:
         groups.insert(0, (result["side_label"] or "side", "by_side", "side"))
     for label, key, col in groups:
         t = Table(title=f"By {label}", show_edge=False, header_style="bold")
-        for name, right in ((label, False), ("games", True), ("wins", True), ("win rate", True),
+        for name, right in ((label, False), ("games", True), ("wins", True), ("win rate", True), ("95% CI", True),
                             ("avg final score", True)):
             t.add_column(name, justify="right" if right else "left")
         for r in result[key]:
-            t.add_row(str(r[col]), str(r["played"]), str(r["wins"]), f"{r['win_rate']:.0%}", f"{r['avg_score']:.1f}")
+            t.add_row(str(r[col]), str(r["played"]), str(r["wins"]), f"{r['win_rate']:.0%}", _ci(r),
+                      f"{r['avg_score']:.1f}")
         console.print(t)
+    console.print("95% CI: the Wilson interval of the win rate; 'agon plot stats' draws these.")
+
+
+def _ci(r: dict[str, Any]) -> str:
+    return f"{r['ci_low']:.0%}–{r['ci_high']:.0%}"
+
+
+@plot_app.command("stats", epilog=examples("agon plot stats perikles",
+                                           "agon plot stats peloponnes --limit 100 --png -o stats.png"))
+@friendly
+def plot_stats(ruleset: RulesetArg, limit: LimitOpt = None, out: OutOpt = None, png: PngOpt = False,
+               as_json: JsonOpt = False) -> None:
+    """Win rates by side and by seat, each with its 95% confidence interval (Wilson), and the game lengths, over
+    the stored games of a ruleset (record some with 'agon demo RULESET --games 20')."""
+    rs, result = _gather(ruleset, limit, as_json)
+    if not result["finished"]:
+        raise Fail(f"no finished {rs.name} game is stored yet, so there are no results to draw; record some with"
+                   f" 'agon demo {rs.name} --games 20'")
+    if as_json:
+        print_json(result)
+        return
+    from agon.analysis.stats_plot import stats_figure
+
+    if out is None:
+        out = DEFAULT_DIR / f"{_safe(rs.name)}-stats.{'png' if png else 'html'}"
+    elif png and out.suffix.lower() != ".png":
+        raise Fail(f"--png writes a PNG image; name the file {out.with_suffix('.png')} or leave out --png")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig = stats_figure(result, f"{rs.title}: win rates and game length")
+    _write(fig, out, png, f"the statistics of {result['finished']} finished games")

@@ -60,7 +60,7 @@ def load_cards(path: Path) -> dict[str, Any]:
     data = path.read_bytes()
     try:
         cards = tomllib.loads(data.decode()) if path.suffix == ".toml" else json.loads(data)
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError) as e:
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
         raise Fail(f"card file {path} cannot be read ({e}); it must be TOML (.toml) or JSON") from None
     if not isinstance(cards, dict):
         raise Fail(f"card file {path} must hold a table/object at the top")
@@ -94,17 +94,31 @@ def cards(
     if as_json:
         print_json(data)
         return
-    console.print(f"[bold]{rs.title}[/] card set ({'has provisional values' if rs.provisional else 'exact'}):")
+    console.print(f"[bold]{escape(rs.title)}[/] card set ({'has provisional values' if rs.provisional else 'exact'}):",
+                  markup=True)
     for key, value in data.items():
         size = len(value) if isinstance(value, list | dict) else value
         console.print(f"  {key}: {size}{' entries' if isinstance(value, list | dict) else ''}")
     console.print(f"Export it with: agon cards {rs.name} -o cards.toml")
 
 
-@app.command(epilog=examples("agon schema peloponnes", "agon schema toy > toy-events.json"))
+@app.command(epilog=examples("agon schema peloponnes", "agon schema --file-format > agon-game.schema.json"))
 @friendly
-def schema(ruleset: Annotated[str, typer.Argument(help="The ruleset.")]) -> None:
-    """Print the JSON Schema of a ruleset's events (what 'agon act GAME JSON' accepts)."""
+def schema(
+    ruleset: Annotated[str | None, typer.Argument(help="The ruleset.")] = None,
+    file_format: Annotated[bool, typer.Option(
+        "--file-format", help="The schema of a line of the game file that 'agon export' writes instead.")] = False,
+) -> None:
+    """Print the JSON Schema of a ruleset's events (what 'agon act GAME JSON' accepts), or of the game file."""
+    if file_format:
+        if ruleset is not None:
+            raise Fail("give a ruleset or --file-format, not both")
+        from agon.core.document import json_schema
+
+        print_json(json_schema())
+        return
+    if ruleset is None:
+        raise Fail("name a ruleset (see 'agon rulesets'), or give --file-format for the game file's schema")
     from agon.core.service import codec_for
 
     print_json(codec_for(_ruleset(ruleset)).json_schema())
@@ -166,34 +180,54 @@ def new(
     console.print(f"Next: agon options {game_id}")
 
 
-@app.command(epilog=examples("agon games", "agon --db demo.db games --json"))
+@app.command(epilog=examples("agon games --ruleset perikles --status over --order newest --limit 20",
+                             "agon --db demo.db games --json"))
 @friendly
-def games(as_json: JsonOpt = False) -> None:
-    """List the stored games: id, ruleset, players, status, branches and current scores."""
+def games(
+    limit: Annotated[int | None, typer.Option("--limit", help="Show at most this many games.", min=0)] = None,
+    ruleset: Annotated[str | None, typer.Option("--ruleset", help="Only games of this ruleset.")] = None,
+    status: Annotated[str | None, typer.Option(
+        "--status", help="Only games that are 'over' or still 'playing'.")] = None,
+    order: Annotated[str, typer.Option(
+        "--order", help="oldest (the default), newest, longest or shortest (by events).")] = "oldest",
+    as_json: JsonOpt = False,
+) -> None:
+    """List the stored games: id, ruleset, players, status, branches and current scores.
+
+    Read from the game summaries (no game is replayed); a summary that is missing or stale is recomputed first,
+    with a progress bar."""
+    from agon.cli.summary_cmds import progress_bar
+
+    if status not in (None, "over", "playing"):
+        raise Fail(f"--status must be 'over' or 'playing', not {status!r}")
+    if ruleset is not None:
+        ruleset = _ruleset(ruleset).name
     svc = service()
+    with progress_bar("summarising games", quiet=as_json) as bar:
+        listed = svc.listing(ruleset=ruleset, over=None if status is None else status == "over", order=order,
+                             limit=limit, progress=bar)
     rows = []
-    for g in svc.games():
-        row: dict[str, Any] = {"id": g.id, "ruleset": g.ruleset, "title": g.title, "players": list(g.players),
-                               "created_at": g.created_at.isoformat(timespec="seconds"),
-                               "branch": g.current_branch,
-                               "branches": len(svc.store.branches(g.id))}
-        try:
-            line = svc.load(g.id)
-            row.update(events=len(line.events), status=line.status(), scores=line.ruleset.scores(line.state))
-        except ServiceError as e:
-            row.update(events=None, status=f"unreadable: {e}", scores={})
-        rows.append(row)
+    for g in listed:
+        s = g.summary
+        rows.append({"id": g.id, "ruleset": g.ruleset, "title": g.title, "players": list(s.players),
+                     "created_at": g.created_at.isoformat(timespec="seconds"), "branch": g.current_branch,
+                     "branches": g.branches, "events": s.events, "status": s.status, "scores": dict(s.scores),
+                     "damaged": not s.readable})  # a damaged game is listed and marked; the others as usual
     if as_json:
         print_json(rows)
         return
     if not rows:
-        console.print("No games yet. Create one: agon new RULESET --player NAME --bot NAME:random")
+        if status or ruleset:
+            console.print("No stored game matches.")
+        else:
+            console.print("No games yet. Create one: agon new RULESET --player NAME --bot NAME:random")
         return
     t = Table(title=f"Games in {db_url()}")
     for col in ("id", "ruleset", "players", "events", "status", "branches", "scores"):
         t.add_column(col)
     for r in rows:
-        t.add_row(r["id"], r["ruleset"], ", ".join(r["players"]), str(r["events"]), r["status"],
+        status = f"DAMAGED: agon verify {r['id']}" if r["damaged"] else r["status"]  # the whole story: --json
+        t.add_row(r["id"], r["ruleset"], ", ".join(r["players"]), str(r["events"]), status,
                   f"{r['branches']} (on {r['branch']})", scores_text(r["scores"]))
     console.print(t)
 
@@ -261,11 +295,11 @@ def demo(
         print_json({"id": game_id, "ruleset": name, "events": len(line.events), "status": line.status(),
                     "scores": rs.scores(line.state), "db": db_url()})
         return
-    console.print(f"Recorded a game of {rs.title} by {len(seats)} {kind} bots: game [bold]{game_id}[/],"
-                  f" {len(line.events)} events.")
-    console.print(f"Result: {escape(line.status())}")
-    console.print(f"Scores: {escape(scores_text(rs.scores(line.state)))}")
-    console.print(f"Stored in: {escape(db_url())}")
+    console.print(f"Recorded a game of {escape(rs.title)} by {len(seats)} {kind} bots: game [bold]{game_id}[/],"
+                  f" {len(line.events)} events.", markup=True)
+    console.print(f"Result: {line.status()}")
+    console.print(f"Scores: {scores_text(rs.scores(line.state))}")
+    console.print(f"Stored in: {db_url()}")
     console.print("Look at it with:")
     agon = _program()
     for cmd in (f"agon log {game_id}", f"agon replay {game_id} --to 20", f"agon state {game_id} --at 10",
@@ -295,5 +329,5 @@ def _demo_many(svc: Any, rs: Any, seats: list[tuple[str, str]], seed: int, count
         return
     events = sum(r["events"] for r in rows)
     console.print(f"Recorded {count} {rs.title} games by {len(seats)} {seats[0][1]} bots (seeds {seed} to"
-                  f" {seed + count - 1}), {events} events in all, in {escape(db_url())}.", soft_wrap=True)
+                  f" {seed + count - 1}), {events} events in all, in {db_url()}.", soft_wrap=True)
     console.print(f"Count them with: {_program()} stats {rs.name}", markup=False)

@@ -7,8 +7,8 @@ from typing import Annotated, Any
 import typer
 
 from agon.cli.common import AtOpt, BranchOpt, GameArg, JsonOpt, console, examples, friendly, print_json, service
+from agon.cli.play_cmds import print_recorded
 from agon.cli.render import scores_text
-from agon.core.engine import Over
 from agon.core.service import Line
 
 app = typer.Typer()
@@ -17,21 +17,29 @@ def _where(line: Line) -> str:
     return f"branch {line.branch.name} is at event #{line.head.depth}: {line.status()}"
 
 
-@app.command(epilog=examples("agon undo 3f2a", "agon undo 3f2a --steps 3 -b whatif"))
+@app.command(epilog=examples("agon undo 3f2a --steps 3 -b whatif", "agon undo 3f2a --to 40"))
 @friendly
-def undo(game: GameArg, steps: Annotated[int, typer.Option("--steps", "-n", help="How many decisions.")] = 1,
+def undo(game: GameArg,
+         steps: Annotated[int, typer.Option("--steps", "-n", help="How many steps (see above).")] = 1,
+         to: Annotated[int | None, typer.Option("--to", help="Back to just after event N.")] = None,
          branch: BranchOpt = None, as_json: JsonOpt = False) -> None:
-    """Move the branch head back before the last decision(s); nothing is deleted ('agon redo' comes back).
+    """Move the branch head back; nothing is deleted ('agon redo' comes back). Says what it took back.
 
-    In a game with people, a step is a person's decision: the bots' replies and the chance that followed it are
-    undone with it."""
+    In a game played at a table (--table), a step is any event a person entered: a decision or a typed chance
+    outcome. In a seeded game with people, a step is a person's decision: the bots' replies and the chance that
+    followed it are undone with it. --to N goes back to just after event N in any game."""
     svc = service()
-    moved, n = svc.undo(game, steps, branch)
+    before = svc.load(game, branch)
+    moved, n = svc.undo(game, steps, branch, expect_head=before.head.id, to=to)
     line = svc.load(game, moved.name)
+    taken = svc.log(before)[-n:]
     if as_json:
-        print_json({"undone": n, "branch": line.branch.name, "event": line.head.depth, "status": line.status()})
+        print_json({"undone": n, "branch": line.branch.name, "event": line.head.depth, "status": line.status(),
+                    "took_back": [{"n": r.n, "actor": r.actor, "text": r.sentence} for r in taken]})
         return
-    console.print(f"Undid {n} event(s); {_where(line)}")
+    console.print(f"Undid {n} event(s):")
+    print_recorded(taken)
+    console.print(f"Now {_where(line)}")
     console.print(f"Bring them back with: agon redo {line.game.id}")
 
 
@@ -41,11 +49,11 @@ def redo(game: GameArg, branch: BranchOpt = None, as_json: JsonOpt = False) -> N
     """Move the branch head forward again, to where the last undo took it from."""
     svc = service()
     moved, n = svc.redo(game, branch)
-    line = svc.load(game, moved.name)
+    now = svc.head_summary(svc.store.game(game).id, moved.name)  # where the undo left from: known, not replayed
     if as_json:
-        print_json({"redone": n, "branch": line.branch.name, "event": line.head.depth, "status": line.status()})
+        print_json({"redone": n, "branch": moved.name, "event": now.events - 1, "status": now.status})
         return
-    console.print(f"Redid {n} event(s); {_where(line)}")
+    console.print(f"Redid {n} event(s); branch {moved.name} is at event #{now.events - 1}: {now.status}")
 
 
 @app.command(epilog=examples("agon branch 3f2a whatif --at 40", "agon branch 3f2a luckier --at 40 -b whatif --reseed"))
@@ -63,53 +71,33 @@ def branch(
     """Start a what-if line at any position and switch to it. It keeps the original luck unless --reseed."""
     from_branch = from_branch or from_old
     svc = service()
-    line = svc.load(game, svc.branch(game, name, at, from_branch, reseed).name)
+    made = svc.branch(game, name, at, from_branch, reseed)
+    game_id = svc.store.game(game).id
+    now = svc.head_summary(game_id, made.name)  # at a head: the source's summary, copied; nothing replayed
     if as_json:
-        print_json({"branch": name, "from": line.branch.parent_branch, "at": line.head.depth,
-                    "luck": "fresh" if reseed else "same", "status": line.status()})
+        print_json({"branch": name, "from": made.parent_branch, "at": now.events - 1,
+                    "luck": "fresh" if reseed else "same", "status": now.status})
         return
-    console.print(f"Branch {name} starts after event #{line.head.depth} of {line.branch.parent_branch}"
-                  f" with {'fresh' if reseed else 'the same'} luck; now on {name}: {line.status()}")
-    console.print(f"Play on with: agon options {line.game.id}   (back: agon switch {line.game.id} "
-                  f"{line.branch.parent_branch})")
-
-
-def _branch_rows(lines: list[Line]) -> list[dict[str, Any]]:
-    by_name = {ln.branch.name: ln for ln in lines}
-    rows = []
-    for ln in lines:
-        fork = None
-        parent = by_name.get(ln.branch.parent_branch or "")
-        if parent is not None:
-            # the last event the two lines share
-            common = 0
-            for a, b in zip(ln.envelopes, parent.envelopes):
-                if a.id != b.id:
-                    break
-                common = a.depth
-            fork = common
-        pending = ln.pending
-        rows.append({
-            "name": ln.branch.name, "parent": ln.branch.parent_branch, "fork_at": fork,
-            "head": ln.head.depth, "luck": "same" if ln.branch.luck == 0 or parent is None
-            or ln.branch.luck == parent.branch.luck else "fresh",
-            "status": ln.status(), "over": isinstance(pending, Over),
-            "winners": list(pending.outcome.winners) if isinstance(pending, Over) else None,
-            "scores": ln.ruleset.scores(ln.state), "current": ln.branch.name == ln.game.current_branch,
-        })
-    return rows
+    console.print(f"Branch {name} starts after event #{now.events - 1} of {made.parent_branch}"
+                  f" with {'fresh' if reseed else 'the same'} luck; now on {name}: {now.status}")
+    console.print(f"Play on with: agon options {game_id}   (back: agon switch {game_id} "
+                  f"{made.parent_branch})")
 
 
 @app.command(epilog=examples("agon branches 3f2a", "agon branches 3f2a --json"))
 @friendly
 def branches(game: GameArg, as_json: JsonOpt = False) -> None:
     """The tree of lines: where each forks from its parent, where its head is, and how it ends."""
-    lines = service().lines(game)
-    rows = _branch_rows(lines)
+    from dataclasses import asdict
+
+    from agon.core import registry
+
+    g, branch_rows = service().tree(game)
+    rows = [asdict(r) for r in branch_rows]
     if as_json:
         print_json(rows)
         return
-    console.print(f"{lines[0].ruleset.title} game {lines[0].game.id}", markup=False)
+    console.print(f"{registry.get(g.ruleset).title} game {g.id}", markup=False)
     children: dict[str | None, list[dict[str, Any]]] = {}
     names = {r["name"] for r in rows}
     for r in rows:

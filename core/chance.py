@@ -13,6 +13,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from agon.core import entry
 from agon.core.engine import Chance
 
 
@@ -37,15 +38,14 @@ class BadOutcome(ValueError):
 
 
 def parse(chance: Chance, text: str) -> tuple[Any, ...]:
-    """Read an outcome typed at a real table: dice as ``3 5``, cards as ``c12 c7`` (spaces or commas)."""
-    parts = [p for p in text.replace(",", " ").split() if p]
-    if chance.kind == "dice":
-        try:
-            values = tuple(int(p) for p in parts)
-        except ValueError:
-            raise BadOutcome(f"{chance.label}: type {chance.count} die value(s) as numbers, e.g. '3 5'") from None
-        return values
-    return tuple(parts)
+    """Read an outcome typed at a real table (``core.entry``): dice as ``3 5``, ``3,5`` or ``35``; items by any
+    unique prefix or abbreviation (``c12 c7``, ``athc``), spaces or commas between them."""
+    try:
+        if chance.kind == "dice":
+            return entry.dice(text, chance.count, chance.sides)
+        return entry.resolve_all(text, chance.items, "item")
+    except entry.EntryError as e:
+        raise BadOutcome(f"{chance.label}: {e}") from None
 
 
 def check(chance: Chance, outcome: tuple[Any, ...]) -> None:

@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
+import msgspec
+
 from agon.events.base import Event, GameCreated
 
 State = Any
@@ -262,7 +264,10 @@ def check(ruleset: Ruleset, state: State, event: Event, actor: str | None = None
     if isinstance(pending, Over):
         raise RuleViolation("the game is over: no event can follow its end")
     if isinstance(pending, Decision) and actor is not None and actor != pending.player:
-        raise RuleViolation(f"turn order: {pending.player} must act now ({pending.prompt}), not {actor}")
+        # The ruleset names the rule, as it does for the same decision typed as JSON with the actor's name.
+        mine = msgspec.structs.replace(event, player=actor) if isinstance(getattr(event, "player", None), str) else None
+        reason = ruleset.validate(state, mine) if mine is not None else None
+        raise RuleViolation(reason or f"turn order: {pending.player} must act now ({pending.prompt}), not {actor}")
     if isinstance(event, GameCreated):
         raise RuleViolation("game.created opens a game; it cannot be recorded during play")
     reason = ruleset.validate(state, event)

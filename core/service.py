@@ -2,23 +2,30 @@
 
 Every command works on a *line*: the events from a game's first event to a branch head. The state is always
 recomputed by folding the line (no state is stored). A decision is recorded in one transaction together with the
-chance events it triggers (drawn from the seed unless the game is played at a real table); each bot decision that
-follows is recorded the same way, in its own transaction.
+chance events it triggers (drawn from the seed unless the game is played at a real table) and the bots' decisions
+that follow, all in one transaction with one compare-and-swap (one move in the head history).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+import msgspec
+
 from agon.core import chance as chance_mod
+from agon.core import entry
 from agon.core import registry
+from agon.core import summary as summary_mod
+from agon.core import steps as steps_mod
 from agon.core.autoplay import CHANCE_ACTOR, next_auto
 from agon.core.bots import bots_of
+from agon.core.names import branch_problem, name_problem, shown, title_problem
 from agon.core.engine import (
     PUBLIC,
     Chance,
@@ -36,17 +43,48 @@ from agon.core.engine import (
 )
 from agon.events.base import Event, GameCreated, PlayerSeat
 from agon.events.codec import Codec, DecodeError
-from agon.events.envelope import Envelope, ImportError_, from_jsonl, seal, to_jsonl
-from agon.events.store import BranchInfo, GameInfo, Store, StoreError, now
+from agon.events import summary as summary_table
+from agon.events.envelope import Envelope, ImportError_, read_jsonl, seal, to_jsonl
+from agon.events.store import BranchInfo, Conflict, Damaged, GameInfo, NewBranch, Store, StoreError, Unknown, now
+from agon.events.summary import Listed, Summary
 
 SETUP_ACTOR = "setup"
 DECIDER = ":decider"
 """``record``'s default audience: the player who decided (no player may be named with a ':')."""
 RESERVED_NAMES = {CHANCE_ACTOR, SETUP_ACTOR, ""}
+MAX_CHOICE = 100_000
+"""The longest choice (a number, an outcome or an event as JSON) ``parse_choice`` reads."""
+
+
+def seats_problem(names: Sequence[str]) -> str | None:
+    """Why these seat names cannot play together (a reserved, blank, too long or repeated name), or None."""
+    for n in names:
+        problem = name_problem(n)
+        if problem:
+            return problem
+        if n.strip() in RESERVED_NAMES or n != n.strip() or "," in n or ":" in n:
+            return f"{shown(n)} cannot be a player name (reserved, blank, or with ',' or ':')"
+    if len(set(names)) != len(names):
+        return "two seats have the same name; give every player a different name"
+    return None
 
 
 class ServiceError(Exception):
     """Something a person asked for that cannot be done; the message says what to do instead."""
+
+
+class NotFound(ServiceError):
+    """No game or branch of that name (the server answers 404)."""
+
+
+class RaceLost(ServiceError):
+    """Another writer moved the branch head first; nothing was recorded (the server answers 409)."""
+
+
+def _store_failure(e: StoreError) -> ServiceError:
+    """A store error as the service's own, keeping apart a lost race and an unknown name."""
+    kind = RaceLost if isinstance(e, Conflict) else NotFound if isinstance(e, Unknown) else ServiceError
+    return kind(str(e))
 
 
 @dataclass(frozen=True)
@@ -69,6 +107,15 @@ def told(rs: Ruleset, n: int, actor: str, before: State, event: Event, viewer: s
 
 
 _codecs: dict[str, Codec] = {}
+_default_cards: dict[str, bytes] = {}
+
+
+def default_cards(rs: Ruleset) -> dict[str, Any]:
+    """A fresh copy of the ruleset's bundled card set (its file is parsed once per process)."""
+    raw = _default_cards.get(rs.name)
+    if raw is None:
+        raw = _default_cards[rs.name] = msgspec.json.encode(rs.default_cards())
+    return msgspec.json.decode(raw)
 
 
 def codec_for(rs: Ruleset) -> Codec:
@@ -120,16 +167,33 @@ class Line:
     def pending(self) -> Pending:
         return self.ruleset.pending(self.state)
 
-    @property
+    @cached_property
     def chance_count(self) -> int:
+        """How many chance events the line holds (counted once, then carried by ``extended``)."""
         return sum(1 for e in self.envelopes if e.actor == CHANCE_ACTOR)
 
-    def extended(self, envs: list[Envelope], events: list[Event], state: State) -> Line:
-        """This line with ``envs`` appended (already stored), without reading the store again."""
+    @cached_property
+    def sides(self) -> dict[str, str]:
+        """What each player plays as (a nation, a civilization), for the summary; carried by ``extended`` once
+        every player has one."""
+        return summary_mod.sides_of(self)
+
+    @property
+    def summary(self) -> Summary:
+        """This line at its head in plain data, as the game summary stores it."""
+        return summary_mod.summarise(self, self.sides)
+
+    def extended(self, envs: list[Envelope], events: list[Event], state: State, chance_count: int) -> Line:
+        """This line with ``envs`` appended (already stored), without reading the store again. Called once per
+        command (a whole run of automatic events is appended at once), with the state and chance count carried."""
         branch = BranchInfo(self.branch.name, envs[-1].id, self.branch.luck, self.branch.parent_branch,
                             self.branch.fork_id, self.branch.created_at)
         new = Line(self.game, branch, self.ruleset, self.envelopes + envs, self.events + events)
         new.__dict__["state"] = state
+        new.__dict__["chance_count"] = chance_count
+        known = self.__dict__.get("sides")
+        if known is not None and all(p in known for p in self.created.names):
+            new.__dict__["sides"] = known
         return new
 
     def bot_of(self, player: str) -> str | None:
@@ -139,12 +203,57 @@ class Line:
         return describe_pending(self.pending)
 
 
+def position(line: Line) -> str:
+    """Where a line stands, as 'agon options' prints it and 'agon act --expect' takes it: the head's event number
+    and the start of its id (the id tells two lines of the same length apart), e.g. ``12.a1b2c3d4``."""
+    return f"{line.head.depth}.{line.head.id[:8]}"
+
+
+def position_problem(line: Line, expect: str) -> str | None:
+    """Why ``line`` is no longer at the position ``expect`` (say, when options were listed), or None."""
+    depth, sep, ident = expect.strip().partition(".")
+    if not (depth.isascii() and depth.isdigit() and sep and len(ident) >= 4 and len(expect) <= 80
+            and all(c in "0123456789abcdef" for c in ident)):
+        return f"{shown(expect)} is not a position; give it as 'agon options' prints it, e.g. 12.a1b2c3d4"
+    if int(depth) == line.head.depth and line.head.id.startswith(ident):
+        return None
+    return (f"the line has moved since position {expect.strip()}: it is now at {position(line)} ({line.status()});"
+            " nothing was recorded: look at 'agon options' again and choose anew")
+
+
 def describe_pending(p: Pending) -> str:
     if isinstance(p, Over):
         return f"over: {p.outcome.summary}"
     if isinstance(p, Chance):
         return f"chance needed: {p.describe()}"
     return f"{p.player} to act: {p.prompt}"
+
+
+@dataclass(frozen=True)
+class BranchRow:
+    """One branch as ``agon branches`` shows it."""
+
+    name: str
+    parent: str | None
+    fork_at: int | None
+    head: int
+    luck: str
+    status: str
+    over: bool
+    winners: list[str] | None
+    scores: dict[str, float]
+    current: bool
+
+
+@dataclass
+class Run:
+    """Events that follow one another by themselves, sealed and not yet stored, with the state after them."""
+
+    envs: list[Envelope]
+    events: list[Event]
+    recorded: list[Recorded]
+    state: State
+    chance_count: int
 
 
 @dataclass
@@ -167,8 +276,20 @@ class Service:
 
     def load(self, game_ref: str, branch: str | None = None) -> Line:
         game, b = self._head(game_ref, branch)
-        envs = self.store.line(game.id, b.head_id)
+        try:
+            envs = self.store.line(game.id, b.head_id)
+        except StoreError as e:
+            if isinstance(e, Damaged):  # 'agon games' marks it from now on (its summary says so)
+                summary_table.put(self.store, [summary_table.unreadable(game.id, b.name, b.head_id, str(e))])
+            raise ServiceError(str(e)) from None
         return self._decode(game, b, envs)
+
+    def game(self, game_ref: str) -> GameInfo:
+        """A game by id or unique prefix, without reading its events (so also a damaged game)."""
+        try:
+            return self.store.game(game_ref)
+        except StoreError as e:
+            raise ServiceError(str(e)) from None
 
     def _decode(self, game: GameInfo, b: BranchInfo, envs: list[Envelope]) -> Line:
         try:
@@ -183,6 +304,8 @@ class Service:
                 events.append(codec.decode(env.payload, None if current.get(env.tag) == env.version else env.version))
             except DecodeError as e:
                 raise ServiceError(f"game {game.id}: event #{env.depth} cannot be read: {e}") from None
+        if not isinstance(events[0], GameCreated) or events[0].ruleset != rs.name:
+            raise ServiceError(f"game {game.id}: its first event is not the creation of a {rs.name} game")
         return Line(game, b, rs, envs, events)
 
     def games(self) -> list[GameInfo]:
@@ -224,16 +347,14 @@ class Service:
                 f"{rs.name} is played by {rs.min_players} to {rs.max_players} players, not {len(seats)};"
                 " give that many --player/--bot options"
             )
-        for n in names:
-            if n.strip() in RESERVED_NAMES or n != n.strip() or "," in n or ":" in n:
-                raise ServiceError(f"{n!r} cannot be a player name (reserved, blank, or with ',' or ':')")
-        if len(set(names)) != len(names):
-            raise ServiceError("two seats have the same name; give every player a different name")
+        problem = seats_problem(names) or title_problem(spec.title)
+        if problem:
+            raise ServiceError(problem)
         unknown = set(spec.options) - set(rs.option_names)
         if unknown:
             allowed = ", ".join(sorted(rs.option_names)) or "none"
             raise ServiceError(f"{rs.name} has no option {', '.join(sorted(unknown))}; its options: {allowed}")
-        cards = dict(spec.cards) if spec.cards is not None else rs.default_cards()
+        cards = dict(spec.cards) if spec.cards is not None else default_cards(rs)
         try:
             rs.check_setup(names, dict(spec.options), cards)
         except (ValueError, KeyError, TypeError) as e:
@@ -244,14 +365,24 @@ class Service:
             options=dict(spec.options), cards=cards, title=spec.title,
         )
         codec = codec_for(rs)
+        payload = codec.encode(created)
+        stored = codec.decode(payload)  # the game as a later command will read it back
         try:
-            rs.initial_state(codec.decode(codec.encode(created)))
+            state = rs.initial_state(stored)
         except Exception as e:  # noqa: BLE001 - a bad card set must not be stored
             raise ServiceError(f"cannot set up {rs.name} with this card set: {e}") from None
-        root = seal(None, "game.created", GameCreated.version, SETUP_ACTOR, codec.encode(created), now())
+        root = seal(None, "game.created", GameCreated.version, SETUP_ACTOR, payload, now())
         game_id = secrets.token_hex(4)
-        self.store.create_game(game_id, rs.name, spec.title, names, root)
-        self.advance(self.load(game_id))
+        # The new line is known without reading it back: its first event and the state it sets up. It is stored
+        # with the chance and bot events that follow by themselves, in one transaction.
+        game = GameInfo(game_id, rs.name, spec.title, tuple(names), root.recorded_at, "main")
+        line = Line(game, BranchInfo("main", root.id, 0, None, None, root.recorded_at), rs, [root], [stored])
+        line.__dict__["state"] = state
+        run = self._run(line, [], PUBLIC, auto=True, tell=False)
+        if run.envs:
+            line = line.extended(run.envs, run.events, run.state, run.chance_count)
+        line.__dict__["sides"] = summary_mod.sides_of(line, initial=state)  # no second setup of the cards
+        self.store.create_game(game_id, rs.name, spec.title, names, root, run.envs, [line.summary])
         return game_id
 
     # -- acting ------------------------------------------------------------------------------------------------
@@ -263,16 +394,23 @@ class Service:
         if isinstance(pending, Over):
             raise ServiceError(f"the game is over ({pending.outcome.summary}); branch from an earlier position"
                                " with 'agon branch' to play on")
+        if len(text) > MAX_CHOICE:
+            raise ServiceError(f"the choice is {len(text):,} characters long; no event of {line.ruleset.name} needs"
+                               f" more than {MAX_CHOICE:,}")
         if text.startswith("{"):
             try:
                 obj = json.loads(text)
             except json.JSONDecodeError as e:
                 raise ServiceError(f"the choice is not valid JSON ({e.msg} at column {e.colno});"
                                    " give a number from 'agon options' or an event as JSON") from None
+            except RecursionError:
+                raise ServiceError("the choice's JSON is nested too deeply to be an event; 'agon schema"
+                                   f" {line.ruleset.name}' shows the event types") from None
             try:
                 return line.codec.from_obj(obj)
-            except DecodeError as e:
-                raise ServiceError(f"not an event of {line.ruleset.name}: {e}; 'agon schema"
+            except (DecodeError, RecursionError) as e:
+                why = "it is nested too deeply" if isinstance(e, RecursionError) else str(e)
+                raise ServiceError(f"not an event of {line.ruleset.name}: {why}; 'agon schema"
                                    f" {line.ruleset.name}' shows the event types") from None
         if isinstance(pending, Chance):
             if text in ("seed", "random"):
@@ -283,7 +421,8 @@ class Service:
                     outcome = chance_mod.parse(pending, text)
                     chance_mod.check(pending, outcome)
                 except chance_mod.BadOutcome as e:
-                    raise ServiceError(f"{e}; or type 'seed' to let agon draw it") from None
+                    raise ServiceError(f"{self._outcome_rule(line, pending, text) or e};"
+                                       " or type 'seed' to let agon draw it") from None
             return pending.build(outcome)
         if text == "bot":
             auto = None
@@ -293,26 +432,52 @@ class Service:
                 raise ServiceError(f"'bot' works only when a bot's seat must decide; {pending.player} is a person")
             return auto.event
         legal = line.ruleset.legal(line.state)
-        if text.isdigit():
-            n = int(text)
-            if not 1 <= n <= len(legal):
+        if text.isascii() and text.isdigit():  # not '²': str.isdigit accepts digits int() cannot read
+            if len(text) > 9 or not 1 <= int(text) <= len(legal):
+                n = text if len(text) <= 12 else text[:12] + "..."
                 raise ServiceError(f"choice {n} is out of range: 'agon options' lists 1 to {len(legal)}")
-            return legal[n - 1]
-        raise ServiceError("give a choice number from 'agon options', or the event as JSON")
+            return legal[int(text) - 1]
+        try:  # the decision's steps typed at once, each by a prefix (core.steps)
+            return steps_mod.build(line.ruleset, line.state, text)
+        except entry.EntryError as e:
+            raise ServiceError(f"{e}; or give a choice number from 'agon options', or the event as JSON") from None
+
+    @staticmethod
+    def _outcome_rule(line: Line, pending: Chance, text: str) -> str | None:
+        """The ruleset's own refusal (naming its rule) of dice typed at a table that read as numbers, the right
+        count of them, but not as faces of the die: what the same outcome typed as JSON is told."""
+        if pending.kind != "dice":
+            return None
+        try:
+            outcome = chance_mod.parse(pending, text)
+        except chance_mod.BadOutcome:
+            return None
+        if len(outcome) != pending.count:
+            return None
+        return line.ruleset.validate(line.state, pending.build(outcome))
 
     def act(self, game_ref: str, choice: str, as_player: str | None = None, branch: str | None = None,
-            auto: bool = True, tell: str | None = DECIDER) -> list[Recorded]:
+            auto: bool = True, tell: str | None = DECIDER, expect: str | None = None) -> list[Recorded]:
         """Record one decision (or, in a table game, a chance outcome), then what follows by itself."""
-        return self.record(game_ref, choice, as_player, branch, auto, tell)[0]
+        return self.record(game_ref, choice, as_player, branch, auto, tell, expect)[0]
 
     def record(self, game_ref: str, choice: str, as_player: str | None = None, branch: str | None = None,
-               auto: bool = True, tell: str | None = DECIDER) -> tuple[list[Recorded], Line]:
+               auto: bool = True, tell: str | None = DECIDER, expect: str | None = None
+               ) -> tuple[list[Recorded], Line]:
         """``act``, also returning the line as it now stands (without reading and folding it again).
 
         The events recorded are told to ``tell``: by default (``DECIDER``) as the player who decided may see them
         (a chance outcome typed at a table: as every player sees it), since the reply is read by the person who
-        acted; else to that player, ``PUBLIC``, or ``None`` for everything."""
+        acted; else to that player, ``PUBLIC``, or ``None`` for everything.
+
+        ``expect``: the ``position`` at which the choice was made (e.g. when the options were shown); a line that
+        has moved since is refused, so an option number never means another decision than the one shown. The
+        store's compare-and-swap on the head read here covers a move between this check and the write."""
         line = self.load(game_ref, branch)
+        if expect is not None:
+            problem = position_problem(line, expect)
+            if problem:  # a line that moved is a lost race (the server answers 409); a malformed position is not
+                raise (RaceLost if problem.startswith("the line has moved") else ServiceError)(problem)
         event = self.parse_choice(line, choice)
         pending = line.pending
         if isinstance(pending, Decision):
@@ -323,25 +488,20 @@ class Service:
         else:
             if as_player is not None:
                 raise ServiceError(f"no player acts now: a chance outcome is needed ({pending.describe()})")
+            if isinstance(pending, Chance) and not line.created.table and event != pending.build(chance_mod.draw(
+                    pending, chance_mod.rng_for(line.created.seed, line.branch.luck, line.chance_count))):
+                raise ServiceError("this game draws every chance outcome from its seed (so 'agon verify' can"
+                                   f" recompute it): type 'seed'; a game whose luck is typed in is made with"
+                                   " 'agon new --table'")
             actor, viewer = CHANCE_ACTOR, PUBLIC
         if tell != DECIDER:
             viewer = tell
-        recorded, line = self._record(line, [(event, actor)], viewer)
-        if auto:
-            more, line = self.advance(line, viewer)
-            recorded += more
-        return recorded, line
+        return self._record(line, [(event, actor)], viewer, auto=auto)
 
-    def advance(self, line: Line, viewer: str | None = PUBLIC) -> tuple[list[Recorded], Line]:
-        """Let chance (outside table games) and bots move until a person must act or the game ends; what was
-        recorded is told as ``viewer`` may see it."""
-        out: list[Recorded] = []
-        while True:
-            auto = self._auto(line, len(line.events), line.chance_count, draw_chance=not line.created.table)
-            if auto is None:
-                return out, line
-            rec, line = self._record(line, [(auto.event, auto.actor)], viewer)
-            out += rec
+    def advance(self, line: Line, viewer: str | None = PUBLIC, tell: bool = True) -> tuple[list[Recorded], Line]:
+        """Let chance (outside table games) and bots move until a person must act or the game ends, in one
+        transaction; what was recorded is told as ``viewer`` may see it (nothing is told unless ``tell``)."""
+        return self._record(line, [], viewer, auto=True, tell=tell)
 
     def _auto(self, line: Line, depth: int, ordinal: int, draw_chance: bool, state: State = None):
         return next_auto(
@@ -349,61 +509,91 @@ class Service:
             chance_ordinal=ordinal, luck=line.branch.luck, draw_chance=draw_chance,
         )
 
-    def _record(self, line: Line, first: list[tuple[Event, str]], viewer: str | None = PUBLIC
-                ) -> tuple[list[Recorded], Line]:
-        """Append ``first`` and the chance events that follow it (outside table games) in one transaction, told
-        as ``viewer`` may see them.
+    def _record(self, line: Line, first: list[tuple[Event, str]], viewer: str | None = PUBLIC, auto: bool = False,
+                tell: bool = True) -> tuple[list[Recorded], Line]:
+        """Append ``first`` and what follows it by itself (see ``_run``) in one transaction with one
+        compare-and-swap: one move in the head history. A refused event records nothing."""
+        run = self._run(line, first, viewer, auto, tell)
+        if not run.envs:
+            return run.recorded, line
+        tip = self.undone_tip(line.game.id, line.branch.name)
+        keep = None if tip is None else self._undone_line(line, tip, {e.id for e in run.envs})
+        if "sides" not in line.__dict__:  # carried from the branch's summary when it is current and complete
+            prior = summary_table.of_game(self.store, line.game.id, line.branch.name).get(line.branch.name)
+            if prior is not None and prior.head_id == line.head.id and all(
+                    p in prior.sides for p in line.created.names):
+                line.__dict__["sides"] = dict(prior.sides)
+        new = line.extended(run.envs, run.events, run.state, run.chance_count)
+        try:
+            self.store.append(line.game.id, line.branch.name, line.head.id, run.envs, summaries=[new.summary],
+                              keep=keep)
+        except StoreError as e:
+            raise _store_failure(e) from None
+        return run.recorded, new
 
-        Every event is checked against the rules first; a refused one records nothing."""
+    def _run(self, line: Line, first: list[tuple[Event, str]], viewer: str | None, auto: bool, tell: bool) -> Run:
+        """``first`` and what follows it by itself, sealed but not stored: the chance events it triggers (outside
+        table games) and, with ``auto``, the bots' decisions and their chance too, until a person must act or the
+        game ends. Each event is told as ``viewer`` may see it (when ``tell``).
+
+        Every event is checked against the rules; a refused one raises ``ServiceError``."""
         rs, codec = line.ruleset, line.codec
-        state = line.state
+        table = line.created.table
+        run = Run([], [], [], line.state, line.chance_count)
         parent = line.head
-        ordinal = line.chance_count
-        envs: list[Envelope] = []
-        events: list[Event] = []
-        recorded: list[Recorded] = []
         queue = list(first)
         at = now()
-        while queue:
+        while True:
+            if not queue:
+                depth = parent.depth + 1
+                if auto:
+                    more = self._auto(line, depth, run.chance_count, not table, run.state)
+                else:
+                    nxt = rs.pending(run.state)
+                    more = self._auto(line, depth, run.chance_count, True, run.state) if isinstance(nxt, Chance) and (
+                        not table or nxt.forced) else None
+                if more is None:
+                    return run
+                queue.append((more.event, more.actor))
             event, actor = queue.pop(0)
             try:
-                check(rs, state, event, None if actor == CHANCE_ACTOR else actor)
+                check(rs, run.state, event, None if actor == CHANCE_ACTOR else actor)
             except RuleViolation as e:
                 raise ServiceError(f"refused: {e.rule}") from None
             tag = codec.tag_of(event)
             env = seal(parent, tag, codec.version_of(tag), actor, codec.encode(event), at)
-            envs.append(env)
-            events.append(event)
-            recorded.append(told(rs, env.depth, actor, state, event, viewer))
-            state = rs.apply(state, event)
+            run.envs.append(env)
+            run.events.append(event)
+            if tell:
+                run.recorded.append(told(rs, env.depth, actor, run.state, event, viewer))
+            run.state = rs.apply(run.state, event)
             parent = env
             if actor == CHANCE_ACTOR:
-                ordinal += 1
-            nxt = rs.pending(state)
-            if isinstance(nxt, Chance) and (not line.created.table or nxt.forced):
-                auto = self._auto(line, env.depth + 1, ordinal, True, state)
-                assert auto is not None
-                queue.append((auto.event, auto.actor))
-        redo_target = self.redo_target(line.game.id, line.branch.name, line.head.id)
-        try:
-            self.store.append(line.game.id, line.branch.name, line.head.id, envs)
-        except StoreError as e:
-            raise ServiceError(str(e)) from None
-        if redo_target is not None:
-            self._keep_undone_line(line, redo_target, {e.id for e in envs})
-        return recorded, line.extended(envs, events, state)
+                run.chance_count += 1
 
-    def _keep_undone_line(self, line: Line, tip: str, new_ids: set[str]) -> None:
-        """Acting after an undo grows a new line; the undone one keeps a name so no line is ever hidden."""
+    def undone_tip(self, game_id: str, branch: str) -> str | None:
+        """Where the branch's head was before the undos (and redos) since its last recorded event: the end of the
+        line that acting now would leave behind (several undos in a row leave it, not only the last one's start)."""
+        tip = None
+        for m in self.store.head_moves_newest_first(game_id, branch):
+            if m.reason == "undo":
+                tip = m.from_id
+            elif m.reason not in ("redo", "switch"):
+                break
+        return tip
+
+    def _undone_line(self, line: Line, tip: str, new_ids: set[str]) -> NewBranch | None:
+        """Acting after an undo grows a new line; the undone one keeps a name so no line is ever hidden. The name
+        is stored in the same transaction as the new events (``Store.append``'s ``keep``)."""
         branches = self.store.branches(line.game.id)
-        if tip in new_ids or any(b.head_id == tip for b in branches):
-            return
+        on_line = {e.id for e in line.envelopes}
+        if tip in new_ids or tip in on_line or any(b.head_id == tip for b in branches):
+            return None
         names = {b.name for b in branches}
         k = 1
         while f"{line.branch.name}-undone-{k}" in names:
             k += 1
-        self.store.create_branch(line.game.id, f"{line.branch.name}-undone-{k}", tip, line.branch.luck,
-                                 line.branch.name, switch=False)
+        return NewBranch(f"{line.branch.name}-undone-{k}", tip, line.branch.luck, line.branch.name)
 
     # -- undo, redo, branches ----------------------------------------------------------------------------------
 
@@ -412,21 +602,31 @@ class Service:
             game = self.store.game(game_ref)
             return game, self.store.branch(game.id, branch or game.current_branch)
         except StoreError as e:
-            raise ServiceError(str(e)) from None
+            raise _store_failure(e) from None
 
     def created(self, game: GameInfo) -> GameCreated:
         root = self.store.root(game.id)
         return codec_for(registry.get(game.ruleset)).decode(root.payload, root.version)  # type: ignore[return-value]
 
-    def undo(self, game_ref: str, steps_back: int = 1, branch: str | None = None) -> tuple[BranchInfo, int]:
-        """Move the head back before the last ``steps_back`` decisions (by people, when the game has any: the
-        bots' replies and the chance that followed are undone with them). Returns the moved branch and the
-        number of events undone. Walks back from the head only as far as needed: its cost does not grow with
-        the length of the game."""
+    def undo(self, game_ref: str, steps_back: int = 1, branch: str | None = None,
+             expect_head: str | None = None, to: int | None = None) -> tuple[BranchInfo, int]:
+        """Move the head back. With ``to``: to just after event ``to``. Else before the last ``steps_back`` steps:
+        in a game played at a table, a step is any event a person entered (a decision or a typed chance outcome;
+        what followed by itself goes with it); in a seeded game, a decision by a person (the bots' replies and the
+        chance that followed are undone with it), or by anyone when no person plays. Returns the moved branch and
+        the number of events undone. A seeded game walks back from the head only as far as needed. With
+        ``expect_head``, undoes only while the head is still that event (the caller decided on that line:
+        ``RaceLost`` otherwise)."""
         if steps_back < 1:
             raise ServiceError("--steps must be at least 1")
         game, b = self._head(game_ref, branch)
-        humans = {p.name for p in self.created(game).players if not p.bot}
+        if expect_head is not None and b.head_id != expect_head:
+            raise RaceLost(f"branch {b.name!r} of game {game.id} moved while this command ran (someone else"
+                           " recorded an event); nothing was undone: look at the game again and retry")
+        created = self.created(game)
+        if to is not None or created.table:
+            return self._undo_line(game, b, created, steps_back, to)
+        humans = {p.name for p in created.players if not p.bot}
         head = env = self.store.event(game.id, b.head_id)
         count = 0
         while env is not None and env.parent is not None:
@@ -438,11 +638,39 @@ class Service:
         if env is None or env.parent is None or head is None:
             what = "decisions" if not humans else "decisions by people"
             raise ServiceError(f"cannot undo {steps_back} step(s): the line has only {count} {what}")
+        return self._move_back(game, b, env.parent, head.depth - env.depth + 1)
+
+    def _undo_line(self, game: GameInfo, b: BranchInfo, created: GameCreated, steps_back: int,
+                   to: int | None) -> tuple[BranchInfo, int]:
+        line = self.load(game.id, b.name)
+        last = line.head.depth
+        if to is not None:
+            if not 0 <= to < last:
+                raise ServiceError(f"--to {to} is outside what can be undone: this line has events 0 to {last},"
+                                   f" so --to takes 0 to {last - 1}")
+            return self._move_back(game, b, line.envelopes[to].id, last - to)
+        humans = {p.name for p in created.players if not p.bot}
+        entered = []  # the events a person typed: decisions (by anyone when nobody is a person) and chance
+        for st in line.steps()[1:]:
+            actor = st.actor
+            if actor == CHANCE_ACTOR:
+                pend = line.ruleset.pending(st.before)
+                typed = isinstance(pend, Chance) and not pend.forced
+            else:
+                typed = actor != SETUP_ACTOR and (not humans or actor in humans)
+            if typed:
+                entered.append(st.index)
+        if len(entered) < steps_back:
+            raise ServiceError(f"cannot undo {steps_back} step(s): the line has only {len(entered)} entered events")
+        n = entered[-steps_back]
+        return self._move_back(game, b, line.envelopes[n - 1].id, last - n + 1)
+
+    def _move_back(self, game: GameInfo, b: BranchInfo, target: str, undone: int) -> tuple[BranchInfo, int]:
         try:
-            self.store.move_head(game.id, b.name, b.head_id, env.parent, "undo")
+            self.store.move_head(game.id, b.name, b.head_id, target, "undo")
         except StoreError as e:
-            raise ServiceError(str(e)) from None
-        return self.store.branch(game.id, b.name), head.depth - env.depth + 1
+            raise _store_failure(e) from None
+        return self.store.branch(game.id, b.name), undone
 
     def redo_target(self, game_id: str, branch: str, head: str) -> str | None:
         """Where ``redo`` would go: the head before the latest undo not yet redone, if nothing was done since."""
@@ -469,7 +697,7 @@ class Service:
         try:
             self.store.move_head(game.id, b.name, b.head_id, target, "redo")
         except StoreError as e:
-            raise ServiceError(str(e)) from None
+            raise _store_failure(e) from None
         old, new = self.store.event(game.id, b.head_id), self.store.event(game.id, target)
         assert old is not None and new is not None
         return self.store.branch(game.id, b.name), new.depth - old.depth
@@ -479,8 +707,9 @@ class Service:
         """A new line starting at event ``at`` of ``from_branch`` (default: its head); switches to it.
 
         At the head this is one row: its cost does not grow with the game. ``at`` reads the line to find it."""
-        if not name or name != name.strip() or any(c.isspace() for c in name):
-            raise ServiceError("a branch name must be one word without spaces")
+        problem = branch_problem(name)
+        if problem:
+            raise ServiceError(problem)
         game, src_b = self._head(game_ref, from_branch)
         if at is None:
             head_id = src_b.head_id
@@ -495,7 +724,10 @@ class Service:
         try:
             self.store.create_branch(game.id, name, head_id, luck, src_b.name)
         except StoreError as e:
-            raise ServiceError(str(e)) from None
+            raise _store_failure(e) from None
+        src = summary_table.of_game(self.store, game.id, src_b.name).get(src_b.name)
+        if src is not None and src.head_id == head_id:  # the same position: the same summary, still O(1)
+            summary_table.put(self.store, [dataclasses.replace(src, branch=name)])
         return self.store.branch(game.id, name)
 
     def switch(self, game_ref: str, name: str) -> Line:
@@ -503,79 +735,308 @@ class Service:
         try:
             self.store.set_current(game.id, name)
         except StoreError as e:
-            raise ServiceError(str(e)) from None
+            raise _store_failure(e) from None
         return self.load(game.id, name)
+
+    def head_summary(self, game_id: str, branch: str) -> Summary:
+        """Where a branch stands (its head's summary) without reading its line when the stored summary is current
+        (after a redo, a branch made at a head, an act); else recomputed and stored."""
+        game, b = self._head(game_id, branch)
+        row = summary_table.of_game(self.store, game.id, branch).get(branch)
+        try:
+            version = registry.get(game.ruleset).version
+        except registry.UnknownRuleset as e:
+            raise ServiceError(str(e)) from None
+        if row is not None and row.head_id == b.head_id and row.ruleset_version == version:
+            return row
+        row = self.load(game_id, branch).summary
+        summary_table.put(self.store, [row])
+        return row
+
+    def tree(self, game_ref: str) -> tuple[GameInfo, list[BranchRow]]:
+        """Every branch of a game with where it forks from its parent, its head and how it stands, from one scan
+        of the game's nodes (parent links only) and the branches' summaries (a stale one is recomputed): no line
+        is read or replayed unless its summary is stale."""
+        game, _ = self._head(game_ref, None)
+        branches = self.store.branches(game.id)
+        try:
+            version = registry.get(game.ruleset).version
+        except registry.UnknownRuleset as e:
+            raise ServiceError(str(e)) from None
+        known = summary_table.of_game(self.store, game.id)
+        stale = [(game.id, b.name, game.ruleset, b.head_id) for b in branches
+                 if (s := known.get(b.name)) is None or s.head_id != b.head_id or s.ruleset_version != version]
+        problems = self.refresh(stale)
+        if problems:
+            raise ServiceError(problems[0])
+        if stale:
+            known = summary_table.of_game(self.store, game.id)
+        nodes = self.store.nodes(game.id)
+        lines: dict[str, set[str]] = {}
+
+        def line_of(head: str) -> set[str]:
+            if head not in lines:
+                ids, node = set(), head
+                while node is not None:
+                    ids.add(node)
+                    node = nodes[node][0] if node in nodes else None
+                lines[head] = ids
+            return lines[head]
+
+        by_name = {b.name: b for b in branches}
+        rows = []
+        for b in branches:
+            parent = by_name.get(b.parent_branch or "")
+            fork = None
+            if parent is not None:  # the last event this line shares with its parent's line
+                theirs, node = line_of(parent.head_id), b.head_id
+                while node is not None and node not in theirs:
+                    node = nodes[node][0] if node in nodes else None
+                fork = nodes[node][1] if node is not None else 0
+            s = known[b.name]
+            rows.append(BranchRow(
+                b.name, b.parent_branch, fork, nodes[b.head_id][1] if b.head_id in nodes else s.events - 1,
+                "same" if b.luck == 0 or parent is None or b.luck == parent.luck else "fresh", s.status, s.over,
+                list(s.winners) if s.over else None, dict(s.scores), b.name == game.current_branch,
+            ))
+        return game, rows
 
     def lines(self, game_ref: str) -> list[Line]:
         game = self.load(game_ref).game
         return [self.load(game.id, b.name) for b in self.store.branches(game.id)]
 
+    # -- summaries -------------------------------------------------------------------------------------------
+
+    def listing(self, which: str = "current", ruleset: str | None = None, over: bool | None = None,
+                order: str = "oldest", limit: int | None = None,
+                progress: Callable[[int], Callable[[], None]] | None = None, count_branches: bool = True
+                ) -> list[Listed]:
+        """Games with the summary of their current branch (``which="main"``: their main line), read from the
+        game summary without folding; rows that are missing or stale are recomputed first (``progress(n)`` is
+        called with how many, and returns a callback to call after each)."""
+        if order not in summary_table.ORDERS:
+            raise ServiceError(f"unknown order {order!r}; choose one of: {', '.join(summary_table.ORDERS)}")
+        self.refresh(summary_table.stale(self.store, self._versions(ruleset), which, ruleset), progress)
+        return summary_table.listing(self.store, which, ruleset, over, order, limit, count_branches)
+
+    def _versions(self, ruleset: str | None) -> dict[str, str]:
+        """The current version of each ruleset in scope (those that are installed)."""
+        names = [ruleset] if ruleset is not None else self.store.rulesets()
+        out = {}
+        for name in names:
+            try:
+                out[name] = registry.get(name).version
+            except registry.UnknownRuleset:
+                continue
+        return out
+
+    def refresh(self, branches: Sequence[tuple[str, str, str, str]],
+                progress: Callable[[int], Callable[[], None]] | None = None) -> list[str]:
+        """Recompute the summaries of these (game id, branch, ruleset, head id) from their events; returns the
+        problems (a branch that cannot be read gets a row saying so, tried again at the next listing)."""
+        if not branches:
+            return []
+        step = progress(len(branches)) if progress else None
+        problems: list[str] = []
+        batch: list[Summary] = []
+        for game_id, branch, _, head_id in branches:
+            try:
+                batch.append(self.load(game_id, branch).summary)
+            except ServiceError as e:
+                problems.append(f"{game_id}: {e}")
+                batch.append(summary_table.unreadable(game_id, branch, head_id, str(e)))
+            if len(batch) >= 200:
+                summary_table.put(self.store, batch)
+                batch = []
+            if step:
+                step()
+        summary_table.put(self.store, batch)
+        return problems
+
+    def rebuild(self, progress: Callable[[int], Callable[[], None]] | None = None) -> tuple[int, list[str]]:
+        """Drop every game summary and recompute one for every branch of every game from its events."""
+        summary_table.clear(self.store)
+        pairs = self.store.all_branches()
+        return len(pairs), self.refresh(pairs, progress)
+
     # -- files -------------------------------------------------------------------------------------------------
 
     def export(self, game_ref: str, branch: str | None = None) -> bytes:
-        return to_jsonl(self.load(game_ref, branch).envelopes)
+        line = self.load(game_ref, branch)
+        return to_jsonl(line.envelopes, self.lucks(line.game.id))
+
+    def lucks(self, game_id: str) -> list[int]:
+        """Every luck a game's chance was drawn with (0, and each branch's: one made with --reseed has its own)."""
+        return sorted({0, *(b.luck for b in self.store.branches(game_id))})
 
     def import_(self, data: bytes) -> str:
         """A new game from an exported line; refuses, importing nothing, unless it replays cleanly."""
         try:
-            envs = from_jsonl(data)
+            envs, trailer = read_jsonl(data)
         except ImportError_ as e:
             raise ServiceError(f"cannot import: {e}") from None
         first = envs[0]
         if first.tag != "game.created":
             raise ServiceError("cannot import: the first line must be the game's creation (game.created)")
-        try:
-            head = json.loads(first.payload)
-            rs = registry.get(head.get("ruleset", ""))
-        except (ValueError, registry.UnknownRuleset) as e:
-            raise ServiceError(f"cannot import: {e}") from None
+        rs = ruleset_of_creation(first.payload)
         game = GameInfo("import", rs.name, "", (), now(), "main")
         fake_branch = BranchInfo("main", envs[-1].id, 0, None, None, now())
         line = self._decode(game, fake_branch, envs)
-        problem = replay_problem(line)
+        problem = replay_problem(line, trailer.lucks)
         if problem:
             raise ServiceError(f"cannot import: {problem}; nothing was imported")
         game_id = secrets.token_hex(4)
-        self.store.import_game(game_id, rs.name, line.created.title, line.created.names, envs)
+        imported = Line(GameInfo(game_id, rs.name, line.created.title, line.created.names, now(), "main"),
+                        fake_branch, rs, line.envelopes, line.events)
+        self.store.import_game(game_id, rs.name, line.created.title, line.created.names, envs, [imported.summary])
         return game_id
 
     def verify(self, game_ref: str) -> list[str]:
-        """Recompute every node's hash and replay every branch; returns the problems found (none: all good)."""
-        game = self.load(game_ref).game
-        problems = []
-        for env in self.store.all_events(game.id):
-            if env.expected_id() != env.id:
-                problems.append(f"event #{env.depth} ({env.tag}, id {env.id[:12]}) does not match its hash:"
-                                " it was changed after it was recorded")
+        """Recompute every node's hash, check every parent link and branch head, and replay every branch that
+        reads; returns every problem found (none: all good). A damaged game is reported, never raised."""
+        game = self.game(game_ref)
+        problems = self.damage(game.id)
+        lucks = self.lucks(game.id)
+        events = self.store.all_events(game.id)
+        by_id = {e.id: e for e in events}
         for b in self.store.branches(game.id):
+            if b.head_id not in by_id:
+                continue  # reported by damage()
             try:
                 line = self.load(game.id, b.name)
             except ServiceError as e:
                 problems.append(f"branch {b.name}: {e}")
                 continue
-            if line.head.id != b.head_id or line.envelopes[0].parent is not None:
-                problems.append(f"branch {b.name}: its line is broken (a parent link is missing)")
-                continue
-            p = replay_problem(line)
+            p = replay_problem(line, lucks)
             if p:
                 problems.append(f"branch {b.name}: {p}")
         return problems
 
+    def check_intact(self, game_id: str) -> None:
+        """Raise a one-line ServiceError when any event or branch head of the game is damaged (for commands that
+        read the whole tree rather than one line, such as a whole-game export)."""
+        problems = self.damage(game_id)
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise ServiceError(f"game {game_id} is damaged: {problems[0]}{more}; 'agon verify {game_id}' lists what"
+                               " is broken")
 
-def replay_problem(line: Line) -> str | None:
-    """Replay a line checking every event against the rules; None if it replays cleanly and deterministically."""
+    def damage(self, game_id: str) -> list[str]:
+        """The game's stored tree checked without the rules: every event's hash and parent link, every branch's
+        head. Returns every problem found."""
+        problems, edited = [], []
+        events = self.store.all_events(game_id)
+        by_id = {e.id: e for e in events}
+        for env in events:
+            where = f"event #{env.depth} ({env.tag}, id {env.id[:12]})"
+            if env.expected_id() != env.id:  # listed after the broken links (a changed link changes the hash)
+                edited.append(f"{where} does not match its hash: it was changed after it was recorded")
+            if env.parent is None:
+                if env.depth != 0:
+                    problems.append(f"{where} has no parent but is not the game's first event")
+                continue
+            parent = by_id.get(env.parent)
+            if parent is None:
+                problems.append(f"{where} follows an event that is not stored (id {env.parent[:12]}): a missing"
+                                " event")
+            elif parent.depth != env.depth - 1:
+                problems.append(f"{where} follows event #{parent.depth}: the chain is broken")
+        if not any(e.parent is None for e in events):
+            problems.append("the game's first event (its creation) is not stored")
+        for b in self.store.branches(game_id):
+            if b.head_id not in by_id:
+                problems.append(f"branch {b.name}: its head points to an event that is not stored (id"
+                                f" {b.head_id[:12]})")
+        return problems + edited
+
+
+def ruleset_of_creation(payload: bytes) -> Ruleset:
+    """The ruleset a file's first event names; a ServiceError saying what is wrong when it names none."""
+    try:
+        head = json.loads(payload)
+    except (ValueError, RecursionError):
+        raise ServiceError("cannot import: the game's creation (its first event) is not readable JSON") from None
+    if not isinstance(head, dict):
+        raise ServiceError(f"cannot import: the game's creation (its first event) is not a JSON object but"
+                           f" {type(head).__name__}") from None
+    try:
+        return registry.get(str(head.get("ruleset", "")))
+    except registry.UnknownRuleset as e:
+        raise ServiceError(f"cannot import: {e}") from None
+
+
+def creation_problem(rs: Ruleset, created: GameCreated) -> str | None:
+    """What in a game's creation 'agon new' would have refused (seats, names, player count, bots, ruleset version,
+    options, card set), or None. Import and verify run it on files and stores that 'agon new' did not write."""
+    names = created.names
+    problem = seats_problem(names) or title_problem(created.title)
+    if problem:
+        return problem
+    if not rs.min_players <= len(names) <= rs.max_players:
+        return f"{rs.name} is played by {rs.min_players} to {rs.max_players} players, not {len(names)}"
+    kinds = bots_of(rs)
+    for seat in created.players:
+        if seat.bot is not None and seat.bot not in kinds:
+            return f"{shown(seat.name)} is played by an unknown bot kind {shown(seat.bot)}"
+    v, known = created.ruleset_version, rs.version
+    if v != known and not (v.isascii() and v.isdigit() and known.isdigit() and len(v) < 6 and int(v) < int(known)):
+        return f"it was played with {rs.name} version {shown(v)}, which this agon does not know (it has {known})"
+    unknown = set(created.options) - set(rs.option_names)
+    if unknown:
+        return f"{rs.name} has no option {', '.join(sorted(map(shown, unknown)))}"
+    try:
+        rs.check_setup(names, dict(created.options), created.cards)
+    except Exception as e:  # noqa: BLE001 - a file's card set may be anything
+        return str(e) or type(e).__name__
+    return None
+
+
+def replay_problem(line: Line, lucks: Collection[int] | None = None) -> str | None:
+    """Replay a line checking every event against the rules; None if it replays cleanly and deterministically.
+
+    In a seeded game (not played at a table) every chance outcome must also be the one the seed draws at that
+    ordinal with one of ``lucks`` (default: the line's branch's luck and 0, the luck every game starts with; a line
+    that passes through branches made with --reseed needs theirs too), so an outcome rewritten in a file or a
+    store, hashes recomputed, is refused."""
     rs = line.ruleset
     for i, env in enumerate(line.envelopes):
         if env.depth != i or (i and env.parent != line.envelopes[i - 1].id):
             return f"event #{i} is out of place in the line"
     if not isinstance(line.events[0], GameCreated) or line.events[0].ruleset != rs.name:
         return "the line does not start with this ruleset's game creation"
+    problem = creation_problem(rs, line.created)
+    if problem:
+        return f"its setup is not one 'agon new' accepts: {problem}"
+    for env, ev in zip(line.envelopes, line.events):
+        if line.codec.tag_of(ev) != env.tag:
+            return f"event #{env.depth} is labelled {env.tag!r} but its payload is {line.codec.tag_of(ev)!r}"
+        if env.depth and env.actor not in (CHANCE_ACTOR, *line.created.names):
+            return f"event #{env.depth} is recorded by {shown(env.actor)}, who is neither a player nor chance"
     try:
         state = rs.initial_state(line.created)
     except Exception as e:  # noqa: BLE001
         return f"its setup cannot be played: {e}"
+    seeded = not line.created.table
+    lucks = sorted({0, line.branch.luck, *(lucks or ())}) if seeded else []
+    try:
+        return _replay(line, state, lucks)
+    except Exception as e:  # noqa: BLE001 - rules trust their input; a rewritten line must not crash the check
+        return f"it cannot be replayed: the rules fail on it ({type(e).__name__})"
+
+
+def _replay(line: Line, state: State, lucks: list[int]) -> str | None:
+    rs = line.ruleset
+    ordinal = 0
     for env, ev in zip(line.envelopes[1:], line.events[1:]):
         pending = rs.pending(state)
+        if env.actor == CHANCE_ACTOR and isinstance(pending, Chance) and lucks:
+            seed = line.created.seed
+            if not any(pending.build(chance_mod.draw(pending, chance_mod.rng_for(seed, luck, ordinal))) == ev
+                       for luck in lucks):
+                return (f"event #{env.depth} ({pending.describe()}) is not the outcome the game's seed draws there:"
+                        " the chance outcome or the seed was rewritten")
+        if env.actor == CHANCE_ACTOR:
+            ordinal += 1
         if env.actor == CHANCE_ACTOR and not isinstance(pending, Chance):
             return f"event #{env.depth} is recorded as chance, but a decision was due ({describe_pending(pending)})"
         if env.actor != CHANCE_ACTOR and isinstance(pending, Chance):

@@ -81,6 +81,8 @@ class Codec:
             raise DecodeError(str(e)) from None
         except msgspec.DecodeError as e:
             raise DecodeError(f"malformed JSON: {e}") from None
+        except RecursionError:
+            raise DecodeError("the payload is nested too deeply to be an event") from None
 
     def from_obj(self, obj: Any) -> Event:
         """Convert a JSON-like object (e.g. typed by a person) to the current event type."""

@@ -68,7 +68,21 @@ _line_encoder = msgspec.json.Encoder()
 _line_decoder = msgspec.json.Decoder(ExportLine)
 
 
-def to_jsonl(line: list[Envelope]) -> bytes:
+class LineTrailer(msgspec.Struct, frozen=True, tag_field="kind", tag="end", forbid_unknown_fields=True):
+    """The last line of a one-line export: how many events come before it, the line's head, the lucks its chance
+    was drawn with (the branch's and those it came from) and the sha256 of every byte before it. A file cut at a
+    line boundary has no trailer, or one that does not match."""
+
+    events: int
+    head: str
+    lucks: list[int]
+    sha256: str
+
+
+_trailer_decoder = msgspec.json.Decoder(LineTrailer)
+
+
+def to_jsonl(line: list[Envelope], lucks: list[int] | None = None) -> bytes:
     out = bytearray()
     for env in line:
         out += _line_encoder.encode(
@@ -78,6 +92,9 @@ def to_jsonl(line: list[Envelope]) -> bytes:
             )
         )
         out += b"\n"
+    digest = hashlib.sha256(out).hexdigest()
+    out += _line_encoder.encode(LineTrailer(len(line), line[-1].id if line else "", sorted(set(lucks or [0])), digest))
+    out += b"\n"
     return bytes(out)
 
 
@@ -86,15 +103,30 @@ class ImportError_(ValueError):
 
 
 def from_jsonl(data: bytes) -> list[Envelope]:
-    """Parse an exported line, checking numbering, parent links and every hash. Raises ImportError_."""
+    """Parse an exported line, checking numbering, parent links, every hash and the trailer. Raises ImportError_."""
+    return read_jsonl(data)[0]
+
+
+def read_jsonl(data: bytes) -> tuple[list[Envelope], LineTrailer]:
+    """``from_jsonl``, also returning the file's trailer."""
     envs: list[Envelope] = []
-    for lineno, raw in enumerate(data.splitlines(), start=1):
-        if not raw.strip():
-            continue
+    lines = [raw for raw in data.splitlines() if raw.strip()]
+    if not lines:
+        raise ImportError_("the file holds no events")
+    try:
+        trailer = _trailer_decoder.decode(lines[-1])
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        raise ImportError_("the file does not end with its trailer (the 'end' line with the count of events): it"
+                           " is cut short, or was written by an agon older than the trailer") from None
+    digest = hashlib.sha256()
+    for lineno, raw in enumerate(lines[:-1], start=1):
+        digest.update(raw + b"\n")
         try:
             item = _line_decoder.decode(raw)
         except (msgspec.DecodeError, msgspec.ValidationError) as e:
             raise ImportError_(f"line {lineno} is not an agon event ({e}); the file may be truncated") from None
+        except RecursionError:
+            raise ImportError_(f"line {lineno} is nested too deeply to be an agon event") from None
         payload = bytes(item.payload)
         expected_parent = envs[-1].id if envs else None
         if item.n != len(envs):
@@ -112,4 +144,9 @@ def from_jsonl(data: bytes) -> list[Envelope]:
         envs.append(env)
     if not envs:
         raise ImportError_("the file holds no events")
-    return envs
+    if trailer.events != len(envs) or trailer.head != envs[-1].id:
+        raise ImportError_(f"the trailer counts {trailer.events} events ending at {trailer.head[:12]}, the file holds"
+                           f" {len(envs)} ending at {envs[-1].id[:12]}: lines are missing or were added")
+    if trailer.sha256 != digest.hexdigest():
+        raise ImportError_("the file's digest does not match its trailer: it was edited after it was written")
+    return envs, trailer

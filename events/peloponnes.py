@@ -49,7 +49,7 @@ class Coins(msgspec.Struct, frozen=True, omit_defaults=True):
 
     @staticmethod
     def of(kinds: tuple[str, ...] | list[str]) -> Coins:
-        return Coins(*(sum(1 for x in kinds if x == k) for k in COIN_KINDS))
+        return Coins(kinds.count("wood"), kinds.count("stone"), kinds.count("grain"), kinds.count("people"))
 
 
 # --- chance ----------------------------------------------------------------------------------------------------

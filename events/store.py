@@ -23,7 +23,9 @@ from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Field, SQLModel
 
 from agon.events.analysis_cache import ANALYSIS
+from agon.events import summary as summary_mod
 from agon.events.envelope import Envelope
+from agon.events.seats import SEATS
 
 
 class GameRow(SQLModel, table=True):
@@ -76,6 +78,18 @@ class HeadMoveRow(SQLModel, table=True):
     at: datetime
 
 
+class NoteRow(SQLModel, table=True):
+    """A comment on an event node: append-only and outside the hash chain (a note never changes an event)."""
+
+    __tablename__ = "note"
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True)
+    event_id: str
+    text: str
+    glyph: str = ""
+    at: datetime
+
+
 class SchemaRow(SQLModel, table=True):
     """The store's layout version, so an older store is brought up to date when it is opened."""
 
@@ -90,18 +104,49 @@ EVENT = EventRow.__table__
 GAME = GameRow.__table__
 BRANCH = BranchRow.__table__
 HEAD_MOVE = HeadMoveRow.__table__
+NOTE = NoteRow.__table__
 SCHEMA = SchemaRow.__table__
-DERIVED = [ANALYSIS]
+DERIVED = [ANALYSIS, summary_mod.SUMMARY]
 """Derived tables (caches, never the truth): created when missing on every open, so an older store gains them
-without a layout upgrade. Analysis results live in events/analysis_cache.py."""
+without a layout upgrade. Analysis results live in events/analysis_cache.py, game summaries in events/summary.py."""
+SIDE = [SEATS]
+"""Tables beside the events, never in the hash chain, created when missing on every open: seat tokens
+(events/seats.py, only their hashes)."""
 
 
 class StoreError(Exception):
     """A store problem a person can act on (a bad URL, an unknown game or branch)."""
 
 
+class Damaged(StoreError):
+    """A game whose stored events do not form an unbroken, unedited chain (a missing event, a head pointing to
+    nothing, an event changed after it was recorded). Nothing is read from such a line; 'agon verify' lists all."""
+
+
+def chain_problem(envs: Sequence[Envelope], head_id: str, missing_parent: str | None = None) -> str | None:
+    """What is wrong with the chain ``envs`` read back from ``head_id`` (first event first), or None.
+
+    ``missing_parent`` is the parent id the walk from the head stopped at, when the store lacks that event."""
+    if not envs:
+        return f"its head points to an event that is not stored (id {head_id[:12]})"
+    if missing_parent is not None:
+        return (f"event #{envs[0].depth} follows an event that is not stored (id {missing_parent[:12]}): the line"
+                " before it is lost")
+    for i, env in enumerate(envs):
+        if env.depth != i:
+            return f"event #{env.depth} is stored at position {i} of its line: the chain is broken"
+        if env.expected_id() != env.id:
+            return (f"event #{env.depth} ({env.tag}) does not match its hash: it was changed after it was"
+                    " recorded")
+    return None
+
+
 class Conflict(StoreError):
     """Another writer moved the branch head first."""
+
+
+class Unknown(StoreError):
+    """No game (or branch) of that name in this store."""
 
 
 @dataclass(frozen=True)
@@ -125,11 +170,29 @@ class BranchInfo:
 
 
 @dataclass(frozen=True)
+class NewBranch:
+    """A branch to create: its name, head, luck and the branch it came from."""
+
+    name: str
+    head_id: str
+    luck: int
+    parent_branch: str | None
+
+
+@dataclass(frozen=True)
 class HeadMove:
     branch: str
     from_id: str | None
     to_id: str
     reason: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class NoteInfo:
+    event_id: str
+    text: str
+    glyph: str
     at: datetime
 
 
@@ -178,7 +241,8 @@ class Store:
             _sqlite_setup(self.engine)
         if create:
             try:
-                SQLModel.metadata.create_all(self.engine, tables=[GAME, EVENT, BRANCH, HEAD_MOVE, SCHEMA, *DERIVED])
+                tables = [GAME, EVENT, BRANCH, HEAD_MOVE, NOTE, SCHEMA, *DERIVED, *SIDE]
+                SQLModel.metadata.create_all(self.engine, tables=tables)
                 self._upgrade()
             except sa.exc.SQLAlchemyError as e:
                 msg = str(e.orig) if getattr(e, "orig", None) else str(e)
@@ -227,23 +291,29 @@ class Store:
 
     # -- games -------------------------------------------------------------------------------------------------
 
-    def create_game(self, game_id: str, ruleset: str, title: str, players: Sequence[str], root: Envelope) -> None:
+    def create_game(self, game_id: str, ruleset: str, title: str, players: Sequence[str], root: Envelope,
+                    then: Sequence[Envelope] = (), summaries: Sequence[summary_mod.Summary] = ()) -> None:
+        """A new game from its first event and ``then``, the events that followed by themselves (chance, bots),
+        in one transaction with its ``summaries``; its head history starts with one move, to the last event."""
         at = root.recorded_at
-        with self._write() as c:
-            c.execute(GAME.insert().values(
-                id=game_id, ruleset=ruleset, title=title, players=",".join(players), root_id=root.id,
-                created_at=at, current_branch="main",
-            ))
-            self._insert(c, game_id, [root])
-            c.execute(BRANCH.insert().values(
-                game_id=game_id, name="main", head_id=root.id, luck=0, created_at=at
-            ))
-            c.execute(HEAD_MOVE.insert().values(
-                game_id=game_id, branch="main", from_id=None, to_id=root.id, reason="create", at=at
-            ))
+        head = then[-1].id if then else root.id
+        stamp = self._stamp(at)
+        with self._write() as c:  # at the driver level: `agon demo` and bots create many games
+            c.exec_driver_sql(self._sql(
+                "INSERT INTO game (id, ruleset, title, players, root_id, created_at, current_branch)"
+                " VALUES (?, ?, ?, ?, ?, ?, 'main')"), (game_id, ruleset, title, ",".join(players), root.id, stamp))
+            self._insert(c, game_id, [root, *then])
+            c.exec_driver_sql(self._sql(
+                "INSERT INTO branch (game_id, name, head_id, luck, created_at) VALUES (?, 'main', ?, 0, ?)"),
+                (game_id, head, stamp))
+            c.exec_driver_sql(self._sql(
+                "INSERT INTO head_move (game_id, branch, from_id, to_id, reason, at)"
+                " VALUES (?, 'main', NULL, ?, 'create', ?)"), (game_id, head, stamp))
+            summary_mod.write(c, summaries)
 
     def import_game(
-        self, game_id: str, ruleset: str, title: str, players: Sequence[str], line: Sequence[Envelope]
+        self, game_id: str, ruleset: str, title: str, players: Sequence[str], line: Sequence[Envelope],
+        summaries: Sequence[summary_mod.Summary] = (),
     ) -> None:
         """Write a whole line as a new game in one transaction (one batched insert)."""
         at = now()
@@ -259,6 +329,91 @@ class Store:
             c.execute(HEAD_MOVE.insert().values(
                 game_id=game_id, branch="main", from_id=None, to_id=line[-1].id, reason="import", at=at
             ))
+            summary_mod.write(c, summaries)
+
+    def rulesets(self) -> list[str]:
+        """The rulesets the stored games use."""
+        with self._read() as c:
+            return [r[0] for r in c.execute(sa.select(GAME.c.ruleset).distinct())]
+
+    def all_branches(self) -> list[tuple[str, str, str, str]]:
+        """Every (game id, branch, ruleset, head id) of the store, the oldest game first."""
+        with self._read() as c:
+            rows = c.execute(sa.select(BRANCH.c.game_id, BRANCH.c.name, GAME.c.ruleset, BRANCH.c.head_id).join(
+                GAME, GAME.c.id == BRANCH.c.game_id).order_by(GAME.c.created_at, BRANCH.c.id)).all()
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    def write_game(
+        self, game: GameInfo, root_id: str, events: Sequence[Envelope], branches: Sequence[BranchInfo],
+        moves: Sequence[HeadMove], notes: Sequence[NoteInfo], summaries: Sequence[summary_mod.Summary] = (),
+    ) -> None:
+        """Write a whole game as it was elsewhere (an imported document) in one transaction: its events, its
+        branches in their order, its head history and its notes, times and all (and its branches' summaries)."""
+        with self._write() as c:
+            c.execute(GAME.insert().values(
+                id=game.id, ruleset=game.ruleset, title=game.title, players=",".join(game.players),
+                root_id=root_id, created_at=game.created_at, current_branch=game.current_branch,
+            ))
+            self._insert(c, game.id, events)
+            c.execute(BRANCH.insert(), [
+                {"game_id": game.id, "name": b.name, "head_id": b.head_id, "luck": b.luck,
+                 "parent_branch": b.parent_branch, "fork_id": b.fork_id, "created_at": b.created_at}
+                for b in branches
+            ])
+            self._add_moves_notes(c, game.id, moves, notes)
+            summary_mod.write(c, summaries)
+
+    def extend_game(
+        self, game_id: str, events: Sequence[Envelope], branches: Sequence[BranchInfo],
+        heads: dict[str, tuple[str, str]], moves: Sequence[HeadMove], moves_before: int,
+        notes: Sequence[NoteInfo], current_branch: str | None, summaries: Sequence[summary_mod.Summary] = (),
+    ) -> None:
+        """Add to a stored game what a newer copy of it holds, in one transaction: new events, new branches,
+        branch heads moved (``heads``: name -> (expected head, new head), compare-and-swap), head moves that
+        follow the ``moves_before`` already stored, and new notes. Raises ``Conflict`` (writing nothing) when
+        the game changed since it was read."""
+        with self._write() as c:
+            stored = c.execute(sa.select(sa.func.count()).select_from(HEAD_MOVE)
+                               .where(HEAD_MOVE.c.game_id == game_id)).scalar_one()
+            if stored != moves_before:
+                raise Conflict(f"game {game_id} changed while it was being imported; nothing was imported: retry")
+            self._insert(c, game_id, events)
+            if branches:
+                c.execute(BRANCH.insert(), [
+                    {"game_id": game_id, "name": b.name, "head_id": b.head_id, "luck": b.luck,
+                     "parent_branch": b.parent_branch, "fork_id": b.fork_id, "created_at": b.created_at}
+                    for b in branches
+                ])
+            for name, (expected, new) in heads.items():
+                res = c.execute(BRANCH.update().where(
+                    BRANCH.c.game_id == game_id, BRANCH.c.name == name, BRANCH.c.head_id == expected
+                ).values(head_id=new))
+                if res.rowcount != 1:
+                    raise Conflict(f"branch {name!r} of game {game_id} moved while it was being imported; nothing"
+                                   " was imported: retry")
+            if current_branch is not None:
+                c.execute(GAME.update().where(GAME.c.id == game_id).values(current_branch=current_branch))
+            self._add_moves_notes(c, game_id, moves, notes)
+            summary_mod.write(c, summaries)
+
+    @staticmethod
+    def _add_moves_notes(c: Connection, game_id: str, moves: Sequence[HeadMove], notes: Sequence[NoteInfo]) -> None:
+        if moves:
+            c.execute(HEAD_MOVE.insert(), [
+                {"game_id": game_id, "branch": m.branch, "from_id": m.from_id, "to_id": m.to_id,
+                 "reason": m.reason, "at": m.at} for m in moves
+            ])
+        if notes:
+            c.execute(NOTE.insert(), [
+                {"game_id": game_id, "event_id": n.event_id, "text": n.text, "glyph": n.glyph, "at": n.at}
+                for n in notes
+            ])
+
+    def game_by_root(self, root_id: str) -> GameInfo | None:
+        """The stored game whose first event is ``root_id`` (the same game, wherever it was played)."""
+        with self._read() as c:
+            row = c.execute(GAME.select().where(GAME.c.root_id == root_id).order_by(GAME.c.created_at)).first()
+        return self._game(row) if row is not None else None
 
     def games(self) -> list[GameInfo]:
         with self._read() as c:
@@ -281,7 +436,7 @@ class Store:
                 elif len(rows) > 1:
                     raise StoreError(f"game id {ref!r} is ambiguous: type more of it (see 'agon games')")
         if row is None:
-            raise StoreError(f"no game {ref!r} in this store; 'agon games' lists the games")
+            raise Unknown(f"no game {ref!r} in this store; 'agon games' lists the games")
         return self._game(row)
 
     def set_current(self, game_id: str, branch: str) -> None:
@@ -313,16 +468,27 @@ class Store:
              stamp if e.recorded_at == envs[0].recorded_at else self._stamp(e.recorded_at))
             for e in envs
         ]
-        c.exec_driver_sql(self._sql(
-            "INSERT INTO event (game_id, id, parent_id, depth, tag, schema_version, actor, payload, recorded_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"), rows)
+        insert = "INSERT INTO event (game_id, id, parent_id, depth, tag, schema_version, actor, payload, recorded_at)"
+        if self.sqlite:
+            c.exec_driver_sql(insert + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+            return
+        # PostgreSQL: one multi-row statement per chunk, not executemany. psycopg runs executemany in a pipeline,
+        # and a pipeline that loses a race (a duplicate key) printed "error ignored terminating <psycopg.Pipeline
+        # [INERROR]>" on stderr while the conflict itself was handled.
+        for start in range(0, len(rows), 1000):
+            chunk = rows[start:start + 1000]
+            values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s, %s)"] * len(chunk))
+            c.exec_driver_sql(f"{insert} VALUES {values}", tuple(v for row in chunk for v in row))
 
     def line(self, game_id: str, head_id: str) -> list[Envelope]:
         """The events from the game's first to ``head_id``, in order.
 
         Reads the game's nodes in one scan and follows parent links from the head. A game's nodes are the union
         of its lines, which share their beginnings, so this is close to the line itself and much faster than a
-        recursive query that looks each parent up in turn."""
+        recursive query that looks each parent up in turn.
+
+        Raises ``Damaged`` (never a partial chain) when the head or an event before it is missing, or an event does
+        not match its hash."""
         with self._read() as c:
             rows = c.exec_driver_sql(self._sql(
                 "SELECT id, parent_id, depth, tag, schema_version, actor, payload, recorded_at FROM event"
@@ -330,16 +496,35 @@ class Store:
         by_id = {r[0]: r for r in rows}
         chain = []
         node = by_id.get(head_id)
-        while node is not None:
+        missing = None
+        while node is not None and len(chain) <= len(by_id):  # a cycle cannot loop forever
             chain.append(node)
-            node = by_id.get(node[1]) if node[1] is not None else None
+            if node[1] is None:
+                break
+            node = by_id.get(node[1])
+            if node is None:
+                missing = chain[-1][1]
         chain.reverse()
-        parse = datetime.fromisoformat
-        return [
-            Envelope(r[0], r[1], r[2], r[3], r[4], r[5], bytes(r[6]),
-                     (parse(r[7]) if isinstance(r[7], str) else r[7]).replace(tzinfo=UTC))
-            for r in chain
-        ]
+        # A run of events recorded together shares one timestamp: each distinct one is converted once.
+        times: dict[object, datetime] = {}
+        envs = []
+        for r in chain:
+            at = times.get(r[7])
+            if at is None:
+                at = times[r[7]] = (datetime.fromisoformat(r[7]) if isinstance(r[7], str) else r[7]).replace(
+                    tzinfo=UTC)
+            envs.append(Envelope(r[0], r[1], r[2], r[3], r[4], r[5], bytes(r[6]), at))
+        problem = chain_problem(envs, head_id, missing)
+        if problem:
+            raise Damaged(f"game {game_id} is damaged: {problem}; 'agon verify {game_id}' lists what is broken")
+        return envs
+
+    def nodes(self, game_id: str) -> dict[str, tuple[str | None, int]]:
+        """Every node of a game as id -> (parent id, depth), in one scan that reads no payload."""
+        with self._read() as c:
+            rows = c.exec_driver_sql(self._sql("SELECT id, parent_id, depth FROM event WHERE game_id = ?"),
+                                     (game_id,)).all()
+        return {r[0]: (r[1], r[2]) for r in rows}
 
     def event(self, game_id: str, event_id: str) -> Envelope | None:
         with self._read() as c:
@@ -367,12 +552,16 @@ class Store:
             return c.execute(q).scalar_one()
 
     def append(
-        self, game_id: str, branch: str, expected_head: str, envs: Sequence[Envelope], reason: str = "act"
+        self, game_id: str, branch: str, expected_head: str, envs: Sequence[Envelope], reason: str = "act",
+        summaries: Sequence[summary_mod.Summary] = (), keep: NewBranch | None = None,
     ) -> str:
-        """Append ``envs`` (a chain following ``expected_head``) and move the branch head to the last one.
+        """Append ``envs`` (a chain following ``expected_head``) and move the branch head to the last one, writing
+        ``summaries`` (of the new head) in the same transaction.
 
         Nodes that already exist (the same events at the same position, e.g. after an undo) are reused, not
         copied. Raises ``Conflict`` when the head is no longer ``expected_head``; nothing is written then.
+        ``keep`` is a branch created in the same transaction (the name of the line an act after an undo leaves
+        behind), so a crash cannot record the one without the other.
         """
         if not envs:
             return expected_head
@@ -387,6 +576,9 @@ class Store:
                     start += 1
                 self._insert(c, game_id, envs[start:])
                 self._cas(c, game_id, branch, expected_head, new_head, reason)
+                summary_mod.write(c, summaries)
+                if keep is not None:
+                    self._add_branch(c, game_id, keep)
         except sa.exc.IntegrityError:
             # Another writer inserted the same events first (PostgreSQL: its insert was in flight when we looked).
             raise Conflict(
@@ -415,7 +607,38 @@ class Store:
             game_id=game_id, branch=branch, from_id=expected, to_id=to_id, reason=reason, at=now()
         ))
 
+    def event_ids(self, game_id: str) -> set[str]:
+        with self._read() as c:
+            return set(c.execute(sa.select(EVENT.c.id).where(EVENT.c.game_id == game_id)).scalars())
+
+    # -- notes -------------------------------------------------------------------------------------------------
+
+    def add_note(self, game_id: str, note: NoteInfo) -> None:
+        with self._write() as c:
+            self._add_moves_notes(c, game_id, (), [note])
+
+    def notes(self, game_id: str) -> list[NoteInfo]:
+        """Every note of a game, oldest first (none is ever removed)."""
+        with self._read() as c:
+            rows = c.execute(NOTE.select().where(NOTE.c.game_id == game_id).order_by(NOTE.c.id)).all()
+        return [NoteInfo(r.event_id, r.text, r.glyph, _aware(r.at)) for r in rows]
+
     # -- branches ----------------------------------------------------------------------------------------------
+
+    def heads_of(self, game_ids: Sequence[str]) -> dict[str, tuple[str, tuple[tuple[str, str], ...]]]:
+        """For each of ``game_ids``: its current branch and every branch's (name, head id), in one read (what a
+        server watches to tell its streams that a game moved)."""
+        out: dict[str, list] = {g: [] for g in game_ids}
+        current: dict[str, str] = {}
+        with self._read() as c:
+            for i in range(0, len(game_ids), 500):
+                part = list(game_ids[i:i + 500])
+                q = sa.select(BRANCH.c.game_id, BRANCH.c.name, BRANCH.c.head_id, GAME.c.current_branch).join(
+                    GAME, GAME.c.id == BRANCH.c.game_id).where(BRANCH.c.game_id.in_(part))
+                for gid, name, head, cur in c.execute(q).all():
+                    out[gid].append((name, head))
+                    current[gid] = cur
+        return {g: (current.get(g, ""), tuple(sorted(v))) for g, v in out.items()}
 
     def branches(self, game_id: str) -> list[BranchInfo]:
         with self._read() as c:
@@ -427,29 +650,33 @@ class Store:
             r = c.execute(BRANCH.select().where(BRANCH.c.game_id == game_id, BRANCH.c.name == name)).first()
         if r is None:
             names = ", ".join(b.name for b in self.branches(game_id))
-            raise StoreError(f"game {game_id} has no branch {name!r}; its branches: {names}")
+            raise Unknown(f"game {game_id} has no branch {name!r}; its branches: {names}")
         return BranchInfo(r.name, r.head_id, r.luck, r.parent_branch, r.fork_id, _aware(r.created_at))
 
     def create_branch(
         self, game_id: str, name: str, head_id: str, luck: int, parent_branch: str | None, switch: bool = True
     ) -> None:
-        at = now()
         taken = StoreError(f"game {game_id} already has a branch {name!r}; choose another name")
         with self._write() as c:
             if c.execute(BRANCH.select().where(BRANCH.c.game_id == game_id, BRANCH.c.name == name)).first():
                 raise taken
             try:
-                c.execute(BRANCH.insert().values(
-                    game_id=game_id, name=name, head_id=head_id, luck=luck, parent_branch=parent_branch,
-                    fork_id=head_id, created_at=at,
-                ))
+                self._add_branch(c, game_id, NewBranch(name, head_id, luck, parent_branch))
             except sa.exc.IntegrityError:  # created by another writer since we looked
                 raise taken from None
-            c.execute(HEAD_MOVE.insert().values(
-                game_id=game_id, branch=name, from_id=None, to_id=head_id, reason="branch", at=at
-            ))
             if switch:
                 c.execute(GAME.update().where(GAME.c.id == game_id).values(current_branch=name))
+
+    @staticmethod
+    def _add_branch(c: Connection, game_id: str, b: NewBranch) -> None:
+        at = now()
+        c.execute(BRANCH.insert().values(
+            game_id=game_id, name=b.name, head_id=b.head_id, luck=b.luck, parent_branch=b.parent_branch,
+            fork_id=b.head_id, created_at=at,
+        ))
+        c.execute(HEAD_MOVE.insert().values(
+            game_id=game_id, branch=b.name, from_id=None, to_id=b.head_id, reason="branch", at=at
+        ))
 
     def head_moves(self, game_id: str, branch: str | None = None) -> list[HeadMove]:
         q = HEAD_MOVE.select().where(HEAD_MOVE.c.game_id == game_id)

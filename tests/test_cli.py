@@ -59,17 +59,19 @@ def test_export_import_and_verify(agon, tmp_path):
     gid = new_toy(agon)
     agon("act", gid, "2")
     path = tmp_path / "game.jsonl"
-    assert "events to" in agon("export", gid, "-o", str(path)).stdout
+    assert "events of branch main to" in agon("export", gid, "-b", "main", "-o", str(path)).stdout
     lines = path.read_text().splitlines()
     assert json.loads(lines[0])["tag"] == "game.created"
-    new = agon("import", str(path)).stdout.splitlines()[0]
-    assert new != gid
-    assert "OK:" in agon("verify", new).stdout
+    other = ["--db", str(tmp_path / "other.db")]
+    new = agon(*other, "import", str(path)).stdout.splitlines()[0]
+    assert new != gid  # a line carries no game id: a new one is given
+    assert "OK:" in agon(*other, "verify", new).stdout
     broken = tmp_path / "broken.jsonl"
-    broken.write_text("\n".join(lines[:-1] + [lines[-1].replace('"actor":"', '"actor":"z')]) + "\n")
+    broken.write_text("\n".join(lines[:-2] + [lines[-2].replace('"actor":"', '"actor":"z'), lines[-1]]) + "\n")
     r = agon("import", str(broken), ok=False)
     assert r.exit_code == 1 and "does not match its hash" in r.stderr
-    assert len(json.loads(agon("games", "--json").stdout)) == 2
+    assert "already stored" in agon("import", str(path)).stdout
+    assert len(json.loads(agon("games", "--json").stdout)) == 1
 
 
 def test_schema_and_where(agon, tmp_path):
@@ -81,8 +83,8 @@ def test_schema_and_where(agon, tmp_path):
 
 def test_play_prompts_records_and_quits(agon):
     gid = new_toy(agon)
-    out = agon("play", gid, input="1\n9\nq\n").stdout
-    assert "as ann sees it" in out and "ann rolls." in out
+    out = agon("play", gid, input="state\n1\n9\nq\n").stdout
+    assert "'state' shows what ann sees" in out and "as ann sees it" in out and "ann rolls." in out
     assert "Stopped; every decision so far is recorded" in out
     assert len(json.loads(agon("log", gid, "--json").stdout)) > 3
 

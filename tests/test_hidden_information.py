@@ -5,7 +5,8 @@ view lacks. In seeded games, at every decision, none may appear in the options o
 and JSON) or in the prompt; no event's sentence or JSON object names to a player what that player may not be told
 (their own record), nor to anyone what some player may not be told (the public record). Then the same games are
 played through the command line by a person against bots, and `agon options`, `agon act --json`, `agon play`,
-`agon state --as`, `agon log` (public, `--as` every player, text and `--json`) and `agon view --as` are checked.
+`agon state --as`, `agon log` (public, `--as`, text and `--json`) and `agon view --as` are checked, the commands
+with `--as` for every player.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import re
 import msgspec
 import pytest
 
+from agon.analysis.study import states_of
 from agon.core import registry
 from agon.core.autoplay import play_out
 from agon.core.engine import HIDDEN, PUBLIC, Decision, event_as, narrate_as, option_text
@@ -156,7 +158,7 @@ def test_a_person_against_bots_is_shown_only_what_they_may_see(agon, tmp_path, n
         hint = f"agon schema {name}"
         shown.append((opts["event"], [opts, agon("options", gid, "--all").stdout.replace(hint, "")]))
         if decisions == 0:
-            shown.append((opts["event"], agon("play", gid, input="q\n").stdout.replace(hint, "")))
+            shown.append((opts["event"], agon("play", gid, input="state\nlog\nq\n").stdout.replace(hint, "")))
         choice = str(rng.randint(1, len(opts["options"])))
         replies.append(("Ana", json.loads(agon("act", gid, choice, "--json").stdout)))
         decisions += 1
@@ -193,20 +195,21 @@ def test_a_person_against_bots_is_shown_only_what_they_may_see(agon, tmp_path, n
         secret += _coin_backs(reply["recorded"], who)
     if name == "peloponnes":
         assert secret, "no coin card was drawn or bid: the check could not fail"
+    for p in names:
         state = [json.loads(agon("state", gid, "--as", p, "--json").stdout), agon("state", gid, "--as", p).stdout]
         assert not leaks(state, at[head].hidden[p]), (p, leaks(state, at[head].hidden[p]))
 
-    # The replay viewer made for one player: each step's sentence and state, and the score figure.
-    html = (tmp_path / "ana.html")
-    agon("view", gid, "--as", "Ana", "-o", str(html))
-    data = _viewer_data(html.read_text(encoding="utf-8"), "replay-data")
-    assert not log_leaks(data["steps"], [m.unnamable["Ana"] for m in at])
-    for k, step in enumerate(data["steps"]):
-        view = data["states"][data["views"]["Ana"][k]]
-        assert not leaks(view, at[step["n"]].hidden["Ana"]), step["n"]
-    never_seen = frozenset.intersection(*(m.hidden["Ana"] for m in at))
-    figure = _viewer_data(html.read_text(encoding="utf-8"), "figure-data")
-    assert not leaks([figure, data["moments"]], never_seen)
+    # The study page made for each player: each event's sentence and state, the lines and their key moments.
+    for p in names:
+        html = (tmp_path / f"{p}.html")
+        agon("view", gid, "--as", p, "-o", str(html))
+        data = _viewer_data(html.read_text(encoding="utf-8"), "study-data")
+        assert data["perspectives"] == [p] and list(data["states"]) == [p] and data["chances"] == {}
+        assert not log_leaks(data["nodes"], [m.unnamable[p] for m in at]), p
+        for node, view in zip(data["nodes"], states_of(data, p)):
+            assert not leaks(view, at[node["n"]].hidden[p]), (p, node["n"])
+        never_seen = frozenset.intersection(*(m.hidden[p] for m in at))
+        assert not leaks([{k: v for k, v in ln.items() if k != "path"} for ln in data["lines"]], never_seen), p
 
 
 # --- what each command says about whose view it shows ------------------------------------------------------------
@@ -240,6 +243,7 @@ def test_an_option_does_not_name_the_face_down_card_it_would_reveal(agon):
     out = agon("options", gid).stdout
     assert "1. Ana lays the Elephant (armour 6) against Chloe's face-down card (spear)" in out
     assert "Chariot" not in out
-    played = agon("play", gid, input="1\nq\n").stdout
+    played = agon("play", gid, input="state\n1\nq\n").stdout
     assert "Pergamemnon, event #10, as Ana sees it" in played
+    assert "Chariot" not in played.split("both cards are revealed")[0]  # nothing named before it is revealed
     assert "Ana lays the Elephant and both cards are revealed: Chloe's Chariot strikes" in played  # after choosing

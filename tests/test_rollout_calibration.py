@@ -28,21 +28,23 @@ def created(name: str, players: int, seed: int, cards) -> GameCreated:
     return GameCreated(ruleset=name, ruleset_version=rs.version, players=seats, seed=seed, cards=cards)
 
 
-def reference(name: str, players: int) -> tuple[dict[str, float], dict[str, float]]:
-    """Win rate and mean final score per player over complete games, one per seed."""
+def reference(name: str, players: int) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
+    """Win rate, mean final score and the final score's standard deviation per player over complete games, one
+    per seed."""
     rs = registry.get(name)
     cards = rs.default_cards()
     wins: dict[str, int] = {}
-    scores: dict[str, float] = {}
+    scores: dict[str, list[float]] = {}
     for seed in range(REFERENCE_GAMES):
         _, _, final = play_out(rs, created(name, players, seed, cards), validate=False)
         for w in rs.pending(final).outcome.winners:
             wins[w] = wins.get(w, 0) + 1
         for p, v in rs.scores(final).items():
-            scores[p] = scores.get(p, 0.0) + v
+            scores.setdefault(p, []).append(v)
     names = created(name, players, 0, cards).names
-    return ({p: wins.get(p, 0) / REFERENCE_GAMES for p in names},
-            {p: scores.get(p, 0.0) / REFERENCE_GAMES for p in names})
+    means = {p: sum(scores.get(p, [])) / REFERENCE_GAMES for p in names}
+    sds = {p: math.sqrt(sum((v - means[p]) ** 2 for v in scores.get(p, [])) / (REFERENCE_GAMES - 1)) for p in names}
+    return {p: wins.get(p, 0) / REFERENCE_GAMES for p in names}, means, sds
 
 
 def each_rollout(name: str, players: int) -> list[Tally]:
@@ -65,7 +67,7 @@ def pooled(tallies: list[Tally]) -> Tally:
     ("adamastor", 1, "score"),      # a random crew never reaches the goal: the voyage's progress is what varies
 ])
 def test_the_start_estimate_agrees_with_complete_games_and_tightens(name, players, measure):
-    win_rate, mean_score = reference(name, players)
+    win_rate, mean_score, score_sd = reference(name, players)
     single = each_rollout(name, players)
     whole = pooled(single)
     assert whole.rollouts == ROLLOUTS
@@ -76,8 +78,9 @@ def test_the_start_estimate_agrees_with_complete_games_and_tightens(name, player
             se = math.sqrt(share * (1 - share) * (1 / ROLLOUTS + 1 / REFERENCE_GAMES))
         else:
             est, ref = whole.mean_score(p), mean_score[p]
+            # The standard error of a difference of two means: each sample with its own spread.
             sd = math.sqrt(sum((t.mean_score(p) - est) ** 2 for t in single) / (ROLLOUTS - 1))
-            se = sd * math.sqrt(1 / ROLLOUTS + 1 / REFERENCE_GAMES)
+            se = math.sqrt(sd**2 / ROLLOUTS + score_sd[p] ** 2 / REFERENCE_GAMES)
         assert se > 0
         assert abs(est - ref) <= Z99 * se, (p, est, ref, se)
     # Tighter with more rollouts: estimates from disjoint batches of the same rollouts spread less as the

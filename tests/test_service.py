@@ -190,7 +190,7 @@ def _lines(svc):
 @pytest.mark.parametrize(
     ("mangle", "message"),
     [
-        (lambda ls: ls[:5] + [ls[5][: len(ls[5]) // 2]], "not an agon event"),
+        (lambda ls: ls[:5] + [ls[5][: len(ls[5]) // 2]], "cut short"),
         (lambda ls: ls[:3] + [ls[4], ls[3]] + ls[5:], "missing or out of order"),
         (lambda ls: ls[:3] + [ls[3].replace(b'"actor":"', b'"actor":"x')] + ls[4:], "does not match its hash"),
         (lambda ls: [ls[0].replace(b'"ruleset":"toy"', b'"ruleset":"chess"')] + ls[1:], "does not match its hash"),

@@ -5,7 +5,9 @@ A module here may define
 - ``ROWS``: the same plot kinds -> ``fn(line)`` -> the plain rows the figure draws (for ``--json``);
 - ``SCORE``: what the ruleset's score is, in a few words (for axis titles);
 - ``SIDE`` and ``sides(line) -> {player: side}``: what each player played as (a nation, a civilization), for
-  stats.
+  stats;
+- ``label(text, cards) -> str | None``: a readable name for an identifier a view shows (a tile, a card number),
+  from the game's card set; None when ``text`` is not one (the study page shows names, not ids).
 
 Modules are imported only when a command needs them, so the CLI never loads another ruleset's code.
 """
@@ -52,6 +54,11 @@ def sides_of(ruleset: str, line: Any) -> tuple[str, dict[str, str]] | None:
     if fn is None:
         return None
     return getattr(mod, "SIDE", "side"), fn(line)
+
+
+def labeller(ruleset: str) -> Callable[[str, Any], str | None] | None:
+    mod = module_for(ruleset)
+    return getattr(mod, "label", None) if mod else None
 
 
 def plot_kinds() -> dict[str, list[str]]:

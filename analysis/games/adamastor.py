@@ -1,7 +1,8 @@
-"""Adamastor's picture: the voyage over the game (from the ruleset's ``voyage`` projection), for the crew as a
-whole, since the game is played together: morale and the distance still to sail above, the threat icons in play
-(revolt, disease, fatigue) against motivation below, with round boundaries. Rows read ``voyage``: index, round,
-morale, distance, progress, revolt, disease, fatigue, threats, motivation, traumas, skills, weather, result.
+"""Adamastor's picture: the voyage over the game (from the ruleset's ``voyage`` projection), for the crew as a whole,
+since the game is played together: morale and the distance still to sail above, the threat icons in play (revolt,
+disease, fatigue) against motivation below, with round boundaries. Drawn in greys and hatching, since colours mean
+players; from the values the setup gave (round 1), not from the empty table before it. Rows read ``voyage``: index,
+round, morale, distance, progress, revolt, disease, fatigue, threats, motivation, traumas, skills, weather, result.
 """
 
 from __future__ import annotations
@@ -13,8 +14,31 @@ from agon.analysis.timeline import outcome_of
 
 SCORE = "the crew's shared result"
 
-SERIES = {"morale": "#009E73", "distance": "#0072B2", "revolt": "#D55E00", "disease": "#CC79A7",
-          "fatigue": "#E69F00", "motivation": "#56B4E9"}
+
+def label(text: str, cards: Any) -> str | None:
+    """A crew card's number (``c38``, also ``c24 disease`` as traumas and skills list them) by its title."""
+    head, _, rest = text.partition(" ")
+    if len(head) < 2 or head[0] != "c" or not head[1:].isdigit():
+        return None
+    title = next((c.get("title") for c in (cards or {}).get("player_cards", ()) if c.get("number") == int(head[1:])),
+                 None)
+    if title is None:
+        return None
+    return f"{title} ({rest.replace('_', ' ')})" if rest else title
+SHARED_SCORE = "crew"
+"""The game is won or lost together: the score timeline draws the one shared score once, credited to the crew."""
+
+SERIES = {
+    "morale": {"color": "#222222", "width": 2.5},
+    "distance": {"color": "#777777", "width": 2.5, "dash": "dash"},
+    "motivation": {"color": "#222222", "width": 2.5, "dash": "dot"},
+}
+"""Lines in greys: in a game's plots colours mean players, and the voyage belongs to the whole crew."""
+
+THREATS = {"revolt": {"fillcolor": "#9A9A9A", "fillpattern": {"shape": "x", "fgcolor": "#333333", "solidity": 0.25}},
+           "disease": {"fillcolor": "#C8C8C8", "fillpattern": {"shape": ".", "fgcolor": "#333333", "solidity": 0.3}},
+           "fatigue": {"fillcolor": "#E6E6E6", "fillpattern": {"shape": "/", "fgcolor": "#555555", "solidity": 0.2}}}
+"""Threat icons stacked as areas told apart by their hatching."""
 
 
 def voyage_rows(line: Any) -> list[dict[str, Any]]:
@@ -25,44 +49,82 @@ def voyage_figure(line: Any) -> Any:
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
-    rows = voyage_rows(line)
+    from agon.analysis.labels import WIDTH, text_size, thin_every
+    from agon.analysis.timeline import play_start
+
+    every_row = voyage_rows(line)
+    start = play_start([{"n": r["index"], "round": r["round"]} for r in every_row])
+    rows = [r for r in every_row if r["index"] >= start]  # from the setup's morale and route, not the zeros before
     xs = [r["index"] for r in rows]
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.55, 0.45], vertical_spacing=0.08,
                         specs=[[{"secondary_y": True}], [{}]])
     hover = [f"#{r['index']} (round {r['round']}, {r['phase']}): morale {r['morale']}, {r['distance']:g} to sail,"
              f" weather {r['weather'] or '-'}" for r in rows]
     fig.add_trace(go.Scatter(x=xs, y=[r["morale"] for r in rows], name="morale", mode="lines",
-                             line={"color": SERIES["morale"], "width": 2.5, "shape": "hv"}, hovertext=hover,
+                             line={**SERIES["morale"], "shape": "hv"}, hovertext=hover,
                              hoverinfo="text"), row=1, col=1)
     fig.add_trace(go.Scatter(x=xs, y=[r["distance"] for r in rows], name="distance to sail", mode="lines",
-                             line={"color": SERIES["distance"], "width": 2.5, "dash": "dash", "shape": "hv"},
+                             line={**SERIES["distance"], "shape": "hv"},
                              hovertext=hover, hoverinfo="text"), row=1, col=1, secondary_y=True)
-    for key in ("revolt", "disease", "fatigue"):
+    for key, fill in THREATS.items():
         fig.add_trace(go.Scatter(x=xs, y=[r[key] for r in rows], name=f"{key} icons", mode="lines",
-                                 stackgroup="threats", line={"color": SERIES[key], "width": 0.5, "shape": "hv"},
+                                 stackgroup="threats", line={"color": "#555555", "width": 0.5, "shape": "hv"},
+                                 **fill,
                                  hovertext=[f"#{r['index']}: {r[key]} {key} icons ({r['threats']} threats in all)"
                                             for r in rows], hoverinfo="text"), row=2, col=1)
     fig.add_trace(go.Scatter(x=xs, y=[r["motivation"] for r in rows], name="motivation icons", mode="lines",
-                             line={"color": SERIES["motivation"], "width": 2.5, "shape": "hv"},
+                             line={**SERIES["motivation"], "shape": "hv"},
                              hovertext=[f"#{r['index']}: {r['motivation']} motivation icons" for r in rows],
                              hoverinfo="text"), row=2, col=1)
-    for prev, r in zip(rows, rows[1:]):
-        if r["round"] != prev["round"]:
-            fig.add_vline(x=r["index"] - 0.5, line={"color": "#bbb", "dash": "dot", "width": 1})
-            fig.add_annotation(x=r["index"] - 0.5, y=1.0, yref="paper", yanchor="bottom", xanchor="left",
-                               showarrow=False, text=f"round {r['round']}", font={"size": 10, "color": "#888"},
-                               name="round")
-    fig.update_yaxes(title_text="morale", row=1, col=1, secondary_y=False)
+    # Each line's final value at its end: the x axis runs on past the last event to leave them room.
+    last = rows[-1] if rows else None
+    finals = [] if last is None else [
+        ("y", f"morale {last['morale']}", last["morale"]),
+        ("y2", f"{last['distance']:g} to sail", last["distance"]),
+        ("y3", f"{last['motivation']} motivation", last["motivation"]),
+    ]
+    left, right = 80, 230
+    plot_px = WIDTH - left - right
+    room = max(text_size(t, 11)[0] for _, t, _ in finals) + 8 if finals else 0
+    x0, x1 = (xs[0], xs[-1]) if xs else (0, 1)
+    x_max = x1 + (x1 - x0 or 1) * room / max(plot_px - room, 1)
+    top_vals = [r["morale"] for r in rows] or [0]
+    dist_vals = [r["distance"] for r in rows] or [0]
+    m_hi, d_hi = max(top_vals) * 1.08 + 1, max(dist_vals) * 1.08 + 0.5
+    if last is not None:
+        # morale (left axis) and distance (right axis) share the upper panel: keep their end labels 16 px apart
+        panel_px = (720 - 110 - 80) * 0.55 * 0.92
+        gap = (last["morale"] / m_hi - last["distance"] / d_hi) * panel_px
+        shift = 0 if abs(gap) >= 16 else (16 - abs(gap)) / 2 * (1 if gap >= 0 else -1)
+        shifts = {"y": shift, "y2": -shift, "y3": 0}
+        for ref, text, y in finals:
+            fig.add_annotation(x=x1, y=y, xref="x" if ref != "y3" else "x2", yref=ref, text=text, showarrow=False,
+                               xanchor="left", xshift=6, yshift=shifts[ref], font={"size": 11, "color": "#222"},
+                               name="final")
+    bounds = [(prev, r) for prev, r in zip(rows, rows[1:]) if r["round"] != prev["round"]]
+    marks = ([(rows[0]["index"] + 0.5, rows[0]["round"])] if rows else []) + [(r["index"], r["round"])
+                                                                               for _, r in bounds]
+    px = [left + (m - 0.5 - x0) / ((x_max - x0) or 1) * plot_px for m, _ in marks]
+    texts = [f"round {rnd}" for _, rnd in marks]
+    every = thin_every(px, [text_size(t, 10)[0] for t in texts])
+    for _, r in bounds:
+        fig.add_vline(x=r["index"] - 0.5, line={"color": "#bbb", "dash": "dot", "width": 1})
+    for i, ((m, _rnd), text) in enumerate(zip(marks, texts)):
+        if i % every == 0:
+            fig.add_annotation(x=max(m - 0.5, x0), y=1.0, yref="paper", yanchor="bottom", xanchor="left",
+                               showarrow=False, text=text, font={"size": 10, "color": "#888"}, name="round")
+    fig.update_yaxes(title_text="morale", row=1, col=1, secondary_y=False, range=[0, m_hi])
     fig.update_yaxes(title_text="distance still to sail (dashed)", row=1, col=1, secondary_y=True,
-                     rangemode="tozero", showgrid=False, tickformat=".0f")
+                     range=[0, d_hi], showgrid=False, tickformat=".0f")
     fig.update_yaxes(title_text="threat and motivation icons", row=2, col=1, rangemode="tozero")
+    fig.update_xaxes(range=[x0, x_max])
     fig.update_xaxes(title_text="event number", row=2, col=1)
-    fig.update_layout(height=720)
     outcome = outcome_of(line)
     style(fig, f"{line.ruleset.title}: the voyage", "", "morale",
           subtitle=f"game {line.game.id}, branch {line.branch.name}, crew {', '.join(line.created.names)}:"
           f" {outcome['summary']}")
-    fig.update_layout(legend_title_text="")
+    fig.update_layout(height=720, legend_title_text="", margin={"l": left, "r": right, "t": 110, "b": 80},
+                      legend={"x": 1.08, "xanchor": "left", "y": 1, "yanchor": "top"})
     return fig
 
 

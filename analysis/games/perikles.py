@@ -1,17 +1,18 @@
-"""Perikles' pictures: every battle's dice, hits and battle token (from the ruleset's ``battles`` projection) and
-the losses at each location (with ``locations``, which says who took the location's tile).
+"""Perikles' pictures: every battle's dice, hits and battle token (from the ruleset's ``battles`` projection) and the
+losses at each location (with ``locations``, which says who took the location's tile).
 
-The upper panel has one row per battle: each roll is a dot coloured by who hit (attacker, defender, both, nobody)
-and labelled with the battle token's position after it (attacker side positive: two steps win); the result and the
-counter lost follow the last roll. The lower panel counts, per location, the counters each side lost and names the
-player who took the location's tile. Rows read ``battles``: index, turn, location, battle, kind, attack, defence,
-column, attacker_needs, defender_needs, token_start, rolls (attacker, defender, attacker_hit, defender_hit, token),
-attacker_hits, defender_hits, token_path, winner, lost, automatic; and ``locations``: turn, location, winner,
-player.
+The upper panel has one row per battle, named with the players on each side: each roll is a mark whose shape says
+who hit (attacker, defender, both, nobody; colours are kept for players) and labelled with the battle token's
+position after it (attacker side positive: two steps win); the result and the counter lost follow the last roll. The
+lower panel counts, per location, the counters each side lost and names the player who took the location's tile.
+Rows read ``battles``: index, turn, location, battle, kind, attack, defence, column, attacker_needs, defender_needs,
+token_start, rolls (attacker, defender, attacker_hit, defender_hit, token), attacker_hits, defender_hits,
+token_path, winner, lost, automatic; and ``locations``: turn, location, winner, player.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agon.analysis.figures import style
@@ -19,7 +20,23 @@ from agon.analysis.palette import player_colors
 
 SCORE = "points so far"
 
-HIT_COLORS = {"attacker hits": "#D55E00", "defender hits": "#0072B2", "both hit": "#CC79A7", "no hit": "#AAAAAA"}
+_TILE = re.compile(r"^([a-z]+)-(?:([ht])(\d+)-\d+|(\d+)|(assassin|candidate))$")
+
+
+def label(text: str, cards: Any) -> str | None:
+    """Tiles and counters by name: ``sparta-h3-2`` is "Sparta hoplite 3", ``argos-2`` "Argos influence 2",
+    ``thebes-assassin`` "Thebes assassin"; a special tile (``slave-revolt``) by its title."""
+    if any(sp.get("name") == text for sp in (cards or {}).get("specials", ())):
+        return text.replace("-", " ").title()
+    m = _TILE.match(text)
+    if m is None:
+        return None
+    city, kind, strength, influence, role = m.groups()
+    if kind:
+        return f"{city.title()} {'hoplite' if kind == 'h' else 'trireme'} {strength}"
+    if influence:
+        return f"{city.title()} influence {influence}"
+    return f"{city.title()} {role}"
 
 
 def battle_rows(line: Any) -> list[dict[str, Any]]:
@@ -31,13 +48,13 @@ def location_rows(line: Any) -> list[dict[str, Any]]:
 
 
 def counter_name(line: Any, cid: str) -> str:
-    """A lost counter in words ("Megara hoplite of strength 1") from its id ("megara-h1-1")."""
+    """A lost counter in words ("Megara hoplite 1": city, kind, strength) from its id ("megara-h1-1")."""
     data = line.state.data
     if not data.has_counter(cid):
         return cid
     c = data.counter(cid)
     kind = {"H": "hoplite", "T": "trireme"}.get(c.kind, c.kind)
-    return f"{c.city.title()} {kind} of strength {c.strength}"
+    return f"{c.city.title()} {kind} {c.strength}"
 
 
 def hit_kind(roll: dict[str, Any]) -> str:
@@ -46,7 +63,7 @@ def hit_kind(roll: dict[str, Any]) -> str:
 
 
 def battle_label(r: dict[str, Any]) -> str:
-    return f"turn {r['turn']} · {r['location']} · {r['kind']} {r['battle']}"
+    return f"t{r['turn']} {r['location']} {r['kind']} {r['battle']}"
 
 
 def losses(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -63,19 +80,62 @@ def losses(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(out.values())
 
 
+def battle_sides(line: Any, rows: list[dict[str, Any]]) -> list[dict[str, list[str]]]:
+    """For each battle row, the players on each side: whoever had counters of the battle's kind standing there
+    as it began its last roll (a side without counters is the location's own defence, no player)."""
+    from agon.core.games.perikles.data import KIND_NAMES
+    from agon.core.games.perikles.state import units
+
+    code = {name: k for k, name in KIND_NAMES.items()}
+    steps = line.steps()
+    out = []
+    for r in rows:
+        s = steps[r["index"]].before or steps[r["index"]].after
+        sides = {}
+        for side in ("attacker", "defender"):
+            seats = [cm.player for cm, _ in units(s, r["location"], side, code.get(r["kind"]))]
+            sides[side] = [s.players[p] for p in dict.fromkeys(seats) if 0 <= p < len(s.players)]
+        out.append(sides)
+    return out
+
+
+def _who(names: list[str], side: str = "defender") -> str:
+    if names:
+        return " and ".join(names)
+    return "the location" if side == "defender" else "no attacker"
+
+
+ROLL_MARKS = {
+    "attacker hits": {"symbol": "triangle-right", "color": "#222222", "size": 14},
+    "defender hits": {"symbol": "triangle-left-open", "color": "#222222", "size": 14, "line": {"width": 2}},
+    "both hit": {"symbol": "diamond", "color": "#777777", "size": 13},
+    "no hit": {"symbol": "circle-open", "color": "#999999", "size": 10, "line": {"width": 1.5}},
+}
+"""Rolls by who hit: the side by the marker's shape (pointing at the side it hits), never by a player's colour."""
+
+LOSS_BARS = {"attacker": {"color": "#444444"},
+             "defender": {"color": "#BBBBBB", "pattern": {"shape": "/", "fgcolor": "#444444", "solidity": 0.3}}}
+"""Losses by side: solid dark for the attacker, hatched light for the defender (player colours mean players)."""
+
+
 def battles_figure(line: Any) -> Any:
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
+    from agon.analysis.labels import WIDTH, text_size
+
     rows = [{**r, "lost": counter_name(line, r["lost"]) if r["lost"] else None} for r in battle_rows(line)]
+    sides = battle_sides(line, rows)
     held = {(h["turn"], h["location"]): h for h in location_rows(line)}
     colors = player_colors(line.created.names)
-    labels = [battle_label(r) for r in rows]
+    labels = [f"{battle_label(r)}: {_who(sd['attacker'], 'attacker')} vs {_who(sd['defender'])}"
+              for r, sd in zip(rows, sides)]
     per_loc = losses(rows)
     fig = make_subplots(rows=2, cols=1, row_heights=[0.7, 0.3], vertical_spacing=0.1,
-                        subplot_titles=("Battles: each roll (label: battle token after it; ±2 wins)",
+                        subplot_titles=("Battles: each roll (▶ attacker hits, ◁ defender hits; label: battle token"
+                                        " after it, ±2 wins)",
                                         "Counters lost at each location (and who took its tile)"))
-    for kind, colour in HIT_COLORS.items():
+    for kind, mark in ROLL_MARKS.items():
         xs, ys, text, hover = [], [], [], []
         for lab, r in zip(labels, rows):
             for i, roll in enumerate(r["rolls"], start=1):
@@ -87,29 +147,37 @@ def battles_figure(line: Any) -> Any:
                 hover.append(f"{lab}, roll {i}: attacker {sum(roll['attacker'])} (needs {r['attacker_needs']}),"
                              f" defender {sum(roll['defender'])} (needs {r['defender_needs']}); token"
                              f" {roll['token']:+d}")
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers+text", name=kind, marker={"color": colour, "size": 14},
-                                 text=text, textposition="middle right", textfont={"size": 10},
-                                 hovertext=hover, hoverinfo="text", legendgroup="rolls",
-                                 legendgrouptitle_text="rolls"), row=1, col=1)
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers+text", name=kind, marker=mark,
+                                 text=text, textposition="middle right", textfont={"size": 10, "color": "#555"},
+                                 hovertext=hover, hoverinfo="text"), row=1, col=1)
     auto = [(lab, r) for lab, r in zip(labels, rows) if r["automatic"]]
     if auto:
         fig.add_trace(go.Scatter(x=[0] * len(auto), y=[lab for lab, _ in auto], mode="markers",
-                                 name="won without dice", marker={"color": "#333", "size": 11, "symbol": "square"},
+                                 name="won without dice", marker={"color": "#222", "size": 10, "symbol": "square"},
                                  hovertext=[f"{lab}: the {r['winner']} wins without dice" for lab, r in auto],
-                                 hoverinfo="text", legendgroup="rolls"), row=1, col=1)
+                                 hoverinfo="text"), row=1, col=1)
     most = max([r["roll_count"] for r in rows] + [1])
-    for lab, r in zip(labels, rows):
-        lost = f", lost {r['lost']}" if r["lost"] else ""
-        fig.add_annotation(x=most + 0.6, y=lab, text=f"{r['winner']} wins{lost}", showarrow=False, xanchor="left",
-                           font={"size": 10, "color": HIT_COLORS[f"{r['winner']} hits"]}, xref="x", yref="y",
-                           name="battle result")
+    results = []
+    for r, sd in zip(rows, sides):
+        lost = f"; lost {r['lost']}" if r["lost"] else ""
+        results.append(f"{_who(sd[r['winner']], r['winner'])} ({r['winner']}) wins{lost}")
+    # Fixed margins, so the results column can be given the room its longest line needs inside the plot.
+    left = max([text_size(lab, 12)[0] for lab in labels] + [100]) + 40
+    right = 30
+    plot_px = WIDTH - left - right
+    result_px = max([text_size(t, 10)[0] for t in results] + [60]) + 8
+    start, per_roll = -0.5, max(8.0, (plot_px - result_px) / (most + 1.5))
+    x_max = most + 1.0 + result_px / per_roll
+    for lab, text in zip(labels, results):
+        fig.add_annotation(x=most + 1.0, y=lab, text=text, showarrow=False, xanchor="left",
+                           font={"size": 10, "color": "#333"}, xref="x", yref="y", name="battle result")
     fig.update_yaxes(type="category", categoryorder="array", categoryarray=labels, autorange="reversed",
-                     title_text="battle", row=1, col=1)
-    fig.update_xaxes(range=[-0.5, most + 3.5], tickvals=list(range(0, most + 1)), title_text="roll", row=1, col=1)
+                     title_text="battle: attacker vs defender", row=1, col=1)
+    fig.update_xaxes(range=[start, x_max], tickvals=list(range(0, most + 1)), title_text="roll", row=1, col=1)
     locs = [f"t{t['turn']} {t['location']}" for t in per_loc]
-    for side, colour in (("attacker", HIT_COLORS["attacker hits"]), ("defender", HIT_COLORS["defender hits"])):
+    for side, bar in LOSS_BARS.items():
         fig.add_trace(go.Bar(x=locs, y=[len(t[f"{side}_lost"]) for t in per_loc], name=f"{side} losses",
-                             marker={"color": colour}, legendgroup="losses", legendgrouptitle_text="losses",
+                             marker=bar,
                              hovertext=[f"{lab}: {side} lost {', '.join(t[f'{side}_lost']) or 'nothing'};"
                                         f" won {t[f'{side}_wins']} battle(s)" for lab, t in zip(locs, per_loc)],
                              hoverinfo="text"), row=2, col=1)
@@ -119,13 +187,18 @@ def battles_figure(line: Any) -> Any:
             fig.add_annotation(x=lab, y=max(len(t["attacker_lost"]), len(t["defender_lost"])), yshift=14,
                                text=h["player"], showarrow=False, font={"size": 11, "color": colors[h["player"]]},
                                xref="x2", yref="y2", name="tile taken")
-    fig.update_yaxes(title_text="counters lost", dtick=1, row=2, col=1)
+    top = max([max(len(t["attacker_lost"]), len(t["defender_lost"])) for t in per_loc] + [1])
+    fig.update_yaxes(title_text="counters lost", dtick=1, range=[0, top + 0.6], row=2, col=1)
     fig.update_xaxes(title_text="location (turn)", row=2, col=1)
-    fig.update_layout(barmode="group", height=max(720, 420 + 24 * len(rows)))
+    height = max(720, 420 + 24 * len(rows))
+    fig.update_layout(barmode="group", height=height)
     style(fig, f"{line.ruleset.title}: battles", "roll", "battle",
           subtitle=f"game {line.game.id}, branch {line.branch.name}: {len(rows)} battles at {len(per_loc)}"
           " locations")
-    fig.update_layout(legend_title_text="")
+    fig.update_layout(margin={"l": left, "r": right, "t": 150, "b": 110}, legend_title_text="",
+                      legend={"orientation": "h", "xref": "container", "x": 0.01, "xanchor": "left",
+                              "entrywidth": 120, "yref": "container", "y": 1 - 62 / height, "yanchor": "top"})
+    fig.update_yaxes(automargin=False, row=1, col=1)
     return fig
 
 

@@ -17,7 +17,7 @@ from agon.events.adamastor import (
     SailEnded,
     SailStarted,
 )
-from tests.adamastor.support import RS, act, example_cards, find, label, on_example_map, refused, started
+from tests.adamastor.support import RS, act, example_cards, find, label, on_example_map, pull, refused, started
 
 
 def _sailing(s: State, points: int) -> State:
@@ -92,6 +92,15 @@ def test_sail_discards_the_cards_and_adds_their_navigation_points():
     assert "P1's hand" in refused(s, SailStarted(cards=("c9",)))
 
 
+def test_a_hand_of_more_than_6_cards_lists_every_sail():
+    hand = tuple(f"c{i}" for i in range(1, 8))
+    s = started()
+    s = replace(pull(s, *hand[3:]), hands=(hand,))  # four more cards drawn into the hand
+    sails = {e.cards for e in RS.legal(s) if isinstance(e, SailStarted)}
+    assert len(sails) == 2**7 - 1  # every non-empty set of the 7 cards
+    assert ("c1", "c2", "c3", "c4") in sails and hand[1:] in sails
+
+
 def test_bad_weather_makes_every_space_cost_one_more():
     s = replace(_example(), extra_cost=1)
     s = _sailing(s, 2)
@@ -143,6 +152,21 @@ def test_land_bonus_kinds_morale_navigation_action_and_cards():
             got = act(after, BonusCardsDrawn(cards=p.items[:n]))
             assert set(p.items[:n]) <= set(got.hands[0]) and got.phase == "sail"
         assert f"take 0 to {n}" in refused(s, LandCardKept(card=card, player="P1", bonus=n + 1))
+
+
+def test_part_of_a_land_bonus_may_be_taken_and_every_amount_is_offered():
+    # "Podes sempre decidir não ganhar o bónus (ou parte dele)" (5.2 C, 'Bónus descoberta terra').
+    base = _sailing(_example("C"), 4)
+    base = act(base, FleetMoved(to=label(base.board, "D")))
+    card = max((c for c in base.deck if base.card(c).bonus_kind == "cards"), key=lambda c: base.card(c).bonus)
+    n = base.card(card).bonus
+    assert n >= 2  # so that a part lies between none and all
+    s = act(base, LandCardsDrawn(cards=(card, *[c for c in base.deck if c != card][:2])))
+    offered = sorted(e.bonus for e in RS.legal(s) if isinstance(e, LandCardKept) and e.card == card)
+    assert offered == list(range(n + 1))
+    after = act(s, LandCardKept(card=card, player="P1", bonus=n - 1))
+    p = RS.pending(after)
+    assert isinstance(p, Chance) and p.count == n - 1
 
 
 def test_an_island_is_discovered_once():

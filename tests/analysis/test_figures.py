@@ -38,7 +38,7 @@ def test_score_figure_draws_one_line_per_player_with_the_scores_after_each_event
 def test_score_figure_marks_rounds_and_annotates_turning_points(known):
     fig = scores_figure([known.svc.load(known.game)])
     rounds = _annotations(fig, "round")
-    assert [(a.text, a.x) for a in rounds] == [("round 2", 8.5), ("round 3", 13.5)]
+    assert [(a.text, a.x) for a in rounds] == [("round 1", 0), ("round 2", 8.5), ("round 3", 13.5)]
     assert [s.x0 for s in fig.layout.shapes] == [8.5, 13.5]
     lead = _annotations(fig, "lead")
     assert [(a.text, a.x, a.y) for a in lead] == [("Bruno takes the lead for good", 14, 11.0)]
@@ -104,3 +104,30 @@ def test_viewer_page_is_self_contained_and_carries_the_data(known):
                                re.S).group(1))
     assert fig["layout"]["shapes"][-1]["name"] == "now" and fig["layout"]["shapes"][-1]["x0"] == 0
     assert [t["name"] for t in fig["data"]] == ["Ana", "Bruno"]
+
+
+def test_each_line_ends_with_its_final_value_written_in_its_colour(known):
+    main, lucky = known.svc.load(known.game, "main"), known.svc.load(known.game, "lucky")
+    fig = scores_figure([main, lucky])
+    finals = {(a.text, a.x, a.y, a.font.color) for a in _annotations(fig, "final")}
+    assert finals == {("Ana 9", 14, 9.0, PALETTE[0]), ("Bruno 11", 14, 11.0, PALETTE[1]),
+                      ("Ana (lucky) 11", 12, 11.0, PALETTE[0]), ("Bruno (lucky) 5", 12, 5.0, PALETTE[1])}
+    # the right margin holds the longest label at the right edge; the x axis ends at the last event
+    assert fig.layout.xaxis.range == (0, 14) and fig.layout.margin.r >= 60
+
+
+def test_round_labels_thin_out_evenly_when_they_would_crowd():
+    from agon.analysis.labels import thin_every
+
+    assert thin_every([0, 100, 200], [50, 50, 50]) == 1
+    assert thin_every([0, 30, 60, 90, 120], [50] * 5) == 2  # every other one: 0, 60, 120
+    assert thin_every([0, 10, 20, 30, 40, 50, 60], [50] * 7) == 6
+
+
+def test_spread_moves_labels_apart_and_keeps_them_in_bounds():
+    from agon.analysis.labels import spread
+
+    got = spread([100, 101, 102], [16, 16, 16], 0, 500)
+    assert sorted(got) == got and all(b - a >= 18 for a, b in zip(got, got[1:]))
+    assert spread([495, 496], [16, 16], 0, 500)[1] <= 492
+    assert spread([50, 300], [16, 16], 0, 500) == [50, 300]

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agon.analysis.games import figures_for, sides_of
-from agon.analysis.palette import player_colors
+from agon.analysis.palette import PALETTE, player_colors
 from agon.cli.app import app
 from agon.core import registry
 from agon.core.service import NewGame
@@ -96,6 +96,12 @@ def test_perikles_battle_plot_shows_every_roll_and_the_losses_per_location(sqlit
     assert lost["attacker losses"] == sum(1 for r in rows if r["lost"] and r["winner"] == "defender")
     assert lost["defender losses"] == sum(1 for r in rows if r["lost"] and r["winner"] == "attacker")
     colors = player_colors(line.created.names)
+    # roles by shape, never by a player's colour; every battle names its players
+    assert not {t.marker.color for t in fig.data} & set(PALETTE)
+    assert {t.marker.symbol for t in dots} == {"triangle-right", "triangle-left-open", "diamond", "circle-open"}
+    battles = list(fig.layout.yaxis.categoryarray)
+    assert len(battles) == len(rows) and all(" vs " in b for b in battles)
+    assert any(name in b.split(": ")[1] for b in battles for name in line.created.names)
     takers = [(a.text, a.font.color) for a in fig.layout.annotations if a.name == "tile taken"]
     assert takers and all(colors[name] == colour for name, colour in takers)
     results = [a.text for a in fig.layout.annotations if a.name == "battle result"]
@@ -108,11 +114,32 @@ def test_adamastor_voyage_plot_follows_morale_distance_and_threats(sqlite_svc):
     rows = line.ruleset.projections["voyage"](line.steps())
     fig = figures_for("adamastor")["voyage"](line)
     by = {t.name: t for t in fig.data}
+    # the voyage starts from the setup's values (round 1), not from the empty table before it
+    first = next(i for i, r in enumerate(rows) if r["round"] >= 1)
+    assert rows[first]["morale"] > 0 and all(r["morale"] == 0 for r in rows[:first])
+    rows = rows[first:]
+    assert list(by["morale"].x) == [r["index"] for r in rows]
     assert list(by["morale"].y) == [r["morale"] for r in rows]
     assert list(by["distance to sail"].y) == [r["distance"] for r in rows]
     for key in ("revolt", "disease", "fatigue"):
         assert list(by[f"{key} icons"].y) == [r[key] for r in rows]
     assert ", ".join(line.created.names) in fig.layout.title.text
+    finals = {a.text for a in fig.layout.annotations if a.name == "final"}
+    assert finals == {f"morale {rows[-1]['morale']}", f"{rows[-1]['distance']:g} to sail",
+                      f"{rows[-1]['motivation']} motivation"}
+    assert not {t.line.color for t in fig.data} & set(PALETTE)  # colours mean players; the voyage is the crew's
+
+
+def test_a_co_op_game_draws_its_one_shared_score_once_for_the_crew(sqlite_svc):
+    from agon.analysis.figures import CREW_COLOR, scores_figure
+
+    line = bot_game(sqlite_svc, "adamastor", seed=1)  # a voyage that gets somewhere and loses ground once
+    assert len(line.created.names) == 2
+    fig = scores_figure([line])
+    assert [(t.name, t.line.color) for t in fig.data] == [("crew", CREW_COLOR)]
+    labels = [a.text for a in fig.layout.annotations if a.name in ("swing", "lead")]
+    assert labels and all(t.startswith("crew ") for t in labels)
+    assert [a.text for a in fig.layout.annotations if a.name == "final"] == [f"crew {fig.data[0].y[-1]:g}"]
 
 
 @pytest.mark.parametrize("ruleset", SHIPPED)
@@ -133,6 +160,6 @@ def test_every_command_works_on_a_fresh_bot_game(ruleset, tmp_path, monkeypatch)
     assert "Wrote the score timeline" in agon("plot", "scores", game, "-b", "main", "-b", "whatif")
     assert f"Wrote the {kind} plot to plots/{game}-main-{kind}.html" in agon("plot", kind, game)
     assert (tmp_path / f"plots/{game}-main-{kind}.html").stat().st_size > 100_000
-    assert "Wrote the replay" in agon("view", game)
+    assert "Wrote the study page of 2 line(s)" in agon("view", game)
     assert "share events 0 to #12" in agon("compare", game, "main", "whatif")
     assert "1 game stored, 1 finished" in agon("stats", ruleset)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agon.analysis.compare import compare_lines, fork_point
-from agon.analysis.stats import aggregate, game_summary
+from agon.analysis.stats import aggregate, game_summary, wilson
 from agon.analysis.timeline import (
     final_leader,
     lead_taken,
@@ -73,9 +73,12 @@ def test_compare_names_the_fork_the_first_different_events_and_the_score_differe
     assert fork_point(main, lucky) == 10
     c = compare_lines(main, lucky)
     assert c["fork"] == 10 and c["fork_text"] == "Ana rolls."
-    assert c["after_fork"][0] == {"n": 11, "a": "Ana rolls a 1 and loses the turn's points.", "b": "Ana rolls a 2."}
-    assert c["after_fork"][1] == {"n": 12, "a": "Bruno rolls.", "b": "Ana holds, banking 2."}
-    assert c["after_fork"][2] == {"n": 13, "a": "Bruno rolls a 6.", "b": None}
+    differ = {"same": False, "hidden_difference": False}
+    assert c["after_fork"][0] == {"n": 11, "a": "Ana rolls a 1 and loses the turn's points.", "b": "Ana rolls a 2.",
+                                  **differ}
+    assert c["after_fork"][1] == {"n": 12, "a": "Bruno rolls.", "b": "Ana holds, banking 2.", **differ}
+    assert c["after_fork"][2] == {"n": 13, "a": "Bruno rolls a 6.", "b": None, **differ}
+    assert c["viewer"] is None
     assert c["players"] == [
         {"player": "Ana", "a": 9.0, "b": 11.0, "diff": 2.0, "at_fork": 9.0},
         {"player": "Bruno", "a": 11.0, "b": 5.0, "diff": -6.0, "at_fork": 5.0},
@@ -94,10 +97,23 @@ def test_stats_count_wins_scores_and_length_over_finished_games(known):
     assert result["games"] == 2 and result["finished"] == 2
     assert result["avg_events"] == 14.0 and result["shortest"] == 13 and result["longest"] == 15
     assert result["by_side"] == []
+    low, high = wilson(1, 2)
     assert result["by_seat"] == [
-        {"seat": 1, "played": 2, "wins": 1, "win_rate": 0.5, "avg_score": 10.0},
-        {"seat": 2, "played": 2, "wins": 1, "win_rate": 0.5, "avg_score": 8.0},
+        {"seat": 1, "played": 2, "wins": 1, "win_rate": 0.5, "ci_low": low, "ci_high": high, "avg_score": 10.0},
+        {"seat": 2, "played": 2, "wins": 1, "win_rate": 0.5, "ci_low": low, "ci_high": high, "avg_score": 8.0},
     ]
+    assert result["lengths"] == [15, 13]
+
+
+def test_wilson_interval_matches_the_textbook_values():
+    # Wilson (1927); e.g. Newcombe (1998), table I: 81 of 263 -> 0.2553 to 0.3662; 0 of 10 -> 0 to 0.2775
+    low, high = wilson(81, 263)
+    assert round(low, 4) == 0.2553 and round(high, 4) == 0.3662
+    low, high = wilson(0, 10)
+    assert low == 0.0 and round(high, 4) == 0.2775
+    low, high = wilson(10, 10)
+    assert round(low, 4) == 0.7225 and high == 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
 
 
 def test_unfinished_games_count_as_games_but_not_towards_results(known):

@@ -17,7 +17,7 @@ def bid(player, card, n, **kw):
 def test_the_auction_goes_in_turn_order():
     s = auction_round()
     assert s.row == AUCTION_ROW[:3] and s.conquest == AUCTION_ROW[3:]
-    assert "Alice must act now" in refused(s, bid("Bob", "T_V2A", 2))
+    assert "auction (rulebook, 'Leilão'): Alice acts now, not Bob" in refused(s, bid("Bob", "T_V2A", 2))
     assert "Alice acts now, not Bob" in rs.validate(s, bid("Bob", "T_V2A", 2))
 
 
@@ -108,10 +108,27 @@ def test_market_and_agora_add_half_a_coin_to_bids_but_not_to_turn_order():
     # Equal bids of 2 coin cards: Alice stays ahead of Bob; the half coin does not count.
     assert s.last_bids == (("Alice", 2), ("Bob", 2), ("Carol", 0))
     assert s.order == ("Alice", "Bob", "Carol")
-    # With both Market and Agora, a bid counts one more: 1 coin card meets a minimum of 2.
+    # With both Market and Agora, a bid counts one more against another bid.
     s2 = seat(auction_round(), "Alice", buildings=slots("T_MARKET", "T_AGORA"))
-    s2 = play(s2, bid("Alice", "T_V2A", 1))
-    assert auction.effective(s2, "Alice", 1) == 2
+    s2 = play(s2, bid("Alice", "T_V2A", 2))
+    assert auction.effective(s2, "Alice", 2) == 3
+
+
+def test_market_and_agora_do_not_lower_the_minimum_or_the_conquest_price():
+    # The value is "a quantidade mínima de carta de moeda que deve ser usada para apostar na carta" ('Leilão'):
+    # Market and Agora's half coins count only to beat another bid ('Mercado + Ágora').
+    s = seat(auction_round(), "Alice", buildings=slots("T_MARKET", "T_AGORA"))
+    rule = refused(s, bid("Alice", "T_V3", 2))
+    assert "minimum bid in coin cards" in rule and "a bid of 2 is too low" in rule
+    # "uma carta de valor 2 na fileira de conquista, então, seu lance deve ser 5": 4 coin cards do not do.
+    assert "costs 5 coin cards" in refused(s, bid("Alice", "T_C2", 4))
+    least = {"T_V2A": 2, "T_V2B": 2, "T_V3": 3, "T_C1": 4, "T_C2": 5, "T_C3": 6}
+    offered = [e for e in rs.legal(s) if isinstance(e, BidPlaced)]
+    assert {e.card for e in offered} == set(least)
+    assert all(e.coins.total() + e.luxury >= least[e.card] for e in offered)
+    assert bid("Alice", "T_V3", 3) in rs.legal(s) and bid("Alice", "T_C2", 5) in rs.legal(s)
+    s = play(s, bid("Alice", "T_C2", 5))
+    assert auction.held(s, "T_C2").player == "Alice"
 
 
 def s_draw(s):

@@ -54,11 +54,27 @@ def test_the_new_building_does_not_pay_for_itself():
     assert s.seat("Alice").buildings == (Slot("T_MILL"),)
 
 
-def test_a_building_paid_by_production_alone_is_built_without_a_decision():
+def test_a_building_paid_by_production_alone_is_built_without_a_decision_when_nothing_could_go_under_it():
     s = building_due("leonidas1", "T_MILL")
     s = flow.advance(s)
     assert s.seat("Alice").buildings == (Slot("T_MILL"),)
     assert s.seat("Alice").luxury == 2  # 2 wood and 1 stone produced, 1 wood needed
+
+
+def test_a_building_production_can_pay_may_still_go_under_construction_by_choice():
+    # "Quando você puder (e quiser), você imediatamente paga ... Se você não puder (ou simplesmente não quiser),
+    # então, ao invés, pegue uma carta de moeda de sua mão e a coloque parcialmente abaixo da carta de edifício".
+    s = flow.advance(building_due("leonidas1", "T_MILL", hand=coins(grain=1)))
+    assert rs.pending(s).player == "Alice"
+    assert rs.legal(s) == [
+        BuildingBuilt(player="Alice", card="T_MILL"),
+        ConstructionStarted(player="Alice", card="T_MILL", coin="grain"),
+    ]
+    chosen = play(s, ConstructionStarted(player="Alice", card="T_MILL", coin="grain"))
+    assert chosen.seat("Alice").buildings == (Slot("T_MILL", under="grain"),)
+    assert chosen.seat("Alice").luxury == 0
+    built = play(s, BuildingBuilt(player="Alice", card="T_MILL"))
+    assert built.seat("Alice").buildings == (Slot("T_MILL"),) and built.seat("Alice").luxury == 2
 
 
 def test_under_construction_with_one_coin_card_and_usable_at_once():

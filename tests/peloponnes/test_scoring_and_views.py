@@ -170,3 +170,29 @@ def test_narration_names_the_chain_and_the_new_turn_order():
 def test_game_created_is_narrated():
     game = created(3)
     assert "Alice, Bob, Carol" in rs.narrate(rs.initial_state(game), game)
+
+
+def test_an_auction_end_with_no_income_draw_after_it_stays_in_the_log_and_the_projections():
+    # Only lands are won, nobody passes, the income table gives no coin card and no power card is left: the last
+    # bid ends the auction, and the next round begins (and its empty auction opens) in the same step.
+    s = auction_round()
+    s = replace(s, power_left=(), cat=replace(s.cat, income=((0, 0),)))
+    line = _steps(
+        s,
+        BidPlaced(player="Alice", card="T_V2A", coins=coins(wood=2)),
+        BidPlaced(player="Bob", card="T_V2B", coins=coins(wood=3)),
+        BidPlaced(player="Carol", card="T_C1", coins=coins(wood=4)),
+    )
+    last = line[-1]
+    assert last.after.round == 2 and last.after.bids == ()
+    text = rs.narrate(last.before, last.event)
+    assert "the auction ends (Alice wins Field A, Bob wins Field B, Carol wins Hill)" in text
+    assert "nobody wins" not in text and "round 2 begins" in text
+    won = [(r["player"], r["card"], r["round"]) for r in rs.projections["auctions"](line) if r["action"] == "won"]
+    assert won == [("Alice", "T_V2A", 1), ("Bob", "T_V2B", 1), ("Carol", "T_C1", 1)]
+    rows = rs.projections["turn_order"](line)
+    assert [(r["round"], r["player"], r["bid"], r["next_position"]) for r in rows] == [
+        (1, "Alice", 2, 3),
+        (1, "Bob", 3, 2),
+        (1, "Carol", 4, 1),
+    ]

@@ -85,7 +85,26 @@ def test_buildings_under_construction_are_paid_against_their_summed_cost():
 
 def test_no_luxury_is_gained_when_finishing_construction():
     s = feeding("leonidas2", buildings=(Slot("T_B4", under="wood"),))
-    s = flow.advance(s)  # 4 wood 2 stone produce, 1+1 needed: finished by production alone
+    s = play(flow.advance(s), ConstructionPaid(player="Alice", finished=("T_B4",)))  # production pays 1+1
     alice = s.seat("Alice")
     assert alice.buildings == (Slot("T_B4"),)
     assert alice.luxury == 0
+
+
+def test_finishing_a_construction_production_can_pay_is_still_a_choice():
+    # "Se você não tiver (ou não quiser pagar) os recursos necessários, então o edifício é perdido" ('Suprimento').
+    s = flow.advance(feeding("leonidas2", buildings=(Slot("T_B4", under="wood"),)))
+    assert rs.pending(s).player == "Alice" and "construction" in rs.pending(s).prompt
+    assert set(rs.legal(s)) == {
+        ConstructionPaid(player="Alice", finished=("T_B4",)),
+        ConstructionPaid(player="Alice", finished=()),
+    }
+    given_up = play(s, ConstructionPaid(player="Alice", finished=()))
+    assert given_up.seat("Alice").buildings == () and given_up.discard.wood == 1
+
+
+def test_feeding_without_a_shortfall_is_no_choice():
+    # "Primeiro, use toda a sua capacidade de produção de grãos": cards are removed only "até que sua população
+    # seja igual a capacidade de produção de grãos", so nobody hungry means nothing to decide (RULES.md).
+    s = flow.advance(feeding("helena", hand=coins(people=2)))
+    assert s.todo == () and s.seat("Alice").luxury == 3

@@ -12,7 +12,7 @@ from agon.events.pergamemnon import (
     Reinforced,
     Yielded,
 )
-from tests.pergamemnon.helpers import card_set, filler, play, refill_all, rs, setup, unit
+from tests.pergamemnon.helpers import card_set, filler, play, refill_all, refused, rs, setup, unit
 
 
 def example_cards():
@@ -59,6 +59,17 @@ def test_example_spear_5_against_armour_5_ends_in_a_tie():
     assert bob.charisma == 2 and alice.charisma == 5
     s = refill_all(s)
     assert rs.pending(s) == Decision("Bob", "recruit a creature or attack")
+
+
+def test_after_a_tie_a_reinforcement_is_refused_by_the_tie_rule():
+    # "a batalha termina num empate (neste caso não é permitido ao atacante jogar uma carta de reforço)"
+    s = start()
+    s = play(s, Attacked(player="Alice", defender="Bob", weapon="spear", card="rome.spearman"))
+    s = play(s, DefenceCommitted(player="Bob", card="carthage.archer"))
+    assert s.battle.result == "tie" and s.phase == "refill"  # the draws after the battle are due
+    rule = refused(s, Reinforced(player="Alice", card="rome.legionary"))
+    assert "ended in a tie" in rule and "'A Batalha'" in rule and "não é permitido" in rule
+    assert "battle 1 is over (a tie)" in refused(s, Yielded(player="Alice"))
 
 
 def test_example_armour_3_reinforced_to_8_then_sword_9_wins_for_the_attacker():

@@ -63,6 +63,20 @@ def test_xerxes_captured_brings_persia_back_to_3_hand_cards_and_every_persian_ar
     assert "persia.weakling" in s.box and s.aftermath.captured == ()
 
 
+def test_xerxes_captured_a_secured_persian_card_still_goes_under_babylon():
+    # Flee after Xerxes' capture is "vantajoso para os Persas"; Secured cards "não podem ser capturadas".
+    s = capture_bobs_leader(("egypt", "persia"), bob_hand=("leader", "weakling", "runner", "champion"))
+    assert player(s, "Bob").leader_captured
+    s = with_state_player(s, "Alice", hand=("egypt.champion", "egypt.weakling", "egypt.runner"))
+    s = with_state_player(s, "Bob", hand=("persia.veteran", "persia.weakling", "persia.recruit.1"))
+    s = next_battle(s, "egypt.champion", "persia.veteran")
+    s = play(s, Yielded(player="Bob"))
+    assert s.battle.result == "attacker"
+    # Egypt captures fleeing cards, but a Secured card neither flees nor is captured: it goes under Babylon.
+    assert player(s, "Bob").secured == ("persia.veteran",)
+    assert "persia.veteran" not in s.box + player(s, "Alice").discard and s.aftermath.captured == ()
+
+
 def test_nefertiti_captured_removes_every_egyptian_flee_card_from_the_game():
     s = capture_bobs_leader(("rome", "egypt"), bob_hand=("leader", "runner", "weakling"))
     bob = player(s, "Bob")

@@ -81,3 +81,30 @@ def test_the_log_keeps_the_attacking_card_face_down_while_the_attackers_options_
     private = option_text(rs, s, attack)
     assert "lays a card face down" in public
     assert "Champion" not in public and "Champion" in private
+
+
+def test_a_two_player_game_reports_no_nation_card():
+    # With 2 players nation cards are not used (RULES.md, 'Turns and nation cards'): the state says none.
+    s = setup(["rome", "egypt"], starter="Alice")
+    for who in (None, "Alice", "Bob"):
+        assert [p["nation_card"] for p in rs.view(s, who)["players"]] == [None, None]
+    three = setup(["rome", "egypt", "greece"], starter="Alice")
+    assert [p["nation_card"] for p in rs.view(three, None)["players"]] == ["active"] * 3
+
+
+def test_an_out_of_turn_decision_with_as_names_the_rule_as_the_json_does(agon):
+    import json
+
+    gid = json.loads(agon("new", "pergamemnon", "--player", "Ana", "--player", "Bruno", "--seed", "5",
+                          "--json").stdout)["id"]
+    while json.loads(agon("options", gid, "--json").stdout)["pending"]["kind"] == "chance":
+        agon("act", gid, "seed")
+    opts = json.loads(agon("options", gid, "--json").stdout)
+    acting = opts["pending"]["player"]
+    other = "Bruno" if acting == "Ana" else "Ana"
+    typed = agon("act", gid, "1", "--as", other, ok=False)
+    event = dict(opts["options"][0]["event"], player=other)
+    as_json = agon("act", gid, json.dumps(event), ok=False)
+    assert typed.exit_code == as_json.exit_code == 1
+    assert f"it is {acting}'s turn, not {other}'s" in typed.stderr and "(rulebook, 'O jogo')" in typed.stderr
+    assert typed.stderr == as_json.stderr

@@ -132,6 +132,28 @@ def test_an_assassin_tile_removes_a_candidate():
         s, InfluenceTileTaken(player="P1", tile="athens-assassin", target_city="thebes", target_slot="A"))
 
 
+def test_a_tile_is_refused_with_any_field_it_does_not_use():
+    # The case: a candidate tile that also assassinates (accepted and verified before), and 'rome' as a
+    # target city (a traceback in the narration before).
+    s = influence_phase()
+    s = replace(s, candidates=((2, 3),) + s.candidates[1:])
+    nominate = {"nominee": "P2", "nominee_city": "sparta", "slot": "A"}
+    for target in ("athens", "rome"):
+        rule = refused(s, InfluenceTileTaken(player="P1", tile="athens-candidate", **nominate, target_city=target,
+                                             target_slot="A"))
+        assert "only an assassin tile removes a candidate" in rule and "game help" in rule
+    assert "only a candidate tile nominates" in refused(
+        s, InfluenceTileTaken(player="P1", tile="sparta-assassin", target_city="athens", target_slot="A", **nominate))
+    assert "only a candidate tile nominates" in refused(s, InfluenceTileTaken(player="P1", tile="any", city="argos",
+                                                                             slot="A"))
+    assert "'rome' is not a city" in refused(
+        s, InfluenceTileTaken(player="P1", tile="sparta-assassin", target_city="rome", target_slot="A"))
+    assert "'rome' is not a city" in refused(
+        s, InfluenceTileTaken(player="P1", tile="athens-candidate", nominee="P2", nominee_city="rome", slot="A"))
+    for e in RS.legal(s):  # every option offered still passes
+        assert RS.validate(s, e) is None
+
+
 @pytest.mark.parametrize(("n", "quota"), [(3, 5), (4, 5), (5, 4)])
 def test_each_player_takes_5_tiles_with_3_or_4_players_and_4_with_5(n, quota):
     s = influence_phase(n)

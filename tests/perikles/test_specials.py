@@ -150,3 +150,20 @@ def test_a_battle_tile_is_not_offered_in_a_battle_of_the_other_kind():
     s = at_battle(at_commit(leaders=LEADERS, commits=commits, locations=("Pylos",),
                             specials=("thessalian-allies", "brasidas", "alkibiades", "perikles")))
     assert isinstance(RS.pending(s), Chance)
+
+
+def test_thessalian_allies_in_a_locations_second_battle_start_it_with_the_token_on_the_holders_side():
+    # "Start a hoplite battle with 1 battle token" (data facts): also where the first battle's winner would start
+    # with it. Amphipolis: a trireme battle, then a hoplite battle; Athens (P1, defending) holds the tile.
+    commits = (Commit("sparta-t3-1", 1, "Amphipolis", "attacker", "main"),
+               Commit("sparta-h4-1", 1, "Amphipolis", "attacker", "main"),
+               Commit("athens-t3-1", 0, "Amphipolis", "defender", "main"),
+               Commit("athens-h3-1", 0, "Amphipolis", "defender", "main"))
+    s = at_battle(at_commit(leaders=LEADERS, commits=commits, locations=("Amphipolis",),
+                            specials=("thessalian-allies", "plague", "alkibiades", "perikles")))
+    s = play(s, BattleDiceRolled(attacker=(6, 6), defender=(1, 1)), BattleDiceRolled(attacker=(6, 6), defender=(1, 1)))
+    assert s.fought[0].winner == "attacker" and s.battle.index == 1 and s.battle.token == 1
+    s = play(s, BattleTilePlayed(player="P1", tile="thessalian-allies"))
+    assert s.battle.token == -1 and s.battle.start == -1
+    s = play(s, BattleDiceRolled(attacker=(1, 1), defender=(6, 6)))
+    assert s.fought[1].winner == "defender" and s.fought[1].start == -1

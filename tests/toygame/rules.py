@@ -94,7 +94,7 @@ class Toy:
             if isinstance(e, SeatsShuffled) and p.kind == "shuffle":
                 return None if sorted(e.order) == sorted(s.players) else "setup: the order must seat every player"
             if isinstance(e, DieRolled) and p.kind == "dice":
-                return None if 1 <= e.value <= 6 else "roll: a die shows 1 to 6"
+                return None if 1 <= e.value <= 6 else f"roll: a die shows 1 to 6, not {e.value}"
             return f"a chance outcome is needed now ({p.describe()})"
         if isinstance(e, RollChosen):
             return None

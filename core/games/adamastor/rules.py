@@ -160,14 +160,9 @@ def pending(s: State) -> Pending:
 
 
 def sail_subsets(hand: tuple[str, ...]) -> list[tuple[str, ...]]:
-    if len(hand) <= 6:
-        sizes = range(1, len(hand) + 1)
-    else:
-        sizes = range(1, 4)
-    out = [c for k in sizes for c in combinations(hand, k)]
-    if len(hand) > 6:
-        out.append(hand)
-    return out
+    """Every sail: each non-empty set of hand cards that may be discarded (5.2 C 'Navegar'), for any hand size.
+    Hands of more than 6 cards are rare (seeded bot games never reach one), so the list stays readable in play."""
+    return [c for k in range(1, len(hand) + 1) for c in combinations(hand, k)]
 
 
 def legal(s: State) -> list[Event]:
@@ -192,9 +187,14 @@ def legal(s: State) -> list[Event]:
     if ph == "draw_keep":
         return [DrawnCardKept(card=c) for c in s.drawn]
     if ph == "land_keep":
+        # "Podes sempre decidir não ganhar o bónus (ou parte dele)" (5.2 C, 'Bónus descoberta terra'): every
+        # amount from the whole bonus down to none.
         who = s.players if len(s.players) > 1 else (s.acting,)
         return [
-            LandCardKept(card=c, player=p, bonus=b) for c in s.drawn for p in who for b in sorted({0, s.card(c).bonus})
+            LandCardKept(card=c, player=p, bonus=b)
+            for c in s.drawn
+            for p in who
+            for b in range(s.card(c).bonus, -1, -1)
         ]
     if ph == "bonus_share":
         return [BonusCardsShared(players=ps) for ps in product(s.players, repeat=len(s.drawn))]

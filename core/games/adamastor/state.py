@@ -159,15 +159,18 @@ def icons(s: State) -> dict[str, int]:
     """Threat icons of the strip and the traumas (less the ignored ones) and motivation icons of the strip and the
     learned skills."""
     out = dict.fromkeys((*THREATS, "motivation"), 0)
+    cards = s.cards.player  # s.card without the call: this runs several times per event
+    motivation = 0
     for c in s.strip:
-        card = s.card(c)
+        card = cards[c]
         for icon, n in card.threats:
             out[icon] += n
-        out["motivation"] += card.motivation
+        motivation += card.motivation
     for c in s.traumas:
-        out[s.card(c).trauma] += 1
+        out[cards[c].trauma] += 1
     for c in s.skills:
-        out["motivation"] += s.card(c).motivation
+        motivation += cards[c].motivation
+    out["motivation"] += motivation
     for c, icon in s.ignored:
         if c in s.strip or c in s.traumas:
             out[icon] -= 1

@@ -13,7 +13,7 @@ from typing import Any
 
 from agon.core.engine import Pending
 from agon.core.games.peloponnes import cards as cards_mod
-from agon.core.games.peloponnes import rules, scoring, view
+from agon.core.games.peloponnes import rules, sample, scoring, view
 from agon.core.games.peloponnes.bots import BOTS
 from agon.core.games.peloponnes.projections import PROJECTIONS
 from agon.core.games.peloponnes.state import State
@@ -24,7 +24,7 @@ from agon.events.peloponnes import EVENTS
 class Peloponnes:
     name = "peloponnes"
     title = "Peloponnes Card Game"
-    version = "1"
+    version = "2"
     min_players = 2
     max_players = 5
     events = EVENTS
@@ -61,6 +61,10 @@ class Peloponnes:
     def legal(self, state: State) -> Sequence[Event]:
         return rules.legal(state)
 
+    def sample_legal(self, state: State, rng: Any) -> Event:
+        """What the random bot picks from ``legal(state)`` with ``rng``, without making the list (sample.py)."""
+        return sample.sample_legal(state, rng)
+
     def validate(self, state: State, event: Event) -> str | None:
         return rules.validate(state, event)
 
@@ -75,6 +79,12 @@ class Peloponnes:
 
     def round(self, state: State) -> int:
         return state.round
+
+    side_label = "civilization"
+
+    def sides(self, state: State) -> dict[str, str]:
+        """Each player's civilization, once dealt (for the game summary and statistics)."""
+        return {seat.name: state.cat.name(seat.civ.card) for seat in state.seats if seat.civ is not None}
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return view.view(state, player)

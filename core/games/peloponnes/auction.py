@@ -4,8 +4,11 @@
 Players act once each in turn order: bid on a power card or pass (drawing 3 coin cards). Outbidding a bid in the
 middle forces its owner to move the same bid at once to another card where it is higher than the bid there and
 meets that card's minimum (which may displace a third player, and so on), or to take it back and pass, drawing 3.
-A bid in the conquest row costs value + 3 and cannot be outbid. Bid values compared here are "effective": coin
-cards plus half a coin per Market and Agora; the turn order reads coin cards only.
+A bid in the conquest row costs value + 3 and cannot be outbid. A card's minimum and the conquest price count coin
+cards ("a quantidade minima de carta de moeda que deve ser usada para apostar na carta"); only when one bid is
+compared with another are bids "effective": coin cards plus half a coin per Market and Agora ("seus lances contam
+com 1/2 moeda a mais ... você pode efetivamente apostar o mesmo valor que outro jogador e ultrapassar seu lance").
+The turn order reads coin cards only.
 """
 
 from __future__ import annotations
@@ -44,7 +47,10 @@ def _name(s: State, card: str) -> str:
 
 
 def placement_error(s: State, player: str, card: str, count: int, verb: str) -> str | None:
-    """Why a bid of ``count`` coin cards by ``player`` may not stand on ``card`` now (None if it may)."""
+    """Why a bid of ``count`` coin cards by ``player`` may not stand on ``card`` now (None if it may).
+
+    The minimum and the conquest price are met by the number of coin cards; Market and Agora's half coins count
+    only against another player's bid (module docstring)."""
     eff = effective(s, player, count)
     if card in s.conquest:
         taken = held(s, card)
@@ -54,19 +60,20 @@ def placement_error(s: State, player: str, card: str, count: int, verb: str) -> 
                 " and a bid in the conquest row cannot be outbid"
             )
         price = conquest_price(s.cat, s.seat(player), card)
-        if eff < price:
+        if count < price:
             return (
                 f"{verb} (rulebook, 'Leilão', conquest row): {_name(s, card)} in the conquest row costs {price}"
-                f" (value + 3, less Barracks/Palisade), a bid of {_fmt(eff)} is too low"
+                f" coin cards (value + 3, less Barracks/Palisade), a bid of {count} is too low (Market and Agora"
+                " count only against another bid)"
             )
         return None
     if card not in s.row:
         return f"{verb} (rulebook, 'Leilão'): {card} is not one of this round's power cards"
     value = s.cat.power[card].value
-    if eff < value:
+    if count < value:
         return (
-            f"{verb} (rulebook, 'Leilão'): the value of {_name(s, card)} is {value}, the minimum bid;"
-            f" a bid of {_fmt(eff)} is too low"
+            f"{verb} (rulebook, 'Leilão'): the value of {_name(s, card)} is {value}, the minimum bid in coin cards;"
+            f" a bid of {count} is too low (Market and Agora count only against another bid)"
         )
     other = held(s, card)
     if other is not None:
@@ -160,7 +167,13 @@ def new_order(s: State) -> tuple[tuple[str, int], ...]:
 def pick_coins(hand: Coins, n: int) -> Coins:
     """A canonical set of ``n`` coin cards: one at a time from the back the hand holds most of (the first such
     back in ``COIN_KINDS`` order on a tie)."""
-    return _picks(hand, n)[n]
+    counts = [hand.get(k) for k in COIN_KINDS]
+    taken = [0] * len(COIN_KINDS)
+    for _ in range(n):
+        i = counts.index(max(counts))
+        counts[i] -= 1
+        taken[i] += 1
+    return Coins(*taken)
 
 
 def _picks(hand: Coins, upto: int) -> list[Coins]:
@@ -168,12 +181,12 @@ def _picks(hand: Coins, upto: int) -> list[Coins]:
     whole run is made in one pass."""
     counts = [hand.get(k) for k in COIN_KINDS]
     taken = [0] * len(COIN_KINDS)
-    out = [Coins(**dict(zip(COIN_KINDS, taken)))]
+    out = [Coins(*taken)]  # the fields in COIN_KINDS order
     for _ in range(upto):
         i = counts.index(max(counts))
         counts[i] -= 1
         taken[i] += 1
-        out.append(Coins(**dict(zip(COIN_KINDS, taken))))
+        out.append(Coins(*taken))
     return out
 
 
@@ -181,22 +194,42 @@ MAX_BID = 39
 """The largest bid the canonical list considers (more coin cards than anyone holds)."""
 
 
-def _least(s: State, player: str, card: str) -> int | None:
+def _least(s: State, player: str, card: str, bonus: float) -> int | None:
     """The fewest coin cards that may be bid on ``card`` (None when no bid can stand there): the smallest count
-    that ``placement_error`` accepts, worked out from the same minimums instead of trying every count."""
-    bonus = bid_bonus(s.cat, s.seat(player))
+    that ``placement_error`` accepts, worked out from the same minimums instead of trying every count. ``bonus``
+    is the player's Market and Agora bonus (``bid_bonus``)."""
     if card in s.conquest:
         if held(s, card) is not None:
             return None
-        n = max(1, math.ceil(conquest_price(s.cat, s.seat(player), card) - bonus))
+        n = max(1, conquest_price(s.cat, s.seat(player), card))
     elif card in s.row:
-        n = max(1, math.ceil(s.cat.power[card].value - bonus))
+        n = max(1, s.cat.power[card].value)
         other = held(s, card)
         if other is not None:  # strictly higher than the bid there
             n = max(n, math.floor(effective(s, other.player, other.count) - bonus) + 1)
     else:
         return None
     return n if n <= MAX_BID else None
+
+
+Layout = list[tuple[str, int, int, bool]]
+"""The new bids of an auction turn, per card in list order: (card, least, how many counts from ``least`` are
+listed, whether the bid that tops up the whole hand with luxury goods is listed)."""
+
+
+def bid_layout(s: State, who: str) -> Layout:
+    """What ``legal`` lists after the pass, without making the events: for each card the smallest bid and the two
+    next larger ones the hand allows, and, when the hand is short of the least bid, the whole hand plus luxury."""
+    seat = s.seat(who)
+    have = seat.hand.total()
+    bonus = bid_bonus(s.cat, seat)
+    out: Layout = []
+    for card in s.row + s.conquest:
+        least = _least(s, who, card, bonus)
+        if least is None:
+            continue
+        out.append((card, least, max(0, min(have, least + 2) - least + 1), have < least <= have + seat.luxury))
+    return out
 
 
 def legal(s: State) -> list:
@@ -214,12 +247,31 @@ def legal(s: State) -> list:
     out: list = [Passed(player=who)]
     have = seat.hand.total()
     picks = _picks(seat.hand, have)
-    for card in s.row + s.conquest:
-        least = _least(s, who, card)
-        if least is None:
-            continue
-        for n in range(least, min(have, least + 2) + 1):
+    for card, least, counts, luxury in bid_layout(s, who):
+        for n in range(least, least + counts):
             out.append(BidPlaced(player=who, card=card, coins=picks[n]))
-        if least > have and least <= have + seat.luxury:
+        if luxury:
             out.append(BidPlaced(player=who, card=card, coins=seat.hand, luxury=least - have))
     return out
+
+
+def sample_bid(s: State, r: float) -> BidPlaced | Passed:
+    """``legal(s)[int(r * len(legal(s)))]`` in a turn with no displaced bid, without making the list: the same
+    decision for the same ``r`` (core.rollout's random bot draws ``r`` once per decision)."""
+    who = actor(s)
+    assert who is not None and s.loose is None
+    layout = bid_layout(s, who)
+    i = int(r * (1 + sum(counts + luxury for _, _, counts, luxury in layout)))
+    if i == 0:
+        return Passed(player=who)
+    i -= 1
+    hand = s.seat(who).hand
+    for card, least, counts, luxury in layout:
+        if i < counts:
+            return BidPlaced(player=who, card=card, coins=pick_coins(hand, least + i))
+        i -= counts
+        if luxury:
+            if i == 0:
+                return BidPlaced(player=who, card=card, coins=hand, luxury=least - hand.total())
+            i -= 1
+    raise AssertionError("index past the listed bids")

@@ -96,7 +96,9 @@ def _finish_auction(s: State) -> State:
         else:
             todo.append(("build", p))
         s = replace(s.with_seat(seat), discard=s.discard.plus(bid.coins))
-    return replace(s, order=order, last_bids=ranked, phase="build", todo=tuple(todo), bids=s.bids)
+    return replace(
+        s, order=order, last_bids=ranked, phase="build", todo=tuple(todo), won=s.bids, auction_round=s.round
+    )
 
 
 def _income(s: State) -> State:
@@ -129,13 +131,16 @@ def _auto_step(s: State) -> State | None:
             return supply.feed_automatically(rest, player)
         return None
     if step == "construct":
-        if not supply.under_construction(s.seat(player)):
-            return rest
-        return supply.finish_automatically(rest, player)
+        # Finishing is a choice even when production pays: "Se você não tiver (ou não quiser pagar) os recursos
+        # necessários, então o edifício é perdido" (rulebook, 'Suprimento').
+        return rest if not supply.under_construction(s.seat(player)) else None
     if step == "build":
+        # "Quando você puder (e quiser), você imediatamente paga ... Se você não puder (ou simplesmente não
+        # quiser), então, ao invés, pegue uma carta de moeda" ('Adicionando cartas de poder'): a choice whenever
+        # the player holds a coin card or a luxury good to put under it.
         seat = s.seat(player)
         need_w, need_s, extra_w, extra_s = supply.shortfall(s, seat, seat.gained)
-        if need_w or need_s:
+        if need_w or need_s or seat.hand.total() or seat.luxury:
             return None
         seat = replace(seat, buildings=seat.buildings + (Slot(seat.gained),))
         return rest.with_seat(gain_luxury(seat, extra_w + extra_s))

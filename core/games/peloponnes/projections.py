@@ -85,8 +85,8 @@ def auctions(line: Sequence[Step]) -> list[dict[str, Any]]:
                         "chain": chain if withdrawn else 0,
                     }
                 )
-        if s.phase == "auction" and after.phase != "auction":
-            for b in after.bids:
+        if s.auction_ended(after):
+            for b in after.won:
                 rows.append(
                     {
                         **base,
@@ -112,7 +112,7 @@ def turn_order(line: Sequence[Step]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     for st in line:
         s, after = st.before, st.after
-        if s is None or not (s.phase == "auction" and after.phase != "auction"):
+        if s is None or not s.auction_ended(after):
             continue
         nxt = {p: i + 1 for i, (p, _) in enumerate(after.last_bids)}
         bids = dict(after.last_bids)

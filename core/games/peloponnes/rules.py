@@ -14,7 +14,6 @@ from agon.core.games.peloponnes.scoring import outcome
 from agon.core.games.peloponnes.state import Seat, State, replace
 from agon.events.base import Event, GameCreated
 from agon.events.peloponnes import (
-    COIN_KINDS,
     BidMoved,
     BidPlaced,
     BidWithdrawn,
@@ -51,7 +50,8 @@ def initial_state(created: GameCreated) -> State:
 
 
 def coin_items(deck: Coins) -> tuple[str, ...]:
-    return tuple(k for k in COIN_KINDS for _ in range(deck.get(k)))
+    """The deck's coin cards by their backs, in ``COIN_KINDS`` order."""
+    return ("wood",) * deck.wood + ("stone",) * deck.stone + ("grain",) * deck.grain + ("people",) * deck.people
 
 
 def pending(s: State) -> Pending:
@@ -99,6 +99,11 @@ def legal(s: State) -> list[Event]:
     p = pending(s)
     if not isinstance(p, Decision):
         return []
+    return decisions(s)
+
+
+def decisions(s: State) -> list[Event]:
+    """``legal(s)`` where a player must decide (``pending(s)`` is a Decision)."""
     if s.phase == "auction":
         return auction.legal(s)
     step = s.todo[0][0]

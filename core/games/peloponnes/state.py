@@ -92,6 +92,15 @@ class State(msgspec.Struct, frozen=True):
     passed: tuple[str, ...] = ()
     last_bids: tuple[tuple[str, int], ...] = ()
     """Each player's bid (coin cards, 0 for a pass) in the last auction, in the turn order it produced."""
+    won: tuple[Bid, ...] = ()
+    """The winning bids of the last auction (kept after the next round's start clears ``bids``)."""
+    auction_round: int = 0
+    """The round whose auction ended last: an event ended an auction when it changes this."""
+
+    def auction_ended(self, after: State) -> bool:
+        """True when the step from this state to ``after`` ended an auction (even when the next round began
+        within the same step, as when no income draw follows)."""
+        return after.auction_round != self.auction_round
 
     def seat(self, name: str) -> Seat:
         return self.seats[self.players.index(name)]
@@ -101,8 +110,9 @@ class State(msgspec.Struct, frozen=True):
         return msgspec.structs.replace(self, seats=self.seats[:i] + (seat,) + self.seats[i + 1 :])
 
 
-def replace(obj, **changes):  # type: ignore[no-untyped-def]
-    return msgspec.structs.replace(obj, **changes)
+replace = msgspec.structs.replace
+"""A copy of a state, seat or slot with some fields changed (msgspec's own, with no wrapper: it runs for every
+change of every event)."""
 
 
 # --- reading a tableau -----------------------------------------------------------------------------------------
@@ -138,18 +148,22 @@ def tableau_power(cat: Catalog, seat: Seat) -> int:
     return total
 
 
-def specials(cat: Catalog, seat: Seat, name: str) -> int:
-    return sum(1 for s in seat.buildings if not s.cover and cat.power[s.card].special == name)
+def specials(cat: Catalog, seat: Seat, name: str, other: str = "") -> int:
+    """Uncovered buildings with the special ``name`` (or ``other``, when given)."""
+    if not seat.buildings:
+        return 0
+    power, wanted = cat.power, (name, other or name)
+    return sum(1 for s in seat.buildings if not s.cover and power[s.card].special in wanted)
 
 
 def bid_bonus(cat: Catalog, seat: Seat) -> float:
     """Market and Agora: each adds half a coin to every bid (rulebook, 'Mercado + Ágora')."""
-    return 0.5 * (specials(cat, seat, "market") + specials(cat, seat, "agora"))
+    return 0.5 * specials(cat, seat, "market", "agora")
 
 
 def conquest_price(cat: Catalog, seat: Seat, card: str) -> int:
     """Conquest row: value + 3, one less for each of Barracks and Palisade (rulebook, 'Quartel + Paliçada')."""
-    return cat.power[card].value + 3 - specials(cat, seat, "barracks") - specials(cat, seat, "palisade")
+    return cat.power[card].value + 3 - specials(cat, seat, "barracks", "palisade")
 
 
 def protected(cat: Catalog, seat: Seat, catastrophe: str) -> bool:

@@ -32,10 +32,11 @@ FINISH = "construction (rulebook, 'Suprimento', buildings under construction)"
 
 
 def _head(s: State, step: str, player: str) -> str | None:
+    where = {"build": BUILD, "feed": FEED, "construct": FINISH}.get(step, step)
     if not s.todo or s.todo[0][0] != step or s.phase not in ("build", "supply", "final_supply"):
-        return f"{step}: that decision is not due now"
+        return f"{where}: that decision is not due now"
     if s.todo[0][1] != player:
-        return f"{step}: {s.todo[0][1]} decides now, not {player}"
+        return f"{where}: {s.todo[0][1]} decides now, not {player}"
     return None
 
 
@@ -291,15 +292,6 @@ def _finish(s: State, player: str, finished: tuple[str, ...], wood: int, stone: 
         buildings=tuple(replace(x, under="") if x.card in finished else x for x in seat.buildings),
     )
     return replace(s.with_seat(seat), discard=s.discard.plus(paid).plus(Coins.of(under)))
-
-
-def finish_automatically(s: State, player: str) -> State | None:
-    """Production alone pays every building under construction: they are finished without a decision."""
-    seat = s.seat(player)
-    pending = under_construction(seat)
-    if construction_need(s, seat, pending) == (0, 0):
-        return _finish(s, player, pending, 0, 0, 0)
-    return None
 
 
 def legal_construction(s: State) -> list[ConstructionPaid]:

@@ -139,9 +139,9 @@ def _after(s: State, after: State) -> list[str]:
             out.append(f"the {CATASTROPHE_NAMES[c]} strikes")
         if after.supply_due:
             out.append("a supply phase follows")
-    if s.phase == "auction" and after.phase != "auction":
+    if s.auction_ended(after):
         bids = ", ".join(f"{p} {n}" for p, n in after.last_bids)
-        won = ", ".join(f"{b.player} wins {_n(s, b.card)}" for b in after.bids) or "nobody wins a card"
+        won = ", ".join(f"{b.player} wins {_n(s, b.card)}" for b in after.won) or "nobody wins a card"
         out.append(f"the auction ends ({won}); new turn order by bids ({bids}): {', '.join(after.order)}")
     if after.round > s.round and s.round > 0:
         out.append(f"round {after.round} begins")

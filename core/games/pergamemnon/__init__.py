@@ -29,7 +29,7 @@ def _has_provisional(data: Mapping[str, Any]) -> bool:
 class Pergamemnon:
     name = "pergamemnon"
     title = "Pergamemnon"
-    version = "1"
+    version = "2"
     min_players = 2
     max_players = 5
     provisional = _has_provisional(default_cards())
@@ -77,6 +77,14 @@ class Pergamemnon:
 
     def round(self, state: State) -> int:
         return state.turn
+
+    side_label = "nation"
+
+    def sides(self, state: State) -> dict[str, str]:
+        """Each player's nation, once chosen (for the game summary and statistics)."""
+        nations = state.table.nations
+        return {p.name: nations[p.nation].name if p.nation in nations else p.nation for p in state.players
+                if p.nation}
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         return view.view(state, player)

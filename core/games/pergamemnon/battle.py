@@ -222,8 +222,18 @@ def struck_side(s: State) -> str:
     return s.battle.defender if not s.battle.defender_cards else s.battle.strikes[-1].struck
 
 
+_RESULTS = {"tie": "a tie", "attacker": "the attacker won", "defender": "the defender won"}
+
+
 def validate(s: State, e: DefenceCommitted | Reinforced | Yielded) -> str | None:
     b = s.battle
+    if b is not None and b.result and s.phase != "battle":
+        if isinstance(e, Reinforced) and b.result == "tie":
+            return (
+                f"Reinforcement ({BATTLE}): battle {b.number} ended in a tie: the attacker's first card repelled the"
+                ' counter-strike, and then "não é permitido ao atacante jogar uma carta de reforço"'
+            )
+        return f"Battle ({BATTLE}): battle {b.number} is over ({_RESULTS[b.result]}); no battle is being fought now"
     if s.phase != "battle" or b is None:
         return f"Battle ({BATTLE}): no battle is being fought now"
     if isinstance(e, DefenceCommitted):

@@ -290,6 +290,8 @@ def validate(s: State, e: Event) -> str | None:
         return "the game is over (rulebook, 'Final do Jogo'): nothing can follow its end"
     if isinstance(e, CHANCE_EVENTS):
         return validate_chance(s, e, p)
+    if isinstance(e, DefenceCommitted | Reinforced | Yielded) and s.battle is not None and s.battle.result:
+        return battle.validate(s, e)  # the battle just ended (a tie, say): its rule, not the draws that follow
     if isinstance(p, Chance):
         return f"a chance outcome is needed now ({p.describe()})"
     actor = getattr(e, "player", None)

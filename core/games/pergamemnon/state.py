@@ -149,9 +149,13 @@ def defence_of(s: State, p: PlayerState, cid: str, weapon: str) -> int:
 
 
 def flees(s: State, p: PlayerState, cid: str) -> bool:
-    """Flee: the printed icon, or a Persian army card once Xerxes is captured (rulebook, 'Nações', Persas)."""
+    """Flee: the printed icon, or a Persian army card once Xerxes is captured (rulebook, 'Nações', Persas).
+
+    A card with Secured points keeps them after Xerxes is captured: the text calls the new Flee "vantajoso para os
+    Persas", and Secured cards go under the city and "não podem ser capturadas" ('Habilidades Especiais'), so a
+    Secured card is never made to flee (RULES.md)."""
     c = card(s, cid)
-    return c.flee or (effects(s, p).flee_all and c.nation == p.nation)
+    return c.flee or (effects(s, p).flee_all and c.nation == p.nation and not c.secured)
 
 
 def playable(p: PlayerState) -> int:

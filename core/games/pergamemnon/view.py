@@ -13,7 +13,7 @@ from typing import Any
 from agon.core.engine import PUBLIC, Over, Step
 from agon.core.games.pergamemnon import rules, scoring
 from agon.core.games.pergamemnon.cards import DEFENCE_OF
-from agon.core.games.pergamemnon.state import Battle, State, Strike, card, defence_of, player
+from agon.core.games.pergamemnon.state import Battle, State, Strike, card, defence_of, player, uses_nation_cards
 from agon.events.base import Event, GameCreated
 from agon.events.pergamemnon import (
     Attacked,
@@ -96,7 +96,8 @@ def view(s: State, viewer: str | None) -> dict[str, Any]:
                 "name": p.name,
                 "nation": nation.name if nation else None,
                 "city": nation.city if nation else None,
-                "nation_card": "active" if p.active else "inactive",
+                # No nation cards with 2 players (RULES.md, 'Turns and nation cards'): nothing to report.
+                "nation_card": ("active" if p.active else "inactive") if uses_nation_cards(s) else None,
                 "leader_captured": p.leader_captured,
                 "hand": [_card_view(s, c) for c in p.hand] if sees else None,
                 "hand_count": len(p.hand),

@@ -149,8 +149,10 @@ def apply_tile(s: State, e: BattleTilePlayed | BattleTileKept) -> State:
         if e.tile in DOUBLED:
             b = replace(b, played=b.played + (e.tile,))
         else:
+            # "Start a ... battle with 1 battle token" (data facts, 'Special tiles'): the holder starts with the
+            # token on its side, also in a location's second battle, wherever the first battle left it.
             location, _ = current(s)
-            token = b.token + (1 if side_of(s, location, p) == "attacker" else -1)
+            token = 1 if side_of(s, location, p) == "attacker" else -1
             b = replace(b, played=b.played + (e.tile,), token=token, start=token)
     return settle(replace(s, battle=b))
 

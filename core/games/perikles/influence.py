@@ -127,6 +127,9 @@ def assassinate(s: State, city: str, slot: str) -> State:
 
 
 def validate_take(s: State, e: InfluenceTileTaken) -> str | None:
+    """A tile is carried out in full and only as printed (game help, 2nd-4th paragraphs): a field the tile does
+    not use is refused before anything else, so a candidate tile never also removes a candidate, an assassin tile
+    never nominates one, and a city that does not exist is named as such (never looked up)."""
     if e.tile not in s.display:
         return f"{R_TAKE}: {e.tile!r} is not on display; on display: {', '.join(sorted(set(s.display)))}"
     kind = tile_kind(e.tile)
@@ -135,22 +138,24 @@ def validate_take(s: State, e: InfluenceTileTaken) -> str | None:
             return f"{R_TAKE}: an 'any' tile puts its cube in a city you name ({', '.join(s.data.cities)})"
     elif e.city and e.city != tile_city(e.tile):
         return f"{R_TAKE}: the {e.tile} tile puts its cubes in {tile_city(e.tile)}, not {e.city}"
+    if kind != "candidate" and (e.nominee or e.nominee_city or e.slot):
+        return f"{R_TAKE}: only a candidate tile nominates a candidate; the {e.tile} tile names no nominee"
+    if kind != "assassin" and (e.target_city or e.target_slot):
+        return f"{R_TAKE}: only an assassin tile removes a candidate; the {e.tile} tile names no target"
     after = _place_tile_cubes(s, e)
     if kind == "candidate":
         if e.nominee or e.nominee_city or e.slot:
             return nomination_error(after, e.nominee_city, e.nominee, e.slot, R_TAKE + ", candidate tile")
         if nominations(after):
             return f"{R_TAKE}: a candidate tile must be carried out in full: name a candidate (nominee, city, slot)"
-    elif e.nominee or e.nominee_city or e.slot:
-        return f"{R_TAKE}: only a candidate tile nominates a candidate"
     if kind == "assassin":
         if e.target_city or e.target_slot:
+            if e.target_city not in s.data.cities:
+                return f"{R_TAKE}, assassin tile: {e.target_city!r} is not a city ({', '.join(s.data.cities)})"
             if (e.target_city, e.target_slot) not in standing(after):
                 return f"{R_TAKE}, assassin tile: there is no candidate in {e.target_city} position {e.target_slot}"
         elif standing(after):
             return f"{R_TAKE}: an assassin tile must be carried out in full: name the candidate removed"
-    elif e.target_city or e.target_slot:
-        return f"{R_TAKE}: only an assassin tile removes a candidate"
     return None
 
 

@@ -75,7 +75,7 @@ def _multiset_error(label: str, drawn: Sequence[str], pool: Sequence[str], count
 class Perikles:
     name = "perikles"
     title = "Perikles"
-    version = "1"
+    version = "2"
     min_players = 3
     max_players = 5
     provisional = False
@@ -174,6 +174,14 @@ class Perikles:
             return [*commit.legal_commitments(s), *commit.legal_revolt(s)]
         p = battle.tile_chooser(s)
         return [BattleTilePlayed(player=s.players[p], tile=s.specials[p]), BattleTileKept(player=s.players[p])]
+
+    def decision_steps(self, s: State, tag: str, chosen: tuple[tuple[str, str], ...]) -> Any:
+        """A commitment built step by step (core.steps), reaching every legal one, not only those ``legal`` lists."""
+        if tag != "perikles.forces_committed":
+            return None
+        from agon.core.games.perikles.steps import commitment_steps
+
+        return commitment_steps(s, chosen)
 
     def sample_legal(self, s: State, rng: Any) -> Event:
         """One decision of ``legal(s)``, each as likely, without listing every commitment (sample.py)."""

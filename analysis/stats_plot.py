@@ -1,0 +1,77 @@
+"""The picture of ``agon stats``: win rates by side and by seat, each with its 95% Wilson interval, and how long
+the games ran. Sides and seats are not players, so the bars are grey; the interval is drawn as an error bar and
+written beside it, with the number of games it rests on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agon.analysis.figures import style
+from agon.analysis.labels import text_size
+
+BAR = "#8A8A8A"
+"""Bars in grey: a side or a seat is not a player, and colours mean players."""
+
+
+def _panel(rows: list[dict[str, Any]], key: str, label: str) -> dict[str, Any]:
+    names = [f"{label} {r[key]}" if key == "seat" else str(r[key]) for r in rows]
+    return {
+        "y": names,
+        "x": [100 * r["win_rate"] for r in rows],
+        "lo": [100 * (r["win_rate"] - r["ci_low"]) for r in rows],
+        "hi": [100 * (r["ci_high"] - r["win_rate"]) for r in rows],
+        "text": [f"{r['wins']}/{r['played']} won: {100 * r['win_rate']:.0f}%"
+                 f" (95% CI {100 * r['ci_low']:.0f}–{100 * r['ci_high']:.0f}%)" for r in rows],
+    }
+
+
+def stats_figure(result: dict[str, Any], title: str) -> Any:
+    """``result`` is ``aggregate``'s (with ``ruleset``): one bar per side and per seat, the game lengths below."""
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
+    groups = []
+    if result["by_side"]:
+        groups.append((f"Win rate by {result['side_label'] or 'side'}", _panel(result["by_side"], "side", "")))
+    groups.append(("Win rate by seat (1 = first to act)", _panel(result["by_seat"], "seat", "seat")))
+    counts = [len(g[1]["y"]) for g in groups]
+    fig = make_subplots(rows=len(groups) + 1, cols=1, vertical_spacing=0.11,
+                        row_heights=[max(c, 2) for c in counts] + [max(4, max(counts) * 0.8)],
+                        subplot_titles=[g[0] for g in groups] + ["Game length (finished games)"])
+    longest_name = max((text_size(n, 12)[0] for _, p in groups for n in p["y"]), default=60)
+    for i, (_name, p) in enumerate(groups, start=1):
+        fig.add_trace(go.Bar(
+            y=p["y"], x=p["x"], orientation="h", marker={"color": BAR}, showlegend=False,
+            error_x={"type": "data", "symmetric": False, "array": p["hi"], "arrayminus": p["lo"], "color": "#222",
+                     "thickness": 1.5, "width": 5},
+            hovertext=p["text"], hoverinfo="text", name=_name,
+        ), row=i, col=1)
+        for name, text in zip(p["y"], p["text"]):  # written in a column right of 100%, clear of every whisker
+            fig.add_annotation(x=104, y=name, xref=f"x{i if i > 1 else ''}", yref=f"y{i if i > 1 else ''}",
+                               text=text, showarrow=False, xanchor="left", font={"size": 11, "color": "#222"},
+                               name="win rate")
+        fig.update_xaxes(range=[0, 175], tickvals=[0, 25, 50, 75, 100], ticktext=["0%", "25%", "50%", "75%", "100%"],
+                         row=i, col=1)
+        fig.update_yaxes(autorange="reversed", row=i, col=1)
+    lengths = result.get("lengths") or []
+    last = len(groups) + 1
+    fig.add_trace(go.Histogram(x=lengths, marker={"color": BAR, "line": {"color": "white", "width": 1}},
+                               showlegend=False, name="games", nbinsx=min(30, max(5, len(lengths))),
+                               hovertemplate="%{x} events: %{y} games<extra></extra>"), row=last, col=1)
+    if lengths:
+        mean = sum(lengths) / len(lengths)
+        fig.add_vline(x=mean, line={"color": "#222", "dash": "dash", "width": 1.5}, row=last, col=1)
+        fig.add_annotation(x=mean, y=1, yref=f"y{last} domain", xref=f"x{last}", yanchor="top", xanchor="left",
+                           xshift=4, showarrow=False, text=f"mean {mean:.0f} events", font={"size": 11},
+                           name="mean length")
+    fig.update_xaxes(title_text="events per game", row=last, col=1)
+    fig.update_yaxes(title_text="games", row=last, col=1)
+    rows = sum(counts)
+    height = max(720, 420 + 36 * rows)
+    games = result["games"]
+    sub = (f"{games} game{'s' if games != 1 else ''} stored, {result['finished']} finished; lengths"
+           f" {result['shortest']}–{result['longest']} events, {result['avg_rounds'] or 0:.1f} rounds on average")
+    style(fig, title, "", "", subtitle=sub + " · bars: share of games won; whiskers: 95% Wilson interval")
+    fig.update_layout(height=height, showlegend=False,
+                      margin={"l": longest_name + 30, "r": 30, "t": 110, "b": 70})
+    return fig

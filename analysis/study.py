@@ -1,0 +1,673 @@
+"""The study page: one offline HTML file that shows a whole game as a chess study shows one.
+
+- a move list: every event told in a sentence, grouped by round, the current one highlighted, each clickable, with
+  the notes and glyphs (core/notes.py) in place; where other lines leave the one shown, their first moves are listed
+  as variations, and clicking one enters that line;
+- the tree of lines (every branch, or those asked for), each shown where it forks from its parent;
+- the score timeline of the line shown, the current position marked, clickable anywhere on the plot, with the key
+  moments; the win-chance chart where an analysis of the line is cached (``agon analyse``);
+- the state after the current event as one player sees it (or in full), laid out as a table would be: each
+  player's area side by side, then the rest of the table (market, board, decks), with cards by name;
+- keys: left/right step, Home/End, up/down switch between the lines that part at the current position; the address's
+  fragment (``#line=NAME&step=N``) names the position, so a link opens it and a reload restores it.
+
+Size: plotly.js is included once; events shared by several lines are stored once; each state is stored as the
+changes from the state before it where that is smaller than the state itself. A page made ``--as`` a player holds
+only that player's view of every state, that player's own record of every event, and no win chances (they are
+computed from the full state).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any
+
+import msgspec
+
+from agon.analysis.palette import player_colors
+from agon.analysis.timeline import outcome_of, score_timeline, series, turning_points
+from agon.core.engine import narrate_as
+
+FULL = "(everything)"
+_ABSENT = object()
+
+
+# -- state changes ---------------------------------------------------------------------------------------------
+
+def diff(a: Any, b: Any, path: tuple = ()) -> list[list[Any]]:
+    """The changes that turn ``a`` into ``b``: ``[path, value]`` sets, ``[path]`` deletes (paths of dict keys and
+    list indices). Lists of the same length are compared item by item, others replaced whole."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        ops: list[list[Any]] = []
+        for k, v in b.items():
+            old = a.get(k, _ABSENT)
+            if old is _ABSENT:
+                ops.append([[*path, k], v])
+            elif old != v:
+                ops += diff(old, v, (*path, k))
+        ops += [[[*path, k]] for k in a if k not in b]
+        return ops
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and a:
+        ops = []
+        for i, (x, y) in enumerate(zip(a, b)):
+            if x != y:
+                ops += diff(x, y, (*path, i))
+        return ops
+    return [] if a == b else [[list(path), b]]
+
+
+def patch(a: Any, ops: list[list[Any]]) -> Any:
+    """``a`` with the changes of ``diff`` applied (a new value; ``a`` is not changed)."""
+    out = json.loads(json.dumps(a))
+    for op in ops:
+        path = op[0]
+        if not path:
+            out = json.loads(json.dumps(op[1]))
+            continue
+        target = out
+        for k in path[:-1]:
+            target = target[k]
+        if len(op) == 1:
+            del target[path[-1]]
+        else:
+            target[path[-1]] = op[1]
+    return out
+
+
+def states_of(data: dict[str, Any], perspective: str) -> list[Any]:
+    """Every node's state as ``perspective`` sees it, rebuilt from the page's data (what the page's script does)."""
+    out: list[Any] = []
+    for i, (kind, value) in enumerate(data["states"][perspective]):
+        out.append(value if kind == 0 else patch(out[data["nodes"][i]["parent"]], value))
+    return out
+
+
+_encode = msgspec.json.Encoder().encode
+
+
+def _compact(values: list[Any], parents: list[int | None]) -> list[list[Any]]:
+    """Each value whole (``[0, value]``) or as changes from its parent node's (``[1, ops]``), whichever is shorter."""
+    out = []
+    for v, p in zip(values, parents):
+        whole = [0, v]
+        if p is not None:
+            ops = diff(values[p], v)
+            if len(_encode(ops)) < len(_encode(v)):
+                out.append([1, ops])
+                continue
+        out.append(whole)
+    return out
+
+
+# -- the data --------------------------------------------------------------------------------------------------
+
+def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None, as_player: str | None = None,
+               current: str | None = None, chances: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Everything the page shows, as plain data (what the tests read).
+
+    ``lines``: the lines to show (``core.service.Line``, the first is where the page opens unless ``current``
+    names another); ``notes``: event id -> (glyph, text) of the notes shown; ``chances``: line name -> the plotly
+    figure of its win chances, where an analysis exists."""
+    first = lines[0]
+    rs = first.ruleset
+    players = list(first.created.names)
+    if as_player is not None and as_player not in players:
+        raise ValueError(f"no player {as_player!r} in this game; its players: {', '.join(players)}")
+    perspectives = [as_player] if as_player else [FULL, *players]
+    viewer = as_player  # None: everything
+    index: dict[str, int] = {}
+    nodes: list[dict[str, Any]] = []
+    views: dict[str, list[Any]] = {p: [] for p in perspectives}
+    parents: list[int | None] = []
+    out_lines = []
+    for line in lines:
+        path = []
+        rows = None
+        for st, env in zip(line.steps(), line.envelopes):
+            k = index.get(env.id)
+            if k is None:
+                if rows is None:
+                    rows = {r["n"]: r for r in score_timeline(rs, line.steps())}
+                row = rows[st.index]
+                k = index[env.id] = len(nodes)
+                before = st.before if st.before is not None else st.after
+                node = {"n": st.index, "round": row["round"], "actor": st.actor,
+                        "text": narrate_as(rs, before, st.event, viewer), "scores": row["scores"],
+                        "parent": index[env.parent] if env.parent is not None else None}
+                if notes and env.id in notes:
+                    node["glyph"], node["note"] = notes[env.id]
+                nodes.append(node)
+                parents.append(node["parent"])
+                for p in perspectives:
+                    views[p].append(_plain(rs.view(st.after, None if p == FULL else p)))
+            path.append(k)
+        tl = [{key: nodes[k][key] for key in ("n", "round", "actor", "text", "scores")} for k in path]
+        winners = outcome_of(line)["winners"]
+        out_lines.append({
+            "name": line.branch.name, "parent": line.branch.parent_branch, "path": path,
+            "status": line.status(),
+            "moments": [{"n": m["n"], "label": m["label"]} for m in turning_points(tl, winners)],
+        })
+    names = {ln["name"] for ln in out_lines}
+    by_name = {ln["name"]: ln for ln in out_lines}
+    for ln in out_lines:
+        parent = by_name.get(ln["parent"]) if ln["parent"] in names else None
+        if parent is None:
+            ln["parent"] = None
+            ln["fork"] = None
+            continue
+        shared = 0
+        for a, b in zip(ln["path"], parent["path"]):
+            if a != b:
+                break
+            shared += 1
+        ln["fork"] = shared - 1  # the last event both lines hold
+    labels = _names(rs.name, first.created.cards, views)
+    scored = series([{"scores": nd["scores"]} for nd in nodes])
+    colors = player_colors(players, scored)
+    open_at = current if current in names else out_lines[0]["name"]
+    return {
+        "title": rs.title,
+        "game": first.game.id,
+        "as": as_player,
+        "players": scored,
+        "colors": {p: colors[p] for p in scored},
+        "perspectives": perspectives,
+        "current": open_at,
+        "nodes": nodes,
+        "lines": out_lines,
+        "states": {p: _compact(views[p], parents) for p in perspectives},
+        "names": labels,
+        "chances": {} if as_player else {k: v for k, v in (chances or {}).items() if k in names},
+    }
+
+
+def _names(ruleset: str, cards: Any, views: dict[str, list[Any]]) -> dict[str, str]:
+    """Readable names for the identifiers the page's own views show (tiles, card numbers), from the ruleset's
+    ``label`` (analysis/games); only strings already in the page are named, so nothing new is told."""
+    from agon.analysis.games import labeller
+
+    label = labeller(ruleset)
+    if label is None:
+        return {}
+    seen: set[str] = set()
+
+    def walk(v: Any) -> None:
+        if isinstance(v, dict):
+            for x in v.values():
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+        elif isinstance(v, str):
+            seen.add(v)
+
+    for vs in views.values():
+        walk(vs)
+    out = {}
+    for text in sorted(seen):
+        name = label(text, cards)
+        if name and name != text:
+            out[text] = name
+    return out
+
+
+def _plain(view: Any) -> Any:
+    """The view as JSON would carry it (tuples as lists, anything else as its text)."""
+    return msgspec.json.decode(msgspec.json.encode(view, enc_hook=str))
+
+
+def build_study(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None, as_player: str | None = None,
+                current: str | None = None, chances: dict[str, Any] | None = None) -> str:
+    """The study page as one HTML string (see ``study_data`` for the arguments)."""
+    import plotly.io as pio
+    from plotly.offline import get_plotlyjs
+
+    data = study_data(lines, notes, as_player, current, chances)
+    data["chances"] = {k: json.loads(pio.to_json(fig, validate=False)) for k, fig in data["chances"].items()}
+    seen_as = f", as {as_player} sees it" if as_player else ""
+    title = f"{data['title']}: game {data['game']}{seen_as}"
+    page = _PAGE
+    for key, value in {
+        "@TITLE@": html.escape(title),
+        "@PLOTLY@": get_plotlyjs(),
+        "@DATA@": _script_json(json.dumps(data, ensure_ascii=False, separators=(",", ":"))),
+        "@SCRIPT@": _SCRIPT,
+    }.items():
+        page = page.replace(key, value)
+    return page
+
+
+def _script_json(text: str) -> str:
+    """JSON that cannot end the script element it sits in: every "<" (only ever inside a string) escaped."""
+    return text.replace("<", "\\u003c")
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>@TITLE@</title>
+<style>
+  body { font-family: system-ui, sans-serif; margin: 0; color: #222; }
+  header { padding: .6rem 1.2rem; border-bottom: 1px solid #ddd; }
+  h1 { font-size: 1.2rem; margin: 0; }
+  #where { color: #555; margin: .2rem 0 0; }
+  main { display: grid; grid-template-columns: minmax(18rem, 26rem) 1fr; gap: 0; height: calc(100vh - 4.2rem); }
+  #side { border-right: 1px solid #ddd; overflow: auto; padding: .4rem .8rem; }
+  #board { overflow: auto; padding: .4rem 1rem; }
+  h2 { font-size: 1rem; margin: .6rem 0 .3rem; }
+  #tree ul { list-style: none; padding-left: 1rem; margin: 0; }
+  #tree > ul { padding-left: 0; }
+  #tree a, #moves a { color: inherit; text-decoration: none; cursor: pointer; }
+  #tree a.on { font-weight: 700; color: #0072B2; }
+  #tree .fork { color: #777; font-size: .85rem; }
+  #moves { font-size: .92rem; }
+  #moves .round { font-weight: 600; color: #555; margin: .5rem 0 .1rem; border-bottom: 1px solid #eee; }
+  #moves .move { padding: .08rem .3rem; border-radius: 3px; }
+  #moves .move:hover { background: #f0f4f8; }
+  #moves .move.current { background: #dbe9f6; outline: 1px solid #0072B2; }
+  #moves .move.chance { color: #666; }
+  #moves .num { color: #888; font-variant-numeric: tabular-nums; margin-right: .3rem; }
+  #moves .glyph { font-weight: 700; color: #b0004a; margin-left: .15rem; }
+  #moves .note { display: block; font-style: italic; color: #5a3e00; background: #fff8e1; margin: .1rem 0 .2rem 1.4rem;
+                 padding: .1rem .4rem; border-left: 3px solid #E69F00; }
+  #moves .variation { display: block; margin: .1rem 0 .2rem 1.4rem; font-size: .85rem; color: #0072B2; }
+  #moves .variation::before { content: "\\21B3  "; }
+  #controls { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .3rem 0; }
+  #controls button { font-size: .95rem; padding: .2rem .6rem; }
+  #narration { font-size: 1.1rem; padding: .5rem .8rem; background: #f4f6f8; border-left: 4px solid #0072B2;
+               margin: .3rem 0 .5rem; }
+  #narration .shown-note { display: block; font-size: .95rem; font-style: italic; color: #5a3e00; }
+  #timeline { height: 300px; cursor: crosshair; }
+  #chances { height: 320px; }
+  #chances:empty { display: none; }
+  .table { display: flex; flex-direction: column; gap: .6rem; }
+  .areas { display: flex; flex-wrap: wrap; gap: .6rem; }
+  .area { border: 1px solid #ccd; border-radius: 6px; padding: .3rem .6rem; min-width: 14rem; flex: 1 1 16rem;
+          background: #fcfcff; }
+  .area.me { border: 2px solid #0072B2; }
+  .area h3 { margin: 0 0 .2rem; font-size: .98rem; }
+  .area .swatch { display: inline-block; width: .75rem; height: .75rem; border-radius: 2px; margin-right: .35rem; }
+  .middle { border: 1px solid #dcc; border-radius: 6px; padding: .3rem .6rem; background: #fffdf8; }
+  .middle h3 { margin: 0 0 .2rem; font-size: .98rem; }
+  .field { margin: .12rem 0; }
+  .field > .k { color: #666; margin-right: .3rem; }
+  .cards { display: inline-flex; flex-wrap: wrap; gap: .25rem; vertical-align: top; }
+  .card { display: inline-block; border: 1px solid #bbb; border-radius: 4px; padding: .05rem .35rem; background: #fff;
+          font-size: .88rem; }
+  .card.hidden { background: repeating-linear-gradient(45deg, #eee, #eee 4px, #ddd 4px, #ddd 8px); color: #666; }
+  .sub { margin-left: .8rem; }
+  .muted { color: #888; }
+</style>
+</head>
+<body>
+<header><h1>@TITLE@</h1><p id="where"></p></header>
+<main>
+<div id="side">
+  <h2>Lines</h2>
+  <div id="tree"></div>
+  <h2>Moves</h2>
+  <div id="moves"></div>
+</div>
+<div id="board">
+  <div id="controls">
+    <button id="first" title="first event (Home)">|&#x25C0;</button>
+    <button id="prev" title="previous event (left arrow)">&#x25C0;</button>
+    <button id="next" title="next event (right arrow)">&#x25B6;</button>
+    <button id="last" title="last event (End)">&#x25B6;|</button>
+    <span id="step-label"></span>
+    <label id="as-label">state as seen by <select id="as"></select></label>
+  </div>
+  <p id="narration" aria-live="polite"></p>
+  <div id="timeline"></div>
+  <div id="chances"></div>
+  <h2 id="state-title"></h2>
+  <div id="state"></div>
+</div>
+</main>
+<script>@PLOTLY@</script>
+<script type="application/json" id="study-data">@DATA@</script>
+<script>@SCRIPT@</script>
+</body>
+</html>
+"""
+
+_SCRIPT = r"""
+(function () {
+  "use strict";
+  const data = JSON.parse(document.getElementById("study-data").textContent);
+  const nodes = data.nodes, lines = {};
+  data.lines.forEach(l => { lines[l.name] = l; });
+  const select = document.getElementById("as");
+  const plot = document.getElementById("timeline");
+  let line = lines[data.current], step = 0, plotted = false;
+  const cache = {};
+
+  function el(tag, text, cls) {
+    const e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    if (cls) e.className = cls;
+    return e;
+  }
+  function num(x) {
+    if (x === null || x === undefined) return "-";
+    return Number.isInteger(x) ? String(x) : String(Math.round(x * 100) / 100);
+  }
+  function human(k) { return String(k).replace(/[_]+/g, " "); }
+
+  // -- states: whole, or the changes from the parent node's state ------------------------------------------------
+  function clone(v) { return v === undefined ? v : JSON.parse(JSON.stringify(v)); }
+  function stateOf(who, k) {
+    const key = who + "\u0000" + k;
+    if (key in cache) return cache[key];
+    const todo = [];
+    let i = k;
+    while (i !== null && !((who + "\u0000" + i) in cache) && data.states[who][i][0] === 1) {
+      todo.push(i); i = nodes[i].parent;
+    }
+    let s = i === null ? null : ((who + "\u0000" + i) in cache ? cache[who + "\u0000" + i] : data.states[who][i][1]);
+    cache[who + "\u0000" + i] = s;
+    while (todo.length) {
+      const j = todo.pop();
+      s = clone(s);
+      for (const op of data.states[who][j][1]) {
+        const path = op[0];
+        if (!path.length) { s = clone(op[1]); continue; }
+        let t = s;
+        for (const p of path.slice(0, -1)) t = t[p];
+        if (op.length === 1) { if (Array.isArray(t)) t.splice(path[path.length - 1], 1); else delete t[path[path.length - 1]]; }
+        else t[path[path.length - 1]] = clone(op[1]);
+      }
+      cache[who + "\u0000" + j] = s;
+    }
+    return s;
+  }
+
+  // -- the state laid out as a table: each player's area, then the rest ------------------------------------------
+  const players = data.players;
+  function isCard(v) {
+    return v && typeof v === "object" && !Array.isArray(v) &&
+      (typeof v.name === "string" || typeof v.title === "string") && !players.includes(v.name);
+  }
+  function cardLabel(v) { return v.title || v.name; }
+  function cardDetail(v) {
+    return Object.entries(v).filter(([k]) => k !== "name" && k !== "title")
+      .map(([k, x]) => human(k) + ": " + (x && typeof x === "object" ? JSON.stringify(x) : x)).join(", ");
+  }
+  function card(v) {
+    if (v === "hidden") return el("span", "hidden", "card hidden");
+    if (isCard(v)) { const c = el("span", cardLabel(v), "card"); c.title = cardDetail(v); return c; }
+    return named(v, "card");
+  }
+  // a string shown by its readable name where the ruleset gives one (the identifier on hover)
+  function named(v, cls) {
+    if (typeof v !== "string") return el("span", typeof v === "number" ? num(v) : String(v), cls);
+    const n = data.names[v];
+    const e = el("span", n || human(v), cls);
+    if (n) e.title = v;
+    return e;
+  }
+  function scalar(v) { return v === null || ["string", "number", "boolean"].includes(typeof v); }
+  function value(v) {
+    if (typeof v === "string") return named(v);
+    if (scalar(v)) return el("span", v === null ? "-" : typeof v === "number" ? num(v) : v ? "yes" : "no");
+    if (Array.isArray(v)) {
+      if (!v.length) return el("span", "(none)", "muted");
+      if (v.every(x => scalar(x) || isCard(x))) { const box = el("span", null, "cards"); v.forEach(x => box.appendChild(card(x))); return box; }
+      const box = el("div", null, "sub");
+      v.forEach((x, i) => { const f = el("div", null, "field"); f.appendChild(el("span", (isCard(x) ? cardLabel(x) : "#" + (i + 1)) + ":", "k")); f.appendChild(value(isCard(x) ? strip(x) : x)); box.appendChild(f); });
+      return box;
+    }
+    if (isCard(v)) return card(v);
+    const box = el("div", null, "sub");
+    Object.entries(v).forEach(([k, x]) => box.appendChild(field(k, x)));
+    return box;
+  }
+  function strip(v) { const o = Object.assign({}, v); delete o.name; delete o.title; return o; }
+  function field(k, x) {
+    const f = el("div", null, "field");
+    f.appendChild(el("span", human(k) + ":", "k"));
+    f.appendChild(value(x));
+    return f;
+  }
+  function layout(view, me) {
+    const areas = {};
+    players.forEach(p => { areas[p] = []; });
+    const middle = [];
+    for (const [k, v] of Object.entries(view || {})) {
+      if (Array.isArray(v) && v.length && v.every(x => x && typeof x === "object" && players.includes(x.name))) {
+        v.forEach(x => Object.entries(x).forEach(([kk, xx]) => { if (kk !== "name") areas[x.name].push([kk, xx]); }));
+      } else if (v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length &&
+                 Object.keys(v).every(p => players.includes(p))) {
+        Object.entries(v).forEach(([p, x]) => {
+          if (k === "players" && x && typeof x === "object" && !Array.isArray(x)) Object.entries(x).forEach(e => areas[p].push(e));
+          else areas[p].push([k, x]);
+        });
+      } else {
+        middle.push([k, v]);
+      }
+    }
+    const root = el("div", null, "table");
+    const row = el("div", null, "areas");
+    const order = me && players.includes(me) ? [me, ...players.filter(p => p !== me)] : players;
+    order.forEach(p => {
+      if (!areas[p].length) return;
+      const a = el("section", null, "area" + (p === me ? " me" : ""));
+      a.dataset.player = p;
+      const h = el("h3");
+      const sw = el("span", null, "swatch"); sw.style.background = data.colors[p] || "#888";
+      h.appendChild(sw); h.appendChild(document.createTextNode(p));
+      const s = nodes[line.path[step]].scores[p];
+      if (s !== undefined) h.appendChild(el("span", "  score " + num(s), "muted"));
+      a.appendChild(h);
+      areas[p].forEach(([k, x]) => a.appendChild(field(k, x)));
+      row.appendChild(a);
+    });
+    const mid = el("section", null, "middle");
+    mid.appendChild(el("h3", "The table"));
+    middle.forEach(([k, x]) => mid.appendChild(field(k, x)));
+    root.appendChild(row);
+    root.appendChild(mid);
+    return root;
+  }
+
+  // -- the tree of lines -------------------------------------------------------------------------------------------
+  function drawTree() {
+    const kids = {};
+    data.lines.forEach(l => { (kids[l.parent || ""] = kids[l.parent || ""] || []).push(l); });
+    function ul(parent) {
+      const u = el("ul");
+      (kids[parent] || []).forEach(l => {
+        const li = el("li");
+        const a = el("a", l.name, l === line ? "on" : "");
+        a.dataset.line = l.name;
+        a.addEventListener("click", () => enter(l.name, l.fork === null ? 0 : l.fork + 1));
+        li.appendChild(a);
+        const head = nodes[l.path[l.path.length - 1]].n;
+        li.appendChild(el("span", l.fork === null ? " to #" + head : " forks after #" + nodes[l.path[l.fork]].n + " of " + l.parent + ", to #" + head, "fork"));
+        li.appendChild(ul(l.name));
+        u.appendChild(li);
+      });
+      return u;
+    }
+    document.getElementById("tree").replaceChildren(ul(""));
+  }
+
+  // lines that part from the shown one right after position k (one per different next event)
+  function partings(k) {
+    const here = line.path[k], next = line.path[k + 1];
+    const seen = new Set([next === undefined ? "end" : next]);
+    const out = [];
+    data.lines.forEach(l => {
+      if (l === line || l.path[k] !== here) return;
+      for (let i = 0; i <= k; i++) if (l.path[i] !== line.path[i]) return;
+      const nx = l.path[k + 1] === undefined ? "end" : l.path[k + 1];
+      if (seen.has(nx) || nx === "end") return;
+      seen.add(nx);
+      out.push(l);
+    });
+    return out;
+  }
+  // the lines that share the shown line's events up to position k, one per different continuation
+  function siblings(k) {
+    const groups = new Map();
+    data.lines.forEach(l => {
+      for (let i = 0; i <= k; i++) if (l.path[i] !== line.path[i]) return;
+      const nx = l.path[k + 1] === undefined ? "end" : l.path[k + 1];
+      if (!groups.has(nx) || l === line) groups.set(nx, l);
+    });
+    return [...groups.values()];
+  }
+
+  // -- the move list -------------------------------------------------------------------------------------------------
+  function drawMoves() {
+    const box = document.getElementById("moves");
+    box.replaceChildren();
+    let round = null;
+    line.path.forEach((k, i) => {
+      const nd = nodes[k];
+      if (nd.round !== round) { round = nd.round; box.appendChild(el("div", "Round " + round, "round")); }
+      const m = el("div", null, "move" + (nd.actor === "chance" || nd.actor === "setup" ? " chance" : ""));
+      m.dataset.step = String(i);
+      m.appendChild(el("span", nd.n + ".", "num"));
+      const a = el("a", nd.text);
+      m.appendChild(a);
+      if (nd.glyph) m.appendChild(el("span", nd.glyph, "glyph"));
+      if (nd.note) m.appendChild(el("span", nd.note, "note"));
+      m.addEventListener("click", () => show(i));
+      box.appendChild(m);
+      partings(i).forEach(l => {
+        const first = nodes[l.path[i + 1]];
+        const v = el("a", l.name + ": " + first.n + ". " + first.text, "variation");
+        v.dataset.line = l.name;
+        v.addEventListener("click", ev => { ev.stopPropagation(); enter(l.name, i + 1); });
+        box.appendChild(v);
+      });
+    });
+  }
+
+  // -- the timeline --------------------------------------------------------------------------------------------------
+  function figure() {
+    const xs = line.path.map(k => nodes[k].n);
+    const traces = players.map(p => ({
+      x: xs, y: line.path.map(k => nodes[k].scores[p] === undefined ? null : nodes[k].scores[p]),
+      name: p, mode: "lines", line: {color: data.colors[p], shape: "hv", width: 2.5},
+      hovertemplate: p + " %{y} after #%{x}<extra></extra>",
+    }));
+    const moments = line.moments.map((m, i) => ({x: m.n, y: i % 2 ? 1.09 : 1.0, yref: "paper",
+      text: "#" + m.n + " " + m.label, showarrow: false, font: {size: 10, color: "#555"}, yanchor: "bottom"}));
+    const layout = {
+      title: {text: "Scores along " + line.name + " (click anywhere to go there)", x: 0.01, font: {size: 13}},
+      margin: {t: 50, b: 40, l: 50, r: 20}, height: 300, dragmode: false, hovermode: "x",
+      xaxis: {title: {text: "event"}, range: [-0.5, xs[xs.length - 1] + 0.5]}, yaxis: {title: {text: "score"}},
+      shapes: [{type: "line", xref: "x", yref: "paper", x0: 0, x1: 0, y0: 0, y1: 1, line: {color: "#222", width: 2}}],
+      annotations: moments, template: "plotly_white", showlegend: true, legend: {orientation: "h", y: -0.25},
+    };
+    return {traces, layout};
+  }
+  function drawTimeline() {
+    const f = figure();
+    const go = plotted ? Plotly.react : Plotly.newPlot;
+    return go(plot, f.traces, f.layout, {responsive: true, displaylogo: false, displayModeBar: false}).then(() => {
+      plotted = true; mark();
+    });
+  }
+  function mark() {
+    if (!plotted) return;
+    const n = nodes[line.path[step]].n;
+    Plotly.relayout(plot, {"shapes[0].x0": n, "shapes[0].x1": n});
+  }
+  function nearest(x) {
+    let best = 0;
+    line.path.forEach((k, i) => { if (Math.abs(nodes[k].n - x) < Math.abs(nodes[line.path[best]].n - x)) best = i; });
+    return best;
+  }
+  plot.addEventListener("click", ev => {
+    const full = plot._fullLayout;
+    if (!full || !full.xaxis) return;
+    const box = plot.querySelector(".nsewdrag") || plot;
+    const r = box.getBoundingClientRect();
+    if (ev.clientX < r.left || ev.clientX > r.right) return;
+    show(nearest(full.xaxis.p2d(ev.clientX - r.left)));
+  });
+  function drawChances() {
+    const box = document.getElementById("chances");
+    const f = data.chances[line.name];
+    if (!f) { if (box.data) Plotly.purge(box); box.replaceChildren(); return; }
+    Plotly.react(box, f.data, Object.assign({}, f.layout, {height: 320}), {displaylogo: false, responsive: true});
+  }
+
+  // -- showing a position -------------------------------------------------------------------------------------------
+  function enter(name, i) {
+    if (!(name in lines)) return;
+    const changed = lines[name] !== line;
+    line = lines[name];
+    if (changed) { drawTree(); drawMoves(); drawChances(); if (plotted) drawTimeline(); }
+    show(i);
+  }
+  function show(i) {
+    step = Math.max(0, Math.min(line.path.length - 1, i));
+    const nd = nodes[line.path[step]];
+    document.querySelectorAll("#moves .move.current").forEach(e => e.classList.remove("current"));
+    const cur = document.querySelector('#moves .move[data-step="' + step + '"]');
+    if (cur) { cur.classList.add("current"); cur.scrollIntoView({block: "nearest"}); }
+    const head = nodes[line.path[line.path.length - 1]].n;
+    document.getElementById("step-label").textContent = "line " + line.name + " \u00b7 event " + nd.n + " of " + head + " \u00b7 round " + nd.round;
+    document.getElementById("where").textContent = line.name + ": " + line.status;
+    const nar = document.getElementById("narration");
+    const who = nd.actor && nd.actor !== "chance" && nd.actor !== "setup" ? nd.actor + "'s decision" : nd.actor;
+    nar.replaceChildren(el("b", "#" + nd.n + (nd.glyph || "") + " "), el("span", nd.text, "text"), el("span", who ? " (" + who + ")" : "", "muted"));
+    if (nd.note) nar.appendChild(el("span", nd.note, "shown-note"));
+    const persp = select.value;
+    document.getElementById("state-title").textContent = "After #" + nd.n + (persp === "(everything)" ? ", everything" : ", as " + persp + " sees it");
+    document.getElementById("state").replaceChildren(layout(stateOf(persp, line.path[step]), persp));
+    mark();
+    const frag = "#line=" + encodeURIComponent(line.name) + "&step=" + nd.n;
+    if (location.hash !== frag && history.replaceState) history.replaceState(null, "", frag);
+    document.body.dataset.line = line.name;
+    document.body.dataset.step = String(nd.n);
+  }
+
+  data.perspectives.forEach(p => { const o = el("option", p); o.value = p; select.appendChild(o); });
+  if (data.perspectives.length === 1) select.disabled = true;
+  select.addEventListener("change", () => show(step));
+  document.getElementById("first").addEventListener("click", () => show(0));
+  document.getElementById("prev").addEventListener("click", () => show(step - 1));
+  document.getElementById("next").addEventListener("click", () => show(step + 1));
+  document.getElementById("last").addEventListener("click", () => show(line.path.length - 1));
+  document.addEventListener("keydown", e => {
+    if (e.target === select) return;
+    if (e.key === "ArrowRight") { show(step + 1); e.preventDefault(); }
+    else if (e.key === "ArrowLeft") { show(step - 1); e.preventDefault(); }
+    else if (e.key === "Home") { show(0); e.preventDefault(); }
+    else if (e.key === "End") { show(line.path.length - 1); e.preventDefault(); }
+    else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      const sib = siblings(step);
+      if (sib.length > 1) {
+        const at = sib.indexOf(line);
+        enter(sib[(at + (e.key === "ArrowDown" ? 1 : sib.length - 1)) % sib.length].name, step);
+      }
+      e.preventDefault();
+    }
+  });
+
+  function fromAddress() {
+    const m = /line=([^&]*)/.exec(location.hash), s = /step=(\d+)/.exec(location.hash);
+    const name = m ? decodeURIComponent(m[1]) : null;
+    return {name: name in lines ? name : line.name, n: s ? Number(s[1]) : 0};
+  }
+  function go() {
+    const where = fromAddress();
+    const l = lines[where.name];
+    const i = l.path.findIndex(k => nodes[k].n === where.n);
+    enter(where.name, i < 0 ? 0 : i);
+  }
+  window.addEventListener("hashchange", go);
+  drawTree(); drawMoves(); drawChances();
+  go();
+  drawTimeline().then(() => { document.body.dataset.ready = "1"; });
+})();
+"""

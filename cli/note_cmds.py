@@ -1,0 +1,58 @@
+"""Commands for notes: note (write one on an event), notes (list a game's notes)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from agon.cli.common import BranchOpt, GameArg, JsonOpt, console, examples, friendly, print_json, service
+from agon.core.document import GLYPHS
+
+app = typer.Typer()
+
+
+@app.command(epilog=examples('agon note 3f2a 12 "the turning point" --glyph !!', 'agon note 3f2a 7 "why?" -b whatif'))
+@friendly
+def note(
+    game: GameArg,
+    n: Annotated[int, typer.Argument(help="The event, as numbered by 'agon log'.")],
+    text: Annotated[str, typer.Argument(help="The note.")] = "",
+    glyph: Annotated[str | None, typer.Option(
+        "--glyph", help=f"A mark: {' '.join(GLYPHS)} (good, mistake, brilliant, blunder, interesting, dubious).")]
+    = None,
+    branch: BranchOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Attach a note (and a glyph) to an event of a line. Notes are not game events: they never change an event,
+    a line's hash chain or the state. A later note on the same event is shown instead of the earlier one; both
+    are kept."""
+    from agon.core.notes import add
+
+    line, shown = add(service(), game, n, text, glyph, branch)
+    if as_json:
+        print_json({"game": line.game.id, "branch": line.branch.name, "n": n, "event": shown.event_id,
+                    "text": shown.text, "glyph": shown.glyph, "replaces": shown.earlier})
+        return
+    replaced = f" (replacing {shown.earlier} earlier note(s), which are kept)" if shown.earlier else ""
+    console.print(f"Noted event #{n} of branch {line.branch.name}: {shown.label()}{replaced}", markup=False)
+
+
+@app.command(epilog=examples("agon notes 3f2a", "agon notes 3f2a --json"))
+@friendly
+def notes(game: GameArg, as_json: JsonOpt = False) -> None:
+    """The notes of a game, by line and event (the latest note of each event)."""
+    from agon.core.notes import all_notes
+
+    lines, rows = all_notes(service(), game)
+    if as_json:
+        print_json([{"branch": b or None, "n": nt.n, "event": nt.event_id, "text": nt.text, "glyph": nt.glyph,
+                     "at": nt.at, "replaces": nt.earlier} for b, nt in rows])
+        return
+    if not rows:
+        console.print(f"Game {lines[0].game.id} has no notes yet; write one with: agon note {lines[0].game.id} N"
+                      ' "text"', markup=False)
+        return
+    for b, nt in rows:
+        where = f"{b} #{nt.n}" if b else f"undone event #{nt.n}"
+        console.print(f"{where:>14}  {nt.label()}", markup=False)

@@ -1,0 +1,47 @@
+"""The game summary seen from the command line: a progress bar while stale summaries are recomputed, and
+``agon rebuild``, which recomputes every one from the events."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import typer
+
+from agon.cli.common import JsonOpt, console, err, examples, friendly, print_json, service
+
+app = typer.Typer()
+
+
+@contextmanager
+def progress_bar(what: str, quiet: bool = False) -> Iterator[Callable[[int], Callable[[], None]]]:
+    """A ``progress`` callback for the service: shows a bar on stderr once there is work to count."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err,
+                  transient=True, disable=quiet) as bar:
+
+        def start(total: int) -> Callable[[], None]:
+            task = bar.add_task(what, total=total)
+            return lambda: bar.advance(task)
+
+        yield start
+
+
+@app.command(epilog=examples("agon rebuild", "agon --db club.db rebuild --json"))
+@friendly
+def rebuild(as_json: JsonOpt = False) -> None:
+    """Recompute the game summaries ('agon games', 'agon stats') of every branch of every game from the events.
+
+    Never needed for correctness (a stale summary is recomputed before it is read); after a change to the rules
+    it does the work at once instead of at the next listing."""
+    svc = service()
+    with progress_bar("summarising games", quiet=as_json) as bar:
+        n, problems = svc.rebuild(bar)
+    if as_json:
+        print_json({"branches": n, "unreadable": problems})
+        return
+    console.print(f"Summarised {n - len(problems)} branch(es) of the stored games"
+                  + (f"; {len(problems)} could not be read:" if problems else "."))
+    for p in problems:
+        err.print(f"skipped {p}", soft_wrap=True, markup=False)

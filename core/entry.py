@@ -1,0 +1,144 @@
+"""Fast entry at a real table: items by a unique prefix or abbreviation, dice as digits, items in natural order.
+
+A person recording a game types what they see: the cards drawn, the dice rolled, the tile a player spends. Typing
+``athens-candidate`` in full is slow, so every item is also accepted by
+
+- any unique prefix, case-insensitive (``athens-c``, ``meg`` for ``Megara``);
+- an abbreviation: prefixes of its words in order, words being split at ``-``, ``.``, ``_`` or a space
+  (``athc`` or ``ath-c`` for ``athens-candidate``, ``gb2`` for ``greece.bowman.2``);
+- a prefix of a later word, when nothing else matches (``hercules`` for ``greece.hercules``);
+- numbers without their leading zeros (``a1`` for ``A01``).
+
+An exact name always wins, then a prefix, then an abbreviation, then a later word; when the first of these that
+matches anything matches several items, the entry is refused and the candidates are named. Nothing here knows a
+ruleset: the CLI and the HTTP server share it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+SEPARATORS = re.compile(r"[-._ ]+")
+
+
+class EntryError(ValueError):
+    """A typed entry that names no item, or several; the message says which and what to type instead."""
+
+
+def natural_key(text: str) -> tuple:
+    """Sort key putting ``c2`` before ``c10`` (runs of digits compare as numbers), case-insensitive."""
+    return tuple((0, int(part), "") if part.isascii() and part.isdigit() else (1, 0, part.lower())
+                 for part in re.split(r"(\d+)", text) if part)
+
+
+def natural(items: Iterable[str]) -> list[str]:
+    return sorted(items, key=natural_key)
+
+
+def words(item: str) -> list[str]:
+    return [w for w in SEPARATORS.split(item.lower()) if w]
+
+
+def _abbreviates(token: str, ws: Sequence[str]) -> bool:
+    """``token`` is made of a non-empty prefix of each of ``ws[0]``, ``ws[1]``, ... in order (it may stop early)."""
+    if not token:
+        return True
+    if not ws:
+        return False
+    first = ws[0]
+    for k in range(min(len(token), len(first)), 0, -1):
+        if token[:k] == first[:k] and _abbreviates(token[k:], ws[1:]):
+            return True
+    return False
+
+
+def matches(token: str, items: Iterable[str]) -> list[str]:
+    """The items ``token`` may name, from the first tier that names any (exact, prefix, abbreviation, later word);
+    distinct, in natural order."""
+    pool = natural(set(items))
+    t = token.strip().lower()
+    if not t:
+        return []
+    squeezed = SEPARATORS.sub("", t)
+    key = natural_key(t)
+    tiers = (
+        lambda it: it == token.strip(),
+        lambda it: it.lower() == t,
+        lambda it: natural_key(it) == key,  # 'a1' names 'A01'
+        lambda it: it.lower().startswith(t),
+        lambda it: _abbreviates(squeezed, words(it)),
+        lambda it: any(_abbreviates(squeezed, words(it)[i:]) for i in range(1, len(words(it)))),
+    )
+    for tier in tiers:
+        found = [it for it in pool if tier(it)]
+        if found:
+            return found
+    return []
+
+
+def resolve(token: str, items: Iterable[str], what: str = "item") -> str:
+    """The one item ``token`` names, or ``EntryError`` naming the candidates (or what may be typed)."""
+    pool = list(items)
+    found = matches(token, pool)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        shown = ", ".join(found[:12]) + (f" and {len(found) - 12} more" if len(found) > 12 else "")
+        raise EntryError(f"{token!r} is ambiguous: it may be {shown}; type more of it")
+    choices = natural(set(pool))
+    shown = ", ".join(choices[:20]) + (", ..." if len(choices) > 20 else "")
+    raise EntryError(f"no {what} {token!r} here; possible: {shown}")
+
+
+def tokens(text: str) -> list[str]:
+    """Entries separated by spaces or commas."""
+    return [p for p in text.replace(",", " ").split() if p]
+
+
+def resolve_all(text: str, items: Iterable[str], what: str = "item") -> tuple[str, ...]:
+    pool = list(items)
+    return tuple(resolve(t, pool, what) for t in tokens(text))
+
+
+def dice(text: str, count: int, sides: int) -> tuple[int, ...]:
+    """Dice typed as ``4 6``, ``4,6`` or, when every die has one digit, ``46``."""
+    parts = tokens(text)
+    if sides <= 9 and len(parts) == 1 and count > 1 and parts[0].isdigit() and len(parts[0]) == count:
+        parts = list(parts[0])
+    try:
+        return tuple(int(p) for p in parts)
+    except ValueError:
+        example = " ".join("3" for _ in range(count))
+        short = f" or '{'3' * count}'" if sides <= 9 and count > 1 else ""
+        raise EntryError(f"type {count} die value(s) as numbers, e.g. '{example}'{short}") from None
+
+
+def groups(items: Iterable[str]) -> list[tuple[str, list[tuple[str, int]]]]:
+    """Items grouped as the game names them (by the first word of ids like ``athens-2`` or ``greece.guard``), in
+    natural order, each distinct item with how many of it there are: ``[(group, [(item, count), ...]), ...]``.
+    Items without a shared first word stay in one group named ``""``."""
+    counts = Counter(items)
+    ordered = natural(counts)
+    firsts = Counter(words(it)[0] for it in ordered if len(words(it)) > 1)
+    out: dict[str, list[tuple[str, int]]] = {}
+    for it in ordered:
+        ws = words(it)
+        key = ws[0] if len(ws) > 1 and firsts[ws[0]] > 1 else ""
+        out.setdefault(key, []).append((it, counts[it]))
+    if len(out) == 1:
+        return [("", [x for v in out.values() for x in v])]
+    loose = out.pop("", None)
+    rows = sorted(out.items(), key=lambda kv: natural_key(kv[0]))
+    return ([("", loose)] if loose else []) + rows
+
+
+def groups_text(items: Iterable[str]) -> list[str]:
+    """``groups`` as lines a person reads: ``athens: athens-2, athens-assassin, athens-candidate``; a repeated
+    item shows its count (``grain x12``)."""
+    lines = []
+    for key, members in groups(items):
+        shown = ", ".join(f"{it} x{n}" if n > 1 else it for it, n in members)
+        lines.append(f"{key}: {shown}" if key else shown)
+    return lines

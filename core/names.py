@@ -1,0 +1,56 @@
+"""What a player name, a branch name or a title may be, checked in the service so every face (the CLI, the HTTP
+server, import) refuses the same things.
+
+A name is printed in one-line errors, in tables and in narration: it is kept short and free of control and
+format characters (a newline, a tab, a terminal escape, a right-to-left override), which would break a line or
+change what a terminal shows. Brackets and other punctuation are allowed: the faces print names as text, never
+as markup.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+MAX_NAME = 40
+MAX_BRANCH = 100
+MAX_TITLE = 200
+
+
+def shown(text: str, limit: int = MAX_NAME) -> str:
+    """``text`` quoted for a one-line message: control characters escaped, cut to ``limit`` characters."""
+    cut = text if len(text) <= limit else text[:limit] + "..."
+    return repr(cut)
+
+
+def _bad_char(text: str) -> str | None:
+    for ch in text:
+        if ch == " ":
+            continue
+        if unicodedata.category(ch)[0] in "CZ":  # control, format, unassigned, private use; separators but ' '
+            return f"U+{ord(ch):04X}"
+    return None
+
+
+def text_problem(text: str, what: str, limit: int) -> str | None:
+    """Why ``text`` cannot be ``what`` (a length limit, no control characters), or None when it can."""
+    if len(text) > limit:
+        return f"{what} {shown(text)} is {len(text):,} characters long; the most is {limit}"
+    bad = _bad_char(text)
+    if bad:
+        return f"{what} {shown(text)} holds a control or separator character ({bad}); use letters, digits, spaces"
+    return None
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a player's name, or None when it can (see also the service's reserved names)."""
+    return text_problem(name, "player name", MAX_NAME)
+
+
+def title_problem(title: str) -> str | None:
+    return text_problem(title, "title", MAX_TITLE)
+
+
+def branch_problem(name: str) -> str | None:
+    if not name or any(c.isspace() for c in name):
+        return "a branch name must be one word without spaces"
+    return text_problem(name, "branch name", MAX_BRANCH)

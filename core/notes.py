@@ -1,0 +1,95 @@
+"""Notes: comments (and the usual glyphs) on the events of a game, like the annotations of a chess study.
+
+A note names an event node, not a position in a line: the same event seen from two lines that share it shows the
+same note. Notes are not game events: they are kept in a table of their own, append-only, outside the hash chain,
+so a note never changes an event's id, a line's hash chain or a fold. A later note on an event replaces the
+earlier one for display; both are kept (and exported).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from agon.core.document import GLYPHS
+from agon.core.service import Line, Service, ServiceError
+from agon.events.store import NoteInfo, StoreError, now
+
+MAX_TEXT = 4000
+
+
+@dataclass(frozen=True)
+class ShownNote:
+    """The note shown on event #``n`` of a line (the latest one written on that event)."""
+
+    n: int
+    event_id: str
+    text: str
+    glyph: str
+    at: str
+    earlier: int
+    """How many earlier notes on the same event it replaces (kept, not shown)."""
+
+    def label(self) -> str:
+        return " ".join(p for p in (self.glyph, self.text) if p)
+
+
+def add(svc: Service, game_ref: str, n: int, text: str, glyph: str | None = None,
+        branch: str | None = None) -> tuple[Line, ShownNote]:
+    """Attach a note to event #``n`` of a line (default: the game's current one)."""
+    text = text.strip()
+    glyph = (glyph or "").strip()
+    if glyph and glyph not in GLYPHS:
+        raise ServiceError(f"{glyph!r} is not a glyph; use one of {' '.join(GLYPHS)}")
+    if not text and not glyph:
+        raise ServiceError("a note needs a text or a --glyph")
+    if len(text) > MAX_TEXT:
+        raise ServiceError(f"a note holds at most {MAX_TEXT} characters; this one has {len(text)}")
+    line = svc.load(game_ref, branch)
+    if not 0 <= n <= line.head.depth:
+        raise ServiceError(f"event #{n} is not on branch {line.branch.name}, which has events 0 to"
+                           f" {line.head.depth} ('agon log' numbers them)")
+    try:
+        svc.store.add_note(line.game.id, NoteInfo(line.envelopes[n].id, text, glyph, now()))
+    except StoreError as e:
+        raise ServiceError(str(e)) from None
+    shown = on_line(svc, line)
+    return line, shown[n]
+
+
+def on_line(svc: Service, line: Line) -> dict[int, ShownNote]:
+    """The notes shown on a line's events, by event number."""
+    return shown(svc.store.notes(line.game.id), {e.id: e.depth for e in line.envelopes})
+
+
+def shown(notes: list[NoteInfo], positions: dict[str, int]) -> dict[int, ShownNote]:
+    """The latest note of each event in ``positions`` (event id -> number), by number."""
+    out: dict[int, ShownNote] = {}
+    count: dict[str, int] = {}
+    for note in notes:
+        n = positions.get(note.event_id)
+        if n is None:
+            continue
+        earlier = count.get(note.event_id, 0)
+        count[note.event_id] = earlier + 1
+        out[n] = ShownNote(n, note.event_id, note.text, note.glyph, note.at.isoformat(timespec="seconds"), earlier)
+    return out
+
+
+def all_notes(svc: Service, game_ref: str) -> tuple[list[Line], list[tuple[str, ShownNote]]]:
+    """Every note shown anywhere in a game, once each, with the first line (in branch order) that holds its
+    event: (branch name, note), ordered by branch then event number. Notes on events no branch reaches now (an
+    undone event) are listed with the branch ''."""
+    lines = svc.lines(game_ref)
+    notes = svc.store.notes(lines[0].game.id)
+    seen: set[str] = set()
+    out: list[tuple[str, ShownNote]] = []
+    for line in lines:
+        for n, note in sorted(shown(notes, {e.id: e.depth for e in line.envelopes}).items()):
+            if note.event_id not in seen:
+                seen.add(note.event_id)
+                out.append((line.branch.name, note))
+    rest = {nt.event_id for nt in notes} - seen
+    if rest:
+        depth = {e.id: e.depth for e in svc.store.all_events(lines[0].game.id) if e.id in rest}
+        for i in sorted(depth, key=lambda i: (depth[i], i)):
+            out.extend(("", note) for note in shown(notes, {i: depth[i]}).values())
+    return lines, out

@@ -1,0 +1,149 @@
+"""Seats over a network: who a token opens, and the undo policy (``agon serve``; issue 16).
+
+Creating a game for the server issues one secret token per person's seat and one for the host (the table's
+recorder, who enters chance outcomes at a real table and may undo more). Only hashes are stored
+(events/seats.py). A request without a token sees what every player sees (``PUBLIC``).
+
+The undo policy, as Board Game Arena's: a player may take back their own last decision, one at a time, only while
+nobody else has acted since (a bot included) and nothing hidden has been revealed since it: no chance outcome
+drawn after it, and the decision itself showed nobody a thing they could not see before (a card played from a
+hand). The host may undo any number of decisions at any time.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from agon.core.autoplay import CHANCE_ACTOR
+from agon.core.engine import PUBLIC, Ruleset, State
+from agon.core.service import SETUP_ACTOR, Line, NotFound, Service, ServiceError
+from agon.events import seats as table
+
+HOST = ":host"
+"""The host's seat (no player may be named with a ':')."""
+
+
+class WrongToken(ServiceError):
+    """A token that opens no seat of the game (the server answers 403)."""
+
+
+def issue(service: Service, game_id: str) -> dict[str, str]:
+    """New tokens for every person's seat of ``game_id`` and its host (seat -> token; bots get none). Issuing
+    again replaces the old tokens."""
+    line = service.load(game_id)
+    people = [p.name for p in line.created.players if not p.bot]
+    tokens = {seat: secrets.token_urlsafe(32) for seat in [*people, HOST]}
+    table.put(service.store, line.game.id, tokens)
+    return tokens
+
+
+def seat_of(service: Service, game_id: str, token: str | None) -> str | None:
+    """The seat ``token`` opens in ``game_id`` (a player's name or ``HOST``); None without a token. A token that
+    opens nothing raises ``WrongToken``."""
+    if not token:
+        return None
+    seat = table.seat_of(service.store, game_id, token)
+    if seat is None:
+        raise WrongToken("this token opens no seat of this game; use the link you were given when the game was"
+                         " created")
+    return seat
+
+
+def import_new(service: Service, data: bytes) -> str:
+    """Import a file written by 'agon export' as a new game (its id); a game already stored is refused, so that an
+    import over the network never changes a game that others play (the CLI's 'agon import' may extend one)."""
+    from agon.core import document
+    from agon.core.transfer import import_data
+    from agon.events.envelope import ImportError_, from_jsonl
+
+    try:
+        root = document.read(data).root.id if document.is_document(data) else from_jsonl(data)[0].id
+    except (ImportError_, document.DocumentError) as e:
+        raise ServiceError(f"cannot import: {e}; nothing was imported") from None
+    stored = service.store.game_by_root(root)
+    if stored is not None:
+        raise AlreadyStored(f"game {stored.id} is already on this server (the same first event); nothing was"
+                            " imported: its host's link opens it")
+    return import_data(service, data).game_id
+
+
+class AlreadyStored(ServiceError):
+    """An import of a game the store has (the server answers 409)."""
+
+
+def head_of(service: Service, game_ref: str, branch: str | None) -> tuple[str, str, str]:
+    """(game id, branch name, head id) of ``branch`` (default: the game's current one): a cheap look for news,
+    without reading the line."""
+    from agon.events.store import StoreError, Unknown
+
+    try:
+        game = service.store.game(game_ref)
+        b = service.store.branch(game.id, branch or game.current_branch)
+    except Unknown as e:
+        raise NotFound(str(e)) from None
+    except StoreError as e:
+        raise ServiceError(str(e)) from None
+    return game.id, b.name, b.head_id
+
+
+def signatures(service: Service, game_ids: list[str]) -> dict[str, Any]:
+    """A value per game that changes whenever the game moves (any branch head, or its current branch)."""
+    return service.store.heads_of(game_ids)
+
+
+def _names(data: Any) -> set[str]:
+    """The strings a view names items with: every string in a list and under an id-like key."""
+    out: set[str] = set()
+    stack: list[tuple[Any, bool]] = [(data, True)]
+    while stack:
+        x, naming = stack.pop()
+        if isinstance(x, str):
+            if naming and len(x) > 1 and not x.isdigit():
+                out.add(x)
+        elif isinstance(x, dict):
+            stack.extend((v, k in ("id", "name", "card", "counter", "tile", "title")) for k, v in x.items())
+        elif isinstance(x, list | tuple):
+            stack.extend((v, True) for v in x)
+    return out
+
+
+def revealed(rs: Ruleset, before: State, after: State, viewers: list[str]) -> bool:
+    """Whether going from ``before`` to ``after`` showed one of ``viewers`` something hidden from them before."""
+    full = _names(rs.view(before, None))
+    for v in viewers:
+        seen = _names(rs.view(before, v))
+        if (_names(rs.view(after, v)) - seen) & (full - seen):
+            return True
+    return False
+
+
+def undo_refusal(line: Line, seat: str) -> str | None:
+    """Why ``seat`` may not undo one decision on ``line`` now (None: they may). The host always may."""
+    if seat == HOST:
+        return None
+    for k in range(len(line.envelopes) - 1, 0, -1):
+        actor = line.envelopes[k].actor
+        if actor == CHANCE_ACTOR:
+            return ("a chance outcome was drawn after your last decision, so it cannot be taken back; the host"
+                    " may undo it")
+        if actor == SETUP_ACTOR:
+            break
+        if actor != seat:
+            return f"{actor} has acted since your last decision, so it cannot be taken back; the host may undo it"
+        others = [PUBLIC, *(p for p in line.created.names if p != seat)]
+        if revealed(line.ruleset, line.state_at(k - 1), line.state, others):
+            return ("your last decision showed the other players something they could not see before, so it"
+                    " cannot be taken back; the host may undo it")
+        return None
+    return "you have no decision to take back on this line"
+
+
+def undo(service: Service, line: Line, seat: str, steps: int = 1) -> tuple[Any, int]:
+    """Undo as ``seat`` under the policy above, on the line the caller read (a race is lost, not misapplied)."""
+    if seat != HOST and steps != 1:
+        raise ServiceError("a player may take back only their own last decision (steps 1); the host may undo more")
+    why = undo_refusal(line, seat)
+    if why:
+        raise ServiceError(f"cannot undo: {why}")
+    return service.undo(line.game.id, steps, line.branch.name, expect_head=line.head.id)

@@ -1,0 +1,134 @@
+"""Signed exports: an Ed25519 signature over a whole exported file, so a file rewritten with every hash recomputed
+is refused by a receiver who knows the sender's public key.
+
+The signature is one more line at the end of the file, after the trailer, for both kinds of export (a whole game or
+one line):
+
+    {"kind":"signature","alg":"ed25519","key":"<public key, hex>","sig":"<signature, hex>"}
+
+It signs the sha256 of every byte before it. Keys are the usual PEM files (``agon keygen`` writes a pair; OpenSSL's
+``openssl genpkey -algorithm ed25519`` makes the same private key). The ``cryptography`` library does the
+signing: a well-kept binding of OpenSSL, not code of our own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class SignatureError(ValueError):
+    """A key that cannot be read, or a signature that does not check."""
+
+
+@dataclass(frozen=True)
+class Signed:
+    """A file split into what was signed and who signed it (``key`` is None for an unsigned file)."""
+
+    body: bytes
+    key: str | None
+
+
+def _crypto():
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ed25519
+
+    return serialization, ed25519
+
+
+def keygen(private_path: Path) -> Path:
+    """Write a new Ed25519 private key to ``private_path`` (PEM, readable only by its owner) and its public key
+    beside it (``.pub``); returns the public key's path."""
+    serialization, ed25519 = _crypto()
+    key = ed25519.Ed25519PrivateKey.generate()
+    private_path.parent.mkdir(parents=True, exist_ok=True)
+    pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                            serialization.NoEncryption())
+    private_path.write_bytes(pem)
+    private_path.chmod(0o600)
+    public_path = private_path.with_name(private_path.name + ".pub")
+    public_path.write_bytes(key.public_key().public_bytes(serialization.Encoding.PEM,
+                                                          serialization.PublicFormat.SubjectPublicKeyInfo))
+    return public_path
+
+
+def _read(path: Path, what: str) -> bytes:
+    if not path.is_file():
+        raise SignatureError(f"{what} {path} does not exist; 'agon keygen FILE' writes a key pair")
+    return path.read_bytes()
+
+
+def load_private(path: Path):
+    serialization, ed25519 = _crypto()
+    try:
+        key = serialization.load_pem_private_key(_read(path, "key file"), password=None)
+    except (ValueError, TypeError) as e:
+        raise SignatureError(f"{path} is not a private key agon can sign with ({e})") from None
+    if not isinstance(key, ed25519.Ed25519PrivateKey):
+        raise SignatureError(f"{path} is not an Ed25519 private key; 'agon keygen FILE' writes one")
+    return key
+
+
+def public_hex(path: Path) -> str:
+    """The public key in ``path`` (a PEM public key, or a hex string as a signature line shows it), as hex."""
+    serialization, ed25519 = _crypto()
+    raw = _read(path, "public key file").strip()
+    try:
+        if raw.startswith(b"-----"):
+            key = serialization.load_pem_public_key(raw)
+            if not isinstance(key, ed25519.Ed25519PublicKey):
+                raise SignatureError(f"{path} is not an Ed25519 public key")
+            return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
+        ed25519.Ed25519PublicKey.from_public_bytes(bytes.fromhex(raw.decode()))
+        return raw.decode().lower()
+    except (ValueError, UnicodeDecodeError) as e:
+        raise SignatureError(f"{path} is not a public key ({e}); give the .pub file 'agon keygen' wrote") from None
+
+
+def sign(data: bytes, key_path: Path) -> bytes:
+    """``data`` (an export) with a signature line appended."""
+    serialization, _ = _crypto()
+    key = load_private(key_path)
+    public = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
+    sig = key.sign(hashlib.sha256(data).digest()).hex()
+    line = json.dumps({"kind": "signature", "alg": "ed25519", "key": public, "sig": sig}, separators=(",", ":"))
+    return data + line.encode() + b"\n"
+
+
+def split(data: bytes) -> Signed:
+    """The file without its signature line, and the key that signed it; the signature is checked against that
+    key (a signed file whose signature does not check raises ``SignatureError``)."""
+    stripped = data.rstrip(b"\n")
+    body, _, last = stripped.rpartition(b"\n")
+    if b'"kind":"signature"' not in last:
+        return Signed(data, None)
+    try:
+        obj = json.loads(last)
+        assert isinstance(obj, dict) and obj.get("kind") == "signature" and obj.get("alg") == "ed25519"
+        key, sig = bytes.fromhex(obj["key"]), bytes.fromhex(obj["sig"])
+    except (ValueError, AssertionError, KeyError, TypeError):
+        raise SignatureError("the file's signature line cannot be read") from None
+    body = body + b"\n" if body else b""
+    _, ed25519 = _crypto()
+    from cryptography.exceptions import InvalidSignature
+
+    try:
+        ed25519.Ed25519PublicKey.from_public_bytes(key).verify(sig, hashlib.sha256(body).digest())
+    except (InvalidSignature, ValueError):
+        raise SignatureError("the file's signature does not match its contents: it was changed after it was"
+                             " signed") from None
+    return Signed(body, key.hex())
+
+
+def check(data: bytes, trusted: str | None) -> Signed:
+    """``split``, and with ``trusted`` (a public key, hex) refuse a file not signed by that key."""
+    signed = split(data)
+    if trusted is not None:
+        if signed.key is None:
+            raise SignatureError("the file is not signed, and --trust asks for a file signed by that key")
+        if signed.key != trusted:
+            raise SignatureError(f"the file is signed by key {signed.key[:16]}..., not by the trusted key"
+                                 f" {trusted[:16]}...")
+    return signed

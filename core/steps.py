@@ -1,0 +1,233 @@
+"""A decision built step by step, one field at a time, each step offering only what remains legal.
+
+A decision with many variants (a Perikles commitment of forces, an influence tile taken with a city and a
+nominee) is hard to pick from a numbered list of hundreds. Here it is built field by field: first which kind of
+decision (when several are legal), then each field whose value still differs between the legal decisions left,
+in the order the ruleset names (``decision_fields``, optional) or else the event's own order. A field that only one
+value can take is filled in without asking. Every step may be undone (``back``), and the whole decision may be
+typed at once as the values of its steps in order (``athens-2 ath-h2 melos a``), each by any unique prefix
+(``core.entry``).
+
+By default the steps come from the legal events themselves (``legal(state)``), so every ruleset gets them and
+every listed decision is reachable. A ruleset whose ``legal`` is a canonical subset of a larger space (Perikles
+lists only some commitments) defines ``decision_steps(state, tag, chosen)`` returning the next ``Question`` (only
+values that can still lead to a legal decision), the finished event, or ``None`` to leave that kind of decision to
+the default. The CLI (``agon play``, ``agon act``) and the HTTP server share this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from agon.core import entry
+from agon.core.engine import Decision, Ruleset, State, option_text
+from agon.events.base import Event
+
+DONE = "done"
+"""The value a ruleset's question offers when the decision may end at this step (Enter chooses it)."""
+
+TYPE = "type"
+OPTION = "option"
+SHORT_LIST = 9
+"""When this few decisions remain and they still differ in several fields, one numbered list of them is asked."""
+LIST_MAX = 40
+"""Up to this many legal decisions are shown as a numbered list (as many as `agon options` shows); more are
+built step by step."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: str
+    """What is typed (any unique prefix of it); never holds a space or a comma."""
+    label: str = ""
+    """What is shown beside it, when it says more than the value."""
+
+
+@dataclass(frozen=True)
+class Question:
+    field: str
+    prompt: str
+    choices: tuple[Choice, ...]
+    accepts: tuple[str, ...] = ()
+    """Further values accepted when typed (e.g. every counter of a kind, where the list shows one of each)."""
+
+    @property
+    def values(self) -> list[str]:
+        return [c.value for c in self.choices]
+
+
+Chosen = tuple[tuple[str, str], ...]
+"""The steps taken so far: (field, value) pairs, in order."""
+
+
+def tag_of(event: Event) -> str:
+    return type(event).__struct_config__.tag  # type: ignore[attr-defined,return-value]
+
+
+def tag_label(tag: str) -> str:
+    return tag.split(".", 1)[-1].replace("_", "-")
+
+
+def key(value: Any) -> str:
+    """A field's value as one typeable word: '' and empty lists read 'none', booleans 'yes'/'no', lists join with
+    '+', a mapping's values with ':'."""
+    if value is None or value == "" or value in ([], (), {}):
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return "+".join(key(v) for v in value)
+    if isinstance(value, dict):
+        return ":".join(key(v) for v in value.values())
+    return str(value).replace(" ", "_").replace(",", "_")
+
+
+def _fields(ruleset: Ruleset, tag: str, obj: dict[str, Any]) -> list[str]:
+    named = list(getattr(ruleset, "decision_fields", {}).get(tag, ()))
+    return [f for f in named if f in obj] + [f for f in obj if f != TYPE and f not in named]
+
+
+_LEGAL: list[tuple[Ruleset, State, list[Event]]] = []
+
+
+def _legal(ruleset: Ruleset, state: State) -> list[Event]:
+    """``legal(state)``, remembered for the last few states (a decision is built over several steps of one state,
+    and listing every Perikles commitment takes a while)."""
+    for rs, st, legal in _LEGAL:
+        if rs is ruleset and st is state:
+            return legal
+    legal = list(ruleset.legal(state))
+    _LEGAL.insert(0, (ruleset, state, legal))
+    del _LEGAL[4:]
+    return legal
+
+
+def ask(ruleset: Ruleset, state: State, chosen: Chosen = ()) -> Question | Event:
+    """The next question, or the decision once ``chosen`` settles it. Raises ``entry.EntryError`` when ``chosen``
+    fits no legal decision."""
+    legal = _legal(ruleset, state)
+    if not legal:
+        raise entry.EntryError("no decision is legal now")
+    tags = list(dict.fromkeys(tag_of(ev) for ev in legal))
+    picked = dict(chosen)
+    rest = tuple((f, v) for f, v in chosen if f not in (TYPE, OPTION))
+    if TYPE in picked:
+        tag = next((t for t in tags if tag_label(t) == picked[TYPE]), None)
+        if tag is None:
+            raise entry.EntryError(f"no {picked[TYPE]!r} decision is legal now")
+    elif len(tags) > 1:
+        return Question(TYPE, "which kind of decision", tuple(Choice(tag_label(t)) for t in tags))
+    else:
+        tag = tags[0]
+    hook = getattr(ruleset, "decision_steps", None)
+    if hook is not None:
+        made = hook(state, tag, rest)
+        if made is not None:
+            return made
+    candidates = [ev for ev in legal if tag_of(ev) == tag]
+    objs = [msgspec.to_builtins(ev) for ev in candidates]
+    for f, v in rest:
+        keep = [i for i, o in enumerate(objs) if key(o.get(f)) == v]
+        if not keep:
+            raise entry.EntryError(f"no legal decision has {f} {v!r} after the steps before it")
+        candidates = [candidates[i] for i in keep]
+        objs = [objs[i] for i in keep]
+    if len(candidates) == 1:
+        return candidates[0]
+    if OPTION in picked:
+        i = int(picked[OPTION]) - 1
+        if not 0 <= i < len(candidates):
+            raise entry.EntryError(f"choose 1 to {len(candidates)}, not {i + 1}")
+        return candidates[i]
+    fields = [f for f in _fields(ruleset, tag, objs[0]) if f not in picked]
+    differing = [f for f in fields if len({key(o.get(f)) for o in objs}) > 1]
+    if len(candidates) <= SHORT_LIST and len(differing) > 1:  # a few decisions left: one list, told in full
+        return Question(OPTION, "which decision", tuple(
+            Choice(str(i), option_text(ruleset, state, ev)) for i, ev in enumerate(candidates, start=1)))
+    for f in _fields(ruleset, tag, objs[0]):
+        if f in picked:
+            continue
+        values = list(dict.fromkeys(key(o.get(f)) for o in objs))
+        if len(values) > 1:
+            return Question(f, f"which {f.replace('_', ' ')}", tuple(Choice(v) for v in values))
+    return candidates[0]  # the rest differ only in fields already chosen: alike
+
+
+def pick(question: Question, token: str) -> str:
+    """The value ``token`` names among the question's choices: the value itself, its number in the list (unless the
+    values are numbers), or any unique prefix or abbreviation."""
+    values = question.values
+    t = token.strip()
+    if t in values:
+        return t
+    if t.isascii() and t.isdigit() and len(t) < 10 and not any(v.isdigit() for v in values):  # not '²'
+        n = int(t)
+        if 1 <= n <= len(values):
+            return values[n - 1]
+        raise entry.EntryError(f"{question.prompt}: choose 1 to {len(values)}, not {n}")
+    try:
+        return entry.resolve(t, values, question.field.replace("_", " "))
+    except entry.EntryError:
+        if question.accepts and entry.matches(t, question.accepts):
+            return entry.resolve(t, question.accepts, question.field.replace("_", " "))
+        raise
+
+
+def _fits(question: Question, word: str) -> bool:
+    try:
+        pick(question, word)
+    except entry.EntryError:
+        return False
+    return True
+
+
+def forward(ruleset: Ruleset, state: State, chosen: Chosen, now: Question | Event) -> tuple[Chosen, Question | Event]:
+    """Answer every question that has only one possible answer."""
+    while isinstance(now, Question) and len(now.choices) == 1:
+        chosen = chosen + ((now.field, now.values[0]),)
+        now = ask(ruleset, state, chosen)
+    return chosen, now
+
+
+def walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen = ()) -> tuple[Chosen, Question | Event]:
+    """Answer one step per word from ``chosen`` on; returns the steps taken and what comes next (a question, or the
+    finished decision). A step with one possible answer is answered by itself, unless the word names that answer.
+    A word past the end of the decision is refused."""
+    now = ask(ruleset, state, chosen)
+    for w in words:
+        while isinstance(now, Question) and len(now.choices) == 1 and not _fits(now, w):
+            chosen = chosen + ((now.field, now.values[0]),)
+            now = ask(ruleset, state, chosen)
+        if not isinstance(now, Question):
+            raise entry.EntryError(f"the decision is complete before {w!r}; leave it out")
+        chosen = chosen + ((now.field, pick(now, w)),)
+        now = ask(ruleset, state, chosen)
+    return forward(ruleset, state, chosen, now)
+
+
+def build(ruleset: Ruleset, state: State, text: str) -> Event:
+    """The whole decision typed at once as its steps' values in order (``agon act GAME 'ath-2 ath-h2 melos a'``);
+    a step that may end the decision ends it when the words run out."""
+    chosen, now = walk(ruleset, state, entry.tokens(text))
+    while isinstance(now, Question) and DONE in now.values:
+        chosen, now = walk(ruleset, state, [DONE], chosen)
+    if isinstance(now, Question):
+        shown = ", ".join(c.value for c in now.choices[:15]) + (", ..." if len(now.choices) > 15 else "")
+        raise entry.EntryError(f"the decision is not complete: next, {now.prompt}: {shown}")
+    return now
+
+
+def stepwise(ruleset: Ruleset, state: State) -> bool:
+    """Whether ``agon play`` builds the pending decision step by step rather than listing it: the ruleset builds it
+    itself, or more than ``LIST_MAX`` decisions are legal."""
+    if not isinstance(ruleset.pending(state), Decision):
+        return False
+    legal = _legal(ruleset, state)
+    if len(legal) > LIST_MAX:
+        return True
+    hook = getattr(ruleset, "decision_steps", None)
+    return hook is not None and any(hook(state, t, ()) is not None for t in dict.fromkeys(map(tag_of, legal)))

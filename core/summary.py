@@ -1,0 +1,73 @@
+"""What a branch of a game comes to, in plain data: the summary that listings and statistics read.
+
+``summarise(line)`` computes it from a line the service already holds (its state is folded once); the service
+stores it with the events it summarises (events/summary.py holds the table). ``refresh`` recomputes the rows that
+are missing or stale, so a listing never shows a summary that differs from a fresh fold.
+
+Sides (what each player plays as: a nation, a civilization) come from a ruleset's optional ``side_label`` and
+``sides(state) -> {player: side}``: a player's side is the one the state first names for every player (a
+civilization lost to a catastrophe later is still the one the player was dealt).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from agon.core.engine import Over, Ruleset, State
+from agon.events.summary import Summary
+
+
+def setup_label(options: dict[str, Any], seats: int) -> str:
+    """A game's setup in words: its options and seat count ("difficulty=hard, 1 player")."""
+    parts = [f"{k}={v}" for k, v in sorted(options.items())]
+    parts.append(f"{seats} player{'s' if seats != 1 else ''}")
+    return ", ".join(parts)
+
+
+def side_label(rs: Ruleset) -> str | None:
+    return getattr(rs, "side_label", None) if getattr(rs, "sides", None) else None
+
+
+def sides_at(rs: Ruleset, state: State, players: Iterable[str]) -> dict[str, str] | None:
+    """Every player's side in ``state``, or None while the state does not name one for every player."""
+    fn: Callable[[State], dict[str, str]] | None = getattr(rs, "sides", None)
+    if fn is None:
+        return {}
+    found = fn(state)
+    return found if all(p in found for p in players) else None
+
+
+def sides_of(line: Any, initial: State | None = None) -> dict[str, str]:
+    """Each player's side in ``line``: read from the first state that names one for every player (a few events
+    into the game), or from the head's state if none does yet (``initial``: the line's first state, if known)."""
+    rs = line.ruleset
+    if getattr(rs, "sides", None) is None:
+        return {}
+    names = line.created.names
+    state = rs.initial_state(line.created) if initial is None else initial
+    found = sides_at(rs, state, names)
+    for ev in line.events[1:]:
+        if found is not None:
+            return found
+        state = rs.apply(state, ev)
+        found = sides_at(rs, state, names)
+    return found if found is not None else rs.sides(line.state)
+
+
+def summarise(line: Any, sides: dict[str, str] | None = None) -> Summary:
+    """The summary of ``line`` at its head (``sides``: when already known, e.g. carried from an earlier head)."""
+    rs = line.ruleset
+    state = line.state
+    pending = rs.pending(state)
+    over = isinstance(pending, Over)
+    created = line.created
+    return Summary(
+        game_id=line.game.id, branch=line.branch.name, head_id=line.head.id, ruleset_version=rs.version,
+        events=len(line.events), rounds=rs.round(state), over=over, status=line.status(),
+        winners=tuple(pending.outcome.winners) if over else (),
+        scores=dict(rs.scores(state)),
+        seats=tuple((p.name, p.bot or "") for p in created.players), side_label=side_label(rs),
+        sides=sides if sides is not None else sides_of(line), options=dict(created.options),
+        setup=setup_label(dict(created.options), len(created.players)),
+    )

@@ -1,0 +1,278 @@
+"""Moving games between stores: a whole game as a document (core/document.py), or one line as before.
+
+Import is idempotent: a game is recognised by its first event's id (a hash of its creation, so the same game
+wherever it was played). A file of a game already stored adds only what the store lacks, when the file's head
+history continues the stored one; a file whose history disagrees with the stored game's is refused. Every line of
+the file's tree is replayed against the rules before anything is written, and everything is written in one
+transaction: a refused file imports nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from agon.core import document, registry
+from agon.core.document import Branch, Document, DocumentError, GameHead, Move, Note
+from agon.events.codec import DecodeError
+from agon.events.envelope import Envelope, ImportError_, from_jsonl, read_jsonl
+from agon.core.service import Line, Service, ServiceError, codec_for, replay_problem
+from agon.events.store import BranchInfo, GameInfo, HeadMove, NoteInfo, StoreError, now
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import did: ``outcome`` is "new" (a game this store did not have), "unchanged" (already stored:
+    nothing added) or "extended" (already stored: what the file had more was added)."""
+
+    game_id: str
+    outcome: str
+    events: int = 0
+    branches: int = 0
+    moves: int = 0
+    notes: int = 0
+
+    def sentence(self) -> str:
+        added = _counted(self.events, "event") + _counted(self.branches, "branch") + _counted(
+            self.moves, "head move") + _counted(self.notes, "note")
+        if self.outcome == "new":
+            return f"Imported game {self.game_id}: {', '.join(added) or 'nothing'}"
+        if self.outcome == "unchanged":
+            return (f"Game {self.game_id} is already stored (the same first event); the file holds nothing new,"
+                    " so nothing was imported")
+        return f"Game {self.game_id} was already stored; added {', '.join(added)}"
+
+
+def _counted(n: int, noun: str) -> list[str]:
+    if not n:
+        return []
+    plural = noun + ("es" if noun.endswith("ch") else "s")
+    return [f"{n} {noun if n == 1 else plural}"]
+
+
+def _fail(message: str) -> Exception:
+    return ServiceError(f"cannot import: {message}; nothing was imported")
+
+
+# -- export ------------------------------------------------------------------------------------------------------
+
+def build_document(svc: Service, game_ref: str) -> Document:
+    """Everything stored of a game, as a document."""
+    try:
+        game = svc.store.game(game_ref)
+    except StoreError as e:
+        raise ServiceError(str(e)) from None
+    svc.check_intact(game.id)  # a damaged game is refused, not written as a file no import would take
+    store = svc.store
+    head = GameHead(game.id, game.ruleset, game.title, list(game.players), game.created_at, game.current_branch)
+    branches = [Branch(b.name, b.head_id, b.luck, b.parent_branch, b.fork_id, b.created_at)
+                for b in store.branches(game.id)]
+    moves = [Move(m.branch, m.from_id, m.to_id, m.reason, m.at) for m in store.head_moves(game.id)]
+    notes = [Note(n.event_id, n.text, n.glyph, n.at) for n in store.notes(game.id)]
+    return Document(head, store.all_events(game.id), branches, moves, notes)
+
+
+def export_game(svc: Service, game_ref: str) -> bytes:
+    """The whole game as the file 'agon export' writes."""
+    return document.write(build_document(svc, game_ref))
+
+
+# -- import ------------------------------------------------------------------------------------------------------
+
+def import_data(svc: Service, data: bytes, trust: str | None = None) -> ImportReport:
+    """Import a file written by ``agon export``: a whole game (a document) or one line (``--branch``).
+
+    A signed file's signature must check (core/signing.py); with ``trust`` (a public key, hex) the file must be
+    signed by that key."""
+    from agon.core import signing
+
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _fail(f"the file is not UTF-8 text (byte {e.start} cannot be read): it is not an agon export") from None
+    try:
+        data = signing.check(data, trust).body
+    except signing.SignatureError as e:
+        raise _fail(str(e)) from None
+    if document.is_document(data):
+        try:
+            doc = document.read(data)
+        except DocumentError as e:
+            raise _fail(str(e)) from None
+        return import_document(svc, doc)
+    try:
+        envs = from_jsonl(data)
+    except ImportError_ as e:
+        raise _fail(str(e)) from None
+    return _import_line(svc, envs, data)
+
+
+def _ruleset_of(root: Envelope):
+    if root.tag != "game.created":
+        raise _fail("the first event must be the game's creation (game.created)")
+    try:
+        head = json.loads(root.payload)
+    except (ValueError, RecursionError):
+        raise _fail("the game's creation (its first event) is not readable JSON") from None
+    if not isinstance(head, dict):
+        raise _fail(f"the game's creation (its first event) is not a JSON object but {type(head).__name__}")
+    try:
+        return registry.get(str(head.get("ruleset", "")))
+    except registry.UnknownRuleset as e:
+        raise _fail(str(e)) from None
+
+
+def check_tree(svc: Service, rs, events: list[Envelope], heads: dict[str, str] | None = None,
+               lucks: list[int] | None = None) -> dict:
+    """Replay every line of a tree of events (each path from the first event to a node without children)
+    against the rules; raises the import's error on the first problem. Returns the decoded events by id."""
+    codec = codec_for(rs)
+    current = {t: codec.version_of(t) for t in codec.by_tag}
+    decoded = {}
+    for env in events:
+        try:
+            decoded[env.id] = codec.decode(env.payload, None if current.get(env.tag) == env.version else env.version)
+        except DecodeError as e:
+            raise _fail(f"event #{env.depth} cannot be read: {e}") from None
+    by_id = {e.id: e for e in events}
+    parents = {e.parent for e in events}
+    names = {v: k for k, v in (heads or {}).items()}
+    game = GameInfo("import", rs.name, "", (), now(), "main")
+    for leaf in (e for e in events if e.id not in parents):
+        chain = _chain(by_id, leaf.id)
+        branch = BranchInfo(names.get(leaf.id, "main"), leaf.id, 0, None, None, now())
+        problem = replay_problem(Line(game, branch, rs, chain, [decoded[e.id] for e in chain]), lucks)
+        if problem:
+            which = f"branch {names[leaf.id]}" if leaf.id in names else f"the line ending at event #{leaf.depth}"
+            raise _fail(f"{which}: {problem}")
+    return decoded
+
+
+def _chain(by_id: dict[str, Envelope], head: str) -> list[Envelope]:
+    chain = []
+    node: Envelope | None = by_id[head]
+    while node is not None:
+        chain.append(node)
+        node = by_id.get(node.parent) if node.parent is not None else None
+    chain.reverse()
+    return chain
+
+
+def _summaries(rs, game: GameInfo, branches: list[BranchInfo], events: list[Envelope], decoded: dict) -> list:
+    """The game summary rows of these branches (events/summary.py), written with the import."""
+    by_id = {e.id: e for e in events}
+    out = []
+    for b in branches:
+        chain = _chain(by_id, b.head_id)
+        out.append(Line(game, b, rs, chain, [decoded[e.id] for e in chain]).summary)
+    return out
+
+
+def _free_id(svc: Service, wanted: str) -> str:
+    try:
+        svc.store.game(wanted)
+    except StoreError:
+        if wanted and all(c in "0123456789abcdef" for c in wanted):
+            # a prefix of another game's id would make that game's short id ambiguous
+            if not any(g.id.startswith(wanted) or wanted.startswith(g.id) for g in svc.store.games()):
+                return wanted
+    return secrets.token_hex(4)
+
+
+def import_document(svc: Service, doc: Document) -> ImportReport:
+    rs = _ruleset_of(doc.root)
+    if doc.game.ruleset != rs.name:
+        raise _fail(f"the header names ruleset {doc.game.ruleset!r}, the first event {rs.name!r}")
+    decoded = check_tree(svc, rs, doc.events, doc.heads(), [b.luck for b in doc.branches])
+    branches = [BranchInfo(b.name, b.head, b.luck, b.parent, b.fork, b.created_at) for b in doc.branches]
+    moves = [HeadMove(m.branch, m.from_id, m.to_id, m.reason, m.at) for m in doc.moves]
+    notes = [NoteInfo(n.event, n.text, n.glyph, n.at) for n in doc.notes]
+    stored = svc.store.game_by_root(doc.root.id)
+    try:
+        if stored is None:
+            g = doc.game
+            game_id = _free_id(svc, g.id)
+            info = GameInfo(game_id, rs.name, g.title, tuple(g.players), g.created_at, g.current_branch)
+            svc.store.write_game(info, doc.root.id, doc.events, branches, moves, notes,
+                                 _summaries(rs, info, branches, doc.events, decoded))
+            return ImportReport(game_id, "new", len(doc.events), len(branches), len(moves), len(notes))
+        return _extend(svc, stored, doc, branches, moves, notes, decoded)
+    except StoreError as e:
+        raise _fail(str(e)) from None
+
+
+def _continues(stored: list, given: list, what: str, game_id: str) -> list:
+    """What ``given`` adds after ``stored`` when one continues the other; else the import is refused."""
+    n = min(len(stored), len(given))
+    for i in range(n):
+        if stored[i] != given[i]:
+            raise _fail(f"the file contradicts stored game {game_id}: its {what} #{i + 1} differs from the stored"
+                        " one (the file is of another history of this game)")
+    return given[len(stored):]
+
+
+def _extend(svc: Service, stored: GameInfo, doc: Document, branches: list[BranchInfo], moves: list[HeadMove],
+            notes: list[NoteInfo], decoded: dict) -> ImportReport:
+    store = svc.store
+    gid = stored.id
+    s_moves = store.head_moves(gid)
+    new_moves = _continues(s_moves, moves, "head move", gid)
+    new_notes = _continues(store.notes(gid), notes, "note", gid)
+    s_branches = {b.name: b for b in store.branches(gid)}
+    for b in branches:
+        s = s_branches.get(b.name)
+        if s is not None and (s.luck, s.parent_branch, s.fork_id, s.created_at) != (
+                b.luck, b.parent_branch, b.fork_id, b.created_at):
+            raise _fail(f"the file contradicts stored game {gid}: its branch {b.name!r} starts elsewhere or"
+                        " with other luck")
+    known = store.event_ids(gid)
+    new_events = [e for e in doc.events if e.id not in known]
+    new_branches, heads = [], {}
+    if new_moves:  # the file is ahead: its branch heads are the newer ones
+        for b in branches:
+            s = s_branches.get(b.name)
+            if s is None:
+                new_branches.append(b)
+            elif s.head_id != b.head_id:
+                heads[b.name] = (s.head_id, b.head_id)
+    elif any(b.name not in s_branches for b in branches):
+        raise _fail(f"the file contradicts stored game {gid}: it has a branch the stored history never made")
+    if not (new_events or new_moves or new_notes):
+        return ImportReport(gid, "unchanged")
+    changed = [b for b in branches if b.name in heads or b in new_branches]
+    store.extend_game(gid, new_events, new_branches, heads, new_moves, len(s_moves), new_notes,
+                      doc.game.current_branch if new_moves else None,
+                      _summaries(_ruleset_of(doc.root), stored, changed, doc.events, decoded))
+    return ImportReport(gid, "extended", len(new_events), len(new_branches), len(new_moves), len(new_notes))
+
+
+def _import_line(svc: Service, envs: list[Envelope], data: bytes) -> ImportReport:
+    """One exported line: a new game (as ``Service.import_`` always did), or, for a stored game, the events it
+    lacks (on the branch whose head they follow, else on a new branch ``imported-N``)."""
+    store = svc.store
+    stored = store.game_by_root(envs[0].id)
+    if stored is None:
+        return ImportReport(svc.import_(data), "new", len(envs), 1, 1)
+    check_tree(svc, _ruleset_of(envs[0]), envs, lucks=read_jsonl(data)[1].lucks)  # the lucks its trailer states
+    try:
+        known = store.event_ids(stored.id)
+        k = next((i for i, e in enumerate(envs) if e.id not in known), None)
+        if k is None:
+            return ImportReport(stored.id, "unchanged")
+        follows = envs[k - 1].id
+        branches = store.branches(stored.id)
+        target = next((b for b in branches if b.head_id == follows and b.name == stored.current_branch),
+                      next((b for b in branches if b.head_id == follows), None))
+        made = 0
+        if target is None:
+            names = {b.name for b in branches}
+            n = 1
+            while f"imported-{n}" in names:
+                n += 1
+            store.create_branch(stored.id, f"imported-{n}", follows, 0, None, switch=False)
+            target = store.branch(stored.id, f"imported-{n}")
+            made = 1
+        store.append(stored.id, target.name, follows, envs[k:], reason="import")
+        return ImportReport(stored.id, "extended", len(envs) - k, made, 1 + made)
+    except StoreError as e:
+        raise _fail(str(e)) from None

@@ -1,0 +1,63 @@
+"""Seat tokens: the secrets that let a person act as one seat of a game over HTTP (``agon serve``).
+
+Outside the hash chain and never events: a row is one seat of one game (a player's name, or the host) with the
+SHA-256 of its token. The token itself is never stored, so a copy of the database opens no seat. Tokens are 32
+random bytes, so a plain hash is enough (nothing to guess by brute force); they are compared in constant time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+Store = Any
+"""An ``events.store.Store`` (not imported: the store imports this module to create the table)."""
+
+
+class SeatTokenRow(SQLModel, table=True):
+    __tablename__ = "seat_token"
+    game_id: str = Field(primary_key=True)
+    seat: str = Field(primary_key=True)
+    token_hash: str
+    issued_at: datetime
+
+
+SEATS = SeatTokenRow.__table__
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def put(store: Store, game_id: str, tokens: Mapping[str, str]) -> None:
+    """Keep the hashes of ``tokens`` (seat -> token) for ``game_id``, replacing the seats' earlier tokens."""
+    at = datetime.now(UTC)
+    with store._write() as c:
+        c.execute(SEATS.delete().where(SEATS.c.game_id == game_id, SEATS.c.seat.in_(list(tokens))))
+        c.execute(SEATS.insert(), [{"game_id": game_id, "seat": seat, "token_hash": digest(tok), "issued_at": at}
+                                   for seat, tok in tokens.items()])
+
+
+def seat_of(store: Store, game_id: str, token: str) -> str | None:
+    """The seat whose token is ``token`` in ``game_id``, or None. Every stored hash is compared, each in constant
+    time, so the answer's timing does not tell which seat (or how much of a hash) matched."""
+    want = digest(token)
+    with store._read() as c:
+        rows = c.execute(sa.select(SEATS.c.seat, SEATS.c.token_hash).where(SEATS.c.game_id == game_id)).all()
+    found = None
+    for seat, h in rows:
+        if hmac.compare_digest(h, want):
+            found = seat
+    return found
+
+
+def seats(store: Store, game_id: str) -> list[str]:
+    """The seats of ``game_id`` that have a token."""
+    with store._read() as c:
+        return [r[0] for r in c.execute(sa.select(SEATS.c.seat).where(SEATS.c.game_id == game_id)).all()]

@@ -1,0 +1,237 @@
+"""The game summary: one row per branch of a game, what listings and statistics read instead of folding the line.
+
+A derived, disposable table (../shared/DESIGN.md, "Store"): never the truth, always recomputable from the events
+(``agon rebuild``). A row summarises one branch at one head:
+
+- ``head_id``: the head it was computed at. A row whose head is not the branch's head (after an undo, a redo, a
+  write by an older agon) is stale and is recomputed before it is read;
+- ``layout`` and ``ruleset_version``: a new summary layout or a new version of the rules makes a row stale too;
+- the facts: events, rounds, over, status, winners, scores, seats (name and bot), sides, setup options.
+
+The service writes a branch's row in the same transaction as the events it summarises (``Store.append``), so a
+listing after an ``act`` reads it as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+from sqlmodel import Field, SQLModel
+
+Store = Any
+"""An ``events.store.Store`` (not imported: the store imports this module to create the table)."""
+
+LAYOUT = 2
+"""The version of this table's contents; a row of another layout is stale. 2: scores as the ruleset gives them."""
+
+
+class SummaryRow(SQLModel, table=True):
+    __tablename__ = "game_summary"
+    game_id: str = Field(primary_key=True)
+    branch: str = Field(primary_key=True)
+    head_id: str
+    layout: int
+    ruleset_version: str
+    events: int
+    rounds: int
+    over: bool
+    status: str
+    winners: bytes  # JSON list
+    scores: bytes  # JSON object
+    seats: bytes  # JSON list of [name, bot or ""]
+    side_label: str | None = None
+    sides: bytes  # JSON object
+    options: bytes  # JSON object
+    setup: str
+    updated_at: datetime
+
+
+SUMMARY = SummaryRow.__table__
+
+
+@dataclass(frozen=True)
+class Summary:
+    """One branch of a game in plain data, as the summary row holds it."""
+
+    game_id: str
+    branch: str
+    head_id: str
+    ruleset_version: str
+    events: int
+    rounds: int
+    over: bool
+    status: str
+    winners: tuple[str, ...]
+    scores: Mapping[str, float]  # as the ruleset gives them (whole numbers stay whole)
+    seats: tuple[tuple[str, str], ...]
+    side_label: str | None
+    sides: Mapping[str, str]
+    options: Mapping[str, Any]
+    setup: str
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self.seats)
+
+    @property
+    def readable(self) -> bool:
+        return self.ruleset_version != UNREADABLE
+
+
+UNREADABLE = "?"
+"""The ruleset version of the row of a branch that cannot be read (its status says why): it never matches a
+version, so it is tried again at every listing, and the listing still shows the game."""
+
+
+def unreadable(game_id: str, branch: str, head_id: str, problem: str) -> Summary:
+    return Summary(game_id, branch, head_id, UNREADABLE, 0, 0, False, f"unreadable: {problem}", (), {}, (), None,
+                   {}, {}, "")
+
+
+_enc = msgspec.json.Encoder()
+FACTS = [col for col in SUMMARY.c if col.name not in ("layout", "updated_at")]
+"""The columns a reader needs (``from_row`` reads these)."""
+
+
+def _row(s: Summary) -> dict[str, Any]:
+    return {
+        "game_id": s.game_id, "branch": s.branch, "head_id": s.head_id, "layout": LAYOUT,
+        "ruleset_version": s.ruleset_version, "events": s.events, "rounds": s.rounds, "over": s.over,
+        "status": s.status, "winners": _enc.encode(list(s.winners)), "scores": _enc.encode(dict(s.scores)),
+        "seats": _enc.encode([list(p) for p in s.seats]), "side_label": s.side_label,
+        "sides": _enc.encode(dict(s.sides)), "options": _enc.encode(dict(s.options)), "setup": s.setup,
+        "updated_at": datetime.now(UTC),
+    }
+
+
+_names = msgspec.json.Decoder(tuple[str, ...])
+_seats = msgspec.json.Decoder(tuple[tuple[str, str], ...])
+_numbers = msgspec.json.Decoder(dict[str, int | float])
+_texts = msgspec.json.Decoder(dict[str, str])
+_options = msgspec.json.Decoder(dict[str, Any])
+
+
+def from_row(r: Sequence[Any]) -> Summary:
+    """A summary from the values of ``FACTS``, in that order (the order of ``Summary``'s fields)."""
+    (game_id, branch, head_id, version, events, rounds, over, status, winners, scores, seats, side_label, sides,
+     options, setup) = r
+    return Summary(game_id, branch, head_id, version, events, rounds, bool(over), status, _names.decode(winners),
+                   _numbers.decode(scores), _seats.decode(seats), side_label, _texts.decode(sides),
+                   _options.decode(options), setup)
+
+
+def write(c: Connection, summaries: Sequence[Summary]) -> None:
+    """Replace the rows of these branches, inside the caller's transaction."""
+    for s in summaries:
+        c.execute(SUMMARY.delete().where(SUMMARY.c.game_id == s.game_id, SUMMARY.c.branch == s.branch))
+    if summaries:
+        c.execute(SUMMARY.insert(), [_row(s) for s in summaries])
+
+
+def put(store: Store, summaries: Sequence[Summary]) -> None:
+    with store._write() as c:
+        write(c, summaries)
+
+
+def clear(store: Store) -> int:
+    """Delete every row (``agon rebuild``); returns how many there were."""
+    with store._write() as c:
+        return c.execute(SUMMARY.delete()).rowcount
+
+
+def count(store: Store) -> int:
+    with store._read() as c:
+        return c.execute(sa.select(sa.func.count()).select_from(SUMMARY)).scalar_one()
+
+
+# The game and branch tables, by name (the store imports this module, so it cannot import the store).
+_GAME = sa.table("game", sa.column("id"), sa.column("ruleset"), sa.column("title"), sa.column("players"),
+                 sa.column("created_at"), sa.column("current_branch"))
+_BRANCH = sa.table("branch", sa.column("game_id"), sa.column("name"), sa.column("head_id"))
+
+ORDERS = {
+    "oldest": (_GAME.c.created_at.asc(), _GAME.c.id.asc()),
+    "newest": (_GAME.c.created_at.desc(), _GAME.c.id.desc()),
+    "longest": (SUMMARY.c.events.desc(), _GAME.c.created_at.asc()),
+    "shortest": (SUMMARY.c.events.asc(), _GAME.c.created_at.asc()),
+}
+
+
+def _scope(which: str, ruleset: str | None):
+    """The (game, branch) pairs a listing reads: each game's current branch, or its main line."""
+    on_branch = _BRANCH.c.name == (_GAME.c.current_branch if which == "current" else sa.literal("main"))
+    joined = _GAME.join(_BRANCH, sa.and_(_BRANCH.c.game_id == _GAME.c.id, on_branch)).outerjoin(
+        SUMMARY, sa.and_(SUMMARY.c.game_id == _GAME.c.id, SUMMARY.c.branch == _BRANCH.c.name))
+    where = [] if ruleset is None else [_GAME.c.ruleset == ruleset]
+    return joined, where
+
+
+def stale(store: Store, versions: Mapping[str, str], which: str = "current", ruleset: str | None = None
+          ) -> list[tuple[str, str, str, str]]:
+    """The (game id, branch, ruleset, head id) of the branches in scope whose row is missing or stale: another
+    head, layout or ruleset version (``versions``: each ruleset's version now; a ruleset not named there is always
+    stale)."""
+    joined, where = _scope(which, ruleset)
+    unknown = sa.literal(UNREADABLE)
+    version_now = sa.case(versions, value=_GAME.c.ruleset, else_=unknown) if versions else unknown
+    q = sa.select(_GAME.c.id, _BRANCH.c.name, _GAME.c.ruleset, _BRANCH.c.head_id).select_from(joined).where(
+        *where, sa.or_(SUMMARY.c.game_id.is_(None), SUMMARY.c.head_id != _BRANCH.c.head_id,
+                       SUMMARY.c.layout != LAYOUT, SUMMARY.c.ruleset_version != version_now)
+    ).order_by(_GAME.c.created_at, _GAME.c.id)
+    with store._read() as c:
+        return [(r[0], r[1], r[2], r[3]) for r in c.execute(q)]
+
+
+@dataclass(frozen=True)
+class Listed:
+    """A game as a listing shows it: the game, its number of branches and the summary of the branch read."""
+
+    id: str
+    ruleset: str
+    title: str
+    created_at: datetime
+    current_branch: str
+    branches: int
+    summary: Summary
+
+
+def listing(store: Store, which: str = "current", ruleset: str | None = None, over: bool | None = None,
+            order: str = "oldest", limit: int | None = None, count_branches: bool = True) -> list[Listed]:
+    """Games with the summary of their current branch (or main line), filtered, ordered and limited in SQL (and
+    each game's number of branches, unless not ``count_branches``: then it reads 0)."""
+    joined, where = _scope(which, ruleset)
+    if over is not None:
+        where.append(SUMMARY.c.over == over)
+    every = _BRANCH.alias("every_branch")
+    n_branches = sa.select(sa.func.count()).select_from(every).where(
+        every.c.game_id == _GAME.c.id).correlate(_GAME).scalar_subquery() if count_branches else sa.literal(0)
+    q = sa.select(_GAME.c.id, _GAME.c.ruleset, _GAME.c.title, _GAME.c.created_at, _GAME.c.current_branch,
+                  n_branches, *FACTS).select_from(joined).where(*where, SUMMARY.c.game_id.is_not(None))
+    q = q.order_by(*ORDERS[order])
+    if limit is not None:
+        q = q.limit(limit)
+    with store._read() as c:
+        rows = c.execute(q).all()
+    out = []
+    for r in rows:
+        at = r[3]
+        if isinstance(at, str):
+            at = datetime.fromisoformat(at)
+        at = at if at.tzinfo else at.replace(tzinfo=UTC)
+        out.append(Listed(r[0], r[1], r[2], at, r[4], r[5], from_row(r[6:])))
+    return out
+
+
+def of_game(store: Store, game_id: str, branch: str | None = None) -> dict[str, Summary]:
+    """The stored rows of every branch of one game (or of one branch), by branch (stale ones included: compare
+    their heads)."""
+    where = [SUMMARY.c.game_id == game_id] + ([SUMMARY.c.branch == branch] if branch is not None else [])
+    with store._read() as c:
+        rows = c.execute(sa.select(*FACTS, SUMMARY.c.layout).where(*where)).all()
+    return {r[1]: from_row(r[:-1]) for r in rows if r[-1] == LAYOUT}

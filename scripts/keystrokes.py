@@ -1,0 +1,395 @@
+"""Keystrokes to record a game at a table, measured through the real ``agon play`` in a pseudo-terminal:
+
+    .venv/bin/python scripts/keystrokes.py                 # every shipped replay
+    .venv/bin/python scripts/keystrokes.py perikles-4p     # one
+
+For each recorded game in ``replays/`` a new game is set up as it was (same players, card set and options) but
+played at a table (``--table``: every chance outcome is typed) with every seat a person, and ``agon play`` is run
+in a pseudo-terminal (pexpect). For every event of the recorded game the script types what a person would type
+with the shortest unambiguous input: a chance outcome's items by their shortest unique prefix or abbreviation and
+dice as digits (``6512``); a decision by its option number when ``play`` lists the options, else its steps'
+values in one line (each the shortest input that step takes), Enter alone when only one decision is legal. An
+event that follows by itself (a chance outcome with one possible result) is not typed. At the end the game
+recorded through ``play`` must equal the recorded one event for event.
+
+Baseline ("today", before issue 17): chance items typed as full ids with spaces between, dice as ``6 5 1 2``,
+decisions by their number in the option list when it is among the 40 options shown; beyond those, the cheaper of
+a ``?TEXT`` filter that brings it among the shown (then its number) and the event's JSON; the event's JSON when
+the list does not hold it. A keystroke is a character typed, Enter included.
+
+Mistakes are then made on purpose, once each, and corrected: a wrong die, a wrong card and a wrong decision; the
+script counts the inputs that correct each (``u``, then the right entry). Target: at most 40% of the baseline's
+keystrokes for Perikles, and every correction in at most 2 inputs. Exit status 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import pexpect  # noqa: E402
+
+from agon.core import entry, steps  # noqa: E402
+from agon.cli.play_cmds import SHOWN  # noqa: E402
+from agon.core.engine import Chance, Decision, option_text  # noqa: E402
+from agon.core.service import NewGame, Service  # noqa: E402
+from agon.events.store import Store  # noqa: E402
+
+PROMPT = "Your choice"
+TARGET = 0.40
+
+
+# -- the shortest inputs -------------------------------------------------------------------------------------------
+
+
+def spellings(item: str, most: int = 4):
+    """Ways to type ``item`` that core.entry may read as it, shortest first: prefixes of its words in order (from
+    its first word or a later one), each word cut at up to ``most`` characters, and the item itself."""
+    ws = entry.words(item)
+    seen = set()
+    out = []
+    for start in range(len(ws)):
+        rest = ws[start:]
+        cuts = [range(1, min(most, len(rest[0])) + 1)] + [range(0, min(most, len(w)) + 1) for w in rest[1:]]
+        for ks in itertools.product(*cuts):
+            if 0 in ks and any(ks[i] for i in range(ks.index(0), len(ks))):
+                continue  # a word skipped in the middle is not an abbreviation
+            text = "".join(w[:k] for w, k in zip(rest, ks))
+            if text not in seen:
+                seen.add(text)
+                out.append(text)
+    out.append(item)
+    return sorted(out, key=len)
+
+
+RESERVED = {"u", "undo", "r", "redo", "b", "branch", "log", "state", "q", "quit", "exit", "help", "-", "back"}
+"""Words ``play`` reads as its commands (``b`` starts ``b NAME``), never as an entry: an entry avoids them."""
+
+
+def shortest_item(item: str, items) -> str:
+    pool = list(items)
+    for t in spellings(item):
+        if t in RESERVED:
+            continue
+        try:
+            if entry.resolve(t, pool) == item:
+                return t
+        except entry.EntryError:
+            pass
+    return item
+
+
+def shortest_step(question: steps.Question, value: str) -> str:
+    options = list(spellings(value))
+    if not any(v.isdigit() for v in question.values):
+        options.append(str(question.values.index(value) + 1) if value in question.values else value)
+    for t in sorted(options, key=len):
+        if t in RESERVED:
+            continue
+        try:
+            if steps.pick(question, t) == value:
+                return t
+        except entry.EntryError:
+            pass
+    return value
+
+
+# -- what was typed for an event -----------------------------------------------------------------------------------
+
+
+def outcome_of(pending: Chance, event_obj) -> tuple:
+    """The chance outcome an event recorded: its die values, or its items, in the order the event holds them."""
+    found: list = []
+
+    def walk(x):
+        if isinstance(x, bool):
+            return
+        if pending.kind == "dice" and isinstance(x, int):
+            found.append(x)
+        elif pending.kind != "dice" and isinstance(x, str) and x in pending.items:
+            found.append(x)
+        elif isinstance(x, dict):
+            for k, v in x.items():
+                if k != "type":
+                    walk(v)
+        elif isinstance(x, list | tuple):
+            for v in x:
+                walk(v)
+
+    walk(event_obj)
+    return tuple(found)
+
+
+def step_path(rs, state, event, chosen=(), budget=None) -> steps.Chosen | None:
+    """The steps that build ``event`` (a depth-first search over the values the event names)."""
+    budget = budget if budget is not None else [400]
+    now = steps.ask(rs, state, chosen)
+    if not isinstance(now, steps.Question):
+        return chosen if now == event else None
+    if now.field == steps.OPTION:  # the few decisions left, listed: the one that is the event
+        for c in now.choices:
+            if steps.ask(rs, state, chosen + ((now.field, c.value),)) == event:
+                return chosen + ((now.field, c.value),)
+        return None
+    obj_text = json.dumps(event_obj_of(event))
+    text = steps.key(event_obj_of(event))
+    candidates = []
+    for c in now.choices:
+        if c.value in (steps.DONE,) or c.value == steps.tag_label(steps.tag_of(event)) or f'"{c.value}"' in obj_text \
+                or c.value in text:
+            candidates.append(c.value)
+    candidates += [a for a in now.accepts if f'"{a}"' in obj_text and a not in candidates]
+    candidates.sort(key=lambda v: obj_text.find(f'"{v}"') if f'"{v}"' in obj_text else len(obj_text))
+    for v in candidates:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        found = step_path(rs, state, event, chosen + ((now.field, v),), budget)
+        if found is not None:
+            return found
+    return None
+
+
+def event_obj_of(event):
+    import msgspec
+
+    return msgspec.to_builtins(event)
+
+
+def words_for(rs, state, path: steps.Chosen) -> list[str]:
+    """The shortest words that, typed in one line at ``play``'s prompt, take ``path``: questions with one possible
+    answer are left out (play answers them), unless leaving them out would change what the words mean."""
+    chosen: steps.Chosen = ()
+    now = steps.ask(rs, state)
+    chosen, now = steps.forward(rs, state, chosen, now)
+    words = []
+    for f, v in path[len(chosen):]:
+        assert isinstance(now, steps.Question) and now.field == f, (now, f, v)
+        if len(now.choices) > 1:
+            words.append(shortest_step(now, v))
+        chosen = chosen + ((f, v),)
+        now = steps.ask(rs, state, chosen)
+    try:
+        _, end = steps.walk(rs, state, words)
+        if isinstance(end, steps.Question) or end is None:
+            raise entry.EntryError("incomplete")
+        return words
+    except entry.EntryError:
+        chosen, now = steps.forward(rs, state, (), steps.ask(rs, state))
+        return [shortest_step(steps.ask(rs, state, path[:i]), v) for i, (f, v) in enumerate(path)
+                if i >= len(chosen)]
+
+
+@dataclass
+class Plan:
+    """What is typed for one event, today and now."""
+
+    n: int
+    kind: str  # decision, dice, draw
+    now: str | None  # None: recorded by itself
+    today: str | None
+
+
+def plan_event(svc: Service, line, n: int, event, actor: str) -> Plan:
+    rs, state = line.ruleset, line.state
+    pending = rs.pending(state)
+    obj = line.codec.to_obj(event)
+    if isinstance(pending, Chance):
+        if pending.forced:
+            return Plan(n, "forced", None, None)
+        out = outcome_of(pending, obj)
+        assert pending.build(out) == event, (n, pending, out, event)
+        if pending.kind == "dice":
+            digits = "".join(map(str, out)) if pending.sides <= 9 else " ".join(map(str, out))
+            return Plan(n, "dice", digits, " ".join(map(str, out)))
+        return Plan(n, pending.kind, " ".join(shortest_item(i, pending.items) for i in out), " ".join(out))
+    assert isinstance(pending, Decision)
+    legal = list(rs.legal(state))
+    today = today_decision(rs, state, legal, event, obj)
+    if len(legal) == 1 and legal[0] == event:
+        return Plan(n, "decision", "", today)
+    pending_is_stepwise = steps.stepwise(rs, state)
+    if not pending_is_stepwise:
+        return Plan(n, "decision", str(legal.index(event) + 1) if event in legal else json.dumps(obj), today)
+    path = step_path(rs, state, event)
+    if path is None:
+        return Plan(n, "decision", json.dumps(obj), today)
+    return Plan(n, "decision", " ".join(words_for(rs, state, path)), today)
+
+
+def today_decision(rs, state, legal, event, obj) -> str:
+    """What a person typed for a decision before issue 17: its number when it is among the options shown (the
+    first 40); else the cheaper of a '?TEXT' filter that brings it among the 40 shown, then its number (two
+    inputs, written here with a newline between), and the event as JSON."""
+    if event not in legal:
+        return json.dumps(obj)
+    n = legal.index(event) + 1
+    if n <= SHOWN:
+        return str(n)
+    texts = [option_text(rs, state, ev).lower() for ev in legal]
+    mine = texts[n - 1]
+    ws = mine.split()
+    best = json.dumps(obj)
+    for f in sorted({*ws, *(" ".join(p) for p in zip(ws, ws[1:]))}, key=len):
+        if len(f) + len(str(n)) + 3 >= len(best):
+            break
+        shown = [i for i, t in enumerate(texts) if f in t][:SHOWN]
+        if n - 1 in shown:
+            best = f"?{f}\n{n}"
+            break
+    return best
+
+
+# -- driving agon play ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    name: str
+    events: int = 0
+    inputs: int = 0
+    keys: int = 0
+    today_keys: int = 0
+    today_inputs: int = 0
+    by_kind: dict = field(default_factory=dict)
+    corrections: dict = field(default_factory=dict)
+
+
+def agon_command() -> list[str]:
+    exe = shutil.which("agon", path=str(Path(sys.executable).parent))
+    return [exe] if exe else [sys.executable, "-m", "agon"]
+
+
+def measure(name: str, work: Path) -> Result:
+    db = work / f"{name}.db"
+    svc = Service(Store(f"sqlite:///{db}"))
+    recorded = svc.load(svc.import_((ROOT / "replays" / f"{name}.jsonl").read_bytes()))
+    created = recorded.created
+    game = svc.new_game(NewGame(created.ruleset, players=created.names, seed=created.seed, cards=created.cards,
+                                table=True, options=dict(created.options), title="keystrokes"))
+    env = dict(os.environ, AGON_DB=str(db), COLUMNS="200", NO_COLOR="1")
+    cmd = agon_command()
+    child = pexpect.spawn(cmd[0], [*cmd[1:], "play", game], env=env, encoding="utf-8", timeout=120,
+                          dimensions=(50, 200))
+    child.expect(PROMPT)
+    res = Result(name)
+    mistakes = {"dice": None, "draw": None, "decision": None}
+
+    def send(text: str) -> str:
+        child.sendline(text)
+        child.expect([PROMPT, pexpect.EOF])  # play ends by itself with the game
+        return child.before
+
+    target = recorded.events
+    while True:
+        line = svc.load(game)
+        n = len(line.events)
+        if n >= len(target):
+            break
+        event = target[n]
+        plan = plan_event(svc, line, n, event, recorded.envelopes[n].actor)
+        if plan.now is None:
+            raise AssertionError(f"{name}: event #{n} should have followed by itself")
+        kind = plan.kind
+        if kind in mistakes and mistakes[kind] is None and kind != "decision" or (
+                kind == "decision" and mistakes["decision"] is None and plan.now not in ("",)
+                and len(line.ruleset.legal(line.state)) > 1):
+            wrong = wrong_entry(line, plan)
+            if wrong is not None:
+                out = send(wrong)
+                if "error" not in out:
+                    inputs = 0
+                    out = send("u")
+                    inputs += 1
+                    assert "Took back 1 event" in out, out
+                    out = send(plan.now)
+                    inputs += 1
+                    mistakes[kind] = inputs  # the slip and its correction stay out of the totals
+                    account(res, plan)
+                    check_progress(svc, game, target, n, out)
+                    continue
+        out = send(plan.now)
+        account(res, plan)
+        check_progress(svc, game, target, n, out)
+    if child.isalive():
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    got = svc.load(game).events
+    assert got[1:] == target[1:], f"{name}: the game typed through play differs from the recorded one"
+    res.events = sum(1 for _ in target[1:])
+    res.corrections = {k: v for k, v in mistakes.items() if v is not None}
+    svc.store.close()
+    return res
+
+
+def account(res: Result, plan: Plan) -> None:
+    keys = len(plan.now) + 1
+    today = len(plan.today) + 1  # a filter's newline is its Enter
+    res.inputs += 1
+    res.keys += keys
+    res.today_inputs += 1 + plan.today.count("\n")
+    res.today_keys += today
+    k = res.by_kind.setdefault(plan.kind, [0, 0, 0])
+    k[0] += 1
+    k[1] += keys
+    k[2] += today
+
+
+def check_progress(svc, game, target, n, out) -> None:
+    line = svc.load(game)
+    if len(line.events) <= n or line.events[n] != target[n]:
+        raise AssertionError(f"event #{n} was not recorded as in the replay; play said:\n{out[-1500:]}")
+
+
+def wrong_entry(line, plan: Plan) -> str | None:
+    """A plausible slip: the next die value, another card of the same draw, another legal decision."""
+    rs, state = line.ruleset, line.state
+    pending = rs.pending(state)
+    if plan.kind == "dice":
+        d = list(plan.now)
+        d[0] = str(int(d[0]) % pending.sides + 1)
+        return "".join(d)
+    if plan.kind == "draw":
+        out = plan.today.split()
+        others = [i for i in sorted(set(pending.items)) if i not in out]
+        if not others:
+            return None
+        return " ".join([others[0], *out[1:]])
+    legal = list(rs.legal(state))
+    return "2" if not steps.stepwise(rs, state) and len(legal) > 1 and plan.today != "2" else None
+
+
+def main(argv: list[str]) -> int:
+    names = argv or sorted(p.stem for p in (ROOT / "replays").glob("*.jsonl"))
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        results = [measure(n, Path(tmp)) for n in names]
+    print(f"{'game':<24}{'events':>7}{'inputs':>8}{'keys':>7}{'today':>7}{'ratio':>7}{'keys/event':>11}"
+          f"{'today/event':>12}  corrections (inputs)")
+    for r in results:
+        ratio = r.keys / r.today_keys
+        corr = ", ".join(f"{k} {v}" for k, v in r.corrections.items()) or "-"
+        print(f"{r.name:<24}{r.events:>7}{r.inputs:>8}{r.keys:>7}{r.today_keys:>7}{ratio:>7.0%}"
+              f"{r.keys / r.events:>11.2f}{r.today_keys / r.events:>12.2f}  {corr}")
+        for kind, (count, keys, today) in sorted(r.by_kind.items()):
+            print(f"    {kind:<20}{count:>7} typed, {keys:>6} keys, today {today:>6}")
+        if r.name.startswith("perikles") and ratio > TARGET:
+            ok = False
+            print(f"    target missed: more than {TARGET:.0%} of today's keystrokes")
+        if any(v > 2 for v in r.corrections.values()):
+            ok = False
+            print("    target missed: a correction took more than 2 inputs")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,608 @@
+"""The JSON API: what the CLI does for a game, over HTTP, each answer shaped for the seat that asked.
+
+Every route calls the core service (core/service.py) and the seat rules (core/seats.py); nothing here knows a
+ruleset's rules or the store's tables. A request names its seat with its token: ``Authorization: Bearer TOKEN``
+(or ``?token=TOKEN``, for links and the event stream, which a browser cannot give headers). Without a token a
+request sees what every player sees.
+
+Errors are ``{"error": "one sentence"}``: 400 a bad request, 401 a token is needed, 403 the token does not allow
+it, 404 no such game, branch or route, 409 someone else recorded first (the CLI's message), 413 a body too large,
+422 a decision the rules refuse (naming the rule).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+
+from agon.core import registry, seats
+from agon.core.bots import bots_of
+from agon.core.engine import PUBLIC, Chance, Decision, Over, option_text
+from agon.core.service import (Line, NewGame, NotFound, RaceLost, Recorded, Service, ServiceError, position,
+                               told)
+
+HOST = seats.HOST
+
+
+class Lines:
+    """The lines this worker read lately, by (game, branch, head id). A line up to a given head never changes (an
+    event's id is its chain hash), so a line found here is the line the store holds: the many readers of one
+    position (every seat's page and stream) fold it once. Each worker keeps its own; nothing is shared."""
+
+    def __init__(self, size: int = 512) -> None:
+        self.items: OrderedDict[tuple[str, str, str], Line] = OrderedDict()
+        self.size = size
+        self.lock = threading.Lock()
+
+    def get(self, svc: Service, game: str, branch: str | None) -> Line:
+        key = seats.head_of(svc, game, branch)
+        with self.lock:
+            line = self.items.get(key)
+            if line is not None:
+                self.items.move_to_end(key)
+                return line
+        line = svc.load(key[0], key[1])
+        self.put(line)
+        return line
+
+    def put(self, line: Line) -> None:
+        with self.lock:
+            self.items[(line.game.id, line.branch.name, line.head.id)] = line
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+def steps_of(line: Line) -> list:
+    """``line.steps()``, computed once per line object (lines are cached by head)."""
+    cached = line.__dict__.get("_steps")
+    if cached is None:
+        cached = line.__dict__["_steps"] = line.steps()
+    return cached
+
+
+class HttpError(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+@dataclass
+class Call:
+    """One request as a route reads it."""
+
+    svc: Service
+    game: str
+    token: str | None
+    body: dict[str, Any]
+    query: dict[str, str]
+    raw: bytes = b""
+    lines: Lines | None = None
+
+
+def token_of(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip() or None
+    return request.query_params.get("token") or None
+
+
+def route(fn: Callable[[Call], Any], *, raw_body: bool = False) -> Callable[[Request], Any]:
+    """An endpoint around ``fn(call)``, which runs in a worker thread (the service blocks on the store): the
+    body is read as a JSON object (or kept as bytes), and every error becomes one JSON line."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            raw = await request.body()
+            body: dict[str, Any] = {}
+            if raw and not raw_body:
+                try:
+                    body = json.loads(raw)
+                except (ValueError, UnicodeDecodeError) as e:
+                    raise HttpError(400, f"the request body is not valid JSON ({e}); send a JSON object") from None
+                if not isinstance(body, dict):
+                    raise HttpError(400, "the request body must be a JSON object")
+            call = Call(request.app.state.service, request.path_params.get("game", ""), token_of(request), body,
+                        dict(request.query_params), raw, request.app.state.lines)
+            result = await run_in_threadpool(fn, call)
+        except Exception as e:  # noqa: BLE001 - every failure is one line for the client
+            return failure(e)
+        if request.method == "POST" and isinstance(result, dict) and "game" in result:
+            changed(request.app, result["game"])
+        if isinstance(result, Response):
+            return result
+        return JSONResponse(result)
+
+    endpoint.__doc__ = fn.__doc__
+    return endpoint
+
+
+def failure(e: Exception) -> JSONResponse:
+    """The status and sentence for an exception raised while answering."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    if isinstance(e, HttpError):
+        return error(e.status, str(e))
+    if isinstance(e, seats.WrongToken):
+        return error(403, str(e))
+    if isinstance(e, NotFound):
+        return error(404, str(e))
+    if isinstance(e, RaceLost | seats.AlreadyStored):
+        return error(409, str(e))
+    if isinstance(e, ServiceError):
+        return error(422 if str(e).startswith("refused:") else 400, str(e))
+    if isinstance(e, SQLAlchemyError):
+        detail = str(getattr(e, "orig", None) or e).splitlines()[0]
+        return error(503, f"the store failed: {detail}; nothing was recorded, retry")
+    import logging
+
+    logging.getLogger("agon.server").exception("unexpected error")
+    return error(500, f"the server failed ({type(e).__name__}); nothing was recorded, retry or tell the host")
+
+
+# -- reading a request -----------------------------------------------------------------------------------------
+
+
+def _str(call: Call, key: str, default: str | None = None) -> str | None:
+    v = call.body.get(key, call.query.get(key, default))
+    if v is not None and not isinstance(v, str):
+        raise HttpError(400, f"{key!r} must be a string")
+    return v
+
+
+def _int(call: Call, key: str, default: int | None = None) -> int | None:
+    v = call.body.get(key, call.query.get(key, default))
+    if v is None:
+        return None
+    if isinstance(v, bool) or (isinstance(v, str) and not v.lstrip("-").isdigit()) or not isinstance(v, int | str):
+        raise HttpError(400, f"{key!r} must be a whole number")
+    return int(v)
+
+
+def load(call: Call) -> tuple[Line, str | None]:
+    """The line asked for (``branch``, default the game's current one) and the caller's seat."""
+    branch = _str(call, "branch")
+    line = call.lines.get(call.svc, call.game, branch) if call.lines else call.svc.load(call.game, branch)
+    return line, seats.seat_of(call.svc, line.game.id, call.token)
+
+
+def viewer_of(seat: str | None) -> str:
+    """Whose view a seat gets: a player their own; the host and nobody what every player sees."""
+    return seat if seat not in (None, HOST) else PUBLIC
+
+
+def need_host(seat: str | None, what: str) -> None:
+    if seat is None:
+        raise HttpError(401, f"{what} needs the host's token")
+    if seat != HOST:
+        raise HttpError(403, f"only the host may {what}")
+
+
+# -- what a seat is shown --------------------------------------------------------------------------------------
+
+
+def pending_for(line: Line, seat: str | None) -> dict[str, Any]:
+    p = line.pending
+    if isinstance(p, Decision):
+        return {"kind": "decision", "player": p.player, "prompt": p.prompt, "bot": line.bot_of(p.player)}
+    if isinstance(p, Chance):
+        out: dict[str, Any] = {"kind": "chance", "chance": p.kind, "label": p.label, "count": p.count,
+                               "sides": p.sides, "entered_by": "host" if line.created.table else "seed"}
+        if seat == HOST:  # the recorder types what was drawn at the table
+            out["items"] = sorted(set(p.items)) if p.kind == "draw" else list(p.items)
+        return out
+    return {"kind": "over", "winners": list(p.outcome.winners), "scores": dict(p.outcome.scores),
+            "summary": p.outcome.summary}
+
+
+def game_head(line: Line) -> dict[str, Any]:
+    return {"game": line.game.id, "ruleset": line.ruleset.name, "title": line.game.title or line.ruleset.title,
+            "branch": line.branch.name, "event": line.head.depth, "position": position(line),
+            "status": line.status()}
+
+
+def state_data(line: Line, seat: str | None) -> dict[str, Any]:
+    rs = line.ruleset
+    return {**game_head(line), "you": seat_name(seat), "table": line.created.table,
+            "players": [{"name": p.name, "bot": p.bot} for p in line.created.players],
+            "pending": pending_for(line, seat), "round": rs.round(line.state), "scores": rs.scores(line.state),
+            "view": rs.view(line.state, viewer_of(seat))}
+
+
+def seat_name(seat: str | None) -> str | None:
+    return "host" if seat == HOST else seat
+
+
+def options_data(line: Line, seat: str | None) -> dict[str, Any]:
+    p = line.pending
+    out: dict[str, Any] = {**game_head(line), "you": seat_name(seat), "pending": pending_for(line, seat),
+                           "options": []}
+    if isinstance(p, Decision) and seat == p.player:
+        out["options"] = [{"n": i, "text": option_text(line.ruleset, line.state, ev),
+                           "event": line.codec.to_obj(ev)} for i, ev in enumerate(line.ruleset.legal(line.state), 1)]
+    elif isinstance(p, Decision):
+        out["note"] = (f"{p.player} decides now; only their seat sees their options" if seat != HOST else
+                       f"{p.player} decides now with their own link; the host enters chance outcomes")
+    elif isinstance(p, Chance) and line.created.table:
+        out["note"] = ("enter the outcome as the CLI takes it ('3 5', card ids, or 'seed' to let agon draw it)"
+                       if seat == HOST else "the host enters this chance outcome")
+    return out
+
+
+def told_from(line: Line, viewer: str, start: int) -> list[Recorded]:
+    """Events ``start`` onwards of ``line`` as ``viewer`` may read them (``Service.log``, telling only those)."""
+    out = []
+    for st in steps_of(line)[max(0, start):]:
+        if st.index >= start:
+            state = st.before if st.before is not None else st.after
+            out.append(told(line.ruleset, st.index, st.actor, state, st.event, viewer))
+    return out
+
+
+def recorded_rows(recorded: list[Recorded]) -> list[dict[str, Any]]:
+    return [{"n": r.n, "actor": r.actor, "text": r.sentence, "event": r.shown} for r in recorded]
+
+
+# -- routes ----------------------------------------------------------------------------------------------------
+
+
+def list_rulesets(call: Call) -> Any:
+    """The rulesets a game can be created with."""
+    out = []
+    for name in registry.names():
+        rs = registry.get(name)
+        out.append({"name": rs.name, "title": rs.title, "min_players": rs.min_players,
+                    "max_players": rs.max_players, "bots": sorted(bots_of(rs)), "options": dict(rs.option_names)})
+    return out
+
+
+def list_games(call: Call) -> Any:
+    """Every game: id, ruleset, title, players, events and status (as every player sees them)."""
+    rows = []
+    for g in call.svc.games():
+        row: dict[str, Any] = {"game": g.id, "ruleset": g.ruleset, "title": g.title, "players": list(g.players),
+                               "created_at": g.created_at.isoformat(timespec="seconds"), "branch": g.current_branch}
+        try:
+            line = call.lines.get(call.svc, g.id, None) if call.lines else call.svc.load(g.id)
+            row.update(event=line.head.depth, status=line.status(), over=isinstance(line.pending, Over))
+        except ServiceError as e:
+            row.update(event=None, status=f"unreadable: {e}", over=False)
+        rows.append(row)
+    return rows
+
+
+def _tokens_answer(call: Call, game_id: str, status: int = 201) -> JSONResponse:
+    tokens = seats.issue(call.svc, game_id)
+    line = call.svc.load(game_id)
+    seat_rows = {name: {"token": tok, "link": f"/games/{game_id}/seat#token={tok}"}
+                 for name, tok in tokens.items() if name != HOST}
+    host = tokens[HOST]
+    return JSONResponse({**game_head(line), "seats": seat_rows,
+                         "host": {"token": host, "link": f"/games/{game_id}/seat#token={host}"},
+                         "spectate": f"/games/{game_id}/watch",
+                         "note": "each link opens one seat: give it to that player only; the host's link"
+                                 " enters chance outcomes at a table and may undo"}, status_code=status)
+
+
+def create_game(call: Call) -> Any:
+    """Create a game; answers one secret token and link per person's seat, and the host's."""
+    b = call.body
+    players = b.get("players", [])
+    bots = b.get("bots", [])
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise HttpError(400, "'players' must be a list of names")
+    if not isinstance(bots, list) or not all(
+            isinstance(x, list | dict) for x in bots):
+        raise HttpError(400, "'bots' must be a list of {\"name\": ..., \"kind\": ...} objects")
+    pairs = []
+    for x in bots:
+        name, kind = (x.get("name"), x.get("kind")) if isinstance(x, dict) else (x + [None, None])[:2]
+        if not isinstance(name, str) or not isinstance(kind, str):
+            raise HttpError(400, "each bot needs a 'name' and a 'kind' (see /api/rulesets)")
+        pairs.append((name, kind))
+    options = b.get("options", {})
+    if not isinstance(options, dict):
+        raise HttpError(400, "'options' must be an object of KEY: VALUE")
+    ruleset = _str(call, "ruleset")
+    if not ruleset:
+        raise HttpError(400, "'ruleset' is needed (see /api/rulesets)")
+    seed = _int(call, "seed")
+    if not isinstance(b.get("table", False), bool):
+        raise HttpError(400, "'table' must be true or false")
+    spec = NewGame(ruleset=ruleset, players=players, bots=pairs, seed=seed, table=b.get("table", False),
+                   options=options, title=_str(call, "title", "") or "")
+    return _tokens_answer(call, call.svc.new_game(spec))
+
+
+def get_state(call: Call) -> Any:
+    """The game now, as the caller's seat sees it (without a token: as every player sees it)."""
+    line, seat = load(call)
+    return state_data(line, seat)
+
+
+def get_options(call: Call) -> Any:
+    """Who must act and, for that player's own seat only, the legal decisions numbered as 'act' takes them."""
+    line, seat = load(call)
+    return options_data(line, seat)
+
+
+def act(call: Call) -> Any:
+    """Record the caller's decision (or, for the host of a table game, a chance outcome); bots that follow move."""
+    choice = call.body.get("choice")
+    if isinstance(choice, int) and not isinstance(choice, bool):
+        choice = str(choice)
+    elif isinstance(choice, dict):
+        choice = json.dumps(choice)
+    if not isinstance(choice, str) or not choice.strip():
+        raise HttpError(400, "'choice' is needed: a number from the options, an event as JSON, or a chance outcome")
+    if call.body.get("branch") is not None:
+        raise HttpError(400, "play goes on the game's current branch; the host switches branches")
+    line, seat = load(call)
+    if seat is None:
+        raise HttpError(401, "acting needs your seat's token (the link you were given)")
+    expect = call.body.get("expect")
+    if isinstance(expect, int) and not isinstance(expect, bool):  # an event number: this line's position then
+        if expect != line.head.depth:
+            raise RaceLost(f"the game moved on since event #{expect} (it is at #{line.head.depth}); nothing was"
+                           " recorded: look at the options again and retry")
+        expect = position(line)
+    elif expect is not None and not isinstance(expect, str):
+        raise HttpError(400, "'expect' is the 'position' the options were read at (or their event number)")
+    pending = line.pending
+    if isinstance(pending, Decision):
+        if seat == HOST:
+            raise HttpError(403, f"{pending.player} decides now, with their own link; the host enters chance"
+                                 " outcomes")
+        if seat != pending.player:
+            raise ServiceError(f"refused: turn order: {pending.player} must act now ({pending.prompt}), not {seat}")
+        recorded, now = _record(call, line, choice, expect, as_player=seat)
+    elif isinstance(pending, Chance):
+        if seat != HOST:
+            raise HttpError(403, "the host enters chance outcomes; wait for them")
+        recorded, now = _record(call, line, choice, expect, tell=PUBLIC)
+    else:
+        raise ServiceError(f"the game is over ({pending.outcome.summary}); the host may branch from an earlier"
+                           " position to play on")
+    if call.lines is not None:
+        call.lines.put(now)
+    return {**game_head(now), "recorded": recorded_rows(recorded), "scores": now.ruleset.scores(now.state),
+            "pending": pending_for(now, seat)}
+
+
+def _record(call: Call, line: Line, choice: str, expect: str | None, **kw: Any) -> tuple[list[Recorded], Line]:
+    """The service's ``record`` at the position the caller saw (``expect``): a line that moved since is a lost race
+    (409), checked by the service against the line it writes after (robust against any race in between)."""
+    try:
+        return call.svc.record(line.game.id, choice, branch=line.branch.name, expect=expect, **kw)
+    except ServiceError as e:
+        if str(e).startswith("the line has moved since position"):
+            raise RaceLost(str(e)) from None
+        raise
+
+
+def undo(call: Call) -> Any:
+    """Take back a decision: a player their own last one while nobody acted since and nothing was revealed; the
+    host any number (``steps``)."""
+    line, seat = load(call)
+    if seat is None:
+        raise HttpError(401, "undo needs your seat's token")
+    steps = _int(call, "steps", 1) or 1
+    _, n = seats.undo(call.svc, line, seat, steps)
+    now = call.svc.load(line.game.id, line.branch.name)
+    return {**game_head(now), "undone": n}
+
+
+def redo(call: Call) -> Any:
+    """Redo the last undo (host only)."""
+    line, seat = load(call)
+    need_host(seat, "redo")
+    _, n = call.svc.redo(line.game.id, line.branch.name)
+    now = call.svc.load(line.game.id, line.branch.name)
+    return {**game_head(now), "redone": n}
+
+
+def list_branches(call: Call) -> Any:
+    """The game's lines: name, parent, head event, status; which one is played."""
+    line, _ = load(call)
+    out = []
+    for ln in call.svc.lines(line.game.id):
+        out.append({"name": ln.branch.name, "parent": ln.branch.parent_branch, "event": ln.head.depth,
+                    "status": ln.status(), "current": ln.branch.name == ln.game.current_branch})
+    return out
+
+
+def make_branch(call: Call) -> Any:
+    """A new line from event ``at`` (default: the head) of the current line, made current (host only)."""
+    line, seat = load(call)
+    need_host(seat, "make a branch")
+    name = _str(call, "name")
+    if not name:
+        raise HttpError(400, "'name' is needed: the new branch's name")
+    reseed = call.body.get("reseed", False)
+    if not isinstance(reseed, bool):
+        raise HttpError(400, "'reseed' must be true or false")
+    b = call.svc.branch(line.game.id, name, _int(call, "at"), line.branch.name, reseed)
+    return game_head(call.svc.load(line.game.id, b.name))
+
+
+def switch(call: Call) -> Any:
+    """Make another line the one played (host only)."""
+    line, seat = load(call)
+    need_host(seat, "switch branches")
+    name = _str(call, "name")
+    if not name:
+        raise HttpError(400, "'name' is needed: the branch to play on")
+    return game_head(call.svc.switch(line.game.id, name))
+
+
+def get_log(call: Call) -> Any:
+    """The line's events from ``from`` (default 0), told as the caller's seat may read them."""
+    line, seat = load(call)
+    start = _int(call, "from", 0) or 0
+    rows = told_from(line, viewer_of(seat), start)
+    return {**game_head(line), "you": seat_name(seat), "events": recorded_rows(rows)}
+
+
+def export(call: Call) -> Any:
+    """The whole game as 'agon export' writes it, or with ``branch`` one line (host only: it holds every hidden
+    card)."""
+    from agon.core.transfer import export_game
+
+    line, seat = load(call)
+    need_host(seat, "export the game (the file holds every hidden card)")
+    branch = _str(call, "branch")
+    data = call.svc.export(line.game.id, branch) if branch else export_game(call.svc, line.game.id)
+    return Response(data, media_type="application/x-ndjson")
+
+
+def import_game(call: Call) -> Any:
+    """A new game from a file written by 'agon export' (the request body); answers the new game's links. A game
+    already on the server is refused (409)."""
+    if not call.raw.strip():
+        raise HttpError(400, "send the exported file (JSON Lines) as the request body")
+    return _tokens_answer(call, seats.import_new(call.svc, call.raw))
+
+
+# -- the event stream ------------------------------------------------------------------------------------------
+
+
+async def stream(request: Request) -> Response:
+    """Server-sent events: every new event of the line as the caller's seat may read it (``recorded``), a
+    ``moved`` when the head went back (an undo or a switch), and the status after each change. ``since`` (or
+    Last-Event-ID) is the last event the client has; ``wait`` (seconds) ends the stream after that long."""
+    svc: Service = request.app.state.service
+    game = request.path_params["game"]
+    try:
+        since = int(request.headers.get("last-event-id") or request.query_params.get("since", "-1"))
+        wait = float(request.query_params.get("wait", "3600"))
+    except ValueError:
+        return error(400, "'since' must be a whole number and 'wait' a number of seconds")
+    branch = request.query_params.get("branch")
+
+    lines: Lines = request.app.state.lines
+
+    def first() -> tuple[Line, str | None]:
+        line = lines.get(svc, game, branch)
+        return line, seats.seat_of(svc, line.game.id, token_of(request))
+
+    try:
+        line, seat = await run_in_threadpool(first)
+    except Exception as e:  # noqa: BLE001
+        return failure(e)
+    viewer = viewer_of(seat)
+    game_id = line.game.id
+    follow = branch  # None: the game's current branch, whichever it is
+
+    def batch(after: int, last_id: str | None) -> tuple[str, str | None, int]:
+        """What changed since the client's event #after (whose id is ``last_id``, when known)."""
+        ln = lines.get(svc, game_id, follow)
+        if ln.head.id == last_id:
+            return "", last_id, after
+        grows = last_id is None or (after < len(ln.envelopes) and ln.envelopes[after].id == last_id)
+        out = []
+        if grows:
+            for row in recorded_rows(told_from(ln, viewer, after + 1)):
+                out.append(_sse("recorded", row, row["n"]))
+        else:  # an undo, a switch, or a new line after an undo: the client reads the game again
+            out.append(_sse("moved", game_head(ln), ln.head.depth))
+        out.append(_sse("status", {**game_head(ln), "pending": pending_for(ln, seat)}, ln.head.depth))
+        return "".join(out), ln.head.id, ln.head.depth
+
+    async def events():
+        loop = asyncio.get_running_loop()
+        end = loop.time() + max(0.0, min(wait, 3600.0))
+        if 0 <= since <= line.head.depth:
+            after, last_id = since, None
+        else:
+            after, last_id = line.head.depth, line.head.id
+            if since > line.head.depth:  # the client has events this line no longer has (an undo)
+                yield _sse("moved", game_head(line), line.head.depth)
+            yield _sse("status", {**game_head(line), "pending": pending_for(line, seat)}, line.head.depth)
+        watcher: Watcher = request.app.state.watcher
+        wakeups = request.app.state.wakeups
+        watcher.follow(game_id)
+        try:
+            while True:
+                wake = wakeups.setdefault(game_id, asyncio.Event())  # before reading: no change slips between
+                try:
+                    text, last_id, after = await run_in_threadpool(batch, after, last_id)
+                except Exception as e:  # noqa: BLE001 - the stream ends with one line
+                    yield _sse("error", {"error": str(e)}, None)
+                    return
+                if text:
+                    yield text
+                left = end - loop.time()
+                if left <= 0:
+                    return
+                try:
+                    await asyncio.wait_for(wake.wait(), min(15.0, left))
+                except TimeoutError:
+                    yield ": waiting\n\n"  # a comment line: keeps proxies from closing an idle stream
+        finally:
+            watcher.unfollow(game_id)
+
+    return StreamingResponse(events(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def changed(app: Any, game_id: str) -> None:
+    """Wake this worker's streams of ``game_id`` (after a change made here, or seen by the ``Watcher``)."""
+    woken = app.state.wakeups.pop(game_id, None)
+    if woken is not None:
+        woken.set()
+
+
+class Watcher:
+    """One look at the store per poll interval for all the games this worker's streams follow (one query however
+    many streams), waking the streams of the games that moved, through any worker or the CLI."""
+
+    def __init__(self, app: Any, poll: float) -> None:
+        self.app, self.poll = app, poll
+        self.follows: dict[str, int] = {}
+        self.seen: dict[str, Any] = {}
+
+    def follow(self, game_id: str) -> None:
+        self.follows[game_id] = self.follows.get(game_id, 0) + 1
+
+    def unfollow(self, game_id: str) -> None:
+        n = self.follows.get(game_id, 0) - 1
+        if n > 0:
+            self.follows[game_id] = n
+        else:
+            self.follows.pop(game_id, None)
+            self.seen.pop(game_id, None)
+
+    async def run(self) -> None:
+        import logging
+
+        while True:
+            await asyncio.sleep(self.poll)
+            games = list(self.follows)
+            if not games:
+                continue
+            try:
+                now = await run_in_threadpool(seats.signatures, self.app.state.service, games)
+            except Exception:  # noqa: BLE001 - the store is down for a moment: look again next time
+                logging.getLogger("agon.server").warning("could not look for news", exc_info=True)
+                continue
+            for game_id, sig in now.items():
+                if game_id in self.follows and self.seen.get(game_id) != sig:
+                    self.seen[game_id] = sig
+                    changed(self.app, game_id)
+
+
+def _sse(kind: str, data: Any, n: int | None) -> str:
+    head = f"id: {n}\n" if n is not None else ""
+    return f"{head}event: {kind}\ndata: {json.dumps(data, ensure_ascii=False, default=str)}\n\n"

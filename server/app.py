@@ -1,0 +1,172 @@
+"""The ASGI application of ``agon serve``: routes, the body size limit, JSON errors and the OpenAPI document.
+
+Every worker is stateless: it holds one ``Service`` over the store named by ``--db``, and the store's
+compare-and-swap on branch heads keeps one winner per race, so several workers (or machines) can share one
+PostgreSQL database. ``create_app`` builds the app for a store URL; ``app_from_env`` is uvicorn's factory for
+workers, reading the URL from ``AGON_DB``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from agon.core.service import Service
+from agon.events.store import Store
+from agon.server import api, pages
+
+THREADS = 8
+"""Worker threads for the service's (blocking) calls per worker process."""
+MAX_BODY = 4 * 1024 * 1024
+"""The largest request body accepted (an exported game of a few thousand events fits)."""
+
+# method, path, handler, summary, who may call it, the body it takes
+ROUTES: list[tuple[str, str, Any, str, str, dict[str, Any] | None]] = [
+    ("GET", "/api/rulesets", api.route(api.list_rulesets), "The rulesets a game can be created with.", "anyone",
+     None),
+    ("GET", "/api/games", api.route(api.list_games), "Every game with its status.", "anyone", None),
+    ("POST", "/api/games", api.route(api.create_game),
+     "Create a game: answers one secret link per person's seat and the host's.", "anyone",
+     {"ruleset": "string", "players": ["string"], "bots": [{"name": "string", "kind": "string"}],
+      "seed": "integer", "table": "boolean", "options": {"KEY": "VALUE"}, "title": "string"}),
+    ("POST", "/api/import", api.route(api.import_game, raw_body=True),
+     "A new game from a file written by 'agon export' (the body); answers its links; 409 if already stored.",
+     "anyone", None),
+    ("GET", "/api/games/{game}", api.route(api.get_state), "The game now as the caller's seat sees it.",
+     "anyone (a seat's token: that seat's view)", None),
+    ("GET", "/api/games/{game}/options", api.route(api.get_options),
+     "Who acts now; the legal decisions for that player's own seat only.", "anyone", None),
+    ("POST", "/api/games/{game}/act", api.route(api.act),
+     "Record a decision (the acting seat) or a chance outcome (the host of a table game).", "a seat",
+     {"choice": "string (a number from the options, an event as JSON, or a chance outcome)",
+      "expect": "string: the 'position' the options were read at (e.g. 12.a1b2c3d4), or their event number;"
+                " 409 if the game moved on"}),
+    ("POST", "/api/games/{game}/undo", api.route(api.undo),
+     "Take back a decision: a player their own last one while nobody acted since and nothing was revealed;"
+     " the host any number.", "a seat", {"steps": "integer (host only: more than 1)"}),
+    ("POST", "/api/games/{game}/redo", api.route(api.redo), "Redo the last undo.", "the host", None),
+    ("GET", "/api/games/{game}/branches", api.route(api.list_branches), "The game's lines.", "anyone", None),
+    ("POST", "/api/games/{game}/branch", api.route(api.make_branch), "A new line, made the one played.",
+     "the host", {"name": "string", "at": "integer", "reseed": "boolean"}),
+    ("POST", "/api/games/{game}/switch", api.route(api.switch), "Play on another line.", "the host",
+     {"name": "string"}),
+    ("GET", "/api/games/{game}/log", api.route(api.get_log),
+     "The line's events from 'from', told as the caller's seat may read them.", "anyone", None),
+    ("GET", "/api/games/{game}/export", api.route(api.export),
+     "The whole game as 'agon export' writes it (with ?branch=NAME: that line only).", "the host", None),
+    ("GET", "/api/games/{game}/events", api.stream,
+     "Server-sent events: each new event ('recorded'), 'moved' after an undo or switch, and 'status'.",
+     "anyone (?token= for a seat's own record)", None),
+]
+
+
+def openapi() -> dict[str, Any]:
+    """The OpenAPI document, from the route table above."""
+    paths: dict[str, Any] = {}
+    for method, path, _, summary, who, body in ROUTES:
+        op: dict[str, Any] = {
+            "summary": summary,
+            "description": f"Who may call it: {who}. A seat is named by its token: 'Authorization: Bearer TOKEN'"
+                           " or '?token=TOKEN'. Errors are {\"error\": \"one sentence\"}.",
+            "parameters": [{"name": "branch", "in": "query", "required": False, "schema": {"type": "string"}}]
+            if method == "GET" and "{game}" in path else [],
+            "responses": {"200": {"description": "OK"}, "4XX": {"description": "{\"error\": \"...\"}"}},
+        }
+        if "{game}" in path:
+            op["parameters"].append({"name": "game", "in": "path", "required": True, "schema": {"type": "string"}})
+        if body is not None:
+            op["requestBody"] = {"content": {"application/json": {"example": body}}}
+        paths.setdefault(path, {})[method.lower()] = op
+    from agon import __version__
+
+    return {"openapi": "3.1.0", "info": {"title": "agon", "version": __version__,
+                                         "description": "Tabletop games as event logs, played over HTTP."},
+            "paths": paths}
+
+
+class BodyLimit:
+    """Refuses request bodies over ``limit`` bytes with a 413 line, before the route reads them whole."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_big = JSONResponse({"error": f"the request body is larger than {self.limit} bytes"}, status_code=413)
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await too_big(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooBig
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooBig:
+            await too_big(scope, receive, send)
+
+
+class _TooBig(Exception):
+    pass
+
+
+async def _http_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 404:
+        message = f"no such page or endpoint: {request.url.path} (the API is listed at /openapi.json)"
+    elif exc.status_code == 405:
+        message = f"{request.method} is not allowed on {request.url.path} (see /openapi.json)"
+    else:
+        message = str(exc.detail)
+    return JSONResponse({"error": message}, status_code=exc.status_code)
+
+
+def create_app(url: str, *, max_body: int = MAX_BODY, poll: float = 0.5) -> Starlette:
+    """The app over the store at ``url``; ``poll`` is how often (seconds) an event stream looks for news."""
+    routes = [Route(path, handler, methods=[method]) for method, path, handler, *_ in ROUTES]
+    routes.append(Route("/openapi.json", lambda request: JSONResponse(openapi()), methods=["GET"]))
+    routes += pages.routes()
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        import anyio.to_thread
+
+        # Few threads for the service's calls: more only fight over the GIL and starve the event loop.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
+        task = asyncio.create_task(app.state.watcher.run())
+        try:
+            yield
+        finally:
+            task.cancel()
+
+    app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error}, lifespan=lifespan)
+    app.state.service = Service(Store(url))
+    app.state.poll = poll
+    app.state.wakeups = {}
+    app.state.watcher = api.Watcher(app, poll)
+    app.state.lines = api.Lines()
+    app.add_middleware(BodyLimit, limit=max_body)
+    return app
+
+
+def app_from_env() -> Starlette:
+    """uvicorn's factory in each worker: the store from ``AGON_DB``, the limit from ``AGON_MAX_BODY``."""
+    return create_app(os.environ["AGON_DB"], max_body=int(os.environ.get("AGON_MAX_BODY", MAX_BODY)))

@@ -1,0 +1,267 @@
+"""The pages of ``agon serve``: the lobby, a seat's page and the spectators' page (server-rendered HTML with one
+small script each; nothing is loaded from the internet).
+
+- ``/``: the games with their status, and a form that creates one and shows its links.
+- ``/games/ID/seat#token=...``: a player's page (their own view, their legal decisions as buttons, undo, the
+  game's record as they may read it), or with the host's token the table's recorder's (chance entry, undo).
+  The token stays in the address's fragment, which browsers never send to a server or in a Referer.
+- ``/games/ID/watch``: for spectators: what every player sees, following the game live, with the replay viewer
+  (analysis/viewer.py) of the line as every player sees it, reloaded at the newest event as the game goes on.
+
+The pages read the JSON API (server/api.py) and follow its event stream; all they show comes from there.
+"""
+
+from __future__ import annotations
+
+import html
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
+
+from agon.core.engine import PUBLIC
+from agon.core.service import Service
+from agon.server import api
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 1rem 1.5rem; color: #222; max-width: 80rem; }
+h1 { font-size: 1.3rem; margin: 0 0 .3rem; } h2 { font-size: 1.05rem; margin: 1rem 0 .3rem; }
+.sub { color: #555; margin: 0 0 .8rem; } .muted { color: #888; } .err { color: #b00020; min-height: 1.2rem; }
+table { border-collapse: collapse; } td, th { border: 1px solid #e3e3e3; padding: .15rem .45rem; text-align: left;
+vertical-align: top; } th { background: #fafafa; font-weight: 600; }
+#status { font-size: 1.1rem; padding: .5rem .8rem; background: #f4f6f8; border-left: 4px solid #0072B2; }
+#options button { display: block; margin: .25rem 0; text-align: left; font-size: .95rem; padding: .3rem .6rem; }
+#log { max-height: 22rem; overflow: auto; border: 1px solid #ddd; padding: .3rem .6rem; }
+#log p { margin: .15rem 0; } .cols { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
+.cols > div { flex: 1 1 28rem; } iframe { width: 100%; height: 46rem; border: 1px solid #ddd; }
+input, select { font-size: .95rem; } code { background: #f4f4f4; padding: 0 .2rem; }
+"""
+
+# The shared script: rendering a view as tables, reading the API with the seat's token, following the stream.
+SCRIPT = r"""
+const GAME = document.body.dataset.game;
+const TOKEN = (/[#&]token=([^&]+)/.exec(location.hash) || [])[1] || null;
+function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text;
+  if (cls) e.className = cls; return e; }
+function flat(v) { return v === null || typeof v !== "object" ||
+  (Array.isArray(v) && v.every(x => x === null || typeof x !== "object")); }
+function text(v) { return Array.isArray(v) ? (v.length ? v.join(", ") : "(none)") : String(v); }
+function render(v) {
+  if (flat(v)) return el("span", text(v));
+  if (Array.isArray(v) && v.every(x => x && typeof x === "object" && !Array.isArray(x) && Object.values(x).every(
+      y => flat(y)))) {
+    const cols = []; v.forEach(r => Object.keys(r).forEach(k => { if (!cols.includes(k)) cols.push(k); }));
+    const t = el("table"), head = el("tr"); cols.forEach(c => head.appendChild(el("th", c))); t.appendChild(head);
+    v.forEach(r => { const tr = el("tr"); cols.forEach(c => tr.appendChild(el("td", r[c] === undefined ? "" :
+      text(r[c])))); t.appendChild(tr); });
+    return t;
+  }
+  const t = el("table");
+  const entries = Array.isArray(v) ? v.map((x, i) => [String(i + 1), x]) : Object.entries(v);
+  for (const [k, x] of entries) { const tr = el("tr"); tr.appendChild(el("th", k)); const td = el("td");
+    td.appendChild(render(x)); tr.appendChild(td); t.appendChild(tr); }
+  return t;
+}
+async function call(method, path, body) {
+  const headers = {"Content-Type": "application/json"};
+  if (TOKEN) headers["Authorization"] = "Bearer " + TOKEN;
+  const r = await fetch("/api/games/" + GAME + path, {method, headers, body: body ? JSON.stringify(body) : undefined});
+  const data = (r.headers.get("content-type") || "").includes("json") ? await r.json() : {};
+  if (!r.ok) throw new Error(data.error || ("HTTP " + r.status));
+  return data;
+}
+function showError(e) { document.getElementById("error").textContent = e ? String(e.message || e) : ""; }
+function logLine(row) { const p = el("p"); p.dataset.n = row.n;
+  p.appendChild(el("span", "#" + row.n + " ", "muted"));
+  p.appendChild(el("span", (row.actor === "chance" || row.actor === "setup" ? "" : row.actor + ": ") + row.text));
+  return p; }
+async function loadLog() {
+  const log = document.getElementById("log"); const data = await call("GET", "/log");
+  log.replaceChildren(...data.events.map(logLine)); log.scrollTop = log.scrollHeight;
+}
+function follow(onRecorded, onChange) {
+  const q = TOKEN ? "?token=" + encodeURIComponent(TOKEN) : "";
+  const es = new EventSource("/api/games/" + GAME + "/events" + q);
+  es.addEventListener("recorded", ev => onRecorded(JSON.parse(ev.data)));
+  es.addEventListener("status", ev => onChange(JSON.parse(ev.data)));
+  es.addEventListener("moved", ev => { loadLog(); onChange(JSON.parse(ev.data)); });
+  return es;
+}
+function appendLog(row) { const log = document.getElementById("log");
+  if (log.querySelector('p[data-n="' + row.n + '"]')) return;
+  log.appendChild(logLine(row)); log.scrollTop = log.scrollHeight; }
+"""
+
+SEAT_SCRIPT = r"""
+let current = null;
+async function refresh() {
+  try {
+    const s = await call("GET", "");
+    current = s;
+    document.getElementById("you").textContent = s.you === "host" ? "You are the host (the table's recorder)."
+      : s.you ? "You play " + s.you + "." : "No seat: you see what every player sees.";
+    document.getElementById("status").textContent = "#" + s.event + ": " + s.status;
+    document.getElementById("status").dataset.event = s.event;
+    document.getElementById("view").replaceChildren(render(s.view));
+    document.getElementById("scores").replaceChildren(render(s.scores));
+    const o = await call("GET", "/options");
+    const box = document.getElementById("options"); box.replaceChildren();
+    o.options.forEach(opt => { const b = el("button", opt.n + ". " + opt.text); b.dataset.n = opt.n;
+      b.onclick = () => act(opt.n, o.position); box.appendChild(b); });
+    if (o.note) box.appendChild(el("p", o.note, "muted"));
+    document.getElementById("chance").hidden = !(s.you === "host" && s.pending.kind === "chance" && s.table);
+    if (s.pending.items) document.getElementById("chance-items").textContent = "possible: " + s.pending.items.join(", ");
+    document.getElementById("undo").hidden = !s.you;
+    showError(null);
+  } catch (e) { showError(e); }
+}
+async function act(choice, expect) {
+  try { await call("POST", "/act", {choice: String(choice), expect}); await refresh(); } catch (e) { showError(e); }
+}
+document.getElementById("chance-form").onsubmit = ev => { ev.preventDefault();
+  act(document.getElementById("chance-input").value, current ? current.position : undefined); };
+document.getElementById("undo").onclick = async () => {
+  try { await call("POST", "/undo", {}); await loadLog(); await refresh(); } catch (e) { showError(e); } };
+refresh(); loadLog().catch(showError);
+follow(appendLog, () => refresh());
+"""
+
+WATCH_SCRIPT = r"""
+let reloadAt = 0, pending = null;
+function reloadViewer(n) {
+  const frame = document.getElementById("viewer");
+  const go = () => { frame.src = "/games/" + GAME + "/replay?at=" + n + "#step=" + n; reloadAt = Date.now(); };
+  clearTimeout(pending);
+  const wait = Math.max(0, 3000 - (Date.now() - reloadAt));
+  pending = setTimeout(go, wait);
+}
+async function refresh(head) {
+  const s = await call("GET", "");
+  document.getElementById("status").textContent = "#" + s.event + ": " + s.status;
+  document.getElementById("status").dataset.event = s.event;
+  document.getElementById("view").replaceChildren(render(s.view));
+  document.getElementById("scores").replaceChildren(render(s.scores));
+  reloadViewer(s.event);
+}
+refresh().catch(showError); loadLog().catch(showError);
+follow(appendLog, head => refresh(head).catch(showError));
+"""
+
+
+def _page(title: str, body: str, game: str = "", script: str = "") -> HTMLResponse:
+    scripts = f"<script>{SCRIPT}{script}</script>" if script else ""
+    return HTMLResponse(
+        f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">'
+        f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>"
+        f'<body data-game="{html.escape(game)}">{body}{scripts}</body></html>',
+        headers={"Cache-Control": "no-store"})
+
+
+async def lobby(request: Request) -> Response:
+    svc: Service = request.app.state.service
+    games = await run_in_threadpool(api.list_games, api.Call(svc, "", None, {}, {}))
+    rulesets = await run_in_threadpool(api.list_rulesets, None)
+    rows = "".join(
+        f"<tr><td><code>{html.escape(g['game'])}</code></td><td>{html.escape(g['ruleset'])}</td>"
+        f"<td>{html.escape(g['title'])}</td><td>{html.escape(', '.join(g['players']))}</td>"
+        f"<td>{html.escape(str(g['status']))}</td>"
+        f"<td><a href=\"/games/{html.escape(g['game'])}/watch\">watch</a></td></tr>" for g in games)
+    table = (f"<table id=\"games\"><tr><th>game</th><th>ruleset</th><th>title</th><th>players</th><th>status</th>"
+             f"<th></th></tr>{rows}</table>" if games else "<p class=\"muted\">No games yet.</p>")
+    options = "".join(f"<option value=\"{html.escape(r['name'])}\">{html.escape(r['title'])} ({r['min_players']}"
+                      f"-{r['max_players']} players; bots: {html.escape(', '.join(r['bots']))})</option>"
+                      for r in rulesets)
+    body = f"""<h1>agon: games on this server</h1>
+<p class="sub">Create a game, then give each player their own link: it opens their seat, and only theirs.</p>
+{table}
+<h2>Create a game</h2>
+<form id="create">
+<p><label>Ruleset <select id="ruleset">{options}</select></label></p>
+<p><label>People (names, comma-separated) <input id="players" size="40" placeholder="Ana, Bo"></label></p>
+<p><label>Bots (NAME:KIND, comma-separated) <input id="bots" size="40" placeholder="Chloe:random"></label></p>
+<p><label>Title <input id="title" size="30"></label> <label>Seed <input id="seed" size="8"></label>
+<label><input type="checkbox" id="table"> played at a real table (the host enters dice and draws)</label></p>
+<p><button type="submit">Create</button></p>
+</form>
+<p class="err" id="error"></p>
+<div id="links"></div>"""
+    script = r"""
+document.getElementById("create").onsubmit = async ev => {
+  ev.preventDefault();
+  const split = s => s.split(",").map(x => x.trim()).filter(x => x);
+  const seed = document.getElementById("seed").value.trim();
+  const body = {ruleset: document.getElementById("ruleset").value, players: split(document.getElementById("players").value),
+    bots: split(document.getElementById("bots").value).map(b => ({name: b.split(":")[0], kind: b.split(":")[1] || "random"})),
+    title: document.getElementById("title").value, table: document.getElementById("table").checked};
+  if (seed) body.seed = Number(seed);
+  const r = await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const data = await r.json();
+  if (!r.ok) { showError(new Error(data.error)); return; }
+  showError(null);
+  const box = document.getElementById("links"); box.replaceChildren(el("h2", "Game " + data.game + ": its links"));
+  const add = (who, link) => { const p = el("p"); p.appendChild(el("b", who + ": "));
+    const a = el("a", location.origin + link); a.href = link; a.className = "seat-link"; a.dataset.who = who;
+    p.appendChild(a); box.appendChild(p); };
+  Object.entries(data.seats).forEach(([who, s]) => add(who, s.link));
+  add("host", data.host.link); add("spectators", data.spectate);
+  box.appendChild(el("p", "Keep these now: the server stores only their hashes and cannot show them again.", "muted"));
+};
+"""
+    return _page("agon", body, "", script)
+
+
+async def seat(request: Request) -> Response:
+    game = request.path_params["game"]
+    body = f"""<h1>Game <code>{html.escape(game)}</code></h1>
+<p class="sub" id="you"></p>
+<p id="status"></p>
+<p class="err" id="error"></p>
+<div class="cols">
+<div><h2>Your decisions</h2><div id="options"></div>
+<div id="chance" hidden><h2>Chance outcome</h2><p class="muted" id="chance-items"></p>
+<form id="chance-form"><input id="chance-input" size="30" placeholder="3 5, card ids, or seed">
+<button type="submit">record</button></form></div>
+<p><button id="undo" hidden title="take back your last decision">undo my last decision</button></p>
+<h2>Scores</h2><div id="scores"></div>
+<h2>Record</h2><div id="log"></div></div>
+<div><h2>The game as you see it</h2><div id="view"></div></div>
+</div>
+<p class="muted"><a href="/games/{html.escape(game)}/watch">spectators' page</a> · <a href="/">lobby</a></p>"""
+    return _page(f"agon game {game}", body, game, SEAT_SCRIPT)
+
+
+async def watch(request: Request) -> Response:
+    game = request.path_params["game"]
+    body = f"""<h1>Game <code>{html.escape(game)}</code>, live</h1>
+<p class="sub">What every player sees; it follows the game as it is played.</p>
+<p id="status"></p>
+<p class="err" id="error"></p>
+<div class="cols">
+<div><h2>Record</h2><div id="log"></div><h2>Scores</h2><div id="scores"></div></div>
+<div><h2>The table</h2><div id="view"></div></div>
+</div>
+<h2>Replay</h2>
+<iframe id="viewer" title="replay viewer"></iframe>"""
+    return _page(f"agon game {game}, live", body, game, WATCH_SCRIPT)
+
+
+async def replay(request: Request) -> Response:
+    """The replay viewer of the current line as every player sees it (analysis/viewer.py)."""
+    from agon.analysis.viewer import build_viewer
+
+    svc: Service = request.app.state.service
+
+    def build() -> str:
+        return build_viewer(svc.load(request.path_params["game"]), as_player=PUBLIC)
+
+    try:
+        return HTMLResponse(await run_in_threadpool(build), headers={"Cache-Control": "no-store"})
+    except Exception as e:  # noqa: BLE001
+        return api.failure(e)
+
+
+def routes() -> list[Route]:
+    return [Route("/", lobby), Route("/games/{game}/seat", seat), Route("/games/{game}/watch", watch),
+            Route("/games/{game}/replay", replay)]

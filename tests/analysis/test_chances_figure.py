@@ -1,0 +1,49 @@
+"""The win-chance chart reads like the score timeline: each line's final value at its end, labels that cover
+nothing, and a co-operative game's one shared chance drawn once, for the crew."""
+
+from __future__ import annotations
+
+from agon.analysis.chances import figure, pct
+from agon.analysis.figures import CREW_COLOR
+from agon.analysis.palette import PALETTE
+from agon.core.analyse import Settings, analyse
+from agon.core.service import NewGame
+from tests.test_rollout import pig
+
+
+def test_each_players_chance_ends_with_its_final_value(sqlite_svc):
+    line = sqlite_svc.load(pig(sqlite_svc))
+    a = analyse(sqlite_svc, line, Settings(rollouts=20, seed=4))
+    fig = figure(a)
+    last = a.positions[-1]
+    finals = {(x.text, x.font.color) for x in fig.layout.annotations if x.name == "final"}
+    assert finals == {(f"Ana {pct(last.chances['Ana'])}", PALETTE[0]), (f"Bruno {pct(last.chances['Bruno'])}",
+                                                                        PALETTE[1])}
+    assert fig.layout.xaxis.range == (a.positions[0].n, last.n) and fig.layout.margin.r >= 60
+    marked = [x for x in fig.layout.annotations if x.name == "marked"]
+    assert marked and all(x.text.startswith("#10") for x in marked)
+
+
+def test_a_co_op_game_has_one_chance_for_the_crew(sqlite_svc):
+    gid = sqlite_svc.new_game(NewGame(ruleset="adamastor", bots=[("Ana", "greedy"), ("Bruno", "greedy")], seed=2))
+    sqlite_svc.branch(gid, "short", at=8)  # a short line keeps the rollouts few
+    line = sqlite_svc.load(gid, "short")
+    a = analyse(sqlite_svc, line, Settings(rollouts=4, seed=1))
+    fig = figure(a)
+    assert [(t.name, t.line.color) for t in fig.data] == [("crew", CREW_COLOR)]
+    assert [x.text for x in fig.layout.annotations if x.name == "final"] == [
+        f"crew {pct(a.positions[-1].chances['Ana'])}"]
+    assert all(p.chances["Ana"] == p.chances["Bruno"] for p in a.positions)  # one chance, shared
+
+
+def test_no_label_of_the_chart_overlaps_another_in_a_real_browser(sqlite_svc, page, tmp_path):
+    from agon.analysis.figures import write
+    from tests.analysis.test_label_layout import BOXES, collisions
+
+    line = sqlite_svc.load(pig(sqlite_svc))
+    target = tmp_path / "chances.html"
+    write(figure(analyse(sqlite_svc, line, Settings(rollouts=20, seed=4))), str(target))
+    page.goto(target.as_uri())
+    page.wait_for_selector("g.infolayer")
+    boxes = page.evaluate(BOXES)
+    assert sum(b["kind"] == "label" for b in boxes) >= 3 and collisions(boxes) == []

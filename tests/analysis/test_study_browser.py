@@ -1,0 +1,138 @@
+"""The study page in a real browser (headless Chromium driven by Playwright, tests/browser.py), on the known pig game
+with its what-if line ``lucky`` (tests/analysis/conftest.py): a click on a move, entering the branch at its fork,
+up/down between the lines, a note shown, the timeline clicked between two points, the keys, and the position
+restored from the address on reload. A screenshot is kept in test-artifacts/.
+
+Where Chromium is absent these tests skip and say so, unless AGON_REQUIRE_BROWSER=1 (CI), where they fail.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agon.analysis.study import build_study
+from agon.core.notes import add as add_note
+from agon.core.notes import all_notes
+from tests.browser import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+SHOWN = """() => ({
+    line: document.body.dataset.line,
+    step: document.body.dataset.step,
+    narration: document.getElementById('narration').textContent,
+    current: [...document.querySelectorAll('#moves .move.current')].map(e => e.textContent),
+    tree: [...document.querySelectorAll('#tree a.on')].map(e => e.textContent),
+    label: document.getElementById('step-label').textContent,
+    marker: document.getElementById('timeline').layout.shapes[0].x0,
+    areas: [...document.querySelectorAll('#state .area')].map(e => e.dataset.player),
+    table: document.querySelector('#state .middle').textContent,
+    hash: location.hash,
+})"""
+
+
+def shown(page) -> dict:
+    return page.evaluate(SHOWN)
+
+
+def at(page, line: str, step: int) -> dict:
+    page.wait_for_function(f"document.body.dataset.line === '{line}' && document.body.dataset.step === '{step}'")
+    return shown(page)
+
+
+@pytest.fixture
+def study(known, tmp_path):
+    svc, gid = known.svc, known.game
+    add_note(svc, gid, 6, "banking 9 this early is safe", "!")
+    add_note(svc, gid, 11, "the 2 that wins it", "!!", branch="lucky")
+    notes = {n.event_id: (n.glyph, n.text) for _, n in all_notes(svc, gid)[1]}
+    path = tmp_path / "study.html"
+    path.write_text(build_study(svc.lines(gid), notes, current="main"), encoding="utf-8")
+    return path
+
+
+def test_the_study_page_in_a_real_browser(page, study):
+    page.goto(study.as_uri())
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+    first = at(page, "main", 0)
+    assert first["narration"].startswith("#0 A game of pig to 10 begins for Ana, Bruno.")
+    assert first["tree"] == ["main"] and first["hash"] == "#line=main&step=0"
+    moves = page.eval_on_selector_all("#moves .move", "ms => ms.length")
+    assert moves == 15
+
+    # a click on a move; its note and glyph are shown with it
+    page.click("#moves .move[data-step='6']")
+    now = at(page, "main", 6)
+    assert now["current"] == ["6.Ana holds, banking 9.!banking 9 this early is safe"]
+    assert now["narration"] == "#6! Ana holds, banking 9. (Ana's decision)banking 9 this early is safe"
+    assert now["marker"] == 6 and now["label"] == "line main · event 6 of 14 · round 1"
+    assert now["areas"] == ["Ana", "Bruno"] and "to act:Bruno" in now["table"]
+
+    # the variation listed under #10 enters the branch at its fork
+    page.click("#moves a.variation[data-line='lucky']")
+    lucky = at(page, "lucky", 11)
+    assert lucky["tree"] == ["lucky"] and lucky["narration"].startswith("#11!! Ana rolls a 2.")
+    assert "the 2 that wins it" in lucky["narration"]
+    assert page.eval_on_selector_all("#moves .move", "ms => ms.length") == 13
+    page.keyboard.press("ArrowRight")
+    assert at(page, "lucky", 12)["narration"].startswith("#12 Ana holds, banking 2.")
+
+    # up/down switch between the lines that part at the position shown; left/right, Home/End step
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    at(page, "lucky", 10)
+    page.keyboard.press("ArrowDown")
+    assert at(page, "main", 10)["tree"] == ["main"]
+    page.keyboard.press("ArrowRight")
+    assert at(page, "main", 11)["narration"].startswith("#11 Ana rolls a 1")
+    page.keyboard.press("ArrowUp")  # no other line parts here: nothing changes
+    page.keyboard.press("End")
+    assert at(page, "main", 14)["narration"].startswith("#14 Bruno holds, banking 6.")
+    page.keyboard.press("Home")
+    at(page, "main", 0)
+
+    # the timeline, clicked between two of its points (at x = 7.4), goes to the nearest event
+    box = page.evaluate("""() => {
+        const p = document.getElementById('timeline'), xa = p._fullLayout.xaxis, ya = p._fullLayout.yaxis;
+        const r = p.querySelector('.nsewdrag').getBoundingClientRect();
+        return {x: r.left + xa.d2p(7.4), y: r.top + ya.d2p(7.5)};
+    }""")
+    page.mouse.click(box["x"], box["y"])
+    assert at(page, "main", 7)["marker"] == 7
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "study-main-7.png"))
+
+    # the address names the position: a link opens it, a reload keeps it
+    page.goto(study.as_uri() + "#line=lucky&step=12")
+    page.reload()
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+    back = at(page, "lucky", 12)
+    assert back["tree"] == ["lucky"] and back["current"][0].startswith("12.Ana holds, banking 2.")
+    assert page.page_errors == []
+
+
+def test_a_page_for_one_player_opens_with_their_view_only(page, known, tmp_path):
+    path = tmp_path / "bruno.html"
+    path.write_text(build_study(known.svc.lines(known.game), as_player="Bruno"), encoding="utf-8")
+    page.goto(path.as_uri() + "#line=main&step=9")
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+    now = at(page, "main", 9)
+    assert now["areas"] == ["Bruno", "Ana"]  # their own area first
+    assert page.eval_on_selector_all("#as option", "os => os.map(o => o.value)") == ["Bruno"]
+    assert "as Bruno sees it" in page.text_content("#state-title")
+    assert page.page_errors == []
+
+
+def test_the_win_chance_chart_is_drawn_where_an_analysis_exists(page, agon, tmp_path):
+    import json
+
+    gid = json.loads(agon("new", "toy", "--bot", "Ana:random", "--bot", "Bruno:random", "--seed", "3",
+                          "--json").stdout)["id"]
+    agon("analyse", gid, "--rollouts", "5", "--workers", "1")
+    agon("view", gid, "-o", "study.html")
+    page.goto((tmp_path / "study.html").as_uri() + "#line=main&step=20")
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+    at(page, "main", 20)
+    page.wait_for_function("document.querySelectorAll('#chances .scatterlayer .trace').length === 2")
+    assert page.page_errors == []

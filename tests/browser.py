@@ -1,0 +1,77 @@
+"""A real browser for the tests: Playwright for Python driving the system's headless Chromium.
+
+Playwright is given the system's executable (``executable_path``), so it never downloads a browser of its own.
+The fixtures (registered in tests/conftest.py):
+
+    chromium_path   the path of the system's Chromium; skips with a reason where it is absent, fails instead where
+                    AGON_REQUIRE_BROWSER=1 (CI)
+    browser         one headless Chromium for the whole session
+    page            a fresh Playwright ``Page`` (its own context) for one test; closed afterwards
+
+Use it as any Playwright page: ``page.goto(url)``, ``page.click("#next")``, ``page.keyboard.press("ArrowRight")``,
+``page.wait_for_function("...")``, ``page.evaluate("...")``, ``page.screenshot(path=...)``.
+Screenshots worth keeping go to ``ARTIFACTS`` (test-artifacts/ at the top of the checkout).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+SYSTEM_CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+def find_chromium() -> str:
+    """The system's Chromium, or a skip (a fail where AGON_REQUIRE_BROWSER=1) that says what to install."""
+    path = SYSTEM_CHROMIUM if os.path.exists(SYSTEM_CHROMIUM) else shutil.which("chromium")
+    reason = None
+    if path is None:
+        reason = "headless Chromium is not installed (apt-get install chromium) at /usr/bin/chromium"
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401  (only whether it is installed)
+        except ImportError:
+            reason = "Playwright for Python is not installed (pip install -e '.[test]')"
+    if reason:
+        if os.environ.get("AGON_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"a browser is required here (AGON_REQUIRE_BROWSER=1): {reason}")
+        pytest.skip(reason)
+    return path
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    return find_chromium()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path) -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium_path, headless=True, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def page(browser) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.set_default_timeout(30_000)
+    p = context.new_page()
+    errors: list[str] = []
+    p.on("pageerror", lambda e: errors.append(str(e)))
+    p.page_errors = errors  # the page's uncaught JavaScript errors, for tests that assert there were none
+    try:
+        yield p
+    finally:
+        context.close()

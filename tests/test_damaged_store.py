@@ -1,0 +1,103 @@
+"""A store damaged behind agon's back (the SQLite file edited directly): a damaged game is one line naming the game
+and what is broken on every command, the other games stay usable, and 'agon verify' reports every kind of damage
+without crashing."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+
+def toy(agon, seed: str = "3") -> str:
+    gid = agon("new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", seed).stdout.splitlines()[0]
+    for _ in range(4):
+        agon("act", gid, "1")
+    return gid
+
+
+def _sql(tmp_path, statement: str, *args) -> None:
+    db = sqlite3.connect(tmp_path / "games.db")
+    with db:
+        assert db.execute(statement, args).rowcount >= 1
+    db.close()
+
+
+def _id_at(tmp_path, gid: str, depth: int) -> str:
+    db = sqlite3.connect(tmp_path / "games.db")
+    row = db.execute("SELECT id FROM event WHERE game_id = ? AND depth = ?", (gid, depth)).fetchone()
+    db.close()
+    return row[0]
+
+
+DAMAGE = {
+    "missing event": ("DELETE FROM event WHERE game_id = ? AND depth = 3", "follows an event that is not stored"),
+    "dangling head": ("UPDATE branch SET head_id = 'f00d' || head_id WHERE game_id = ?",
+                      "head points to an event that is not stored"),
+    "edited payload": ("UPDATE event SET payload = CAST(REPLACE(CAST(payload AS TEXT), 'roll', 'hold') AS BLOB)"
+                       " WHERE game_id = ? AND depth = 2", "does not match its hash"),
+}
+
+
+@pytest.mark.parametrize("kind", [*DAMAGE, "broken chain"])
+def test_a_damaged_game_is_one_line_and_the_others_stay_usable(agon, tmp_path, kind):
+    good, bad = toy(agon, "3"), toy(agon, "4")
+    if kind == "broken chain":  # event #5 now claims to follow the creation
+        _sql(tmp_path, "UPDATE event SET parent_id = ? WHERE game_id = ? AND depth = 5", _id_at(tmp_path, bad, 0), bad)
+        says = "the chain is broken"
+    else:
+        statement, says = DAMAGE[kind]
+        _sql(tmp_path, statement, bad)
+    for command in (["options", bad], ["log", bad], ["state", bad], ["act", bad, "1"], ["replay", bad],
+                    ["export", bad], ["branches", bad], ["view", bad], ["plot", "scores", bad]):
+        r = agon(*command, ok=False)
+        assert r.exit_code == 1, (command, r.stdout, r.stderr, r.exception)
+        line = r.stderr.strip()
+        assert "\n" not in line and f"game {bad} is damaged" in line and says in line, (command, line)
+        assert f"agon verify {bad}" in line
+    listing = agon("games").stdout  # marked once a command has found the damage (the commands above did)
+    assert good in listing and bad in listing and "DAMAGED" in listing
+    assert "is damaged" in {r["id"]: r for r in json.loads(agon("games", "--json").stdout)}[bad]["status"]
+    rows = {r["id"]: r for r in json.loads(agon("games", "--json").stdout)}
+    assert rows[bad]["damaged"] is True and rows[good]["damaged"] is False
+    assert rows[good]["status"].startswith("ann to act")
+    r = agon("verify", bad, ok=False)
+    assert r.exit_code == 1 and r.exception is None or isinstance(r.exception, SystemExit)
+    assert says in r.stdout and "Traceback" not in r.stdout + r.stderr
+    report = json.loads(agon("verify", bad, "--json", ok=False).stdout)
+    assert report["ok"] is False and any(says in p for p in report["problems"])
+    assert "OK:" in agon("verify", good).stdout
+    agon("act", good, "1")
+
+
+def test_verify_reports_every_kind_of_damage_at_once(agon, tmp_path):
+    gid = toy(agon)
+    agon("branch", gid, "side", "--at", "2")
+    agon("act", gid, "seed")  # chance is due at #2
+    _sql(tmp_path, "UPDATE event SET payload = CAST(REPLACE(CAST(payload AS TEXT), 'roll', 'hold') AS BLOB)"
+                   " WHERE game_id = ? AND depth = 2", gid)
+    _sql(tmp_path, "DELETE FROM event WHERE game_id = ? AND depth = 6", gid)
+    _sql(tmp_path, "UPDATE branch SET head_id = 'abc' WHERE game_id = ? AND name = 'side'", gid)
+    problems = json.loads(agon("verify", gid, "--json", ok=False).stdout)["problems"]
+    text = "\n".join(problems)
+    assert "event #2" in text and "does not match its hash" in text
+    assert "follows an event that is not stored" in text
+    assert "branch side: its head points to an event that is not stored" in text
+    assert "branch main: game" in text and "is damaged" in text
+
+
+def test_a_store_line_is_never_a_silent_partial_chain(sqlite_svc):
+    from agon.core.service import NewGame
+    from agon.events.store import Damaged
+
+    gid = sqlite_svc.new_game(NewGame("toy", players=["ann"], bots=[("bob", "random")], seed=1))
+    for _ in range(3):
+        sqlite_svc.act(gid, "1")
+    line = sqlite_svc.load(gid)
+    with sqlite_svc.store.engine.begin() as c:
+        c.exec_driver_sql("DELETE FROM event WHERE game_id = ? AND depth = 2", (gid,))
+    with pytest.raises(Damaged, match="follows an event that is not stored"):
+        sqlite_svc.store.line(gid, line.head.id)
+    with pytest.raises(Damaged, match="head points to an event that is not stored"):
+        sqlite_svc.store.line(gid, "0" * 64)

@@ -1,0 +1,88 @@
+"""Fast entry at a table (core.entry): items by prefix or abbreviation, dice as digits, natural order, groups."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agon.core import chance, entry
+from agon.core.engine import Chance
+
+INFLUENCE = ["any", "argos-2", "argos-candidate", "athens-2", "athens-assassin", "athens-candidate", "sparta-2"]
+
+
+@pytest.mark.parametrize("typed, meant", [
+    ("athens-candidate", "athens-candidate"),  # in full
+    ("ATHENS-CA", "athens-candidate"),  # a prefix, any case
+    ("athc", "athens-candidate"),  # prefixes of its words
+    ("ath-as", "athens-assassin"),
+    ("arc", "argos-candidate"),
+    ("sp", "sparta-2"),
+    ("any", "any"),
+])
+def test_an_item_is_named_by_any_unique_prefix_or_abbreviation(typed, meant):
+    assert entry.resolve(typed, INFLUENCE) == meant
+
+
+def test_an_ambiguous_prefix_is_refused_naming_the_candidates():
+    with pytest.raises(entry.EntryError, match="'ath' is ambiguous: it may be athens-2, athens-assassin, "
+                                              "athens-candidate; type more of it"):
+        entry.resolve("ath", INFLUENCE)
+    with pytest.raises(entry.EntryError, match="no item 'xyz' here; possible: any, argos-2"):
+        entry.resolve("xyz", INFLUENCE)
+
+
+def test_an_exact_name_wins_over_the_longer_names_it_begins():
+    cards = [f"c{i}" for i in range(1, 41)]
+    assert entry.resolve("c1", cards) == "c1"
+    assert entry.resolve("c4", cards) == "c4"
+    assert entry.resolve("C40", cards) == "c40"
+
+
+def test_later_words_and_numbers_without_leading_zeros():
+    hand = ["greece.bowman.1", "greece.bowman.2", "greece.hercules", "greece.guard"]
+    assert entry.resolve("herc", hand) == "greece.hercules"
+    assert entry.resolve("gb2", hand) == "greece.bowman.2"
+    assert entry.resolve("a1", ["A01", "A10", "A11"]) == "A01"
+
+
+@pytest.mark.parametrize("typed", ["4 6", "4,6", "46", " 4 ,6 "])
+def test_dice_are_typed_with_spaces_commas_or_as_digits(typed):
+    assert entry.dice(typed, 2, 6) == (4, 6)
+
+
+def test_dice_of_more_than_nine_sides_need_separators():
+    assert entry.dice("12", 1, 12) == (12,)
+    assert entry.dice("1 2", 2, 12) == (1, 2)
+    with pytest.raises(entry.EntryError, match="type 2 die value"):
+        entry.dice("x y", 2, 6)
+
+
+def test_items_are_listed_in_natural_order_and_grouped_by_their_first_word():
+    assert entry.natural(["c10", "c2", "c1", "c21"]) == ["c1", "c2", "c10", "c21"]
+    assert entry.groups_text(INFLUENCE + ["athens-2"]) == [
+        "any, sparta-2", "argos: argos-2, argos-candidate", "athens: athens-2 x2, athens-assassin, athens-candidate"]
+    assert entry.groups_text(["c10", "c2", "c1"]) == ["c1, c2, c10"]
+
+
+def test_a_chance_outcome_is_read_by_prefixes():
+    c = Chance("draw", "display", lambda o: None, count=3, items=tuple(INFLUENCE))  # type: ignore[arg-type]
+    assert chance.parse(c, "athc, arc sp") == ("athens-candidate", "argos-candidate", "sparta-2")
+    with pytest.raises(chance.BadOutcome, match="display: 'a' is ambiguous"):
+        chance.parse(c, "a athc sp")
+    dice = Chance("dice", "battle dice", lambda o: None, count=4)  # type: ignore[arg-type]
+    assert chance.parse(dice, "6512") == (6, 5, 1, 2)
+
+
+def test_at_a_table_agon_act_takes_cards_by_prefix_and_options_lists_them_in_natural_order(agon):
+    out = agon("new", "adamastor", "--player", "Ana", "--table", "--seed", "3", "--json").stdout
+    game = json.loads(out)["id"]
+    assert "R1, R2, R3, R4, R5, R6, R7" in agon("options", game).stdout
+    assert "Map card R3 is turned over" in agon("act", game, "r3").stdout
+    agon("act", game, "1")
+    listing = agon("options", game).stdout
+    assert "c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11" in listing
+    bad = agon("act", game, "c1 c1x c2 c3 c4 c5", ok=False)
+    assert bad.exit_code != 0 and "no item 'c1x' here" in bad.stderr
+    assert "The adventure strip is c10, c2, c1" in agon("act", game, "C10,c2 c1 c3 c4 c5").stdout

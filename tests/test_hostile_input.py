@@ -1,0 +1,92 @@
+"""Hostile or odd input gets one clear line and a non-zero exit, never a traceback; what nothing expected is one
+line saying an internal error happened (exit status 2), or the traceback with AGON_DEBUG=1."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.tamper import rewrite
+
+
+def toy(agon) -> str:
+    return agon("new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3").stdout.splitlines()[0]
+
+
+def one_line_error(r, says: str, code: int = 1) -> None:
+    assert r.exit_code == code, (r.stdout, r.stderr, r.exception)
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0], r.stderr
+
+
+@pytest.mark.parametrize("choice, says", [
+    ("²", "give a choice number from 'agon options'"),
+    ("٣", "give a choice number from 'agon options'"),
+    ("9" * 5000, "choice 999999999999... is out of range"),
+    ('{"a":' * 5000 + "1" + "}" * 5000, "nested too deeply"),
+    ("{" + " " * 200_000 + "}", "200,002 characters long"),
+])
+def test_odd_choices_get_one_line(agon, choice, says):
+    gid = toy(agon)
+    before = agon("export", gid).stdout
+    one_line_error(agon("act", gid, choice, ok=False), says)
+    assert agon("export", gid).stdout == before
+
+
+def test_deep_json_that_parses_is_not_an_event(agon):
+    gid = toy(agon)
+    deep = '{"type":' + "[" * 900 + "]" * 900 + "}"
+    one_line_error(agon("act", gid, deep, ok=False), "not an event of toy")
+
+
+def _export(agon, tmp_path, gid: str) -> bytes:
+    path = tmp_path / "g.jsonl"
+    agon("export", gid, "-o", str(path))
+    return path.read_bytes()
+
+
+def _import(agon, tmp_path, data: bytes):
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(data)
+    return agon("import", str(path), ok=False)
+
+
+@pytest.mark.parametrize("payload, says", [
+    (b"[1, 2]", "is not a JSON object"),
+    (b'"toy"', "is not a JSON object"),
+    (b"17", "is not a JSON object"),
+])
+def test_a_creation_that_is_not_an_object_is_refused(agon, tmp_path, payload, says):
+    gid = toy(agon)
+    data = rewrite(_export(agon, tmp_path, gid), lambda evs: None, {0: payload})
+    one_line_error(_import(agon, tmp_path, data), says)
+    assert len(json.loads(agon("games", "--json").stdout)) == 1
+
+
+def test_an_import_nested_100000_deep_is_refused_in_one_line(agon, tmp_path):
+    gid = toy(agon)
+    agon("act", gid, "2")
+    deep = b'{"type":"toy.roll_chosen","x":' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    data = rewrite(_export(agon, tmp_path, gid), lambda evs: None, {1: deep})
+    r = _import(agon, tmp_path, data)
+    one_line_error(r, "cannot import")
+    assert len(json.loads(agon("games", "--json").stdout)) == 1
+
+
+def test_an_unexpected_exception_is_one_line_with_exit_status_2(agon, monkeypatch):
+    from agon.core.service import Service
+
+    def broken(self, *a, **k):
+        raise ZeroDivisionError("deep inside")
+
+    monkeypatch.setattr(Service, "listing", broken)
+    r = agon("games", ok=False)
+    one_line_error(r, "internal error (ZeroDivisionError)", code=2)
+    assert "AGON_DEBUG=1" in r.stderr and "report it" in r.stderr and "Traceback" not in r.stderr
+    j = agon("games", "--json", ok=False)
+    assert j.exit_code == 2 and "internal error" in json.loads(j.stderr)["error"]
+    monkeypatch.setenv("AGON_DEBUG", "1")
+    r = agon("games", ok=False)
+    assert isinstance(r.exception, ZeroDivisionError)  # the traceback is shown, not hidden

@@ -1,0 +1,92 @@
+"""Names and titles that look like rich markup print as written on every command, and names that would break a
+one-line message (very long, with a newline or a terminal escape) are refused by the service itself."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agon.core.service import NewGame, ServiceError
+
+MARKUP = ["[/x]", "[bold]B", "C]", "[link=x]D"]
+
+
+def _no_markup_left(text: str) -> None:
+    assert "Traceback" not in text
+    for tag in ("[/]", "[bold]Pelop", "[dim]", "[red]"):
+        assert tag not in text
+
+
+def test_every_printing_command_shows_markup_like_names_as_written(agon, tmp_path):
+    gid = agon("new", "peloponnes", "-p", MARKUP[0], "-p", MARKUP[1], "--bot", f"{MARKUP[2]}:greedy",
+               "--bot", f"{MARKUP[3]}:random", "--seed", "5", "--title", "[/t] title").stdout.splitlines()[0]
+    seen = []
+
+    def run(*args: str, input: str | None = None, ok: bool = True) -> str:
+        r = agon(*args, input=input, ok=ok)
+        out = r.stdout + r.stderr
+        _no_markup_left(out)
+        seen.append(out)
+        return out
+
+    assert all(n in run("games") for n in ("[/x]", "[bold]B"))
+    assert "[/x]" in run("options", gid)
+    run("state", gid)
+    run("state", gid, "--as", "[/x]")
+    run("act", gid, "1")
+    run("log", gid)
+    assert "[/x]" in run("log", gid, "--as", "[/x]")
+    run("log", gid, "--full")
+    run("replay", gid, "--to", "3")
+    run("play", gid, input="1\nq\n")
+    run("undo", gid)
+    run("redo", gid)
+    run("branch", gid, "[w]", "--at", "2")
+    run("branches", gid)
+    run("compare", gid, "main", "[w]")
+    run("switch", gid, "main")
+    assert "[/x]" in run("view", gid, "--as", "[/x]", "-o", str(tmp_path / "v.html"))
+    run("plot", "scores", gid, "-o", str(tmp_path / "s.html"))
+    run("export", gid, "-o", str(tmp_path / "g.jsonl"))
+    new = run("import", str(tmp_path / "g.jsonl")).splitlines()[0]
+    run("verify", new)
+    run("stats", "peloponnes")
+    # an error about such a name prints it as written too
+    assert "'[/nobody]'" in run("state", gid, "--as", "[/nobody]", ok=False)
+    run("demo", "peloponnes")
+    toy = run("new", "toy", "-p", "[/x]", "--bot", "[b]:random", "--seed", "2").splitlines()[0]
+    run("act", toy, "2")
+    assert "[/x]" in run("analyse", toy, "--rollouts", "3", "-w", "1")
+    run("plot", "chances", toy, "-o", str(tmp_path / "c.html"))
+    assert len(seen) > 20
+
+
+@pytest.mark.parametrize("name, says", [
+    ("A" * 100_000, "100,000 characters long; the most is 40"),
+    ("Ana\nBob", "control or separator character (U+000A)"),
+    ("Ana\x1b[31m", "control or separator character (U+001B)"),
+    ("Ana\u202eboB", "(U+202E)"),
+])
+def test_names_too_long_or_with_control_characters_are_refused_by_the_service(sqlite_svc, name, says):
+    with pytest.raises(ServiceError) as e:
+        sqlite_svc.new_game(NewGame("toy", players=[name, "Bob"]))
+    assert says in str(e.value)
+    assert "\n" not in str(e.value) and len(str(e.value)) < 200
+    assert sqlite_svc.games() == []
+
+
+def test_titles_and_branch_names_are_checked_the_same_way(sqlite_svc):
+    with pytest.raises(ServiceError, match="title"):
+        sqlite_svc.new_game(NewGame("toy", players=["Ana", "Bob"], title="x" * 1000))
+    gid = sqlite_svc.new_game(NewGame("toy", players=["Ana", "Bob"], title="Ana's [game]"))
+    with pytest.raises(ServiceError, match="branch name"):
+        sqlite_svc.branch(gid, "b" * 101)
+    with pytest.raises(ServiceError, match="U\\+0007"):
+        sqlite_svc.branch(gid, "bell\x07")
+
+
+def test_the_cli_refuses_a_long_name_in_one_line(agon):
+    r = agon("new", "toy", "-p", "A" * 5000, "-p", "B", ok=False)
+    assert r.exit_code == 1 and len(r.stderr.strip().splitlines()) == 1
+    assert json.loads(agon("games", "--json").stdout) == []

@@ -1,0 +1,92 @@
+"""Notes on events: written with 'agon note', listed with 'agon notes', shown by 'agon log' beside their events;
+append-only (a later note is shown, both are kept) and outside the events (no id, hash or state changes)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agon.core.notes import add
+from agon.core.service import ServiceError
+
+
+def new_game(agon) -> str:
+    gid = json.loads(agon("new", "toy", "--player", "ann", "--player", "bob", "--seed", "2", "--json").stdout)["id"]
+    for _ in range(2):
+        agon("act", gid, "1")
+    return gid
+
+
+def test_a_note_is_shown_beside_its_event_in_the_log(agon):
+    gid = new_game(agon)
+    before = json.loads(agon("log", gid, "--json").stdout)
+    out = agon("note", gid, "2", "a bold start", "--glyph", "!?").stdout
+    assert "Noted event #2 of branch main: !? a bold start" in out
+    log = agon("log", gid).stdout.splitlines()
+    at = next(i for i, ln in enumerate(log) if ln.lstrip().startswith("2. "))
+    assert log[at].endswith("ann rolls. !?") and log[at + 1].strip() == "» a bold start"
+    rows = json.loads(agon("log", gid, "--json").stdout)
+    assert rows[2]["note"] == {"text": "a bold start", "glyph": "!?"}
+    assert [{k: v for k, v in r.items() if k != "note"} for r in rows] == before  # the events are unchanged
+    assert "OK:" in agon("verify", gid).stdout
+
+
+def test_a_later_note_replaces_an_earlier_one_for_display_and_both_are_kept(agon, tmp_path):
+    gid = new_game(agon)
+    agon("note", gid, "2", "first thought")
+    out = agon("note", gid, "2", "second thought", "--glyph", "?").stdout
+    assert "replacing 1 earlier note(s), which are kept" in out
+    listed = agon("notes", gid).stdout
+    assert "main #2" in listed and "? second thought" in listed and "first thought" not in listed
+    rows = json.loads(agon("notes", gid, "--json").stdout)
+    assert rows == [{"branch": "main", "n": 2, "event": rows[0]["event"], "text": "second thought", "glyph": "?",
+                     "at": rows[0]["at"], "replaces": 1}]
+    exported = agon("export", gid).stdout
+    assert "first thought" in exported and "second thought" in exported
+
+
+def test_notes_never_change_an_event_a_hash_or_the_state(sqlite_svc):
+    from agon.core.service import NewGame
+
+    gid = sqlite_svc.new_game(NewGame("toy", players=["ann", "bob"], seed=2))
+    sqlite_svc.act(gid, "1")
+    line = sqlite_svc.load(gid)
+    events = sqlite_svc.store.all_events(gid)
+    moves = sqlite_svc.store.head_moves(gid)
+    add(sqlite_svc, gid, 1, "seats", "!")
+    after = sqlite_svc.load(gid)
+    assert sqlite_svc.store.all_events(gid) == events and after.state == line.state
+    assert sqlite_svc.store.head_moves(gid) == moves
+    assert sqlite_svc.verify(gid) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("99", "late"), "event #99 is not on branch main"),
+        (("1", "x", "--glyph", "!!!"), "'!!!' is not a glyph"),
+        (("1",), "a note needs a text or a --glyph"),
+        (("1", "x", "-b", "ghost"), "no branch 'ghost'"),
+    ],
+)
+def test_a_bad_note_is_refused_in_one_line(agon, args, message):
+    gid = new_game(agon)
+    r = agon("note", gid, *args, ok=False)
+    assert r.exit_code == 1 and message in r.stderr and r.stderr.count("\n") == 1
+    assert json.loads(agon("notes", gid, "--json").stdout) == []
+
+
+def test_a_note_on_an_undone_event_is_listed_as_such(sqlite_svc):
+    from agon.core.notes import all_notes
+    from agon.core.service import NewGame
+
+    gid = sqlite_svc.new_game(NewGame("toy", players=["ann", "bob"], seed=2))
+    sqlite_svc.act(gid, "1")
+    n = sqlite_svc.load(gid).head.depth
+    add(sqlite_svc, gid, n, "gone soon")
+    sqlite_svc.undo(gid)
+    _, rows = all_notes(sqlite_svc, gid)
+    assert [(b, nt.n, nt.text) for b, nt in rows] == [("", n, "gone soon")]
+    with pytest.raises(ServiceError, match="a note holds at most"):
+        add(sqlite_svc, gid, 1, "x" * 5000)

@@ -1,0 +1,163 @@
+"""The real ``agon play`` driven in a pseudo-terminal (pexpect), as a person recording a game at a table types:
+prefixes, a commitment built step by step, an ambiguous prefix refused with its candidates, a typed die undone."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from agon.core.engine import Chance, Decision
+from agon.core.service import NewGame
+
+PROMPT = "Your choice"
+
+
+def agon_command() -> list[str]:
+    exe = shutil.which("agon", path=str(Path(sys.executable).parent))
+    return [exe] if exe else [sys.executable, "-m", "agon"]
+
+
+@pytest.fixture
+def table(sqlite_svc, tmp_path):
+    """A 3-player Perikles game at a table, and a way to open ``agon play`` on it in a pty."""
+    svc = sqlite_svc
+    game = svc.new_game(NewGame("perikles", players=("Ana", "Bruno", "Chloe"), seed=5, table=True))
+
+    def play() -> pexpect.spawn:
+        cmd = agon_command()
+        env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="120", NO_COLOR="1")
+        child = pexpect.spawn(cmd[0], [*cmd[1:], "play", game], env=env, encoding="utf-8", timeout=60,
+                              dimensions=(60, 120))
+        child.expect(PROMPT)
+        return child
+
+    return svc, game, play
+
+
+def run_until(svc, game, stop) -> None:
+    """Record the game with seeded luck and first options (units sent when forces are committed) until
+    ``stop(pending)``."""
+    for _ in range(3000):
+        pending = svc.load(game).pending
+        if stop(pending):
+            return
+        commit = isinstance(pending, Decision) and "commit forces" in pending.prompt
+        svc.act(game, "seed" if isinstance(pending, Chance) else "2" if commit else "1")  # units go to battle
+    raise AssertionError("the position never came")
+
+
+def test_chance_items_by_prefix_and_an_ambiguous_prefix_refused_with_its_candidates(table):
+    svc, game, play = table
+    child = play()  # special tiles are dealt first: 3 of alkibiades, brasidas, perikles, persian-fleet, ...
+    child.sendline("p br alk")
+    child.expect("'p' is ambiguous: it may be perikles, persian-fleet, phormio, plague; type more of it")
+    child.expect(PROMPT)
+    assert len(svc.load(game).events) == 1  # nothing recorded
+    child.sendline("peri br alk")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    dealt = svc.load(game).events[1]
+    assert dealt.tiles == ("perikles", "brasidas", "alkibiades")
+
+
+def test_a_commitment_built_step_by_step_with_a_step_back(table):
+    svc, game, play = table
+    run_until(svc, game, lambda p: isinstance(p, Decision) and "commit forces" in p.prompt)
+    line = svc.load(game)
+    player = line.pending.player
+    child = play()
+    before = len(line.events)
+    s = line.state
+    from agon.core import steps
+
+    chosen, first = steps.forward(line.ruleset, s, (), steps.ask(line.ruleset, s))
+    counter = next(c.value for c in first.choices if c.value != steps.DONE) if first.field == "counter" else None
+    if first.field == "tile":
+        child.sendline(first.values[0])
+        child.expect("which counter to send")
+        child.expect(PROMPT)
+        chosen = chosen + (("tile", first.values[0]),)
+        counter = next(c.value for c in steps.ask(line.ruleset, s, chosen).choices if c.value != steps.DONE)
+    child.sendline(counter)
+    child.expect(f"where {counter} goes")
+    child.expect(PROMPT)
+    child.sendline("-")  # one step back: the counter is asked again
+    child.expect("which counter to send")
+    child.expect(PROMPT)
+    child.sendline(counter)
+    child.expect(f"where {counter} goes")
+    child.expect(PROMPT)
+    child.sendline("1")
+    child.expect("attack or defend|which counter to send next")
+    child.expect(PROMPT)
+    child.sendline("1 done" if "attack" in child.before + child.after else "done")
+    child.expect(f"{player}: {player} spends")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    after = svc.load(game)
+    assert len(after.events) > before
+    run_until(svc, game, lambda p: isinstance(p, Decision) and "commit forces" in p.prompt)
+    cmd = agon_command()
+    listing = pexpect.run(" ".join([*cmd, "options", game]), env=child.env, encoding="utf-8")
+    assert "Or build any legal one step by step" in listing  # 'agon options' tells of the steps too
+    committed = after.events[before]
+    assert committed.placements[0].counter == counter
+
+
+def test_a_mistyped_die_is_taken_back_with_u_and_typed_again(table):
+    svc, game, play = table
+    run_until(svc, game, lambda p: isinstance(p, Chance) and p.kind == "dice")
+    before = len(svc.load(game).events)
+    child = play()
+    child.sendline("6612")  # four dice as digits
+    child.expect("attacker rolls 6\\+6=12")
+    child.expect(PROMPT)
+    assert len(svc.load(game).events) == before + 1
+    child.sendline("u")
+    child.expect("Took back 1 event")
+    child.expect(PROMPT)
+    assert len(svc.load(game).events) == before
+    child.sendline("5,6 1 2")
+    child.expect("attacker rolls 5\\+6=11")
+    child.expect(PROMPT)
+    child.sendline("?")
+    child.expect("Commands")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert svc.load(game).events[before].attacker == (5, 6)
+
+
+def test_play_shows_a_person_only_their_own_view(sqlite_svc, tmp_path):
+    """Pergamemnon hides hands: what play prints to Ana (her state, the log, what happened) names none of them."""
+    from agon.core import registry
+    from tests.hidden import leaks, moments
+
+    svc = sqlite_svc
+    game = svc.new_game(NewGame("pergamemnon", players=("Ana",), bots=(("Bruno", "greedy"), ("Chloe", "greedy")),
+                                seed=21))
+    before = svc.load(game)
+    cmd = agon_command()
+    env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="120", NO_COLOR="1")
+    child = pexpect.spawn(cmd[0], [*cmd[1:], "play", game], env=env, encoding="utf-8", timeout=60,
+                          dimensions=(60, 120))
+    child.logfile_read = seen = io.StringIO()
+    for typed in ("state", "log", "1", "state", "log", "q"):
+        child.expect(PROMPT)
+        child.sendline(typed)
+    child.expect(pexpect.EOF)
+    shown = seen.getvalue()
+    after = svc.load(game)
+    assert len(after.events) > len(before.events) and "as Ana sees it" in shown
+    at = moments(registry.get("pergamemnon"), after.events, after.created.names)
+    hidden = at[len(before.events) - 1].hidden["Ana"] & at[len(after.events) - 1].hidden["Ana"]
+    assert hidden, "nothing was hidden from Ana: the check could not fail"
+    assert not leaks(shown, hidden), leaks(shown, hidden)

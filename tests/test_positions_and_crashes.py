@@ -1,0 +1,141 @@
+"""An option number never records a decision nobody chose (the position the options describe is checked), and
+acting after an undo stores the new line and the undone line's name together or not at all."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agon.core.service import NewGame, ServiceError, position
+from agon.events.store import Store
+
+
+def two_people(agon) -> str:
+    return agon("new", "toy", "--player", "ann", "--player", "bob", "--seed", "3").stdout.splitlines()[0]
+
+
+def test_options_print_the_position_and_act_refuses_a_number_when_the_line_moved(agon):
+    gid = two_people(agon)
+    shown = json.loads(agon("options", gid, "--json").stdout)
+    pos = shown["position"]
+    assert f"(position {pos})" in agon("options", gid).stdout
+    assert shown["pending"]["player"] == "ann" and shown["options"][1]["text"].startswith("ann holds")
+    agon("act", gid, "2")  # someone else records ann's decision: now bob decides
+    before = agon("log", gid, "--json").stdout
+    r = agon("act", gid, "2", "--expect", pos, ok=False)
+    assert r.exit_code == 1 and "the line has moved since position" in r.stderr and "nothing was recorded" in r.stderr
+    assert agon("log", gid, "--json").stdout == before
+    now = json.loads(agon("options", gid, "--json").stdout)["position"]
+    assert "bob: bob holds" in agon("act", gid, "2", "--expect", now).stdout
+
+
+@pytest.mark.parametrize("bad", ["12", "x.abcd", "3.zz", "3.ab"])
+def test_a_malformed_position_is_one_line(agon, bad):
+    gid = two_people(agon)
+    r = agon("act", gid, "1", "--expect", bad, ok=False)
+    assert r.exit_code == 1 and "is not a position" in r.stderr
+
+
+def test_play_refuses_a_number_typed_after_someone_else_moved(agon, tmp_path, monkeypatch):
+    import typer
+
+    gid = two_people(agon)
+    answers = iter(["2", "q"])
+
+    def prompt(*args, **kwargs):
+        answer = next(answers)
+        if answer == "2":  # meanwhile, at another terminal, ann's decision is recorded
+            from agon.core.service import Service
+
+            other = Service(Store(f"sqlite:///{tmp_path / 'games.db'}"))
+            other.act(gid, "2")
+            other.store.close()
+        return answer
+
+    monkeypatch.setattr(typer, "prompt", prompt)
+    r = agon("play", gid)
+    assert "the line has moved since position" in r.stderr
+    texts = [row["text"] for row in json.loads(agon("log", gid, "--json").stdout)]
+    assert sum(t.startswith("bob holds") for t in texts) == 0 and sum(t.startswith("ann holds") for t in texts) == 1
+
+
+def test_the_service_refuses_a_stale_position_for_every_face(sqlite_svc):
+    gid = sqlite_svc.new_game(NewGame("toy", players=["ann", "bob"], seed=3))
+    pos = position(sqlite_svc.load(gid))
+    sqlite_svc.act(gid, "2", expect=pos)
+    with pytest.raises(ServiceError, match="has moved since position"):
+        sqlite_svc.act(gid, "2", expect=pos)
+
+
+class Killed(BaseException):
+    """The process dying at this instant (nothing after it runs; an open transaction is rolled back)."""
+
+
+def _die(*args, **kwargs):
+    raise Killed
+
+
+@pytest.mark.parametrize("trial", range(3))
+def test_a_kill_while_acting_after_an_undo_never_hides_the_undone_line(sqlite_svc, monkeypatch, trial):
+    svc = sqlite_svc
+    gid = svc.new_game(NewGame("toy", players=["ann"], bots=[("bob", "random")], seed=10 + trial))
+    for _ in range(2 + trial):
+        svc.act(gid, "1")
+    tip = svc.load(gid).head.id
+    svc.undo(gid)
+    # the process dies when the undone line's name is being stored (before: a second transaction, after the new
+    # events were committed; now: inside the one transaction that stores them)
+    monkeypatch.setattr(Store, "create_branch", _die)
+    monkeypatch.setattr(Store, "_add_branch", _die, raising=False)
+    with pytest.raises(Killed):
+        svc.act(gid, "2")
+    monkeypatch.undo()
+    fresh = type(svc)(Store(svc.store.url))
+    heads = {b.head_id for b in fresh.store.branches(gid)}
+    b = fresh.store.branch(gid, "main")
+    reachable = heads | {fresh.redo_target(gid, "main", b.head_id)}
+    assert tip in reachable, "the undone line is no longer reachable"
+    fresh.act(gid, "2")  # acting again works, and names the undone line in the same transaction
+    names = {b.name: b.head_id for b in fresh.store.branches(gid)}
+    assert names.get("main-undone-1") == tip
+    fresh.store.close()
+
+
+def test_two_undos_then_an_act_keep_the_whole_undone_line(sqlite_svc):
+    """Found by the kill test: after two undos in a row, acting named only the second undo's start, so the end
+    of the undone line was reached by no branch."""
+    svc = sqlite_svc
+    gid = svc.new_game(NewGame("toy", players=["ann"], bots=[("bob", "random")], seed=4))
+    for _ in range(4):
+        svc.act(gid, "1")
+    tip = svc.load(gid).head.id
+    svc.undo(gid)
+    svc.undo(gid)
+    svc.act(gid, "2")
+    assert tip in {b.head_id for b in svc.store.branches(gid)}
+
+
+def test_the_http_api_records_the_option_it_listed_even_when_someone_records_meanwhile(sqlite_svc, monkeypatch):
+    """The server reads the line, then records: a decision recorded in between makes the number stale."""
+    from agon.core.service import RaceLost, Service
+
+    gid = sqlite_svc.new_game(NewGame("toy", players=["ann", "bob"], seed=3))
+    pos = position(sqlite_svc.load(gid))
+    real = Service.load
+    calls = {"n": 0}
+
+    def load_then_someone_acts(self, *a, **k):
+        line = real(self, *a, **k)
+        calls["n"] += 1
+        if calls["n"] == 1:
+            sqlite_svc.act(gid, "2")  # someone else, between the read and the record
+        return line
+
+    monkeypatch.setattr(Service, "load", load_then_someone_acts)
+    with pytest.raises(RaceLost):  # whether the check or the store's compare-and-swap sees it first
+        sqlite_svc.record(gid, "2", expect=pos)
+    monkeypatch.undo()
+    with pytest.raises(RaceLost, match="has moved since position"):
+        sqlite_svc.record(gid, "2", expect=pos)
+    assert [e.actor for e in sqlite_svc.load(gid).envelopes].count("bob") == 0

@@ -1,0 +1,356 @@
+"""agon serve's JSON API, driven in process (Starlette's test client) as a client program sees it: seat tokens,
+who may act, errors as one JSON line with the right status, the event stream, the undo policy, and `agon serve`
+itself answering on loopback."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import warnings
+
+import httpx
+import pytest
+import sqlalchemy as sa
+
+with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test client; httpx works the same here
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from agon.core.service import Service
+from agon.events.store import Store
+from agon.server.app import create_app
+
+
+@pytest.fixture
+def client(store_url):
+    app = create_app(store_url, max_body=64 * 1024, poll=0.05)
+    with TestClient(app) as c:
+        c.store_url = store_url
+        yield c
+    app.state.service.store.close()
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_duel(client, **extra) -> dict:
+    """A seeded two-player Pergamemnon game between two people (Ana, Bo), created over the API."""
+    r = client.post("/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"], "seed": 3, **extra})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def acting(client, game: dict) -> tuple[str, str]:
+    """The player who must act now and their token."""
+    state = client.get(f"/api/games/{game['game']}").json()
+    who = state["pending"]["player"]
+    return who, game["seats"][who]["token"]
+
+
+def test_creating_a_game_answers_a_secret_link_per_person_and_the_host_and_stores_only_hashes(client):
+    g = new_duel(client)
+    assert set(g["seats"]) == {"Ana", "Bo"}
+    tokens = [g["seats"]["Ana"]["token"], g["seats"]["Bo"]["token"], g["host"]["token"]]
+    assert len(set(tokens)) == 3 and all(len(t) >= 40 for t in tokens)
+    assert g["seats"]["Ana"]["link"].endswith(tokens[0])
+    eng = sa.create_engine(client.store_url)
+    with eng.connect() as c:
+        stored = " ".join(str(v) for row in c.execute(sa.text("select * from seat_token")).all() for v in row)
+    eng.dispose()
+    assert "Ana" in stored and ":host" in stored
+    assert not any(t in stored for t in tokens)  # only hashes
+    listed = client.get("/api/games").json()
+    assert [x["game"] for x in listed] == [g["game"]] and "to act" in listed[0]["status"]
+
+
+def test_a_seat_sees_its_own_hand_and_options_nobody_else_does(client):
+    g = new_duel(client)
+    who, tok = acting(client, g)
+    other = "Bo" if who == "Ana" else "Ana"
+    mine = client.get(f"/api/games/{g['game']}", headers=bearer(tok)).json()
+    public = client.get(f"/api/games/{g['game']}").json()
+    theirs = client.get(f"/api/games/{g['game']}?token={g['seats'][other]['token']}").json()
+    assert mine["you"] == who and public["you"] is None and theirs["you"] == other
+    assert mine["view"] != public["view"] and mine["view"] != theirs["view"]
+    opts = client.get(f"/api/games/{g['game']}/options", headers=bearer(tok)).json()
+    assert opts["options"] and opts["options"][0]["n"] == 1
+    for t in (None, g["seats"][other]["token"], g["host"]["token"]):
+        o = client.get(f"/api/games/{g['game']}/options", headers=bearer(t) if t else {}).json()
+        assert o["options"] == [] and who in o["note"]
+
+
+def test_acting_needs_the_acting_seats_token(client):
+    g = new_duel(client)
+    gid = g["game"]
+    who, tok = acting(client, g)
+    other = "Bo" if who == "Ana" else "Ana"
+    r = client.post(f"/api/games/{gid}/act", json={"choice": 1})
+    assert r.status_code == 401 and "token" in r.json()["error"]
+    r = client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer("not-a-token"))
+    assert r.status_code == 403 and r.json() == {"error": r.json()["error"]}
+    r = client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(g["seats"][other]["token"]))
+    assert r.status_code == 422 and r.json()["error"].startswith("refused: turn order:")
+    r = client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(g["host"]["token"]))
+    assert r.status_code == 403 and "own link" in r.json()["error"]
+    before = client.get(f"/api/games/{gid}").json()["event"]
+    r = client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": before}, headers=bearer(tok))
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["recorded"][0]["actor"] == who and body["event"] > before
+    # a token of one game opens nothing in another
+    g2 = new_duel(client)
+    r = client.get(f"/api/games/{g2['game']}", headers=bearer(tok))
+    assert r.status_code == 403
+
+
+def test_a_refused_decision_names_the_rule(client):
+    g = new_duel(client)
+    who, tok = acting(client, g)
+    r = client.post(f"/api/games/{g['game']}/act", json={"choice": {"type": "pergamemnon.battle_yielded",
+                                                                     "player": who}}, headers=bearer(tok))
+    assert r.status_code in (400, 422)
+    msg = r.json()["error"]
+    assert "\n" not in msg and len(msg) < 300
+    r = client.post(f"/api/games/{g['game']}/act", json={"choice": 99}, headers=bearer(tok))
+    assert r.status_code == 400 and "out of range" in r.json()["error"]
+
+
+def test_bad_requests_get_one_line_and_a_4xx_never_a_500(client):
+    g = new_duel(client)
+    gid = g["game"]
+    tok = acting(client, g)[1]
+    cases = [
+        client.post(f"/api/games/{gid}/act", content=b"{not json", headers=bearer(tok)),
+        client.post(f"/api/games/{gid}/act", json=[1, 2], headers=bearer(tok)),
+        client.post(f"/api/games/{gid}/act", json={}, headers=bearer(tok)),
+        client.get("/api/games/nosuchgame"),
+        client.get("/api/games/nosuchgame/events?wait=0"),
+        client.get(f"/api/games/{gid}?branch=nope"),
+        client.get(f"/api/games/{gid}/log?from=x"),
+        client.post("/api/games", json={"ruleset": "chess", "players": ["A", "B"]}),
+        client.post("/api/games", json={"ruleset": "pergamemnon", "players": "Ana"}),
+        client.post("/api/games", json={"ruleset": "pergamemnon", "players": ["A"], "bots": [{"name": "B"}]}),
+        client.post("/api/games", content=b"x" * (64 * 1024 + 1)),
+        client.post("/api/import", content=b"not an export"),
+        client.get("/nowhere"),
+        client.delete("/api/games"),
+        client.post(f"/api/games/{gid}/redo", headers=bearer(tok)),
+        client.post(f"/api/games/{gid}/switch", json={"name": "main"}),
+        client.get(f"/api/games/{gid}/export", headers=bearer(tok)),
+    ]
+    statuses = [r.status_code for r in cases]
+    assert statuses == [400, 400, 400, 404, 404, 404, 400, 400, 400, 400, 413, 400, 404, 405, 403, 401, 403]
+    for r in cases:
+        body = r.json()
+        assert list(body) == ["error"] and body["error"] and "\n" not in body["error"], r.text
+        assert "Traceback" not in body["error"]
+    assert "unknown ruleset 'chess'" in cases[7].json()["error"]
+
+
+def test_a_lost_race_is_a_409_with_the_clis_message(client, monkeypatch):
+    g = new_duel(client)
+    gid = g["game"]
+    who, tok = acting(client, g)
+    # Another worker records the same decision between this request's read and its write.
+    other = Service(Store(client.store_url))
+    store = client.app.state.service.store
+    real = store.append
+
+    def append_after_someone_else(*args, **kwargs):
+        other.act(gid, "1", as_player=who)
+        monkeypatch.setattr(store, "append", real)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "append", append_after_someone_else)
+    r = client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok))
+    other.store.close()
+    assert r.status_code == 409
+    assert "moved while this command ran" in r.json()["error"] and "nothing was recorded" in r.json()["error"]
+    # an option number read at an older position is refused, not applied to the new one
+    r = client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": 0}, headers=bearer(tok))
+    assert r.status_code == 409 and "moved on" in r.json()["error"]
+    # the same with the position the options gave (the event number and the head's id)
+    stale = client.get(f"/api/games/{gid}/options", headers=bearer(tok)).json()["position"]
+    who, tok = acting(client, g)
+    assert client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": stale},
+                       headers=bearer(tok)).status_code == 200
+    who, tok = acting(client, g)
+    r = client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": stale}, headers=bearer(tok))
+    assert r.status_code == 409 and r.json()["error"].startswith("the line has moved since position")
+    r = client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": "nowhere"}, headers=bearer(tok))
+    assert r.status_code == 400 and "is not a position" in r.json()["error"]
+
+
+def test_undo_policy_a_player_takes_back_only_their_own_unrevealed_last_decision(client):
+    g = new_duel(client)
+    gid = g["game"]
+    host = bearer(g["host"]["token"])
+
+    def play_until(prompt_word: str) -> tuple[str, str]:
+        for _ in range(40):
+            who, tok = acting(client, g)
+            opts = client.get(f"/api/games/{gid}/options", headers=bearer(tok)).json()
+            attack = [o for o in opts["options"] if prompt_word in o["text"]]
+            if attack:
+                return who, tok
+            assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+        raise AssertionError("no attack offered")
+
+    who, tok = play_until("face down")
+    opts = client.get(f"/api/games/{gid}/options", headers=bearer(tok)).json()["options"]
+    n = next(o["n"] for o in opts if "face down" in o["text"])
+    at = client.post(f"/api/games/{gid}/act", json={"choice": n}, headers=bearer(tok)).json()["event"]
+    other, other_tok = acting(client, g)
+    assert other != who
+    # the other player cannot take back the attacker's decision; nobody without a token can undo
+    r = client.post(f"/api/games/{gid}/undo", headers=bearer(other_tok))
+    assert r.status_code == 400 and f"{who} has acted since" in r.json()["error"]
+    assert client.post(f"/api/games/{gid}/undo").status_code == 401
+    assert client.post(f"/api/games/{gid}/undo", json={"steps": 2}, headers=bearer(tok)).status_code == 400
+    # the attacker may: a card laid face down showed nothing
+    r = client.post(f"/api/games/{gid}/undo", headers=bearer(tok))
+    assert r.status_code == 200, r.text
+    assert r.json()["event"] == at - 1 and r.json()["undone"] == 1
+    # once the other player answers (laying a card reveals both), neither may take anything back
+    client.post(f"/api/games/{gid}/act", json={"choice": n}, headers=bearer(tok))
+    r = client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(other_tok))
+    assert r.status_code == 200
+    r = client.post(f"/api/games/{gid}/undo", headers=bearer(tok))
+    assert r.status_code == 400 and f"{other} has acted since" in r.json()["error"]
+    r = client.post(f"/api/games/{gid}/undo", headers=bearer(other_tok))
+    assert r.status_code == 400 and "showed the other players" in r.json()["error"]
+    # the host may undo both, and redo
+    r = client.post(f"/api/games/{gid}/undo", json={"steps": 2}, headers=host)
+    assert r.status_code == 200 and r.json()["event"] == at - 1
+    assert client.post(f"/api/games/{gid}/redo", headers=host).json()["event"] == at + 1
+
+
+def test_branch_switch_export_and_import_by_the_host(client):
+    g = new_duel(client)
+    gid = g["game"]
+    host = bearer(g["host"]["token"])
+    who, tok = acting(client, g)
+    client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok))
+    assert client.post(f"/api/games/{gid}/branch", json={"name": "whatif", "at": 3},
+                       headers=bearer(tok)).status_code == 403
+    r = client.post(f"/api/games/{gid}/branch", json={"name": "whatif", "at": 3}, headers=host)
+    assert r.status_code == 200 and r.json()["branch"] == "whatif" and r.json()["event"] == 3
+    names = {b["name"]: b["current"] for b in client.get(f"/api/games/{gid}/branches").json()}
+    assert names == {"main": False, "whatif": True}
+    assert client.post(f"/api/games/{gid}/switch", json={"name": "main"}, headers=host).json()["branch"] == "main"
+    exported = client.get(f"/api/games/{gid}/export", headers=host)
+    assert exported.status_code == 200 and exported.content.count(b"\n") >= 6
+    line = client.get(f"/api/games/{gid}/export?branch=main", headers=host)
+    assert line.status_code == 200 and line.content != exported.content
+    # the same game again is refused whole: an import over the network never changes a game being played
+    for data in (exported.content, line.content):
+        r = client.post("/api/import", content=data)
+        assert r.status_code == 409 and f"game {gid} is already on this server" in r.json()["error"]
+
+
+def test_importing_a_game_from_elsewhere_answers_its_links(client, tmp_path):
+    other = Service(Store(f"sqlite:///{tmp_path / 'elsewhere.db'}"))
+    from agon.core.service import NewGame
+    from agon.core.transfer import export_game
+
+    gid = other.new_game(NewGame("pergamemnon", players=["Ana", "Bo"], seed=9))
+    other.act(gid, "1")
+    data = export_game(other, gid)
+    other.store.close()
+    r = client.post("/api/import", content=data)
+    assert r.status_code == 201, r.text
+    imported = r.json()
+    assert set(imported["seats"]) == {"Ana", "Bo"} and imported["event"] >= 4
+    state = client.get(f"/api/games/{imported['game']}", headers=bearer(imported["seats"]["Bo"]["token"])).json()
+    assert state["you"] == "Bo" and state["event"] == imported["event"]
+
+
+def test_the_event_stream_tells_each_new_event_as_the_seat_may_read_it(client):
+    g = new_duel(client)
+    gid = g["game"]
+    who, tok = acting(client, g)
+    start = client.get(f"/api/games/{gid}").json()["event"]
+    client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok))
+    text = client.get(f"/api/games/{gid}/events?since={start}&wait=0&token={tok}").text
+    frames = [f for f in text.split("\n\n") if f.strip()]
+    kinds = [next(ln[7:] for ln in f.splitlines() if ln.startswith("event: ")) for f in frames]
+    assert kinds[0] == "recorded" and kinds[-1] == "status"
+    first = json.loads(next(ln[6:] for ln in frames[0].splitlines() if ln.startswith("data: ")))
+    assert first["n"] == start + 1 and first["actor"] == who
+    log = client.get(f"/api/games/{gid}/log?from={start + 1}", headers=bearer(tok)).json()["events"]
+    assert [json.loads(f.split("data: ")[1]) for f in frames[:-1]] == log
+    # after an undo by the host the stream says the line moved
+    client.post(f"/api/games/{gid}/undo", headers=bearer(g["host"]["token"]))
+    with client.stream("GET", f"/api/games/{gid}/events?since={start + len(log)}&wait=0.3") as r:
+        body = "".join(r.iter_text())
+    assert "event: moved" in body
+
+
+def test_the_openapi_document_lists_every_endpoint(client):
+    doc = client.get("/openapi.json").json()
+    assert doc["openapi"].startswith("3.")
+    for path in ("/api/games", "/api/games/{game}/act", "/api/games/{game}/events", "/api/import"):
+        assert path in doc["paths"]
+    assert "post" in doc["paths"]["/api/games/{game}/undo"]
+
+
+def _free_port() -> int:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def test_agon_serve_answers_on_loopback(tmp_path):
+    port = _free_port()
+    env = {**os.environ, "AGON_DB": str(tmp_path / "club.db")}
+    proc = subprocess.Popen([sys.executable, "-m", "agon", "serve", "--port", str(port)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                r = httpx.post(f"http://127.0.0.1:{port}/api/games", timeout=5,
+                               json={"ruleset": "adamastor", "players": ["Ana"], "seed": 1})
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read()
+                time.sleep(0.2)
+        assert r.status_code == 201
+        games = httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5).json()
+        assert [x["game"] for x in games] == [r.json()["game"]]
+    finally:
+        proc.terminate()
+        out, _ = proc.communicate(timeout=20)
+    assert f"on http://127.0.0.1:{port}/" in out
+
+
+def test_the_stream_sees_a_decision_recorded_elsewhere(client):
+    """A decision recorded by another worker (here: another service on the same store, as the CLI would) reaches
+    the stream within the poll interval, through the worker's one look at all the games it follows."""
+    import threading
+
+    g = new_duel(client)
+    gid = g["game"]
+    who, _ = acting(client, g)
+    start = client.get(f"/api/games/{gid}").json()["event"]
+    other = Service(Store(client.store_url))
+    timer = threading.Timer(0.5, lambda: other.act(gid, "1", as_player=who))
+    timer.start()
+    try:
+        with client.stream("GET", f"/api/games/{gid}/events?wait=5") as r:
+            seen = []
+            for line in r.iter_lines():
+                if line.startswith("data: ") and '"actor"' in line:
+                    seen.append(json.loads(line[6:]))
+                    break
+    finally:
+        timer.join()
+        other.store.close()
+    assert seen and seen[0]["n"] == start + 1 and seen[0]["actor"] == who

@@ -1,0 +1,126 @@
+"""agon serve keeps hidden information on the server: every endpoint, and the event stream, of a game of each
+ruleset with hidden information, fetched as each seat, as the host and with no token, names nothing that viewer
+may not see (tests/hidden.py's leak finder).
+
+The games are played through the API by people only (each decision sent by the acting seat with its own token),
+so every kind of hidden card of the ruleset turns up; at every position every viewer reads everything.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import warnings
+
+import pytest
+
+from agon.core import registry
+from agon.core.engine import PUBLIC
+from agon.core.service import Service
+from agon.events.store import Store
+from agon.server.app import create_app
+from tests.hidden import hidden_identifiers, leaks, log_leaks, moments
+from tests.test_hidden_information import _coin_backs, _viewer_data
+
+with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test client; httpx works the same here
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+GAMES = [
+    pytest.param("pergamemnon", 2, 5, id="pergamemnon-2p"),
+    pytest.param("peloponnes", 3, 4, id="peloponnes-3p"),
+    pytest.param("perikles", 3, 4, id="perikles-3p"),
+    pytest.param("adamastor", 2, 4, id="adamastor-2p"),
+]
+DECISIONS = 20
+"""Decisions played per game: enough for hands, draws, face-down cards and reveals in every ruleset."""
+
+
+def _unnamed(body):
+    """A response without its ``ruleset`` fields: the ruleset's name is public, and Perikles has a card of that
+    name."""
+    if isinstance(body, list):
+        return [_unnamed(x) for x in body]
+    return {k: v for k, v in body.items() if k != "ruleset"} if isinstance(body, dict) else body
+
+
+def _frames(text: str) -> list[tuple[str, dict]]:
+    out = []
+    for frame in text.split("\n\n"):
+        lines = frame.splitlines()
+        kind = next((ln[7:] for ln in lines if ln.startswith("event: ")), None)
+        data = next((ln[6:] for ln in lines if ln.startswith("data: ")), None)
+        if kind and data:
+            out.append((kind, json.loads(data)))
+    return out
+
+
+@pytest.mark.parametrize(("name", "n", "seed"), GAMES)
+def test_no_endpoint_shows_a_viewer_what_their_seat_may_not_see(tmp_path, name, n, seed):
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    rs = registry.get(name)
+    players = [f"P{i + 1}" for i in range(n)]
+    rng = random.Random(seed)
+    with TestClient(create_app(url, poll=0.01)) as client:
+        created = client.post("/api/games", json={"ruleset": name, "players": players, "seed": seed}).json()
+        gid = created["game"]
+        tokens = {p: created["seats"][p]["token"] for p in players}
+        viewers = {**{p: (p, tokens[p]) for p in players}, "host": (PUBLIC, created["host"]["token"]),
+                   "nobody": (PUBLIC, None)}
+        svc = Service(Store(url))
+        checked = hidden_seen = 0
+        for _ in range(DECISIONS):
+            line = svc.load(gid)
+            at = moments(rs, line.events, players)
+            last = at[-1]
+            for label, (who, token) in viewers.items():
+                hidden = last.hidden[who] if who else hidden_identifiers(rs, line.state, PUBLIC)
+                told = [m.unnamable[who] for m in at] if who else [m.public for m in at]
+                q = f"?token={token}" if token else ""
+                for path in ("", "/options", "/branches"):
+                    body = _unnamed(client.get(f"/api/games/{gid}{path}{q}").json())
+                    assert not leaks(body, hidden), (label, path, leaks(body, hidden))
+                listing = _unnamed(client.get(f"/api/games{q}").json())
+                assert not leaks(listing, hidden), (label, leaks(listing, hidden))
+                rows = client.get(f"/api/games/{gid}/log{q}").json()["events"]
+                assert not log_leaks(rows, told), (label, log_leaks(rows, told))
+                sep = "&" if q else "?"
+                frames = _frames(client.get(f"/api/games/{gid}/events{q}{sep}since=0&wait=0").text)
+                streamed = [d for k, d in frames if k == "recorded"]
+                assert [r["n"] for r in streamed] == list(range(1, len(line.events)))
+                assert not log_leaks(streamed, told), (label, log_leaks(streamed, told))
+                statuses = [_unnamed(d) for k, d in frames if k != "recorded"]
+                assert not leaks(statuses, hidden), (label, leaks(statuses, hidden))
+                if label != "host":
+                    refused = client.get(f"/api/games/{gid}/export{q}")
+                    assert refused.status_code in (401, 403) and not leaks(refused.json(), hidden)
+                checked += 1
+                if name == "peloponnes":  # it hides no named item, only the backs of coin cards
+                    hidden_seen += bool(_coin_backs(rows, who) + _coin_backs(streamed, who))
+                else:
+                    hidden_seen += bool(hidden)
+            pending = client.get(f"/api/games/{gid}").json()["pending"]
+            if pending["kind"] != "decision":
+                break
+            p = pending["player"]
+            opts = client.get(f"/api/games/{gid}/options?token={tokens[p]}").json()["options"]
+            assert opts, (p, pending)
+            choice = rng.choice(opts)["n"]
+            reply = client.post(f"/api/games/{gid}/act?token={tokens[p]}", json={"choice": choice})
+            assert reply.status_code == 200, reply.text
+            after = moments(rs, svc.load(gid).events, players)
+            own = [m.unnamable[p] for m in after]
+            assert not log_leaks(reply.json()["recorded"], own), (p, log_leaks(reply.json()["recorded"], own))
+        # The spectators' replay viewer: the line as every player sees it, nothing more.
+        line = svc.load(gid)
+        at = moments(rs, line.events, players)
+        data = _viewer_data(client.get(f"/games/{gid}/replay").text, "replay-data")
+        assert data["perspectives"] == ["(every player)"]
+        assert not log_leaks(data["steps"], [m.public for m in at])
+        for k, state_index in enumerate(data["views"]["(every player)"]):
+            assert not leaks(data["states"][state_index], hidden_identifiers(rs, line.state_at(k), PUBLIC))
+        # The host's export is the whole game (it is the table's recorder's), and nobody else's.
+        export = client.get(f"/api/games/{gid}/export?token={created['host']['token']}")
+        assert export.status_code == 200
+        svc.store.close()
+    assert hidden_seen > checked // 2  # something was hidden from most viewers most of the time

@@ -1,0 +1,161 @@
+"""agon serve's pages in a real browser (Playwright driving the system's headless Chromium, tests/browser.py): a
+game created in the lobby, two players in two browser contexts joining by their own links and playing several
+turns of a game with hidden cards, each seeing only their own hand, while a spectators' page follows live; and a
+table game's host entering a chance outcome on their page.
+
+The server runs in this process under uvicorn on 127.0.0.1 and stops when the test ends.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+import uvicorn
+
+from agon.core import registry
+from agon.core.engine import PUBLIC
+from agon.core.service import Service
+from agon.events.store import Store
+from agon.server.app import create_app
+from tests.hidden import hidden_identifiers, leaks, visible
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def server(tmp_path) -> Iterator[tuple[str, str]]:
+    """A live server on a free loopback port over a fresh SQLite store: (its address, the store's URL)."""
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    srv = uvicorn.Server(uvicorn.Config(create_app(url, poll=0.1), host="127.0.0.1", port=port, log_level="warning",
+                                        timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}", url
+    finally:
+        srv.should_exit = True
+        thread.join(15)
+
+
+def _context(browser, errors: list[str]):
+    ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+    ctx.set_default_timeout(30_000)
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return ctx, page
+
+
+def _at(page, event: int) -> None:
+    page.wait_for_function(f"document.getElementById('status').dataset.event >= {event}")
+
+
+def test_two_players_by_their_links_each_see_only_their_hand_and_a_spectator_follows_live(browser, server):
+    base, url = server
+    errors: list[str] = []
+    lobby_ctx, lobby = _context(browser, errors)
+    lobby.goto(base + "/")
+    lobby.select_option("#ruleset", "pergamemnon")
+    lobby.fill("#players", "Ana, Bo")
+    lobby.fill("#seed", "5")
+    lobby.click("button[type=submit]")
+    lobby.wait_for_selector(".seat-link[data-who=spectators]")
+    links = {a.get_attribute("data-who"): a.get_attribute("href") for a in lobby.query_selector_all(".seat-link")}
+    assert set(links) == {"Ana", "Bo", "host", "spectators"}
+    gid = links["spectators"].split("/")[2]
+    lobby.goto(base + "/")
+    assert gid in lobby.inner_text("#games")
+    lobby_ctx.close()
+
+    rs = registry.get("pergamemnon")
+    svc = Service(Store(url))
+    pages = {}
+    contexts = []
+    for who in ("Ana", "Bo", "spectators"):
+        ctx, page = _context(browser, errors)
+        contexts.append(ctx)
+        page.goto(base + links[who])
+        pages[who] = page
+    try:
+        turns = 0
+        seen_own = {"Ana": 0, "Bo": 0}
+        while turns < 6:
+            line = svc.load(gid)
+            event = line.head.depth
+            for page in pages.values():
+                _at(page, event)
+            for p in ("Ana", "Bo"):
+                page = pages[p]
+                page.wait_for_function(f"document.getElementById('you').textContent.includes('{p}')")
+                text = page.inner_text("body")
+                hidden = hidden_identifiers(rs, line.state, p)
+                assert hidden and not leaks(text, hidden), (p, leaks(text, hidden))
+                own = visible(rs, line.state, p) - visible(rs, line.state, PUBLIC)
+                seen_own[p] += bool(leaks(text, own))  # their own hidden cards are on their page
+            spectator = pages["spectators"].inner_text("body")
+            public_hidden = hidden_identifiers(rs, line.state, PUBLIC)
+            assert not leaks(spectator, public_hidden), leaks(spectator, public_hidden)
+            acting = line.pending.player
+            page = pages[acting]
+            page.wait_for_selector("#options button")
+            page.click("#options button >> nth=0")
+            deadline = time.monotonic() + 30
+            while svc.load(gid).head.depth == event:
+                assert time.monotonic() < deadline, "the decision was not recorded"
+                time.sleep(0.1)
+            turns += 1
+        final = svc.load(gid).head.depth
+        for page in pages.values():
+            _at(page, final)  # every page, the spectators' too, followed the game live
+        spectator = pages["spectators"]
+        spectator.wait_for_function(f"document.querySelectorAll('#log p').length >= {final}")
+        frame = spectator.frame_locator("#viewer")
+        frame.locator("#step-label", has_text=f"event {final} of {final}").wait_for(timeout=30_000)
+        assert not errors, errors
+    finally:
+        for ctx in contexts:
+            ctx.close()
+        svc.store.close()
+    assert seen_own["Ana"] and seen_own["Bo"]
+
+
+def test_the_host_of_a_table_game_enters_chance_outcomes_on_their_page(browser, server):
+    base, url = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "adamastor", "players": ["Ana"], "seed": 2,
+                                                    "table": True}).json()
+    gid = created["game"]
+    errors: list[str] = []
+    ctx, host = _context(browser, errors)
+    svc = Service(Store(url))
+    try:
+        host.goto(base + created["host"]["link"])
+        host.wait_for_function("document.getElementById('you').textContent.includes('host')")
+        assert svc.load(gid).pending.__class__.__name__ == "Chance"
+        before = svc.load(gid).head.depth
+        host.wait_for_selector("#chance-input", state="visible")
+        host.fill("#chance-input", "seed")
+        host.click("#chance-form button")
+        _at(host, before + 1)
+        assert svc.load(gid).head.depth > before
+        # a player's page has no chance entry
+        ctx2, ana = _context(browser, errors)
+        ana.goto(base + created["seats"]["Ana"]["link"])
+        ana.wait_for_function("document.getElementById('you').textContent.includes('Ana')")
+        assert not ana.is_visible("#chance-input")
+        ctx2.close()
+        assert not errors, errors
+    finally:
+        ctx.close()
+        svc.store.close()

@@ -1,0 +1,142 @@
+"""Decisions built step by step (core.steps): every legal decision reachable, each step offering only what remains
+legal, a way back, and the whole decision typed at once by prefixes."""
+
+from __future__ import annotations
+
+import pytest
+
+from agon.core import entry, steps
+from agon.core.games.perikles import RULESET as PERIKLES
+from agon.events.perikles import ForcesCommitted, Placement
+from tests.perikles.helpers import at_commit
+
+LEADERS = {"athens": 0, "argos": 0, "sparta": 1, "corinth": 2, "thebes": 2, "megara": 3}
+
+
+def commit_position():
+    return at_commit(leaders=LEADERS, hands=(("athens-2", "argos-2"), ("sparta-2",), ("corinth-2",), ("megara-2",)))
+
+
+def test_a_commitment_offers_every_eligible_tile_then_only_counters_that_can_still_go_somewhere():
+    s = commit_position()
+    first = steps.ask(PERIKLES, s)
+    assert isinstance(first, steps.Question) and first.field == "tile"
+    assert first.values == ["argos-2", "athens-2"]  # today's list offers only the alphabetically first
+    counters = steps.ask(PERIKLES, s, (("tile", "athens-2"),))
+    assert counters.field == "counter" and counters.values[0] == steps.DONE
+    assert {v.split("-")[0] for v in counters.values[1:]} == {"athens", "argos"}  # only what P1 commands
+    where = steps.ask(PERIKLES, s, (("tile", "athens-2"), ("counter", "athens-t4-1")))
+    assert where.field == "location" and "Pylos" in where.values
+
+
+def test_a_split_between_two_locations_is_built_in_a_few_words_and_is_legal():
+    s = commit_position()
+    ev = steps.build(PERIKLES, s, "ath-2 ath-t4 pyl a ath-h3 corc att")
+    assert ev == ForcesCommitted(player="P1", tile="athens-2", placements=(
+        Placement(counter="athens-t4-1", location="Pylos", side="attacker", role="main"),
+        Placement(counter="athens-h3-1", location="Corcyra", side="attacker", role="main")))
+    assert PERIKLES.validate(s, ev) is None
+    assert ev not in PERIKLES.legal(s)  # the canonical list never offered it
+
+
+def test_four_counters_with_a_sacrificed_cube_and_a_second_counter_of_a_kind_by_its_own_id():
+    s = commit_position()
+    ev = steps.build(PERIKLES, s, "ath-2 athens-t4-1 pyl a athens-t4-2 pyl a ath-t3 pyl a ath-t3 pyl a")
+    assert [p.counter for p in ev.placements] == ["athens-t4-1", "athens-t4-2", "athens-t3-1", "athens-t3-2"]
+    assert ev.cube == "athens"  # the only city whose cube may be sacrificed: asked of nobody
+    assert PERIKLES.validate(s, ev) is None
+
+
+def test_each_step_lists_only_what_remains_legal_so_every_path_ends_in_a_legal_commitment():
+    import random
+
+    s = commit_position()
+    rng = random.Random(4)
+    seen = set()
+    for _ in range(40):  # random paths: whatever is chosen at every step, the commitment is legal
+        chosen: steps.Chosen = ()
+        now = steps.ask(PERIKLES, s)
+        while isinstance(now, steps.Question):
+            assert now.choices, f"a step with nothing left to choose after {chosen}"
+            chosen += ((now.field, rng.choice(now.values)),)
+            now = steps.ask(PERIKLES, s, chosen)
+        assert PERIKLES.validate(s, now) is None, (chosen, now)
+        seen.add(len(now.placements))
+    assert {0, 2, 4} <= seen  # none, two, and four counters with a cube came up
+
+
+def test_every_commitment_the_canonical_list_offers_is_reachable_step_by_step():
+    s = commit_position()
+    for ev in PERIKLES.legal(s)[::45]:
+        words = [ev.tile] + [w for pl in ev.placements for w in (pl.counter, pl.location, pl.side)]
+        words += ["done", ev.cube] if len(ev.placements) > 2 else []
+        assert steps.build(PERIKLES, s, " ".join(words)) == ev
+
+
+def test_an_ambiguous_or_unknown_step_is_refused_with_the_candidates():
+    s = commit_position()
+    with pytest.raises(entry.EntryError, match="'a' is ambiguous: it may be argos-2, athens-2"):
+        steps.build(PERIKLES, s, "a")
+    with pytest.raises(entry.EntryError, match="not complete: next, where athens-t4-1 goes"):
+        steps.build(PERIKLES, s, "ath-2 ath-t4")
+
+
+def test_other_decisions_are_built_from_the_legal_events_themselves(sqlite_svc):
+    from pathlib import Path
+
+    game = sqlite_svc.import_((Path(__file__).parent.parent / "replays" / "perikles-4p.jsonl").read_bytes())
+    line = sqlite_svc.load(game)
+    taken = next(st for st in line.steps() if steps.tag_of(st.event) == "perikles.influence_tile_taken")
+    s = taken.before
+    legal = PERIKLES.legal(s)
+    assert len(legal) > steps.LIST_MAX and steps.stepwise(PERIKLES, s)
+    first = steps.ask(PERIKLES, s)
+    assert first.field == "tile"  # fields in the event's order; 'player' is the same for all, so never asked
+    for ev in legal[::9]:
+        chosen, now = steps.walk(PERIKLES, s, [ev.tile])
+        while isinstance(now, steps.Question):  # follow the event's own values
+            value = steps.key(getattr(ev, now.field))
+            chosen, now = steps.walk(PERIKLES, s, [value], chosen)
+        assert now == ev
+
+
+def test_a_ruleset_may_name_the_order_of_its_fields(sqlite_svc):
+    from pathlib import Path
+
+    game = sqlite_svc.import_((Path(__file__).parent.parent / "replays" / "perikles-4p.jsonl").read_bytes())
+    line = sqlite_svc.load(game)
+    taken = next(st for st in line.steps() if steps.tag_of(st.event) == "perikles.influence_tile_taken")
+
+    class CityFirst:  # Perikles, naming 'city' as the first field of taking a tile
+        decision_fields = {"perikles.influence_tile_taken": ("city",)}
+
+        def __getattr__(self, name):
+            return getattr(PERIKLES, name)
+
+    assert steps.ask(PERIKLES, taken.before).field == "tile"
+    assert steps.ask(CityFirst(), taken.before).field == "city"
+
+
+def test_when_few_decisions_remain_they_are_listed_in_full_and_taken_by_number(sqlite_svc):
+    from pathlib import Path
+
+    from agon.core.engine import option_text
+
+    game = sqlite_svc.import_((Path(__file__).parent.parent / "replays" / "perikles-4p.jsonl").read_bytes())
+    line = sqlite_svc.load(game)
+    listed = None
+    for st in line.steps():
+        if listed is None and steps.tag_of(st.event) == "perikles.influence_tile_taken" \
+                and steps.stepwise(PERIKLES, st.before):
+            s = st.before
+            for tile in steps.ask(PERIKLES, s).values:
+                now = steps.ask(PERIKLES, s, (("tile", tile),))
+                if isinstance(now, steps.Question) and now.field == steps.OPTION:
+                    listed = (tile, now)
+                    break
+    assert listed is not None, "no tile left a short list: the test could not check it"
+    tile, question = listed
+    assert 1 < len(question.choices) <= steps.SHORT_LIST
+    left = [ev for ev in PERIKLES.legal(s) if getattr(ev, "tile", None) == tile]
+    assert [c.label for c in question.choices] == [option_text(PERIKLES, s, ev) for ev in left]
+    assert steps.build(PERIKLES, s, f"{tile} 2") == left[1]

@@ -1,0 +1,54 @@
+"""Taking things back: at a table every entered event (a typed chance outcome included) is one step; --to N on
+every game; a seeded game keeps its rule (a person's decision with the bots' replies) and says what it took back."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agon.core.service import NewGame, ServiceError
+
+
+def test_at_a_table_undo_takes_back_a_typed_chance_outcome_alone(sqlite_svc):
+    svc = sqlite_svc
+    game = svc.new_game(NewGame("adamastor", players=("Ana",), seed=3, table=True))
+    svc.act(game, "r3")  # map card 1: a typed chance outcome
+    svc.act(game, "1")  # Ana places the fleet
+    svc.act(game, "c1 c2 c3 c4 c5 c6")
+    assert svc.load(game).head.depth == 3
+    _, n = svc.undo(game)
+    assert n == 1 and svc.load(game).head.depth == 2  # only the cards typed last
+    _, n = svc.undo(game, 2)
+    assert n == 2 and svc.load(game).head.depth == 0
+    with pytest.raises(ServiceError, match="cannot undo 1 step"):
+        svc.undo(game)
+    svc.redo(game)
+    assert svc.load(game).head.depth == 2
+
+
+def test_undo_to_an_event_works_on_every_game_and_refuses_a_position_outside_the_line(sqlite_svc):
+    svc = sqlite_svc
+    game = svc.new_game(NewGame("peloponnes", players=("Ana",), bots=(("Bob", "greedy"), ("Cy", "greedy")), seed=4))
+    for _ in range(3):
+        svc.act(game, "1")
+    last = svc.load(game).head.depth
+    _, n = svc.undo(game, to=5)
+    assert n == last - 5 and svc.load(game).head.depth == 5
+    with pytest.raises(ServiceError, match="--to 5 is outside what can be undone: this line has events 0 to 5"):
+        svc.undo(game, to=5)
+
+
+def test_a_seeded_game_undoes_a_persons_decision_with_the_bots_replies_and_says_what_it_took_back(agon):
+    out = agon("new", "peloponnes", "--player", "Ana", "--bot", "Bob:greedy", "--bot", "Cy:greedy", "--seed", "4",
+               "--json").stdout
+    game = json.loads(out)["id"]
+    agon("act", game, "1")
+    log = json.loads(agon("log", game, "--json").stdout)
+    ana = max(r["n"] for r in log if r["actor"] == "Ana")
+    undone = json.loads(agon("undo", game, "--json").stdout)
+    assert undone["event"] == ana - 1 and undone["undone"] == len(log) - ana
+    assert [r["n"] for r in undone["took_back"]] == list(range(ana, len(log)))
+    agon("redo", game)
+    text = agon("undo", game).stdout
+    assert f"Undid {len(log) - ana} event(s):" in text and "Ana: Ana " in text and f"agon redo {game}" in text
