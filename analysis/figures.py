@@ -11,8 +11,15 @@ from typing import Any
 from agon.analysis.games import module_for
 from agon.analysis.labels import AROUND, WIDTH, Box, Frame, centred_box, place, spread, text_size, thin_every
 from agon.analysis.palette import branch_dash, player_colors
-from agon.analysis.timeline import (line_timeline, outcome_of, play_start, round_boundaries, series, short_outcome,
-                                    turning_points)
+from agon.analysis.timeline import (
+    line_timeline,
+    outcome_of,
+    play_start,
+    round_boundaries,
+    series,
+    short_outcome,
+    turning_points,
+)
 
 
 def score_label(ruleset: Any) -> str:

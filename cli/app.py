@@ -9,8 +9,18 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from agon.cli import (analyse_cmds, file_cmds, history_cmds, note_cmds, play_cmds, plot_cmds, serve_cmds,
-                      setup_cmds, summary_cmds, tree_cmds)
+from agon.cli import (
+    analyse_cmds,
+    file_cmds,
+    history_cmds,
+    note_cmds,
+    play_cmds,
+    plot_cmds,
+    serve_cmds,
+    setup_cmds,
+    summary_cmds,
+    tree_cmds,
+)
 from agon.cli.common import error_line, examples, set_db
 
 

@@ -71,9 +71,8 @@ def import_(
     does not replay cleanly or contradicts the stored game is refused whole."""
     if not file.is_file():
         raise Fail(f"{file} does not exist")
-    from agon.core.transfer import import_data
-
     from agon.core import signing
+    from agon.core.transfer import import_data
 
     try:
         trusted = signing.public_hex(trust) if trust is not None else None

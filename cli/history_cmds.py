@@ -6,8 +6,19 @@ from typing import Annotated
 
 import typer
 
-from agon.cli.common import (AsOpt, AtOpt, BranchOpt, Fail, GameArg, JsonOpt, console, examples, friendly,
-                             print_json, service)
+from agon.cli.common import (
+    AsOpt,
+    AtOpt,
+    BranchOpt,
+    Fail,
+    GameArg,
+    JsonOpt,
+    console,
+    examples,
+    friendly,
+    print_json,
+    service,
+)
 from agon.cli.render import scores_text, view_text
 from agon.core.engine import PUBLIC, narrate_as
 from agon.core.service import Line, describe_pending

@@ -8,8 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from agon.cli.common import (BranchOpt, GameArg, JsonOpt, console, error_line, examples, friendly, print_json,
-                             service)
+from agon.cli.common import BranchOpt, GameArg, JsonOpt, console, error_line, examples, friendly, print_json, service
 from agon.cli.render import scores_text, view_text
 from agon.core import entry, steps
 from agon.core.engine import PUBLIC, Chance, Decision, Over, option_text

@@ -13,8 +13,19 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
-from agon.cli.common import (BranchesOpt, BranchOpt, Fail, GameArg, JsonOpt, console, err, examples, friendly,
-                             print_json, service)
+from agon.cli.common import (
+    BranchesOpt,
+    BranchOpt,
+    Fail,
+    GameArg,
+    JsonOpt,
+    console,
+    err,
+    examples,
+    friendly,
+    print_json,
+    service,
+)
 from agon.core.service import Line
 
 app = typer.Typer()

@@ -9,6 +9,7 @@ earlier one for display; both are kept (and exported).
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from agon.core.document import GLYPHS
 from agon.core.service import Line, Service, ServiceError
 from agon.events.store import NoteInfo, StoreError, now

@@ -19,13 +19,11 @@ from typing import Any
 import msgspec
 
 from agon.core import chance as chance_mod
-from agon.core import entry
-from agon.core import registry
-from agon.core import summary as summary_mod
+from agon.core import entry, registry
 from agon.core import steps as steps_mod
+from agon.core import summary as summary_mod
 from agon.core.autoplay import CHANCE_ACTOR, next_auto
 from agon.core.bots import bots_of
-from agon.core.names import branch_problem, name_problem, shown, title_problem
 from agon.core.engine import (
     PUBLIC,
     Chance,
@@ -41,9 +39,10 @@ from agon.core.engine import (
     narrate_as,
     steps,
 )
+from agon.core.names import branch_problem, name_problem, shown, title_problem
+from agon.events import summary as summary_table
 from agon.events.base import Event, GameCreated, PlayerSeat
 from agon.events.codec import Codec, DecodeError
-from agon.events import summary as summary_table
 from agon.events.envelope import Envelope, ImportError_, read_jsonl, seal, to_jsonl
 from agon.events.store import BranchInfo, Conflict, Damaged, GameInfo, NewBranch, Store, StoreError, Unknown, now
 from agon.events.summary import Listed, Summary

@@ -12,11 +12,12 @@ from __future__ import annotations
 import json
 import secrets
 from dataclasses import dataclass
+
 from agon.core import document, registry
 from agon.core.document import Branch, Document, DocumentError, GameHead, Move, Note
+from agon.core.service import Line, Service, ServiceError, codec_for, replay_problem
 from agon.events.codec import DecodeError
 from agon.events.envelope import Envelope, ImportError_, from_jsonl, read_jsonl
-from agon.core.service import Line, Service, ServiceError, codec_for, replay_problem
 from agon.events.store import BranchInfo, GameInfo, HeadMove, NoteInfo, StoreError, now
 
 

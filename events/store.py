@@ -22,8 +22,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Field, SQLModel
 
-from agon.events.analysis_cache import ANALYSIS
 from agon.events import summary as summary_mod
+from agon.events.analysis_cache import ANALYSIS
 from agon.events.envelope import Envelope
 from agon.events.seats import SEATS
 

@@ -153,9 +153,9 @@ def bench_eventsourcing(tmp: Path, n: int = 10000) -> None:
 
     rs = registry.get("toy")
     codec = codec_for(rs)
-    from tests.toygame.rules import DieRolled
-
     import sqlalchemy as sa
+
+    from tests.toygame.rules import DieRolled
 
     def ours() -> None:
         store = Store(f"sqlite:///{tmp / f'ours-es-{time.perf_counter_ns()}.db'}")

@@ -38,8 +38,8 @@ sys.path.insert(0, str(ROOT))
 
 import pexpect  # noqa: E402
 
-from agon.core import entry, steps  # noqa: E402
 from agon.cli.play_cmds import SHOWN  # noqa: E402
+from agon.core import entry, steps  # noqa: E402
 from agon.core.engine import Chance, Decision, option_text  # noqa: E402
 from agon.core.service import NewGame, Service  # noqa: E402
 from agon.events.store import Store  # noqa: E402

@@ -27,8 +27,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from agon.core import registry, seats
 from agon.core.bots import bots_of
 from agon.core.engine import PUBLIC, Chance, Decision, Over, option_text
-from agon.core.service import (Line, NewGame, NotFound, RaceLost, Recorded, Service, ServiceError, position,
-                               told)
+from agon.core.service import Line, NewGame, NotFound, RaceLost, Recorded, Service, ServiceError, position, told
 
 HOST = seats.HOST
 

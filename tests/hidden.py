@@ -27,7 +27,6 @@ from typing import Any
 from agon.core.engine import Ruleset, State
 from agon.events.base import Event
 
-
 NAMING_KEYS = frozenset({"id", "name", "card", "counter", "tile", "title", "special_tile"})
 """The keys under which a view names an item (a card's id and name, a counter, a tile); any other key holds an
 attribute ("weapon": "spear", "weather": "cloud") that many items share and that names none of them."""

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
+from agon.analysis.palette import PALETTE
 from agon.analysis.stats import wilson
 from agon.analysis.stats_plot import BAR, stats_figure
-from agon.analysis.palette import PALETTE
 
 
 @pytest.fixture

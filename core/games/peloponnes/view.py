@@ -23,13 +23,13 @@ from agon.core.games.peloponnes.state import (
 from agon.events.base import Event, GameCreated
 from agon.events.peloponnes import (
     BidMoved,
-    Coins,
     BidPlaced,
     BidWithdrawn,
     BuildingBuilt,
     BuildingLost,
     CatastropheFaced,
     CivilizationsDealt,
+    Coins,
     CoinsDrawn,
     ConstructionPaid,
     ConstructionStarted,
