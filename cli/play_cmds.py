@@ -181,14 +181,19 @@ def print_question(line: Line, question: steps.Question, chosen: steps.Chosen) -
     console.print(f"Type a number or any unique prefix (several steps at once: spaces between).{finish}")
 
 
-COMMANDS = ("u", "undo", "r", "redo", "log", "state", "b", "branch")
-HELP = """Commands (a command word is never read as a chance outcome or a step):
-  u, undo      take back the last step (at a table: the last event entered, a typed die included)
-  r, redo      bring back what the last undo took back
-  b NAME       start a branch NAME here and play on it (the old line stays)
-  log          the last events of this line;  state: the state as you see it
-  ?TEXT        only the options that mention TEXT;  ?: this help;  q: stop (everything is recorded)
-  -            one step back while building a decision"""
+COMMANDS = ("u", "undo", "r", "redo", "log", "state", "?", "help")
+"""One-word commands. A line that is one of these words is the command, unless the word is the full name of an item
+or step value asked for now (then it is that item). ``b NAME`` is a branch only when the line is not an entry here;
+``branch NAME`` always is. Every other line is an entry."""
+QUIT = ("q", "quit", "exit")
+HELP = """Commands (one word alone on the line; a full item name that is the same word is the item):
+  u, undo        take back the last step (at a table: the last event entered, a typed die included)
+  r, redo        bring back what the last undo took back
+  branch NAME    start a branch NAME here and play on it (the old line stays);  b NAME: the same, unless
+                 the line is also an entry here ('b c' naming two items): then it is the entry
+  log            the last events of this line;  state: the state as you see it
+  ?TEXT          only the options that mention TEXT;  ?: this help;  q: stop (everything is recorded)
+  -              one step back while building a decision"""
 
 
 def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | None) -> str | None:
@@ -208,7 +213,7 @@ def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | No
             print_recorded(svc.log(now, who)[-n:])
         elif word in ("b", "branch"):
             if not rest.strip():
-                raise ServiceError("give the new branch a name: b NAME")
+                raise ServiceError("give the new branch a name: branch NAME")
             made = svc.branch(gid, rest.strip(), from_branch=line.branch.name)
             console.print(f"Now on branch {made.name}, starting after event #{line.head.depth} of"
                           f" {line.branch.name} (back: agon switch {gid} {line.branch.name}).")
@@ -229,6 +234,47 @@ def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | No
     except ServiceError as e:
         error_line(str(e))
     return branch
+
+
+def exact_names(line: Line, stepping: steps.Question | None) -> set[str]:
+    """The full names asked for now (chance items, step values), lower-cased: such a word is never a command."""
+    pending = line.pending
+    names = list(pending.items) if isinstance(pending, Chance) and line.created.table else []
+    if stepping is not None:
+        names += [*stepping.values, *stepping.accepts]
+    return {str(n).lower() for n in names}
+
+
+def reads_as_entry(svc: Any, line: Line, answer: str, stepping: steps.Question | None, chosen: steps.Chosen) -> bool:
+    """Whether ``answer`` is an entry at this prompt (a chance outcome, a decision, its steps), nothing recorded."""
+    try:
+        if stepping is not None and not answer.startswith("{"):
+            steps.walk(line.ruleset, line.state, entry.tokens(answer), chosen)
+        else:
+            svc.parse_choice(line, answer)
+    except (entry.EntryError, ServiceError):
+        return False
+    return True
+
+
+def what_is(svc: Any, line: Line, answer: str, stepping: steps.Question | None, chosen: steps.Chosen) -> str:
+    """How ``play`` reads a line: 'quit', 'command', 'branch' (``branch NAME``, or ``b NAME`` that is no entry
+    here), 'back', or 'entry'. A command never swallows an entry: a one-word command that is also the full name of
+    an item asked for now is that item, and ``b NAME`` that reads as an entry here is the entry."""
+    word = answer.strip().lower()
+    first, _, rest = word.partition(" ")
+    exact = exact_names(line, stepping) if word in (*QUIT, *COMMANDS, "-", "back") else set()
+    if word in QUIT and word not in exact:
+        return "quit"
+    if word in COMMANDS and word not in exact:
+        return "command"
+    if stepping is not None and word in ("-", "back") and word not in exact:
+        return "back"
+    if first == "branch" and rest.strip():
+        return "branch"
+    if first in ("b", "branch") and not reads_as_entry(svc, line, answer, stepping, chosen):
+        return "branch"  # 'b' or 'branch' alone: asked to name the branch
+    return "entry"
 
 
 def stepwise_now(line: Line) -> bool:
@@ -319,16 +365,18 @@ def play(
             console.print("\nStopped; every decision so far is recorded.")
             return
         answer = answer.strip()
-        word = answer.lower()
-        if word in ("q", "quit", "exit"):
+        kind = what_is(svc, line, answer, stepping, chosen) if answer else "entry"
+        if kind == "quit":
             console.print(f"Stopped; every decision so far is recorded. Go on later with: agon play {line.game.id}")
             return
-        if word in COMMANDS or word.startswith("b ") or word in ("?", "help"):
+        if kind in ("command", "branch"):
             branch = command(svc, line, answer, branch, who)
             continue
-        if stepping is not None and answer in ("-", "back"):
+        if kind == "back":
             chosen = back(line, chosen)
             continue
+        if answer.lower().startswith("b "):
+            console.print("(read as an entry here; 'branch NAME' starts a branch)")
         if not answer and only is not None:
             answer = "1"
         elif not answer and stepping is not None and steps.DONE in stepping.values:

@@ -71,8 +71,9 @@ def spellings(item: str, most: int = 4):
     return sorted(out, key=len)
 
 
-RESERVED = {"u", "undo", "r", "redo", "b", "branch", "log", "state", "q", "quit", "exit", "help", "-", "back"}
-"""Words ``play`` reads as its commands (``b`` starts ``b NAME``), never as an entry: an entry avoids them."""
+RESERVED = {"u", "undo", "r", "redo", "log", "state", "q", "quit", "exit", "help", "?", "-", "back"}
+"""Words ``play`` reads as its commands when alone on a line (unless an item's full name): an entry avoids them.
+``b`` is not among them: ``b NAME`` is a branch only when the line is no entry (cli/play_cmds.what_is)."""
 
 
 def shortest_item(item: str, items) -> str:

@@ -36,5 +36,5 @@ def test_the_shortest_input_names_the_item_and_no_shorter_one_does():
 
 def test_a_command_word_is_never_typed_as_an_entry():
     ks = load()
-    assert ks.shortest_item("bowman", ["bowman", "guard"]) == "bo"  # 'b' would start 'b NAME', a branch
+    assert ks.shortest_item("bowman", ["bowman", "guard"]) == "b"  # 'b' alone is an entry, not a branch
     assert ks.shortest_item("rome", ["rome", "greece"]) == "ro"  # 'r' is redo

@@ -161,3 +161,31 @@ def test_play_shows_a_person_only_their_own_view(sqlite_svc, tmp_path):
     hidden = at[len(before.events) - 1].hidden["Ana"] & at[len(after.events) - 1].hidden["Ana"]
     assert hidden, "nothing was hidden from Ana: the check could not fail"
     assert not leaks(shown, hidden), leaks(shown, hidden)
+
+
+def test_an_entry_starting_with_b_is_an_entry_and_b_name_a_branch_only_when_it_is_no_entry(table):
+    """'b' names brasidas among the special tiles: 'b peri alk' records them and starts no branch; 'b whatif' is
+    no entry here, so it starts a branch; 'branch NAME' always does; 'u' alone is always undo."""
+    svc, game, play = table
+    child = play()
+    child.sendline("b peri alk")
+    child.expect("read as an entry here")
+    child.expect(PROMPT)
+    assert svc.load(game).events[1].tiles == ("brasidas", "perikles", "alkibiades")
+    assert [b.name for b in svc.store.branches(game)] == ["main"]
+    child.sendline("b")  # alone: not a branch without a name, and no entry for 7 location tiles
+    child.expect("give the new branch a name: branch NAME")
+    child.expect(PROMPT)
+    child.sendline("b whatif")
+    child.expect("Now on branch whatif")
+    child.expect(PROMPT)
+    child.sendline("branch two")
+    child.expect("Now on branch two")
+    child.expect(PROMPT)
+    child.sendline("?")
+    child.expect("branch NAME")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert {b.name for b in svc.store.branches(game)} == {"main", "whatif", "two"}
+    assert len(svc.load(game, "two").events) == 2
