@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.markup import escape
 
+from agon.cli import keyread
 from agon.cli.common import BranchOpt, GameArg, JsonOpt, console, error_line, examples, friendly, print_json, service
 from agon.cli.render import scores_text, view_text
 from agon.core import entry, steps
@@ -95,6 +96,8 @@ def print_chance(pending: Chance, how: str) -> None:
     natural order (c2 before c10) and grouped as the game names them (core.entry)."""
     if pending.kind == "dice":
         digits = f" or '{'3' * pending.count}'" if pending.sides <= 9 and pending.count > 1 else ""
+        if pending.sides <= 9 and how == "type it here":
+            digits += f" ({pending.count} digit(s) need no Enter)"
         example = " ".join(["3"] * pending.count)
         console.print(f"Enter the {pending.count} die value(s) of {pending.label}, e.g. '{example}'{digits}:"
                       f" {how} (or 'seed' to let agon draw it).")
@@ -277,6 +280,14 @@ def what_is(svc: Any, line: Line, answer: str, stepping: steps.Question | None, 
     return "entry"
 
 
+def dice_complete(line: Line) -> Any:
+    """At a table, dice typed as digits end by themselves once there is a digit for every die (cli.keyread)."""
+    pending = line.pending
+    if not (isinstance(pending, Chance) and line.created.table and pending.kind == "dice" and pending.sides <= 9):
+        return None
+    return lambda text: text.isascii() and text.isdigit() and len(text) == pending.count
+
+
 def stepwise_now(line: Line) -> bool:
     pending = line.pending
     return isinstance(pending, Decision) and not line.bot_of(pending.player) and len(
@@ -315,6 +326,7 @@ def play(
     at: str | None = None  # the head the steps were chosen at: they are dropped when it moves
     opening = True
     last_shown: tuple | None = None
+    after_dice = False
     while True:
         line = svc.load(game, branch)
         pending = line.pending
@@ -360,7 +372,12 @@ def play(
             print_options(line, match, here=True)
         match = None
         try:
-            answer = typer.prompt("Your choice (q to quit)", default="", show_default=False)
+            while True:
+                answer, ended = keyread.read(dice_complete(line))
+                if answer.strip() or not after_dice:
+                    break
+                after_dice = False  # an Enter typed after dice that ended by themselves: ignored
+            after_dice = ended
         except (EOFError, typer.Abort):
             console.print("\nStopped; every decision so far is recorded.")
             return

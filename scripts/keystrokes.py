@@ -7,7 +7,8 @@ For each recorded game in ``replays/`` a new game is set up as it was (same play
 played at a table (``--table``: every chance outcome is typed) with every seat a person, and ``agon play`` is run
 in a pseudo-terminal (pexpect). For every event of the recorded game the script types what a person would type
 with the shortest unambiguous input: a chance outcome's items by their shortest unique prefix or abbreviation and
-dice as digits (``6512``); a decision by its option number when ``play`` lists the options, else its steps'
+dice as digits (``6512``, which ``play`` takes without Enter; an Enter alone right after them is ignored, so one
+that follows them is typed twice); a decision by its option number when ``play`` lists the options, else its steps'
 values in one line (each the shortest input that step takes), Enter alone when only one decision is legal. An
 event that follows by itself (a chance outcome with one possible result) is not typed. At the end the game
 recorded through ``play`` must equal the recorded one event for event.
@@ -198,6 +199,7 @@ class Plan:
     kind: str  # decision, dice, draw
     now: str | None  # None: recorded by itself
     today: str | None
+    enter: bool = True  # False: dice typed as digits, which play takes without Enter (cli/keyread.py)
 
 
 def plan_event(svc: Service, line, n: int, event, actor: str) -> Plan:
@@ -210,8 +212,9 @@ def plan_event(svc: Service, line, n: int, event, actor: str) -> Plan:
         out = outcome_of(pending, obj)
         assert pending.build(out) == event, (n, pending, out, event)
         if pending.kind == "dice":
-            digits = "".join(map(str, out)) if pending.sides <= 9 else " ".join(map(str, out))
-            return Plan(n, "dice", digits, " ".join(map(str, out)))
+            if pending.sides <= 9:
+                return Plan(n, "dice", "".join(map(str, out)), " ".join(map(str, out)), enter=False)
+            return Plan(n, "dice", " ".join(map(str, out)), " ".join(map(str, out)))
         return Plan(n, pending.kind, " ".join(shortest_item(i, pending.items) for i in out), " ".join(out))
     assert isinstance(pending, Decision)
     legal = list(rs.legal(state))
@@ -285,8 +288,16 @@ def measure(name: str, work: Path) -> Result:
     res = Result(name)
     mistakes = {"dice": None, "draw": None, "decision": None}
 
-    def send(text: str) -> str:
-        child.sendline(text)
+    after_dice = [False]
+
+    def send(text: str, enter: bool = True) -> str:
+        """Type ``text`` (and Enter); an Enter alone right after dice that ended by themselves is ignored by play,
+        so it is typed twice (and counted: see ``account``)."""
+        if text == "" and after_dice[0]:
+            child.sendline("")
+            child.expect(PROMPT)
+        child.send(text + ("\n" if enter else ""))
+        after_dice[0] = not enter
         child.expect([PROMPT, pexpect.EOF])  # play ends by itself with the game
         return child.before
 
@@ -306,20 +317,21 @@ def measure(name: str, work: Path) -> Result:
                 and len(line.ruleset.legal(line.state)) > 1):
             wrong = wrong_entry(line, plan)
             if wrong is not None:
-                out = send(wrong)
+                out = send(wrong, plan.enter)
                 if "error" not in out:
                     inputs = 0
                     out = send("u")
                     inputs += 1
                     assert "Took back 1 event" in out, out
-                    out = send(plan.now)
+                    out = send(plan.now, plan.enter)
                     inputs += 1
                     mistakes[kind] = inputs  # the slip and its correction stay out of the totals
                     account(res, plan)
                     check_progress(svc, game, target, n, out)
                     continue
-        out = send(plan.now)
-        account(res, plan)
+        twice = plan.now == "" and after_dice[0]
+        out = send(plan.now, plan.enter)
+        account(res, plan, twice)
         check_progress(svc, game, target, n, out)
     if child.isalive():
         child.sendline("q")
@@ -332,8 +344,8 @@ def measure(name: str, work: Path) -> Result:
     return res
 
 
-def account(res: Result, plan: Plan) -> None:
-    keys = len(plan.now) + 1
+def account(res: Result, plan: Plan, twice: bool = False) -> None:
+    keys = len(plan.now) + (1 if plan.enter else 0) + (1 if twice else 0)
     today = len(plan.today) + 1  # a filter's newline is its Enter
     res.inputs += 1
     res.keys += keys

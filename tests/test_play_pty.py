@@ -117,8 +117,11 @@ def test_a_mistyped_die_is_taken_back_with_u_and_typed_again(table):
     run_until(svc, game, lambda p: isinstance(p, Chance) and p.kind == "dice")
     before = len(svc.load(game).events)
     child = play()
-    child.sendline("6612")  # four dice as digits
+    child.send("6612")  # four dice as digits: recorded without Enter
     child.expect("attacker rolls 6\\+6=12")
+    child.expect(PROMPT)
+    assert len(svc.load(game).events) == before + 1
+    child.sendline("")  # an Enter typed after them out of habit is ignored, whatever the next prompt is
     child.expect(PROMPT)
     assert len(svc.load(game).events) == before + 1
     child.sendline("u")

@@ -1,0 +1,74 @@
+"""One line typed at ``agon play``'s prompt, which may end by itself before Enter when its text is complete.
+
+At a table the dice are typed as digits (``6512``), and how many dice are asked is known: once that many digits are
+typed the entry is complete, so ``play`` takes it without Enter. This needs the terminal's keys one by one
+(``termios`` cbreak mode, echoing what is typed, with backspace, Ctrl-U and Ctrl-D as a terminal line has them);
+anything that is not digits only (``6 5 1 2``, ``u``, ``seed``) ends with Enter as usual. When standard input is
+not a terminal (a pipe, a test runner) the line is read as ``typer.prompt`` reads it and nothing ends early.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import sys
+from collections.abc import Callable
+
+import typer
+
+PROMPT = "Your choice (q to quit)"
+
+
+def read(complete: Callable[[str], bool] | None = None) -> tuple[str, bool]:
+    """The line typed, and whether it ended by itself (``complete(text)`` became true before Enter)."""
+    if complete is None or not _is_tty():
+        return typer.prompt(PROMPT, default="", show_default=False), False
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    out = sys.stdout
+    out.write(f"{PROMPT}: ")
+    out.flush()
+    decode = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    text = ""
+    try:
+        tty.setcbreak(fd, termios.TCSANOW)  # keys one by one; nothing typed ahead is thrown away
+        while True:
+            byte = os.read(fd, 1)
+            if not byte:
+                raise EOFError
+            for ch in decode.decode(byte):
+                if ch in "\r\n":
+                    out.write("\n")
+                    return text, False
+                if ch in "\x7f\b":
+                    if text:
+                        text = text[:-1]
+                        out.write("\b \b")
+                elif ch == "\x15":  # Ctrl-U: the whole line
+                    out.write("\b \b" * len(text))
+                    text = ""
+                elif ch == "\x04":
+                    if not text:
+                        raise EOFError
+                elif ch >= " ":
+                    text += ch
+                    out.write(ch)
+                    if complete(text):
+                        out.write("\n")
+                        return text, True
+                out.flush()
+    except KeyboardInterrupt:
+        raise typer.Abort() from None
+    finally:
+        out.flush()
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+
+
+def _is_tty() -> bool:
+    try:
+        return os.isatty(sys.stdin.fileno()) and os.isatty(sys.stdout.fileno())
+    except (AttributeError, ValueError, OSError):
+        return False
