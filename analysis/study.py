@@ -14,7 +14,12 @@
 Size: plotly.js is included once; events shared by several lines are stored once; each state is stored as the
 changes from the state before it where that is smaller than the state itself. A page made ``--as`` a player holds
 only that player's view of every state, that player's own record of every event, and no win chances (they are
-computed from the full state).
+computed from the full state). A page made as ``PUBLIC`` (a viewer without a seat: ``agon serve``'s spectators)
+holds only what every player sees: no hand, no face-down card, no deck order, no hidden draw in a sentence.
+``None`` (the default, for the owner of the store at the command line) is everything, with every player's view.
+
+``window.agonStudy.update(data)`` redraws the page with newer data of the same game (what ``agon serve``'s
+spectators' page does as the game goes on), following the newest event if the page was showing the last one.
 """
 
 from __future__ import annotations
@@ -27,9 +32,11 @@ import msgspec
 
 from agon.analysis.palette import player_colors
 from agon.analysis.timeline import outcome_of, score_timeline, series, turning_points
-from agon.core.engine import narrate_as
+from agon.core.engine import PUBLIC, narrate_as
 
 FULL = "(everything)"
+EVERYONE = "(every player)"
+"""The perspective of a viewer without a seat (``PUBLIC``): what every player sees."""
 _ABSENT = object()
 
 
@@ -108,14 +115,15 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
 
     ``lines``: the lines to show (``core.service.Line``, the first is where the page opens unless ``current``
     names another); ``notes``: event id -> (glyph, text) of the notes shown; ``chances``: line name -> the plotly
-    figure of its win chances, where an analysis exists."""
+    figure of its win chances, where an analysis exists (shown only on a page of everything); ``as_player``: None
+    for everything, a player's name for what that player sees, ``PUBLIC`` for what every player sees."""
     first = lines[0]
     rs = first.ruleset
     players = list(first.created.names)
-    if as_player is not None and as_player not in players:
+    if as_player not in (None, PUBLIC) and as_player not in players:
         raise ValueError(f"no player {as_player!r} in this game; its players: {', '.join(players)}")
-    perspectives = [as_player] if as_player else [FULL, *players]
-    viewer = as_player  # None: everything
+    perspectives = [FULL, *players] if as_player is None else [EVERYONE if as_player == PUBLIC else as_player]
+    viewer = as_player  # None: everything; PUBLIC: what every player sees
     index: dict[str, int] = {}
     nodes: list[dict[str, Any]] = []
     views: dict[str, list[Any]] = {p: [] for p in perspectives}
@@ -140,7 +148,7 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
                 nodes.append(node)
                 parents.append(node["parent"])
                 for p in perspectives:
-                    views[p].append(_plain(rs.view(st.after, None if p == FULL else p)))
+                    views[p].append(_plain(rs.view(st.after, _seen_by(p))))
             path.append(k)
         tl = [{key: nodes[k][key] for key in ("n", "round", "actor", "text", "scores")} for k in path]
         winners = outcome_of(line)["winners"]
@@ -179,8 +187,13 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
         "lines": out_lines,
         "states": {p: _compact(views[p], parents) for p in perspectives},
         "names": labels,
-        "chances": {} if as_player else {k: v for k, v in (chances or {}).items() if k in names},
+        "chances": {} if as_player is not None else {k: v for k, v in (chances or {}).items() if k in names},
     }
+
+
+def _seen_by(perspective: str) -> str | None:
+    """The viewer a perspective's states are shown to (``rs.view``'s second argument)."""
+    return None if perspective == FULL else PUBLIC if perspective == EVERYONE else perspective
 
 
 def _names(ruleset: str, cards: Any, views: dict[str, list[Any]]) -> dict[str, str]:
@@ -219,24 +232,40 @@ def _plain(view: Any) -> Any:
 
 
 def build_study(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None, as_player: str | None = None,
-                current: str | None = None, chances: dict[str, Any] | None = None) -> str:
-    """The study page as one HTML string (see ``study_data`` for the arguments)."""
-    import plotly.io as pio
-    from plotly.offline import get_plotlyjs
-
-    data = study_data(lines, notes, as_player, current, chances)
-    data["chances"] = {k: json.loads(pio.to_json(fig, validate=False)) for k, fig in data["chances"].items()}
-    seen_as = f", as {as_player} sees it" if as_player else ""
+                current: str | None = None, chances: dict[str, Any] | None = None, *,
+                data: dict[str, Any] | None = None, script: str = "") -> str:
+    """The study page as one HTML string (see ``study_data`` for the arguments; ``data``: ``study_data``'s answer
+    when the caller already has it). ``script`` is appended to the page's own (the server's live updates)."""
+    if data is None:
+        data = page_data(lines, notes, as_player, current, chances)
+    as_player = data["as"]
+    seen_as = "" if as_player is None else f", as {as_player or 'every player'} sees it"
     title = f"{data['title']}: game {data['game']}{seen_as}"
     page = _PAGE
     for key, value in {
         "@TITLE@": html.escape(title),
-        "@PLOTLY@": get_plotlyjs(),
+        "@PLOTLY@": _plotly_js(),
         "@DATA@": _script_json(json.dumps(data, ensure_ascii=False, separators=(",", ":"))),
-        "@SCRIPT@": _SCRIPT,
+        "@SCRIPT@": _SCRIPT + script,
     }.items():
         page = page.replace(key, value)
     return page
+
+
+def page_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None, as_player: str | None = None,
+              current: str | None = None, chances: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``study_data`` as the page's script reads it: plain JSON (the win-chance figures as plotly's JSON)."""
+    import plotly.io as pio
+
+    data = study_data(lines, notes, as_player, current, chances)
+    data["chances"] = {k: json.loads(pio.to_json(fig, validate=False)) for k, fig in data["chances"].items()}
+    return data
+
+
+def _plotly_js() -> str:
+    from plotly.offline import get_plotlyjs
+
+    return get_plotlyjs()
 
 
 def _script_json(text: str) -> str:
@@ -338,13 +367,14 @@ _PAGE = """<!DOCTYPE html>
 _SCRIPT = r"""
 (function () {
   "use strict";
-  const data = JSON.parse(document.getElementById("study-data").textContent);
-  const nodes = data.nodes, lines = {};
+  const opened = location.hash;  // the position the address asked for, if any
+  let data = JSON.parse(document.getElementById("study-data").textContent);
+  let nodes = data.nodes, lines = {};
   data.lines.forEach(l => { lines[l.name] = l; });
   const select = document.getElementById("as");
   const plot = document.getElementById("timeline");
   let line = lines[data.current], step = 0, plotted = false;
-  const cache = {};
+  let cache = {};
 
   function el(tag, text, cls) {
     const e = document.createElement(tag);
@@ -622,7 +652,8 @@ _SCRIPT = r"""
     nar.replaceChildren(el("b", "#" + nd.n + (nd.glyph || "") + " "), el("span", nd.text, "text"), el("span", who ? " (" + who + ")" : "", "muted"));
     if (nd.note) nar.appendChild(el("span", nd.note, "shown-note"));
     const persp = select.value;
-    document.getElementById("state-title").textContent = "After #" + nd.n + (persp === "(everything)" ? ", everything" : ", as " + persp + " sees it");
+    document.getElementById("state-title").textContent = "After #" + nd.n + (persp === "(everything)" ? ", everything" :
+      persp === "(every player)" ? ", as every player sees it" : ", as " + persp + " sees it");
     document.getElementById("state").replaceChildren(layout(stateOf(persp, line.path[step]), persp));
     mark();
     const frag = "#line=" + encodeURIComponent(line.name) + "&step=" + nd.n;
@@ -669,5 +700,22 @@ _SCRIPT = r"""
   drawTree(); drawMoves(); drawChances();
   go();
   drawTimeline().then(() => { document.body.dataset.ready = "1"; });
+
+  // newer data of the same game (a game followed live): the page follows the newest event of the game's current
+  // line if it showed the last one of it, else it stays where it was
+  function update(fresh) {
+    const following = line.name === data.current && step === line.path.length - 1;
+    const name = line.name, at = nodes[line.path[step]].n;
+    data = fresh; nodes = fresh.nodes; lines = {}; cache = {};
+    fresh.lines.forEach(l => { lines[l.name] = l; });
+    line = lines[following || !(name in lines) ? fresh.current : name];
+    drawTree(); drawMoves(); drawChances();
+    const i = following ? line.path.length - 1 : line.path.findIndex(k => nodes[k].n === at);
+    show(i < 0 ? line.path.length - 1 : i);
+    return drawTimeline();
+  }
+  // the newest event of the game's current line
+  function end() { enter(data.current, lines[data.current].path.length - 1); }
+  window.agonStudy = {update, end, opened, data: () => data};
 })();
 """

@@ -163,6 +163,7 @@ def create_app(url: str, *, max_body: int = MAX_BODY, poll: float = 0.5) -> Star
     app.state.wakeups = {}
     app.state.watcher = api.Watcher(app, poll)
     app.state.lines = api.Lines()
+    app.state.studies = pages.Studies()
     app.add_middleware(BodyLimit, limit=max_body)
     return app
 

@@ -5,8 +5,10 @@ small script each; nothing is loaded from the internet).
 - ``/games/ID/seat#token=...``: a player's page (their own view, their legal decisions as buttons, undo, the
   game's record as they may read it), or with the host's token the table's recorder's (chance entry, undo).
   The token stays in the address's fragment, which browsers never send to a server or in a Referer.
-- ``/games/ID/watch``: for spectators: what every player sees, following the game live, with the replay viewer
-  (analysis/viewer.py) of the line as every player sees it, reloaded at the newest event as the game goes on.
+- ``/games/ID/watch``: for spectators: the study page (analysis/study.py) of the game as every player sees it
+  (its lines, move list, score timeline and table; no hand, no face-down card, no deck order, no hidden draw),
+  following the game live: on each change the event stream reports, the page reads ``/games/ID/watch.json`` (the
+  same data, newer) and moves to the newest event if it was showing the last one.
 
 The pages read the JSON API (server/api.py) and follow its event stream; all they show comes from there.
 """
@@ -14,12 +16,16 @@ The pages read the JSON API (server/api.py) and follow its event stream; all the
 from __future__ import annotations
 
 import html
+import threading
+from collections import OrderedDict
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from agon.analysis.study import build_study, page_data
 from agon.core.engine import PUBLIC
 from agon.core.service import Service
 from agon.server import api
@@ -34,7 +40,7 @@ vertical-align: top; } th { background: #fafafa; font-weight: 600; }
 #options button { display: block; margin: .25rem 0; text-align: left; font-size: .95rem; padding: .3rem .6rem; }
 #log { max-height: 22rem; overflow: auto; border: 1px solid #ddd; padding: .3rem .6rem; }
 #log p { margin: .15rem 0; } .cols { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
-.cols > div { flex: 1 1 28rem; } iframe { width: 100%; height: 46rem; border: 1px solid #ddd; }
+.cols > div { flex: 1 1 28rem; }
 input, select { font-size: .95rem; } code { background: #f4f4f4; padding: 0 .2rem; }
 """
 
@@ -127,28 +133,6 @@ refresh(); loadLog().catch(showError);
 follow(appendLog, () => refresh());
 """
 
-WATCH_SCRIPT = r"""
-let reloadAt = 0, pending = null;
-function reloadViewer(n) {
-  const frame = document.getElementById("viewer");
-  const go = () => { frame.src = "/games/" + GAME + "/replay?at=" + n + "#step=" + n; reloadAt = Date.now(); };
-  clearTimeout(pending);
-  const wait = Math.max(0, 3000 - (Date.now() - reloadAt));
-  pending = setTimeout(go, wait);
-}
-async function refresh(head) {
-  const s = await call("GET", "");
-  document.getElementById("status").textContent = "#" + s.event + ": " + s.status;
-  document.getElementById("status").dataset.event = s.event;
-  document.getElementById("view").replaceChildren(render(s.view));
-  document.getElementById("scores").replaceChildren(render(s.scores));
-  reloadViewer(s.event);
-}
-refresh().catch(showError); loadLog().catch(showError);
-follow(appendLog, head => refresh(head).catch(showError));
-"""
-
-
 def _page(title: str, body: str, game: str = "", script: str = "") -> HTMLResponse:
     scripts = f"<script>{SCRIPT}{script}</script>" if script else ""
     return HTMLResponse(
@@ -232,29 +216,74 @@ async def seat(request: Request) -> Response:
     return _page(f"agon game {game}", body, game, SEAT_SCRIPT)
 
 
+WATCH_SCRIPT = r"""
+(function () {
+  "use strict";
+  const study = window.agonStudy, game = study.data().game;
+  let busy = false, again = false, last = 0;
+  function shown() { const d = study.data(); const l = d.lines.find(x => x.name === d.current);
+    return d.current + "@" + d.nodes[l.path[l.path.length - 1]].n; }
+  async function reload() {
+    if (busy) { again = true; return; }
+    busy = true;
+    try {
+      const wait = Math.max(0, 1000 - (Date.now() - last));  // at most one reading a second
+      if (wait) await new Promise(r => setTimeout(r, wait));
+      last = Date.now();
+      const r = await fetch("/games/" + encodeURIComponent(game) + "/watch.json", {cache: "no-store"});
+      if (r.ok) await study.update(await r.json());
+    } catch (e) { /* the stream reports the next change; read again then */ }
+    finally { busy = false; if (again) { again = false; reload(); } }
+    document.body.dataset.live = shown();
+  }
+  const es = new EventSource("/api/games/" + encodeURIComponent(game) + "/events");
+  const changed = ev => { const s = JSON.parse(ev.data);
+    if (ev.type === "status" && s.branch + "@" + s.event === shown()) return;  // nothing new
+    reload(); };
+  es.addEventListener("status", changed);
+  es.addEventListener("moved", changed);
+  if (!/step=/.test(study.opened)) study.end();  // a spectator arrives at the newest event
+  document.body.dataset.live = shown();
+})();
+"""
+
+
+class Studies:
+    """The spectators' study data of the games this worker showed lately, by the heads of every line of the game
+    and its current line: lines up to given heads never change (an event's id is its chain hash), so the data for
+    the heads the store holds now is the data of the game now, whichever worker recorded it."""
+
+    def __init__(self, size: int = 64) -> None:
+        self.items: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
+        self.size = size
+        self.lock = threading.Lock()
+
+    def get(self, svc: Service, game_ref: str) -> dict[str, Any]:
+        game = svc.game(game_ref)
+        current, heads = svc.store.heads_of([game.id])[game.id]
+        key = (game.id, current, heads)
+        with self.lock:
+            data = self.items.get(key)
+            if data is not None:
+                self.items.move_to_end(key)
+                return data
+        lines = svc.lines(game.id)
+        current = lines[0].game.current_branch
+        data = page_data(lines, as_player=PUBLIC, current=current)
+        key = (game.id, current, tuple(sorted((ln.branch.name, ln.head.id) for ln in lines)))
+        with self.lock:
+            self.items[key] = data
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+        return data
+
+
 async def watch(request: Request) -> Response:
-    game = request.path_params["game"]
-    body = f"""<h1>Game <code>{html.escape(game)}</code>, live</h1>
-<p class="sub">What every player sees; it follows the game as it is played.</p>
-<p id="status"></p>
-<p class="err" id="error"></p>
-<div class="cols">
-<div><h2>Record</h2><div id="log"></div><h2>Scores</h2><div id="scores"></div></div>
-<div><h2>The table</h2><div id="view"></div></div>
-</div>
-<h2>Replay</h2>
-<iframe id="viewer" title="replay viewer"></iframe>"""
-    return _page(f"agon game {game}, live", body, game, WATCH_SCRIPT)
-
-
-async def replay(request: Request) -> Response:
-    """The replay viewer of the current line as every player sees it (analysis/viewer.py)."""
-    from agon.analysis.viewer import build_viewer
-
-    svc: Service = request.app.state.service
-
+    """The study page of the game as every player sees it, following the game live."""
     def build() -> str:
-        return build_viewer(svc.load(request.path_params["game"]), as_player=PUBLIC)
+        return build_study([], data=request.app.state.studies.get(request.app.state.service,
+                                                                   request.path_params["game"]),
+                           script=WATCH_SCRIPT)
 
     try:
         return HTMLResponse(await run_in_threadpool(build), headers={"Cache-Control": "no-store"})
@@ -262,6 +291,16 @@ async def replay(request: Request) -> Response:
         return api.failure(e)
 
 
+async def watch_data(request: Request) -> Response:
+    """The spectators' study data, newer (what the study page redraws itself with)."""
+    try:
+        data = await run_in_threadpool(request.app.state.studies.get, request.app.state.service,
+                                       request.path_params["game"])
+    except Exception as e:  # noqa: BLE001
+        return api.failure(e)
+    return JSONResponse(data, headers={"Cache-Control": "no-store"})
+
+
 def routes() -> list[Route]:
     return [Route("/", lobby), Route("/games/{game}/seat", seat), Route("/games/{game}/watch", watch),
-            Route("/games/{game}/replay", replay)]
+            Route("/games/{game}/watch.json", watch_data)]

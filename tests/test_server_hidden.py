@@ -15,6 +15,7 @@ import warnings
 import pytest
 
 from agon.core import registry
+from agon.analysis.study import EVERYONE, states_of
 from agon.core.engine import PUBLIC
 from agon.core.service import Service
 from agon.events.store import Store
@@ -111,14 +112,22 @@ def test_no_endpoint_shows_a_viewer_what_their_seat_may_not_see(tmp_path, name, 
             after = moments(rs, svc.load(gid).events, players)
             own = [m.unnamable[p] for m in after]
             assert not log_leaks(reply.json()["recorded"], own), (p, log_leaks(reply.json()["recorded"], own))
-        # The spectators' replay viewer: the line as every player sees it, nothing more.
+        # The spectators' study page and the data it follows the game with: the game as every player sees it.
         line = svc.load(gid)
         at = moments(rs, line.events, players)
-        data = _viewer_data(client.get(f"/games/{gid}/replay").text, "replay-data")
-        assert data["perspectives"] == ["(every player)"]
-        assert not log_leaks(data["steps"], [m.public for m in at])
-        for k, state_index in enumerate(data["views"]["(every player)"]):
-            assert not leaks(data["states"][state_index], hidden_identifiers(rs, line.state_at(k), PUBLIC))
+        page = client.get(f"/games/{gid}/watch")
+        assert page.status_code == 200
+        newer = client.get(f"/games/{gid}/watch.json").json()
+        for data in (_viewer_data(page.text, "study-data"), newer):
+            assert data["as"] == PUBLIC and data["perspectives"] == [EVERYONE] and list(data["states"]) == [EVERYONE]
+            assert data["chances"] == {} and not any("note" in nd for nd in data["nodes"])
+            assert [nd["n"] for nd in data["nodes"]] == list(range(len(line.events)))
+            assert not log_leaks(data["nodes"], [m.public for m in at])
+            for node, view in zip(data["nodes"], states_of(data, EVERYONE)):
+                assert not leaks(view, hidden_identifiers(rs, line.state_at(node["n"]), PUBLIC)), node["n"]
+            never_seen = frozenset.intersection(*(hidden_identifiers(rs, line.state_at(k), PUBLIC)
+                                                  for k in range(len(line.events))))
+            assert not leaks({k: v for k, v in data.items() if k not in ("nodes", "states")}, never_seen)
         # The host's export is the whole game (it is the table's recorder's), and nobody else's.
         export = client.get(f"/api/games/{gid}/export?token={created['host']['token']}")
         assert export.status_code == 200

@@ -59,7 +59,10 @@ def _context(browser, errors: list[str]):
 
 
 def _at(page, event: int) -> None:
-    page.wait_for_function(f"document.getElementById('status').dataset.event >= {event}")
+    """Wait until ``page`` shows event #``event`` or a later one (a seat's status; the spectators' study page's
+    position, which follows the newest event)."""
+    status = "document.getElementById('status')"
+    page.wait_for_function(f"Number({status} ? {status}.dataset.event : document.body.dataset.step) >= {event}")
 
 
 def test_two_players_by_their_links_each_see_only_their_hand_and_a_spectator_follows_live(browser, server):
@@ -119,10 +122,15 @@ def test_two_players_by_their_links_each_see_only_their_hand_and_a_spectator_fol
         final = svc.load(gid).head.depth
         for page in pages.values():
             _at(page, final)  # every page, the spectators' too, followed the game live
-        spectator = pages["spectators"]
-        spectator.wait_for_function(f"document.querySelectorAll('#log p').length >= {final}")
-        frame = spectator.frame_locator("#viewer")
-        frame.locator("#step-label", has_text=f"event {final} of {final}").wait_for(timeout=30_000)
+        spectator = pages["spectators"]  # the study page, moved along to the newest event as it came
+        spectator.locator("#step-label", has_text=f"event {final} of {final}").wait_for(timeout=30_000)
+        assert spectator.locator("#moves .move").count() == final + 1
+        assert spectator.locator("#as").input_value() == "(every player)"
+        line = svc.load(gid)
+        public_hidden = hidden_identifiers(rs, line.state, PUBLIC)
+        assert not leaks(spectator.inner_text("body"), public_hidden)
+        spectator.keyboard.press("Home")  # a spectator may step back; the page then stays there as play goes on
+        spectator.wait_for_function("document.body.dataset.step === '0'")
         assert not errors, errors
     finally:
         for ctx in contexts:

@@ -1,13 +1,10 @@
-"""The score figure and the viewer page of the known pig game: the right traces, values and annotations."""
+"""The score figure of the known pig game: the right traces, values and annotations."""
 
 from __future__ import annotations
 
-import json
-import re
 
 from agon.analysis.figures import scores_figure
 from agon.analysis.palette import PALETTE, player_colors
-from agon.analysis.viewer import FULL, build_viewer, viewer_data
 
 
 def _annotations(fig, name=None):
@@ -64,46 +61,6 @@ def test_a_plot_of_a_branch_shows_that_line_only(known):
     assert [t.name for t in fig.data] == ["Ana", "Bruno"]
     assert list(fig.data[0].x) == list(range(13))
     assert fig.data[0].y[-1] == 11.0 and fig.data[1].y[-1] == 5.0
-
-
-def test_viewer_data_has_every_event_and_every_perspective(known):
-    line = known.svc.load(known.game)
-    data = viewer_data(line)
-    assert data["perspectives"] == [FULL, "Ana", "Bruno"]
-    assert len(data["steps"]) == 15
-    assert data["steps"][6] == {"n": 6, "round": 1, "actor": "Ana", "text": "Ana holds, banking 9.",
-                                "scores": {"Ana": 9.0, "Bruno": 0.0}}
-    assert data["colors"] == {"Ana": PALETTE[0], "Bruno": PALETTE[1]}
-    assert data["moments"] == [{"n": 6, "label": "Ana +9"}, {"n": 9, "label": "Bruno +5"},
-                               {"n": 14, "label": "Bruno takes the lead for good"}, {"n": 14, "label": "Bruno +6"}]
-    for who in data["perspectives"]:
-        assert len(data["views"][who]) == 15
-    shown = data["states"][data["views"]["Ana"][14]]
-    assert shown == line.ruleset.view(line.state, "Ana")
-    # identical states are stored once: pig shows everyone the same thing
-    assert len(data["states"]) < 15 * 3
-
-
-def test_viewer_for_one_player_holds_only_that_players_views(known):
-    line = known.svc.load(known.game)
-    data = viewer_data(line, "Bruno")
-    assert data["perspectives"] == ["Bruno"] and list(data["views"]) == ["Bruno"]
-    expected = {json.dumps(line.ruleset.view(st.after, "Bruno")) for st in line.steps()}
-    assert {json.dumps(s) for s in data["states"]} == expected
-
-
-def test_viewer_page_is_self_contained_and_carries_the_data(known):
-    line = known.svc.load(known.game)
-    page = build_viewer(line)
-    assert "<script src=" not in page  # nothing to fetch: plotly's script is inlined
-    assert "Plotly" in page and 'id="slider"' in page and 'id="next"' in page and 'id="narration"' in page
-    raw = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', page, re.S).group(1)
-    assert "<" not in raw
-    assert json.loads(raw) == json.loads(json.dumps(viewer_data(line)))
-    fig = json.loads(re.search(r'<script type="application/json" id="figure-data">(.*?)</script>', page,
-                               re.S).group(1))
-    assert fig["layout"]["shapes"][-1]["name"] == "now" and fig["layout"]["shapes"][-1]["x0"] == 0
-    assert [t["name"] for t in fig["data"]] == ["Ana", "Bruno"]
 
 
 def test_each_line_ends_with_its_final_value_written_in_its_colour(known):

@@ -8,7 +8,8 @@ import json
 import re
 
 from agon.analysis.palette import PALETTE
-from agon.analysis.study import FULL, build_study, diff, patch, states_of, study_data
+from agon.analysis.study import EVERYONE, FULL, build_study, diff, patch, states_of, study_data
+from agon.core.engine import PUBLIC
 from agon.core.notes import add as add_note
 from agon.core.notes import all_notes
 
@@ -86,6 +87,20 @@ def test_a_page_for_one_player_holds_only_that_players_view_and_record(known):
     path = data["lines"][0]["path"]
     assert [rebuilt[k] for k in path] == [json.loads(json.dumps(line.ruleset.view(st.after, "Bruno")))
                                           for st in line.steps()]
+
+
+def test_a_page_for_a_viewer_without_a_seat_holds_what_every_player_sees(known):
+    lines = known.svc.lines(known.game)
+    data = study_data(lines, as_player=PUBLIC, chances={"main": object()})
+    assert data["as"] == PUBLIC and data["perspectives"] == [EVERYONE] and list(data["states"]) == [EVERYONE]
+    assert data["chances"] == {}
+    line = lines[0]
+    path = data["lines"][0]["path"]
+    assert [states_of(data, EVERYONE)[k] for k in path] == [json.loads(json.dumps(line.ruleset.view(st.after, PUBLIC)))
+                                                            for st in line.steps()]
+    assert [data["nodes"][k]["text"] for k in path] == [r.sentence for r in known.svc.log(line, PUBLIC)]
+    assert "as every player sees it" in build_study(lines, as_player=PUBLIC)
+    assert study_data(lines)["perspectives"] == [FULL, "Ana", "Bruno"]  # None: everything, for the store's owner
 
 
 def test_the_page_is_one_offline_file_with_plotly_once(known):
