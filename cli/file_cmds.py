@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from agon.cli.common import BranchOpt, Fail, GameArg, JsonOpt, console, examples, friendly, print_json, service
+from agon.cli.common import Fail, GameArg, JsonOpt, console, examples, friendly, print_json, service
 
 app = typer.Typer()
 
@@ -110,12 +110,19 @@ def keygen(file: Annotated[Path, typer.Argument(help="Where to write the private
                   markup=False)
 
 
-@app.command(epilog=examples("agon verify 3f2a", "agon verify 3f2a --json"))
+@app.command(epilog=examples("agon verify 3f2a --json", "agon verify   # every game of the store"))
 @friendly
-def verify(game: GameArg,
+def verify(game: Annotated[str | None, typer.Argument(
+               help="Game id (or a unique prefix); without one, every game of the store.")] = None,
            as_json: JsonOpt = False) -> None:
-    """Recompute the hash chain of every event and replay every branch; report tampering or non-determinism."""
+    """Recompute the hash chain of every event and replay every branch; report tampering or non-determinism.
+
+    Without a game, check every game (with a progress bar) and print one line per damaged game and a count. A
+    damaged game is marked in its summaries, so 'agon games' shows it as DAMAGED."""
     svc = service()
+    if game is None:
+        _verify_all(svc, as_json)
+        return
     problems = svc.verify(game)
     g = svc.game(game)
     n = svc.store.event_count(g.id)
@@ -129,3 +136,29 @@ def verify(game: GameArg,
         console.print(f"OK: {n} events, {b} branch(es); every hash matches and every line replays the same.")
     if problems:
         raise typer.Exit(1)
+
+
+def _verify_all(svc, as_json: bool) -> None:
+    from agon.cli.summary_cmds import progress_bar
+
+    with progress_bar("verifying games", quiet=as_json) as bar:
+        n, damaged = svc.verify_all(bar)
+    if as_json:
+        print_json({"games": n, "ok": not damaged, "damaged": [{"game": g, "problems": p}
+                                                               for g, p in damaged.items()]})
+    else:
+        for g, problems in damaged.items():
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            console.print(f"[red]damaged:[/] {g}: {escape(problems[0])}{more}", markup=True)
+        console.print(checked_line(n, damaged), markup=False)
+    if damaged:
+        raise typer.Exit(1)
+
+
+def checked_line(games: int, damaged: dict[str, list[str]]) -> str:
+    """The one-line outcome of checking every game ('agon verify', 'agon rebuild')."""
+    counted = f"{games} game{'s' if games != 1 else ''} checked"
+    if not damaged:
+        return f"{counted}: every hash matches and every line replays the same."
+    return (f"{counted}: {len(damaged)} damaged ({', '.join(damaged)}); 'agon verify GAME' lists what is broken,"
+            " and 'agon games' marks them DAMAGED.")

@@ -212,7 +212,8 @@ def games(
         rows.append({"id": g.id, "ruleset": g.ruleset, "title": g.title, "players": list(s.players),
                      "created_at": g.created_at.isoformat(timespec="seconds"), "branch": g.current_branch,
                      "branches": g.branches, "events": s.events, "status": s.status, "scores": dict(s.scores),
-                     "damaged": not s.readable})  # a damaged game is listed and marked; the others as usual
+                     # a damaged game is listed and marked (by any of its branches); the others as usual
+                     "damaged": g.damaged or not s.readable})
     if as_json:
         print_json(rows)
         return

@@ -31,17 +31,19 @@ def progress_bar(what: str, quiet: bool = False) -> Iterator[Callable[[int], Cal
 @app.command(epilog=examples("agon rebuild", "agon --db club.db rebuild --json"))
 @friendly
 def rebuild(as_json: JsonOpt = False) -> None:
-    """Recompute the game summaries ('agon games', 'agon stats') of every branch of every game from the events.
+    """Recompute the game summaries ('agon games', 'agon stats') of every branch of every game from the events,
+    checking every game as 'agon verify' does: a damaged game is marked DAMAGED, not summarised.
 
     Never needed for correctness (a stale summary is recomputed before it is read); after a change to the rules
     it does the work at once instead of at the next listing."""
+    from agon.cli.file_cmds import checked_line
+
     svc = service()
-    with progress_bar("summarising games", quiet=as_json) as bar:
-        n, problems = svc.rebuild(bar)
+    with progress_bar("summarising and verifying games", quiet=as_json) as bar:
+        n, damaged = svc.rebuild(bar)
     if as_json:
-        print_json({"branches": n, "unreadable": problems})
+        print_json({"games": n, "damaged": [{"game": g, "problems": p} for g, p in damaged.items()]})
         return
-    console.print(f"Summarised {n - len(problems)} branch(es) of the stored games"
-                  + (f"; {len(problems)} could not be read:" if problems else "."))
-    for p in problems:
-        err.print(f"skipped {p}", soft_wrap=True, markup=False)
+    console.print(f"Summarised every branch of the stored games; {checked_line(n, damaged)}", markup=False)
+    if damaged:
+        raise typer.Exit(1)

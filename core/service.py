@@ -746,7 +746,7 @@ class Service:
             version = registry.get(game.ruleset).version
         except registry.UnknownRuleset as e:
             raise ServiceError(str(e)) from None
-        if row is not None and row.head_id == b.head_id and row.ruleset_version == version:
+        if summary_table.current(row, b.head_id, version):
             return row
         row = self.load(game_id, branch).summary
         summary_table.put(self.store, [row])
@@ -764,12 +764,15 @@ class Service:
             raise ServiceError(str(e)) from None
         known = summary_table.of_game(self.store, game.id)
         stale = [(game.id, b.name, game.ruleset, b.head_id) for b in branches
-                 if (s := known.get(b.name)) is None or s.head_id != b.head_id or s.ruleset_version != version]
+                 if not summary_table.current(known.get(b.name), b.head_id, version)]
         problems = self.refresh(stale)
         if problems:
             raise ServiceError(problems[0])
         if stale:
             known = summary_table.of_game(self.store, game.id)
+        marked = next((s.status for s in known.values() if s.ruleset_version == summary_table.DAMAGED), None)
+        if marked:  # found by 'agon verify': the tree is damaged somewhere, though these lines read
+            raise ServiceError(marked)
         nodes = self.store.nodes(game.id)
         lines: dict[str, set[str]] = {}
 
@@ -852,11 +855,12 @@ class Service:
         summary_table.put(self.store, batch)
         return problems
 
-    def rebuild(self, progress: Callable[[int], Callable[[], None]] | None = None) -> tuple[int, list[str]]:
-        """Drop every game summary and recompute one for every branch of every game from its events."""
+    def rebuild(self, progress: Callable[[int], Callable[[], None]] | None = None
+                ) -> tuple[int, dict[str, list[str]]]:
+        """Drop every game summary and recompute one for every branch of every game from its events, checking each
+        game as 'agon verify' does (``verify_all``), so the damaged ones are marked, not summarised as sound."""
         summary_table.clear(self.store)
-        pairs = self.store.all_branches()
-        return len(pairs), self.refresh(pairs, progress)
+        return self.verify_all(progress)
 
     # -- files -------------------------------------------------------------------------------------------------
 
@@ -892,33 +896,64 @@ class Service:
 
     def verify(self, game_ref: str) -> list[str]:
         """Recompute every node's hash, check every parent link and branch head, and replay every branch that
-        reads; returns every problem found (none: all good). A damaged game is reported, never raised."""
-        game = self.game(game_ref)
+        reads; returns every problem found (none: all good). A damaged game is reported, never raised, and its
+        branches' summaries are marked so that 'agon games' shows it (``summary.DAMAGED``)."""
+        problems, rows = self._checked(self.game(game_ref))
+        summary_table.put(self.store, rows)
+        return problems
+
+    def verify_all(self, progress: Callable[[int], Callable[[], None]] | None = None
+                   ) -> tuple[int, dict[str, list[str]]]:
+        """``verify`` every game of the store, writing every branch's summary (marked where the game is damaged):
+        how many games were checked, and the problems of each damaged one."""
+        games = self.store.games()
+        step = progress(len(games)) if progress and games else None
+        damaged: dict[str, list[str]] = {}
+        batch: list[Summary] = []
+        for game in games:
+            problems, rows = self._checked(game)
+            if problems:
+                damaged[game.id] = problems
+            batch += rows
+            if len(batch) >= 200:
+                summary_table.put(self.store, batch)
+                batch = []
+            if step:
+                step()
+        summary_table.put(self.store, batch)
+        return len(games), damaged
+
+    def _checked(self, game: GameInfo) -> tuple[list[str], list[Summary]]:
+        """A game's problems (``verify``) and a summary of each of its branches: a branch whose line cannot be read
+        is unreadable; in a damaged game the others are marked damaged."""
         problems = self.damage(game.id)
         lucks = self.lucks(game.id)
-        events = self.store.all_events(game.id)
-        by_id = {e.id: e for e in events}
+        ids = self.store.event_ids(game.id)
+        rows, lines = [], []
         for b in self.store.branches(game.id):
-            if b.head_id not in by_id:
-                continue  # reported by damage()
             try:
                 line = self.load(game.id, b.name)
             except ServiceError as e:
-                problems.append(f"branch {b.name}: {e}")
+                if b.head_id in ids:  # a head pointing to nothing is reported by damage()
+                    problems.append(f"branch {b.name}: {e}")
+                rows.append(summary_table.unreadable(game.id, b.name, b.head_id, str(e)))
                 continue
             p = replay_problem(line, lucks)
             if p:
                 problems.append(f"branch {b.name}: {p}")
-        return problems
+            lines.append(line)
+        mark = (f"game {game.id} is damaged: {problems[0]}{_more(problems)}; 'agon verify {game.id}' lists what is"
+                " broken") if problems else None
+        rows += [summary_table.damaged(line.summary, mark) if mark else line.summary for line in lines]
+        return problems, rows
 
     def check_intact(self, game_id: str) -> None:
         """Raise a one-line ServiceError when any event or branch head of the game is damaged (for commands that
         read the whole tree rather than one line, such as a whole-game export)."""
         problems = self.damage(game_id)
         if problems:
-            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-            raise ServiceError(f"game {game_id} is damaged: {problems[0]}{more}; 'agon verify {game_id}' lists what"
-                               " is broken")
+            raise ServiceError(f"game {game_id} is damaged: {problems[0]}{_more(problems)}; 'agon verify {game_id}'"
+                               " lists what is broken")
 
     def damage(self, game_id: str) -> list[str]:
         """The game's stored tree checked without the rules: every event's hash and parent link, every branch's
@@ -947,6 +982,10 @@ class Service:
                 problems.append(f"branch {b.name}: its head points to an event that is not stored (id"
                                 f" {b.head_id[:12]})")
         return problems + edited
+
+
+def _more(problems: Sequence[str]) -> str:
+    return f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
 
 
 def ruleset_of_creation(payload: bytes) -> Ruleset:

@@ -14,6 +14,7 @@ listing after an ``act`` reads it as it is.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -81,7 +82,7 @@ class Summary:
 
     @property
     def readable(self) -> bool:
-        return self.ruleset_version != UNREADABLE
+        return self.ruleset_version not in (UNREADABLE, DAMAGED)
 
 
 UNREADABLE = "?"
@@ -92,6 +93,23 @@ version, so it is tried again at every listing, and the listing still shows the 
 def unreadable(game_id: str, branch: str, head_id: str, problem: str) -> Summary:
     return Summary(game_id, branch, head_id, UNREADABLE, 0, 0, False, f"unreadable: {problem}", (), {}, (), None,
                    {}, {}, "")
+
+
+DAMAGED = "!"
+"""The ruleset version of the row of a branch that reads, in a game 'agon verify' found damaged (a line that breaks
+a rule or its seed, or damage elsewhere in the game's tree): unlike an unreadable row it is current while the
+branch's head stays where it was checked, so the listing keeps marking the game without checking it again."""
+
+
+def current(row: Summary | None, head_id: str, version: str) -> bool:
+    """Whether a stored row still stands for a branch at ``head_id`` with its ruleset at ``version`` (a damaged
+    game's mark stands while the head stays)."""
+    return row is not None and row.head_id == head_id and row.ruleset_version in (version, DAMAGED)
+
+
+def damaged(s: Summary, problem: str) -> Summary:
+    """``s`` marked as the summary of a branch of a damaged game (its facts kept; its status says what is wrong)."""
+    return dataclasses.replace(s, ruleset_version=DAMAGED, status=problem)
 
 
 _enc = msgspec.json.Encoder()
@@ -176,13 +194,14 @@ def stale(store: Store, versions: Mapping[str, str], which: str = "current", rul
           ) -> list[tuple[str, str, str, str]]:
     """The (game id, branch, ruleset, head id) of the branches in scope whose row is missing or stale: another
     head, layout or ruleset version (``versions``: each ruleset's version now; a ruleset not named there is always
-    stale)."""
+    stale). A ``DAMAGED`` row at the branch's head is not stale: the damage is still there."""
     joined, where = _scope(which, ruleset)
     unknown = sa.literal(UNREADABLE)
     version_now = sa.case(versions, value=_GAME.c.ruleset, else_=unknown) if versions else unknown
     q = sa.select(_GAME.c.id, _BRANCH.c.name, _GAME.c.ruleset, _BRANCH.c.head_id).select_from(joined).where(
         *where, sa.or_(SUMMARY.c.game_id.is_(None), SUMMARY.c.head_id != _BRANCH.c.head_id,
-                       SUMMARY.c.layout != LAYOUT, SUMMARY.c.ruleset_version != version_now)
+                       SUMMARY.c.layout != LAYOUT,
+                       sa.and_(SUMMARY.c.ruleset_version != version_now, SUMMARY.c.ruleset_version != DAMAGED))
     ).order_by(_GAME.c.created_at, _GAME.c.id)
     with store._read() as c:
         return [(r[0], r[1], r[2], r[3]) for r in c.execute(q)]
@@ -190,7 +209,8 @@ def stale(store: Store, versions: Mapping[str, str], which: str = "current", rul
 
 @dataclass(frozen=True)
 class Listed:
-    """A game as a listing shows it: the game, its number of branches and the summary of the branch read."""
+    """A game as a listing shows it: the game, its number of branches and the summary of the branch read;
+    ``damaged``: that summary or another branch's says the game cannot be read or is damaged."""
 
     id: str
     ruleset: str
@@ -199,6 +219,7 @@ class Listed:
     current_branch: str
     branches: int
     summary: Summary
+    damaged: bool = False
 
 
 def listing(store: Store, which: str = "current", ruleset: str | None = None, over: bool | None = None,
@@ -211,8 +232,11 @@ def listing(store: Store, which: str = "current", ruleset: str | None = None, ov
     every = _BRANCH.alias("every_branch")
     n_branches = sa.select(sa.func.count()).select_from(every).where(
         every.c.game_id == _GAME.c.id).correlate(_GAME).scalar_subquery() if count_branches else sa.literal(0)
+    marked = SUMMARY.alias("marked")
+    any_marked = sa.exists().where(marked.c.game_id == _GAME.c.id,
+                                   marked.c.ruleset_version.in_([UNREADABLE, DAMAGED])).correlate(_GAME)
     q = sa.select(_GAME.c.id, _GAME.c.ruleset, _GAME.c.title, _GAME.c.created_at, _GAME.c.current_branch,
-                  n_branches, *FACTS).select_from(joined).where(*where, SUMMARY.c.game_id.is_not(None))
+                  n_branches, any_marked, *FACTS).select_from(joined).where(*where, SUMMARY.c.game_id.is_not(None))
     q = q.order_by(*ORDERS[order])
     if limit is not None:
         q = q.limit(limit)
@@ -224,7 +248,7 @@ def listing(store: Store, which: str = "current", ruleset: str | None = None, ov
         if isinstance(at, str):
             at = datetime.fromisoformat(at)
         at = at if at.tzinfo else at.replace(tzinfo=UTC)
-        out.append(Listed(r[0], r[1], r[2], at, r[4], r[5], from_row(r[6:])))
+        out.append(Listed(r[0], r[1], r[2], at, r[4], r[5], from_row(r[7:]), bool(r[6])))
     return out
 
 
