@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import secrets
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ import msgspec
 
 from agon.core import chance as chance_mod
 from agon.core import entry, registry
+from agon.core import snapshot as snapshot_mod
 from agon.core import steps as steps_mod
 from agon.core import summary as summary_mod
 from agon.core.autoplay import CHANCE_ACTOR, next_auto
@@ -40,6 +42,7 @@ from agon.core.engine import (
     steps,
 )
 from agon.core.names import branch_problem, name_problem, shown, title_problem
+from agon.events import snapshots as snapshots_table
 from agon.events import summary as summary_table
 from agon.events.base import Event, GameCreated, PlayerSeat
 from agon.events.codec import Codec, DecodeError
@@ -124,37 +127,129 @@ def codec_for(rs: Ruleset) -> Codec:
     return c
 
 
-@dataclass
 class Line:
-    """A game's events from its first to a branch head, decoded, with the state folded lazily."""
+    """A game's events from its first to a branch head, with the state folded lazily.
 
-    game: GameInfo
-    branch: BranchInfo
-    ruleset: Ruleset
-    envelopes: list[Envelope]
-    events: list[Event]
+    A line read at its head (``Service.load``) may hold only its *tail*: the events after the nearest state snapshot
+    (events/snapshots.py), with that snapshot's state and chance count. ``head``, ``state``, ``pending`` and
+    ``chance_count`` need only the tail; ``envelopes``, ``events``, ``steps()`` and ``state_at`` before the tail
+    read and decode the whole line on first use (``fetch``, given the head's id)."""
+
+    def __init__(self, game: GameInfo, branch: BranchInfo, ruleset: Ruleset, envelopes: list[Envelope] | None = None,
+                 events: list[Event] | None = None, *, tail: list[Envelope] | None = None,
+                 tail_events: list[Event] | None = None, created: GameCreated | None = None,
+                 snapshot: snapshots_table.Snapshot | None = None,
+                 fetch: Callable[[str], tuple[list[Envelope], list[Event]]] | None = None,
+                 keep: Callable[[Line, Envelope, State, int], None] | None = None) -> None:
+        self.game, self.branch, self.ruleset = game, branch, ruleset
+        self._envs, self._events = envelopes, events
+        if tail is None:  # the whole line
+            assert envelopes is not None and events is not None
+            tail, tail_events = envelopes, events[1:]
+        self._tail, self._tail_events = tail, tail_events or []
+        self._created = created
+        self._snapshot = snapshot  # the state at the tail's first node, when it is not the game's first event
+        self._fetch = fetch
+        self._keep = keep  # told the last snapshot node the fold passed (to keep its state), once
+
+    @property
+    def whole(self) -> bool:
+        """The whole line is read (not only its tail after a snapshot)."""
+        return self._envs is not None
+
+    @property
+    def base(self) -> int:
+        """The depth the tail starts at (0: the line is folded from its first event)."""
+        return self._tail[0].depth
+
+    def _read_whole(self) -> None:
+        if self._envs is None:
+            assert self._fetch is not None
+            self._envs, self._events = self._fetch(self.head.id)
+
+    @property
+    def envelopes(self) -> list[Envelope]:
+        self._read_whole()
+        assert self._envs is not None
+        return self._envs
+
+    @property
+    def events(self) -> list[Event]:
+        self._read_whole()
+        assert self._events is not None
+        return self._events
 
     @property
     def created(self) -> GameCreated:
-        first = self.events[0]
+        first = self._created if self._created is not None else self.events[0]
         assert isinstance(first, GameCreated)
         return first
 
     @property
     def head(self) -> Envelope:
-        return self.envelopes[-1]
+        return self._tail[-1]
+
+    @property
+    def depth(self) -> int:
+        """The head's event number (the line holds ``depth + 1`` events)."""
+        return self._tail[-1].depth
+
+    def holds(self, node_id: str) -> bool | None:
+        """Whether ``node_id`` is on this line; None when only reading the whole line would tell (it may lie
+        before the tail)."""
+        if any(e.id == node_id for e in self._tail):
+            return True
+        return False if self.base == 0 else None
 
     @property
     def codec(self) -> Codec:
         return codec_for(self.ruleset)
 
     @cached_property
+    def first_state(self) -> State:
+        """The state the game's first event sets up."""
+        return self.ruleset.initial_state(self.created)
+
+    def _start(self) -> State:
+        """The state at the tail's first node: the first state, or the snapshot's. A snapshot that does not decode
+        is ignored: the whole line is read and folded instead."""
+        if self._snapshot is None:
+            return self.first_state
+        try:
+            return snapshot_mod.decode(self._snapshot.state, self.first_state)
+        except Exception:  # noqa: BLE001 - any damage to a cache row only costs the fold
+            self._read_whole()
+            assert self._envs is not None and self._events is not None
+            self._tail, self._tail_events, self._snapshot = self._envs, self._events[1:], None
+            self.__dict__.pop("chance_count", None)
+            return self.first_state
+
+    @cached_property
     def state(self) -> State:
-        return self.state_at(len(self.events) - 1)
+        rs = self.ruleset
+        s = self._start()
+        chance = self._snapshot.chance_count if self._snapshot is not None else 0
+        kept = None
+        for env, ev in zip(self._tail[1:], self._tail_events):
+            s = rs.apply(s, ev)
+            if env.actor == CHANCE_ACTOR:
+                chance += 1
+            if self._keep is not None and env.depth % snapshots_table.EVERY == 0:
+                kept = (env, s, chance)
+        if kept is not None and self._keep is not None:
+            self._keep(self, *kept)
+        return s
 
     def state_at(self, n: int) -> State:
+        """The state after event ``n``, folded from the first event, or from the tail's start when ``n`` is in the
+        tail (so from a snapshot: 'agon verify' folds whole lines, never from a snapshot)."""
         rs = self.ruleset
-        s = rs.initial_state(self.created)
+        if self._snapshot is not None and self.base <= n:
+            s = self._start()
+            for ev in self._tail_events[: n - self.base]:
+                s = rs.apply(s, ev)
+            return s
+        s = self.first_state
         for ev in self.events[1 : n + 1]:
             s = rs.apply(s, ev)
         return s
@@ -168,8 +263,10 @@ class Line:
 
     @cached_property
     def chance_count(self) -> int:
-        """How many chance events the line holds (counted once, then carried by ``extended``)."""
-        return sum(1 for e in self.envelopes if e.actor == CHANCE_ACTOR)
+        """How many chance events the line holds (counted once, from the tail's start, then carried by
+        ``extended``)."""
+        before = self._snapshot.chance_count if self._snapshot is not None else 0
+        return before + sum(1 for e in self._tail[1:] if e.actor == CHANCE_ACTOR)
 
     @cached_property
     def sides(self) -> dict[str, str]:
@@ -187,9 +284,15 @@ class Line:
         command (a whole run of automatic events is appended at once), with the state and chance count carried."""
         branch = BranchInfo(self.branch.name, envs[-1].id, self.branch.luck, self.branch.parent_branch,
                             self.branch.fork_id, self.branch.created_at)
-        new = Line(self.game, branch, self.ruleset, self.envelopes + envs, self.events + events)
+        if self._envs is not None and self._events is not None and self._snapshot is None:
+            new = Line(self.game, branch, self.ruleset, self._envs + envs, self._events + events, fetch=self._fetch)
+        else:
+            new = Line(self.game, branch, self.ruleset, tail=self._tail + envs, tail_events=self._tail_events + events,
+                       created=self.created, snapshot=self._snapshot, fetch=self._fetch)
         new.__dict__["state"] = state
         new.__dict__["chance_count"] = chance_count
+        if "first_state" in self.__dict__:
+            new.__dict__["first_state"] = self.__dict__["first_state"]
         known = self.__dict__.get("sides")
         if known is not None and all(p in known for p in self.created.names):
             new.__dict__["sides"] = known
@@ -270,18 +373,88 @@ class NewGame:
 class Service:
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.snapshots = os.environ.get("AGON_SNAPSHOTS", "1") != "0"
+        """Whether lines are read from state snapshots (events/snapshots.py); off (AGON_SNAPSHOTS=0), every line
+        is read whole and no snapshot is written."""
 
     # -- reading -----------------------------------------------------------------------------------------------
 
-    def load(self, game_ref: str, branch: str | None = None) -> Line:
+    def load(self, game_ref: str, branch: str | None = None, whole: bool = False) -> Line:
+        """The line of ``branch`` (default: the game's current branch). Read from its head back to the nearest state
+        snapshot, unless ``whole`` (or no snapshot is near): then from its first event."""
         game, b = self._head(game_ref, branch)
+        if not whole and self.snapshots:
+            line = self._load_tail(game, b)
+            if line is not None:
+                return line
+        line = self._decode(game, b, self._read(game, b.name, b.head_id))
+        if not whole and self.snapshots:
+            line._keep = self._keeper(line.ruleset)
+        return line
+
+    def _read(self, game: GameInfo, branch: str, head_id: str) -> list[Envelope]:
         try:
-            envs = self.store.line(game.id, b.head_id)
+            return self.store.line(game.id, head_id)
         except StoreError as e:
             if isinstance(e, Damaged):  # 'agon games' marks it from now on (its summary says so)
-                summary_table.put(self.store, [summary_table.unreadable(game.id, b.name, b.head_id, str(e))])
+                summary_table.put(self.store, [summary_table.unreadable(game.id, branch, head_id, str(e))])
             raise ServiceError(str(e)) from None
-        return self._decode(game, b, envs)
+
+    def _fetch(self, game: GameInfo, b: BranchInfo) -> Callable[[str], tuple[list[Envelope], list[Event]]]:
+        def fetch(head_id: str) -> tuple[list[Envelope], list[Event]]:
+            whole = self._decode(game, b, self._read(game, b.name, head_id))
+            return whole.envelopes, whole.events
+        return fetch
+
+    def _load_tail(self, game: GameInfo, b: BranchInfo) -> Line | None:
+        """The line read back from its head to the nearest snapshot (or its first event, if nearer), or None when
+        neither is near or what was read does not hold together (the whole line is read then, and any damage
+        reported as usual)."""
+        try:
+            rs = registry.get(game.ruleset)
+        except registry.UnknownRuleset as e:
+            raise ServiceError(str(e)) from None
+        tail, snap = snapshots_table.tail(self.store, game.id, b.head_id, rs.version)
+        if not tail or tail[-1].id != b.head_id:
+            return None
+        base = tail[0].depth
+        for i, env in enumerate(tail):
+            if env.depth != base + i or env.expected_id() != env.id:
+                return None
+        keep = self._keeper(rs)
+        if tail[0].parent is None:
+            if base != 0:
+                return None
+            line = self._decode(game, b, tail)
+            line._keep = keep
+            return line
+        if snap is None:
+            return None
+        codec = codec_for(rs)
+        current = {t: codec.version_of(t) for t in codec.by_tag}
+        try:
+            root = self.store.root(game.id)
+        except StoreError:
+            return None
+        created = self._decode(game, b, [root]).created
+        events = []
+        for env in tail[1:]:
+            try:
+                events.append(codec.decode(env.payload, None if current.get(env.tag) == env.version else env.version))
+            except DecodeError as e:
+                raise ServiceError(f"game {game.id}: event #{env.depth} cannot be read: {e}") from None
+        return Line(game, b, rs, tail=tail, tail_events=events, created=created, snapshot=snap,
+                    fetch=self._fetch(game, b), keep=keep)
+
+    def _keeper(self, rs: Ruleset) -> Callable[[Line, Envelope, State, int], None]:
+        """What a line calls with the last snapshot node its fold passed: keeps that state (a cache write; a state
+        that does not encode exactly is not kept)."""
+        def keep(line: Line, env: Envelope, state: State, chance: int) -> None:
+            data = snapshot_mod.encode(state, line.first_state)
+            if data is not None:
+                snapshots_table.put(self.store, [snapshots_table.Snapshot(env.id, rs.version, env.depth, chance,
+                                                                          data)])
+        return keep
 
     def game(self, game_ref: str) -> GameInfo:
         """A game by id or unique prefix, without reading its events (so also a damaged game)."""
@@ -426,7 +599,7 @@ class Service:
         if text == "bot":
             auto = None
             if line.bot_of(pending.player):
-                auto = self._auto(line, len(line.events), line.chance_count, draw_chance=False)
+                auto = self._auto(line, line.depth + 1, line.chance_count, draw_chance=False)
             if auto is None:
                 raise ServiceError(f"'bot' works only when a bot's seat must decide; {pending.player} is a person")
             return auto.event
@@ -585,14 +758,23 @@ class Service:
         """Acting after an undo grows a new line; the undone one keeps a name so no line is ever hidden. The name
         is stored in the same transaction as the new events (``Store.append``'s ``keep``)."""
         branches = self.store.branches(line.game.id)
-        on_line = {e.id for e in line.envelopes}
-        if tip in new_ids or tip in on_line or any(b.head_id == tip for b in branches):
+        if tip in new_ids or any(b.head_id == tip for b in branches) or self._holds(line, tip):
             return None
         names = {b.name for b in branches}
         k = 1
         while f"{line.branch.name}-undone-{k}" in names:
             k += 1
         return NewBranch(f"{line.branch.name}-undone-{k}", tip, line.branch.luck, line.branch.name)
+
+    def _holds(self, line: Line, node_id: str) -> bool:
+        """Whether ``node_id`` is on ``line``, without reading the whole line when the node's depth settles it."""
+        known = line.holds(node_id)
+        if known is not None:
+            return known
+        env = self.store.event(line.game.id, node_id)
+        if env is None or env.depth >= line.base:
+            return False  # a node at or after the tail's start would be in the tail
+        return any(e.id == node_id for e in line.envelopes)
 
     # -- undo, redo, branches ----------------------------------------------------------------------------------
 
@@ -857,9 +1039,10 @@ class Service:
 
     def rebuild(self, progress: Callable[[int], Callable[[], None]] | None = None
                 ) -> tuple[int, dict[str, list[str]]]:
-        """Drop every game summary and recompute one for every branch of every game from its events, checking each
-        game as 'agon verify' does (``verify_all``), so the damaged ones are marked, not summarised as sound."""
+        """Drop every game summary and state snapshot, and recompute a summary for every branch of every game from
+        its events, checking each game as 'agon verify' does (``verify_all``), so the damaged ones are marked, not summarised as sound."""
         summary_table.clear(self.store)
+        snapshots_table.drop(self.store)
         return self.verify_all(progress)
 
     # -- files -------------------------------------------------------------------------------------------------
@@ -930,9 +1113,11 @@ class Service:
         lucks = self.lucks(game.id)
         ids = self.store.event_ids(game.id)
         rows, lines = [], []
+        checked: set[str] = set()
+        cache: list[str] = []
         for b in self.store.branches(game.id):
             try:
-                line = self.load(game.id, b.name)
+                line = self.load(game.id, b.name, whole=True)
             except ServiceError as e:
                 if b.head_id in ids:  # a head pointing to nothing is reported by damage()
                     problems.append(f"branch {b.name}: {e}")
@@ -941,11 +1126,47 @@ class Service:
             p = replay_problem(line, lucks)
             if p:
                 problems.append(f"branch {b.name}: {p}")
+            else:  # a bad snapshot is dropped here: reported, but the game is not damaged
+                cache += [f"branch {b.name}: {p}" for p in self._check_snapshots(line, checked)]
             lines.append(line)
         mark = (f"game {game.id} is damaged: {problems[0]}{_more(problems)}; 'agon verify {game.id}' lists what is"
                 " broken") if problems else None
         rows += [summary_table.damaged(line.summary, mark) if mark else line.summary for line in lines]
-        return problems, rows
+        return problems + cache, rows
+
+    def _check_snapshots(self, line: Line, checked: set[str]) -> list[str]:
+        """Compare every state snapshot of the line's nodes (for this ruleset version) with the fold from the first
+        event; a snapshot that differs is dropped (the next command folds past it and writes it anew) and
+        reported. ``checked``: nodes already compared (lines share their beginnings)."""
+        rs, every = line.ruleset, snapshots_table.EVERY
+        ids = [e.id for e in line.envelopes if e.depth % every == 0 and e.depth and e.id not in checked]
+        found = snapshots_table.of_nodes(self.store, ids)
+        if not found:
+            checked.update(ids)
+            return []
+        problems, bad = [], []
+        chance = 0
+        for st, env in zip(line.steps(), line.envelopes):
+            chance += env.actor == CHANCE_ACTOR
+            row = found.get(env.id)
+            if row is None or env.id in checked:
+                continue
+            checked.add(env.id)
+            version, depth, count, data, intact = row
+            if version != rs.version:
+                continue  # another version's: never read by this one
+            try:
+                same = intact and depth == env.depth and count == chance and snapshot_mod.decode(
+                    data, line.first_state) == st.after
+            except Exception:  # noqa: BLE001 - a damaged row
+                same = False
+            if not same:
+                bad.append(env.id)
+                problems.append(f"the state snapshot after event #{env.depth} differs from the fold of the events"
+                                " (a damaged cache, never the truth): dropped; commands fold the events instead")
+        if bad:
+            snapshots_table.drop(self.store, bad)
+        return problems
 
     def check_intact(self, game_id: str) -> None:
         """Raise a one-line ServiceError when any event or branch head of the game is damaged (for commands that

@@ -26,6 +26,7 @@ from agon.events import summary as summary_mod
 from agon.events.analysis_cache import ANALYSIS
 from agon.events.envelope import Envelope
 from agon.events.seats import SEATS
+from agon.events.snapshots import SNAPSHOT
 
 
 class GameRow(SQLModel, table=True):
@@ -106,9 +107,10 @@ BRANCH = BranchRow.__table__
 HEAD_MOVE = HeadMoveRow.__table__
 NOTE = NoteRow.__table__
 SCHEMA = SchemaRow.__table__
-DERIVED = [ANALYSIS, summary_mod.SUMMARY]
+DERIVED = [ANALYSIS, summary_mod.SUMMARY, SNAPSHOT]
 """Derived tables (caches, never the truth): created when missing on every open, so an older store gains them
-without a layout upgrade. Analysis results live in events/analysis_cache.py, game summaries in events/summary.py."""
+without a layout upgrade. Analysis results live in events/analysis_cache.py, game summaries in events/summary.py,
+state snapshots in events/snapshots.py."""
 SIDE = [SEATS]
 """Tables beside the events, never in the hash chain, created when missing on every open: seat tokens
 (events/seats.py, only their hashes)."""
