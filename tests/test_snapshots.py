@@ -181,8 +181,6 @@ def test_a_new_ruleset_version_ignores_old_snapshots(svc, every, monkeypatch):
 
 
 def _rewrite(svc: Service, node: str, **values) -> None:
-    import sqlalchemy as sa
-
     with svc.store._write() as c:
         c.execute(table.SNAPSHOT.update().where(table.SNAPSHOT.c.event_id == node).values(**values))
 
