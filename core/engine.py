@@ -258,6 +258,13 @@ def steps(ruleset: Ruleset, events: Sequence[Event], actors: Sequence[str] | Non
         state = after
 
 
+def turn_rule(ruleset: Ruleset, state: State) -> str:
+    """The rule text section that says who acts now, named by a refusal of a decision out of turn: the ruleset's
+    optional ``turn_rule(state) -> str`` (e.g. "co-op turns (rulebook 9.3 ...)"), else "turn order"."""
+    rule = getattr(ruleset, "turn_rule", None)
+    return rule(state) if rule is not None else "turn order"
+
+
 def check(ruleset: Ruleset, state: State, event: Event, actor: str | None = None) -> None:
     """Raise ``RuleViolation`` unless ``event`` may happen now (by ``actor``, when a decision is pending)."""
     pending = ruleset.pending(state)
@@ -267,7 +274,8 @@ def check(ruleset: Ruleset, state: State, event: Event, actor: str | None = None
         # The ruleset names the rule, as it does for the same decision typed as JSON with the actor's name.
         mine = msgspec.structs.replace(event, player=actor) if isinstance(getattr(event, "player", None), str) else None
         reason = ruleset.validate(state, mine) if mine is not None else None
-        raise RuleViolation(reason or f"turn order: {pending.player} must act now ({pending.prompt}), not {actor}")
+        raise RuleViolation(reason or f"{turn_rule(ruleset, state)}: {pending.player} must act now"
+                                      f" ({pending.prompt}), not {actor}")
     if isinstance(event, GameCreated):
         raise RuleViolation("game.created opens a game; it cannot be recorded during play")
     reason = ruleset.validate(state, event)

@@ -101,7 +101,7 @@ def test_defending_as_main_another_leaders_city_needs_permission():
     s = play(s, send("P2", ("sparta-h4-1", "Plataea", "defender", "main")))
     pending = RS.pending(s)
     assert isinstance(pending, Decision) and pending.player == "P1" and "Plataea" in pending.prompt
-    assert "turn order" in refused(s, PermissionGiven(player="P2", granted=True))
+    assert "Permission (game help" in refused(s, PermissionGiven(player="P2", granted=True))
     refused_state = play(s, PermissionGiven(player="P1", granted=False))
     assert refused_state.commits == () and RS.pending(refused_state).player == "P2"
     assert "refused" in refused(refused_state, send("P2", ("sparta-h4-1", "Plataea", "defender", "main")))

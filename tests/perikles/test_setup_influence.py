@@ -64,7 +64,7 @@ def test_the_two_setup_placements_go_round_in_turn_order():
 
 def test_a_setup_cube_out_of_turn_is_refused():
     s = play(fresh(3), SpecialTilesDealt(tiles=("perikles", "plague", "brasidas")))
-    assert "turn order" in refused(s, StartingCubePlaced(player="P2", city="athens"))
+    assert "Setup (game help, 1st paragraph" in refused(s, StartingCubePlaced(player="P2", city="athens"))
 
 
 def test_seven_locations_are_dealt_each_turn_and_ten_influence_tiles_displayed():
@@ -86,7 +86,7 @@ def test_seven_locations_are_dealt_each_turn_and_ten_influence_tiles_displayed()
 def test_taking_a_tile_out_of_turn_is_refused_and_nothing_changes():
     s = influence_phase()
     rule = refused(s, InfluenceTileTaken(player="P2", tile="athens-2"))
-    assert "turn order" in rule and "P1" in rule
+    assert "Influence tiles (game help, 2nd paragraph" in rule and "P1 must act now" in rule
 
 
 def test_a_two_cube_tile_places_two_cubes_then_the_display_refills_by_chance():
@@ -178,7 +178,7 @@ def test_nominations_are_optional_and_go_round_until_everyone_passes():
     assert s.candidates[0] == (2, NOBODY)
     s = play(s, NominationPassed(player="P2"), NominationPassed(player="P3"))
     assert s.phase == NOMINATE
-    assert "turn order" in refused(s, NominationPassed(player="P3"))
+    assert "Nominations (game help, 5th paragraph" in refused(s, NominationPassed(player="P3"))
     s = play(s, NominationPassed(player="P1"))
     assert s.phase == COMMIT
 

@@ -86,7 +86,7 @@ def test_slave_revolt_removes_a_spartan_hoplite_drawn_blind_on_ones_own_commitme
 
 def test_slave_revolt_is_only_for_the_commitment_turn_of_its_holder():
     s = replace(revolt_position(), actor=1)
-    assert "turn order" in refused(s, SlaveRevoltPlayed(player="P1", place="Plataea"))
+    assert "Commitments (game help, 7th paragraph" in refused(s, SlaveRevoltPlayed(player="P1", place="Plataea"))
 
 
 def spartan_attack(special_holder_tile: str, holder: int = 3):

@@ -88,7 +88,7 @@ def test_a_decision_by_the_wrong_player_in_the_battle_window_is_refused():
                             specials=("phormio", "plague", "alkibiades", "perikles")))
     from tests.perikles.helpers import refused
 
-    assert "turn order" in refused(s, BattleTileKept(player="P2"))
+    assert "Special tiles (RULES.md" in refused(s, BattleTileKept(player="P2"))
     s = play(s, BattleTileKept(player="P1"))
     assert RS.legal(s) == []
 

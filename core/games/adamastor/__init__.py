@@ -89,6 +89,9 @@ class Adamastor:
     def validate(self, state: State, event: Event) -> str | None:
         return rules.validate(state, event)
 
+    def turn_rule(self, state: State) -> str:
+        return rules.turn_rule(state)
+
     def apply(self, state: State, event: Event) -> State:
         return flow.apply(state, event)  # type: ignore[arg-type]
 

@@ -110,6 +110,22 @@ def decider(s: State) -> str:
     return s.acting
 
 
+CO_OP_TURNS = ("co-op turns (rulebook 9.3 'Jogo para 2 jogadores': starting with the captain, 'os jogadores alternam"
+               " fazendo 1 acção'; a sail, a draw or a land found is the acting player's until it ends)")
+TURN_RULES = {
+    "place": "setup (rulebook 3.2, 9.3: the captain places the fleet)",
+    "ignore": "skill 'Ignora ícones em jogo' (rulebook 8, 9.3: the captain chooses)",
+    "learn": "learn a skill (rulebook 7 'da tua mão', 9.3: the captain first, then the partner)",
+    "trim": "sunset (rulebook 5.4: each hand over 3 cards is trimmed, the first player's first)",
+}
+"""Who decides now, by phase (the rest are the co-op turns): every refusal of a decision out of turn names it."""
+
+
+def turn_rule(s: State) -> str:
+    """The rule text section that says who must decide now (a refusal out of turn names it)."""
+    return TURN_RULES.get(s.phase, CO_OP_TURNS)
+
+
 def pending(s: State) -> Pending:
     ph = s.phase
     if s.result:

@@ -63,6 +63,24 @@ PHASE_DECISIONS: dict[str, tuple[type[Event], ...]] = {
 }
 
 
+TURN_ORDER = {
+    SETUP: "Setup (game help, 1st paragraph: one cube a round, 'a começar pelo primeiro jogador')",
+    INFLUENCE: "Influence tiles (game help, 2nd paragraph: 'começamos pelo primeiro jogador', one tile each in"
+               " turn; 4th: the first player is Athens' previous leader)",
+    NOMINATE: "Nominations (game help, 5th paragraph: 'a começar pelo primeiro jogador')",
+    COMMIT: "Commitments (game help, 7th paragraph: 'A começar pelo líder de Sparta', 2-cube tiles first)",
+    BATTLE: "Special tiles (RULES.md, 'Holders are asked in turn order from the first player')",
+}
+"""The rule that says who acts now, by phase: every refusal of a decision out of turn names it."""
+
+
+def turn_rule(s: State) -> str:
+    """The rule text section that says who must act now (a permission is answered by the leader asked)."""
+    if s.phase == COMMIT and s.request is not None:
+        return commit.R_PERMISSION
+    return TURN_ORDER.get(s.phase, "Turn order (game help)")
+
+
 def _multiset_error(label: str, drawn: Sequence[str], pool: Sequence[str], count: int) -> str | None:
     if len(drawn) != count:
         return f"{label}: {count} tile(s) are dealt here, not {len(drawn)}"
@@ -189,6 +207,9 @@ class Perikles:
 
     # -- validation -------------------------------------------------------------------------------------------
 
+    def turn_rule(self, s: State) -> str:
+        return turn_rule(s)
+
     def validate(self, s: State, e: Event) -> str | None:
         pend = self.pending(s)
         if isinstance(pend, Over):
@@ -199,7 +220,7 @@ class Perikles:
             return f"{pend.player} must {pend.prompt} now; a {type(e).__name__} cannot happen in the {s.phase} phase"
         player = getattr(e, "player", None)
         if player != pend.player:
-            return f"turn order: {pend.player} must act now ({pend.prompt}), not {player}"
+            return f"{turn_rule(s)}: {pend.player} must act now ({pend.prompt}), not {player}"
         match e:
             case StartingCubePlaced():
                 return influence.validate_setup(s, e)
