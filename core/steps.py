@@ -1,8 +1,9 @@
 """A decision built step by step, one field at a time, each step offering only what remains legal.
 
 A decision with many variants (a Perikles commitment of forces, an influence tile taken with a city and a
-nominee) is hard to pick from a numbered list of hundreds. Here it is built field by field: first which kind of
-decision (when several are legal), then each field whose value still differs between the legal decisions left,
+nominee) is hard to pick from a numbered list of hundreds. Here it is built field by field: the kind of decision
+(when several are legal, the usual kind's first step offers the others beside its values, so the usual one is
+never asked for), then each field whose value still differs between the legal decisions left,
 in the order the ruleset names (``decision_fields``, optional) or else the event's own order. A field that only one
 value can take is filled in without asking. Every step may be undone (``back``), and the whole decision may be
 typed at once as the values of its steps in order (``athens-2 ath-h2 melos a``), each by any unique prefix
@@ -54,6 +55,12 @@ class Question:
     choices: tuple[Choice, ...]
     accepts: tuple[str, ...] = ()
     """Further values accepted when typed (e.g. every counter of a kind, where the list shows one of each)."""
+    other: tuple[tuple[str, str], ...] = ()
+    """Values that answer another field than ``field``: (value, field) pairs, e.g. the other kinds of decision
+    offered beside the first step of the usual kind, or another location beside the next counter."""
+
+    def field_of(self, value: str) -> str:
+        return dict(self.other).get(value, self.field)
 
     @property
     def values(self) -> list[str]:
@@ -108,21 +115,52 @@ def _legal(ruleset: Ruleset, state: State) -> list[Event]:
 
 def ask(ruleset: Ruleset, state: State, chosen: Chosen = ()) -> Question | Event:
     """The next question, or the decision once ``chosen`` settles it. Raises ``entry.EntryError`` when ``chosen``
-    fits no legal decision."""
+    fits no legal decision.
+
+    When several kinds of decision are legal, the usual one (the kind ``legal`` lists first) is not asked
+    for: its first real step (one with several answers) also offers the other kinds by name, and a ``type`` step
+    chosen anywhere starts that kind afresh. A kind is asked for on its own only when the usual kind has no real
+    step (one decision of it) or its values clash with a kind's name."""
     legal = _legal(ruleset, state)
     if not legal:
         raise entry.EntryError("no decision is legal now")
     tags = list(dict.fromkeys(tag_of(ev) for ev in legal))
+    typed = [i for i, (f, _) in enumerate(chosen) if f == TYPE]
+    if typed:
+        label = chosen[typed[-1]][1]
+        tag = next((t for t in tags if tag_label(t) == label), None)
+        if tag is None:
+            raise entry.EntryError(f"no {label!r} decision is legal now")
+        return _ask_kind(ruleset, state, legal, tag, chosen[typed[-1] + 1:])
+    if len(tags) == 1:
+        return _ask_kind(ruleset, state, legal, tags[0], chosen)
+    usual = tags[0]
+    now = _ask_kind(ruleset, state, legal, usual, chosen)
+    if not all(_forced(ruleset, state, legal, usual, chosen[:i]) for i in range(len(chosen))):
+        return now  # a real step of the usual kind was taken: it is that kind
+    others = [tag_label(t) for t in tags if t != usual]
+    kinds = Question(TYPE, "which kind of decision", tuple(Choice(tag_label(t)) for t in tags))
+    if not isinstance(now, Question):
+        return kinds  # one decision of the usual kind, all its steps forced: the kind is asked for
+    if len(now.choices) == 1:
+        return now  # answered by itself (forward), then the next step offers the other kinds
+    if {v.lower() for v in now.values} & {k.lower() for k in others}:
+        return kinds
+    return Question(now.field, f"{now.prompt} (or another kind of decision: {', '.join(others)})",
+                    now.choices + tuple(Choice(k, "another kind of decision") for k in others),
+                    now.accepts + (tag_label(usual),),
+                    now.other + tuple((k, TYPE) for k in [*others, tag_label(usual)]))
+
+
+def _forced(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chosen: Chosen) -> bool:
+    now = _ask_kind(ruleset, state, legal, tag, chosen)
+    return isinstance(now, Question) and len(now.choices) == 1
+
+
+def _ask_kind(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chosen: Chosen) -> Question | Event:
+    """The next question of a decision of kind ``tag``, after ``chosen`` (its own steps)."""
     picked = dict(chosen)
     rest = tuple((f, v) for f, v in chosen if f not in (TYPE, OPTION))
-    if TYPE in picked:
-        tag = next((t for t in tags if tag_label(t) == picked[TYPE]), None)
-        if tag is None:
-            raise entry.EntryError(f"no {picked[TYPE]!r} decision is legal now")
-    elif len(tags) > 1:
-        return Question(TYPE, "which kind of decision", tuple(Choice(tag_label(t)) for t in tags))
-    else:
-        tag = tags[0]
     hook = getattr(ruleset, "decision_steps", None)
     if hook is not None:
         made = hook(state, tag, rest)
@@ -157,6 +195,11 @@ def ask(ruleset: Ruleset, state: State, chosen: Chosen = ()) -> Question | Event
     return candidates[0]  # the rest differ only in fields already chosen: alike
 
 
+def answer(question: Question, value: str) -> tuple[str, str]:
+    """The step taken by answering ``question`` with ``value``: (field, value)."""
+    return question.field_of(value), value
+
+
 def pick(question: Question, token: str) -> str:
     """The value ``token`` names among the question's choices: the value itself, its number in the list (unless the
     values are numbers), or any unique prefix or abbreviation."""
@@ -188,7 +231,7 @@ def _fits(question: Question, word: str) -> bool:
 def forward(ruleset: Ruleset, state: State, chosen: Chosen, now: Question | Event) -> tuple[Chosen, Question | Event]:
     """Answer every question that has only one possible answer."""
     while isinstance(now, Question) and len(now.choices) == 1:
-        chosen = chosen + ((now.field, now.values[0]),)
+        chosen = chosen + (answer(now, now.values[0]),)
         now = ask(ruleset, state, chosen)
     return chosen, now
 
@@ -200,11 +243,11 @@ def walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen = 
     now = ask(ruleset, state, chosen)
     for w in words:
         while isinstance(now, Question) and len(now.choices) == 1 and not _fits(now, w):
-            chosen = chosen + ((now.field, now.values[0]),)
+            chosen = chosen + (answer(now, now.values[0]),)
             now = ask(ruleset, state, chosen)
         if not isinstance(now, Question):
             raise entry.EntryError(f"the decision is complete before {w!r}; leave it out")
-        chosen = chosen + ((now.field, pick(now, w)),)
+        chosen = chosen + (answer(now, pick(now, w)),)
         now = ask(ruleset, state, chosen)
     return forward(ruleset, state, chosen, now)
 

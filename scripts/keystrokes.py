@@ -139,8 +139,8 @@ def step_path(rs, state, event, chosen=(), budget=None) -> steps.Chosen | None:
         return chosen if now == event else None
     if now.field == steps.OPTION:  # the few decisions left, listed: the one that is the event
         for c in now.choices:
-            if steps.ask(rs, state, chosen + ((now.field, c.value),)) == event:
-                return chosen + ((now.field, c.value),)
+            if steps.ask(rs, state, chosen + (steps.answer(now, c.value),)) == event:
+                return chosen + (steps.answer(now, c.value),)
         return None
     obj_text = json.dumps(event_obj_of(event))
     text = steps.key(event_obj_of(event))
@@ -150,12 +150,14 @@ def step_path(rs, state, event, chosen=(), budget=None) -> steps.Chosen | None:
                 or c.value in text:
             candidates.append(c.value)
     candidates += [a for a in now.accepts if f'"{a}"' in obj_text and a not in candidates]
+    if len(now.choices) == 1 and not candidates:  # answered by itself; another kind may be offered after it
+        candidates = list(now.values)
     candidates.sort(key=lambda v: obj_text.find(f'"{v}"') if f'"{v}"' in obj_text else len(obj_text))
     for v in candidates:
         budget[0] -= 1
         if budget[0] < 0:
             return None
-        found = step_path(rs, state, event, chosen + ((now.field, v),), budget)
+        found = step_path(rs, state, event, chosen + (steps.answer(now, v),), budget)
         if found is not None:
             return found
     return None
@@ -175,7 +177,7 @@ def words_for(rs, state, path: steps.Chosen) -> list[str]:
     chosen, now = steps.forward(rs, state, chosen, now)
     words = []
     for f, v in path[len(chosen):]:
-        assert isinstance(now, steps.Question) and now.field == f, (now, f, v)
+        assert isinstance(now, steps.Question) and steps.answer(now, v) == (f, v), (now, f, v)
         if len(now.choices) > 1:
             words.append(shortest_step(now, v))
         chosen = chosen + ((f, v),)

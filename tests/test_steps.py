@@ -140,3 +140,32 @@ def test_when_few_decisions_remain_they_are_listed_in_full_and_taken_by_number(s
     left = [ev for ev in PERIKLES.legal(s) if getattr(ev, "tile", None) == tile]
     assert [c.label for c in question.choices] == [option_text(PERIKLES, s, ev) for ev in left]
     assert steps.build(PERIKLES, s, f"{tile} 2") == left[1]
+
+
+def test_the_usual_kind_of_decision_is_not_asked_for_and_the_others_are_offered_beside_its_first_step(sqlite_svc):
+    from pathlib import Path
+
+    game = sqlite_svc.import_((Path(__file__).parent.parent / "replays" / "perikles-4p.jsonl").read_bytes())
+    line = sqlite_svc.load(game)
+    at = next(st for st in line.steps() if steps.tag_of(st.event) == "perikles.influence_tile_taken"
+              and steps.stepwise(PERIKLES, st.before)
+              and len({steps.tag_of(ev) for ev in PERIKLES.legal(st.before)}) > 1)
+    s, ev = at.before, at.event
+    first = steps.ask(PERIKLES, s)
+    assert first.field == "tile" and ev.tile in first.values  # no 'which kind of decision' first
+    other = next(v for v in first.values if v.endswith("-played"))
+    assert "another kind of decision" in first.prompt and first.field_of(other) == steps.TYPE
+    chosen, now = steps.walk(PERIKLES, s, [other[:4]])  # by a prefix, as any value
+    assert chosen[0] == (steps.TYPE, other)  # that kind starts afresh: its own steps follow
+    assert isinstance(now, steps.Question) and other not in now.values
+    # the whole decision typed with or without the kind's name first gives the same decision
+    words = [ev.tile]
+    chosen, now = steps.walk(PERIKLES, s, words)
+    while isinstance(now, steps.Question):
+        value = steps.key(getattr(ev, now.field)) if now.field != steps.OPTION else next(
+            c.value for c in now.choices if steps.ask(PERIKLES, s, chosen + ((now.field, c.value),)) == ev)
+        words.append(value)
+        chosen, now = steps.walk(PERIKLES, s, [value], chosen)
+    assert now == ev
+    assert steps.build(PERIKLES, s, " ".join(words)) == ev
+    assert steps.build(PERIKLES, s, " ".join(["influence-tile-taken", *words])) == ev
