@@ -4,6 +4,8 @@ The file is JSON Lines, one object per line, each with a ``kind``, in this order
 
 1. ``header``: the format's name (``agon-game``) and version, and the game (id, ruleset, title, players, when it
    was created, its current branch).
+1a. ``cards`` (version 2): the card set the game's first event names by its hash (``GameCreated.card_set``), as
+   the exact JSON bytes hashed; none when the first event embeds its set (every game of version 1 files).
 2. ``event``: every event node of the game's tree, ordered by depth, then id. Each carries its envelope (number,
    id, parent, tag, schema version, actor, time) and its payload as the exact JSON bytes that were hashed, so every
    id can be recomputed from the file.
@@ -15,7 +17,7 @@ The file is JSON Lines, one object per line, each with a ``kind``, in this order
    every byte before it. A truncated file has no trailer (or a wrong count) and is refused.
 
 Reading checks everything that can be checked without the rules: the order of the sections and of the events,
-every parent link and hash, that every branch, move and note names events that are in the file, the trailer's
+every parent link and hash, every card set's hash, that every branch, move and note names events that are in the file, the trailer's
 counts and digest. (The service then replays every line against the rules.) Any problem raises ``DocumentError``
 with one sentence naming the line.
 
@@ -35,7 +37,8 @@ import msgspec
 from agon.events.envelope import Envelope
 
 FORMAT = "agon-game"
-VERSION = 1
+VERSION = 2
+"""1: the first format. 2: ``cards`` lines (a game's card set, stored once by hash). Version 1 files are read."""
 GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
 """The usual annotation marks: good, mistake, brilliant, blunder, interesting, dubious."""
 
@@ -61,6 +64,11 @@ class Header(_Line, tag="header"):
     format: str
     version: int
     game: GameHead
+
+
+class CardSetLine(_Line, tag="cards"):
+    hash: str  # sha256 of body's bytes, as the game's first event names it
+    body: msgspec.Raw
 
 
 class EventLine(_Line, tag="event"):
@@ -106,10 +114,10 @@ class Trailer(_Line, tag="end"):
     sha256: str
 
 
-ORDER: tuple[type[_Line], ...] = (Header, EventLine, BranchLine, MoveLine, NoteLine, Trailer)
+ORDER: tuple[type[_Line], ...] = (Header, CardSetLine, EventLine, BranchLine, MoveLine, NoteLine, Trailer)
 """The sections, in the order they must appear."""
 
-AnyLine = Union[Header, EventLine, BranchLine, MoveLine, NoteLine, Trailer]  # noqa: UP007 - a runtime union
+AnyLine = Union[Header, CardSetLine, EventLine, BranchLine, MoveLine, NoteLine, Trailer]  # noqa: UP007 - a runtime union
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(AnyLine)
@@ -153,6 +161,8 @@ class Document:
     branches: list[Branch]
     moves: list[Move]
     notes: list[Note] = field(default_factory=list)
+    card_sets: dict[str, bytes] = field(default_factory=dict)
+    """The card sets the game's first event names, hash -> the exact bytes hashed (none when it embeds its own)."""
     digest: str = ""
     """The sha256 of the bytes before the trailer (set by ``read`` and ``write``)."""
 
@@ -184,6 +194,8 @@ def write(doc: Document) -> bytes:
     g = doc.game
     put(Header(FORMAT, VERSION, GameHead(g.id, g.ruleset, g.title, list(g.players), _utc(g.created_at),
                                          g.current_branch)))
+    for h, body in sorted(doc.card_sets.items()):
+        put(CardSetLine(h, msgspec.Raw(body)))
     for e in canonical(doc.events):
         put(EventLine(e.depth, e.id, e.parent, e.tag, e.version, e.actor, _utc(e.recorded_at),
                       msgspec.Raw(e.payload)))
@@ -200,12 +212,12 @@ def write(doc: Document) -> bytes:
 
 def is_document(data: bytes) -> bool:
     """Whether ``data`` is meant as a game document (its first line has a ``kind``), else a single exported line
-    (whose lines never have one)."""
+    (whose lines have none, but for the card sets it may start with)."""
     try:
         first = msgspec.json.decode(data.lstrip().split(b"\n", 1)[0])
     except msgspec.DecodeError:
         return False
-    return isinstance(first, dict) and "kind" in first
+    return isinstance(first, dict) and "kind" in first and first["kind"] != "cards"  # a line file's card set
 
 
 def read(data: bytes) -> Document:
@@ -222,6 +234,7 @@ def read(data: bytes) -> Document:
     branches: list[Branch] = []
     moves: list[Move] = []
     notes: list[Note] = []
+    card_sets: dict[str, bytes] = {}
     section = 0
     digest = hashlib.sha256()
     for lineno, raw in enumerate(lines, start=1):
@@ -248,6 +261,11 @@ def read(data: bytes) -> Document:
                 raise DocumentError(f"the file is format version {item.version}, newer than this agon reads"
                                     f" ({VERSION}); upgrade agon to import it")
             header = item
+        elif isinstance(item, CardSetLine):
+            body = bytes(item.body)
+            if hashlib.sha256(body).hexdigest() != item.hash:
+                raise DocumentError(f"{where}: card set {item.hash[:12]} does not match its hash: the file was edited")
+            card_sets[item.hash] = body
         elif isinstance(item, EventLine):
             env = _event(item, where, events, by_id)
             events.append(env)
@@ -296,7 +314,7 @@ def read(data: bytes) -> Document:
         raise DocumentError("the file's digest does not match its trailer: it was edited after it was written")
     if header.game.current_branch not in heads:
         raise DocumentError(f"the current branch {header.game.current_branch!r} is not listed")
-    return Document(header.game, events, branches, moves, notes, digest.hexdigest())
+    return Document(header.game, events, branches, moves, notes, card_sets, digest.hexdigest())
 
 
 def _event(item: EventLine, where: str, events: list[Envelope], by_id: dict[str, Envelope]) -> Envelope:

@@ -19,6 +19,7 @@ from typing import Any
 
 import msgspec
 
+from agon.core import card_sets as card_sets_mod
 from agon.core import chance as chance_mod
 from agon.core import entry, registry
 from agon.core import snapshot as snapshot_mod
@@ -46,7 +47,7 @@ from agon.events import snapshots as snapshots_table
 from agon.events import summary as summary_table
 from agon.events.base import Event, GameCreated, PlayerSeat
 from agon.events.codec import Codec, DecodeError
-from agon.events.envelope import Envelope, ImportError_, read_jsonl, seal, to_jsonl
+from agon.events.envelope import Envelope, ImportError_, read_line_file, seal, to_jsonl
 from agon.events.store import BranchInfo, Conflict, Damaged, GameInfo, NewBranch, Store, StoreError, Unknown, now
 from agon.events.summary import Listed, Summary
 
@@ -109,15 +110,20 @@ def told(rs: Ruleset, n: int, actor: str, before: State, event: Event, viewer: s
 
 
 _codecs: dict[str, Codec] = {}
-_default_cards: dict[str, bytes] = {}
+_default_cards: dict[str, tuple[str, bytes]] = {}
+
+
+def default_card_set(rs: Ruleset) -> tuple[str, bytes]:
+    """The ruleset's bundled card set as (hash, JSON bytes); its file is read once per process."""
+    known = _default_cards.get(rs.name)
+    if known is None:
+        known = _default_cards[rs.name] = card_sets_mod.seal_cards(rs.default_cards())
+    return known
 
 
 def default_cards(rs: Ruleset) -> dict[str, Any]:
     """A fresh copy of the ruleset's bundled card set (its file is parsed once per process)."""
-    raw = _default_cards.get(rs.name)
-    if raw is None:
-        raw = _default_cards[rs.name] = msgspec.json.encode(rs.default_cards())
-    return msgspec.json.decode(raw)
+    return msgspec.json.decode(default_card_set(rs)[1])
 
 
 def codec_for(rs: Ruleset) -> Codec:
@@ -463,7 +469,9 @@ class Service:
         except StoreError as e:
             raise ServiceError(str(e)) from None
 
-    def _decode(self, game: GameInfo, b: BranchInfo, envs: list[Envelope]) -> Line:
+    def _decode(self, game: GameInfo, b: BranchInfo, envs: list[Envelope],
+                card_sets: Mapping[str, bytes] | None = None) -> Line:
+        """A line from its envelopes; ``card_sets``: a file's card sets (else the store's are read)."""
         try:
             rs = registry.get(game.ruleset)
         except registry.UnknownRuleset as e:
@@ -478,7 +486,30 @@ class Service:
                 raise ServiceError(f"game {game.id}: event #{env.depth} cannot be read: {e}") from None
         if not isinstance(events[0], GameCreated) or events[0].ruleset != rs.name:
             raise ServiceError(f"game {game.id}: its first event is not the creation of a {rs.name} game")
+        events[0] = self._with_cards(game.id, events[0], card_sets)
         return Line(game, b, rs, envs, events)
+
+    def _with_cards(self, game_id: str, created: GameCreated,
+                    given: Mapping[str, bytes] | None = None) -> GameCreated:
+        """``created`` with the card set it names filled in (from ``given``, a file's sets, else the store)."""
+        def lookup(h: str) -> bytes | None:
+            if given is not None and h in given:
+                return given[h]
+            return self.store.card_sets([h]).get(h)
+
+        try:
+            return card_sets_mod.expand(created, lookup, "is not stored" if given is None else
+                                        "is neither in the file nor in this store")
+        except card_sets_mod.CardSetProblem as e:
+            if given is not None:
+                raise ServiceError(f"cannot import: {e}; nothing was imported") from None
+            raise ServiceError(f"game {game_id} is damaged: {e}; 'agon verify {game_id}' lists what is broken"
+                               ) from None
+
+    def card_sets_of(self, created: GameCreated) -> dict[str, bytes]:
+        """The stored card set a game's first event names (hash -> bytes), for an export; none if it embeds it."""
+        h = card_sets_mod.wanted(created)
+        return self.store.card_sets([h]) if h else {}
 
     def games(self) -> list[GameInfo]:
         return self.store.games()
@@ -526,7 +557,13 @@ class Service:
         if unknown:
             allowed = ", ".join(sorted(rs.option_names)) or "none"
             raise ServiceError(f"{rs.name} has no option {', '.join(sorted(unknown))}; its options: {allowed}")
-        cards = dict(spec.cards) if spec.cards is not None else default_cards(rs)
+        # The card set is stored once per store, by hash; the first event names the hash (core/card_sets.py).
+        # A ruleset without cards (an empty set) names none.
+        card_hash, card_body = (card_sets_mod.seal_cards(spec.cards) if spec.cards is not None
+                                else default_card_set(rs))
+        if card_body == b"{}":
+            card_hash = ""
+        cards = msgspec.json.decode(card_body)  # as a later command will read it back
         try:
             rs.check_setup(names, dict(spec.options), cards)
         except (ValueError, KeyError, TypeError) as e:
@@ -534,11 +571,12 @@ class Service:
         seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
         created = GameCreated(
             ruleset=rs.name, ruleset_version=rs.version, players=tuple(seats), seed=seed, table=spec.table,
-            options=dict(spec.options), cards=cards, title=spec.title,
+            options=dict(spec.options), title=spec.title, card_set=card_hash,
         )
         codec = codec_for(rs)
         payload = codec.encode(created)
-        stored = codec.decode(payload)  # the game as a later command will read it back
+        # the game as a later command will read it back
+        stored = msgspec.structs.replace(codec.decode(payload), cards=cards)
         try:
             state = rs.initial_state(stored)
         except Exception as e:  # noqa: BLE001 - a bad card set must not be stored
@@ -554,7 +592,8 @@ class Service:
         if run.envs:
             line = line.extended(run.envs, run.events, run.state, run.chance_count)
         line.__dict__["sides"] = summary_mod.sides_of(line, initial=state)  # no second setup of the cards
-        self.store.create_game(game_id, rs.name, spec.title, names, root, run.envs, [line.summary])
+        self.store.create_game(game_id, rs.name, spec.title, names, root, run.envs, [line.summary],
+                               {card_hash: card_body} if card_hash else None)
         return game_id
 
     # -- acting ------------------------------------------------------------------------------------------------
@@ -787,7 +826,9 @@ class Service:
 
     def created(self, game: GameInfo) -> GameCreated:
         root = self.store.root(game.id)
-        return codec_for(registry.get(game.ruleset)).decode(root.payload, root.version)  # type: ignore[return-value]
+        created = codec_for(registry.get(game.ruleset)).decode(root.payload, root.version)
+        assert isinstance(created, GameCreated)
+        return self._with_cards(game.id, created)
 
     def undo(self, game_ref: str, steps_back: int = 1, branch: str | None = None,
              expect_head: str | None = None, to: int | None = None) -> tuple[BranchInfo, int]:
@@ -1049,7 +1090,7 @@ class Service:
 
     def export(self, game_ref: str, branch: str | None = None) -> bytes:
         line = self.load(game_ref, branch)
-        return to_jsonl(line.envelopes, self.lucks(line.game.id))
+        return to_jsonl(line.envelopes, self.lucks(line.game.id), self.card_sets_of(line.created))
 
     def lucks(self, game_id: str) -> list[int]:
         """Every luck a game's chance was drawn with (0, and each branch's: one made with --reseed has its own)."""
@@ -1058,7 +1099,7 @@ class Service:
     def import_(self, data: bytes) -> str:
         """A new game from an exported line; refuses, importing nothing, unless it replays cleanly."""
         try:
-            envs, trailer = read_jsonl(data)
+            envs, trailer, card_sets = read_line_file(data)
         except ImportError_ as e:
             raise ServiceError(f"cannot import: {e}") from None
         first = envs[0]
@@ -1067,14 +1108,16 @@ class Service:
         rs = ruleset_of_creation(first.payload)
         game = GameInfo("import", rs.name, "", (), now(), "main")
         fake_branch = BranchInfo("main", envs[-1].id, 0, None, None, now())
-        line = self._decode(game, fake_branch, envs)
+        line = self._decode(game, fake_branch, envs, card_sets)
         problem = replay_problem(line, trailer.lucks)
         if problem:
             raise ServiceError(f"cannot import: {problem}; nothing was imported")
         game_id = secrets.token_hex(4)
         imported = Line(GameInfo(game_id, rs.name, line.created.title, line.created.names, now(), "main"),
                         fake_branch, rs, line.envelopes, line.events)
-        self.store.import_game(game_id, rs.name, line.created.title, line.created.names, envs, [imported.summary])
+        h = card_sets_mod.wanted(line.created)
+        self.store.import_game(game_id, rs.name, line.created.title, line.created.names, envs, [imported.summary],
+                               {h: card_sets[h]} if h and h in card_sets else None)
         return game_id
 
     def verify(self, game_ref: str) -> list[str]:
@@ -1198,6 +1241,18 @@ class Service:
                 problems.append(f"{where} follows event #{parent.depth}: the chain is broken")
         if not any(e.parent is None for e in events):
             problems.append("the game's first event (its creation) is not stored")
+        for root in (e for e in events if e.parent is None and e.tag == "game.created"):
+            try:
+                named = json.loads(root.payload).get("card_set")
+            except (ValueError, AttributeError, RecursionError):
+                continue  # an unreadable creation is reported by its hash or by the replay
+            if named and isinstance(named, str):
+                body = self.store.card_sets([named]).get(named)
+                if body is None:
+                    problems.append(f"its card set {named[:12]} (named by its first event) is not stored")
+                elif card_sets_mod.digest(body) != named:
+                    problems.append(f"its card set {named[:12]} does not match its hash: it was changed after it"
+                                    " was recorded")
         for b in self.store.branches(game_id):
             if b.head_id not in by_id:
                 problems.append(f"branch {b.name}: its head points to an event that is not stored (id"

@@ -13,11 +13,13 @@ import json
 import secrets
 from dataclasses import dataclass
 
+from agon.core import card_sets as card_sets_mod
 from agon.core import document, registry
 from agon.core.document import Branch, Document, DocumentError, GameHead, Move, Note
 from agon.core.service import Line, Service, ServiceError, codec_for, replay_problem
+from agon.events.base import GameCreated
 from agon.events.codec import DecodeError
-from agon.events.envelope import Envelope, ImportError_, from_jsonl, read_jsonl
+from agon.events.envelope import Envelope, ImportError_, read_line_file
 from agon.events.store import BranchInfo, GameInfo, HeadMove, NoteInfo, StoreError, now
 
 
@@ -70,7 +72,9 @@ def build_document(svc: Service, game_ref: str) -> Document:
                 for b in store.branches(game.id)]
     moves = [Move(m.branch, m.from_id, m.to_id, m.reason, m.at) for m in store.head_moves(game.id)]
     notes = [Note(n.event_id, n.text, n.glyph, n.at) for n in store.notes(game.id)]
-    return Document(head, store.all_events(game.id), branches, moves, notes)
+    events = store.all_events(game.id)
+    # the card set the first event names (checked: check_intact above reports a missing or changed one)
+    return Document(head, events, branches, moves, notes, svc.card_sets_of(svc.created(game)))
 
 
 def export_game(svc: Service, game_ref: str) -> bytes:
@@ -102,10 +106,10 @@ def import_data(svc: Service, data: bytes, trust: str | None = None) -> ImportRe
             raise _fail(str(e)) from None
         return import_document(svc, doc)
     try:
-        envs = from_jsonl(data)
+        envs, trailer, card_sets = read_line_file(data)
     except ImportError_ as e:
         raise _fail(str(e)) from None
-    return _import_line(svc, envs, data)
+    return _import_line(svc, envs, data, trailer.lucks, card_sets)
 
 
 def _ruleset_of(root: Envelope):
@@ -124,9 +128,10 @@ def _ruleset_of(root: Envelope):
 
 
 def check_tree(svc: Service, rs, events: list[Envelope], heads: dict[str, str] | None = None,
-               lucks: list[int] | None = None) -> dict:
+               lucks: list[int] | None = None, card_sets: dict[str, bytes] | None = None) -> dict:
     """Replay every line of a tree of events (each path from the first event to a node without children)
-    against the rules; raises the import's error on the first problem. Returns the decoded events by id."""
+    against the rules; raises the import's error on the first problem. Returns the decoded events by id, the
+    first with its card set filled in (from ``card_sets``, the file's, else the store's)."""
     codec = codec_for(rs)
     current = {t: codec.version_of(t) for t in codec.by_tag}
     decoded = {}
@@ -135,6 +140,9 @@ def check_tree(svc: Service, rs, events: list[Envelope], heads: dict[str, str] |
             decoded[env.id] = codec.decode(env.payload, None if current.get(env.tag) == env.version else env.version)
         except DecodeError as e:
             raise _fail(f"event #{env.depth} cannot be read: {e}") from None
+    root = events[0]
+    if isinstance(decoded[root.id], GameCreated):
+        decoded[root.id] = svc._with_cards("import", decoded[root.id], card_sets or {})
     by_id = {e.id: e for e in events}
     parents = {e.parent for e in events}
     names = {v: k for k, v in (heads or {}).items()}
@@ -184,7 +192,7 @@ def import_document(svc: Service, doc: Document) -> ImportReport:
     rs = _ruleset_of(doc.root)
     if doc.game.ruleset != rs.name:
         raise _fail(f"the header names ruleset {doc.game.ruleset!r}, the first event {rs.name!r}")
-    decoded = check_tree(svc, rs, doc.events, doc.heads(), [b.luck for b in doc.branches])
+    decoded = check_tree(svc, rs, doc.events, doc.heads(), [b.luck for b in doc.branches], doc.card_sets)
     branches = [BranchInfo(b.name, b.head, b.luck, b.parent, b.fork, b.created_at) for b in doc.branches]
     moves = [HeadMove(m.branch, m.from_id, m.to_id, m.reason, m.at) for m in doc.moves]
     notes = [NoteInfo(n.event, n.text, n.glyph, n.at) for n in doc.notes]
@@ -195,11 +203,18 @@ def import_document(svc: Service, doc: Document) -> ImportReport:
             game_id = _free_id(svc, g.id)
             info = GameInfo(game_id, rs.name, g.title, tuple(g.players), g.created_at, g.current_branch)
             svc.store.write_game(info, doc.root.id, doc.events, branches, moves, notes,
-                                 _summaries(rs, info, branches, doc.events, decoded))
+                                 _summaries(rs, info, branches, doc.events, decoded),
+                                 _used_sets(decoded[doc.root.id], doc.card_sets))
             return ImportReport(game_id, "new", len(doc.events), len(branches), len(moves), len(notes))
         return _extend(svc, stored, doc, branches, moves, notes, decoded)
     except StoreError as e:
         raise _fail(str(e)) from None
+
+
+def _used_sets(created: GameCreated, given: dict[str, bytes]) -> dict[str, bytes]:
+    """The card set a game's first event names, when the file carries it (else the store has it already)."""
+    h = card_sets_mod.wanted(created)
+    return {h: given[h]} if h and h in given else {}
 
 
 def _continues(stored: list, given: list, what: str, game_id: str) -> list:
@@ -247,14 +262,15 @@ def _extend(svc: Service, stored: GameInfo, doc: Document, branches: list[Branch
     return ImportReport(gid, "extended", len(new_events), len(new_branches), len(new_moves), len(new_notes))
 
 
-def _import_line(svc: Service, envs: list[Envelope], data: bytes) -> ImportReport:
+def _import_line(svc: Service, envs: list[Envelope], data: bytes, lucks: list[int],
+                 card_sets: dict[str, bytes]) -> ImportReport:
     """One exported line: a new game (as ``Service.import_`` always did), or, for a stored game, the events it
     lacks (on the branch whose head they follow, else on a new branch ``imported-N``)."""
     store = svc.store
     stored = store.game_by_root(envs[0].id)
     if stored is None:
         return ImportReport(svc.import_(data), "new", len(envs), 1, 1)
-    check_tree(svc, _ruleset_of(envs[0]), envs, lucks=read_jsonl(data)[1].lucks)  # the lucks its trailer states
+    check_tree(svc, _ruleset_of(envs[0]), envs, lucks=lucks, card_sets=card_sets)  # the lucks its trailer states
     try:
         known = store.event_ids(stored.id)
         k = next((i for i, e in enumerate(envs) if e.id not in known), None)

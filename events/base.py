@@ -28,8 +28,10 @@ class PlayerSeat(msgspec.Struct, frozen=True):
 class GameCreated(Event, tag="game.created"):
     """The first event of every game: everything needed to replay it forever.
 
-    ``cards`` is the full card set the game is played with (the bundled data, or a person's corrected set), so a
-    later correction of the bundled data never changes an old game.
+    The card set the game is played with (the bundled data, or a person's corrected set) is fixed by this event,
+    so a later correction of the bundled data never changes an old game: ``card_set`` names it by the sha256 of
+    its JSON bytes, stored once per store and carried by exports (core/card_sets.py fills ``cards`` in when the
+    game is read); a game recorded before that embeds the whole set in ``cards`` and ``card_set`` is empty.
     """
 
     ruleset: str
@@ -40,6 +42,7 @@ class GameCreated(Event, tag="game.created"):
     options: dict[str, Any] = {}
     cards: dict[str, Any] = {}
     title: str = ""
+    card_set: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -82,8 +82,23 @@ class LineTrailer(msgspec.Struct, frozen=True, tag_field="kind", tag="end", forb
 _trailer_decoder = msgspec.json.Decoder(LineTrailer)
 
 
-def to_jsonl(line: list[Envelope], lucks: list[int] | None = None) -> bytes:
+class CardSetLine(msgspec.Struct, frozen=True, tag_field="kind", tag="cards", forbid_unknown_fields=True):
+    """A card set the line's first event names by its hash (``GameCreated.card_set``), before the events: the
+    sha256 of ``body``'s exact bytes must be ``hash``. A line whose first event embeds its set has none."""
+
+    hash: str
+    body: msgspec.Raw
+
+
+_cards_decoder = msgspec.json.Decoder(CardSetLine)
+
+
+def to_jsonl(line: list[Envelope], lucks: list[int] | None = None,
+             card_sets: dict[str, bytes] | None = None) -> bytes:
     out = bytearray()
+    for h, body in sorted((card_sets or {}).items()):
+        out += _line_encoder.encode(CardSetLine(h, msgspec.Raw(body)))
+        out += b"\n"
     for env in line:
         out += _line_encoder.encode(
             ExportLine(
@@ -109,7 +124,14 @@ def from_jsonl(data: bytes) -> list[Envelope]:
 
 def read_jsonl(data: bytes) -> tuple[list[Envelope], LineTrailer]:
     """``from_jsonl``, also returning the file's trailer."""
+    envs, trailer, _ = read_line_file(data)
+    return envs, trailer
+
+
+def read_line_file(data: bytes) -> tuple[list[Envelope], LineTrailer, dict[str, bytes]]:
+    """``read_jsonl``, also returning the card sets the file carries (hash -> bytes, each checked)."""
     envs: list[Envelope] = []
+    card_sets: dict[str, bytes] = {}
     lines = [raw for raw in data.splitlines() if raw.strip()]
     if not lines:
         raise ImportError_("the file holds no events")
@@ -121,6 +143,17 @@ def read_jsonl(data: bytes) -> tuple[list[Envelope], LineTrailer]:
     digest = hashlib.sha256()
     for lineno, raw in enumerate(lines[:-1], start=1):
         digest.update(raw + b"\n")
+        if not envs and raw.lstrip().startswith(b'{"kind"'):
+            try:
+                cards = _cards_decoder.decode(raw)
+            except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as e:
+                raise ImportError_(f"line {lineno} is not a card set ({e})") from None
+            body = bytes(cards.body)
+            if hashlib.sha256(body).hexdigest() != cards.hash:
+                raise ImportError_(f"line {lineno}: card set {cards.hash[:12]} does not match its hash: the file was"
+                                   " edited")
+            card_sets[cards.hash] = body
+            continue
         try:
             item = _line_decoder.decode(raw)
         except (msgspec.DecodeError, msgspec.ValidationError) as e:
@@ -149,4 +182,4 @@ def read_jsonl(data: bytes) -> tuple[list[Envelope], LineTrailer]:
                            f" {len(envs)} ending at {envs[-1].id[:12]}: lines are missing or were added")
     if trailer.sha256 != digest.hexdigest():
         raise ImportError_("the file's digest does not match its trailer: it was edited after it was written")
-    return envs, trailer
+    return envs, trailer, card_sets

@@ -13,7 +13,7 @@ writer waits for the first instead of failing on a stale snapshot. PostgreSQL is
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -22,6 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Field, SQLModel
 
+from agon.events import card_sets as card_sets_mod
 from agon.events import summary as summary_mod
 from agon.events.analysis_cache import ANALYSIS
 from agon.events.envelope import Envelope
@@ -98,8 +99,10 @@ class SchemaRow(SQLModel, table=True):
     version: int = Field(primary_key=True)
 
 
-SCHEMA_VERSION = 2
-"""1: the first layout. 2: ``game.root_id`` names each game's first event."""
+SCHEMA_VERSION = 3
+"""1: the first layout. 2: ``game.root_id`` names each game's first event. 3: card sets stored once, by hash, in
+``card_set`` (events/card_sets.py); a new game's first event names its set. An older agon must not open such a
+store (it would read those games without their cards), hence a layout of its own."""
 
 EVENT = EventRow.__table__
 GAME = GameRow.__table__
@@ -107,6 +110,7 @@ BRANCH = BranchRow.__table__
 HEAD_MOVE = HeadMoveRow.__table__
 NOTE = NoteRow.__table__
 SCHEMA = SchemaRow.__table__
+CARD_SET = card_sets_mod.CARD_SET
 DERIVED = [ANALYSIS, summary_mod.SUMMARY, SNAPSHOT]
 """Derived tables (caches, never the truth): created when missing on every open, so an older store gains them
 without a layout upgrade. Analysis results live in events/analysis_cache.py, game summaries in events/summary.py,
@@ -239,11 +243,12 @@ class Store:
         except Exception as e:  # noqa: BLE001 - any driver/URL problem becomes one clear line
             raise StoreError(f"cannot use database {url!r}: {e}") from None
         self.sqlite = self.engine.dialect.name == "sqlite"
+        self._card_sets: dict[str, bytes] = {}  # stored sets read or written (content-addressed: never stale)
         if self.sqlite:
             _sqlite_setup(self.engine)
         if create:
             try:
-                tables = [GAME, EVENT, BRANCH, HEAD_MOVE, NOTE, SCHEMA, *DERIVED, *SIDE]
+                tables = [GAME, EVENT, BRANCH, HEAD_MOVE, NOTE, SCHEMA, CARD_SET, *DERIVED, *SIDE]
                 SQLModel.metadata.create_all(self.engine, tables=tables)
                 self._upgrade()
             except sa.exc.SQLAlchemyError as e:
@@ -268,6 +273,8 @@ class Store:
                 c.exec_driver_sql(
                     "UPDATE game SET root_id = (SELECT e.id FROM event e WHERE e.game_id = game.id AND e.depth = 0)"
                 )
+            # layout 2 -> 3: the card_set table (created above, empty). Older games keep the card set their first
+            # event embeds: it is in their hash chain; both forms are read.
             c.execute(SCHEMA.delete())
             c.execute(SCHEMA.insert().values(version=SCHEMA_VERSION))
 
@@ -294,9 +301,11 @@ class Store:
     # -- games -------------------------------------------------------------------------------------------------
 
     def create_game(self, game_id: str, ruleset: str, title: str, players: Sequence[str], root: Envelope,
-                    then: Sequence[Envelope] = (), summaries: Sequence[summary_mod.Summary] = ()) -> None:
+                    then: Sequence[Envelope] = (), summaries: Sequence[summary_mod.Summary] = (),
+                    card_sets: Mapping[str, bytes] | None = None) -> None:
         """A new game from its first event and ``then``, the events that followed by themselves (chance, bots),
-        in one transaction with its ``summaries``; its head history starts with one move, to the last event."""
+        in one transaction with its ``summaries`` and the card set its first event names (``card_sets``: hash ->
+        body, stored unless already there); its head history starts with one move, to the last event."""
         at = root.recorded_at
         head = then[-1].id if then else root.id
         stamp = self._stamp(at)
@@ -312,12 +321,15 @@ class Store:
                 "INSERT INTO head_move (game_id, branch, from_id, to_id, reason, at)"
                 " VALUES (?, 'main', NULL, ?, 'create', ?)"), (game_id, head, stamp))
             summary_mod.write(c, summaries)
+            new_sets = self._new_sets(card_sets)
+            card_sets_mod.write(c, new_sets, self.sqlite)
+        self._card_sets.update(new_sets)
 
     def import_game(
         self, game_id: str, ruleset: str, title: str, players: Sequence[str], line: Sequence[Envelope],
-        summaries: Sequence[summary_mod.Summary] = (),
+        summaries: Sequence[summary_mod.Summary] = (), card_sets: Mapping[str, bytes] | None = None,
     ) -> None:
-        """Write a whole line as a new game in one transaction (one batched insert)."""
+        """Write a whole line as a new game in one transaction (one batched insert), with its card set."""
         at = now()
         with self._write() as c:
             c.execute(GAME.insert().values(
@@ -332,6 +344,7 @@ class Store:
                 game_id=game_id, branch="main", from_id=None, to_id=line[-1].id, reason="import", at=at
             ))
             summary_mod.write(c, summaries)
+            card_sets_mod.write(c, card_sets or {}, self.sqlite)
 
     def rulesets(self) -> list[str]:
         """The rulesets the stored games use."""
@@ -348,9 +361,11 @@ class Store:
     def write_game(
         self, game: GameInfo, root_id: str, events: Sequence[Envelope], branches: Sequence[BranchInfo],
         moves: Sequence[HeadMove], notes: Sequence[NoteInfo], summaries: Sequence[summary_mod.Summary] = (),
+        card_sets: Mapping[str, bytes] | None = None,
     ) -> None:
         """Write a whole game as it was elsewhere (an imported document) in one transaction: its events, its
-        branches in their order, its head history and its notes, times and all (and its branches' summaries)."""
+        branches in their order, its head history and its notes, times and all (and its branches' summaries and
+        its card set)."""
         with self._write() as c:
             c.execute(GAME.insert().values(
                 id=game.id, ruleset=game.ruleset, title=game.title, players=",".join(game.players),
@@ -364,6 +379,20 @@ class Store:
             ])
             self._add_moves_notes(c, game.id, moves, notes)
             summary_mod.write(c, summaries)
+            card_sets_mod.write(c, card_sets or {}, self.sqlite)
+
+    def _new_sets(self, sets: Mapping[str, bytes] | None) -> dict[str, bytes]:
+        """The sets of ``sets`` this process has not yet seen stored (a store never loses one)."""
+        return {h: b for h, b in (sets or {}).items() if h not in self._card_sets}
+
+    def card_sets(self, hashes: Sequence[str]) -> dict[str, bytes]:
+        """The stored card sets of these hashes, as hash -> the bytes stored (not checked against the hash: the
+        caller does); a hash that is not stored is absent."""
+        missing = [h for h in hashes if h not in self._card_sets]
+        if missing:
+            with self._read() as c:
+                self._card_sets.update(card_sets_mod.read(c, missing))
+        return {h: self._card_sets[h] for h in hashes if h in self._card_sets}
 
     def extend_game(
         self, game_id: str, events: Sequence[Envelope], branches: Sequence[BranchInfo],

@@ -32,8 +32,10 @@ def test_an_exported_card_set_plays_and_the_game_records_it(agon, tmp_path, name
     data = tomllib.loads(path.read_text()) if suffix == ".toml" else json.loads(path.read_text())
     assert data == registry.get(name).default_cards()
     gid = agon("new", name, *seats(name), "--seed", "3", "--cards", str(path)).stdout.splitlines()[0]
-    first = json.loads(agon("export", gid).stdout.splitlines()[1])  # after the header
-    assert first["payload"]["cards"] == data
+    lines = [json.loads(line) for line in agon("export", gid).stdout.splitlines()]
+    cards, first = lines[1], lines[2]  # after the header: the card set, then the first event naming it
+    assert cards["kind"] == "cards" and cards["body"] == data
+    assert first["payload"]["card_set"] == cards["hash"] and first["payload"]["cards"] == {}
 
 
 @pytest.mark.parametrize("name", shipped_rulesets())
