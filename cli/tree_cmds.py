@@ -28,11 +28,9 @@ def undo(game: GameArg,
     In a game played at a table (--table), a step is any event a person entered: a decision or a typed chance
     outcome. In a seeded game with people, a step is a person's decision: the bots' replies and the chance that
     followed it are undone with it. --to N goes back to just after event N in any game."""
-    svc = service()
-    before = svc.load(game, branch)
-    moved, n = svc.undo(game, steps, branch, expect_head=before.head.id, to=to)
-    line = svc.load(game, moved.name)
-    taken = svc.log(before)[-n:]
+    # the line after the undo (from its nearest snapshot) and the undone events alone: nothing else is read
+    line, taken = service().undo_told(game, steps, branch, to)
+    n = len(taken)
     if as_json:
         print_json({"undone": n, "branch": line.branch.name, "event": line.head.depth, "status": line.status(),
                     "took_back": [{"n": r.n, "actor": r.actor, "text": r.sentence} for r in taken]})

@@ -862,6 +862,28 @@ class Service:
             raise ServiceError(f"cannot undo {steps_back} step(s): the line has only {count} {what}")
         return self._move_back(game, b, env.parent, head.depth - env.depth + 1)
 
+    def undo_told(self, game_ref: str, steps_back: int = 1, branch: str | None = None, to: int | None = None,
+                  viewer: str | None = PUBLIC) -> tuple[Line, list[Recorded]]:
+        """``undo``, then the line as it now stands and the events taken back, told as ``viewer`` may see them
+        (what 'agon undo' prints). Only the undone events are read again (back from the old head by their parent
+        links), and they are told forward from the new head's state, which ``load`` reads from the nearest state
+        snapshot: the cost does not grow with the line."""
+        game, b = self._head(game_ref, branch)
+        moved, n = self.undo(game.id, steps_back, b.name, expect_head=b.head_id, to=to)
+        line = self.load(game.id, moved.name)
+        undone = self.store.back_from(game.id, b.head_id, n)
+        rs, codec = line.ruleset, line.codec
+        current = {t: codec.version_of(t) for t in codec.by_tag}
+        state, out = line.state, []
+        for env in undone:
+            try:
+                event = codec.decode(env.payload, None if current.get(env.tag) == env.version else env.version)
+            except DecodeError as e:
+                raise ServiceError(f"game {game.id}: event #{env.depth} cannot be read: {e}") from None
+            out.append(told(rs, env.depth, env.actor, state, event, viewer))
+            state = rs.apply(state, event)
+        return line, out
+
     def _undo_line(self, game: GameInfo, b: BranchInfo, created: GameCreated, steps_back: int,
                    to: int | None) -> tuple[BranchInfo, int]:
         line = self.load(game.id, b.name)

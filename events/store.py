@@ -638,6 +638,31 @@ class Store:
             game_id=game_id, branch=branch, from_id=expected, to_id=to_id, reason=reason, at=now()
         ))
 
+    def back_from(self, game_id: str, head_id: str, count: int) -> list[Envelope]:
+        """The ``count`` events ending at ``head_id`` (fewer when the line is shorter), first first: parent links
+        walked in one recursive query, so the cost is that of the events read, not of the line."""
+        if count < 1:
+            return []
+        sql = self._sql(
+            "WITH RECURSIVE walk (id, parent_id, depth, tag, schema_version, actor, payload, recorded_at, n) AS ("
+            " SELECT id, parent_id, depth, tag, schema_version, actor, payload, recorded_at, 1 FROM event"
+            " WHERE game_id = ? AND id = ?"
+            " UNION ALL"
+            " SELECT e.id, e.parent_id, e.depth, e.tag, e.schema_version, e.actor, e.payload, e.recorded_at, w.n + 1"
+            " FROM walk w JOIN event e ON e.game_id = ? AND e.id = w.parent_id WHERE w.n < ?)"
+            " SELECT id, parent_id, depth, tag, schema_version, actor, payload, recorded_at FROM walk ORDER BY n DESC")
+        with self._read() as c:
+            rows = c.exec_driver_sql(sql, (game_id, head_id, game_id, count)).all()
+        times: dict[object, datetime] = {}
+        out = []
+        for r in rows:
+            at = times.get(r[7])
+            if at is None:
+                at = times[r[7]] = (datetime.fromisoformat(r[7]) if isinstance(r[7], str) else r[7]).replace(
+                    tzinfo=UTC)
+            out.append(Envelope(r[0], r[1], r[2], r[3], r[4], r[5], bytes(r[6]), at))
+        return out
+
     def event_ids(self, game_id: str) -> set[str]:
         with self._read() as c:
             return set(c.execute(sa.select(EVENT.c.id).where(EVENT.c.game_id == game_id)).scalars())

@@ -389,19 +389,25 @@ def bench_listing(tmp: Path, label: str, small_url: str, big_url: str, games: in
     big.store.close()
 
 
-def paired(a: Callable[[], object], b: Callable[[], object], repeat: int) -> tuple[float, float, float]:
+def paired(a: Callable[[], object], b: Callable[[], object], repeat: int,
+           after: Callable[[], object] | None = None) -> tuple[float, float, float]:
     """Run ``a`` and ``b`` in turn (alternating which goes first) ``repeat`` times: the medians of each and the
     median of the pairs' ratios a/b. Both halves of a pair run under the same load, so the ratio holds still
-    while the machine's load changes."""
+    while the machine's load changes. ``after`` runs, untimed, after each of them (to undo what it did)."""
     ta, tb, ratios = [], [], []
     for i in range(repeat):
         first, second = (a, b) if i % 2 == 0 else (b, a)
         t0 = time.perf_counter()
         first()
         t1 = time.perf_counter()
-        second()
+        if after is not None:
+            after()
         t2 = time.perf_counter()
-        x, y = (t1 - t0, t2 - t1) if i % 2 == 0 else (t2 - t1, t1 - t0)
+        second()
+        t3 = time.perf_counter()
+        if after is not None:
+            after()
+        x, y = (t1 - t0, t3 - t2) if i % 2 == 0 else (t3 - t2, t1 - t0)
         ta.append(x)
         tb.append(y)
         ratios.append(x / y)
@@ -440,6 +446,39 @@ def bench_commands_o1(label: str, url: str) -> None:
         a, b, ratio = paired(make(deep), make(shallow), 9)
         record(f"{what} of a {sizes[deep]:,}-event line vs a {sizes[shallow]}-event line ({label})",
                f"{a * 1000:.0f} ms vs {b * 1000:.0f} ms", ratio, "<= 1.5x", ratio <= 1.5)
+
+
+def bench_undo_command(label: str, url: str) -> None:
+    """``agon undo`` end to end at the head of a valid line of about 100,000 events against one of about 100 (the
+    test game to 50,000 points and to 50, bots only): the command reads the line after the undo from its nearest
+    state snapshot and the undone events alone. Each undo is put back by a redo, untimed."""
+    from agon.core.service import NewGame
+
+    svc = Service(Store(url))
+    bots = [("ann", "random"), ("bob", "random")]
+    deep = svc.new_game(NewGame("toy", bots=bots, seed=1, options={"target": 50000}))
+    shallow = svc.new_game(NewGame("toy", bots=bots, seed=1, options={"target": 50}))
+    sizes = {g: svc.load(g).depth + 1 for g in (deep, shallow)}
+    agon = str(Path(sys.executable).with_name("agon"))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # the test game's module
+    undone: list[str] = []
+
+    def undo(game: str) -> Callable[[], object]:
+        def run() -> None:
+            subprocess.run([agon, "--db", url, "undo", game, "-b", "main"], capture_output=True, check=True, env=env)
+            undone.append(game)
+        return run
+
+    def redo() -> None:
+        svc.redo(undone.pop(), "main")
+
+    for game in (deep, shallow):  # the first read of the deep line folds it whole and keeps its last snapshot
+        undo(game)()
+        redo()
+    a, b, ratio = paired(undo(deep), undo(shallow), 9, after=redo)
+    record(f"'agon undo' of a {sizes[deep]:,}-event line vs a {sizes[shallow]}-event line ({label})",
+           f"{a * 1000:.0f} ms vs {b * 1000:.0f} ms", ratio, "<= 1.5x", ratio <= 1.5)
+    svc.store.close()
 
 
 def bench_cli_startup(tmp: Path) -> None:
@@ -485,6 +524,9 @@ def main() -> int:
         if wanted("commands"):
             for label, url in backends(tmp):
                 bench_commands_o1(label, url)
+        if wanted("commands") or wanted("undo"):
+            for label, url in backends(tmp):
+                bench_undo_command(label, url)
         if wanted("listing"):
             for label, url in backends(tmp):
                 other = pg_url() if label == "PostgreSQL" else f"sqlite:///{tmp / 'small.db'}"
