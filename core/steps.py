@@ -220,7 +220,11 @@ def pick(question: Question, token: str) -> str:
         raise
 
 
-def _fits(question: Question, word: str) -> bool:
+def _names(question: Question, word: str) -> bool:
+    """Whether ``word`` names one of the question's values by the value itself (a prefix, an abbreviation), not by
+    its number: a step answered by itself is never shown, so a number typed there is meant for the next step."""
+    if word.strip().isdigit() and not any(v.isdigit() for v in question.values):
+        return False
     try:
         pick(question, word)
     except entry.EntryError:
@@ -242,7 +246,7 @@ def walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen = 
     A word past the end of the decision is refused."""
     now = ask(ruleset, state, chosen)
     for w in words:
-        while isinstance(now, Question) and len(now.choices) == 1 and not _fits(now, w):
+        while isinstance(now, Question) and len(now.choices) == 1 and not _names(now, w):
             chosen = chosen + (answer(now, now.values[0]),)
             now = ask(ruleset, state, chosen)
         if not isinstance(now, Question):

@@ -184,8 +184,8 @@ def words_for(rs, state, path: steps.Chosen) -> list[str]:
         now = steps.ask(rs, state, chosen)
     try:
         _, end = steps.walk(rs, state, words)
-        if isinstance(end, steps.Question) or end is None:
-            raise entry.EntryError("incomplete")
+        if end != steps.ask(rs, state, path):
+            raise entry.EntryError("not the same decision")
         return words
     except entry.EntryError:
         chosen, now = steps.forward(rs, state, (), steps.ask(rs, state))

@@ -68,36 +68,43 @@ def test_chance_items_by_prefix_and_an_ambiguous_prefix_refused_with_its_candida
 
 
 def test_a_commitment_built_step_by_step_with_a_step_back(table):
+    from agon.core import steps
+
     svc, game, play = table
     run_until(svc, game, lambda p: isinstance(p, Decision) and "commit forces" in p.prompt)
     line = svc.load(game)
     player = line.pending.player
     child = play()
     before = len(line.events)
-    s = line.state
-    from agon.core import steps
-
-    chosen, first = steps.forward(line.ruleset, s, (), steps.ask(line.ruleset, s))
-    counter = next(c.value for c in first.choices if c.value != steps.DONE) if first.field == "counter" else None
-    if first.field == "tile":
-        child.sendline(first.values[0])
-        child.expect("which counter to send")
+    rs, s = line.ruleset, line.state
+    chosen, now = steps.forward(rs, s, (), steps.ask(rs, s))
+    if now.field == "tile":  # several tiles: the first
+        child.sendline(now.values[0])
+        child.expect("where counters go")
         child.expect(PROMPT)
-        chosen = chosen + (("tile", first.values[0]),)
-        counter = next(c.value for c in steps.ask(line.ruleset, s, chosen).choices if c.value != steps.DONE)
-    child.sendline(counter)
-    child.expect(f"where {counter} goes")
+        chosen, now = steps.walk(rs, s, [now.values[0]], chosen)
+    assert now.field == "location"
+    place = next(v for v in now.values if v != steps.DONE)
+    child.sendline(place)
+    child.expect(f"at {place}: attack or defend|which counter to send to {place}")
     child.expect(PROMPT)
-    child.sendline("-")  # one step back: the counter is asked again
-    child.expect("which counter to send")
+    child.sendline("-")  # one step back: where is asked again
+    child.expect("where counters go")
     child.expect(PROMPT)
-    child.sendline(counter)
-    child.expect(f"where {counter} goes")
+    child.sendline(place)
+    child.expect(f"at {place}: attack or defend|which counter to send to {place}")
     child.expect(PROMPT)
+    chosen, now = steps.walk(rs, s, [place], chosen)
+    if now.field == "side":
+        child.sendline("1")
+        child.expect(f"which counter to send to {place}")
+        child.expect(PROMPT)
+        chosen, now = steps.walk(rs, s, ["1"], chosen)
+    counter = now.values[0]
     child.sendline("1")
-    child.expect("attack or defend|which counter to send next")
+    child.expect(f"another counter to {place}, another location, or done")
     child.expect(PROMPT)
-    child.sendline("1 done" if "attack" in child.before + child.after else "done")
+    child.sendline("")  # Enter ends the decision here
     child.expect(f"{player}: {player} spends")
     child.expect(PROMPT)
     child.sendline("q")
@@ -109,7 +116,7 @@ def test_a_commitment_built_step_by_step_with_a_step_back(table):
     listing = pexpect.run(" ".join([*cmd, "options", game]), env=child.env, encoding="utf-8")
     assert "Or build any legal one step by step" in listing  # 'agon options' tells of the steps too
     committed = after.events[before]
-    assert committed.placements[0].counter == counter
+    assert [(p.counter, p.location) for p in committed.placements] == [(counter, place)]
 
 
 def test_a_mistyped_die_is_taken_back_with_u_and_typed_again(table):

@@ -17,21 +17,28 @@ def commit_position():
     return at_commit(leaders=LEADERS, hands=(("athens-2", "argos-2"), ("sparta-2",), ("corinth-2",), ("megara-2",)))
 
 
-def test_a_commitment_offers_every_eligible_tile_then_only_counters_that_can_still_go_somewhere():
+def test_a_commitment_offers_every_eligible_tile_then_where_then_only_counters_that_can_go_there():
     s = commit_position()
     first = steps.ask(PERIKLES, s)
     assert isinstance(first, steps.Question) and first.field == "tile"
     assert first.values == ["argos-2", "athens-2"]  # today's list offers only the alphabetically first
-    counters = steps.ask(PERIKLES, s, (("tile", "athens-2"),))
-    assert counters.field == "counter" and counters.values[0] == steps.DONE
-    assert {v.split("-")[0] for v in counters.values[1:]} == {"athens", "argos"}  # only what P1 commands
-    where = steps.ask(PERIKLES, s, (("tile", "athens-2"), ("counter", "athens-t4-1")))
-    assert where.field == "location" and "Pylos" in where.values
+    where = steps.ask(PERIKLES, s, (("tile", "athens-2"),))
+    assert where.field == "location" and where.values[0] == steps.DONE and "Pylos" in where.values
+    side = steps.ask(PERIKLES, s, (("tile", "athens-2"), ("location", "Pylos")))
+    assert side.field == "side" and side.values == ["attacker", "defender"]
+    counters = steps.ask(PERIKLES, s, (("tile", "athens-2"), ("location", "Pylos"), ("side", "attacker")))
+    assert counters.field == "counter" and steps.DONE not in counters.values  # nothing sent there yet
+    assert {v.split("-")[0] for v in counters.values} == {"athens", "argos"}  # only what P1 commands
+    after = steps.ask(PERIKLES, s, (("tile", "athens-2"), ("location", "Pylos"), ("side", "attacker"),
+                                    ("counter", "athens-t4-1")))
+    assert after.values[0] == steps.DONE and "athens-t4-2" in after.accepts
+    assert "Corcyra" in after.values and after.field_of("Corcyra") == "location"  # another place
+    assert "Pylos" not in after.values  # the next counter goes there unless another place is named
 
 
 def test_a_split_between_two_locations_is_built_in_a_few_words_and_is_legal():
     s = commit_position()
-    ev = steps.build(PERIKLES, s, "ath-2 ath-t4 pyl a ath-h3 corc att")
+    ev = steps.build(PERIKLES, s, "ath-2 pyl a ath-t4 corc att ath-h3")
     assert ev == ForcesCommitted(player="P1", tile="athens-2", placements=(
         Placement(counter="athens-t4-1", location="Pylos", side="attacker", role="main"),
         Placement(counter="athens-h3-1", location="Corcyra", side="attacker", role="main")))
@@ -41,8 +48,9 @@ def test_a_split_between_two_locations_is_built_in_a_few_words_and_is_legal():
 
 def test_four_counters_with_a_sacrificed_cube_and_a_second_counter_of_a_kind_by_its_own_id():
     s = commit_position()
-    ev = steps.build(PERIKLES, s, "ath-2 athens-t4-1 pyl a athens-t4-2 pyl a ath-t3 pyl a ath-t3 pyl a")
+    ev = steps.build(PERIKLES, s, "ath-2 pyl a athens-t4-1 athens-t4-2 ath-t3 ath-t3")
     assert [p.counter for p in ev.placements] == ["athens-t4-1", "athens-t4-2", "athens-t3-1", "athens-t3-2"]
+    assert {p.location for p in ev.placements} == {"Pylos"}
     assert ev.cube == "athens"  # the only city whose cube may be sacrificed: asked of nobody
     assert PERIKLES.validate(s, ev) is None
 
@@ -53,32 +61,46 @@ def test_each_step_lists_only_what_remains_legal_so_every_path_ends_in_a_legal_c
     s = commit_position()
     rng = random.Random(4)
     seen = set()
-    for _ in range(40):  # random paths: whatever is chosen at every step, the commitment is legal
+    for _ in range(60):  # random paths: whatever is chosen at every step, the commitment is legal
         chosen: steps.Chosen = ()
         now = steps.ask(PERIKLES, s)
         while isinstance(now, steps.Question):
             assert now.choices, f"a step with nothing left to choose after {chosen}"
-            chosen += ((now.field, rng.choice(now.values)),)
+            chosen += (steps.answer(now, rng.choice(now.values)),)
             now = steps.ask(PERIKLES, s, chosen)
         assert PERIKLES.validate(s, now) is None, (chosen, now)
-        seen.add(len(now.placements))
-    assert {0, 2, 4} <= seen  # none, two, and four counters with a cube came up
+        seen.add((len(now.placements), len({p.location for p in now.placements})))
+    assert {(0, 0), (2, 1), (4, 1), (4, 2)} <= seen, seen  # none, two, four with a cube in one place or two
 
 
 def test_every_commitment_the_canonical_list_offers_is_reachable_step_by_step():
     s = commit_position()
     for ev in PERIKLES.legal(s)[::45]:
-        words = [ev.tile] + [w for pl in ev.placements for w in (pl.counter, pl.location, pl.side)]
+        words, at = [ev.tile], ""
+        for pl in ev.placements:
+            words += [pl.location, pl.side] if pl.location != at else []
+            words.append(pl.counter)
+            at = pl.location
         words += ["done", ev.cube] if len(ev.placements) > 2 else []
+        if not ev.placements:
+            words.append("done")
         assert steps.build(PERIKLES, s, " ".join(words)) == ev
+
+
+def test_placements_in_any_order_are_reachable_going_back_to_a_location_named_before():
+    s = commit_position()
+    ev = steps.build(PERIKLES, s, "ath-2 pyl a athens-t4-1 corc a athens-h3-1 pyl athens-t4-2 ath-t3")
+    assert [(p.counter, p.location) for p in ev.placements] == [
+        ("athens-t4-1", "Pylos"), ("athens-h3-1", "Corcyra"), ("athens-t4-2", "Pylos"), ("athens-t3-1", "Pylos")]
+    assert PERIKLES.validate(s, ev) is None
 
 
 def test_an_ambiguous_or_unknown_step_is_refused_with_the_candidates():
     s = commit_position()
     with pytest.raises(entry.EntryError, match="'a' is ambiguous: it may be argos-2, athens-2"):
         steps.build(PERIKLES, s, "a")
-    with pytest.raises(entry.EntryError, match="not complete: next, where athens-t4-1 goes"):
-        steps.build(PERIKLES, s, "ath-2 ath-t4")
+    with pytest.raises(entry.EntryError, match="not complete: next, which counter to send to Pylos"):
+        steps.build(PERIKLES, s, "ath-2 pyl a")
 
 
 def test_other_decisions_are_built_from_the_legal_events_themselves(sqlite_svc):

@@ -1,5 +1,6 @@
-"""A commitment of forces built step by step (core.steps): which tile, then each counter with its location and
-side, then, for more than two counters, the city whose cube is sacrificed.
+"""A commitment of forces built step by step (core.steps): which tile, then where and on which side, then the
+counters sent there (the next counter goes to the same place unless another location is named), then, for more
+than two counters, the city whose cube is sacrificed: ``ath-2 pyl a ath-t4 ath-h3``, as a table tells it.
 
 ``legal`` lists a canonical subset of commitments (commit.py); this builds any legal one. Each step offers only
 values that keep the commitment legal, checked by the same rule code (``commitment_error``, game help paragraphs
@@ -48,57 +49,72 @@ def _sides(s: State, tile: str, placements: tuple[Placement, ...], counter: str,
             if _ok(s, tile, placements + (_placement(s, placements, counter, location, side),))]
 
 
-def _locations(s: State, tile: str, placements: tuple[Placement, ...], counter: str) -> list[str]:
-    return [loc for loc in s.locations if _sides(s, tile, placements, counter, loc)]
+def _kinds(s: State, placements: tuple[Placement, ...]) -> dict[tuple[str, str, int], list[str]]:
+    """The counters still at home, by (city, kind, strength): one of a kind is as good as another."""
+    used = {pl.counter for pl in placements}
+    kinds: dict[tuple[str, str, int], list[str]] = {}
+    for c in home_counters(s, s.actor):
+        if c.id not in used:
+            kinds.setdefault((c.city, c.kind, c.strength), []).append(c.id)
+    return kinds
+
+
+def _reachable(s: State, tile: str, placements: tuple[Placement, ...], location: str) -> bool:
+    return any(_sides(s, tile, placements, ids[0], location) for ids in _kinds(s, placements).values())
 
 
 def commitment_steps(s: State, chosen: tuple[tuple[str, str], ...]) -> Question | ForcesCommitted:
-    """The next step of a commitment by the acting player, after ``chosen`` ((field, value) pairs)."""
+    """The next step of a commitment by the acting player, after ``chosen`` ((field, value) pairs): the tile, then
+    where (a location), attack or defend, and the counters sent there; after a counter, the next one goes to the
+    same place unless another location is named (or ``done``)."""
     tiles = list(dict.fromkeys(sorted(eligible_tiles(s, s.actor))))
     steps = list(chosen)
     tile = steps.pop(0)[1] if steps and steps[0][0] == "tile" else ""
     if not tile:
         return Question("tile", "which influence tile to spend", tuple(Choice(t) for t in tiles))
     placements: tuple[Placement, ...] = ()
-    counter = location = ""
+    location = side = ""
+    here = 0  # counters sent to ``location`` since it was named
     finished = False
     cube = None
 
     for field, value in steps:
-        if field == "counter" and value == DONE:
+        if field in ("location", "counter") and value == DONE:
             finished = True
-        elif field == "counter":
-            counter = value
         elif field == "location":
-            location = value
+            location, side, here = value, "", 0
         elif field == "side":
-            placements += (_placement(s, placements, counter, location, value),)
-            counter = location = ""
+            side = value
+        elif field == "counter":
+            placements += (_placement(s, placements, value, location, side),)
+            here += 1
         elif field == "cube":
             cube = value
-    if counter and not location:
-        locs = _locations(s, tile, placements, counter)
-        return Question("location", f"where {counter} goes", tuple(Choice(loc) for loc in locs))
-    if counter:
-        sides = _sides(s, tile, placements, counter, location)
-        return Question("side", f"{counter} at {location}: attack or defend", tuple(Choice(x) for x in sides))
     if not finished:
-        used = {pl.counter for pl in placements}
-        kinds: dict[tuple[str, str, int], list[str]] = {}
-        for c in home_counters(s, s.actor):
-            if c.id not in used:
-                kinds.setdefault((c.city, c.kind, c.strength), []).append(c.id)
-        choices = []
-        if _cubes(s, tile, placements):
-            sent = "no units" if not placements else f"{len(placements)} counter(s)"
-            choices.append(Choice(DONE, f"spend {tile} sending {sent}"))
-        accepts = []
+        can_end = bool(_cubes(s, tile, placements))
+        ending = (Choice(DONE, f"spend {tile} sending {f'{len(placements)} counter(s)' if placements else 'no units'}"),
+                  ) if can_end else ()
+        if not location:
+            locs = [loc for loc in s.locations if _reachable(s, tile, placements, loc)]
+            return Question("location", "where counters go" + (" ('done': none)" if can_end else ""),
+                            ending + tuple(Choice(loc) for loc in locs))
+        kinds = _kinds(s, placements)
+        if not side:
+            sides = [x for x in SIDES if any(_ok(s, tile, placements + (
+                _placement(s, placements, ids[0], location, x),)) for ids in kinds.values())]
+            return Question("side", f"at {location}: attack or defend", tuple(Choice(x) for x in sides))
+        counters, accepts = [], []
         for (city, kind, strength), ids in kinds.items():
-            if _locations(s, tile, placements, ids[0]):
-                choices.append(Choice(ids[0], f"{city} {KINDS.get(kind, kind)} {strength} ({len(ids)} at home)"))
+            if _ok(s, tile, placements + (_placement(s, placements, ids[0], location, side),)):
+                counters.append(Choice(ids[0], f"{city} {KINDS.get(kind, kind)} {strength} ({len(ids)} at home)"))
                 accepts += ids
-        return Question("counter", "which counter to send next" if placements else "which counter to send",
-                        tuple(choices), tuple(accepts))
+        if not here:
+            return Question("counter", f"which counter to send to {location} ({side})", tuple(counters),
+                            tuple(accepts))
+        elsewhere = [loc for loc in s.locations if loc != location and _reachable(s, tile, placements, loc)]
+        return Question("counter", f"another counter to {location}, another location, or done",
+                        ending + tuple(counters) + tuple(Choice(loc, "another location") for loc in elsewhere),
+                        tuple(accepts), tuple((loc, "location") for loc in elsewhere))
     cubes = _cubes(s, tile, placements)
     if cube is None and cubes != [""]:
         return Question("cube", "the city whose cube is sacrificed", tuple(Choice(c) for c in cubes))
