@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import logging
 import os
 import secrets
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -61,54 +59,13 @@ class PgSchema:
             self.engine.dispose()
 
 
-class Logged(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.records: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record.getMessage())
-
-
 def races(url: str, n: int) -> dict:
-    """``n`` races of two writers appending the same 20 events after the same head."""
-    from agon.events.store import Conflict, Store
-    from tests.test_store import chain, new_game
+    """``n`` races of two writers appending the same 20 events after the same head (tests/races.py)."""
+    from tests.races import race_same_events
 
-    handler = Logged()
-    logging.getLogger("psycopg").addHandler(handler)
-    stores = [Store(url), Store(url, create=False), Store(url, create=False)]
-    won = conflicts = wrong = 0
-    try:
-        for k in range(n):
-            gid = f"r{k}"
-            root = new_game(stores[0], gid)
-            barrier = threading.Barrier(2)
-            results: list[str] = []
-
-            def racer(store, root=root, gid=gid, barrier=barrier, results=results) -> None:
-                envs = chain(20, root, "same")
-                barrier.wait()
-                try:
-                    store.append(gid, "main", root.id, envs)
-                    results.append("ok")
-                except Conflict:
-                    results.append("conflict")
-
-            threads = [threading.Thread(target=racer, args=(s,)) for s in stores[1:]]
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            won += results.count("ok")
-            conflicts += results.count("conflict")
-            wrong += stores[0].event_count(gid) != 21 or "ok" not in results
-    finally:
-        logging.getLogger("psycopg").removeHandler(handler)
-        for s in stores:
-            s.close()
-    return {"races": n, "appends_won": won, "clean_conflicts": conflicts, "wrong_results": wrong,
-            "driver_warnings": len(handler.records)}
+    report = race_same_events(url, n, 20)
+    return {"races": n, "appends_won": report.won, "clean_conflicts": report.conflicts, "wrong_results": report.wrong,
+            "driver_warnings": len(report.logged)}
 
 
 def kills(url: str, n: int) -> dict:
