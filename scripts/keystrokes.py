@@ -9,7 +9,8 @@ in a pseudo-terminal (pexpect). For every event of the recorded game the script 
 with the shortest unambiguous input: a chance outcome's items by their shortest unique prefix or abbreviation and
 dice as digits (``6512``, which ``play`` takes without Enter; an Enter alone right after them is ignored, so one
 that follows them is typed twice); a decision by its option number when ``play`` lists the options, else its steps'
-values in one line (each the shortest input that step takes), Enter alone when only one decision is legal. An
+values in one line (each the shortest input that step takes; where ``play`` lists the options, the steps when
+they are shorter than the number), Enter alone when only one decision is legal. An
 event that follows by itself (a chance outcome with one possible result) is not typed. At the end the game
 recorded through ``play`` must equal the recorded one event for event.
 
@@ -18,8 +19,9 @@ decisions by their number in the option list when it is among the 40 options sho
 a ``?TEXT`` filter that brings it among the shown (then its number) and the event's JSON; the event's JSON when
 the list does not hold it. A keystroke is a character typed, Enter included.
 
-Mistakes are then made on purpose, once each, and corrected: a wrong die, a wrong card and a wrong decision; the
-script counts the inputs that correct each (``u``, then the right entry). Target: at most 40% of the baseline's
+Mistakes are then made on purpose, once each, and corrected: a wrong die, a wrong card, a wrong decision (by its
+number, and one built step by step), each corrected by ``u`` and the right entry, and a wrong first step of a
+decision being built, corrected by ``-`` and the right steps; the script counts the inputs that correct each. Target: at most 40% of the baseline's
 keystrokes for Perikles, and every correction in at most 2 inputs. Exit status 1 when a target is missed.
 """
 
@@ -28,6 +30,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -69,6 +72,7 @@ def spellings(item: str, most: int = 4):
                 seen.add(text)
                 out.append(text)
     out.append(item)
+    out.append(re.sub(r"(?<![0-9])0+(?=[0-9])", "", item))  # 'a6' names 'A06' (core.entry)
     return sorted(out, key=len)
 
 
@@ -224,12 +228,18 @@ def plan_event(svc: Service, line, n: int, event, actor: str) -> Plan:
     if len(legal) == 1 and legal[0] == event:
         return Plan(n, "decision", "", today)
     pending_is_stepwise = steps.stepwise(rs, state)
-    if not pending_is_stepwise:
-        return Plan(n, "decision", str(legal.index(event) + 1) if event in legal else json.dumps(obj), today)
     path = step_path(rs, state, event)
-    if path is None:
+    words = " ".join(words_for(rs, state, path)) if path is not None else None
+    if not pending_is_stepwise:
+        # a listed decision: its number, or its steps' words when shorter (play reads a line that is not a
+        # number as the decision's steps, core.service.parse_choice)
+        number = str(legal.index(event) + 1) if event in legal else json.dumps(obj)
+        if words and not words.isdigit() and len(words) < len(number) and svc.parse_choice(line, words) == event:
+            return Plan(n, "decision", words, today)
+        return Plan(n, "decision", number, today)
+    if words is None:
         return Plan(n, "decision", json.dumps(obj), today)
-    return Plan(n, "decision", " ".join(words_for(rs, state, path)), today)
+    return Plan(n, "decision", words, today)
 
 
 def today_decision(rs, state, legal, event, obj) -> str:
@@ -288,7 +298,7 @@ def measure(name: str, work: Path) -> Result:
                           dimensions=(50, 200))
     child.expect(PROMPT)
     res = Result(name)
-    mistakes = {"dice": None, "draw": None, "decision": None}
+    mistakes = {"dice": None, "draw": None, "decision": None, "built decision": None, "step": None}
 
     after_dice = [False]
 
@@ -314,23 +324,27 @@ def measure(name: str, work: Path) -> Result:
         if plan.now is None:
             raise AssertionError(f"{name}: event #{n} should have followed by itself")
         kind = plan.kind
-        if kind in mistakes and mistakes[kind] is None and kind != "decision" or (
-                kind == "decision" and mistakes["decision"] is None and plan.now not in ("",)
-                and len(line.ruleset.legal(line.state)) > 1):
-            wrong = wrong_entry(line, plan)
+        category = kind
+        if kind == "decision" and plan.now != "" and len(line.ruleset.legal(line.state)) > 1:
+            category = "decision"
+            if steps.stepwise(line.ruleset, line.state):
+                category = "built decision" if mistakes["built decision"] is None else "step"
+        if category in mistakes and mistakes[category] is None:
+            wrong = wrong_entry(line, plan, category, event)
             if wrong is not None:
                 out = send(wrong, plan.enter)
-                if "error" not in out:
-                    inputs = 0
-                    out = send("u")
-                    inputs += 1
-                    assert "Took back 1 event" in out, out
+                recorded_wrong = len(svc.load(game).events) > n
+                if "error" not in out and recorded_wrong == (category != "step"):
+                    out = send("u" if recorded_wrong else "-")  # take the event back, or the step
+                    assert not recorded_wrong or "Took back 1 event" in out, out
                     out = send(plan.now, plan.enter)
-                    inputs += 1
-                    mistakes[kind] = inputs  # the slip and its correction stay out of the totals
+                    mistakes[category] = 2  # 'u' or '-', then the right entry (check_progress checks it); the
+                    # slip and its correction stay out of the totals
                     account(res, plan)
                     check_progress(svc, game, target, n, out)
                     continue
+                if recorded_wrong:
+                    raise AssertionError(f"{name}: the slip {wrong!r} at #{n} was recorded: {out[-800:]}")
         twice = plan.now == "" and after_dice[0]
         out = send(plan.now, plan.enter)
         account(res, plan, twice)
@@ -365,22 +379,39 @@ def check_progress(svc, game, target, n, out) -> None:
         raise AssertionError(f"event #{n} was not recorded as in the replay; play said:\n{out[-1500:]}")
 
 
-def wrong_entry(line, plan: Plan) -> str | None:
-    """A plausible slip: the next die value, another card of the same draw, another legal decision."""
+def wrong_entry(line, plan: Plan, category: str, event) -> str | None:
+    """A plausible slip: the next die value, another card of the same draw, another legal decision (by its number,
+    or built step by step), or a wrong first step of a decision built step by step (nothing recorded yet)."""
     rs, state = line.ruleset, line.state
     pending = rs.pending(state)
-    if plan.kind == "dice":
+    if category == "dice":
         d = list(plan.now)
         d[0] = str(int(d[0]) % pending.sides + 1)
         return "".join(d)
-    if plan.kind == "draw":
+    if category == "draw":
         out = plan.today.split()
         others = [i for i in sorted(set(pending.items)) if i not in out]
         if not others:
             return None
         return " ".join([others[0], *out[1:]])
-    legal = list(rs.legal(state))
-    return "2" if not steps.stepwise(rs, state) and len(legal) > 1 and plan.today != "2" else None
+    if category == "decision":
+        return "2" if plan.today != "2" else "1"
+    if category == "built decision":
+        for other in list(rs.legal(state))[:20]:
+            path = step_path(rs, state, other) if other != event else None
+            if path is not None:
+                return " ".join(words_for(rs, state, path))
+        return None
+    chosen, first = steps.forward(rs, state, (), steps.ask(rs, state))
+    if not isinstance(first, steps.Question):
+        return None
+    right = steps.walk(rs, state, entry.tokens(plan.now)[:1], chosen)[0][len(chosen):]
+    for value in first.values:
+        if right and value != right[0][1] and value != steps.DONE:
+            _, after = steps.walk(rs, state, [value], chosen)
+            if isinstance(after, steps.Question):
+                return shortest_step(first, value)
+    return None
 
 
 def main(argv: list[str]) -> int:

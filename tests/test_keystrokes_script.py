@@ -38,3 +38,8 @@ def test_a_command_word_is_never_typed_as_an_entry():
     ks = load()
     assert ks.shortest_item("bowman", ["bowman", "guard"]) == "b"  # 'b' alone is an entry, not a branch
     assert ks.shortest_item("rome", ["rome", "greece"]) == "ro"  # 'r' is redo
+
+
+def test_a_number_is_typed_without_its_leading_zeros():
+    ks = load()
+    assert ks.shortest_item("A06", ["A06", "A16", "B06"]).lower() == "a6"
