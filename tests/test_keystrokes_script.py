@@ -42,4 +42,4 @@ def test_a_command_word_is_never_typed_as_an_entry():
 
 def test_a_number_is_typed_without_its_leading_zeros():
     ks = load()
-    assert ks.shortest_item("A06", ["A06", "A16", "B06"]).lower() == "a6"
+    assert ks.shortest_item("A06", ["A01", "A06", "A16"]).lower() == "a6"  # "a0" may be A01
