@@ -478,6 +478,74 @@ def bench_undo_command(label: str, url: str) -> None:
     a, b, ratio = paired(undo(deep), undo(shallow), 9, after=redo)
     record(f"'agon undo' of a {sizes[deep]:,}-event line vs a {sizes[shallow]}-event line ({label})",
            f"{a * 1000:.0f} ms vs {b * 1000:.0f} ms", ratio, "<= 1.5x", ratio <= 1.5)
+
+
+def person_line(events: int, seed: int = 1) -> list[Envelope]:
+    """A valid line of the test game (Pig, to a target never reached) of about ``events`` events, ending where the
+    person, ann, must decide: ann always rolls, bob is a random bot, every die is drawn from the seed as the service
+    draws it (so 'agon verify' accepts it)."""
+    from agon.core.autoplay import next_auto
+    from agon.core.engine import Decision
+
+    rs = registry.get("toy")
+    codec = codec_for(rs)
+    created = GameCreated(ruleset="toy", ruleset_version=rs.version, seed=seed, options={"target": 10**9},
+                          players=(PlayerSeat("ann"), PlayerSeat("bob", "random")))
+    stored = codec.decode(codec.encode(created))
+    parent = seal(None, "game.created", GameCreated.version, "setup", codec.encode(created), T0)
+    line, state, chance = [parent], rs.initial_state(stored), 0
+    roll = None
+    while True:
+        pending = rs.pending(state)
+        if isinstance(pending, Decision) and pending.player == "ann":
+            if len(line) >= events:
+                return line
+            roll = roll or rs.legal(state)[0]  # the first option: roll
+            event, actor = roll, "ann"
+        else:
+            auto = next_auto(rs, stored, state, depth=len(line), chance_ordinal=chance, luck=0, draw_chance=True)
+            assert auto is not None
+            event, actor = auto.event, auto.actor
+            chance += actor == "chance"
+        tag = codec.tag_of(event)
+        parent = seal(parent, tag, codec.version_of(tag), actor, codec.encode(event), T0)
+        line.append(parent)
+        state = rs.apply(state, event)
+
+
+def bench_snapshots(label: str, url: str) -> None:
+    """What 'agon state' and 'agon act' do in process at the head of a line of 100,000 events against one of 100
+    (the test game, valid lines): read the line (from its nearest state snapshot), its state as a person sees it,
+    its options; and recording a decision (then what follows by itself). The median of interleaved pairs' ratios."""
+    from agon.cli.play_cmds import options_data
+
+    svc = Service(Store(url))
+    for gid, n in (("deep", 100_000), ("shallow", 100)):
+        line = person_line(n)
+        svc.store.import_game(gid, "toy", "", ["ann", "bob"], line)
+    sizes = {g: svc.load(g).depth + 1 for g in ("deep", "shallow")}  # the first read writes the nearest snapshot
+
+    def state(gid: str) -> Callable[[], object]:
+        def run() -> None:
+            line = svc.load(gid)
+            rs = line.ruleset
+            rs.view(line.state, "ann"), rs.scores(line.state), line.status()
+            options_data(line)
+        return run
+
+    def act(gid: str) -> Callable[[], object]:
+        return lambda: svc.act(gid, "1")
+
+    for what, make in (("'agon state' + 'agon options'", state), ("'agon act'", act)):
+        make("deep")(), make("shallow")()
+        a, b, ratio = paired(make("deep"), make("shallow"), 41)
+        record(f"{what} in process at the head of a {sizes['deep']:,}-event line vs a {sizes['shallow']}-event line"
+               f" ({label})", f"{a * 1000:.2f} ms vs {b * 1000:.2f} ms", ratio, "<= 2x", ratio <= 2)
+    svc.snapshots = False  # for the record: the same read without snapshots (not a target)
+    t = time.perf_counter()
+    state("deep")()
+    print(f"     without snapshots, the same read of the deep line takes {(time.perf_counter() - t) * 1000:.0f} ms",
+          flush=True)
     svc.store.close()
 
 
@@ -527,6 +595,11 @@ def main() -> int:
         if wanted("commands") or wanted("undo"):
             for label, url in backends(tmp):
                 bench_undo_command(label, url)
+
+
+        if wanted("snapshots"):
+            for label, url in backends(tmp):
+                bench_snapshots(label, url)
         if wanted("listing"):
             for label, url in backends(tmp):
                 other = pg_url() if label == "PostgreSQL" else f"sqlite:///{tmp / 'small.db'}"
