@@ -113,7 +113,7 @@ def commitment_steps(s: State, chosen: tuple[tuple[str, str], ...]) -> Question 
                             tuple(accepts))
         elsewhere = [loc for loc in s.locations if loc != location and _reachable(s, tile, placements, loc)]
         return Question("counter", f"another counter to {location}, another location, or done",
-                        ending + tuple(counters) + tuple(Choice(loc, "another location") for loc in elsewhere),
+                        tuple(counters) + ending + tuple(Choice(loc, "another location") for loc in elsewhere),
                         tuple(accepts), tuple((loc, "location") for loc in elsewhere))
     cubes = _cubes(s, tile, placements)
     if cube is None and cubes != [""]:
