@@ -673,7 +673,7 @@ class Service:
         return self.record(game_ref, choice, as_player, branch, auto, tell, expect)[0]
 
     def record(self, game_ref: str, choice: str, as_player: str | None = None, branch: str | None = None,
-               auto: bool = True, tell: str | None = DECIDER, expect: str | None = None
+               auto: bool = True, tell: str | None = DECIDER, expect: str | None = None, line: Line | None = None
                ) -> tuple[list[Recorded], Line]:
         """``act``, also returning the line as it now stands (without reading and folding it again).
 
@@ -683,8 +683,12 @@ class Service:
 
         ``expect``: the ``position`` at which the choice was made (e.g. when the options were shown); a line that
         has moved since is refused, so an option number never means another decision than the one shown. The
-        store's compare-and-swap on the head read here covers a move between this check and the write."""
-        line = self.load(game_ref, branch)
+        store's compare-and-swap on the head read here covers a move between this check and the write.
+
+        ``line``: the line as the caller has just read it (the server reads it to check the seat), to save reading
+        and folding it again; the compare-and-swap expects its head, so a line that moved since is a lost race."""
+        if line is None:
+            line = self.load(game_ref, branch)
         if expect is not None:
             problem = position_problem(line, expect)
             if problem:  # a line that moved is a lost race (the server answers 409); a malformed position is not

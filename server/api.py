@@ -25,8 +25,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from agon.core import registry, seats
+from agon.core import steps as steps_mod
 from agon.core.bots import bots_of
-from agon.core.engine import PUBLIC, Chance, Decision, Over, option_text
+from agon.core.engine import PUBLIC, Chance, Decision, Over, Step, option_text
 from agon.core.service import Line, NewGame, NotFound, RaceLost, Recorded, Service, ServiceError, position, told
 
 HOST = seats.HOST
@@ -35,10 +36,13 @@ HOST = seats.HOST
 class Lines:
     """The lines this worker read lately, by (game, branch, head id). A line up to a given head never changes (an
     event's id is its chain hash), so a line found here is the line the store holds: the many readers of one
-    position (every seat's page and stream) fold it once. Each worker keeps its own; nothing is shared."""
+    position (every seat's page and stream) fold it once. A line read anew that continues one held here (the
+    same branch, moved on by another worker or the CLI) is folded from that one's state: only its new events are
+    applied. Each worker keeps its own; nothing is shared, and every answer starts from the head the store holds."""
 
     def __init__(self, size: int = 512) -> None:
         self.items: OrderedDict[tuple[str, str, str], Line] = OrderedDict()
+        self.latest: dict[tuple[str, str], tuple[str, str, str]] = {}  # (game, branch) -> the key last put
         self.size = size
         self.lock = threading.Lock()
 
@@ -49,19 +53,52 @@ class Lines:
             if line is not None:
                 self.items.move_to_end(key)
                 return line
+            base = self.items.get(self.latest.get(key[:2], key))
         line = svc.load(key[0], key[1])
+        if base is not None:
+            carry(base, line)
         self.put(line)
         return line
 
     def put(self, line: Line) -> None:
+        key = (line.game.id, line.branch.name, line.head.id)
         with self.lock:
-            self.items[(line.game.id, line.branch.name, line.head.id)] = line
+            self.items[key] = line
+            self.latest[key[:2]] = key
             while len(self.items) > self.size:
-                self.items.popitem(last=False)
+                old = self.items.popitem(last=False)[0]
+                if self.latest.get(old[:2]) == old:
+                    del self.latest[old[:2]]
+
+
+def carry(base: Line, line: Line) -> None:
+    """Give ``line`` its state and steps (what the server reads of a line) from ``base``'s, carried over its new
+    events, when ``line`` continues ``base`` (``base``'s head is on ``line``): what ``line`` would fold to from
+    the start, at the cost of its new events only."""
+    n = len(base.envelopes)
+    if len(line.envelopes) < n or line.envelopes[n - 1].id != base.head.id:
+        return
+    need_state = "state" not in line.__dict__
+    steps = base.__dict__.get("_steps")
+    need_steps = steps is not None and "_steps" not in line.__dict__
+    if not (need_state or need_steps):
+        return
+    rs = line.ruleset
+    state = base.state
+    steps = list(steps) if need_steps else None
+    for i in range(n, len(line.events)):
+        after = rs.apply(state, line.events[i])
+        if steps is not None:
+            steps.append(Step(i, line.events[i], state, after, line.envelopes[i].actor))
+        state = after
+    if need_state:
+        line.__dict__["state"] = state
+    if steps is not None:
+        line.__dict__["_steps"] = steps
 
 
 def steps_of(line: Line) -> list:
-    """``line.steps()``, computed once per line object (lines are cached by head)."""
+    """``line.steps()``, computed once per line object (lines are cached by head, and carried on)."""
     cached = line.__dict__.get("_steps")
     if cached is None:
         cached = line.__dict__["_steps"] = line.steps()
@@ -224,13 +261,18 @@ def seat_name(seat: str | None) -> str | None:
     return "host" if seat == HOST else seat
 
 
-def options_data(line: Line, seat: str | None) -> dict[str, Any]:
+def options_data(line: Line, seat: str | None, brief: bool = False) -> dict[str, Any]:
+    """Who acts and, for the acting seat, its numbered decisions; ``stepwise`` says the decision is better built
+    step by step (``/steps``: many variants), and ``brief`` then leaves the long list out."""
     p = line.pending
     out: dict[str, Any] = {**game_head(line), "you": seat_name(seat), "pending": pending_for(line, seat),
                            "options": []}
     if isinstance(p, Decision) and seat == p.player:
-        out["options"] = [{"n": i, "text": option_text(line.ruleset, line.state, ev),
-                           "event": line.codec.to_obj(ev)} for i, ev in enumerate(line.ruleset.legal(line.state), 1)]
+        out["stepwise"] = steps_mod.stepwise(line.ruleset, line.state)
+        if not (brief and out["stepwise"]):
+            out["options"] = [{"n": i, "text": option_text(line.ruleset, line.state, ev),
+                               "event": line.codec.to_obj(ev)}
+                              for i, ev in enumerate(line.ruleset.legal(line.state), 1)]
     elif isinstance(p, Decision):
         out["note"] = (f"{p.player} decides now; only their seat sees their options" if seat != HOST else
                        f"{p.player} decides now with their own link; the host enters chance outcomes")
@@ -334,7 +376,7 @@ def get_state(call: Call) -> Any:
 def get_options(call: Call) -> Any:
     """Who must act and, for that player's own seat only, the legal decisions numbered as 'act' takes them."""
     line, seat = load(call)
-    return options_data(line, seat)
+    return options_data(line, seat, brief=call.query.get("brief") in ("1", "true", "yes"))
 
 
 def act(call: Call) -> Any:
@@ -375,6 +417,7 @@ def act(call: Call) -> Any:
         raise ServiceError(f"the game is over ({pending.outcome.summary}); the host may branch from an earlier"
                            " position to play on")
     if call.lines is not None:
+        carry(line, now)
         call.lines.put(now)
     return {**game_head(now), "recorded": recorded_rows(recorded), "scores": now.ruleset.scores(now.state),
             "pending": pending_for(now, seat)}
@@ -384,7 +427,7 @@ def _record(call: Call, line: Line, choice: str, expect: str | None, **kw: Any) 
     """The service's ``record`` at the position the caller saw (``expect``): a line that moved since is a lost race
     (409), checked by the service against the line it writes after (robust against any race in between)."""
     try:
-        return call.svc.record(line.game.id, choice, branch=line.branch.name, expect=expect, **kw)
+        return call.svc.record(line.game.id, choice, branch=line.branch.name, expect=expect, line=line, **kw)
     except ServiceError as e:
         if str(e).startswith("the line has moved since position"):
             raise RaceLost(str(e)) from None
@@ -504,11 +547,8 @@ async def stream(request: Request) -> Response:
     game_id = line.game.id
     follow = branch  # None: the game's current branch, whichever it is
 
-    def batch(after: int, last_id: str | None) -> tuple[str, str | None, int]:
-        """What changed since the client's event #after (whose id is ``last_id``, when known)."""
-        ln = lines.get(svc, game_id, follow)
-        if ln.head.id == last_id:
-            return "", last_id, after
+    def batch(ln: Line, after: int, last_id: str | None) -> tuple[str, str | None, int]:
+        """What changed on ``ln`` since the client's event #after (whose id is ``last_id``, when known)."""
         grows = last_id is None or (after < len(ln.envelopes) and ln.envelopes[after].id == last_id)
         out = []
         if grows:
@@ -530,27 +570,31 @@ async def stream(request: Request) -> Response:
                 yield _sse("moved", game_head(line), line.head.depth)
             yield _sse("status", {**game_head(line), "pending": pending_for(line, seat)}, line.head.depth)
         watcher: Watcher = request.app.state.watcher
+        feed: Feed = request.app.state.feed
         wakeups = request.app.state.wakeups
         watcher.follow(game_id)
         try:
             while True:
                 wake = wakeups.setdefault(game_id, asyncio.Event())  # before reading: no change slips between
                 try:
-                    text, last_id, after = await run_in_threadpool(batch, after, last_id)
+                    ln = await feed.line(game_id, follow)
+                    if ln.head.id != last_id:
+                        text, last_id, after = await run_in_threadpool(batch, ln, after, last_id)
+                        yield text
                 except Exception as e:  # noqa: BLE001 - the stream ends with one line
                     yield _sse("error", {"error": str(e)}, None)
                     return
-                if text:
-                    yield text
                 left = end - loop.time()
                 if left <= 0:
                     return
                 try:
                     await asyncio.wait_for(wake.wait(), min(15.0, left))
                 except TimeoutError:
+                    feed.changed(game_id)  # quiet for long: read the store again anyway
                     yield ": waiting\n\n"  # a comment line: keeps proxies from closing an idle stream
         finally:
-            watcher.unfollow(game_id)
+            if not watcher.unfollow(game_id):
+                feed.forget(game_id)
 
     return StreamingResponse(events(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
@@ -558,9 +602,47 @@ async def stream(request: Request) -> Response:
 
 def changed(app: Any, game_id: str) -> None:
     """Wake this worker's streams of ``game_id`` (after a change made here, or seen by the ``Watcher``)."""
+    app.state.feed.changed(game_id)
     woken = app.state.wakeups.pop(game_id, None)
     if woken is not None:
         woken.set()
+
+
+class Feed:
+    """The line that this worker's streams of a game read after each change announced (``changed``): read from
+    the store once per announcement, however many streams follow the game (each stream then tells it as its
+    seat may read it). A reading starts after the announcement it answers, so it is as new as every stream
+    woken by it needs; a later change is announced again and read again."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.announced: dict[str, int] = {}  # game -> changes announced (in this worker)
+        self.reading: dict[tuple[str, str | None], tuple[int, asyncio.Future]] = {}
+
+    def changed(self, game_id: str) -> None:
+        self.announced[game_id] = self.announced.get(game_id, 0) + 1
+
+    def forget(self, game_id: str) -> None:
+        self.announced.pop(game_id, None)
+        for key in [k for k in self.reading if k[0] == game_id]:
+            del self.reading[key]
+
+    def line(self, game_id: str, branch: str | None) -> asyncio.Future:
+        """The line (``branch``, None: the current one), read since the last change announced."""
+        now = self.announced.get(game_id, 0)
+        key = (game_id, branch)
+        got = self.reading.get(key)
+        if got is None or got[0] < now:
+            app = self.app
+            fut = asyncio.ensure_future(run_in_threadpool(app.state.lines.get, app.state.service, game_id, branch))
+            self.reading[key] = got = (now, fut)
+
+            def failed(f: asyncio.Future) -> None:  # a failure is not kept: the next reader tries again
+                if (f.cancelled() or f.exception() is not None) and self.reading.get(key, (0, None))[1] is f:
+                    del self.reading[key]
+
+            fut.add_done_callback(failed)
+        return asyncio.shield(got[1])
 
 
 class Watcher:
@@ -575,13 +657,15 @@ class Watcher:
     def follow(self, game_id: str) -> None:
         self.follows[game_id] = self.follows.get(game_id, 0) + 1
 
-    def unfollow(self, game_id: str) -> None:
+    def unfollow(self, game_id: str) -> bool:
+        """One stream less follows ``game_id``; whether any still does."""
         n = self.follows.get(game_id, 0) - 1
         if n > 0:
             self.follows[game_id] = n
-        else:
-            self.follows.pop(game_id, None)
-            self.seen.pop(game_id, None)
+            return True
+        self.follows.pop(game_id, None)
+        self.seen.pop(game_id, None)
+        return False
 
     async def run(self) -> None:
         import logging

@@ -22,7 +22,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agon.core.service import Service
 from agon.events.store import Store
-from agon.server import api, pages
+from agon.server import api, decide, pages
 
 THREADS = 8
 """Worker threads for the service's (blocking) calls per worker process."""
@@ -45,6 +45,10 @@ ROUTES: list[tuple[str, str, Any, str, str, dict[str, Any] | None]] = [
      "anyone (a seat's token: that seat's view)", None),
     ("GET", "/api/games/{game}/options", api.route(api.get_options),
      "Who acts now; the legal decisions for that player's own seat only.", "anyone", None),
+    ("GET", "/api/games/{game}/steps", api.route(decide.next_step),
+     "The acting seat's decision built step by step: the next step's choices after the steps 'chosen' (their"
+     " values, separated by spaces), or the finished decision; 'choice' is what /act takes.", "the acting seat",
+     None),
     ("POST", "/api/games/{game}/act", api.route(api.act),
      "Record a decision (the acting seat) or a chance outcome (the host of a table game).", "a seat",
      {"choice": "string (a number from the options, an event as JSON, or a chance outcome)",
@@ -162,6 +166,7 @@ def create_app(url: str, *, max_body: int = MAX_BODY, poll: float = 0.5) -> Star
     app.state.poll = poll
     app.state.wakeups = {}
     app.state.watcher = api.Watcher(app, poll)
+    app.state.feed = api.Feed(app)
     app.state.lines = api.Lines()
     app.state.studies = pages.Studies()
     app.add_middleware(BodyLimit, limit=max_body)

@@ -2,8 +2,9 @@
 small script each; nothing is loaded from the internet).
 
 - ``/``: the games with their status, and a form that creates one and shows its links.
-- ``/games/ID/seat#token=...``: a player's page (their own view, their legal decisions as buttons, undo, the
-  game's record as they may read it), or with the host's token the table's recorder's (chance entry, undo).
+- ``/games/ID/seat#token=...``: a player's page (their own view, their legal decisions as buttons, or built a
+  step at a time through ``/steps`` when there are many (server/decide.py), undo, the game's record as they may
+  read it), or with the host's token the table's recorder's (chance entry, undo).
   The token stays in the address's fragment, which browsers never send to a server or in a Referer.
 - ``/games/ID/watch``: for spectators: the study page (analysis/study.py) of the game as every player sees it
   (its lines, move list, score timeline and table; no hand, no face-down card, no deck order, no hidden draw),
@@ -101,6 +102,29 @@ function appendLog(row) { const log = document.getElementById("log");
 
 SEAT_SCRIPT = r"""
 let current = null;
+// a decision of many variants, built step by step (/steps): the steps taken, and those before each step back
+let chosen = [], earlier = [], stepsAt = null;
+async function drawSteps(position) {
+  const q = await call("GET", "/steps?chosen=" + encodeURIComponent(chosen.join(" ")));
+  const box = el("div"); box.id = "steps";
+  box.appendChild(el("p", q.chosen.length ? "So far: " + q.chosen.map(c => c.field + " " + c.value).join(", ")
+    : "Build your decision step by step.", "muted"));
+  const take = words => { earlier.push(chosen); chosen = words; refresh(); };
+  if (q.complete) {
+    const b = el("button", "record: " + q.decision.text); b.className = "finish";
+    b.onclick = () => act(q.choice, position); box.appendChild(b);
+  } else {
+    box.appendChild(el("p", "Next, " + q.question.prompt + ":"));
+    q.question.choices.forEach(c => { const b = el("button", c.value + (c.label ? ": " + c.label : ""));
+      b.className = "step"; b.dataset.value = c.value;
+      b.onclick = () => take(q.chosen.map(x => x.value).concat([c.value])); box.appendChild(b); });
+    if (q.question.may_end) { const b = el("button", "end the decision here"); b.className = "finish";
+      b.onclick = () => act(q.choice, position); box.appendChild(b); }
+  }
+  if (earlier.length) { const b = el("button", "back one step"); b.className = "back";
+    b.onclick = () => { chosen = earlier.pop(); refresh(); }; box.appendChild(b); }
+  document.getElementById("options").appendChild(box);
+}
 async function refresh() {
   try {
     const s = await call("GET", "");
@@ -111,8 +135,10 @@ async function refresh() {
     document.getElementById("status").dataset.event = s.event;
     document.getElementById("view").replaceChildren(render(s.view));
     document.getElementById("scores").replaceChildren(render(s.scores));
-    const o = await call("GET", "/options");
+    const o = await call("GET", "/options?brief=1");
     const box = document.getElementById("options"); box.replaceChildren();
+    if (o.position !== stepsAt) { chosen = []; earlier = []; stepsAt = o.position; }
+    if (o.stepwise) await drawSteps(o.position);
     o.options.forEach(opt => { const b = el("button", opt.n + ". " + opt.text); b.dataset.n = opt.n;
       b.onclick = () => act(opt.n, o.position); box.appendChild(b); });
     if (o.note) box.appendChild(el("p", o.note, "muted"));

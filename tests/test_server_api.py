@@ -354,3 +354,44 @@ def test_the_stream_sees_a_decision_recorded_elsewhere(client):
         timer.join()
         other.store.close()
     assert seen and seen[0]["n"] == start + 1 and seen[0]["actor"] == who
+
+
+def test_a_commitment_of_many_variants_is_built_step_by_step_without_its_long_list(client):
+    """Perikles: some 2,000 commitments are legal; the acting seat builds one a step at a time (/steps), each step
+    offering only what remains legal, and records it with the steps typed at once, as /steps says."""
+    g = client.post("/api/games", json={"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"], "seed": 2}).json()
+    gid = g["game"]
+    built = None
+    for _ in range(120):
+        who, token = acting(client, g)
+        o = client.get(f"/api/games/{gid}/options?brief=1", headers=bearer(token)).json()
+        if not o["stepwise"]:
+            assert o["options"]
+            assert client.post(f"/api/games/{gid}/act", headers=bearer(token),
+                               json={"choice": 1, "expect": o["position"]}).status_code == 200
+            continue
+        assert o["options"] == []  # the long list is left out
+        other = next(t for p, t in ((p, s["token"]) for p, s in g["seats"].items()) if p != who)
+        assert client.get(f"/api/games/{gid}/steps", headers=bearer(other)).status_code == 403
+        assert client.get(f"/api/games/{gid}/steps").status_code == 401
+        bad = client.get(f"/api/games/{gid}/steps?chosen=zzz", headers=bearer(token))
+        assert bad.status_code == 400 and "zzz" in bad.json()["error"]
+        words: list[str] = []
+        for _ in range(40):
+            q = client.get(f"/api/games/{gid}/steps", params={"chosen": " ".join(words)}, headers=bearer(token)).json()
+            assert q["you"] == who
+            if q["complete"]:
+                break
+            choices = [c["value"] for c in q["question"]["choices"]]
+            assert len(choices) > 1 or q["question"]["may_end"]
+            words = [c["value"] for c in q["chosen"]] + [choices[-1]]
+        assert q["complete"], q
+        r = client.post(f"/api/games/{gid}/act", headers=bearer(token), json={"choice": q["choice"],
+                                                                              "expect": o["position"]})
+        assert r.status_code == 200, r.text
+        assert r.json()["recorded"][0]["event"] == q["decision"]["event"] and r.json()["recorded"][0]["actor"] == who
+        if q["decision"]["event"]["type"] == "perikles.forces_committed":
+            built = q
+            break
+    assert built is not None, "no commitment came up"
+    assert len(built["chosen"]) >= 2

@@ -78,8 +78,10 @@ def test_no_endpoint_shows_a_viewer_what_their_seat_may_not_see(tmp_path, name, 
                 hidden = last.hidden[who] if who else hidden_identifiers(rs, line.state, PUBLIC)
                 told = [m.unnamable[who] for m in at] if who else [m.public for m in at]
                 q = f"?token={token}" if token else ""
-                for path in ("", "/options", "/branches"):
-                    body = _unnamed(client.get(f"/api/games/{gid}{path}{q}").json())
+                for path, extra in (("", {}), ("/options", {}), ("/options", {"brief": "1"}), ("/branches", {}),
+                                    ("/steps", {})):
+                    params = {**extra, **({"token": token} if token else {})}
+                    body = _unnamed(client.get(f"/api/games/{gid}{path}", params=params).json())
                     assert not leaks(body, hidden), (label, path, leaks(body, hidden))
                 listing = _unnamed(client.get(f"/api/games{q}").json())
                 assert not leaks(listing, hidden), (label, leaks(listing, hidden))
