@@ -14,8 +14,8 @@ import warnings
 
 import pytest
 
-from agon.core import registry
 from agon.analysis.study import EVERYONE, states_of
+from agon.core import registry
 from agon.core.engine import PUBLIC
 from agon.core.service import Service
 from agon.events.store import Store

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from agon.analysis.figures import scores_figure
 from agon.analysis.palette import PALETTE, player_colors
 
