@@ -139,7 +139,7 @@ def verify(game: Annotated[str | None, typer.Argument(
 
 
 def _verify_all(svc, as_json: bool) -> None:
-    from agon.cli.summary_cmds import progress_bar
+    from agon.cli.summary_cmds import checked_line, progress_bar
 
     with progress_bar("verifying games", quiet=as_json) as bar:
         n, damaged = svc.verify_all(bar)
@@ -153,12 +153,3 @@ def _verify_all(svc, as_json: bool) -> None:
         console.print(checked_line(n, damaged), markup=False)
     if damaged:
         raise typer.Exit(1)
-
-
-def checked_line(games: int, damaged: dict[str, list[str]]) -> str:
-    """The one-line outcome of checking every game ('agon verify', 'agon rebuild')."""
-    counted = f"{games} game{'s' if games != 1 else ''} checked"
-    if not damaged:
-        return f"{counted}: every hash matches and every line replays the same."
-    return (f"{counted}: {len(damaged)} damaged ({', '.join(damaged)}); 'agon verify GAME' lists what is broken,"
-            " and 'agon games' marks them DAMAGED.")

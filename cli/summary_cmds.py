@@ -36,8 +36,6 @@ def rebuild(as_json: JsonOpt = False) -> None:
 
     Never needed for correctness (a stale summary is recomputed before it is read); after a change to the rules
     it does the work at once instead of at the next listing."""
-    from agon.cli.file_cmds import checked_line
-
     svc = service()
     with progress_bar("summarising and verifying games", quiet=as_json) as bar:
         n, damaged = svc.rebuild(bar)
@@ -47,3 +45,12 @@ def rebuild(as_json: JsonOpt = False) -> None:
     console.print(f"Summarised every branch of the stored games; {checked_line(n, damaged)}", markup=False)
     if damaged:
         raise typer.Exit(1)
+
+
+def checked_line(games: int, damaged: dict[str, list[str]]) -> str:
+    """The one-line outcome of checking every game ('agon verify', 'agon rebuild')."""
+    counted = f"{games} game{'s' if games != 1 else ''} checked"
+    if not damaged:
+        return f"{counted}: every hash matches and every line replays the same."
+    return (f"{counted}: {len(damaged)} damaged ({', '.join(damaged)}); 'agon verify GAME' lists what is broken,"
+            " and 'agon games' marks them DAMAGED.")
