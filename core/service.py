@@ -110,6 +110,8 @@ def told(rs: Ruleset, n: int, actor: str, before: State, event: Event, viewer: s
 
 
 _codecs: dict[str, Codec] = {}
+_setups_passed: set[tuple[str, str, tuple[str, ...], bytes, str]] = set()
+"""Setups ``Ruleset.check_setup`` accepted in this process (see ``Service.new_game``)."""
 _default_cards: dict[str, tuple[str, bytes]] = {}
 
 
@@ -564,10 +566,17 @@ class Service:
         if card_body == b"{}":
             card_hash = ""
         cards = msgspec.json.decode(card_body)  # as a later command will read it back
-        try:
-            rs.check_setup(names, dict(spec.options), cards)
-        except (ValueError, KeyError, TypeError) as e:
-            raise ServiceError(f"cannot set up {rs.name}: {e}") from None
+        # check_setup is pure: a setup it passed once (the same seats, options and card set) passes again, so a
+        # process that creates many games (agon demo, bots, a server) checks the card set once, not every game
+        setup = (rs.name, rs.version, tuple(names), msgspec.json.encode(dict(spec.options)), card_hash)
+        if setup not in _setups_passed:
+            try:
+                rs.check_setup(names, dict(spec.options), cards)
+            except (ValueError, KeyError, TypeError) as e:
+                raise ServiceError(f"cannot set up {rs.name}: {e}") from None
+            if len(_setups_passed) > 1000:
+                _setups_passed.clear()
+            _setups_passed.add(setup)
         seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
         created = GameCreated(
             ruleset=rs.name, ruleset_version=rs.version, players=tuple(seats), seed=seed, table=spec.table,
@@ -753,7 +762,8 @@ class Service:
 
         Every event is checked against the rules; a refused one raises ``ServiceError``."""
         rs, codec = line.ruleset, line.codec
-        table = line.created.table
+        created, luck = line.created, line.branch.luck  # read once: a Line's properties are not free
+        table = created.table
         run = Run([], [], [], line.state, line.chance_count)
         parent = line.head
         queue = list(first)
@@ -761,12 +771,10 @@ class Service:
         while True:
             if not queue:
                 depth = parent.depth + 1
-                if auto:
-                    more = self._auto(line, depth, run.chance_count, not table, run.state)
-                else:
-                    nxt = rs.pending(run.state)
-                    more = self._auto(line, depth, run.chance_count, True, run.state) if isinstance(nxt, Chance) and (
-                        not table or nxt.forced) else None
+                more = None
+                if auto or (isinstance(nxt := rs.pending(run.state), Chance) and (not table or nxt.forced)):
+                    more = next_auto(rs, created, run.state, depth=depth, chance_ordinal=run.chance_count, luck=luck,
+                                     draw_chance=not (auto and table))
                 if more is None:
                     return run
                 queue.append((more.event, more.actor))

@@ -15,17 +15,9 @@ import msgspec
 
 
 def chain_hash(parent: str | None, tag: str, version: int, actor: str, payload: bytes) -> str:
-    h = hashlib.sha256()
-    h.update((parent or "").encode())
-    h.update(b"\x00")
-    h.update(tag.encode())
-    h.update(b"\x00")
-    h.update(str(version).encode())
-    h.update(b"\x00")
-    h.update(actor.encode())
-    h.update(b"\x00")
-    h.update(payload)
-    return h.hexdigest()
+    """sha256 over the parent's id, the tag, the schema version, the actor and the payload, each after a NUL."""
+    return hashlib.sha256(b"\x00".join(
+        ((parent or "").encode(), tag.encode(), str(version).encode(), actor.encode(), payload))).hexdigest()
 
 
 class Envelope(msgspec.Struct, frozen=True):

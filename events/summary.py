@@ -144,6 +144,11 @@ def from_row(r: Sequence[Any]) -> Summary:
                    _options.decode(options), setup)
 
 
+def rows(summaries: Sequence[Summary]) -> list[dict[str, Any]]:
+    """The table rows of these summaries, column -> value (for a caller that writes them with its own SQL)."""
+    return [_row(s) for s in summaries]
+
+
 def write(c: Connection, summaries: Sequence[Summary]) -> None:
     """Replace the rows of these branches, inside the caller's transaction."""
     for s in summaries:
