@@ -124,7 +124,7 @@ def replay(
     _check_player(line, as_player)
     rs = line.ruleset
     out = []
-    for st in line.steps():
+    for st in line.steps(max(start, 0), stop):  # from the nearest state snapshot before --from
         if st.index < start or (stop is not None and st.index > stop):
             continue
         sentence = narrate_as(rs, st.before if st.before is not None else st.after, st.event, as_player)

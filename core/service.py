@@ -135,6 +135,16 @@ def codec_for(rs: Ruleset) -> Codec:
     return c
 
 
+@dataclass(frozen=True)
+class Seek:
+    """A span of a line read without the rest: the encoded state at a snapshot node before it (None: at the first
+    event), then the events after that node up to the end of the span."""
+
+    state: bytes | None
+    envelopes: list[Envelope]
+    events: list[Event]
+
+
 class Line:
     """A game's events from its first to a branch head, with the state folded lazily.
 
@@ -148,7 +158,8 @@ class Line:
                  tail_events: list[Event] | None = None, created: GameCreated | None = None,
                  snapshot: snapshots_table.Snapshot | None = None,
                  fetch: Callable[[str], tuple[list[Envelope], list[Event]]] | None = None,
-                 keep: Callable[[Line, Envelope, State, int], None] | None = None) -> None:
+                 keep: Callable[[Line, list[tuple[Envelope, State, int]]], None] | None = None,
+                 seek: Callable[[str, int, int], Seek | None] | None = None) -> None:
         self.game, self.branch, self.ruleset = game, branch, ruleset
         self._envs, self._events = envelopes, events
         if tail is None:  # the whole line
@@ -158,7 +169,8 @@ class Line:
         self._created = created
         self._snapshot = snapshot  # the state at the tail's first node, when it is not the game's first event
         self._fetch = fetch
-        self._keep = keep  # told the last snapshot node the fold passed (to keep its state), once
+        self._keep = keep  # told the snapshot nodes the fold passed (to keep their states), once
+        self._seek = seek  # reads a span of the line from the nearest snapshot before it, without reading it whole
 
     @property
     def whole(self) -> bool:
@@ -237,33 +249,63 @@ class Line:
         rs = self.ruleset
         s = self._start()
         chance = self._snapshot.chance_count if self._snapshot is not None else 0
-        kept = None
+        kept = []
         for env, ev in zip(self._tail[1:], self._tail_events):
             s = rs.apply(s, ev)
             if env.actor == CHANCE_ACTOR:
                 chance += 1
             if self._keep is not None and env.depth % snapshots_table.EVERY == 0:
-                kept = (env, s, chance)
-        if kept is not None and self._keep is not None:
-            self._keep(self, *kept)
+                kept.append((env, s, chance))
+        if kept and self._keep is not None:
+            self._keep(self, kept)
         return s
 
-    def state_at(self, n: int) -> State:
-        """The state after event ``n``, folded from the first event, or from the tail's start when ``n`` is in the
-        tail (so from a snapshot: 'agon verify' folds whole lines, never from a snapshot)."""
-        rs = self.ruleset
-        if self._snapshot is not None and self.base <= n:
+    def _span(self, start: int, stop: int) -> tuple[State, list[Envelope], list[Event]]:
+        """The state after some event at or before ``start`` and the events after it up to ``stop``: from the
+        tail's snapshot when ``start`` is in the tail, else from the nearest snapshot before ``start`` (reading only
+        the rows from there to ``stop``), else from the first event ('agon verify' reads whole lines and folds them
+        from the first event)."""
+        if self._snapshot is not None and self.base <= start:
             s = self._start()
-            for ev in self._tail_events[: n - self.base]:
-                s = rs.apply(s, ev)
-            return s
-        s = self.first_state
-        for ev in self.events[1 : n + 1]:
+            if self._snapshot is not None:  # (still: it decoded)
+                return s, self._tail[1 : stop - self.base + 1], self._tail_events[: stop - self.base]
+        if self._envs is None and self._seek is not None:
+            got = self._seek(self.head.id, start, stop)
+            if got is not None:
+                try:
+                    s = self.first_state if got.state is None else snapshot_mod.decode(got.state, self.first_state)
+                    return s, got.envelopes, got.events
+                except Exception:  # noqa: BLE001 - a snapshot that does not decode: fold from the first event
+                    pass
+        return self.first_state, self.envelopes[1 : stop + 1], self.events[1 : stop + 1]
+
+    def state_at(self, n: int) -> State:
+        """The state after event ``n`` (see ``_span``: folded from the nearest snapshot at or before it)."""
+        rs = self.ruleset
+        s, _, events = self._span(n, n)
+        for ev in events:
             s = rs.apply(s, ev)
         return s
 
-    def steps(self) -> list[Step]:
-        return list(steps(self.ruleset, self.events, [e.actor for e in self.envelopes]))
+    def steps(self, start: int = 0, stop: int | None = None) -> list[Step]:
+        """The line's events from ``start`` to ``stop`` (default: all of them) with the states around each; a part
+        of the line is folded from the nearest snapshot before it (``_span``)."""
+        last = self.depth
+        stop = last if stop is None else min(stop, last)
+        if stop < 0 or start > stop:
+            return []
+        if start <= 0:
+            every = list(steps(self.ruleset, self.events, [e.actor for e in self.envelopes]))
+            return every[: stop + 1]
+        rs = self.ruleset
+        s, envs, events = self._span(start - 1, stop)  # the state before event ``start``
+        out = []
+        for env, ev in zip(envs, events):
+            after = rs.apply(s, ev)
+            if env.depth >= start:
+                out.append(Step(env.depth, ev, s, after, env.actor))
+            s = after
+        return out
 
     @property
     def pending(self) -> Pending:
@@ -296,7 +338,7 @@ class Line:
             new = Line(self.game, branch, self.ruleset, self._envs + envs, self._events + events, fetch=self._fetch)
         else:
             new = Line(self.game, branch, self.ruleset, tail=self._tail + envs, tail_events=self._tail_events + events,
-                       created=self.created, snapshot=self._snapshot, fetch=self._fetch)
+                       created=self.created, snapshot=self._snapshot, fetch=self._fetch, seek=self._seek)
         new.__dict__["state"] = state
         new.__dict__["chance_count"] = chance_count
         if "first_state" in self.__dict__:
@@ -452,17 +494,56 @@ class Service:
             except DecodeError as e:
                 raise ServiceError(f"game {game.id}: event #{env.depth} cannot be read: {e}") from None
         return Line(game, b, rs, tail=tail, tail_events=events, created=created, snapshot=snap,
-                    fetch=self._fetch(game, b), keep=keep)
+                    fetch=self._fetch(game, b), keep=keep, seek=self._seeker(game, rs))
 
-    def _keeper(self, rs: Ruleset) -> Callable[[Line, Envelope, State, int], None]:
-        """What a line calls with the last snapshot node its fold passed: keeps that state (a cache write; a state
-        that does not encode exactly is not kept)."""
-        def keep(line: Line, env: Envelope, state: State, chance: int) -> None:
-            data = snapshot_mod.encode(state, line.first_state)
-            if data is not None:
-                snapshots_table.put(self.store, [snapshots_table.Snapshot(env.id, rs.version, env.depth, chance,
-                                                                          data)])
+    def _keeper(self, rs: Ruleset) -> Callable[[Line, list[tuple[Envelope, State, int]]], None]:
+        """What a line calls with the snapshot nodes its fold passed: keeps their states in one write (a cache
+        write; a state that does not encode exactly is not kept)."""
+        def keep(line: Line, kept: list[tuple[Envelope, State, int]]) -> None:
+            snaps = []
+            for env, state, chance in kept:
+                data = snapshot_mod.encode(state, line.first_state)
+                if data is not None:
+                    snaps.append(snapshots_table.Snapshot(env.id, rs.version, env.depth, chance, data))
+            snapshots_table.put(self.store, snaps)
         return keep
+
+    def _seeker(self, game: GameInfo, rs: Ruleset) -> Callable[[str, int, int], Seek | None]:
+        """What a line calls to read a span of itself (``Line._span``): the game's node links (no payload), the
+        nearest snapshot at or before the span's start, and only the rows from there to its end. None when the
+        links do not hold together (the whole line is read then, and any damage reported as usual)."""
+        def seek(head_id: str, start: int, stop: int) -> Seek | None:
+            nodes = self.store.nodes(game.id)
+            path, node = [], head_id
+            while node is not None and node in nodes and len(path) <= len(nodes):
+                path.append(node)
+                node = nodes[node][0]
+            path.reverse()
+            if node is not None or not path or nodes[path[0]][1] != 0 or len(path) != nodes[head_id][1] + 1:
+                return None
+            every = snapshots_table.EVERY
+            marks = [path[d] for d in range(every, min(start, len(path) - 1) + 1, every)]
+            found = snapshots_table.of_nodes(self.store, marks)
+            base, data = 0, None
+            for d in range(len(marks) * every, 0, -every):
+                row = found.get(path[d])
+                if row is not None and row[0] == rs.version and row[4] and row[1] == d:
+                    base, data = d, row[3]
+                    break
+            envs = snapshots_table.rows(self.store, game.id, path[base + 1 : stop + 1])
+            if [e.id for e in envs] != path[base + 1 : stop + 1] or any(e.expected_id() != e.id for e in envs):
+                return None
+            codec = codec_for(rs)
+            current = {t: codec.version_of(t) for t in codec.by_tag}
+            events = []
+            for env in envs:
+                try:
+                    events.append(codec.decode(env.payload, None if current.get(env.tag) == env.version
+                                               else env.version))
+                except DecodeError as e:
+                    raise ServiceError(f"game {game.id}: event #{env.depth} cannot be read: {e}") from None
+            return Seek(data, envs, events)
+        return seek
 
     def game(self, game_ref: str) -> GameInfo:
         """A game by id or unique prefix, without reading its events (so also a damaged game)."""

@@ -128,6 +128,22 @@ def tail(store: Store, game_id: str, head_id: str, version: str, budget: int = 2
     return envs, snap
 
 
+def rows(store: Store, game_id: str, ids: Sequence[str]) -> list[Envelope]:
+    """The events of a game with these ids, by depth (a span of a line whose ids are known from its links): only
+    these rows are read and converted."""
+    out: list[Envelope] = []
+    times: dict[object, datetime] = {}
+    sql = ("SELECT id, parent_id, depth, tag, schema_version, actor, payload, recorded_at FROM event"
+           " WHERE game_id = ? AND id IN ({})")
+    with store._read() as c:
+        for i in range(0, len(ids), 500):
+            part = list(ids[i:i + 500])
+            got = c.exec_driver_sql(store._sql(sql.format(", ".join("?" * len(part)))), (game_id, *part)).all()
+            out += [_envelope(r, times) for r in got]
+    out.sort(key=lambda e: e.depth)
+    return out
+
+
 def put(store: Store, snaps: Iterable[Snapshot]) -> None:
     """Keep ``snaps``, replacing rows with the same key. A cache: a failed write (a read-only store, a busy
     database) is not an error, it is tried again by a later command."""

@@ -70,7 +70,7 @@ def _play(agon, name: str, acts: int) -> str:
 READS = [
     ("state",), ("state", "--as", "Ann"), ("state", "--json"), ("state", "--at", "5", "--as", "Ann"),
     ("options",), ("options", "--json"), ("log",), ("log", "--as", "Ann", "--json"), ("log", "--full"),
-    ("replay", "--from", "3", "--json"), ("branches",),
+    ("replay", "--from", "3", "--json"), ("replay", "--from", "9", "--to", "14", "--as", "Ann"), ("branches",),
 ]
 
 
@@ -150,7 +150,18 @@ def test_a_line_is_read_from_its_last_snapshot(svc, every):
     assert line.summary == whole.summary
     assert [e.id for e in line.envelopes] == [e.id for e in whole.envelopes]  # the rest is read when asked for
     for n in (0, 1, line.base - 1, line.base, line.depth):
-        assert line.state_at(n) == whole.state_at(n)
+        assert svc.load(gid).state_at(n) == whole.state_at(n)  # (a fresh line: not read whole yet)
+
+    def told(steps):
+        return [(st.index, st.event, st.before, st.after, st.actor) for st in steps]
+
+    everything = told(whole.steps())
+    for start, stop in ((1, 5), (line.base - 3, line.base + 2), (line.base, None), (line.depth - 1, None), (0, 3),
+                        (7, 6), (line.base + 1, 10**6)):
+        fresh = svc.load(gid)
+        got = fresh.steps(start, stop)
+        assert told(got) == everything[start : None if stop is None else stop + 1], (start, stop)
+        assert not fresh.whole or start == 0  # a span is read alone, from the nearest snapshot before it
     svc.undo(gid)
     ann = [e.depth for e in _whole(svc, gid).envelopes if e.actor == "ann"]
     svc.branch(gid, "side", at=ann[-2] - 1)  # where ann decided: the branch starts with her decision due
