@@ -321,8 +321,17 @@ class Line:
     @cached_property
     def sides(self) -> dict[str, str]:
         """What each player plays as (a nation, a civilization), for the summary; carried by ``extended`` once
-        every player has one."""
-        return summary_mod.sides_of(self)
+        every player has one. Read from the first events alone when the line is read from a snapshot."""
+        rs = self.ruleset
+        if getattr(rs, "sides", None) is None or self.base == 0:
+            return summary_mod.sides_of(self)
+        names = self.created.names
+        found = summary_mod.sides_at(rs, self.first_state, names)
+        for st in self.steps(1, min(self.depth, 4 * snapshots_table.EVERY)) if found is None else ():
+            found = summary_mod.sides_at(rs, st.after, names)
+            if found is not None:
+                break
+        return found if found is not None else summary_mod.sides_of(self)
 
     @property
     def summary(self) -> Summary:

@@ -232,3 +232,17 @@ def test_a_forged_snapshot_is_found_and_dropped_by_verify(agon, tmp_path, every,
     assert r.exit_code == 1 and f"state snapshot after event #{node.depth} differs" in r.stdout
     assert agon("state", gid, "--json").stdout == truth  # dropped: the command folds the events again
     assert "OK:" in agon("verify", gid).stdout
+
+
+@pytest.mark.parametrize("name", shipped_rulesets())
+def test_a_line_read_from_a_snapshot_sums_up_as_the_whole_line(sqlite_svc, every, name):
+    svc = sqlite_svc
+    rs = registry.get(name)
+    gid = svc.new_game(NewGame(name, bots=[(f"Bot{i}", "random") for i in range(max(rs.min_players, 2))], seed=4))
+    svc.load(gid).state  # read whole (no snapshot yet): keeps a snapshot every 4 events
+    line, whole = svc.load(gid), _whole(svc, gid)
+    assert not line.whole and line.base > 0
+    assert line.summary == whole.summary and line.sides == whole.sides
+    assert not line.whole  # the sides came from the first events alone
+    if whole.sides:
+        assert line.sides
