@@ -26,45 +26,71 @@ def from_summary(s: Summary) -> dict[str, Any]:
         "over": s.over,
         "winners": list(s.winners),
         "scores": {p: float(v) for p, v in s.scores.items()},
-        "seats": list(s.players),
+        "seats": [name for name, _ in s.seats],
         "side_label": s.side_label,
         "sides": dict(s.sides),
         "setup": s.setup,
     }
 
 
-def aggregate(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """Win rates and averages over summaries. Only finished games count towards wins and final scores; every game
-    counts towards ``games``. ``by_side`` is empty for a ruleset without sides."""
+def aggregate(summaries: Iterable[dict[str, Any] | Summary]) -> dict[str, Any]:
+    """Win rates and averages over summaries (``from_summary``'s dicts, or the stored summaries themselves, read
+    as they are: 'agon stats' counts thousands). Only finished games count towards wins and final scores; every
+    game counts towards ``games``. ``by_side`` is empty for a ruleset without sides."""
     games = finished = 0
     events_sum = rounds_sum = 0
     lengths: list[int] = []
     side_label = None
-    by_side: dict[str, dict[str, float]] = {}
-    by_seat: dict[int, dict[str, float]] = {}
-    by_setup: dict[str, dict[str, float]] = {}
+    # tallies as [played, wins, score sum], updated in place (this loop runs over every stored game)
+    by_side: dict[str, list] = {}
+    by_seat: dict[int, list] = {}
+    by_setup: dict[str, list] = {}
     no_winner = 0
     for s in summaries:
         games += 1
-        if not s["over"]:
-            continue
+        if isinstance(s, Summary):
+            if not s.over:
+                continue
+            events, rounds, winners, scores, sides, label, setup = (
+                s.events, s.rounds, s.winners, s.scores, s.sides, s.side_label, s.setup)
+            seats = [name for name, _ in s.seats]
+        else:
+            if not s["over"]:
+                continue
+            events, rounds, winners, scores, sides, label, setup = (
+                s["events"], s["rounds"], s["winners"], s["scores"], s["sides"], s["side_label"], s.get("setup", ""))
+            seats = s["seats"]
         finished += 1
-        events_sum += s["events"]
-        rounds_sum += s["rounds"]
-        lengths.append(s["events"])
-        if not s["winners"]:
+        events_sum += events
+        rounds_sum += rounds
+        lengths.append(events)
+        if not winners:
             no_winner += 1
-        side_label = side_label or s["side_label"]
+        side_label = side_label or label
         # per game: a setup is "won" when anyone won (a co-operative or solo game is won or lost together)
-        top = max(s["scores"].values(), default=0.0)
-        _tally(by_setup.setdefault(s.get("setup", ""), _empty()), bool(s["winners"]), top)
-        for seat, player in enumerate(s["seats"], start=1):
-            won = player in s["winners"]
-            score = s["scores"].get(player, 0.0)
-            _tally(by_seat.setdefault(seat, _empty()), won, score)
-            side = s["sides"].get(player)
+        t = by_setup.get(setup)
+        if t is None:
+            t = by_setup[setup] = [0, 0, 0.0]
+        t[0] += 1
+        t[1] += bool(winners)
+        t[2] += max(scores.values(), default=0.0)
+        for seat, player in enumerate(seats, start=1):
+            won = player in winners
+            score = scores.get(player, 0.0)
+            t = by_seat.get(seat)
+            if t is None:
+                t = by_seat[seat] = [0, 0, 0.0]
+            t[0] += 1
+            t[1] += won
+            t[2] += score
+            side = sides.get(player)
             if side is not None:
-                _tally(by_side.setdefault(side, _empty()), won, score)
+                t = by_side.get(side)
+                if t is None:
+                    t = by_side[side] = [0, 0, 0.0]
+                t[0] += 1
+                t[1] += won
+                t[2] += score
     return {
         "games": games,
         "finished": finished,
@@ -75,20 +101,14 @@ def aggregate(summaries: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "lengths": lengths,
         "longest": max(lengths) if lengths else None,
         "side_label": side_label,
-        "by_side": [{"side": k, **_rates(v)} for k, v in sorted(by_side.items())],
-        "by_seat": [{"seat": k, **_rates(v)} for k, v in sorted(by_seat.items())],
-        "by_setup": [{"setup": k, **_rates(v)} for k, v in sorted(by_setup.items())],
+        "by_side": [{"side": k, **_rates(_tallied(v))} for k, v in sorted(by_side.items())],
+        "by_seat": [{"seat": k, **_rates(_tallied(v))} for k, v in sorted(by_seat.items())],
+        "by_setup": [{"setup": k, **_rates(_tallied(v))} for k, v in sorted(by_setup.items())],
     }
 
 
-def _empty() -> dict[str, float]:
-    return {"played": 0, "wins": 0, "score_sum": 0.0}
-
-
-def _tally(t: dict[str, float], won: bool, score: float) -> None:
-    t["played"] += 1
-    t["wins"] += won
-    t["score_sum"] += score
+def _tallied(t: list) -> dict[str, float]:
+    return {"played": t[0], "wins": t[1], "score_sum": t[2]}
 
 
 def wilson(wins: int, played: int, z: float = 1.959964) -> tuple[float, float]:

@@ -271,7 +271,7 @@ def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str
     """Every stored game of ``ruleset`` (its main line; newest first, at most ``limit``) from the game summaries
     (a stale or missing one is recomputed first, with a progress bar), folded into ``aggregate``'s result
     (``unreadable``: the games that could not be read, and why)."""
-    from agon.analysis.stats import aggregate, from_summary
+    from agon.analysis.stats import aggregate
     from agon.cli.summary_cmds import progress_bar
     from agon.core import registry
 
@@ -281,14 +281,14 @@ def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str
         raise Fail(str(e)) from None
     svc = service()
     with progress_bar("summarising games", quiet=quiet) as bar:
-        listed = svc.listing("main", ruleset=rs.name, order="newest", limit=limit, progress=bar, count_branches=False)
+        listed = svc.main_summaries(rs.name, limit, progress=bar)  # one query, nothing a table of games needs
     if not listed:
         raise Fail(f"no stored {rs.name} games; record some with 'agon demo {rs.name} --games 20' or"
                    f" 'agon new {rs.name}'")
-    result = aggregate(from_summary(g.summary) for g in listed if g.summary.readable)
+    result = aggregate(s for s in listed if s.readable)
     result["ruleset"] = rs.name
-    result["unreadable"] = [f"{g.id}: {g.summary.status.removeprefix('unreadable: ')}" for g in listed
-                            if not g.summary.readable]
+    result["unreadable"] = [f"{s.game_id}: {s.status.removeprefix('unreadable: ')}" for s in listed
+                            if not s.readable]
     return rs, result
 
 

@@ -1168,6 +1168,21 @@ class Service:
         self.refresh(summary_table.stale(self.store, self._versions(ruleset), which, ruleset), progress)
         return summary_table.listing(self.store, which, ruleset, over, order, limit, count_branches)
 
+    def main_summaries(self, ruleset: str, limit: int | None = None,
+                       progress: Callable[[int], Callable[[], None]] | None = None) -> list[Summary]:
+        """The summaries of the main lines of a ruleset's games, newest first (at most ``limit``), read in one query
+        (what 'agon stats' counts); rows missing or stale in that window are recomputed first (``progress`` as for
+        ``listing``)."""
+        try:
+            version = registry.get(ruleset).version
+        except registry.UnknownRuleset as e:
+            raise ServiceError(str(e)) from None
+        rows, stale = summary_table.main_lines(self.store, ruleset, version, limit)
+        if stale:
+            self.refresh(stale, progress)
+            rows, _ = summary_table.main_lines(self.store, ruleset, version, limit)
+        return rows
+
     def _versions(self, ruleset: str | None) -> dict[str, str]:
         """The current version of each ruleset in scope (those that are installed)."""
         names = [ruleset] if ruleset is not None else self.store.rulesets()

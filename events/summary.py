@@ -257,6 +257,31 @@ def listing(store: Store, which: str = "current", ruleset: str | None = None, ov
     return out
 
 
+def main_lines(store: Store, ruleset: str, version: str, limit: int | None = None
+           ) -> tuple[list[Summary], list[tuple[str, str, str, str]]]:
+    """The stored summaries of the main lines of a ruleset's games, newest first (at most ``limit``), and the
+    (game id, branch, ruleset, head id) of those in that window whose row is missing or stale (``version``: the
+    ruleset's version now; an unreadable one is stale, and listed too), in one query: what statistics read,
+    without a listing's titles, times and marks."""
+    s_game = _GAME.alias("g")
+    q = sa.select(_BRANCH.c.head_id, SUMMARY.c.layout, s_game.c.id, *FACTS).select_from(
+        s_game.join(_BRANCH, sa.and_(_BRANCH.c.game_id == s_game.c.id, _BRANCH.c.name == "main")).outerjoin(
+            SUMMARY, sa.and_(SUMMARY.c.game_id == s_game.c.id, SUMMARY.c.branch == "main"))
+    ).where(s_game.c.ruleset == ruleset).order_by(s_game.c.created_at.desc(), s_game.c.id.desc())
+    if limit is not None:
+        q = q.limit(limit)
+    with store._read() as c:
+        rows = c.execute(q).all()
+    present, stale = [], []
+    for r in rows:
+        head, layout, game_id, facts = r[0], r[1], r[2], r[3:]
+        if layout != LAYOUT or facts[2] != head or facts[3] not in (version, DAMAGED):
+            stale.append((game_id, "main", ruleset, head))
+        if layout == LAYOUT:
+            present.append(from_row(facts))
+    return present, stale
+
+
 def of_game(store: Store, game_id: str, branch: str | None = None) -> dict[str, Summary]:
     """The stored rows of every branch of one game (or of one branch), by branch (stale ones included: compare
     their heads)."""

@@ -363,13 +363,13 @@ def bench_listing(tmp: Path, label: str, small_url: str, big_url: str, games: in
     record(f"'agon games --limit 50' in a {games:,}-game store vs a 10-game store ({label})",
            f"{a * 1000:.0f} ms vs {b * 1000:.0f} ms", ratio, "<= 1.5x", ratio <= 1.5)
 
-    from agon.analysis.stats import aggregate, from_summary
+    from agon.analysis.stats import aggregate
 
     name = "perikles"
 
-    def stats() -> None:  # what 'agon stats' does between parsing its arguments and printing
-        listed = big.listing("main", ruleset=name, order="newest", count_branches=False)
-        stats.games = aggregate(from_summary(g.summary) for g in listed)["games"]  # type: ignore[attr-defined]
+    def stats() -> None:  # what 'agon stats' does between parsing its arguments and printing (cli/plot_cmds.py)
+        listed = big.main_summaries(name)
+        stats.games = aggregate(s for s in listed if s.readable)["games"]  # type: ignore[attr-defined]
 
     game = sa.table("game", sa.column("id"), sa.column("ruleset"))
 
