@@ -2,6 +2,9 @@
 
     .venv/bin/pip install -e '.[bench]' && .venv/bin/python scripts/bench.py
 
+Every figure is the median of the ratios of interleaved pairs (``paired``: the two sides run in turn, alternating
+which goes first), never a best-of: a pair runs under one load, so the ratio holds still while the load changes.
+
 1. Append throughput: the store's batched append against raw ``sqlite3`` ``executemany`` of the same rows into the
    same schema (target: at least 0.5x).
 2. Append and read back 10,000 events against the ``eventsourcing`` library's SQLite application doing the same
@@ -39,25 +42,6 @@ from agon.events.store import Store  # noqa: E402
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 results: list[tuple[str, str, float, str, bool]] = []
-
-
-def best(fn: Callable[[], object], repeat: int = 5) -> float:
-    """The fastest of ``repeat`` runs (the least disturbed by the rest of the machine)."""
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
-
-
-def median(fn: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
 
 
 def record(name: str, detail: str, ratio: float, target: str, ok: bool) -> None:
@@ -108,15 +92,16 @@ def bench_append(tmp: Path, n: int = 20000) -> None:
         raw.elapsed = time.perf_counter() - t  # type: ignore[attr-defined]
         con.close()
 
-    ours_t, raw_t = [], []
-    for _ in range(5):
-        ours()
+    ours_t, raw_t, ratios = [], [], []
+    for i in range(9):  # interleaved, alternating which goes first; the median of the pairs' ratios
+        for fn in ((ours, raw) if i % 2 == 0 else (raw, ours)):
+            fn()
         ours_t.append(ours.elapsed)  # type: ignore[attr-defined]
-        raw()
         raw_t.append(raw.elapsed)  # type: ignore[attr-defined]
-    o, r = n / min(ours_t), n / min(raw_t)
-    record("append throughput vs raw sqlite3 executemany", f"{o:,.0f} vs {r:,.0f} events/s", o / r, ">= 0.5x",
-           o / r >= 0.5)
+        ratios.append(raw_t[-1] / ours_t[-1])  # our throughput / raw throughput
+    o, r, ratio = n / statistics.median(ours_t), n / statistics.median(raw_t), statistics.median(ratios)
+    record("append throughput vs raw sqlite3 executemany", f"{o:,.0f} vs {r:,.0f} events/s", ratio, ">= 0.5x",
+           ratio >= 0.5)
 
 
 def bench_eventsourcing(tmp: Path, n: int = 10000) -> None:
@@ -178,13 +163,9 @@ def bench_eventsourcing(tmp: Path, n: int = 10000) -> None:
         assert len(rolls) == n
         store.close()
 
-    o_t, t_t = [], []
-    for _ in range(5):  # interleaved: both sides under the same load
-        o_t.append(best(ours, 1))
-        t_t.append(best(theirs, 1))
-    o, t = statistics.median(o_t), statistics.median(t_t)
+    t, o, ratio = paired(theirs, ours, 7)  # interleaved: both sides under the same load
     record("append, read back and rebuild the state of 10,000 events vs eventsourcing (SQLite, synchronous=FULL"
-           " on both)", f"{o * 1000:.0f} ms vs {t * 1000:.0f} ms", t / o, ">= 3x faster", t / o >= 3)
+           " on both)", f"{o * 1000:.0f} ms vs {t * 1000:.0f} ms", ratio, ">= 3x faster", ratio >= 3)
 
 
 def bench_o1(tmp: Path) -> None:
@@ -207,13 +188,10 @@ def bench_o1(tmp: Path) -> None:
     for label, make in (("branch creation", branch), ("undo + redo", undo_redo)):
         shallow, deep = make("shallow"), make("deep")
         shallow(), deep()
-        s_t, d_t = [], []
-        for _ in range(80):  # interleaved, so drift in the machine's load or the WAL's size hits both alike
-            s_t.append(best(shallow, 1))
-            d_t.append(best(deep, 1))
-        s, d = statistics.median(s_t), statistics.median(d_t)
-        record(f"{label} at depth 10,000 vs depth 10", f"{d * 1000:.2f} ms vs {s * 1000:.2f} ms", d / s,
-               "<= 1.5x", d / s <= 1.5)
+        # interleaved, so drift in the machine's load or the WAL's size hits both alike
+        d, s, ratio = paired(deep, shallow, 81)
+        record(f"{label} at depth 10,000 vs depth 10", f"{d * 1000:.2f} ms vs {s * 1000:.2f} ms", ratio,
+               "<= 1.5x", ratio <= 1.5)
     store.close()
 
 
@@ -262,7 +240,6 @@ def bench_recording(label: str, url: str) -> None:
         seed = [0]
 
         def memory() -> None:
-            seed[0] = next(seeds)
             created = GameCreated(ruleset=rs.name, ruleset_version=rs.version, seed=seed[0], cards=default_cards(rs),
                                   players=tuple(PlayerSeat(n, k) for n, k in bots))
             memory.events = len(play_out(rs, created)[0])  # type: ignore[attr-defined]
@@ -270,20 +247,21 @@ def bench_recording(label: str, url: str) -> None:
         def recorded() -> None:
             svc.new_game(NewGame(name, bots=bots, seed=seed[0]))
 
-        # each seed is played in memory, then recorded: the ratio is taken per pair (both under the same load),
-        # and the median of the pairs' ratios is reported
+        # each seed is played in memory and recorded, in turn (alternating which goes first): the ratio is taken
+        # per pair (both under the same load), and the median of the pairs' ratios is reported
         mem_t, rec_t, ratios = [], [], []
-        repeat = 15 if name != "perikles" else 7
+        repeat = 21 if name != "perikles" else 7
         svc.new_game(NewGame(name, bots=bots, seed=0))
-        for _ in range(repeat):
-            t0 = time.perf_counter()
-            memory()
-            t1 = time.perf_counter()
-            recorded()
-            t2 = time.perf_counter()
-            mem_t.append(t1 - t0)
-            rec_t.append(t2 - t1)
-            ratios.append((t2 - t1) / (t1 - t0))
+        for i in range(repeat):
+            seed[0] = next(seeds)
+            took = {}
+            for fn in ((memory, recorded) if i % 2 == 0 else (recorded, memory)):
+                t0 = time.perf_counter()
+                fn()
+                took[fn] = time.perf_counter() - t0
+            mem_t.append(took[memory])
+            rec_t.append(took[recorded])
+            ratios.append(took[recorded] / took[memory])
         ratio = statistics.median(ratios)
         record(f"recording a whole {name} bot game vs playing it in memory ({label})",
                f"{statistics.median(rec_t) * 1000:.1f} ms vs {statistics.median(mem_t) * 1000:.1f} ms a game",
@@ -566,9 +544,9 @@ def bench_cli_startup(tmp: Path) -> None:
     def run(c: list[str]) -> Callable[[], object]:
         return lambda: subprocess.run(c, env=env, capture_output=True, check=True)
 
-    a, b = median(run(cmd), 9), median(run(bare), 9)
+    a, b, ratio = paired(run(cmd), run(bare), 9)
     record(f"'agon state' of a {names[0]} game ({events} events) vs bare imports",
-           f"{a * 1000:.0f} ms vs {b * 1000:.0f} ms", a / b, "<= 1.5x", a / b <= 1.5)
+           f"{a * 1000:.0f} ms vs {b * 1000:.0f} ms", ratio, "<= 1.5x", ratio <= 1.5)
 
 
 def main() -> int:
