@@ -519,6 +519,17 @@ def bench_snapshots(label: str, url: str) -> None:
         a, b, ratio = paired(make("deep"), make("shallow"), 41)
         record(f"{what} in process at the head of a {sizes['deep']:,}-event line vs a {sizes['shallow']}-event line"
                f" ({label})", f"{a * 1000:.2f} ms vs {b * 1000:.2f} ms", ratio, "<= 2x", ratio <= 2)
+    agon = str(Path(sys.executable).with_name("agon"))
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # the test game's module
+
+    def cli(*args: str) -> Callable[[], object]:
+        return lambda: subprocess.run([agon, "--db", url, *args], capture_output=True, check=True, env=env)
+
+    for what, args in (("'agon state'", ("state",)), ("'agon act'", ("act",))):
+        extra = ("1",) if args == ("act",) else ()
+        a, b, ratio = paired(cli(*args, "deep", *extra), cli(*args, "shallow", *extra), 9)
+        record(f"{what} end to end at the head of a {sizes['deep']:,}-event line vs a {sizes['shallow']}-event line"
+               f" ({label})", f"{a * 1000:.0f} ms vs {b * 1000:.0f} ms", ratio, "<= 2x", ratio <= 2)
     svc.snapshots = False  # for the record: the same read without snapshots (not a target)
     t = time.perf_counter()
     state("deep")()
