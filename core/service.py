@@ -221,6 +221,19 @@ class Line:
             return True
         return False if self.base == 0 else None
 
+    def since(self, node_id: str) -> list[tuple[Envelope, Event]] | None:
+        """The events after node ``node_id`` up to the head, read from the tail when it holds that node (so without
+        reading the whole line); None when ``node_id`` is not on this line."""
+        for i, env in enumerate(self._tail):
+            if env.id == node_id:
+                return list(zip(self._tail[i + 1:], self._tail_events[i:]))
+        if self.base == 0:
+            return None
+        for i, env in enumerate(self.envelopes):
+            if env.id == node_id:
+                return list(zip(self.envelopes[i + 1:], self.events[i + 1:]))
+        return None
+
     @property
     def codec(self) -> Codec:
         return codec_for(self.ruleset)

@@ -75,21 +75,21 @@ def carry(base: Line, line: Line) -> None:
     """Give ``line`` its state and steps (what the server reads of a line) from ``base``'s, carried over its new
     events, when ``line`` continues ``base`` (``base``'s head is on ``line``): what ``line`` would fold to from
     the start, at the cost of its new events only."""
-    n = len(base.envelopes)
-    if len(line.envelopes) < n or line.envelopes[n - 1].id != base.head.id:
-        return
     need_state = "state" not in line.__dict__
     steps = base.__dict__.get("_steps")
     need_steps = steps is not None and "_steps" not in line.__dict__
-    if not (need_state or need_steps):
+    if not (need_state or need_steps) or line.depth < base.depth:
+        return
+    new = line.since(base.head.id)
+    if new is None:
         return
     rs = line.ruleset
     state = base.state
     steps = list(steps) if need_steps else None
-    for i in range(n, len(line.events)):
-        after = rs.apply(state, line.events[i])
+    for env, event in new:
+        after = rs.apply(state, event)
         if steps is not None:
-            steps.append(Step(i, line.events[i], state, after, line.envelopes[i].actor))
+            steps.append(Step(env.depth, event, state, after, env.actor))
         state = after
     if need_state:
         line.__dict__["state"] = state
@@ -549,7 +549,7 @@ async def stream(request: Request) -> Response:
 
     def batch(ln: Line, after: int, last_id: str | None) -> tuple[str, str | None, int]:
         """What changed on ``ln`` since the client's event #after (whose id is ``last_id``, when known)."""
-        grows = last_id is None or (after < len(ln.envelopes) and ln.envelopes[after].id == last_id)
+        grows = last_id is None or ln.since(last_id) is not None
         out = []
         if grows:
             for row in recorded_rows(told_from(ln, viewer, after + 1)):

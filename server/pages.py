@@ -105,7 +105,9 @@ let current = null;
 // a decision of many variants, built step by step (/steps): the steps taken, and those before each step back
 let chosen = [], earlier = [], stepsAt = null;
 async function drawSteps(position) {
-  const q = await call("GET", "/steps?chosen=" + encodeURIComponent(chosen.join(" ")));
+  let q;
+  try { q = await call("GET", "/steps?chosen=" + encodeURIComponent(chosen.join(" "))); }
+  catch (e) { chosen = []; earlier = []; q = await call("GET", "/steps"); }  // steps no longer fit: start again
   const box = el("div"); box.id = "steps";
   box.appendChild(el("p", q.chosen.length ? "So far: " + q.chosen.map(c => c.field + " " + c.value).join(", ")
     : "Build your decision step by step.", "muted"));

@@ -395,3 +395,29 @@ def test_a_commitment_of_many_variants_is_built_step_by_step_without_its_long_li
             break
     assert built is not None, "no commitment came up"
     assert len(built["chosen"]) >= 2
+
+
+def test_a_line_read_anew_is_carried_from_one_held_to_the_same_state_and_steps(store_url):
+    """The server's line cache folds a line moved on elsewhere from the line it held (only the new events); what
+    it carries is what folding the whole line gives, past a state snapshot too."""
+    from agon.core.service import NewGame
+    from agon.server.api import carry, steps_of
+
+    svc = Service(Store(store_url))
+    gid = svc.new_game(NewGame("pergamemnon", players=["Ana", "Bo"], seed=3))
+    for _ in range(10):
+        svc.act(gid, "1")
+    base = svc.load(gid)
+    steps_of(base)
+    for _ in range(60):  # past a snapshot (every 64 events)
+        if not svc.load(gid).status().startswith("over"):
+            svc.act(gid, "1")
+    line = svc.load(gid)
+    assert line.depth > base.depth + 60
+    carry(base, line)
+    whole = svc.load(gid, whole=True)
+    assert line.__dict__["state"] == whole.state
+    carried = line.__dict__["_steps"]
+    assert [(s.index, s.event, s.before, s.after, s.actor) for s in carried] == [
+        (s.index, s.event, s.before, s.after, s.actor) for s in whole.steps()]
+    svc.store.close()

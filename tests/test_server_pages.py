@@ -167,3 +167,48 @@ def test_the_host_of_a_table_game_enters_chance_outcomes_on_their_page(browser, 
     finally:
         ctx.close()
         svc.store.close()
+
+
+def test_a_commitment_is_built_step_by_step_on_the_seat_page(browser, server):
+    """Perikles: the acting player's page offers a commitment a step at a time (not ~2,000 buttons); clicking
+    through the steps records a legal commitment."""
+    base, url = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"],
+                                                    "seed": 2}).json()
+    gid = created["game"]
+    token = {p: s["token"] for p, s in created["seats"].items()}
+    for _ in range(120):  # the decisions before the first commitment, taken through the API
+        who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+        o = httpx.get(f"{base}/api/games/{gid}/options", params={"brief": "1", "token": token[who]}).json()
+        if o["stepwise"]:
+            break
+        assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": token[who]},
+                          json={"choice": 1, "expect": o["position"]}).status_code == 200
+    else:
+        raise AssertionError("no decision to build step by step came up")
+    svc = Service(Store(url))
+    before = svc.load(gid).head.depth
+    errors: list[str] = []
+    ctx, page = _context(browser, errors)
+    try:
+        page.goto(f"{base}{created['seats'][who]['link']}")
+        page.wait_for_selector("#steps")
+        assert page.locator("#options > button").count() == 0  # no long list
+        for _ in range(40):
+            page.wait_for_selector("#steps button.step, #steps button.finish")
+            if page.locator("#steps button.finish").count():
+                break
+            page.locator("#steps button.step").last.click()
+            page.wait_for_timeout(100)
+        page.locator("#steps button.finish").first.click()
+        deadline = time.monotonic() + 30
+        while svc.load(gid).head.depth == before:
+            assert time.monotonic() < deadline, "the commitment was not recorded"
+            time.sleep(0.1)
+        line = svc.load(gid)
+        assert line.envelopes[before + 1].actor == who
+        assert line.envelopes[before + 1].tag == "perikles.forces_committed"
+        assert not errors, errors
+    finally:
+        ctx.close()
+        svc.store.close()
