@@ -178,14 +178,16 @@ def test_a_commitment_is_built_step_by_step_on_the_seat_page(browser, server):
     gid = created["game"]
     token = {p: s["token"] for p, s in created["seats"].items()}
     for _ in range(120):  # the decisions before the first commitment, taken through the API
-        who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+        pending = httpx.get(f"{base}/api/games/{gid}").json()["pending"]
+        who = pending["player"]
         o = httpx.get(f"{base}/api/games/{gid}/options", params={"brief": "1", "token": token[who]}).json()
-        if o["stepwise"]:
+        if "commit" in pending["prompt"]:
+            assert o["stepwise"] and o["options"] == []
             break
         assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": token[who]},
                           json={"choice": 1, "expect": o["position"]}).status_code == 200
     else:
-        raise AssertionError("no decision to build step by step came up")
+        raise AssertionError("no commitment came up")
     svc = Service(Store(url))
     before = svc.load(gid).head.depth
     errors: list[str] = []
@@ -198,7 +200,7 @@ def test_a_commitment_is_built_step_by_step_on_the_seat_page(browser, server):
             page.wait_for_selector("#steps button.step, #steps button.finish")
             if page.locator("#steps button.finish").count():
                 break
-            page.locator("#steps button.step").last.click()
+            page.locator("#steps button.step").first.click()
             page.wait_for_timeout(100)
         page.locator("#steps button.finish").first.click()
         deadline = time.monotonic() + 30
