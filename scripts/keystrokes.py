@@ -206,9 +206,16 @@ class Plan:
     now: str | None  # None: recorded by itself
     today: str | None
     enter: bool = True  # False: dice typed as digits, which play takes without Enter (cli/keyread.py)
+    tag: str = ""  # the event's kind, for the breakdown by kind of prompt
 
 
 def plan_event(svc: Service, line, n: int, event, actor: str) -> Plan:
+    plan = _plan_event(svc, line, n, event, actor)
+    plan.tag = steps.tag_label(steps.tag_of(event))
+    return plan
+
+
+def _plan_event(svc: Service, line, n: int, event, actor: str) -> Plan:
     rs, state = line.ruleset, line.state
     pending = rs.pending(state)
     obj = line.codec.to_obj(event)
@@ -277,6 +284,7 @@ class Result:
     today_keys: int = 0
     today_inputs: int = 0
     by_kind: dict = field(default_factory=dict)
+    by_tag: dict = field(default_factory=dict)
     corrections: dict = field(default_factory=dict)
 
 
@@ -367,10 +375,10 @@ def account(res: Result, plan: Plan, twice: bool = False) -> None:
     res.keys += keys
     res.today_inputs += 1 + plan.today.count("\n")
     res.today_keys += today
-    k = res.by_kind.setdefault(plan.kind, [0, 0, 0])
-    k[0] += 1
-    k[1] += keys
-    k[2] += today
+    for k in (res.by_kind.setdefault(plan.kind, [0, 0, 0]), res.by_tag.setdefault((plan.kind, plan.tag), [0, 0, 0])):
+        k[0] += 1
+        k[1] += keys
+        k[2] += today
 
 
 def check_progress(svc, game, target, n, out) -> None:
@@ -428,6 +436,9 @@ def main(argv: list[str]) -> int:
               f"{r.keys / r.events:>11.2f}{r.today_keys / r.events:>12.2f}  {corr}")
         for kind, (count, keys, today) in sorted(r.by_kind.items()):
             print(f"    {kind:<20}{count:>7} typed, {keys:>6} keys, today {today:>6}")
+            for (k, tag), (c, ks, td) in sorted(r.by_tag.items(), key=lambda kv: -kv[1][1]):
+                if k == kind and len([t for t in r.by_tag if t[0] == kind]) > 1:
+                    print(f"      {tag:<26}{c:>5} typed, {ks:>6} keys, today {td:>6}")
         if r.name.startswith("perikles") and ratio > TARGET:
             ok = False
             print(f"    target missed: more than {TARGET:.0%} of today's keystrokes")
