@@ -363,7 +363,7 @@ def play(
             only = legal[0]
             console.print(f"{pending.player}: only one decision is legal:"
                           f" {option_text(line.ruleset, line.state, only)} Press Enter to record it.")
-        elif isinstance(pending, Decision) and stepwise_now(line):
+        elif isinstance(pending, Decision) and stepwise_now(line) and not match:  # ?TEXT: the options listed
             chosen, now = steps.forward(line.ruleset, line.state, chosen, steps.ask(line.ruleset, line.state, chosen))
             if isinstance(now, steps.Question):
                 stepping = now

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -199,3 +200,25 @@ def test_an_entry_starting_with_b_is_an_entry_and_b_name_a_branch_only_when_it_i
     child.expect(pexpect.EOF)
     assert {b.name for b in svc.store.branches(game)} == {"main", "whatif", "two"}
     assert len(svc.load(game, "two").events) == 2
+
+
+def test_a_filter_lists_the_options_of_a_decision_built_step_by_step_and_takes_their_number(table):
+    """'?TEXT' lists the legal decisions that mention TEXT, by their numbers, even where play builds the decision
+    step by step; the number typed next records that decision."""
+    from agon.core.engine import option_text
+
+    svc, game, play = table
+    run_until(svc, game, lambda p: isinstance(p, Decision) and "commit forces" in p.prompt)
+    line = svc.load(game)
+    legal = line.ruleset.legal(line.state)
+    n = len(legal) // 2
+    text = option_text(line.ruleset, line.state, legal[n])
+    child = play()
+    child.sendline(f"?{text}")
+    child.expect(re.escape(text[:40]))
+    child.expect(PROMPT)
+    child.sendline(str(n + 1))
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert svc.load(game).events[len(line.events)] == legal[n]
