@@ -21,8 +21,9 @@ the list does not hold it. A keystroke is a character typed, Enter included.
 
 Mistakes are then made on purpose, once each, and corrected: a wrong die, a wrong card, a wrong decision (by its
 number, and one built step by step), each corrected by ``u`` and the right entry, and a wrong first step of a
-decision being built, corrected by ``-`` and the right steps; the script counts the inputs that correct each. Target: at most 40% of the baseline's
-keystrokes for Perikles, and every correction in at most 2 inputs. Exit status 1 when a target is missed.
+decision being built, corrected by ``-`` and the right steps; the script counts the inputs that correct each.
+Target: at most 40% of the baseline's keystrokes for Perikles, and every correction in at most 2 inputs. Exit
+status 1 when a target is missed.
 """
 
 from __future__ import annotations
