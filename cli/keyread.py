@@ -21,10 +21,13 @@ PROMPT = "Your choice (q to quit)"
 
 def read(complete: Callable[[str], bool] | None = None) -> tuple[str, bool]:
     """The line typed, and whether it ended by itself (``complete(text)`` became true before Enter)."""
-    if complete is None or not _is_tty():
+    try:
+        import termios
+        import tty
+    except ImportError:  # no POSIX terminal (Windows): lines end with Enter
+        termios = None  # type: ignore[assignment]
+    if complete is None or termios is None or not _is_tty():
         return typer.prompt(PROMPT, default="", show_default=False), False
-    import termios
-    import tty
 
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
