@@ -78,8 +78,7 @@ def head_of(service: Service, game_ref: str, branch: str | None) -> tuple[str, s
     from agon.events.store import StoreError, Unknown
 
     try:
-        game = service.store.game(game_ref)
-        b = service.store.branch(game.id, branch or game.current_branch)
+        game, b = service.store.game_branch(game_ref, branch)
     except Unknown as e:
         raise NotFound(str(e)) from None
     except StoreError as e:

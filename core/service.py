@@ -934,8 +934,7 @@ class Service:
 
     def _head(self, game_ref: str, branch: str | None) -> tuple[GameInfo, BranchInfo]:
         try:
-            game = self.store.game(game_ref)
-            return game, self.store.branch(game.id, branch or game.current_branch)
+            return self.store.game_branch(game_ref, branch)
         except StoreError as e:
             raise _store_failure(e) from None
 

@@ -513,6 +513,22 @@ class Store:
             raise Unknown(f"no game {ref!r} in this store; 'agon games' lists the games")
         return self._game(row)
 
+    def game_branch(self, ref: str, branch: str | None = None) -> tuple[GameInfo, BranchInfo]:
+        """A game (by id or unique prefix) and one of its branches (default: its current one): one read when
+        ``ref`` is a whole id and the branch exists (what every request to a server starts with), else as ``game``
+        and ``branch`` answer, errors included."""
+        named = BRANCH.c.name == (sa.literal(branch) if branch else GAME.c.current_branch)
+        q = sa.select(GAME, BRANCH.c.name.label("b_name"), BRANCH.c.head_id.label("b_head"),
+                      BRANCH.c.luck.label("b_luck"), BRANCH.c.parent_branch.label("b_parent"),
+                      BRANCH.c.fork_id.label("b_fork"), BRANCH.c.created_at.label("b_created")).join(
+            BRANCH, sa.and_(BRANCH.c.game_id == GAME.c.id, named)).where(GAME.c.id == ref)
+        with self._read() as c:
+            r = c.execute(q).first()
+        if r is None:
+            game = self.game(ref)
+            return game, self.branch(game.id, branch or game.current_branch)
+        return self._game(r), BranchInfo(r.b_name, r.b_head, r.b_luck, r.b_parent, r.b_fork, _aware(r.b_created))
+
     def set_current(self, game_id: str, branch: str) -> None:
         b = self.branch(game_id, branch)
         with self._write() as c:

@@ -78,6 +78,22 @@ def test_branches_are_named_heads_and_names_are_unique_per_game(store):
         store.game("zz")
 
 
+def test_a_game_and_its_branch_are_read_together_as_game_and_branch_read_them(store):
+    root = new_game(store)
+    envs = chain(3, root)
+    store.append("g1", "main", root.id, envs)
+    store.create_branch("g1", "whatif", envs[0].id, 0, "main")
+    for ref, name in (("g1", None), ("g1", "main"), ("g1", "whatif"), ("g", None), ("g", "main")):
+        game, b = store.game_branch(ref, name)
+        assert game == store.game(ref)
+        assert b == store.branch("g1", name or game.current_branch)
+    assert store.game_branch("g1")[1].name == "whatif" and store.game_branch("g1", "main")[1].head_id == envs[-1].id
+    with pytest.raises(StoreError, match="no branch 'nope'"):
+        store.game_branch("g1", "nope")
+    with pytest.raises(StoreError, match="no game"):
+        store.game_branch("zz")
+
+
 def test_import_writes_a_whole_line_in_one_batch(store):
     root = seal(None, "game.created", 1, "setup", b'{"type":"game.created"}', T0)
     line = [root, *chain(200, root)]
