@@ -58,6 +58,18 @@ def new_game(url: str, seed: int = 1) -> str:
     return gid
 
 
+def redo_tips(svc, game: str, branch: str) -> list[str]:
+    """Every head that redo, repeated, brings back: the undos since the branch's last recorded event (two undos in a
+    row leave two lines to redo, the nearer one first)."""
+    tips = []
+    for m in svc.store.head_moves_newest_first(game, branch):
+        if m.reason == "undo":
+            tips.append(m.from_id)
+        elif m.reason not in ("redo", "switch"):
+            break
+    return tips
+
+
 def check(url: str, game: str, acked: list[str]) -> list[str]:
     """What is wrong with the store after a kill: damage, an acknowledged event lost, a line no head reaches."""
     from agon.core.service import Service
@@ -69,7 +81,7 @@ def check(url: str, game: str, acked: list[str]) -> list[str]:
         events = {e.id: e for e in svc.store.all_events(game)}
         problems += [f"acknowledged event {h[:12]} is not stored" for h in acked if h not in events]
         tips = [b.head_id for b in svc.store.branches(game)]
-        tips += [t for b in svc.store.branches(game) if (t := svc.redo_target(game, b.name, b.head_id))]
+        tips += [t for b in svc.store.branches(game) for t in redo_tips(svc, game, b.name)]
         reached: set[str] = set()
         for tip in tips:
             node = events.get(tip)
