@@ -17,7 +17,10 @@ import msgspec
 from agon.events.base import GameCreated
 from agon.events.card_sets import digest
 
-__all__ = ["CardSetProblem", "digest", "expand", "seal_cards", "wanted"]
+__all__ = ["CardSetProblem", "digest", "encode_created", "expand", "seal_cards", "wanted"]
+
+_NO_SET = b',"card_set":""}'
+
 
 
 class CardSetProblem(ValueError):
@@ -28,6 +31,16 @@ def seal_cards(cards: Mapping[str, Any]) -> tuple[str, bytes]:
     """A card set as (hash, JSON bytes): what a new game's first event names and what the store keeps."""
     body = msgspec.json.encode(cards)
     return digest(body), body
+
+
+def encode_created(created: GameCreated, encode: Callable[[GameCreated], bytes]) -> bytes:
+    """A game's first event as its payload (``encode``: the codec's). A game that names no stored set (a ruleset
+    without cards) is encoded without the ``card_set`` field, byte for byte as before sets were stored by hash,
+    so its first event's id, and so every id and every seeded draw after it, stay what they were."""
+    payload = encode(created)
+    if not created.card_set and payload.endswith(_NO_SET):  # card_set is the event's last field
+        return payload[: -len(_NO_SET)] + b"}"
+    return payload
 
 
 def wanted(created: GameCreated) -> str | None:

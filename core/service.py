@@ -686,7 +686,7 @@ class Service:
             options=dict(spec.options), title=spec.title, card_set=card_hash,
         )
         codec = codec_for(rs)
-        payload = codec.encode(created)
+        payload = card_sets_mod.encode_created(created, codec.encode)
         # the game as a later command will read it back
         stored = msgspec.structs.replace(codec.decode(payload), cards=cards)
         try:

@@ -239,3 +239,13 @@ def test_the_file_schema_describes_the_card_set_line(urls):
         line = json.loads(export_game(svc, gid).splitlines()[1])
     assert line["kind"] == "cards"
     assert set(kinds["cards"]["required"]) <= set(line) <= set(kinds["cards"]["properties"])
+
+
+def test_a_game_without_cards_is_created_as_before(urls):
+    """A ruleset without cards names no set, and its first event is encoded as before sets were stored by hash
+    (no card_set field): its id, and so every seeded draw of its games, stay what they were."""
+    with opened(urls[0]) as svc:
+        gid = svc.new_game(NewGame("toy", players=["ann", "bob"], seed=3))
+        root = svc.store.root(gid)
+        assert b"card_set" not in root.payload and json.loads(root.payload)["cards"] == {}
+        assert svc.verify(gid) == [] and payloads(svc.store)[0] == 0
