@@ -45,7 +45,11 @@ class EventRow(SQLModel, table=True):
     __tablename__ = "event"
     # On SQLite the rows are clustered by (game_id, id): reading a game is one range scan.
     __table_args__ = ({"sqlite_with_rowid": False},)
-    game_id: str = Field(primary_key=True, foreign_key="game.id")
+    # No foreign key to ``game``: an event row is written only by this store, in the statement or transaction that
+    # creates its game or under a compare-and-swap on one of its game's branches, and no row is ever deleted, so
+    # the key could never fail; it cost a lookup of the game per event written (on PostgreSQL a trigger per row,
+    # more than half the server's time inserting a new game's events). Stores made before keep theirs: harmless.
+    game_id: str = Field(primary_key=True)
     id: str = Field(primary_key=True)  # the chain hash
     parent_id: str | None = None
     depth: int
@@ -331,9 +335,12 @@ class Store:
     def _create_game_pg(self, game_id: str, ruleset: str, title: str, players: Sequence[str], root: Envelope,
                         then: Sequence[Envelope], summaries: Sequence[summary_mod.Summary],
                         card_sets: Mapping[str, bytes] | None) -> None:
-        """``create_game`` on PostgreSQL: the game, its events, branch, head move and summaries in one statement
-        (data-modifying WITH clauses; the foreign keys are checked at its end), so a new game costs the server
-        one statement and the commit, not a round trip per table: recording a bot game is mostly these."""
+        """``create_game`` on PostgreSQL: the game, its events, branch, head move, summaries and new card set in
+        one statement (data-modifying WITH clauses; the foreign keys are checked at its end), sent on its own
+        outside an explicit transaction: a single statement is atomic by itself, so a new game costs one round
+        trip and the commit, not BEGIN, a statement per table and COMMIT. The columns go as arrays in binary
+        (``%b``): psycopg's text form of ~60 events' arrays took longer to build than the server took to insert
+        them. Recording a bot game is mostly this."""
         envs = [root, *then]
         head = envs[-1].id
         stamp = self._stamp(root.recorded_at)
@@ -355,17 +362,31 @@ class Store:
             values = ", ".join("(" + ", ".join(["%s"] * len(cols)) + ")" for _ in rows)
             parts.append(f"s AS (INSERT INTO game_summary ({', '.join(cols)}) VALUES {values})")
             args += [r[k] for r in rows for k in cols]
+        new_sets = self._new_sets(card_sets)
+        if new_sets:
+            parts.append("c AS (INSERT INTO card_set (hash, body) SELECT * FROM unnest(%b::varchar[], %b::bytea[])"
+                         " ON CONFLICT (hash) DO NOTHING)")
+            args += [list(new_sets), list(new_sets.values())]
         args += [[e.id for e in envs], [e.parent for e in envs], [e.depth for e in envs], [e.tag for e in envs],
                  [e.version for e in envs], [e.actor for e in envs], [e.payload for e in envs],
                  [stamps[e.recorded_at] for e in envs]]
         sql = ("WITH " + ", ".join(parts) +
                " INSERT INTO event (game_id, id, parent_id, depth, tag, schema_version, actor, payload, recorded_at)"
-               " SELECT g.id, u.* FROM g, unnest(%s::varchar[], %s::varchar[], %s::int[], %s::varchar[], %s::int[],"
-               " %s::varchar[], %s::bytea[], %s::timestamp[]) AS u")
-        new_sets = self._new_sets(card_sets)
-        with self._write() as c:
-            c.exec_driver_sql(sql, tuple(args))
-            card_sets_mod.write(c, new_sets, self.sqlite)
+               " SELECT g.id, u.* FROM g, unnest(%b::varchar[], %b::varchar[], %b::int[], %b::varchar[], %b::int[],"
+               " %b::varchar[], %b::bytea[], %b::timestamp[]) AS u")
+        raw = self.engine.raw_connection()  # the driver's own connection, from the pool: no ORM layer per game
+        try:
+            pg = raw.driver_connection
+            pg.autocommit = True
+            try:
+                pg.execute(sql, args)
+            finally:
+                pg.autocommit = False
+        except Exception as e:  # noqa: BLE001 - a driver error here is not wrapped by SQLAlchemy: one line
+            raise StoreError(f"cannot record game {game_id}: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+                             ) from None
+        finally:
+            raw.close()
         self._card_sets.update(new_sets)
 
     def import_game(
@@ -567,8 +588,8 @@ class Store:
         # duplicate key) printed "error ignored terminating <psycopg.Pipeline [INERROR]>" on stderr while the
         # conflict itself was handled; and it parses a query of thousands of placeholders anew every time (10 ms
         # for a 70-event game). Nine arrays are parsed once.
-        sql = (f"{insert} SELECT %s, * FROM unnest(%s::varchar[], %s::varchar[], %s::int[], %s::varchar[],"
-               " %s::int[], %s::varchar[], %s::bytea[], %s::timestamp[])")
+        sql = (f"{insert} SELECT %s, * FROM unnest(%b::varchar[], %b::varchar[], %b::int[], %b::varchar[],"
+               " %b::int[], %b::varchar[], %b::bytea[], %b::timestamp[])")  # binary arrays: see _create_game_pg
         for start in range(0, len(envs), 5000):
             chunk = envs[start:start + 5000]
             c.exec_driver_sql(sql, (
