@@ -212,8 +212,28 @@ def pg_url() -> str | None:
     except Exception as e:  # noqa: BLE001
         print(f"skip PostgreSQL figures: no server at {base} ({type(e).__name__})")
         return None
+    _schemas.append((base, schema))
     sep = "&" if "?" in base else "?"
     return f"{base}{sep}options=-csearch_path%3D{schema}"
+
+
+_schemas: list[tuple[str, str]] = []
+"""The PostgreSQL schemas this run made (server URL, name): dropped when it ends."""
+
+
+def drop_schemas() -> None:
+    import sqlalchemy as sa
+
+    while _schemas:
+        base, schema = _schemas.pop()
+        eng = sa.create_engine(base)
+        try:
+            with eng.begin() as c:
+                c.execute(sa.text(f"DROP SCHEMA IF EXISTS {schema} CASCADE"))
+        except Exception as e:  # noqa: BLE001 - a schema left behind is named, not fatal
+            print(f"could not drop the benchmark's schema {schema}: {type(e).__name__}")
+        finally:
+            eng.dispose()
 
 
 def backends(tmp: Path) -> list[tuple[str, str]]:
@@ -562,7 +582,13 @@ def bench_cli_startup(tmp: Path) -> None:
 
 def main() -> int:
     """``bench.py`` runs every figure; ``bench.py recording o1`` only the named groups."""
-    only = set(sys.argv[1:])
+    try:
+        return run(set(sys.argv[1:]))
+    finally:
+        drop_schemas()
+
+
+def run(only: set[str]) -> int:
 
     def wanted(group: str) -> bool:
         return not only or group in only
