@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
 
 from agon.core.service import Service, ServiceError
@@ -140,9 +141,38 @@ def friendly(fn: F) -> F:
 
 
 def print_json(data: Any) -> None:
+    """``data`` as indented JSON on standard output, written as it is: no re-parsing and re-rendering by rich,
+    which took 14 s for the --json log of a 100,000-event line."""
     import msgspec
 
-    console.print_json(msgspec.json.encode(data).decode(), highlight=False)
+    out = console.file
+    out.write(msgspec.json.format(msgspec.json.encode(data), indent=2).decode())
+    out.write("\n")
+    out.flush()
+
+
+def print_lines(lines: Iterable[tuple[str, str | None]], batch: int = 512) -> None:
+    """Many lines of plain text (each with a rich style or None), printed a batch at a time: one rich call per
+    line cost about 0.1 ms, 14 s for the log of a 100,000-event line. Written as they are where rich would add
+    no style (not a terminal): the same bytes, without rich's layout work."""
+    if not console.is_terminal:
+        out = console.file
+        for line, _style in lines:
+            out.write(line)
+            out.write("\n")
+        out.flush()
+        return
+    text, n = Text(), 0
+    for line, style in lines:
+        if n:
+            text.append("\n")
+        text.append(line, style=style)
+        n += 1
+        if n == batch:
+            console.print(text)
+            text, n = Text(), 0
+    if n:
+        console.print(text)
 
 
 def dumps(data: Any) -> str:

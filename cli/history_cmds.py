@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated
 
 import typer
@@ -17,6 +18,7 @@ from agon.cli.common import (
     examples,
     friendly,
     print_json,
+    print_lines,
     service,
 )
 from agon.cli.render import scores_text, view_text
@@ -90,14 +92,16 @@ def log(
                      "event": r.shown, **({"note": {"text": notes[r.n].text, "glyph": notes[r.n].glyph}}
                                           if r.n in notes else {})} for r in rows])
         return
-    for r in rows:
-        who = "" if r.actor in ("chance", "setup") else f"{r.actor}: "
-        note = notes.get(r.n)
-        glyph = f" {note.glyph}" if note and note.glyph else ""
-        console.print(f"{r.n:>5}. {who}{r.sentence}{glyph}", style="dim" if r.actor == "chance" else None,
-                      markup=False)
-        if note and note.text:
-            console.print(f"{'':>7}» {note.text}", style="italic", markup=False)
+    def lines() -> Iterator[tuple[str, str | None]]:
+        for r in rows:
+            who = "" if r.actor in ("chance", "setup") else f"{r.actor}: "
+            note = notes.get(r.n)
+            glyph = f" {note.glyph}" if note and note.glyph else ""
+            yield f"{r.n:>5}. {who}{r.sentence}{glyph}", "dim" if r.actor == "chance" else None
+            if note and note.text:
+                yield f"{'':>7}» {note.text}", "italic"
+
+    print_lines(lines())
     if full:
         console.print("Shown: everything, hidden cards included.")
     elif as_player is not None:
