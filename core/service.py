@@ -48,7 +48,18 @@ from agon.events import summary as summary_table
 from agon.events.base import Event, GameCreated, PlayerSeat
 from agon.events.codec import Codec, DecodeError
 from agon.events.envelope import Envelope, ImportError_, read_line_file, seal, to_jsonl
-from agon.events.store import BranchInfo, Conflict, Damaged, GameInfo, NewBranch, Store, StoreError, Unknown, now
+from agon.events.store import (
+    BranchInfo,
+    Conflict,
+    Damaged,
+    GameIdTaken,
+    GameInfo,
+    NewBranch,
+    Store,
+    StoreError,
+    Unknown,
+    now,
+)
 from agon.events.summary import Listed, Summary
 
 SETUP_ACTOR = "setup"
@@ -704,9 +715,18 @@ class Service:
         if run.envs:
             line = line.extended(run.envs, run.events, run.state, run.chance_count)
         line.__dict__["sides"] = summary_mod.sides_of(line, initial=state)  # no second setup of the cards
-        self.store.create_game(game_id, rs.name, spec.title, names, root, run.envs, [line.summary],
-                               {card_hash: card_body} if card_hash else None)
-        return game_id
+        summary = line.summary
+        for _ in range(8):
+            try:
+                self.store.create_game(game_id, rs.name, spec.title, names, root, run.envs, [summary],
+                                       {card_hash: card_body} if card_hash else None)
+                return game_id
+            except GameIdTaken:  # a random id met a stored game's (about once in 400,000 in a 10,000-game store)
+                game_id = secrets.token_hex(4)
+                summary = dataclasses.replace(summary, game_id=game_id)
+            except StoreError as e:
+                raise _store_failure(e) from None
+        raise ServiceError("could not find a free game id after 8 tries; the store is nearly full of games")
 
     # -- acting ------------------------------------------------------------------------------------------------
 

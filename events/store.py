@@ -159,6 +159,11 @@ class Unknown(StoreError):
     """No game (or branch) of that name in this store."""
 
 
+class GameIdTaken(StoreError):
+    """``create_game`` was given the id of a game already stored (a random id met an old one): nothing was
+    written; the caller draws another id."""
+
+
 @dataclass(frozen=True)
 class GameInfo:
     id: str
@@ -317,9 +322,13 @@ class Store:
             self._create_game_pg(game_id, ruleset, title, players, root, then, summaries, card_sets)
             return
         with self._write() as c:  # at the driver level: `agon demo` and bots create many games
-            c.exec_driver_sql(self._sql(
-                "INSERT INTO game (id, ruleset, title, players, root_id, created_at, current_branch)"
-                " VALUES (?, ?, ?, ?, ?, ?, 'main')"), (game_id, ruleset, title, ",".join(players), root.id, stamp))
+            try:
+                c.exec_driver_sql(self._sql(
+                    "INSERT INTO game (id, ruleset, title, players, root_id, created_at, current_branch)"
+                    " VALUES (?, ?, ?, ?, ?, ?, 'main')"), (game_id, ruleset, title, ",".join(players), root.id,
+                                                            stamp))
+            except sa.exc.IntegrityError:
+                raise GameIdTaken(f"a game {game_id} is already stored") from None
             self._insert(c, game_id, [root, *then])
             c.exec_driver_sql(self._sql(
                 "INSERT INTO branch (game_id, name, head_id, luck, created_at) VALUES (?, 'main', ?, 0, ?)"),
@@ -383,6 +392,10 @@ class Store:
             finally:
                 pg.autocommit = False
         except Exception as e:  # noqa: BLE001 - a driver error here is not wrapped by SQLAlchemy: one line
+            if getattr(getattr(e, "diag", None), "constraint_name", None) == "game_pkey":
+                raise GameIdTaken(f"a game {game_id} is already stored") from None
+            if getattr(e, "sqlstate", None) is None or str(e.sqlstate).startswith("08"):  # the connection broke
+                raw.invalidate()  # not back to the pool
             raise StoreError(f"cannot record game {game_id}: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
                              ) from None
         finally:

@@ -9,6 +9,7 @@ import sqlalchemy as sa
 from agon.core.autoplay import CHANCE_ACTOR, play_out
 from agon.core.engine import Over
 from agon.core.service import NewGame, ServiceError
+from agon.events import summary as summary_mod
 from agon.events.store import HEAD_MOVE
 
 
@@ -67,3 +68,26 @@ def test_undo_takes_back_the_decision_with_the_run_that_followed(svc):
     with svc.store.engine.connect() as c:
         reasons = [r for (r,) in c.execute(sa.select(HEAD_MOVE.c.reason).order_by(HEAD_MOVE.c.id))]
     assert reasons == ["create", "act", "undo", "redo"]
+
+
+def test_a_new_game_whose_random_id_is_taken_gets_another(svc, monkeypatch):
+    """Game ids are 8 random hex digits: when one meets a stored game's id, the new game takes another and the
+    stored game is left exactly as it was (on PostgreSQL the whole new game is one statement, refused whole)."""
+    import agon.core.service as service_mod
+
+    first = svc.new_game(NewGame("toy", bots=[("ann", "random"), ("bob", "random")], seed=4))
+    before = svc.load(first)
+    ids = iter([first, first, "0badc0de"])
+    monkeypatch.setattr(service_mod.secrets, "token_hex", lambda n: next(ids))
+    second = svc.new_game(NewGame("toy", bots=[("ann", "random"), ("bob", "random")], seed=9))
+    assert second == "0badc0de"
+    after = svc.load(first)
+    assert after.head.id == before.head.id and after.events == before.events
+    assert {g.id for g in svc.store.games()} == {first, second}
+    line = svc.load(second)
+    assert line.created.seed == 9
+    assert [m.reason for m in svc.store.head_moves(second)] == ["create"]
+    # the summary written with it names the id the game got, and the first game's is untouched
+    rows = summary_mod.of_game(svc.store, second)
+    assert rows["main"].game_id == second and rows["main"].head_id == line.head.id
+    assert summary_mod.of_game(svc.store, first)["main"].head_id == before.head.id
