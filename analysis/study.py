@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from typing import Any
 
 import msgspec
@@ -241,15 +242,15 @@ def build_study(lines: list[Any], notes: dict[str, tuple[str, str]] | None = Non
     as_player = data["as"]
     seen_as = "" if as_player is None else f", as {as_player or 'every player'} sees it"
     title = f"{data['title']}: game {data['game']}{seen_as}"
-    page = _PAGE
-    for key, value in {
+    parts = {
         "@TITLE@": html.escape(title),
         "@PLOTLY@": _plotly_js(),
         "@DATA@": _script_json(json.dumps(data, ensure_ascii=False, separators=(",", ":"))),
         "@SCRIPT@": _SCRIPT + script,
-    }.items():
-        page = page.replace(key, value)
-    return page
+    }
+    # One pass over the template: what is put in is never searched again, so a name, title or note that reads
+    # '@SCRIPT@' stays text (replacing the keys one after another pasted the script into the page's data).
+    return _SLOT.sub(lambda m: parts[m.group(0)], _PAGE)
 
 
 def page_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None, as_player: str | None = None,
@@ -260,6 +261,9 @@ def page_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None,
     data = study_data(lines, notes, as_player, current, chances)
     data["chances"] = {k: json.loads(pio.to_json(fig, validate=False)) for k, fig in data["chances"].items()}
     return data
+
+
+_SLOT = re.compile(r"@(?:TITLE|PLOTLY|DATA|SCRIPT)@")
 
 
 def _plotly_js() -> str:

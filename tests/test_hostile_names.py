@@ -90,3 +90,22 @@ def test_the_cli_refuses_a_long_name_in_one_line(agon):
     r = agon("new", "toy", "-p", "A" * 5000, "-p", "B", ok=False)
     assert r.exit_code == 1 and len(r.stderr.strip().splitlines()) == 1
     assert json.loads(agon("games", "--json").stdout) == []
+
+
+def test_names_and_notes_that_look_like_the_study_pages_slots_stay_text(agon, tmp_path):
+    """The study page is filled from a template with slots (@TITLE@, @PLOTLY@, @DATA@, @SCRIPT@): a player's name
+    or a note that reads like one stays that text, and the page's data still parses."""
+    import re
+
+    gid = agon("new", "pergamemnon", "-p", "@SCRIPT@", "--bot", "@DATA@:random", "--seed", "3",
+               "--title", "@TITLE@ @PLOTLY@").stdout.splitlines()[0]
+    agon("note", gid, "1", "@PLOTLY@ and @SCRIPT@")
+    out = tmp_path / "study.html"
+    agon("view", gid, "-o", str(out))
+    page = out.read_text(encoding="utf-8")
+    found = re.search(r'<script type="application/json" id="study-data">(.*?)</script>', page, re.S)
+    assert found is not None
+    data = json.loads(found.group(1))
+    text = json.dumps(data)
+    assert "@SCRIPT@" in text and "@DATA@" in text and "@PLOTLY@ and @SCRIPT@" in text
+    assert page.count("<script") == 3  # plotly.js, the data and the page's own script: nothing pasted twice
