@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 import typer
 
-from agon.cli.common import AtOpt, BranchOpt, GameArg, JsonOpt, console, examples, friendly, print_json, service
+from agon.cli.common import BranchOpt, GameArg, JsonOpt, console, examples, friendly, print_json, service
 from agon.cli.play_cmds import print_recorded
 from agon.cli.render import scores_text
 from agon.core.service import Line

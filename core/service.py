@@ -838,7 +838,7 @@ class Service:
             if isinstance(pending, Chance) and not line.created.table and event != pending.build(chance_mod.draw(
                     pending, chance_mod.rng_for(line.created.seed, line.branch.luck, line.chance_count))):
                 raise ServiceError("this game draws every chance outcome from its seed (so 'agon verify' can"
-                                   f" recompute it): type 'seed'; a game whose luck is typed in is made with"
+                                   " recompute it): type 'seed'; a game whose luck is typed in is made with"
                                    " 'agon new --table'")
             actor, viewer = CHANCE_ACTOR, PUBLIC
         if tell != DECIDER:

@@ -25,7 +25,7 @@ from agon.core.engine import HIDDEN, PUBLIC, Decision, event_as, narrate_as, opt
 from agon.core.service import Service
 from agon.events.base import GameCreated, PlayerSeat
 from agon.events.store import Store
-from tests.hidden import leaks, log_leaks, moments, public_setup
+from tests.hidden import leaks, log_leaks, moments
 
 # Seeded games with hidden information: every ruleset, at a table size where something is hidden from someone.
 GAMES = [

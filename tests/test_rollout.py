@@ -9,7 +9,6 @@ import pytest
 
 from agon.core import registry
 from agon.core.analyse import Settings, analyse
-from agon.core.autoplay import CHANCE_ACTOR
 from agon.core.engine import Decision, check
 from agon.core.rollout import chooser, play, rollout_rng
 from agon.core.service import NewGame
