@@ -84,7 +84,7 @@ def all_notes(svc: Service, game_ref: str) -> tuple[list[Line], list[tuple[str, 
     seen: set[str] = set()
     out: list[tuple[str, ShownNote]] = []
     for line in lines:
-        for n, note in sorted(shown(notes, {e.id: e.depth for e in line.envelopes}).items()):
+        for _, note in sorted(shown(notes, {e.id: e.depth for e in line.envelopes}).items()):
             if note.event_id not in seen:
                 seen.add(note.event_id)
                 out.append((line.branch.name, note))

@@ -177,7 +177,7 @@ def test_a_line_is_read_from_its_last_snapshot(svc, every):
 
 def test_a_new_ruleset_version_ignores_old_snapshots(svc, every, monkeypatch):
     gid = _toy(svc, 30)
-    svc.load(gid).state
+    _ = svc.load(gid).state  # reading the state keeps the snapshots
     assert not svc.load(gid).whole
     rs = registry.get("toy")
     monkeypatch.setattr(rs, "version", "2")
@@ -198,7 +198,7 @@ def _rewrite(svc: Service, node: str, **values) -> None:
 
 def test_a_damaged_snapshot_is_ignored(svc, every):
     gid = _toy(svc, 30)
-    svc.load(gid).state
+    _ = svc.load(gid).state  # reading the state keeps the snapshots
     line = svc.load(gid)
     truth = _whole(svc, gid)
     node = line.envelopes[line.base].id
@@ -239,7 +239,7 @@ def test_a_line_read_from_a_snapshot_sums_up_as_the_whole_line(sqlite_svc, every
     svc = sqlite_svc
     rs = registry.get(name)
     gid = svc.new_game(NewGame(name, bots=[(f"Bot{i}", "random") for i in range(max(rs.min_players, 2))], seed=4))
-    svc.load(gid).state  # read whole (no snapshot yet): keeps a snapshot every 4 events
+    _ = svc.load(gid).state  # read whole (no snapshot yet): keeps a snapshot every 4 events
     line, whole = svc.load(gid), _whole(svc, gid)
     assert not line.whole and line.base > 0
     assert line.summary == whole.summary and line.sides == whole.sides

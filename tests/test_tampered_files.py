@@ -74,7 +74,7 @@ def test_verify_recomputes_chance_in_a_store_rewritten_behind_agons_back(sqlite_
     payload = json.loads(envs[k].payload)
     payload["attacker"] = [6, 6] if payload["attacker"] != [6, 6] else [1, 1]
     out = envs[:k]
-    for i, env in enumerate(envs[k:k + 1]):
+    for env in envs[k:k + 1]:
         out.append(seal(out[-1], env.tag, env.version, env.actor, json.dumps(payload, separators=(",", ":")).encode(),
                         env.recorded_at))
     svc.store.import_game("forged01", "perikles", "", ["Ana", "Bruno", "Chloe", "Dario"], out)

@@ -28,7 +28,7 @@ def out_of_turn_refusals(name: str, seed: int):
     svc = Service(Store("sqlite://"))
     line = svc.load(svc.new_game(NewGame(name, bots=[(p, "random") for p in names], seed=seed)))
     state = rs.initial_state(line.created)
-    for env, ev in zip(line.envelopes[1:], line.events[1:]):
+    for _env, ev in zip(line.envelopes[1:], line.events[1:]):
         pending = rs.pending(state)
         if isinstance(pending, Decision):
             other = next(p for p in names if p != pending.player)

@@ -51,9 +51,9 @@ def test_the_undo_command_reads_neither_line_whole(tmp_path, monkeypatch, every)
                                options={"target": 10**6}))
     for _ in range(60):
         svc.act(gid, "1")
-    svc.load(gid).state  # a line read keeps the snapshot nearest its head
+    _ = svc.load(gid).state  # reading the state keeps the snapshot nearest its head
     svc.undo(gid)
-    svc.load(gid).state
+    _ = svc.load(gid).state  # and again after the undo
     svc.redo(gid)
     expected = svc.log(svc.load(gid, whole=True))
     svc.store.close()
