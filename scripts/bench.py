@@ -259,12 +259,14 @@ def bench_recording(label: str, url: str) -> None:
         seeds = iter(range(1, 10**6))
         seed = [0]
 
-        def memory() -> None:
+        # the loop's rs, bots, name and seed are bound when each function is made, so a call uses this ruleset's
+        # (seed is the one-item list the timing loop below sets)
+        def memory(rs=rs, bots=bots, seed=seed) -> None:
             created = GameCreated(ruleset=rs.name, ruleset_version=rs.version, seed=seed[0], cards=default_cards(rs),
                                   players=tuple(PlayerSeat(n, k) for n, k in bots))
             memory.events = len(play_out(rs, created)[0])  # type: ignore[attr-defined]
 
-        def recorded() -> None:
+        def recorded(name=name, bots=bots, seed=seed) -> None:
             svc.new_game(NewGame(name, bots=bots, seed=seed[0]))
 
         # each seed is played in memory and recorded, in turn (alternating which goes first): the ratio is taken
