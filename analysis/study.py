@@ -234,9 +234,11 @@ def _plain(view: Any) -> Any:
 
 def build_study(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None, as_player: str | None = None,
                 current: str | None = None, chances: dict[str, Any] | None = None, *,
-                data: dict[str, Any] | None = None, script: str = "") -> str:
+                data: dict[str, Any] | None = None, script: str = "", plotly_src: str | None = None) -> str:
     """The study page as one HTML string (see ``study_data`` for the arguments; ``data``: ``study_data``'s answer
-    when the caller already has it). ``script`` is appended to the page's own (the server's live updates)."""
+    when the caller already has it). ``script`` is appended to the page's own (the server's live updates).
+    ``plotly_src``: where the page loads plotly.js from (the server serves it once, cached by the browser);
+    by default it is inlined, so the file opens offline."""
     if data is None:
         data = page_data(lines, notes, as_player, current, chances)
     as_player = data["as"]
@@ -244,7 +246,8 @@ def build_study(lines: list[Any], notes: dict[str, tuple[str, str]] | None = Non
     title = f"{data['title']}: game {data['game']}{seen_as}"
     parts = {
         "@TITLE@": html.escape(title),
-        "@PLOTLY@": _plotly_js(),
+        "@PLOTLY@": (f'<script src="{html.escape(plotly_src)}"></script>' if plotly_src
+                     else f"<script>{_plotly_js()}</script>"),
         "@DATA@": _script_json(json.dumps(data, ensure_ascii=False, separators=(",", ":"))),
         "@SCRIPT@": _SCRIPT + script,
     }
@@ -361,7 +364,7 @@ _PAGE = """<!DOCTYPE html>
   <div id="state"></div>
 </div>
 </main>
-<script>@PLOTLY@</script>
+@PLOTLY@
 <script type="application/json" id="study-data">@DATA@</script>
 <script>@SCRIPT@</script>
 </body>

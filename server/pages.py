@@ -9,16 +9,20 @@ small script each; nothing is loaded from the internet).
 - ``/games/ID/watch``: for spectators: the study page (analysis/study.py) of the game as every player sees it
   (its lines, move list, score timeline and table; no hand, no face-down card, no deck order, no hidden draw),
   following the game live: on each change the event stream reports, the page reads ``/games/ID/watch.json`` (the
-  same data, newer) and moves to the newest event if it was showing the last one.
+  same data, newer) and moves to the newest event if it was showing the last one. It loads plotly.js from
+  ``/static/plotly-VERSION.js`` (served gzipped, cached by the browser for good), not inlined.
 
 The pages read the JSON API (server/api.py) and follow its event stream; all they show comes from there.
 """
 
 from __future__ import annotations
 
+import functools
+import gzip
 import html
 import threading
 from collections import OrderedDict
+from importlib.metadata import version
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -311,7 +315,7 @@ async def watch(request: Request) -> Response:
     def build() -> str:
         return build_study([], data=request.app.state.studies.get(request.app.state.service,
                                                                    request.path_params["game"]),
-                           script=WATCH_SCRIPT)
+                           script=WATCH_SCRIPT, plotly_src=PLOTLY_PATH)
 
     try:
         return HTMLResponse(await run_in_threadpool(build), headers={"Cache-Control": "no-store"})
@@ -329,6 +333,28 @@ async def watch_data(request: Request) -> Response:
     return JSONResponse(data, headers={"Cache-Control": "no-store"})
 
 
+PLOTLY_PATH = f"/static/plotly-{version('plotly')}.js"
+"""Where the spectators' page loads plotly.js from: named by its version, so a browser may keep it for good (it
+was inlined in every page, 4.8 MB each time a spectator opened or reloaded one)."""
+
+
+@functools.cache
+def _plotly_bodies() -> tuple[bytes, bytes]:
+    """plotly.js as bytes, and gzipped (about a quarter of the size), made once per worker."""
+    from plotly.offline import get_plotlyjs
+
+    body = get_plotlyjs().encode()
+    return body, gzip.compress(body, 6)
+
+
+async def plotly_js(request: Request) -> Response:
+    body, packed = await run_in_threadpool(_plotly_bodies)
+    headers = {"Cache-Control": "public, max-age=31536000, immutable", "Vary": "Accept-Encoding"}
+    if "gzip" in request.headers.get("accept-encoding", ""):
+        body, headers["Content-Encoding"] = packed, "gzip"
+    return Response(body, media_type="text/javascript; charset=utf-8", headers=headers)
+
+
 def routes() -> list[Route]:
     return [Route("/", lobby), Route("/games/{game}/seat", seat), Route("/games/{game}/watch", watch),
-            Route("/games/{game}/watch.json", watch_data)]
+            Route("/games/{game}/watch.json", watch_data), Route(PLOTLY_PATH, plotly_js)]

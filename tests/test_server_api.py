@@ -421,3 +421,25 @@ def test_a_line_read_anew_is_carried_from_one_held_to_the_same_state_and_steps(s
     assert [(s.index, s.event, s.before, s.after, s.actor) for s in carried] == [
         (s.index, s.event, s.before, s.after, s.actor) for s in whole.steps()]
     svc.store.close()
+
+
+def test_the_spectators_page_loads_plotly_from_one_cached_address(client):
+    """plotly.js (about 4.8 MB) was inlined in every spectator page; the page now names one address, by
+    plotly's version, which answers it gzipped when asked and lets a browser keep it for good."""
+    import re
+
+    gid = new_duel(client)["game"]
+    page = client.get(f"/games/{gid}/watch")
+    assert page.status_code == 200
+    assert len(page.content) < 1_000_000
+    src = re.findall(r'<script src="([^"]+)"></script>', page.text)
+    assert len(src) == 1 and src[0].startswith("/static/plotly-")
+    plain = client.get(src[0], headers={"Accept-Encoding": "identity"})
+    packed = client.get(src[0], headers={"Accept-Encoding": "gzip"})
+    for r in (plain, packed):
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/javascript")
+        assert "immutable" in r.headers["cache-control"]
+    assert packed.headers.get("content-encoding") == "gzip" and "content-encoding" not in plain.headers
+    assert packed.content == plain.content  # the client undid the gzip: the same script
+    assert len(plain.content) > 1_000_000 and b"plotly" in plain.content[:2000].lower()
+    assert client.get("/static/plotly-0.0.0.js").status_code == 404
