@@ -371,7 +371,9 @@ _PAGE = """<!DOCTYPE html>
 </html>
 """
 
-_SCRIPT = r"""
+# One string: a line longer than 120 columns is cut into adjacent pieces (""" then r""" on the next line), which
+# Python joins back, so the page gets it whole.
+_SCRIPT = (r"""
 (function () {
   "use strict";
   const opened = location.hash;  // the position the address asked for, if any
@@ -415,7 +417,8 @@ _SCRIPT = r"""
         if (!path.length) { s = clone(op[1]); continue; }
         let t = s;
         for (const p of path.slice(0, -1)) t = t[p];
-        if (op.length === 1) { if (Array.isArray(t)) t.splice(path[path.length - 1], 1); else delete t[path[path.length - 1]]; }
+        if (op.length === 1) { if (Array.isArray(t)) t.splice(path[path.length - 1], 1); """
+            r"""else delete t[path[path.length - 1]]; }
         else t[path[path.length - 1]] = clone(op[1]);
       }
       cache[who + "\u0000" + j] = s;
@@ -453,9 +456,12 @@ _SCRIPT = r"""
     if (scalar(v)) return el("span", v === null ? "-" : typeof v === "number" ? num(v) : v ? "yes" : "no");
     if (Array.isArray(v)) {
       if (!v.length) return el("span", "(none)", "muted");
-      if (v.every(x => scalar(x) || isCard(x))) { const box = el("span", null, "cards"); v.forEach(x => box.appendChild(card(x))); return box; }
+      if (v.every(x => scalar(x) || isCard(x))) { const box = el("span", null, "cards"); """
+          r"""v.forEach(x => box.appendChild(card(x))); return box; }
       const box = el("div", null, "sub");
-      v.forEach((x, i) => { const f = el("div", null, "field"); f.appendChild(el("span", (isCard(x) ? cardLabel(x) : "#" + (i + 1)) + ":", "k")); f.appendChild(value(isCard(x) ? strip(x) : x)); box.appendChild(f); });
+      v.forEach((x, i) => { const f = el("div", null, "field"); """
+          r"""f.appendChild(el("span", (isCard(x) ? cardLabel(x) : "#" + (i + 1)) + ":", "k")); """
+          r"""f.appendChild(value(isCard(x) ? strip(x) : x)); box.appendChild(f); });
       return box;
     }
     if (isCard(v)) return card(v);
@@ -480,7 +486,8 @@ _SCRIPT = r"""
       } else if (v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length &&
                  Object.keys(v).every(p => players.includes(p))) {
         Object.entries(v).forEach(([p, x]) => {
-          if (k === "players" && x && typeof x === "object" && !Array.isArray(x)) Object.entries(x).forEach(e => areas[p].push(e));
+          if (k === "players" && x && typeof x === "object" && !Array.isArray(x)) """
+              r"""Object.entries(x).forEach(e => areas[p].push(e));
           else areas[p].push([k, x]);
         });
       } else {
@@ -524,7 +531,9 @@ _SCRIPT = r"""
         a.addEventListener("click", () => enter(l.name, l.fork === null ? 0 : l.fork + 1));
         li.appendChild(a);
         const head = nodes[l.path[l.path.length - 1]].n;
-        li.appendChild(el("span", l.fork === null ? " to #" + head : " forks after #" + nodes[l.path[l.fork]].n + " of " + l.parent + ", to #" + head, "fork"));
+        li.appendChild(el("span", """
+            r"""l.fork === null ? " to #" + head : " forks after #" + """
+            r"""nodes[l.path[l.fork]].n + " of " + l.parent + ", to #" + head, "fork"));
         li.appendChild(ul(l.name));
         u.appendChild(li);
       });
@@ -652,11 +661,13 @@ _SCRIPT = r"""
     const cur = document.querySelector('#moves .move[data-step="' + step + '"]');
     if (cur) { cur.classList.add("current"); cur.scrollIntoView({block: "nearest"}); }
     const head = nodes[line.path[line.path.length - 1]].n;
-    document.getElementById("step-label").textContent = "line " + line.name + " \u00b7 event " + nd.n + " of " + head + " \u00b7 round " + nd.round;
+    document.getElementById("step-label").textContent = "line " + line.name + " \u00b7 event " + """
+        r"""nd.n + " of " + head + " \u00b7 round " + nd.round;
     document.getElementById("where").textContent = line.name + ": " + line.status;
     const nar = document.getElementById("narration");
     const who = nd.actor && nd.actor !== "chance" && nd.actor !== "setup" ? nd.actor + "'s decision" : nd.actor;
-    nar.replaceChildren(el("b", "#" + nd.n + (nd.glyph || "") + " "), el("span", nd.text, "text"), el("span", who ? " (" + who + ")" : "", "muted"));
+    nar.replaceChildren(el("b", "#" + nd.n + (nd.glyph || "") + " "), """
+        r"""el("span", nd.text, "text"), el("span", who ? " (" + who + ")" : "", "muted"));
     if (nd.note) nar.appendChild(el("span", nd.note, "shown-note"));
     const persp = select.value;
     document.getElementById("state-title").textContent = "After #" + nd.n + (persp === "(everything)" ? ", everything" :
@@ -725,4 +736,4 @@ _SCRIPT = r"""
   function end() { enter(data.current, lines[data.current].path.length - 1); }
   window.agonStudy = {update, end, opened, data: () => data};
 })();
-"""
+""")

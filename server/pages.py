@@ -104,7 +104,8 @@ function appendLog(row) { const log = document.getElementById("log");
   log.appendChild(logLine(row)); log.scrollTop = log.scrollHeight; }
 """
 
-SEAT_SCRIPT = r"""
+# A line longer than 120 columns is cut into adjacent pieces (""" then r""" on the next line), joined back by Python.
+SEAT_SCRIPT = (r"""
 let current = null;
 // a decision of many variants, built step by step (/steps): the steps taken, and those before each step back
 let chosen = [], earlier = [], stepsAt = null;
@@ -149,7 +150,8 @@ async function refresh() {
       b.onclick = () => act(opt.n, o.position); box.appendChild(b); });
     if (o.note) box.appendChild(el("p", o.note, "muted"));
     document.getElementById("chance").hidden = !(s.you === "host" && s.pending.kind === "chance" && s.table);
-    if (s.pending.items) document.getElementById("chance-items").textContent = "possible: " + s.pending.items.join(", ");
+    if (s.pending.items) """
+        r"""document.getElementById("chance-items").textContent = "possible: " + s.pending.items.join(", ");
     document.getElementById("undo").hidden = !s.you;
     showError(null);
   } catch (e) { showError(e); }
@@ -163,13 +165,14 @@ document.getElementById("undo").onclick = async () => {
   try { await call("POST", "/undo", {}); await loadLog(); await refresh(); } catch (e) { showError(e); } };
 refresh(); loadLog().catch(showError);
 follow(appendLog, () => refresh());
-"""
+""")
 
 def _page(title: str, body: str, game: str = "", script: str = "") -> HTMLResponse:
     scripts = f"<script>{SCRIPT}{script}</script>" if script else ""
     return HTMLResponse(
         f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
-        f'<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="referrer" content="no-referrer">'
         f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>"
         f'<body data-game="{html.escape(game)}">{body}{scripts}</body></html>',
         headers={"Cache-Control": "no-store"})
@@ -203,16 +206,19 @@ async def lobby(request: Request) -> Response:
 </form>
 <p class="err" id="error"></p>
 <div id="links"></div>"""
-    script = r"""
+    script = (r"""
 document.getElementById("create").onsubmit = async ev => {
   ev.preventDefault();
   const split = s => s.split(",").map(x => x.trim()).filter(x => x);
   const seed = document.getElementById("seed").value.trim();
-  const body = {ruleset: document.getElementById("ruleset").value, players: split(document.getElementById("players").value),
-    bots: split(document.getElementById("bots").value).map(b => ({name: b.split(":")[0], kind: b.split(":")[1] || "random"})),
+  const body = {ruleset: document.getElementById("ruleset").value, """
+      r"""players: split(document.getElementById("players").value),
+    bots: split(document.getElementById("bots").value)"""
+        r""".map(b => ({name: b.split(":")[0], kind: b.split(":")[1] || "random"})),
     title: document.getElementById("title").value, table: document.getElementById("table").checked};
   if (seed) body.seed = Number(seed);
-  const r = await fetch("/api/games", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const r = await fetch("/api/games", {method: "POST", """
+      r"""headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   const data = await r.json();
   if (!r.ok) { showError(new Error(data.error)); return; }
   showError(null);
@@ -224,7 +230,7 @@ document.getElementById("create").onsubmit = async ev => {
   add("host", data.host.link); add("spectators", data.spectate);
   box.appendChild(el("p", "Keep these now: the server stores only their hashes and cannot show them again.", "muted"));
 };
-"""
+""")
     return _page("agon", body, "", script)
 
 
