@@ -321,7 +321,8 @@ def _alternatives(line: Line, state: State, n: int, player: str, settings: Setti
         alt = seen.get(key)
         if alt is None:
             choice = str(number[key]) if key in number else codec.encode(e).decode()
-            alt = seen[key] = Alternative(option_text(rs, state, e), e, _node_of(line, parent, player, e), choice=choice)
+            alt = seen[key] = Alternative(option_text(rs, state, e), e, _node_of(line, parent, player, e),
+                                          choice=choice)
         return alt
 
     add(made).made = True

@@ -17,9 +17,9 @@ The file is JSON Lines, one object per line, each with a ``kind``, in this order
    every byte before it. A truncated file has no trailer (or a wrong count) and is refused.
 
 Reading checks everything that can be checked without the rules: the order of the sections and of the events,
-every parent link and hash, every card set's hash, that every branch, move and note names events that are in the file, the trailer's
-counts and digest. (The service then replays every line against the rules.) Any problem raises ``DocumentError``
-with one sentence naming the line.
+every parent link and hash, every card set's hash, that every branch, move and note names events that are in the
+file, the trailer's counts and digest. (The service then replays every line against the rules.) Any problem raises
+``DocumentError`` with one sentence naming the line.
 
 To extend the format (a signature, say): add a ``kind`` and its Struct, give it a place in ``ORDER``, and bump
 ``VERSION`` if an older reader must refuse it. ``digest`` is what a signature would sign.

@@ -1252,7 +1252,8 @@ class Service:
     def rebuild(self, progress: Callable[[int], Callable[[], None]] | None = None
                 ) -> tuple[int, dict[str, list[str]]]:
         """Drop every game summary and state snapshot, and recompute a summary for every branch of every game from
-        its events, checking each game as 'agon verify' does (``verify_all``), so the damaged ones are marked, not summarised as sound."""
+        its events, checking each game as 'agon verify' does (``verify_all``), so the damaged ones are marked, not
+        summarised as sound."""
         summary_table.clear(self.store)
         snapshots_table.drop(self.store)
         return self.verify_all(progress)

@@ -6,9 +6,10 @@
 The script starts ``agon serve`` on a free 127.0.0.1 port (or uses ``--url`` of one already running), creates the
 games through the API (people only, the players spread evenly over the games), and runs one asyncio task per
 player with an async HTTP client (httpx). A player follows its game's event stream (one connection, opened again
-if it drops); when the stream, or the answer to their last decision, says it is their turn they read their options with their seat's token and send a decision chosen by a random bot (their own
-seeded generator) with ``expect`` (the event number the options were read at). A 409 (someone moved first) or a
-dropped connection is retried after reading the options again. Every acknowledged decision is remembered.
+if it drops); when the stream, or the answer to their last decision, says it is their turn they read their
+options with their seat's token and send a decision chosen by a random bot (their own seeded generator) with
+``expect`` (the event number the options were read at). A 409 (someone moved first) or a dropped connection is
+retried after reading the options again. Every acknowledged decision is remembered.
 
 With ``--kill-after S``, one worker process of the server is killed with SIGKILL S seconds into the run; uvicorn's
 supervisor starts a new one (the script checks that it did), and the players' connections to the dead worker fail

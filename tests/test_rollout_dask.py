@@ -49,8 +49,8 @@ def test_an_analysis_on_a_dask_cluster_gives_the_figures_of_this_machine(agon):
     svc.act(gid, "1")  # Ana's first decision; the game waits for Bruno
     line = svc.load(gid)
     here = analyse(svc, line, Settings(rollouts=12, seed=5, workers=1, max_alternatives=4))
-    out = agon("analyse", gid, "--rollouts", "12", "--seed", "5", "--alternatives", "4", "--cluster", address, "--fresh",
-               "--json").stdout
+    out = agon("analyse", gid, "--rollouts", "12", "--seed", "5", "--alternatives", "4", "--cluster", address,
+               "--fresh", "--json").stdout
     there = json.loads(out)
     assert there["rollouts_played"] == here.computed > 0
     assert [r["chances"] for r in there["positions"]] == [p.chances for p in here.positions]

@@ -31,7 +31,8 @@ def test_every_line_is_a_path_through_events_stored_once(known):
     assert nodes[main["path"][6]] | {"parent": None} == {
         "n": 6, "round": 1, "actor": "Ana", "text": "Ana holds, banking 9.", "scores": {"Ana": 9.0, "Bruno": 0.0},
         "parent": None}
-    assert nodes[lucky["path"][12]]["text"] == "Ana holds, banking 2." and nodes[lucky["path"][12]]["scores"]["Ana"] == 11
+    last = nodes[lucky["path"][12]]
+    assert last["text"] == "Ana holds, banking 2." and last["scores"]["Ana"] == 11
     assert main["status"] == "over: Bruno won with 11 points" and lucky["status"] == "over: Ana won with 11 points"
     assert {"n": 14, "label": "Bruno takes the lead for good"} in main["moments"]
     assert data["colors"] == {"Ana": PALETTE[0], "Bruno": PALETTE[1]}

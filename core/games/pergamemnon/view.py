@@ -178,8 +178,8 @@ def option_text(s: State, e: Event) -> str:
         assert b is not None
         value = defence_of(s, player(s, e.player), e.card, b.weapon)
         return (
-            f"{e.player} lays the {_name(s, e.card)} ({DEFENCE_OF[b.weapon]} {value}) against {b.attacker}'s face-down card"
-            f" ({b.weapon}); both cards are then revealed."
+            f"{e.player} lays the {_name(s, e.card)} ({DEFENCE_OF[b.weapon]} {value}) against {b.attacker}'s"
+            f" face-down card ({b.weapon}); both cards are then revealed."
         )
     return narrate(s, e, e.player if hasattr(e, "player") else PUBLIC)
 
