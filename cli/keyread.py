@@ -1,11 +1,13 @@
-"""One line typed at ``agon play``'s prompt, which may end by itself before Enter when its text is complete.
+"""One line typed at ``agon play``'s prompt, which may end by itself before Enter when it can only mean one thing.
 
 At a table the dice are typed as digits (``6512``), and how many dice are asked is known: once that many digits are
-typed the entry is complete, so ``play`` takes it without Enter. This needs the terminal's keys one by one
+typed the entry is complete, so ``play`` takes it without Enter. Items and the steps of a decision work alike: once
+a word can only name one item (``mc`` when ``megara-candidate`` is the only item it may still become), it is shown
+in full with a space after it, and once the last item or step is named the entry ends (``cli.play_cmds.completion``
+says when); the keys typed next belong to the next word or entry. This needs the terminal's keys one by one
 (``termios`` cbreak mode, echoing what is typed, with backspace, Ctrl-U and Ctrl-D as a terminal line has them);
-anything that is not digits only (``6 5 1 2``, ``u``, ``seed``) ends with Enter as usual. When standard input is
-not a terminal (a pipe, a test runner) the line is read as ``typer.prompt`` reads it and nothing ends early.
-"""
+anything else (``6 5 1 2``, ``u``, ``seed``) ends with Enter as usual. When standard input is not a terminal (a
+pipe, a test runner) the line is read as ``typer.prompt`` reads it and nothing ends early."""
 
 from __future__ import annotations
 
@@ -18,9 +20,13 @@ import typer
 
 PROMPT = "Your choice (q to quit)"
 
+Complete = Callable[[str], tuple[str, bool] | None]
+"""Given the text typed so far: ``None`` while it goes on as typed, else the text it becomes (the last word shown in
+full, a space after it) and whether the entry is complete (it then ends without Enter)."""
 
-def read(complete: Callable[[str], bool] | None = None) -> tuple[str, bool]:
-    """The line typed, and whether it ended by itself (``complete(text)`` became true before Enter)."""
+
+def read(complete: Complete | None = None) -> tuple[str, bool]:
+    """The line typed, and whether it ended by itself (``complete`` said it was complete before Enter)."""
     try:
         import termios
         import tty
@@ -59,9 +65,15 @@ def read(complete: Callable[[str], bool] | None = None) -> tuple[str, bool]:
                 elif ch >= " ":
                     text += ch
                     out.write(ch)
-                    if complete(text):
-                        out.write("\n")
-                        return text, True
+                    settled = complete(text)
+                    if settled is not None:
+                        now, ended = settled
+                        same = len(os.path.commonprefix([text, now]))
+                        out.write("\b \b" * (len(text) - same) + now[same:])
+                        text = now
+                        if ended:
+                            out.write("\n")
+                            return text, True
                 out.flush()
     except KeyboardInterrupt:
         raise typer.Abort() from None

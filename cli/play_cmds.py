@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Annotated, Any
 
 import typer
@@ -103,7 +104,8 @@ def print_chance(pending: Chance, how: str) -> None:
                       f" {how} (or 'seed' to let agon draw it).")
         return
     what = f"the {pending.count} item(s) drawn" if pending.kind == "draw" else "the new order of the items"
-    console.print(f"Enter {what} ({pending.label}), each by any unique prefix, spaces or commas between:"
+    soon = " (each is taken as soon as it can only mean one)" if how == "type it here" else ""
+    console.print(f"Enter {what} ({pending.label}), each by any unique prefix, spaces or commas between{soon}:"
                   f" {how} (or 'seed' to let agon draw it). From:")
     for row in groups_text(pending.items):
         console.print(f"  {row}")
@@ -181,7 +183,8 @@ def print_question(line: Line, question: steps.Question, chosen: steps.Chosen) -
         label = f"  {c.label}" if c.label else ""
         console.print(f"  [bold]{i:>3}[/]. {escape(c.value.ljust(width))}{escape(label)}", markup=True)
     finish = " Enter ends the decision here." if steps.DONE in question.values else ""
-    console.print(f"Type a number or any unique prefix (several steps at once: spaces between).{finish}")
+    console.print(f"Type a number or any unique prefix (several steps at once: spaces between); a step is taken as"
+                  f" soon as it can only mean one.{finish}")
 
 
 COMMANDS = ("u", "undo", "r", "redo", "log", "state", "?", "help")
@@ -280,12 +283,74 @@ def what_is(svc: Any, line: Line, answer: str, stepping: steps.Question | None, 
     return "entry"
 
 
-def dice_complete(line: Line) -> Any:
-    """At a table, dice typed as digits end by themselves once there is a digit for every die (cli.keyread)."""
+UNSETTLED = (*COMMANDS, *QUIT, "-", "back", "b", "branch", "seed", "random", "bot")
+"""Words ``play`` reads otherwise than as an item or a step: while the line typed so far may become one of them, it
+never ends by itself (``u`` may be undo; ``s`` may be seed or state)."""
+
+
+def completion(line: Line, stepping: steps.Question | None, chosen: steps.Chosen) -> keyread.Complete | None:
+    """How an entry at this prompt ends by itself in a terminal (cli.keyread): dice once there is a digit for every
+    die; an item drawn, or a step's value, once what is typed can only name that one (it is then shown in full,
+    with a space after it), the entry once the last item or the last step is taken; an option number once no
+    longer number is listed. ``None``: every line ends with Enter."""
     pending = line.pending
-    if not (isinstance(pending, Chance) and line.created.table and pending.kind == "dice" and pending.sides <= 9):
+    if isinstance(pending, Chance):
+        if not line.created.table:
+            return None
+        if pending.kind == "dice":
+            if pending.sides > 9:
+                return None
+            return lambda text: (text, True) if text.isascii() and text.isdigit() and len(text) == pending.count \
+                else None
+        return guarded(lambda text: settle_items(pending, text))
+    if not isinstance(pending, Decision) or line.bot_of(pending.player):
         return None
-    return lambda text: text.isascii() and text.isdigit() and len(text) == pending.count
+    rs, state = line.ruleset, line.state
+    legal = len(rs.legal(state))
+
+    def settle(text: str) -> tuple[str, bool] | None:
+        t = text.strip()
+        if stepping is None and t.isascii() and t.isdigit():  # an option number
+            longer = any(str(m).startswith(t) for m in range(1, legal + 1) if str(m) != t)
+            return (text, True) if t == text and 1 <= int(t) <= legal and not t.startswith("0") and not longer \
+                else None
+        return steps.settle(rs, state, text, chosen if stepping is not None else ())
+
+    return guarded(settle)
+
+
+def guarded(settle: keyread.Complete) -> keyread.Complete:
+    """``settle``, except while the line may still become a command (``u``, ``b NAME``, ``?TEXT``, JSON)."""
+    def complete(text: str) -> tuple[str, bool] | None:
+        low = text.lower()
+        if low.startswith(("?", "{", "b ", "branch ")) or any(w.startswith(low) for w in UNSETTLED):
+            return None
+        return settle(text)
+
+    return complete
+
+
+def settle_items(pending: Chance, text: str) -> tuple[str, bool] | None:
+    """A chance outcome's items typed so far: the last one shown in full once it can only name one of the items
+    still left to take (core.entry.settled), and the entry complete once every item is named."""
+    words = entry.tokens(text)
+    need = pending.count if pending.kind == "draw" else len(pending.items)
+    if not words or len(words) > need:
+        return None
+    left = Counter(pending.items)
+    done = words if text[-1] in " ," else words[:-1]
+    try:
+        for w in done:
+            left[entry.resolve(w, pending.items)] -= 1
+    except entry.EntryError:
+        return None
+    if text[-1] in " ,":
+        return (text, True) if len(words) == need else None
+    last = words[-1]
+    value = entry.settled(last, [it for it, k in left.items() if k > 0])
+    if value is None:
+        return None
+    return text[:len(text) - len(last)] + value + " ", len(words) == need
 
 
 def stepwise_now(line: Line) -> bool:
@@ -319,14 +384,16 @@ def play(
     commands.
 
     A decision with many variants is built step by step (each step lists what remains legal; '-' goes back); a
-    value is typed as a number or any unique prefix, and several steps may be typed at once."""
+    value is typed as a number or any unique prefix, and several steps may be typed at once. In a terminal a word
+    is taken as soon as it can only mean one item or value (shown in full), and the entry ends by itself once it
+    is complete (the dice, the items drawn, the last step, an option number no longer one can follow)."""
     svc = service()
     match: str | None = None
     chosen: steps.Chosen = ()
     at: str | None = None  # the head the steps were chosen at: they are dropped when it moves
     opening = True
     last_shown: tuple | None = None
-    after_dice = False
+    after_ended = False
     while True:
         line = svc.load(game, branch)
         pending = line.pending
@@ -373,11 +440,11 @@ def play(
         match = None
         try:
             while True:
-                answer, ended = keyread.read(dice_complete(line))
-                if answer.strip() or not after_dice:
+                answer, ended = keyread.read(completion(line, stepping, chosen))
+                if answer.strip() or not after_ended:
                     break
-                after_dice = False  # an Enter typed after dice that ended by themselves: ignored
-            after_dice = ended
+                after_ended = False  # an Enter typed after an entry that ended by itself: ignored
+            after_ended = ended
         except (EOFError, typer.Abort):
             console.print("\nStopped; every decision so far is recorded.")
             return

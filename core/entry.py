@@ -92,6 +92,55 @@ def resolve(token: str, items: Iterable[str], what: str = "item") -> str:
     raise EntryError(f"no {what} {token!r} here; possible: {shown}")
 
 
+def _canonical(text: str) -> str:
+    """Lower case, each run of digits without its leading zeros: two texts with the same ``natural_key`` have the
+    same canonical form."""
+    return re.sub(r"[0-9]+", lambda m: str(int(m.group())), text.lower())
+
+
+def _natural_reach(t: str, item: str) -> bool:
+    """Whether ``t`` followed by more typing may name ``item`` by its number without leading zeros (``a1`` for
+    ``A01``): the text before the last run of digits is as the item's, and that run may still grow into the item's
+    (``c2`` may become ``c20``; ``a0`` may become ``a01`` or ``a010``)."""
+    m = re.search(r"[0-9]+$", t)
+    head, digits = (t[:m.start()], m.group()) if m else (t, "")
+    whole, start = _canonical(item), _canonical(head)
+    if not whole.startswith(start):
+        return False
+    if not digits:
+        return True
+    run = re.match(r"[0-9]*", whole[len(start):]).group()  # type: ignore[union-attr]
+    return bool(run) and (not digits.strip("0") or run.startswith(str(int(digits))))
+
+
+def reachable(token: str, items: Iterable[str]) -> list[str]:
+    """The items that ``token``, or ``token`` followed by more typing, may name in any tier (a prefix, an
+    abbreviation, a later word, a number without its leading zeros); distinct, in natural order. Each tier that
+    names an item after more typing also names it now, except a number (``c2`` may grow into ``c20``)."""
+    t = token.strip().lower()
+    if not t:
+        return []
+    squeezed = SEPARATORS.sub("", t)
+
+    def may(it: str) -> bool:
+        ws = words(it)
+        return (it.lower().startswith(t) or _abbreviates(squeezed, ws)
+                or any(_abbreviates(squeezed, ws[i:]) for i in range(1, len(ws))) or _natural_reach(t, it))
+
+    return [it for it in natural(set(items)) if may(it)]
+
+
+def settled(token: str, items: Iterable[str]) -> str | None:
+    """The item ``token`` names when it can only mean that one, whatever might still be typed after it; else
+    ``None``. ``play`` then takes the token without a space or Enter (``c2`` is not settled while ``c20`` is an
+    item: ``c20`` may be what is being typed)."""
+    pool = list(items)
+    may = reachable(token, pool)
+    if len(may) != 1:
+        return None
+    return may[0] if matches(token, pool) == may else None
+
+
 def tokens(text: str) -> list[str]:
     """Entries separated by spaces or commas."""
     return [p for p in text.replace(",", " ").split() if p]

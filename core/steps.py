@@ -244,6 +244,12 @@ def walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen = 
     """Answer one step per word from ``chosen`` on; returns the steps taken and what comes next (a question, or the
     finished decision). A step with one possible answer is answered by itself, unless the word names that answer.
     A word past the end of the decision is refused."""
+    chosen, now = _walk(ruleset, state, words, chosen)
+    return forward(ruleset, state, chosen, now)
+
+
+def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) -> tuple[Chosen, Question | Event]:
+    """``walk`` without answering the one-answer steps after the last word."""
     now = ask(ruleset, state, chosen)
     for w in words:
         while isinstance(now, Question) and len(now.choices) == 1 and not _names(now, w):
@@ -253,7 +259,57 @@ def walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen = 
             raise entry.EntryError(f"the decision is complete before {w!r}; leave it out")
         chosen = chosen + (answer(now, pick(now, w)),)
         now = ask(ruleset, state, chosen)
-    return forward(ruleset, state, chosen, now)
+    return chosen, now
+
+
+def settled_value(question: Question, token: str) -> str | None:
+    """The value ``token`` names at ``question`` when it can only mean that one, whatever might still be typed
+    after it (``core.entry.settled``); a number in the list is settled when no longer number is in it (``3`` of 12
+    choices, not ``1``)."""
+    values = question.values
+    t = token.strip()
+    if t.isascii() and t.isdigit() and len(t) < 10 and not any(v.isdigit() for v in values):
+        n = int(t)
+        longer = any(str(m).startswith(t) for m in range(1, len(values) + 1) if m != n)
+        return values[n - 1] if 1 <= n <= len(values) and not longer else None
+    found = entry.settled(t, [*values, *question.accepts])
+    try:
+        return found if found is not None and pick(question, t) == found else None
+    except entry.EntryError:
+        return None
+
+
+def settle(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> tuple[str, bool] | None:
+    """What ``agon play`` makes of ``text`` typed so far for a decision built step by step (``cli.keyread``): when
+    its last word can only name one value of the step it answers, the text with that value in full and a space
+    after it, and whether that finishes the decision; ``None`` while the last word may still mean several values
+    (or names none). Text that ends with a space or a comma is finished when it builds the whole decision."""
+    words = entry.tokens(text)
+    if not words:
+        return None
+    try:
+        if text[-1] in " ,":
+            return (text, True) if not isinstance(walk(ruleset, state, words, chosen)[1], Question) else None
+        *head, last = words
+        taken, now = _walk(ruleset, state, head, chosen)
+        while isinstance(now, Question) and len(now.choices) == 1:
+            if entry.reachable(last, [*now.values, *now.accepts]) and not (last.isdigit() and not any(
+                    v.isdigit() for v in now.values)):
+                return None  # the word may name the one answer of this step, or a value of the next one
+            taken = taken + (answer(now, now.values[0]),)
+            now = ask(ruleset, state, taken)
+        if not isinstance(now, Question):
+            return None
+        value = settled_value(now, last)
+        if value is None:
+            return None
+        after, end = _walk(ruleset, state, [*head, value], chosen)
+        if after != taken + (answer(now, value),):
+            return None  # the value in full would be read otherwise: leave the word as it is
+        end = forward(ruleset, state, after, end)[1]
+    except entry.EntryError:
+        return None
+    return text[:len(text) - len(last)] + value + " ", not isinstance(end, Question)
 
 
 def build(ruleset: Ruleset, state: State, text: str) -> Event:

@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 import pexpect  # noqa: E402
 
-from agon.cli.play_cmds import SHOWN  # noqa: E402
+from agon.cli.play_cmds import SHOWN, completion, stepwise_now  # noqa: E402
 from agon.core import entry, steps  # noqa: E402
 from agon.core.engine import Chance, Decision, option_text  # noqa: E402
 from agon.core.service import NewGame, Service  # noqa: E402
@@ -198,6 +198,122 @@ def words_for(rs, state, path: steps.Chosen) -> list[str]:
                 if i >= len(chosen)]
 
 
+# -- typing key by key, as play reads it (cli/keyread.py, cli/play_cmds.completion) ----------------------------------
+
+
+def type_word(complete, text: str, word: str) -> tuple[str, str, bool, bool]:
+    """Type ``word`` after ``text`` key by key: the text then, the keys typed, whether play took the word by itself
+    (the keys left of it are not typed) and whether that ended the entry."""
+    typed = ""
+    for ch in word:
+        text += ch
+        typed += ch
+        got = complete(text) if complete is not None else None
+        if got is not None:
+            return got[0], typed, True, got[1]
+    return text, typed, False, False
+
+
+def plan_keys(complete, targets: list[list[str]], valid) -> tuple[str, bool] | None:
+    """The fewest keys that type one entry: ``targets`` holds, for each word, the ways it may be spelled;
+    ``valid(words, i)`` says whether words 0..i name what is meant. Returns the keys (without Enter) and whether
+    Enter must end the entry, or ``None`` when no spelling works."""
+    text, keys, ended = "", "", False
+    for i, options in enumerate(targets):
+        last = i == len(targets) - 1
+        best = None
+        for word in options:
+            if best is not None and best[0] <= 1:
+                break
+            new, typed, took, end = type_word(complete, text, word)
+            if took:
+                if not valid(entry.tokens(new), i) or (end and not last):
+                    continue
+            else:
+                if not valid([*entry.tokens(text), word], i):
+                    continue
+                if not text and last and word.lower() in RESERVED:
+                    continue  # alone on the line it is a command
+                if not last:
+                    new, typed = new + " ", typed + " "
+                    got = complete(new) if complete is not None else None
+                    if got is not None and got[1]:
+                        continue
+            cost = len(typed) + (1 if last and not (took and end) else 0)
+            if best is None or cost < best[0]:
+                best = (cost, new, typed, took and end)
+        if best is None:
+            return None
+        _, text, typed, ended = best
+        keys += typed
+    return keys, not ended
+
+
+def memo(complete):
+    seen: dict = {}
+
+    def f(text):
+        if text not in seen:
+            seen[text] = complete(text)
+        return seen[text]
+
+    return f if complete is not None else None
+
+
+def asked_now(line) -> steps.Question | None:
+    """The step ``play`` asks first for the pending decision, as play computes it (None: the options are listed)."""
+    if not stepwise_now(line):
+        return None
+    rs, state = line.ruleset, line.state
+    now = steps.forward(rs, state, (), steps.ask(rs, state))[1]
+    return now if isinstance(now, steps.Question) else None
+
+
+def step_spellings(question: steps.Question, value: str) -> list[str]:
+    options = list(spellings(value))
+    if not any(v.isdigit() for v in question.values) and value in question.values:
+        options.append(str(question.values.index(value) + 1))
+    out = []
+    for t in sorted(dict.fromkeys(options), key=len):
+        try:
+            if steps.pick(question, t) == value:
+                out.append(t)
+        except entry.EntryError:
+            pass
+    return out
+
+
+def step_keys(line, complete, path: steps.Chosen) -> tuple[str, bool] | None:
+    """The fewest keys that build the decision ``path`` in one line: the steps asked (those with one possible
+    answer left out, unless that changes what the words mean), each as play takes it key by key."""
+    rs, state = line.ruleset, line.state
+    start, now = steps.forward(rs, state, (), steps.ask(rs, state))
+
+    def valid(words, i):
+        try:
+            chosen, _ = steps.walk(rs, state, words)
+        except entry.EntryError:
+            return False
+        return len(chosen) >= at[i] + 1 and chosen == path[:len(chosen)]
+
+    for skip_forced in (True, False):
+        at, targets = [], []
+        chosen = start
+        for j in range(len(start), len(path)):
+            q = steps.ask(rs, state, chosen)
+            assert isinstance(q, steps.Question), (q, path)
+            if len(q.choices) > 1 or not skip_forced:
+                at.append(j)
+                targets.append(step_spellings(q, path[j][1]))
+            chosen = chosen + (path[j],)
+        if not targets:
+            return "", True
+        got = plan_keys(complete, targets, valid)
+        if got is not None:
+            return got
+    return None
+
+
 @dataclass
 class Plan:
     """What is typed for one event, today and now."""
@@ -229,25 +345,41 @@ def _plan_event(svc: Service, line, n: int, event, actor: str) -> Plan:
             if pending.sides <= 9:
                 return Plan(n, "dice", "".join(map(str, out)), " ".join(map(str, out)), enter=False)
             return Plan(n, "dice", " ".join(map(str, out)), " ".join(map(str, out)))
-        return Plan(n, pending.kind, " ".join(shortest_item(i, pending.items) for i in out), " ".join(out))
+        items = list(pending.items)
+
+        def valid(words, i):
+            try:
+                return [entry.resolve(w, items) for w in words] == list(out[:i + 1])
+            except entry.EntryError:
+                return False
+
+        got = plan_keys(memo(completion(line, None, ())), [spellings(i) for i in out], valid)
+        assert got is not None, (n, out)
+        return Plan(n, pending.kind, got[0], " ".join(out), enter=got[1])
     assert isinstance(pending, Decision)
     legal = list(rs.legal(state))
     today = today_decision(rs, state, legal, event, obj)
     if len(legal) == 1 and legal[0] == event:
         return Plan(n, "decision", "", today)
-    pending_is_stepwise = steps.stepwise(rs, state)
+    stepping = asked_now(line)
+    complete = memo(completion(line, stepping, ()))
     path = step_path(rs, state, event)
-    words = " ".join(words_for(rs, state, path)) if path is not None else None
-    if not pending_is_stepwise:
-        # a listed decision: its number, or its steps' words when shorter (play reads a line that is not a
+    built = step_keys(line, complete, path) if path is not None else None
+    if stepping is None:
+        # a listed decision: its number, or its steps' words when fewer keys (play reads a line that is not a
         # number as the decision's steps, core.service.parse_choice)
-        number = str(legal.index(event) + 1) if event in legal else json.dumps(obj)
-        if words and not words.isdigit() and len(words) < len(number) and svc.parse_choice(line, words) == event:
-            return Plan(n, "decision", words, today)
-        return Plan(n, "decision", number, today)
-    if words is None:
+        if event not in legal:
+            return Plan(n, "decision", json.dumps(obj), today)
+        number = str(legal.index(event) + 1)
+        got = plan_keys(complete, [[number]], lambda words, i: words == [number])
+        assert got is not None
+        cost = len(got[0]) + got[1]
+        if built and not built[0].strip().isdigit() and len(built[0]) + built[1] < cost:
+            return Plan(n, "decision", built[0], today, enter=built[1])
+        return Plan(n, "decision", got[0], today, enter=got[1])
+    if built is None:
         return Plan(n, "decision", json.dumps(obj), today)
-    return Plan(n, "decision", words, today)
+    return Plan(n, "decision", built[0], today, enter=built[1])
 
 
 def today_decision(rs, state, legal, event, obj) -> str:
@@ -339,9 +471,10 @@ def measure(name: str, work: Path) -> Result:
             if steps.stepwise(line.ruleset, line.state):
                 category = "built decision" if mistakes["built decision"] is None else "step"
         if category in mistakes and mistakes[category] is None:
-            wrong = wrong_entry(line, plan, category, event)
-            if wrong is not None:
-                out = send(wrong, plan.enter)
+            slip = wrong_entry(line, plan, category, event)
+            if slip is not None:
+                wrong, enter = slip
+                out = send(wrong, enter)
                 recorded_wrong = len(svc.load(game).events) > n
                 if "error" not in out and recorded_wrong == (category != "step"):
                     out = send("u" if recorded_wrong else "-")  # take the event back, or the step
@@ -388,38 +521,54 @@ def check_progress(svc, game, target, n, out) -> None:
         raise AssertionError(f"event #{n} was not recorded as in the replay; play said:\n{out[-1500:]}")
 
 
-def wrong_entry(line, plan: Plan, category: str, event) -> str | None:
-    """A plausible slip: the next die value, another card of the same draw, another legal decision (by its number,
-    or built step by step), or a wrong first step of a decision built step by step (nothing recorded yet)."""
+def wrong_entry(line, plan: Plan, category: str, event) -> tuple[str, bool] | None:
+    """A plausible slip, as the keys typed and whether Enter follows: the next die value, another card of the same
+    draw, another legal decision (by its number, or built step by step), or a wrong first step of a decision built
+    step by step (nothing recorded yet)."""
     rs, state = line.ruleset, line.state
     pending = rs.pending(state)
     if category == "dice":
         d = list(plan.now)
         d[0] = str(int(d[0]) % pending.sides + 1)
-        return "".join(d)
+        return "".join(d), plan.enter
+    stepping = asked_now(line)
+    complete = memo(completion(line, stepping, ()))
     if category == "draw":
         out = plan.today.split()
         others = [i for i in sorted(set(pending.items)) if i not in out]
         if not others:
             return None
-        return " ".join([others[0], *out[1:]])
+        wrong = [others[0], *out[1:]]
+        items = list(pending.items)
+
+        def valid(words, i):
+            try:
+                return [entry.resolve(w, items) for w in words] == wrong[:i + 1]
+            except entry.EntryError:
+                return False
+
+        return plan_keys(complete, [spellings(i) for i in wrong], valid)
     if category == "decision":
-        return "2" if plan.today != "2" else "1"
+        number = "2" if plan.today != "2" else "1"
+        return plan_keys(complete, [[number]], lambda words, i: words == [number])
     if category == "built decision":
         for other in list(rs.legal(state))[:20]:
             path = step_path(rs, state, other) if other != event else None
             if path is not None:
-                return " ".join(words_for(rs, state, path))
+                return step_keys(line, complete, path)
         return None
     chosen, first = steps.forward(rs, state, (), steps.ask(rs, state))
     if not isinstance(first, steps.Question):
         return None
-    right = steps.walk(rs, state, entry.tokens(plan.now)[:1], chosen)[0][len(chosen):]
+    path = step_path(rs, state, event)
+    right = path[len(chosen):] if path is not None else ()
     for value in first.values:
         if right and value != right[0][1] and value != steps.DONE:
             _, after = steps.walk(rs, state, [value], chosen)
             if isinstance(after, steps.Question):
-                return shortest_step(first, value)
+                _, typed, _, ended = type_word(complete, "", shortest_step(first, value))
+                assert not ended
+                return typed, True
     return None
 
 

@@ -86,3 +86,37 @@ def test_at_a_table_agon_act_takes_cards_by_prefix_and_options_lists_them_in_nat
     bad = agon("act", game, "c1 c1x c2 c3 c4 c5", ok=False)
     assert bad.exit_code != 0 and "no item 'c1x' here" in bad.stderr
     assert "The adventure strip is c10, c2, c1" in agon("act", game, "C10,c2 c1 c3 c4 c5").stdout
+
+
+@pytest.mark.parametrize("typed, meant", [
+    ("atc", "athens-candidate"),  # at(hens) c(andidate): nothing else may follow from it
+    ("ath-a", "athens-assassin"),
+    ("sp", "sparta-2"),
+    ("an", "any"),
+    ("a", None),  # any, argos-..., athens-...
+    ("at", None),  # the three of athens
+    ("xyz", None),  # names nothing
+])
+def test_a_word_is_settled_once_it_can_only_name_one_item_whatever_is_typed_after_it(typed, meant):
+    assert entry.settled(typed, INFLUENCE) == meant
+
+
+def test_a_number_is_not_settled_while_a_longer_number_may_be_typed():
+    assert entry.settled("c2", ["c2", "c20"]) is None  # c20 may be what is being typed
+    assert entry.settled("c20", ["c2", "c20"]) == "c20"
+    assert entry.settled("c2", ["c2", "c10"]) == "c2"  # no item goes on from c2
+    assert entry.reachable("c1", ["c1", "c10", "c2"]) == ["c1", "c10"]
+
+
+def test_a_number_without_its_leading_zeros_is_settled_only_when_no_other_number_may_follow():
+    assert entry.settled("a1", ["A01", "A10"]) is None  # a1 names A01, but a10 is A10
+    assert entry.settled("a2", ["A01", "A02"]) == "A02"
+    assert entry.reachable("a0", ["A01", "A10", "B01"]) == ["A01", "A10"]  # a01, a010
+    assert entry.settled("a01", ["A01", "A02"]) == "A01"
+
+
+def test_a_word_that_names_an_item_only_by_a_later_word_is_settled_when_no_other_may_follow():
+    hand = ["greece.bowman.1", "greece.bowman.2", "greece.hercules", "greece.guard"]
+    assert entry.settled("herc", hand) == "greece.hercules"
+    assert entry.settled("gb", hand) is None and entry.settled("gb2", hand) == "greece.bowman.2"
+    assert entry.settled("g", hand) is None

@@ -60,7 +60,12 @@ def test_chance_items_by_prefix_and_an_ambiguous_prefix_refused_with_its_candida
     child.expect("'p' is ambiguous: it may be perikles, persian-fleet, phormio, plague; type more of it")
     child.expect(PROMPT)
     assert len(svc.load(game).events) == 1  # nothing recorded
-    child.sendline("peri br alk")
+    child.send("peri")  # perikles alone may follow: taken, shown in full with a space after it
+    child.expect("perikles ")
+    child.send("b")
+    child.expect("brasidas ")
+    child.send("alk")  # 'al' may still be thessalian-allies; 'alk' names the third tile: the entry ends, no Enter
+    child.expect("Special tiles are dealt")
     child.expect(PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)
@@ -79,20 +84,21 @@ def test_a_commitment_built_step_by_step_with_a_step_back(table):
     before = len(line.events)
     rs, s = line.ruleset, line.state
     chosen, now = steps.forward(rs, s, (), steps.ask(rs, s))
-    if now.field == "tile":  # several tiles: the first
-        child.sendline(now.values[0])
+    if now.field == "tile":  # several tiles: the first (by its number: it may be taken before Enter)
+        child.sendline("1")
         child.expect("where counters go")
         child.expect(PROMPT)
         chosen, now = steps.walk(rs, s, [now.values[0]], chosen)
     assert now.field == "location"
     place = next(v for v in now.values if v != steps.DONE)
-    child.sendline(place)
+    number = str(now.values.index(place) + 1)
+    child.sendline(number)
     child.expect(f"at {place}: attack or defend|which counter to send to {place}")
     child.expect(PROMPT)
     child.sendline("-")  # one step back: where is asked again
     child.expect("where counters go")
     child.expect(PROMPT)
-    child.sendline(place)
+    child.sendline(number)
     child.expect(f"at {place}: attack or defend|which counter to send to {place}")
     child.expect(PROMPT)
     chosen, now = steps.walk(rs, s, [place], chosen)
@@ -118,6 +124,58 @@ def test_a_commitment_built_step_by_step_with_a_step_back(table):
     assert "Or build any legal one step by step" in listing  # 'agon options' tells of the steps too
     committed = after.events[before]
     assert [(p.counter, p.location) for p in committed.placements] == [(counter, place)]
+
+
+def test_a_decision_built_step_by_step_ends_by_itself_once_its_last_step_is_named(table):
+    """Taking an influence tile: each step's number names one value (fewer than 10 listed), shown in full as it is
+    taken; the last one records the decision without Enter."""
+    from agon.core import steps
+
+    svc, game, play = table
+    run_until(svc, game, lambda p: isinstance(p, Decision) and "influence tile" in p.prompt)
+    line = svc.load(game)
+    rs, s = line.ruleset, line.state
+    before = len(line.events)
+    chosen, now = steps.forward(rs, s, (), steps.ask(rs, s))
+    assert steps.stepwise(rs, s) and isinstance(now, steps.Question)
+    child = play()
+    asked = 0
+    while isinstance(now, steps.Question):
+        assert len(now.values) < 10, now.values  # one digit names the value: nothing longer may follow
+        child.send("1")
+        child.expect(re.escape(now.values[0]) + " ")
+        asked += 1
+        chosen, now = steps.walk(rs, s, [now.values[0]], chosen)
+    child.expect(f"{line.pending.player}: {line.pending.player} takes")
+    child.expect(PROMPT)
+    assert asked > 1 and svc.load(game).events[before] == now
+    child.sendline("")  # an Enter typed after it out of habit is ignored
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert len(svc.load(game).events) == before + 1
+
+
+def test_a_word_that_may_become_a_command_never_ends_the_entry_by_itself(table):
+    """'s' names only slave-revolt among the special tiles, but may become 'state' or 'seed'; 'u' may be undo: such
+    a line waits for Enter, and a command typed in full is the command."""
+    svc, game, play = table
+    child = play()
+    child.sendline("state")
+    child.expect("as every player sees it")
+    child.expect(PROMPT)
+    child.sendline("u")
+    child.expect("cannot undo")
+    child.expect(PROMPT)
+    child.send("s")
+    child.send("l")  # 'sl' may only be slave-revolt: taken
+    child.expect("slave-revolt ")
+    child.sendline("q")  # no entry: 'q' is a word of the line, not a command
+    child.expect("no item 'q' here")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert len(svc.load(game).events) == 1
 
 
 def test_a_mistyped_die_is_taken_back_with_u_and_typed_again(table):

@@ -191,3 +191,27 @@ def test_the_usual_kind_of_decision_is_not_asked_for_and_the_others_are_offered_
     assert now == ev
     assert steps.build(PERIKLES, s, " ".join(words)) == ev
     assert steps.build(PERIKLES, s, " ".join(["influence-tile-taken", *words])) == ev
+
+
+def test_a_step_is_settled_once_its_word_can_only_name_one_value_and_the_last_step_ends_the_decision():
+    s = commit_position()
+    assert steps.settle(PERIKLES, s, "a") is None  # argos-2 or athens-2
+    assert steps.settle(PERIKLES, s, "at") == ("athens-2 ", False)  # shown in full, a space after it
+    assert steps.settle(PERIKLES, s, "2") == ("athens-2 ", False)  # its number: 2 of 2 choices
+    assert steps.settle(PERIKLES, s, "athens-2 p") is None  # Pylos, Potidea, ...
+    assert steps.settle(PERIKLES, s, "athens-2 py") == ("athens-2 Pylos ", False)
+    counters = "athens-2 Pylos attacker athens-t4-1"
+    assert steps.settle(PERIKLES, s, f"{counters} ath-t4") == (f"{counters} athens-t4-2 ", False)  # the one left
+    four = f"{counters} athens-t4-2 athens-t3-1"
+    assert steps.settle(PERIKLES, s, f"{four} ath-t3") == (f"{four} athens-t3-2 ", True)  # the fourth: complete
+    assert steps.settle(PERIKLES, s, "athens-2 zz") is None  # names nothing: Enter tells what is wrong
+
+
+def test_an_option_number_is_settled_when_no_longer_number_is_listed():
+    from agon.core.steps import Choice, Question
+
+    q = Question("x", "which", tuple(Choice(f"v{i}") for i in range(1, 13)))  # 12 choices
+    assert steps.settled_value(q, "1") is None  # 1, 10, 11 or 12
+    assert steps.settled_value(q, "3") == "v3"
+    assert steps.settled_value(q, "12") == "v12"
+    assert steps.settled_value(q, "13") is None
