@@ -1,5 +1,6 @@
 """The command line's conventions, over every command: help ends with examples that parse, one meaning per
-option name, ``--json`` errors as JSON, messages with square brackets printed as written."""
+option name, ``--json`` errors as JSON, messages with square brackets printed as written; and the code's own
+convention: ``ruff check`` finds nothing."""
 
 from __future__ import annotations
 
@@ -132,3 +133,17 @@ def test_demo_records_several_games(agon):
     out = agon("demo", "adamastor", "--games", "2").stdout
     assert "Recorded 2 Adamastor games" in out and "stats adamastor" in out
     assert len(json.loads(agon("games", "--json").stdout)) == 5
+
+
+def test_ruff_finds_nothing_anywhere_in_the_project():
+    """``ruff check`` with the rules in pyproject.toml ([tool.ruff]), over the whole checkout and excluding nothing
+    of ours (ruff is in the ``test`` extra, so this runs wherever the tests do)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    r = subprocess.run([sys.executable, "-m", "ruff", "check", "--no-cache", "--output-format", "concise", "."],
+                       cwd=root, capture_output=True, text=True)
+    assert "No module named ruff" not in r.stderr, "ruff is not installed: pip install -e '.[test]'"
+    assert r.returncode == 0, r.stdout + r.stderr
