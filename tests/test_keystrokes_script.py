@@ -43,3 +43,27 @@ def test_a_command_word_is_never_typed_as_an_entry():
 def test_a_number_is_typed_without_its_leading_zeros():
     ks = load()
     assert ks.shortest_item("A06", ["A01", "A06", "A16"]).lower() == "a6"  # "a0" may be A01
+
+
+def test_each_word_is_typed_only_until_play_takes_it_and_enter_only_where_the_entry_does_not_end_by_itself():
+    from agon.cli.play_cmds import guarded, settle_items
+    from agon.core.engine import Chance
+
+    ks = load()
+    items = ("c2", "c20", "megara-2", "megara-candidate", "sparta-2")
+    draw = Chance("draw", "display", lambda o: None, count=2, items=items)  # type: ignore[arg-type]
+    complete = guarded(lambda text: settle_items(draw, text))
+
+    def plan(*meant):
+        def valid(words, i):
+            try:
+                return [entry.resolve(w, items) for w in words] == list(meant[:i + 1])
+            except entry.EntryError:
+                return False
+
+        return ks.plan_keys(complete, [ks.spellings(m) for m in meant], valid)
+
+    assert plan("megara-candidate", "c20") == ("mcc20", False)  # 'mc' is taken, then 'c20': recorded, no Enter
+    assert plan("megara-candidate", "c2") == ("mcc2", True)  # 'c2' may still become 'c20': Enter ends it
+    assert plan("sparta-2", "c2") in (("s c2", True), ("spc2", True))  # 's' alone may become 'state' or 'seed'
+    assert ks.type_word(complete, "", "mc") == ("megara-candidate ", "mc", True, False)
