@@ -120,3 +120,22 @@ def test_a_word_that_names_an_item_only_by_a_later_word_is_settled_when_no_other
     assert entry.settled("herc", hand) == "greece.hercules"
     assert entry.settled("gb", hand) is None and entry.settled("gb2", hand) == "greece.bowman.2"
     assert entry.settled("g", hand) is None
+
+
+def test_a_line_that_may_still_become_a_command_is_never_taken_by_itself():
+    """agon play's guard over the settled words (cli.play_cmds): 'u' may be undo, 'r' redo, 's' state or seed,
+    'b' a branch; once the line can no longer be a command the word is taken."""
+    from agon.cli.play_cmds import guarded, settle_items
+
+    items = ("rome", "sparta-2", "ulm", "bowman", "c2", "c20")
+    draw = Chance("draw", "display", lambda o: None, count=2, items=items)  # type: ignore[arg-type]
+    complete = guarded(lambda text: settle_items(draw, text))
+    for typed in ("u", "r", "re", "s", "b", "b c2", "?sp", "-", "q", "lo"):
+        assert complete(typed) is None, typed
+    assert complete("ro") == ("rome ", False)  # no longer 'redo': taken, shown in full
+    assert complete("ul") == ("ulm ", False)
+    assert complete("sp") == ("sparta-2 ", False)
+    assert complete("rome c2") is None  # c20 may follow
+    assert complete("rome c2 ") == ("rome c2 ", True)  # a space takes it: the second item, the entry complete
+    assert complete("rome c20") == ("rome c20 ", True)
+    assert complete("rome ro") is None  # the one rome is taken: 'ro' names nothing left
