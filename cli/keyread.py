@@ -7,7 +7,12 @@ in full with a space after it, and once the last item or step is named the entry
 says when); the keys typed next belong to the next word or entry. This needs the terminal's keys one by one
 (``termios`` cbreak mode, echoing what is typed, with backspace, Ctrl-U and Ctrl-D as a terminal line has them);
 anything else (``6 5 1 2``, ``u``, ``seed``) ends with Enter as usual. When standard input is not a terminal (a
-pipe, a test runner) the line is read as ``typer.prompt`` reads it and nothing ends early."""
+pipe, a test runner) the line is read as ``typer.prompt`` reads it and nothing ends early.
+
+A word taken before it was typed in full may still be typed to its end, as a person who types whole names does:
+the keys that go on spelling it (``os`` after ``mel`` took ``Melos``) and the space, comma or Enter after them are
+swallowed, also at the next prompt when the word ended the entry. A key that leaves the spelling starts the next
+word with the keys held back (after ``n`` took ``Naupactus``, ``ae`` is the start of ``Aetolia``, not a slip)."""
 
 from __future__ import annotations
 
@@ -42,6 +47,8 @@ def read(complete: Complete | None = None) -> tuple[str, bool]:
     out.flush()
     decode = codecs.getincrementaldecoder("utf-8")(errors="replace")
     text = ""
+    global _carry
+    rest, held, _carry = _carry, "", None  # the rest of the word taken last, and the keys typed on it so far
     try:
         tty.setcbreak(fd, termios.TCSANOW)  # keys one by one; nothing typed ahead is thrown away
         while True:
@@ -49,20 +56,35 @@ def read(complete: Complete | None = None) -> tuple[str, bool]:
             if not byte:
                 raise EOFError
             for ch in decode.decode(byte):
+                if rest is not None and ch not in "\x7f\b":
+                    if rest and ch.lower() == rest[0]:  # the taken word, typed on: nothing new
+                        rest, held = rest[1:], held + ch
+                        continue
+                    spelled, back = not rest, held
+                    rest, held = None, ""
+                    if ch in " ,":  # the word's end: the space after it is there already
+                        continue
+                    if not spelled and back and ch not in "\r\n":  # another word: the keys held back begin it
+                        text += back
+                        out.write(back)
                 if ch in "\r\n":
                     out.write("\n")
                     return text, False
                 if ch in "\x7f\b":
-                    if text:
+                    if held:
+                        rest, held = held[-1].lower() + (rest or ""), held[:-1]
+                    elif text:
+                        rest = None
                         text = text[:-1]
                         out.write("\b \b")
                 elif ch == "\x15":  # Ctrl-U: the whole line
                     out.write("\b \b" * len(text))
-                    text = ""
+                    text, rest, held = "", None, ""
                 elif ch == "\x04":
                     if not text:
                         raise EOFError
                 elif ch >= " ":
+                    typed = text + ch
                     text += ch
                     out.write(ch)
                     settled = complete(text)
@@ -71,8 +93,10 @@ def read(complete: Complete | None = None) -> tuple[str, bool]:
                         same = len(os.path.commonprefix([text, now]))
                         out.write("\b \b" * (len(text) - same) + now[same:])
                         text = now
+                        rest = _rest_of(typed, now)
                         if ended:
                             out.write("\n")
+                            _carry = rest
                             return text, True
                 out.flush()
     except KeyboardInterrupt:
@@ -80,6 +104,22 @@ def read(complete: Complete | None = None) -> tuple[str, bool]:
     finally:
         out.flush()
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
+
+
+_carry: str | None = None
+"""The rest of the word that ended the last entry by itself, still to be swallowed if it is typed on."""
+
+
+def _rest_of(typed: str, now: str) -> str | None:
+    """What of the word just taken the person has not typed (``os`` when ``mel`` took ``Melos``): its rest when
+    the word typed is the start of the word shown, else None (an abbreviation, ``mc``, is not spelled on)."""
+    words_typed, words_now = typed.split(), now.split()
+    if not words_typed or not words_now:
+        return None
+    last, shown = words_typed[-1].lower(), words_now[-1].lower()
+    if not shown.startswith(last):
+        return None
+    return shown[len(last):]
 
 
 def _is_tty() -> bool:

@@ -73,6 +73,39 @@ def test_chance_items_by_prefix_and_an_ambiguous_prefix_refused_with_its_candida
     assert dealt.tiles == ("perikles", "brasidas", "alkibiades")
 
 
+def test_whole_names_typed_on_after_play_took_them_record_the_same(table):
+    """A person who types every name in full: play takes 'peri' as perikles and 'alk' as alkibiades (the entry
+    then ends), and the rest of each name, the spaces and the Enter typed after it are swallowed, even once the
+    next prompt is up: nothing else is recorded."""
+    svc, game, play = table
+    child = play()
+    child.sendline("perikles brasidas alkibiades")
+    child.expect("Special tiles are dealt")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    after = svc.load(game)
+    assert after.events[1].tiles == ("perikles", "brasidas", "alkibiades")
+    assert len(after.events) == 2  # the next entry (the locations dealt) was not touched
+
+
+def test_keys_that_leave_a_taken_word_begin_the_next_one(table):
+    """'sl' takes slave-revolt; the 'a' typed next may be more of it (sla...) or the start of alkibiades: the 'l'
+    after it leaves slave-revolt's spelling, so 'al' begins the next word and 'alk' takes alkibiades."""
+    svc, game, play = table
+    child = play()
+    child.send("sl")
+    child.expect("slave-revolt ")
+    child.send("alk")
+    child.expect("alkibiades ")
+    child.send("b")  # the third tile: the entry ends by itself
+    child.expect("Special tiles are dealt")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert svc.load(game).events[1].tiles == ("slave-revolt", "alkibiades", "brasidas")
+
+
 def test_a_commitment_built_step_by_step_with_a_step_back(table):
     from agon.core import steps
 
