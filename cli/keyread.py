@@ -20,6 +20,7 @@ import codecs
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import typer
 
@@ -46,9 +47,8 @@ def read(complete: Complete | None = None) -> tuple[str, bool]:
     out.write(f"{PROMPT}: ")
     out.flush()
     decode = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    text = ""
     global _carry
-    rest, held, _carry = _carry, "", None  # the rest of the word taken last, and the keys typed on it so far
+    typing, _carry = Typing(complete, rest=_carry), None
     try:
         tty.setcbreak(fd, termios.TCSANOW)  # keys one by one; nothing typed ahead is thrown away
         while True:
@@ -56,54 +56,79 @@ def read(complete: Complete | None = None) -> tuple[str, bool]:
             if not byte:
                 raise EOFError
             for ch in decode.decode(byte):
-                if rest is not None and ch not in "\x7f\b":
-                    if rest and ch.lower() == rest[0]:  # the taken word, typed on: nothing new
-                        rest, held = rest[1:], held + ch
-                        continue
-                    spelled, back = not rest, held
-                    rest, held = None, ""
-                    if ch in " ,":  # the word's end: the space after it is there already
-                        continue
-                    if not spelled and back and ch not in "\r\n":  # another word: the keys held back begin it
-                        text += back
-                        out.write(back)
-                if ch in "\r\n":
-                    out.write("\n")
-                    return text, False
-                if ch in "\x7f\b":
-                    if held:
-                        rest, held = held[-1].lower() + (rest or ""), held[:-1]
-                    elif text:
-                        rest = None
-                        text = text[:-1]
-                        out.write("\b \b")
-                elif ch == "\x15":  # Ctrl-U: the whole line
-                    out.write("\b \b" * len(text))
-                    text, rest, held = "", None, ""
-                elif ch == "\x04":
-                    if not text:
-                        raise EOFError
-                elif ch >= " ":
-                    typed = text + ch
-                    text += ch
-                    out.write(ch)
-                    settled = complete(text)
-                    if settled is not None:
-                        now, ended = settled
-                        same = len(os.path.commonprefix([text, now]))
-                        out.write("\b \b" * (len(text) - same) + now[same:])
-                        text = now
-                        rest = _rest_of(typed, now)
-                        if ended:
-                            out.write("\n")
-                            _carry = rest
-                            return text, True
+                echo, done = typing.key(ch)
+                out.write(echo)
+                if done is not None:
+                    if done[1]:
+                        _carry = typing.rest
+                    return done
                 out.flush()
     except KeyboardInterrupt:
         raise typer.Abort() from None
     finally:
         out.flush()
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
+
+
+@dataclass
+class Typing:
+    """A line typed key by key, as ``read`` takes it, without a terminal (``scripts/keystrokes.py`` plans its keys
+    with it): ``key`` takes one key and says what to echo and, once the line ends, the line and whether it ended by
+    itself. ``rest``: what of the word taken last has not been typed (``None``: no word to spell on); ``held``:
+    the keys typed since that go on spelling it."""
+
+    complete: Complete
+    text: str = ""
+    rest: str | None = None
+    held: str = ""
+    took: bool = False  # the last key had a word taken
+
+    def key(self, ch: str) -> tuple[str, tuple[str, bool] | None]:
+        self.took = False
+        out = ""
+        if self.rest is not None and ch not in "\x7f\b":
+            if self.rest and ch.lower() == self.rest[0]:  # the taken word, typed on: nothing new
+                self.rest, self.held = self.rest[1:], self.held + ch
+                return "", None
+            spelled, back = not self.rest, self.held
+            self.rest, self.held = None, ""
+            if ch in " ,":  # the word's end: the space after it is there already
+                return "", None
+            if not spelled and back and ch not in "\r\n":  # another word: the keys held back begin it
+                self.text += back
+                out += back
+        if ch in "\r\n":
+            return out + "\n", (self.text, False)
+        if ch in "\x7f\b":
+            if self.held:
+                self.rest, self.held = self.held[-1].lower() + (self.rest or ""), self.held[:-1]
+            elif self.text:
+                self.rest, self.text = None, self.text[:-1]
+                out += "\b \b"
+            return out, None
+        if ch == "\x15":  # Ctrl-U: the whole line
+            out += "\b \b" * len(self.text)
+            self.text, self.rest, self.held = "", None, ""
+            return out, None
+        if ch == "\x04":
+            if not self.text:
+                raise EOFError
+            return out, None
+        if ch < " ":
+            return out, None
+        typed = self.text + ch
+        self.text += ch
+        out += ch
+        settled = self.complete(self.text)
+        if settled is None:
+            return out, None
+        now, ended = settled
+        same = len(os.path.commonprefix([self.text, now]))
+        out += "\b \b" * (len(self.text) - same) + now[same:]
+        self.text, self.rest, self.took = now, _rest_of(typed, now), True
+        if ended:
+            return out + "\n", (self.text, True)
+        return out, None
 
 
 _carry: str | None = None

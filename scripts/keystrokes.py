@@ -11,8 +11,11 @@ dice as digits (``6512``, which ``play`` takes without Enter; an Enter alone rig
 that follows them is typed twice); a decision by its option number when ``play`` lists the options, else its steps'
 values in one line (each the shortest input that step takes; where ``play`` lists the options, the steps when
 they are shorter than the number), Enter alone when only one decision is legal. An
-event that follows by itself (a chance outcome with one possible result) is not typed. At the end the game
-recorded through ``play`` must equal the recorded one event for event.
+event that follows by itself (a chance outcome with one possible result) is not typed. Keys are planned as
+``play`` reads them (cli.keyread.Typing): a word is typed only until ``play`` takes it, and a spelling whose first
+keys would go on spelling the word just taken (which ``play`` swallows) is typed further or not chosen; at the
+prompt after an entry that ended by itself, such keys get a space first (counted). At the end the game recorded
+through ``play`` must equal the recorded one event for event.
 
 Baseline ("today", before issue 17): chance items typed as full ids with spaces between, dice as ``6 5 1 2``,
 decisions by their number in the option list when it is among the 40 options shown; beyond those, the cheaper of
@@ -28,6 +31,7 @@ status 1 when a target is missed.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import os
@@ -43,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 import pexpect  # noqa: E402
 
+from agon.cli.keyread import Typing  # noqa: E402
 from agon.cli.play_cmds import SHOWN, completion, stepwise_now  # noqa: E402
 from agon.core import entry, steps  # noqa: E402
 from agon.core.engine import Chance, Decision, option_text  # noqa: E402
@@ -201,52 +206,78 @@ def words_for(rs, state, path: steps.Chosen) -> list[str]:
 # -- typing key by key, as play reads it (cli/keyread.py, cli/play_cmds.completion) ----------------------------------
 
 
-def type_word(complete, text: str, word: str) -> tuple[str, str, bool, bool]:
-    """Type ``word`` after ``text`` key by key: the text then, the keys typed, whether play took the word by itself
-    (the keys left of it are not typed) and whether that ended the entry."""
+def type_word(typing: Typing, word: str) -> tuple[Typing, str, bool, bool]:
+    """Type ``word`` key by key on a copy of ``typing`` (cli.keyread.Typing, as play reads keys): the line then,
+    the keys typed, whether play took the word by itself (the keys left of it are not typed) and whether that
+    ended the entry."""
+    t = copy.copy(typing)
     typed = ""
     for ch in word:
-        text += ch
         typed += ch
-        got = complete(text) if complete is not None else None
-        if got is not None:
-            return got[0], typed, True, got[1]
-    return text, typed, False, False
+        _, done = t.key(ch)
+        if t.took:
+            return t, typed, True, done is not None
+    return t, typed, False, False
 
 
 def plan_keys(complete, targets: list[list[str]], valid) -> tuple[str, bool] | None:
     """The fewest keys that type one entry: ``targets`` holds, for each word, the ways it may be spelled;
     ``valid(words, i)`` says whether words 0..i name what is meant. Returns the keys (without Enter) and whether
-    Enter must end the entry, or ``None`` when no spelling works."""
-    text, keys, ended = "", "", False
+    Enter must end the entry, or ``None`` when no spelling works. Typed as play reads keys (cli.keyread.Typing):
+    a word whose first keys go on spelling the word taken before it is held back until a key leaves that
+    spelling, so such a spelling is typed further or not chosen."""
+    typing, keys, ended = Typing(complete or (lambda text: None)), "", False
     for i, options in enumerate(targets):
         last = i == len(targets) - 1
         best = None
         for word in options:
             if best is not None and best[0] <= 1:
                 break
-            new, typed, took, end = type_word(complete, text, word)
+            new, typed, took, end = type_word(typing, word)
             if took:
-                if not valid(entry.tokens(new), i) or (end and not last):
+                if not valid(entry.tokens(new.text), i) or (end and not last):
                     continue
             else:
-                if not valid([*entry.tokens(text), word], i):
-                    continue
-                if not text and last and word.lower() in RESERVED:
+                if new.held or not valid(entry.tokens(new.text), i):
+                    continue  # held back as more of the word before, or not the word meant
+                if not typing.text and last and word.lower() in RESERVED:
                     continue  # alone on the line it is a command
                 if not last:
-                    new, typed = new + " ", typed + " "
-                    got = complete(new) if complete is not None else None
-                    if got is not None and got[1]:
+                    typed += " "
+                    _, done = new.key(" ")
+                    if done is not None and done[1]:
                         continue
             cost = len(typed) + (1 if last and not (took and end) else 0)
             if best is None or cost < best[0]:
                 best = (cost, new, typed, took and end)
         if best is None:
             return None
-        _, text, typed, ended = best
+        _, typing, typed, ended = best
         keys += typed
     return keys, not ended
+
+
+def carried(complete, carry: str | None, keys: str, enter: bool) -> tuple[str, str | None]:
+    """``keys`` as typed at a prompt that follows an entry which ended by itself leaving ``carry`` of its last
+    word untyped (cli.keyread swallows keys that go on spelling it): the keys, with a space first where they
+    would otherwise be read differently, and what the entry leaves to the next one."""
+    def run(text: str, rest: str | None) -> tuple[tuple[str, bool] | None, Typing]:
+        t = Typing(complete or (lambda x: None), rest=rest)
+        done = None
+        for ch in text + ("\n" if enter else ""):
+            _, done = t.key(ch)
+            if done is not None:
+                break
+        return done, t
+
+    alone, t = run(keys, None)
+    if carry is not None:
+        with_carry, t2 = run(keys, carry)
+        if with_carry != alone:
+            keys = " " + keys  # a space ends the word before: the keys are then read as they are alone
+            _, t2 = run(keys, carry)
+        t = t2
+    return keys, (t.rest if alone is not None and alone[1] else None)
 
 
 def memo(complete):
@@ -442,17 +473,22 @@ def measure(name: str, work: Path) -> Result:
     mistakes = {"dice": None, "draw": None, "decision": None, "built decision": None, "step": None}
 
     after_dice = [False]
+    carry: list[str | None] = [None]  # what the last entry, ended by itself, left untyped of its last word
 
-    def send(text: str, enter: bool = True) -> str:
-        """Type ``text`` (and Enter); an Enter alone right after dice that ended by themselves is ignored by play,
-        so it is typed twice (and counted: see ``account``)."""
+    def send(text: str, enter: bool = True) -> tuple[str, str]:
+        """Type ``text`` (and Enter): the screen's text and the keys typed. An Enter alone right after an entry that
+        ended by itself is ignored by play, so it is typed twice (and counted: see ``account``); keys that would
+        go on spelling the word that ended the last entry (cli.keyread swallows them) get a space first."""
         if text == "" and after_dice[0]:
             child.sendline("")
             child.expect(PROMPT)
-        child.send(text + ("\n" if enter else ""))
+            carry[0] = None
+        now = svc.load(game)
+        keys, carry[0] = carried(memo(completion(now, asked_now(now), ())), carry[0], text, enter)
+        child.send(keys + ("\n" if enter else ""))
         after_dice[0] = not enter
         child.expect([PROMPT, pexpect.EOF])  # play ends by itself with the game
-        return child.before
+        return child.before, keys
 
     target = recorded.events
     while True:
@@ -474,12 +510,12 @@ def measure(name: str, work: Path) -> Result:
             slip = wrong_entry(line, plan, category, event)
             if slip is not None:
                 wrong, enter = slip
-                out = send(wrong, enter)
+                out, _ = send(wrong, enter)
                 recorded_wrong = len(svc.load(game).events) > n
                 if "error" not in out and recorded_wrong == (category != "step"):
-                    out = send("u" if recorded_wrong else "-")  # take the event back, or the step
+                    out, _ = send("u" if recorded_wrong else "-")  # take the event back, or the step
                     assert not recorded_wrong or "Took back 1 event" in out, out
-                    out = send(plan.now, plan.enter)
+                    out, plan.now = send(plan.now, plan.enter)
                     mistakes[category] = 2  # 'u' or '-', then the right entry (check_progress checks it); the
                     # slip and its correction stay out of the totals
                     account(res, plan)
@@ -488,7 +524,7 @@ def measure(name: str, work: Path) -> Result:
                 if recorded_wrong:
                     raise AssertionError(f"{name}: the slip {wrong!r} at #{n} was recorded: {out[-800:]}")
         twice = plan.now == "" and after_dice[0]
-        out = send(plan.now, plan.enter)
+        out, plan.now = send(plan.now, plan.enter)
         account(res, plan, twice)
         check_progress(svc, game, target, n, out)
     if child.isalive():
@@ -566,7 +602,7 @@ def wrong_entry(line, plan: Plan, category: str, event) -> tuple[str, bool] | No
         if right and value != right[0][1] and value != steps.DONE:
             _, after = steps.walk(rs, state, [value], chosen)
             if isinstance(after, steps.Question):
-                _, typed, _, ended = type_word(complete, "", shortest_step(first, value))
+                _, typed, _, ended = type_word(Typing(complete or (lambda text: None)), shortest_step(first, value))
                 assert not ended
                 return typed, True
     return None

@@ -66,4 +66,13 @@ def test_each_word_is_typed_only_until_play_takes_it_and_enter_only_where_the_en
     assert plan("megara-candidate", "c20") == ("mcc20", False)  # 'mc' is taken, then 'c20': recorded, no Enter
     assert plan("megara-candidate", "c2") == ("mcc2", True)  # 'c2' may still become 'c20': Enter ends it
     assert plan("sparta-2", "c2") in (("s c2", True), ("spc2", True))  # 's' alone may become 'state' or 'seed'
-    assert ks.type_word(complete, "", "mc") == ("megara-candidate ", "mc", True, False)
+    typed, keys, took, ended = ks.type_word(ks.Typing(complete), "mc")
+    assert (typed.text, keys, took, ended) == ("megara-candidate ", "mc", True, False)
+    # keys that go on spelling the word just taken are held back as more of it ('sp' took sparta-2; 's' alone
+    # may be state or seed), so the planner never counts them as the next word
+    t, _, _, _ = ks.type_word(ks.Typing(complete), "sp")
+    held, _, took, _ = ks.type_word(t, "ar")  # more of sparta-2: swallowed, nothing taken
+    assert not took and held.text == "sparta-2 " and held.held == "ar"
+    # the next prompt after an entry that ended by itself: keys that would spell its word on get a space first
+    assert ks.carried(complete, "rta-2", "r", True) == (" r", None)
+    assert ks.carried(complete, "rta-2", "c20", False) == ("c20", None)
