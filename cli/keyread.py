@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -92,7 +93,8 @@ class Typing:
                 return "", None
             spelled, back = not self.rest, self.held
             self.rest, self.held = None, ""
-            if ch in " ,":  # the word's end: the space after it is there already
+            if ch in " ,":  # the word's end: the space after it is there already (and after this one, any more)
+                self.rest = ""
                 return "", None
             if not spelled and back and ch not in "\r\n":  # another word: the keys held back begin it
                 self.text += back
@@ -136,15 +138,20 @@ _carry: str | None = None
 
 
 def _rest_of(typed: str, now: str) -> str | None:
-    """What of the word just taken the person has not typed (``os`` when ``mel`` took ``Melos``): its rest when
-    the word typed is the start of the word shown, else None (an abbreviation, ``mc``, is not spelled on)."""
+    """What of the word just taken the person has not typed: its rest when the word typed is the start of the word
+    shown (``os`` when ``mel`` took ``Melos``) or of one of its later parts (``asus`` when ``peg`` took
+    ``creature.pegasus``), else None (an abbreviation, ``mc``, is not spelled on)."""
     words_typed, words_now = typed.split(), now.split()
     if not words_typed or not words_now:
         return None
     last, shown = words_typed[-1].lower(), words_now[-1].lower()
-    if not shown.startswith(last):
-        return None
-    return shown[len(last):]
+    for at in [0, *(m.end() for m in _PARTS.finditer(shown))]:
+        if shown[at:].startswith(last):
+            return shown[at + len(last):]
+    return None
+
+
+_PARTS = re.compile(r"[-._ ]+")
 
 
 def _is_tty() -> bool:
