@@ -8,7 +8,6 @@ that follow, all in one transaction with one compare-and-swap (one move in the h
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import secrets
@@ -723,7 +722,7 @@ class Service:
                 return game_id
             except GameIdTaken:  # a random id met a stored game's (about once in 400,000 in a 10,000-game store)
                 game_id = secrets.token_hex(4)
-                summary = dataclasses.replace(summary, game_id=game_id)
+                summary = msgspec.structs.replace(summary, game_id=game_id)
             except StoreError as e:
                 raise _store_failure(e) from None
         raise ServiceError("could not find a free game id after 8 tries; the store is nearly full of games")
@@ -1105,7 +1104,7 @@ class Service:
             raise _store_failure(e) from None
         src = summary_table.of_game(self.store, game.id, src_b.name).get(src_b.name)
         if src is not None and src.head_id == head_id:  # the same position: the same summary, still O(1)
-            summary_table.put(self.store, [dataclasses.replace(src, branch=name)])
+            summary_table.put(self.store, [msgspec.structs.replace(src, branch=name)])
         return self.store.branch(game.id, name)
 
     def switch(self, game_ref: str, name: str) -> Line:
