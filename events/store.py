@@ -124,6 +124,13 @@ SIDE = [SEATS]
 (events/seats.py, only their hashes)."""
 
 
+EVENT_COLUMNS = "INSERT INTO event (game_id, id, parent_id, depth, tag, schema_version, actor, payload, recorded_at)"
+UNNEST = ("unnest(%b::varchar[], %b::varchar[], %b::int[], %b::varchar[], %b::int[], %b::varchar[], %b::bytea[],"
+          " %b::timestamp[]) AS u")
+"""On PostgreSQL, events go as one array per column, sent in binary (``%b``): psycopg's text form of ~60 events'
+arrays took longer to build than the server took to insert them."""
+
+
 class StoreError(Exception):
     """A store problem a person can act on (a bad URL, an unknown game or branch)."""
 
@@ -252,6 +259,12 @@ class Store:
         except Exception as e:  # noqa: BLE001 - any driver/URL problem becomes one clear line
             raise StoreError(f"cannot use database {url!r}: {e}") from None
         self.sqlite = self.engine.dialect.name == "sqlite"
+        # On PostgreSQL, reads and the one-statement writes (appending events, moving a head) use a pool of
+        # autocommit connections: a statement is then its own transaction, with no BEGIN before it and no COMMIT
+        # or ROLLBACK after it (each a round trip), and no isolation switch at every checkout. A read sees what it
+        # would in a transaction: at READ COMMITTED each statement takes its own snapshot anyway.
+        self._auto = self.engine if self.sqlite else sa.create_engine(
+            url, future=True, isolation_level="AUTOCOMMIT", pool_reset_on_return=None)
         self._card_sets: dict[str, bytes] = {}  # stored sets read or written (content-addressed: never stale)
         if self.sqlite:
             _sqlite_setup(self.engine)
@@ -289,6 +302,7 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+        self._auto.dispose()
 
     # -- transactions ------------------------------------------------------------------------------------------
 
@@ -304,7 +318,7 @@ class Store:
 
     @contextmanager
     def _read(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn:
+        with self._auto.connect() as conn:
             yield conn
 
     # -- games -------------------------------------------------------------------------------------------------
@@ -379,10 +393,7 @@ class Store:
         args += [[e.id for e in envs], [e.parent for e in envs], [e.depth for e in envs], [e.tag for e in envs],
                  [e.version for e in envs], [e.actor for e in envs], [e.payload for e in envs],
                  [stamps[e.recorded_at] for e in envs]]
-        sql = ("WITH " + ", ".join(parts) +
-               " INSERT INTO event (game_id, id, parent_id, depth, tag, schema_version, actor, payload, recorded_at)"
-               " SELECT g.id, u.* FROM g, unnest(%b::varchar[], %b::varchar[], %b::int[], %b::varchar[], %b::int[],"
-               " %b::varchar[], %b::bytea[], %b::timestamp[]) AS u")
+        sql = f"WITH {', '.join(parts)} {EVENT_COLUMNS} SELECT g.id, u.* FROM g, {UNNEST}"
         raw = self.engine.raw_connection()  # the driver's own connection, from the pool: no ORM layer per game
         try:
             pg = raw.driver_connection
@@ -590,9 +601,8 @@ class Store:
         for e in envs:
             if e.recorded_at not in stamps:
                 stamps[e.recorded_at] = self._stamp(e.recorded_at)
-        insert = "INSERT INTO event (game_id, id, parent_id, depth, tag, schema_version, actor, payload, recorded_at)"
         if self.sqlite:
-            c.exec_driver_sql(insert + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+            c.exec_driver_sql(EVENT_COLUMNS + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
                 (game_id, e.id, e.parent, e.depth, e.tag, e.version, e.actor, e.payload, stamps[e.recorded_at])
                 for e in envs])
             return
@@ -601,8 +611,7 @@ class Store:
         # duplicate key) printed "error ignored terminating <psycopg.Pipeline [INERROR]>" on stderr while the
         # conflict itself was handled; and it parses a query of thousands of placeholders anew every time (10 ms
         # for a 70-event game). Nine arrays are parsed once.
-        sql = (f"{insert} SELECT %s, * FROM unnest(%b::varchar[], %b::varchar[], %b::int[], %b::varchar[],"
-               " %b::int[], %b::varchar[], %b::bytea[], %b::timestamp[])")  # binary arrays: see _create_game_pg
+        sql = f"{EVENT_COLUMNS} SELECT %s, u.* FROM {UNNEST}"
         for start in range(0, len(envs), 5000):
             chunk = envs[start:start + 5000]
             c.exec_driver_sql(sql, (
@@ -696,6 +705,9 @@ class Store:
         if not envs:
             return expected_head
         new_head = envs[-1].id
+        if not self.sqlite:
+            self._append_pg(game_id, branch, expected_head, envs, reason, summaries, keep)
+            return new_head
         try:
             with self._write() as c:
                 # A chain's ids depend on every id before them: once one event is new, all that follow are new.
@@ -717,7 +729,64 @@ class Store:
             ) from None
         return new_head
 
+    def _append_pg(self, game_id: str, branch: str, expected_head: str, envs: Sequence[Envelope], reason: str,
+                   summaries: Sequence[summary_mod.Summary], keep: NewBranch | None) -> None:
+        """``append`` on PostgreSQL as one statement, so one round trip (and its commit): the head's
+        compare-and-swap is a data-modifying WITH clause, and every other write of the statement selects from it,
+        so none happens unless the head was still ``expected_head``. Events already stored (the same events at
+        the same place, e.g. after an undo) are kept, not copied (ON CONFLICT DO NOTHING)."""
+        at = self._stamp(now())
+        parts, args = self._cas_pg(game_id, branch, expected_head, envs[-1].id, reason, at)
+        stamps = {t: self._stamp(t) for t in {e.recorded_at for e in envs}}
+        parts.append(f"ev AS ({EVENT_COLUMNS} SELECT %s, u.* FROM {UNNEST} WHERE EXISTS (SELECT FROM cas)"
+                     " ON CONFLICT (game_id, id) DO NOTHING)")
+        args += [game_id, [e.id for e in envs], [e.parent for e in envs], [e.depth for e in envs],
+                 [e.tag for e in envs], [e.version for e in envs], [e.actor for e in envs],
+                 [e.payload for e in envs], [stamps[e.recorded_at] for e in envs]]
+        for i, row in enumerate(summary_mod.rows(summaries)):
+            cols = list(row)
+            parts.append(f"s{i} AS (INSERT INTO game_summary ({', '.join(cols)}) SELECT"
+                         f" {', '.join(['%s'] * len(cols))} FROM cas ON CONFLICT (game_id, branch) DO UPDATE SET"
+                         f" {', '.join(f'{k} = excluded.{k}' for k in cols if k not in ('game_id', 'branch'))})")
+            args += [row[k] for k in cols]
+        if keep is not None:
+            parts += ["k AS (INSERT INTO branch (game_id, name, head_id, luck, parent_branch, fork_id, created_at)"
+                      " SELECT %s, %s, %s, %s, %s, %s, %s FROM cas)",
+                      "kh AS (INSERT INTO head_move (game_id, branch, from_id, to_id, reason, at)"
+                      " SELECT %s, %s, NULL, %s, 'branch', %s FROM cas)"]
+            args += [game_id, keep.name, keep.head_id, keep.luck, keep.parent_branch, keep.head_id, at,
+                     game_id, keep.name, keep.head_id, at]
+        self._moved_pg(parts, args, game_id, branch)
+
+    def _cas_pg(self, game_id: str, branch: str, expected: str, to_id: str, reason: str, at: object
+                ) -> tuple[list[str], list[object]]:
+        """The WITH clauses of a head's compare-and-swap and its head move on PostgreSQL (``cas`` has one row
+        when the head moved)."""
+        return (["cas AS (UPDATE branch SET head_id = %s WHERE game_id = %s AND name = %s AND head_id = %s"
+                 " RETURNING id)",
+                 "hm AS (INSERT INTO head_move (game_id, branch, from_id, to_id, reason, at)"
+                 " SELECT %s, %s, %s, %s, %s, %s FROM cas)"],
+                [to_id, game_id, branch, expected, game_id, branch, expected, to_id, reason, at])
+
+    def _moved_pg(self, parts: list[str], args: list[object], game_id: str, branch: str) -> None:
+        """Run the one statement of ``parts`` (WITH clauses, ``cas`` first) on its own; ``Conflict`` unless the
+        head moved (then nothing at all was written)."""
+        try:
+            with self._auto.connect() as c:
+                moved = c.exec_driver_sql(f"WITH {', '.join(parts)} SELECT count(*) FROM cas", tuple(args)).scalar()
+        except sa.exc.IntegrityError:  # e.g. the name of the line left behind was taken meanwhile
+            moved = 0
+        if moved != 1:
+            raise Conflict(
+                f"branch {branch!r} of game {game_id} moved while this command ran (someone else recorded an event);"
+                " nothing was recorded: look at 'agon options' again and retry"
+            )
+
     def move_head(self, game_id: str, branch: str, expected_head: str, to_id: str, reason: str) -> None:
+        if not self.sqlite:
+            parts, args = self._cas_pg(game_id, branch, expected_head, to_id, reason, self._stamp(now()))
+            self._moved_pg(parts, args, game_id, branch)
+            return
         with self._write() as c:
             self._cas(c, game_id, branch, expected_head, to_id, reason)
 

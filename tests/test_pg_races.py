@@ -2,17 +2,16 @@
 One wins, the other gets a clear conflict, and psycopg logs nothing (it printed 'error ignored terminating
 <psycopg.Pipeline [INERROR]>' to stderr when a batched insert lost such a race).
 
-The free-running races hit the losing interleaving only some of the time (the loser must look for the events
-before the winner commits them, and insert them after); the last test forces it, so it fails every time on the
-insert psycopg ran as a pipeline (executemany) and passes on the multi-row insert."""
+The free-running races hit the losing interleaving only some of the time (the loser's write must wait for the
+winner's); the last test forces it."""
 
 from __future__ import annotations
 
 import logging
-import select
+import threading
+import time
 
 import pytest
-import sqlalchemy as sa
 
 from agon.events.store import Conflict, Store
 from tests.races import race_same_events
@@ -36,13 +35,12 @@ def test_same_event_races_on_postgres_log_nothing(pg_base):
 
 @pytest.mark.postgres
 def test_the_losing_interleaving_is_a_clean_conflict_with_nothing_logged(pg_base, caplog):
-    """The winner has inserted the events and moved the head, not yet committed; the loser looks for the events
-    (its snapshot does not see them); the winner commits; the loser inserts them and fails on the duplicate key.
-    That must be a Conflict and nothing else: no log line from psycopg.
-
-    An insert sent as a batch of statements (psycopg runs executemany in a pipeline) logged 'error ignored
-    terminating <psycopg.Pipeline [INERROR]>' when the server's refusal of the first row reached psycopg while it
-    was still sending the others: the batch here waits, after its first row, until the server has refused it."""
+    """The winner has inserted the events and moved the head, not yet committed. The loser's append (one
+    statement on PostgreSQL: the head's compare-and-swap, then the events, the head move and the summary, each
+    selecting from it) waits on the branch row the winner holds; the winner commits; the loser's compare-and-swap
+    finds the head moved, so it writes nothing at all, not even the events it would have shared: a Conflict and
+    nothing else, and no log line from psycopg (a batch sent as a pipeline once logged 'error ignored terminating
+    <psycopg.Pipeline [INERROR]>' when it lost this race)."""
     from tests.conftest import _pg_schema_url
 
     gen = _pg_schema_url(pg_base)
@@ -55,29 +53,35 @@ def test_the_losing_interleaving_is_a_clean_conflict_with_nothing_logged(pg_base
         won = conn.begin()
         winner._insert(conn, "g", envs)
         winner._cas(conn, "g", "main", root.id, envs[-1].id, "act")
+        outcome: list[BaseException | None] = []
 
-        @sa.event.listens_for(loser.engine, "before_cursor_execute", retval=True)
-        def commit_the_winner_first(connection, _cursor, statement, parameters, _context, executemany):
-            if not statement.startswith("INSERT INTO event") or not won.is_active:
-                return statement, parameters
-            won.commit()
-            if not executemany:
-                return statement, parameters
-            server = connection.connection.dbapi_connection.pgconn.socket
-
-            def rows_after_the_refusal():
-                yield parameters[0]
-                select.select([server], [], [], 10)  # the server has answered the first row (refused it)
-                yield from parameters[1:]
-
-            return statement, rows_after_the_refusal()
+        def lose() -> None:
+            try:
+                loser.append("g", "main", root.id, envs)
+                outcome.append(None)
+            except BaseException as e:  # noqa: BLE001 - handed to the test's thread
+                outcome.append(e)
 
         with caplog.at_level(logging.WARNING, logger="psycopg"):
-            with pytest.raises(Conflict, match="moved while this command ran"):
-                loser.append("g", "main", root.id, envs)
+            thread = threading.Thread(target=lose)
+            thread.start()
+            waiting = 0
+            with winner._auto.connect() as watch:
+                for _ in range(1000):  # until the loser's statement waits for the winner's lock (at most 10 s)
+                    waiting = watch.exec_driver_sql(
+                        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                        " AND query LIKE 'WITH cas AS (UPDATE branch%%'").scalar()
+                    if waiting or not thread.is_alive():
+                        break
+                    time.sleep(0.01)
+            won.commit()
+            thread.join(10)
         conn.close()
-        assert not won.is_active  # the loser did look before the winner committed, and inserted after
+        assert waiting == 1  # the loser did wait for the winner, and read the head after it committed
+        assert len(outcome) == 1 and isinstance(outcome[0], Conflict), outcome
+        assert "moved while this command ran" in str(outcome[0])
         assert winner.branch("g", "main").head_id == envs[-1].id and winner.event_count("g") == 41
+        assert [m.reason for m in winner.head_moves("g", "main")] == ["create", "act"]
         assert [r.getMessage() for r in caplog.records if r.name.startswith("psycopg")] == []
     finally:
         winner.close()
