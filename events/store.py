@@ -124,7 +124,7 @@ SIDE = [SEATS]
 (events/seats.py, only their hashes)."""
 
 
-EVENT_COLUMNS = "INSERT INTO event (game_id, id, parent_id, depth, tag, schema_version, actor, payload, recorded_at)"
+EVENT_INSERT = "INSERT INTO event (game_id, id, parent_id, depth, tag, schema_version, actor, payload, recorded_at)"
 UNNEST = ("unnest(%b::varchar[], %b::varchar[], %b::int[], %b::varchar[], %b::int[], %b::varchar[], %b::bytea[],"
           " %b::timestamp[]) AS u")
 """On PostgreSQL, events go as one array per column, sent in binary (``%b``): psycopg's text form of ~60 events'
@@ -367,10 +367,6 @@ class Store:
         envs = [root, *then]
         head = envs[-1].id
         stamp = self._stamp(root.recorded_at)
-        stamps: dict[datetime, object] = {}
-        for e in envs:
-            if e.recorded_at not in stamps:
-                stamps[e.recorded_at] = self._stamp(e.recorded_at)
         args: list[object] = [game_id, ruleset, title, ",".join(players), root.id, stamp, head, stamp, head, stamp]
         parts = [
             "g AS (INSERT INTO game (id, ruleset, title, players, root_id, created_at, current_branch)"
@@ -390,10 +386,8 @@ class Store:
             parts.append("c AS (INSERT INTO card_set (hash, body) SELECT * FROM unnest(%b::varchar[], %b::bytea[])"
                          " ON CONFLICT (hash) DO NOTHING)")
             args += [list(new_sets), list(new_sets.values())]
-        args += [[e.id for e in envs], [e.parent for e in envs], [e.depth for e in envs], [e.tag for e in envs],
-                 [e.version for e in envs], [e.actor for e in envs], [e.payload for e in envs],
-                 [stamps[e.recorded_at] for e in envs]]
-        sql = f"WITH {', '.join(parts)} {EVENT_COLUMNS} SELECT g.id, u.* FROM g, {UNNEST}"
+        args += self._event_arrays(envs)
+        sql = f"WITH {', '.join(parts)} {EVENT_INSERT} SELECT g.id, u.* FROM g, {UNNEST}"
         raw = self.engine.raw_connection()  # the driver's own connection, from the pool: no ORM layer per game
         try:
             pg = raw.driver_connection
@@ -594,15 +588,20 @@ class Store:
         naive = t.astimezone(UTC).replace(tzinfo=None)
         return naive.strftime("%Y-%m-%d %H:%M:%S.%f") if self.sqlite else naive
 
+    def _event_arrays(self, envs: Sequence[Envelope]) -> list[list[object]]:
+        """The columns of ``envs`` as the eight arrays ``UNNEST`` reads (PostgreSQL). A run of events shares one
+        time: each distinct one is converted once."""
+        stamps = {t: self._stamp(t) for t in {e.recorded_at for e in envs}}
+        return [[e.id for e in envs], [e.parent for e in envs], [e.depth for e in envs], [e.tag for e in envs],
+                [e.version for e in envs], [e.actor for e in envs], [e.payload for e in envs],
+                [stamps[e.recorded_at] for e in envs]]
+
     def _insert(self, c: Connection, game_id: str, envs: Sequence[Envelope]) -> None:
         if not envs:
             return
-        stamps: dict[datetime, object] = {}  # a run of events shares one time: each distinct one converted once
-        for e in envs:
-            if e.recorded_at not in stamps:
-                stamps[e.recorded_at] = self._stamp(e.recorded_at)
         if self.sqlite:
-            c.exec_driver_sql(EVENT_COLUMNS + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
+            stamps = {t: self._stamp(t) for t in {e.recorded_at for e in envs}}  # a run of events shares one time
+            c.exec_driver_sql(EVENT_INSERT + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", [
                 (game_id, e.id, e.parent, e.depth, e.tag, e.version, e.actor, e.payload, stamps[e.recorded_at])
                 for e in envs])
             return
@@ -611,13 +610,10 @@ class Store:
         # duplicate key) printed "error ignored terminating <psycopg.Pipeline [INERROR]>" on stderr while the
         # conflict itself was handled; and it parses a query of thousands of placeholders anew every time (10 ms
         # for a 70-event game). Nine arrays are parsed once.
-        sql = f"{EVENT_COLUMNS} SELECT %s, u.* FROM {UNNEST}"
+        sql = f"{EVENT_INSERT} SELECT %s, u.* FROM {UNNEST}"
         for start in range(0, len(envs), 5000):
             chunk = envs[start:start + 5000]
-            c.exec_driver_sql(sql, (
-                game_id, [e.id for e in chunk], [e.parent for e in chunk], [e.depth for e in chunk],
-                [e.tag for e in chunk], [e.version for e in chunk], [e.actor for e in chunk],
-                [e.payload for e in chunk], [stamps[e.recorded_at] for e in chunk]))
+            c.exec_driver_sql(sql, (game_id, *self._event_arrays(chunk)))
 
     def line(self, game_id: str, head_id: str) -> list[Envelope]:
         """The events from the game's first to ``head_id``, in order.
@@ -737,18 +733,12 @@ class Store:
         the same place, e.g. after an undo) are kept, not copied (ON CONFLICT DO NOTHING)."""
         at = self._stamp(now())
         parts, args = self._cas_pg(game_id, branch, expected_head, envs[-1].id, reason, at)
-        stamps = {t: self._stamp(t) for t in {e.recorded_at for e in envs}}
-        parts.append(f"ev AS ({EVENT_COLUMNS} SELECT %s, u.* FROM {UNNEST} WHERE EXISTS (SELECT FROM cas)"
+        parts.append(f"ev AS ({EVENT_INSERT} SELECT %s, u.* FROM {UNNEST} WHERE EXISTS (SELECT FROM cas)"
                      " ON CONFLICT (game_id, id) DO NOTHING)")
-        args += [game_id, [e.id for e in envs], [e.parent for e in envs], [e.depth for e in envs],
-                 [e.tag for e in envs], [e.version for e in envs], [e.actor for e in envs],
-                 [e.payload for e in envs], [stamps[e.recorded_at] for e in envs]]
+        args += [game_id, *self._event_arrays(envs)]
         for i, row in enumerate(summary_mod.rows(summaries)):
-            cols = list(row)
-            parts.append(f"s{i} AS (INSERT INTO game_summary ({', '.join(cols)}) SELECT"
-                         f" {', '.join(['%s'] * len(cols))} FROM cas ON CONFLICT (game_id, branch) DO UPDATE SET"
-                         f" {', '.join(f'{k} = excluded.{k}' for k in cols if k not in ('game_id', 'branch'))})")
-            args += [row[k] for k in cols]
+            parts.append(f"s{i} AS ({summary_mod.upsert_from('cas')})")
+            args += [row[k] for k in summary_mod.COLUMNS]
         if keep is not None:
             parts += ["k AS (INSERT INTO branch (game_id, name, head_id, luck, parent_branch, fork_id, created_at)"
                       " SELECT %s, %s, %s, %s, %s, %s, %s FROM cas)",

@@ -150,10 +150,19 @@ def rows(summaries: Sequence[Summary]) -> list[dict[str, Any]]:
     return [_row(s) for s in summaries]
 
 
-_COLUMNS = [col.name for col in SUMMARY.c]
-_UPSERT = (f"INSERT INTO game_summary ({', '.join(_COLUMNS)}) VALUES ({', '.join(['{p}'] * len(_COLUMNS))})"
-           " ON CONFLICT (game_id, branch) DO UPDATE SET "
-           + ", ".join(f"{k} = excluded.{k}" for k in _COLUMNS if k not in ("game_id", "branch")))
+COLUMNS = [col.name for col in SUMMARY.c]
+"""The table's columns, in order (the keys of ``rows``' dicts)."""
+_REPLACE = " ON CONFLICT (game_id, branch) DO UPDATE SET " + ", ".join(
+    f"{k} = excluded.{k}" for k in COLUMNS if k not in ("game_id", "branch"))
+_UPSERT = (f"INSERT INTO game_summary ({', '.join(COLUMNS)}) VALUES ({', '.join(['{p}'] * len(COLUMNS))})"
+           + _REPLACE)
+
+
+def upsert_from(source: str) -> str:
+    """PostgreSQL: the upsert of one row (``COLUMNS``' values as ``%s`` in order) that writes only when ``source``
+    (a WITH clause of the same statement) has a row."""
+    return (f"INSERT INTO game_summary ({', '.join(COLUMNS)}) SELECT {', '.join(['%s'] * len(COLUMNS))}"
+            f" FROM {source}{_REPLACE}")
 
 
 def write(c: Connection, summaries: Sequence[Summary]) -> None:
@@ -165,7 +174,7 @@ def write(c: Connection, summaries: Sequence[Summary]) -> None:
         row = _row(s)
         if sqlite:  # SQLite keeps times as text, in the form the table's DateTime type reads back
             row["updated_at"] = row["updated_at"].replace(tzinfo=None).strftime("%Y-%m-%d %H:%M:%S.%f")
-        c.exec_driver_sql(sql, tuple(row[k] for k in _COLUMNS))
+        c.exec_driver_sql(sql, tuple(row[k] for k in COLUMNS))
 
 
 def put(store: Store, summaries: Sequence[Summary]) -> None:
