@@ -718,7 +718,8 @@ class Store:
                 if keep is not None:
                     self._add_branch(c, game_id, keep)
         except sa.exc.IntegrityError:
-            # Another writer inserted the same events first (PostgreSQL: its insert was in flight when we looked).
+            # SQLite (PostgreSQL appends in _append_pg): writers queue on BEGIN IMMEDIATE, so this is another
+            # writer's row taken first, e.g. the name of the line left behind after an undo.
             raise Conflict(
                 f"branch {branch!r} of game {game_id} moved while this command ran (someone else recorded the"
                 " same event); nothing was recorded: look at 'agon options' again and retry"
