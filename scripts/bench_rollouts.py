@@ -164,6 +164,12 @@ def _busiest(tasks: list[Task], workers: int) -> float:
     return max(busy.values())
 
 
+ROUNDS = 6
+"""Rounds of the worker comparison. With two, one slow moment of the second core (a neighbour's burst) was half the
+data and the figure flapped (1.40x in one whole run, 1.87x alone minutes later); the median of six rounds is moved
+only by a slow spell that lasts through most of them."""
+
+
 def bench_workers(record: Record) -> None:
     """Two ways, alternating: the wall clock of ``agon analyse``'s own pool, and the CPU time of the busiest worker
     (which the load cannot stretch into a false speed-up: a worker's CPU time is what it needed)."""
@@ -173,7 +179,7 @@ def bench_workers(record: Record) -> None:
     tasks = [Task("pergamemnon", state, start.names, "random", 1, f"p{i}", 0, 25) for i in range(24)]
     walls: dict[int, list[float]] = {1: [], 2: []}
     busiest: dict[int, list[float]] = {1: [], 2: []}
-    for r in range(2):
+    for r in range(ROUNDS):  # an even number, half of them one process first
         for workers in ((1, 2) if r % 2 == 0 else (2, 1)):
             t0 = time.perf_counter()
             list(execute(tasks, Settings(workers=workers), force_pool=True))  # a new pool, as agon analyse pays it
@@ -187,7 +193,8 @@ def bench_workers(record: Record) -> None:
     shared = ", which the kernel shares between sessions first (autogroup)" if shared_by_session() else ""
     judged = ("judged on the CPU time, as the wall clock cannot show it while other sessions hold the cores"
               if busy else "judged on the wall clock")
-    record("2 worker processes vs 1 (24 tasks of 25 Pergamemnon rollouts, a new pool per run, alternating)",
+    record(f"2 worker processes vs 1 (24 tasks of 25 Pergamemnon rollouts, a new pool per run, {ROUNDS} rounds"
+           " alternating)",
            f"wall clock {wall2:.1f} s vs {wall1:.1f} s ({ratio:.2f}x); the busiest worker needed"
            f" {statistics.median(busiest[2]):.1f} vs {statistics.median(busiest[1]):.1f} CPU-seconds ({idle:.2f}x"
            f" on idle cores); {load()}{shared}; {judged}", idle if busy else ratio, ">= 1.7x",
