@@ -496,7 +496,7 @@ class Service:
             rs = registry.get(game.ruleset)
         except registry.UnknownRuleset as e:
             raise ServiceError(str(e)) from None
-        tail, snap = snapshots_table.tail(self.store, game.id, b.head_id, rs.version)
+        tail, snap, root = snapshots_table.tail(self.store, game.id, b.head_id, rs.version)
         if not tail or tail[-1].id != b.head_id:
             return None
         base = tail[0].depth
@@ -510,14 +510,10 @@ class Service:
             line = self._decode(game, b, tail)
             line._keep = keep
             return line
-        if snap is None:
+        if snap is None or root is None:
             return None
         codec = codec_for(rs)
         current = {t: codec.version_of(t) for t in codec.by_tag}
-        try:
-            root = self.store.root(game.id)
-        except StoreError:
-            return None
         created = self._decode(game, b, [root]).created
         events = []
         for env in tail[1:]:

@@ -91,9 +91,11 @@ def _envelope(r: Sequence[Any], times: dict[object, datetime]) -> Envelope:
 
 
 def tail(store: Store, game_id: str, head_id: str, version: str, budget: int = 2 * EVERY
-         ) -> tuple[list[Envelope], Snapshot | None]:
+         ) -> tuple[list[Envelope], Snapshot | None, Envelope | None]:
     """The events from ``head_id`` back to the nearest node with a snapshot for ``version`` (first event first,
     that node included) and its snapshot; or back to the game's first event (snapshot None) when that comes first.
+    Third, the game's first event (None if the store has none): a line that starts from a snapshot still needs
+    it (its setup), and reading it in the same query saves a round trip per command on a server.
 
     Walks parent links in one recursive query, at most ``budget`` + 1 nodes: when neither is found within them
     (no snapshot yet, a damaged snapshot, a broken chain) it returns the nodes it read and None, and the caller
@@ -108,24 +110,29 @@ def tail(store: Store, game_id: str, head_id: str, version: str, budget: int = 2
         " SELECT e.id, e.parent_id, e.depth, e.tag, e.schema_version, e.actor, e.payload, e.recorded_at, w.n + 1,"
         f" {has} FROM walk w JOIN event e ON e.game_id = ? AND e.id = w.parent_id WHERE w.n < ? AND w.stop = 0)"
         " SELECT w.id, w.parent_id, w.depth, w.tag, w.schema_version, w.actor, w.payload, w.recorded_at,"
-        " s.depth, s.chance_count, s.state, s.digest FROM walk w LEFT JOIN state_snapshot s"
-        " ON w.stop = 1 AND s.event_id = w.id AND s.ruleset_version = ? AND s.layout = ? ORDER BY w.n DESC")
+        " s.depth, s.chance_count, s.state, s.digest, w.n FROM walk w LEFT JOIN state_snapshot s"
+        " ON w.stop = 1 AND s.event_id = w.id AND s.ruleset_version = ? AND s.layout = ?"
+        " UNION ALL"  # the first event, last (n = -1)
+        " SELECT e.id, e.parent_id, e.depth, e.tag, e.schema_version, e.actor, e.payload, e.recorded_at,"
+        " NULL, NULL, NULL, NULL, -1 FROM game g JOIN event e ON e.game_id = g.id AND e.id = g.root_id"
+        " WHERE g.id = ? ORDER BY 13 DESC")
     found = (EVERY, EVERY, version, LAYOUT)
-    args = (*found, game_id, head_id, *found, game_id, budget, version, LAYOUT)
+    args = (*found, game_id, head_id, *found, game_id, budget, version, LAYOUT, game_id)
     try:
         with store._read() as c:
             rows = c.exec_driver_sql(sql, args).all()
     except sa.exc.SQLAlchemyError:  # a busy or odd store: the caller reads the whole line
-        return [], None
+        return [], None, None
     times: dict[object, datetime] = {}
+    root = _envelope(rows.pop(), times) if rows and rows[-1][12] == -1 else None
     envs = [_envelope(r, times) for r in rows]
     if not rows:
-        return envs, None
+        return envs, None, root
     first = rows[0]
     snap = None
     if first[10] is not None:
         snap = _checked(first[0], version, first[8], first[9], first[10], first[11])
-    return envs, snap
+    return envs, snap, root
 
 
 def rows(store: Store, game_id: str, ids: Sequence[str]) -> list[Envelope]:
