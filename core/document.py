@@ -215,7 +215,7 @@ def is_document(data: bytes) -> bool:
     (whose lines have none, but for the card sets it may start with)."""
     try:
         first = msgspec.json.decode(data.lstrip().split(b"\n", 1)[0])
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):  # a line nested past any depth a document has
         return False
     return isinstance(first, dict) and "kind" in first and first["kind"] != "cards"  # a line file's card set
 

@@ -20,6 +20,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from agon.core.names import shown as _shown
+
 SEPARATORS = re.compile(r"[-._ ]+")
 
 
@@ -78,6 +80,11 @@ def matches(token: str, items: Iterable[str]) -> list[str]:
     return []
 
 
+def quoted(token: str) -> str:
+    """A typed word as an error repeats it: quoted, and cut short (a 50,000-character word is not echoed whole)."""
+    return _shown(token, 40)
+
+
 def resolve(token: str, items: Iterable[str], what: str = "item") -> str:
     """The one item ``token`` names, or ``EntryError`` naming the candidates (or what may be typed)."""
     pool = list(items)
@@ -86,10 +93,10 @@ def resolve(token: str, items: Iterable[str], what: str = "item") -> str:
         return found[0]
     if found:
         shown = ", ".join(found[:12]) + (f" and {len(found) - 12} more" if len(found) > 12 else "")
-        raise EntryError(f"{token!r} is ambiguous: it may be {shown}; type more of it")
+        raise EntryError(f"{quoted(token)} is ambiguous: it may be {shown}; type more of it")
     choices = natural(set(pool))
     shown = ", ".join(choices[:20]) + (", ..." if len(choices) > 20 else "")
-    raise EntryError(f"no {what} {token!r} here; possible: {shown}")
+    raise EntryError(f"no {what} {quoted(token)} here; possible: {shown}")
 
 
 def _canonical(text: str) -> str:

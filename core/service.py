@@ -578,7 +578,7 @@ class Service:
         try:
             return self.store.game(game_ref)
         except StoreError as e:
-            raise ServiceError(str(e)) from None
+            raise _store_failure(e) from None
 
     def _decode(self, game: GameInfo, b: BranchInfo, envs: list[Envelope],
                 card_sets: Mapping[str, bytes] | None = None) -> Line:

@@ -171,7 +171,7 @@ def _ask_kind(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chos
     for f, v in rest:
         keep = [i for i, o in enumerate(objs) if key(o.get(f)) == v]
         if not keep:
-            raise entry.EntryError(f"no legal decision has {f} {v!r} after the steps before it")
+            raise entry.EntryError(f"no legal decision has {f} {entry.quoted(str(v))} after the steps before it")
         candidates = [candidates[i] for i in keep]
         objs = [objs[i] for i in keep]
     if len(candidates) == 1:
@@ -256,7 +256,7 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
             chosen = chosen + (answer(now, now.values[0]),)
             now = ask(ruleset, state, chosen)
         if not isinstance(now, Question):
-            raise entry.EntryError(f"the decision is complete before {w!r}; leave it out")
+            raise entry.EntryError(f"the decision is complete before {entry.quoted(w)}; leave it out")
         chosen = chosen + (answer(now, pick(now, w)),)
         now = ask(ruleset, state, chosen)
     return chosen, now

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -21,16 +22,29 @@ from dataclasses import dataclass
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from agon.core import registry, seats
 from agon.core import steps as steps_mod
 from agon.core.bots import bots_of
 from agon.core.engine import PUBLIC, Chance, Decision, Over, Step, option_text
-from agon.core.service import Line, NewGame, NotFound, RaceLost, Recorded, Service, ServiceError, position, told
+from agon.core.service import (
+    Line,
+    NewGame,
+    NotFound,
+    RaceLost,
+    Recorded,
+    Service,
+    ServiceError,
+    position,
+    position_problem,
+    told,
+)
 
 HOST = seats.HOST
+BODY_WAIT = 30.0
+"""Seconds a route waits for a request's whole body (a client that stops sending gets a 408, not a held slot)."""
 
 
 class Lines:
@@ -141,13 +155,20 @@ def route(fn: Callable[[Call], Any], *, raw_body: bool = False) -> Callable[[Req
 
     async def endpoint(request: Request) -> Response:
         try:
-            raw = await request.body()
+            raw = await asyncio.wait_for(request.body(), BODY_WAIT)
+        except TimeoutError:
+            return error(408, f"the request body did not arrive within {BODY_WAIT:.0f} seconds; send it again")
+        except ClientDisconnect:  # the client went away mid-body: nobody reads an answer, nothing was done
+            return Response(status_code=400)
+        try:
             body: dict[str, Any] = {}
             if raw and not raw_body:
                 try:
                     body = json.loads(raw)
                 except (ValueError, UnicodeDecodeError) as e:
                     raise HttpError(400, f"the request body is not valid JSON ({e}); send a JSON object") from None
+                except RecursionError:
+                    raise HttpError(400, "the request body nests too deeply; send a flat JSON object") from None
                 if not isinstance(body, dict):
                     raise HttpError(400, "the request body must be a JSON object")
             call = Call(request.app.state.service, request.path_params.get("game", ""), token_of(request), body,
@@ -202,9 +223,14 @@ def _int(call: Call, key: str, default: int | None = None) -> int | None:
     v = call.body.get(key, call.query.get(key, default))
     if v is None:
         return None
-    if isinstance(v, bool) or (isinstance(v, str) and not v.lstrip("-").isdigit()) or not isinstance(v, int | str):
+    if isinstance(v, bool) or not isinstance(v, int | str) or (isinstance(v, str) and not _WHOLE.fullmatch(v)):
         raise HttpError(400, f"{key!r} must be a whole number")
     return int(v)
+
+
+_WHOLE = re.compile(r"-?[0-9]{1,18}")
+"""A whole number as a query or body string: ASCII digits only (``str.isdigit`` also takes '²', which ``int``
+refuses), one sign, and short enough for the store's integer columns."""
 
 
 def load(call: Call) -> tuple[Line, str | None]:
@@ -388,7 +414,7 @@ def act(call: Call) -> Any:
         choice = json.dumps(choice)
     if not isinstance(choice, str) or not choice.strip():
         raise HttpError(400, "'choice' is needed: a number from the options, an event as JSON, or a chance outcome")
-    if call.body.get("branch") is not None:
+    if call.body.get("branch") is not None or call.query.get("branch") is not None:
         raise HttpError(400, "play goes on the game's current branch; the host switches branches")
     line, seat = load(call)
     if seat is None:
@@ -399,7 +425,13 @@ def act(call: Call) -> Any:
             raise RaceLost(f"the game moved on since event #{expect} (it is at #{line.head.depth}); nothing was"
                            " recorded: look at the options again and retry")
         expect = position(line)
-    elif expect is not None and not isinstance(expect, str):
+    elif isinstance(expect, str):  # a stale position is a lost race (409) before anything else is judged
+        problem = position_problem(line, expect)
+        if problem and problem.startswith("the line has moved"):
+            raise RaceLost(problem)
+        if problem:
+            raise HttpError(400, problem)
+    elif expect is not None:
         raise HttpError(400, "'expect' is the 'position' the options were read at (or their event number)")
     pending = line.pending
     if isinstance(pending, Decision):
@@ -440,6 +472,9 @@ def undo(call: Call) -> Any:
     line, seat = load(call)
     if seat is None:
         raise HttpError(401, "undo needs your seat's token")
+    if seat != HOST and line.branch.name != call.svc.game(line.game.id).current_branch:  # not a held line's
+        raise HttpError(400, "a player takes back decisions on the game's current branch only; the host switches"
+                             " branches")
     steps = _int(call, "steps", 1) or 1
     _, n = seats.undo(call.svc, line, seat, steps)
     now = call.svc.load(line.game.id, line.branch.name)
@@ -476,7 +511,10 @@ def make_branch(call: Call) -> Any:
     if not isinstance(reseed, bool):
         raise HttpError(400, "'reseed' must be true or false")
     b = call.svc.branch(line.game.id, name, _int(call, "at"), line.branch.name, reseed)
-    return game_head(call.svc.load(line.game.id, b.name))
+    # Over HTTP nobody plays a bot's turn or draws a seeded game's chance by hand: the new line moves on by
+    # itself to where a person (or, at a table, the host) must act, as it does after every decision.
+    _, now = call.svc.advance(call.svc.load(line.game.id, b.name), tell=False)
+    return game_head(now)
 
 
 def switch(call: Call) -> Any:
@@ -543,6 +581,9 @@ async def stream(request: Request) -> Response:
         line, seat = await run_in_threadpool(first)
     except Exception as e:  # noqa: BLE001
         return failure(e)
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    if request.method == "HEAD":  # the headers a stream would start with, and no stream held open
+        return Response(media_type="text/event-stream", headers=headers)
     viewer = viewer_of(seat)
     game_id = line.game.id
     follow = branch  # None: the game's current branch, whichever it is
@@ -596,8 +637,7 @@ async def stream(request: Request) -> Response:
             if not watcher.unfollow(game_id):
                 feed.forget(game_id)
 
-    return StreamingResponse(events(), media_type="text/event-stream",
-                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
 
 
 def changed(app: Any, game_id: str) -> None:

@@ -141,7 +141,7 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
         message = f"{request.method} is not allowed on {request.url.path} (see /openapi.json)"
     else:
         message = str(exc.detail)
-    return JSONResponse({"error": message}, status_code=exc.status_code)
+    return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
 
 
 def create_app(url: str, *, max_body: int = MAX_BODY, poll: float = 0.5) -> Starlette:

@@ -236,6 +236,10 @@ document.getElementById("create").onsubmit = async ev => {
 
 async def seat(request: Request) -> Response:
     game = request.path_params["game"]
+    try:  # a link to no game says so (404), not a page that fails when it asks
+        await run_in_threadpool(request.app.state.service.game, game)
+    except Exception as e:  # noqa: BLE001
+        return api.failure(e)
     body = f"""<h1>Game <code>{html.escape(game)}</code></h1>
 <p class="sub" id="you"></p>
 <p id="status"></p>

@@ -152,6 +152,71 @@ def test_bad_requests_get_one_line_and_a_4xx_never_a_500(client):
     assert "unknown ruleset 'chess'" in cases[7].json()["error"]
 
 
+def test_odd_bodies_numbers_and_methods_get_a_4xx_line_never_a_500(client):
+    g = new_duel(client)
+    gid = g["game"]
+    who, tok = acting(client, g)
+
+    def chunked():  # no Content-Length: the limit is found while reading
+        for _ in range(80):
+            yield b"x" * 1024
+
+    deep = b'{"choice": ' + b"[" * 5000 + b"]" * 5000 + b"}"
+    cases = {
+        "chunked body over the limit": (client.post("/api/games", content=chunked()), 413),
+        "nested too deeply": (client.post(f"/api/games/{gid}/act", content=deep, headers=bearer(tok)), 400),
+        "import nested too deeply": (client.post("/api/import", content=b"[" * 5000 + b"]" * 5000), 400),
+        "a double sign": (client.get(f"/api/games/{gid}/log?from=--5"), 400),
+        "a superscript digit": (client.get(f"/api/games/{gid}/log?from=%C2%B2"), 400),
+        "a seed of two signs": (client.post("/api/games", json={"ruleset": "pergamemnon", "players": ["A", "B"],
+                                                                "seed": "--5"}), 400),
+        "steps of two signs": (client.post(f"/api/games/{gid}/undo", json={"steps": "--2"}, headers=bearer(tok)),
+                               400),
+        "a watch page of no game": (client.get("/games/zzzz/watch"), 404),
+        "its data": (client.get("/games/zzzz/watch.json"), 404),
+        "a seat page of no game": (client.get("/games/zzzz/seat"), 404),
+    }
+    for what, (r, status) in cases.items():
+        assert r.status_code == status, (what, r.text)
+        assert list(r.json()) == ["error"] and "\n" not in r.json()["error"], what
+    # a wrong method names the methods allowed
+    r = client.delete(f"/api/games/{gid}/act")
+    assert r.status_code == 405 and r.headers["allow"] == "POST"
+    # a very long choice is not echoed back whole
+    r = client.post(f"/api/games/{gid}/act", json={"choice": "x" * 50_000}, headers=bearer(tok))
+    assert r.status_code == 400 and len(r.text) < 500
+    # HEAD on the event stream answers its headers and ends (it does not hold the stream open for an hour)
+    r = client.head(f"/api/games/{gid}/events")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream") and not r.content
+
+
+def test_a_player_plays_only_on_the_current_branch_however_it_is_named(client):
+    g = new_duel(client)
+    gid = g["game"]
+    host = bearer(g["host"]["token"])
+    assert client.post(f"/api/games/{gid}/branch", json={"name": "whatif"}, headers=host).status_code == 200
+    assert client.post(f"/api/games/{gid}/switch", json={"name": "main"}, headers=host).status_code == 200
+    who, tok = acting(client, g)
+    before = client.get(f"/api/games/{gid}/branches").json()
+    for r in (client.post(f"/api/games/{gid}/act", json={"choice": 1, "branch": "whatif"}, headers=bearer(tok)),
+              client.post(f"/api/games/{gid}/act?branch=whatif", json={"choice": 1}, headers=bearer(tok)),
+              client.post(f"/api/games/{gid}/undo?branch=whatif", headers=bearer(tok))):
+        assert r.status_code == 400 and "current branch" in r.json()["error"], r.text
+    assert client.get(f"/api/games/{gid}/branches").json() == before
+
+
+def test_a_stale_position_is_a_lost_race_even_when_the_turn_has_passed(client):
+    g = new_duel(client)
+    gid = g["game"]
+    who, tok = acting(client, g)
+    seen = client.get(f"/api/games/{gid}/options", headers=bearer(tok)).json()["position"]
+    assert client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": seen},
+                       headers=bearer(tok)).status_code == 200
+    # the same request again (a retry after a lost answer): the line moved, so a 409, not "turn order"
+    r = client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": seen}, headers=bearer(tok))
+    assert r.status_code == 409 and r.json()["error"].startswith("the line has moved since position"), r.text
+
+
 def test_a_lost_race_is_a_409_with_the_clis_message(client, monkeypatch):
     g = new_duel(client)
     gid = g["game"]
@@ -239,7 +304,10 @@ def test_branch_switch_export_and_import_by_the_host(client):
     assert client.post(f"/api/games/{gid}/branch", json={"name": "whatif", "at": 3},
                        headers=bearer(tok)).status_code == 403
     r = client.post(f"/api/games/{gid}/branch", json={"name": "whatif", "at": 3}, headers=host)
-    assert r.status_code == 200 and r.json()["branch"] == "whatif" and r.json()["event"] == 3
+    assert r.status_code == 200 and r.json()["branch"] == "whatif" and r.json()["event"] >= 3
+    # the new line moved on by itself (seeded chance, bots) to where a person decides: nobody else could
+    pending = client.get(f"/api/games/{gid}", headers=host).json()["pending"]
+    assert pending["kind"] == "decision" and pending["bot"] is None
     names = {b["name"]: b["current"] for b in client.get(f"/api/games/{gid}/branches").json()}
     assert names == {"main": False, "whatif": True}
     assert client.post(f"/api/games/{gid}/switch", json={"name": "main"}, headers=host).json()["branch"] == "main"
