@@ -201,8 +201,14 @@ def event_as(ruleset: Ruleset, state: State, event: Event, viewer: str | None) -
     import msgspec
 
     obj = msgspec.json.decode(msgspec.json.encode(event))  # lists and dicts all the way down, as JSON shows it
+    if viewer is None:
+        return obj
+    if isinstance(event, GameCreated):
+        # The seed is every player's secret: with it, each shuffle, draw and bot's choice can be worked out
+        # (core.chance), so it is shown only with everything (``agon log --full``, the host's export).
+        obj["seed"] = HIDDEN
     secrets = getattr(ruleset, "secrets", None)
-    if secrets is None or viewer is None:
+    if secrets is None:
         return obj
     for path, owner in secrets(state, event):
         if owner == viewer and viewer != PUBLIC:

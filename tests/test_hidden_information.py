@@ -236,6 +236,20 @@ def test_the_log_is_public_unless_asked_for_one_players_record_or_everything(ago
     assert "no player 'Zoe'" in agon("log", gid, "--as", "Zoe", ok=False).stderr
 
 
+def test_the_seed_is_shown_only_with_everything(agon):
+    """With the seed, every shuffle, draw and bot's choice of a seeded game can be worked out (core.chance): it is
+    shown by 'agon log --full' (and kept in exports), never in a player's or the public record."""
+    seed = "918273645"
+    gid = json.loads(agon("new", "pergamemnon", "--player", "Ana", "--bot", "Bruno:greedy", "--seed", seed,
+                          "--json").stdout)["id"]
+    for args in (["log", gid], ["log", gid, "--json"], ["log", gid, "--as", "Ana", "--json"],
+                 ["replay", gid, "--as", "Ana", "--to", "2"], ["state", gid, "--as", "Ana", "--json"],
+                 ["options", gid, "--json"]):
+        assert seed not in agon(*args).stdout, args
+    assert json.loads(agon("log", gid, "--json").stdout)[0]["event"]["seed"] == HIDDEN
+    assert json.loads(agon("log", gid, "--full", "--json").stdout)[0]["event"]["seed"] == int(seed)
+
+
 def test_an_option_does_not_name_the_face_down_card_it_would_reveal(agon):
     """The issue's case: at event #10 Ana must lay a card against Chloe's face-down card."""
     gid = json.loads(agon("new", "pergamemnon", "--player", "Ana", "--bot", "Bruno:greedy", "--bot",

@@ -16,7 +16,7 @@ import pytest
 
 from agon.analysis.study import EVERYONE, states_of
 from agon.core import registry
-from agon.core.engine import PUBLIC
+from agon.core.engine import HIDDEN, PUBLIC
 from agon.core.service import Service
 from agon.events.store import Store
 from agon.server.app import create_app
@@ -86,6 +86,7 @@ def test_no_endpoint_shows_a_viewer_what_their_seat_may_not_see(tmp_path, name, 
                 listing = _unnamed(client.get(f"/api/games{q}").json())
                 assert not leaks(listing, hidden), (label, leaks(listing, hidden))
                 rows = client.get(f"/api/games/{gid}/log{q}").json()["events"]
+                assert rows[0]["event"]["seed"] == HIDDEN, label  # with it every draw could be worked out
                 assert not log_leaks(rows, told), (label, log_leaks(rows, told))
                 sep = "&" if q else "?"
                 frames = _frames(client.get(f"/api/games/{gid}/events{q}{sep}since=0&wait=0").text)
