@@ -40,6 +40,8 @@ def encode_created(created: GameCreated, encode: Callable[[GameCreated], bytes])
     payload = encode(created)
     if not created.card_set and payload.endswith(_NO_SET):  # card_set is the event's last field
         return payload[: -len(_NO_SET)] + b"}"
+    if not created.card_set and created.salt:  # the salt follows it: card_set is left out just the same
+        return payload.replace(_NO_SET[:-1] + b',"salt":', b',"salt":', 1)
     return payload
 
 

@@ -207,6 +207,8 @@ def event_as(ruleset: Ruleset, state: State, event: Event, viewer: str | None) -
         # The seed is every player's secret: with it, each shuffle, draw and bot's choice can be worked out
         # (core.chance), so it is shown only with everything (``agon log --full``, the host's export).
         obj["seed"] = HIDDEN
+        if obj.get("salt"):
+            obj["salt"] = HIDDEN
     secrets = getattr(ruleset, "secrets", None)
     if secrets is None:
         return obj

@@ -43,6 +43,11 @@ class GameCreated(Event, tag="game.created"):
     cards: dict[str, Any] = {}
     title: str = ""
     card_set: str = ""
+    salt: str = ""
+    """A secret (128 random bits, hex) that makes this event's id, and so every id after it, impossible to work out
+    from the public parts of the events: an id is the sha256 of its payload and its parent's id, and a payload may
+    hold a hidden card that a player could otherwise find by hashing each candidate. Shown only with everything,
+    like the seed; empty in games made before it was added."""
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -244,9 +244,35 @@ def test_the_file_schema_describes_the_card_set_line(urls):
 
 def test_a_game_without_cards_is_created_as_before(urls):
     """A ruleset without cards names no set, and its first event is encoded as before sets were stored by hash
-    (no card_set field): its id, and so every seeded draw of its games, stay what they were."""
+    (no card_set field), with the salt every new game's first event has."""
     with opened(urls[0]) as svc:
         gid = svc.new_game(NewGame("toy", players=["ann", "bob"], seed=3))
         root = svc.store.root(gid)
         assert b"card_set" not in root.payload and json.loads(root.payload)["cards"] == {}
+        assert len(json.loads(root.payload)["salt"]) == 32
         assert svc.verify(gid) == [] and payloads(svc.store)[0] == 0
+
+
+def test_a_card_set_no_game_can_be_played_with_is_refused_when_the_game_is_made(tmp_path):
+    """A set of one's own is checked as a whole: a malformed section, a value the ruleset knows to be wrong, and a
+    set whose first game stops (a trial game with random bots) are each refused in one line; nothing is stored."""
+    svc = Service(Store(f"sqlite:///{tmp_path / 'g.db'}"))
+    three = ["Ana", "Bo", "Cy"]
+
+    def refused(ruleset: str, players: list[str], change) -> str:
+        cards = registry.get(ruleset).default_cards()
+        change(cards)
+        with pytest.raises(ServiceError) as e:
+            svc.new_game(NewGame(ruleset, players=players, cards=cards))
+        assert "\n" not in str(e.value)
+        return str(e.value)
+
+    assert "card set is malformed" in refused("adamastor", ["Ana"], lambda c: c.update(sea_costs="x"))
+    assert "card set is malformed" in refused("peloponnes", ["Ana", "Bo"], lambda c: c.update(coins=None))
+    assert "display_size must be at least 1" in refused(
+        "perikles", three, lambda c: c["rules"].update(display_size=-1))
+    # each value well formed, but three players cannot each be dealt more tiles than the bag holds
+    assert "a trial game with random bots failed" in refused(
+        "perikles", three, lambda c: c["rules"]["tiles_per_player"].update({"3": 500}))
+    assert svc.store.all_branches() == []
+    svc.store.close()

@@ -217,6 +217,29 @@ def test_a_stale_position_is_a_lost_race_even_when_the_turn_has_passed(client):
     assert r.status_code == 409 and r.json()["error"].startswith("the line has moved since position"), r.text
 
 
+def test_no_seat_can_learn_more_of_an_event_id_than_its_position_shows(client):
+    """An id is the hash of a payload that may hide a card: with a whole id, each candidate card of the next event
+    could be hashed and compared with its public position. A position names at most 8 hex digits, so probing
+    longer prefixes is refused whatever they are; the first event's salt (128 secret bits) keeps the first id, and
+    so every one after it, out of reach of a search."""
+    g = new_duel(client)
+    gid = g["game"]
+    who, tok = acting(client, g)
+    svc = Service(Store(client.store_url))
+    line = svc.load(gid)
+    svc.store.close()
+    head = line.head.id
+    for probe in (head[:9], head[:16], head, head[:8] + "0"):
+        r = client.post(f"/api/games/{gid}/act", json={"choice": "9999", "expect": f"{line.head.depth}.{probe}"},
+                        headers=bearer(tok))
+        assert r.status_code == 400 and "is not a position" in r.json()["error"], (probe, r.text)
+    assert len(line.created.salt) == 32
+    rows = client.get(f"/api/games/{gid}/log", headers=bearer(tok)).json()["events"]
+    assert rows[0]["event"]["salt"] == "hidden" and rows[0]["event"]["seed"] == "hidden"
+    exported = client.get(f"/api/games/{gid}/export", headers=bearer(g["host"]["token"])).text
+    assert line.created.salt in exported  # the host's file is the whole game
+
+
 def test_a_lost_race_is_a_409_with_the_clis_message(client, monkeypatch):
     g = new_duel(client)
     gid = g["game"]
