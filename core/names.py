@@ -14,6 +14,10 @@ import unicodedata
 MAX_NAME = 40
 MAX_BRANCH = 100
 MAX_TITLE = 200
+MAX_NOTE = 4000
+MAX_LUCK = 2**62
+"""The largest luck a branch may have (``--reseed`` draws below 2**31; a file may not bring more than the store's
+integer columns hold)."""
 
 
 def shown(text: str, limit: int = MAX_NAME) -> str:
@@ -48,6 +52,18 @@ def name_problem(name: str) -> str | None:
 
 def title_problem(title: str) -> str | None:
     return text_problem(title, "title", MAX_TITLE)
+
+
+def note_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a note: too long, or a control character other than a line break (a terminal escape
+    in a shared file would otherwise reach whoever lists its notes)."""
+    if len(text) > MAX_NOTE:
+        return f"a note holds at most {MAX_NOTE} characters; this one has {len(text):,}"
+    for part in text.split("\n"):
+        bad = _bad_char(part)
+        if bad:
+            return f"the note {shown(text)} holds a control or separator character ({bad}); write plain text"
+    return None
 
 
 def branch_problem(name: str) -> str | None:

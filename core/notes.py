@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agon.core.document import GLYPHS
+from agon.core.names import MAX_NOTE, note_problem
 from agon.core.service import Line, Service, ServiceError
 from agon.events.store import NoteInfo, StoreError, now
 
-MAX_TEXT = 4000
+MAX_TEXT = MAX_NOTE
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,9 @@ def add(svc: Service, game_ref: str, n: int, text: str, glyph: str | None = None
         raise ServiceError(f"{glyph!r} is not a glyph; use one of {' '.join(GLYPHS)}")
     if not text and not glyph:
         raise ServiceError("a note needs a text or a --glyph")
-    if len(text) > MAX_TEXT:
-        raise ServiceError(f"a note holds at most {MAX_TEXT} characters; this one has {len(text)}")
+    problem = note_problem(text)
+    if problem:
+        raise ServiceError(problem)
     line = svc.load(game_ref, branch)
     if not 0 <= n <= line.head.depth:
         raise ServiceError(f"event #{n} is not on branch {line.branch.name}, which has events 0 to"

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from agon.core import card_sets as card_sets_mod
 from agon.core import document, registry
 from agon.core.document import Branch, Document, DocumentError, GameHead, Move, Note
-from agon.core.service import Line, Service, ServiceError, codec_for, replay_problem
+from agon.core.names import MAX_LUCK, branch_problem, note_problem, title_problem
+from agon.core.service import Line, Service, ServiceError, codec_for, replay_problem, seats_problem
 from agon.events.base import GameCreated
 from agon.events.codec import DecodeError
 from agon.events.envelope import Envelope, ImportError_, read_line_file
@@ -192,6 +193,9 @@ def import_document(svc: Service, doc: Document) -> ImportReport:
     rs = _ruleset_of(doc.root)
     if doc.game.ruleset != rs.name:
         raise _fail(f"the header names ruleset {doc.game.ruleset!r}, the first event {rs.name!r}")
+    problem = _names_problem(doc)
+    if problem:  # what 'agon new', 'branch' and 'note' refuse, a file may not bring in
+        raise _fail(f"the file's {problem}")
     decoded = check_tree(svc, rs, doc.events, doc.heads(), [b.luck for b in doc.branches], doc.card_sets)
     branches = [BranchInfo(b.name, b.head, b.luck, b.parent, b.fork, b.created_at) for b in doc.branches]
     moves = [HeadMove(m.branch, m.from_id, m.to_id, m.reason, m.at) for m in doc.moves]
@@ -209,6 +213,18 @@ def import_document(svc: Service, doc: Document) -> ImportReport:
         return _extend(svc, stored, doc, branches, moves, notes, decoded)
     except StoreError as e:
         raise _fail(str(e)) from None
+
+
+def _names_problem(doc: Document) -> str | None:
+    """The first title, player name, branch name, luck or note of ``doc`` that the service would refuse."""
+    checks = [lambda: title_problem(doc.game.title), lambda: seats_problem(list(doc.game.players))]
+    checks += [lambda b=b: branch_problem(b.name) or _luck_problem(b.luck) for b in doc.branches]
+    checks += [lambda n=n: note_problem(n.text) for n in doc.notes]
+    return next((p for p in (check() for check in checks) if p), None)
+
+
+def _luck_problem(luck: int) -> str | None:
+    return None if 0 <= luck <= MAX_LUCK else f"branch luck {luck} is outside 0 to {MAX_LUCK}"
 
 
 def _used_sets(created: GameCreated, given: dict[str, bytes]) -> dict[str, bytes]:
@@ -267,6 +283,9 @@ def _import_line(svc: Service, envs: list[Envelope], data: bytes, lucks: list[in
     """One exported line: a new game (as ``Service.import_`` always did), or, for a stored game, the events it
     lacks (on the branch whose head they follow, else on a new branch ``imported-N``)."""
     store = svc.store
+    problem = next((p for p in map(_luck_problem, lucks) if p), None)
+    if problem:
+        raise _fail(f"the file's {problem}")
     stored = store.game_by_root(envs[0].id)
     if stored is None:
         return ImportReport(svc.import_(data), "new", len(envs), 1, 1)

@@ -83,3 +83,70 @@ def test_export_creates_missing_folders(agon, tmp_path):
     target = tmp_path / "out" / "deeper" / "g.jsonl"
     assert "Wrote" in agon("export", gid, "-o", str(target)).stdout
     assert target.is_file()
+
+
+def _rehashed(text: str, change) -> str:
+    """A whole-game file with ``change`` made to its lines and its trailer's digest recomputed (so only the
+    import's own checks can refuse it)."""
+    import hashlib
+
+    lines = [json.loads(x) for x in text.splitlines()]
+    change(lines)
+    body = "".join(json.dumps(x, separators=(",", ":"), ensure_ascii=False) + "\n" for x in lines[:-1])
+    lines[-1]["sha256"] = hashlib.sha256(body.encode()).hexdigest()
+    return body + json.dumps(lines[-1], separators=(",", ":")) + "\n"
+
+
+def _kind(kind: str, lines: list) -> dict:
+    return next(x for x in lines if x.get("kind") == kind)
+
+
+def _renamed(name: str):
+    """Branch main renamed to ``name`` everywhere the file names it (so the file stays consistent)."""
+    def change(lines: list) -> None:
+        for x in lines:
+            if x.get("kind") == "branch" and x["name"] == "main":
+                x["name"] = name
+            if x.get("kind") == "move" and x["branch"] == "main":
+                x["branch"] = name
+            if x.get("kind") == "end":
+                x["heads"] = {name if k == "main" else k: v for k, v in x["heads"].items()}
+        lines[0]["game"]["current_branch"] = name
+    return change
+
+
+DOCUMENT_CASES = {
+    "a branch name with a newline": (_renamed("a\nb"), "one word"),
+    "a branch name with a terminal escape": (_renamed("a\x1b[31m"), "control or separator character"),
+    "a title with a terminal escape": (lambda ls: ls[0]["game"].update(title="x\x1b]0;pwned\x07"),
+                                       "control or separator character"),
+    "a note with a terminal escape": (lambda ls: _kind("note", ls).update(text="see \x1b[2J"),
+                                      "control or separator character"),
+    "a note of 100,000 characters": (lambda ls: _kind("note", ls).update(text="n" * 100_000), "at most 4000"),
+    "a luck of 10**30": (lambda ls: _kind("branch", ls).update(luck=10**30), "luck"),
+}
+
+
+@pytest.mark.parametrize("case", list(DOCUMENT_CASES))
+def test_a_whole_game_file_may_not_bring_names_or_notes_the_commands_refuse(agon, tmp_path, case):
+    change, says = DOCUMENT_CASES[case]
+    gid = _game(agon)
+    agon("act", gid, "1")
+    agon("note", gid, "1", "a fine roll")
+    path = tmp_path / "g.agon"
+    agon("export", gid, "-o", str(path))
+    same = tmp_path / "same.agon"
+    same.write_text(_rehashed(path.read_text(), lambda ls: None))
+    agon("--db", str(tmp_path / "other.db"), "import", str(same))  # rewritten but unchanged: accepted
+    path.write_text(_rehashed(path.read_text(), change))
+    fresh = tmp_path / "fresh.db"
+    r = agon("--db", str(fresh), "import", str(path), ok=False)
+    assert r.exit_code == 1 and says in r.stderr and r.stderr.count("\n") == 1, r.stderr
+    assert agon("--db", str(fresh), "games", "--json").stdout.strip() == "[]"
+
+
+def test_a_note_may_not_hold_a_terminal_escape(agon):
+    gid = _game(agon)
+    r = agon("note", gid, "0", "x\x1b[31mRED", ok=False)
+    assert r.exit_code == 1 and "control or separator character" in r.stderr
+    agon("note", gid, "0", "two lines\nof a note")  # a line break is text
