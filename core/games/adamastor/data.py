@@ -186,7 +186,7 @@ def compile_cards(cards: dict[str, Any]) -> Cards:
             for w in cards["weather"]
         )
         costs = {k: int(v) for k, v in cards["sea_costs"].items()}
-    except (KeyError, TypeError) as e:
+    except (KeyError, TypeError, AttributeError, IndexError) as e:
         raise ValueError(f"adamastor card set is malformed: missing or bad field {e}") from None
     except ValueError as e:
         raise ValueError(f"adamastor card set is malformed: {e}") from None

@@ -204,6 +204,18 @@ def _check(d: Data) -> None:
             raise ValueError(f"location {loc.name} has a bad bonus")
     if len({loc.name for loc in d.locations}) != len(d.locations):
         raise ValueError("location names must be unique")
+    if len(set(d.cities)) != len(d.cities):
+        raise ValueError("city names must be unique")
+    # counts the rules deal, draw, play or place: each at least one (none at zero or below is playable)
+    for name in ("setup_placements", "display_size", "locations_per_turn", "turns", "fatal_defeats",
+                 "units_per_commitment"):
+        if getattr(d, name) < 1:
+            raise ValueError(f"rules.{name} must be at least 1, not {getattr(d, name)}")
+    for name in ("starting_cubes", "contested_loss", "unattacked_cubes", "extra_units"):
+        if getattr(d, name) < 0:
+            raise ValueError(f"rules.{name} cannot be negative ({getattr(d, name)})")
+    if any(v < 0 for row in d.statues for v in row) or any(v < 0 for _, v in d.tiles_per_player):
+        raise ValueError("statue values and tiles per player cannot be negative")
     known = set(BATTLE_TILES) | set(INFLUENCE_TILES) | {"slave-revolt"}
     unknown = set(d.specials) - known
     if unknown:
