@@ -1288,7 +1288,7 @@ class Service:
 
     def export(self, game_ref: str, branch: str | None = None) -> bytes:
         line = self.load(game_ref, branch)
-        return to_jsonl(line.envelopes, self.lucks(line.game.id), self.card_sets_of(line.created))
+        return to_jsonl(line.envelopes, self.lucks(line.game.id), self.card_sets_of(line.created), line.branch.luck)
 
     def lucks(self, game_id: str) -> list[int]:
         """Every luck a game's chance was drawn with (0, and each branch's: one made with --reseed has its own)."""

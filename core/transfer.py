@@ -110,7 +110,7 @@ def import_data(svc: Service, data: bytes, trust: str | None = None) -> ImportRe
         envs, trailer, card_sets = read_line_file(data)
     except ImportError_ as e:
         raise _fail(str(e)) from None
-    return _import_line(svc, envs, data, trailer.lucks, card_sets)
+    return _import_line(svc, envs, data, trailer.lucks, card_sets, trailer.luck)
 
 
 def _ruleset_of(root: Envelope):
@@ -215,6 +215,14 @@ def import_document(svc: Service, doc: Document) -> ImportReport:
         raise _fail(str(e)) from None
 
 
+def _holder(svc: Service, game: GameInfo, branches: list[BranchInfo], node: str) -> BranchInfo | None:
+    """A stored branch whose line holds ``node`` (the game's current one first), or None."""
+    for b in sorted(branches, key=lambda b: b.name != game.current_branch):
+        if svc._holds(svc.load(game.id, b.name), node):
+            return b
+    return None
+
+
 def _names_problem(doc: Document) -> str | None:
     """The first title, player name, branch name, luck or note of ``doc`` that the service would refuse."""
     checks = [lambda: title_problem(doc.game.title), lambda: seats_problem(list(doc.game.players))]
@@ -279,11 +287,11 @@ def _extend(svc: Service, stored: GameInfo, doc: Document, branches: list[Branch
 
 
 def _import_line(svc: Service, envs: list[Envelope], data: bytes, lucks: list[int],
-                 card_sets: dict[str, bytes]) -> ImportReport:
+                 card_sets: dict[str, bytes], luck: int | None = None) -> ImportReport:
     """One exported line: a new game (as ``Service.import_`` always did), or, for a stored game, the events it
     lacks (on the branch whose head they follow, else on a new branch ``imported-N``)."""
     store = svc.store
-    problem = next((p for p in map(_luck_problem, lucks) if p), None)
+    problem = next((p for p in map(_luck_problem, [*lucks, luck or 0]) if p), None)
     if problem:
         raise _fail(f"the file's {problem}")
     stored = store.game_by_root(envs[0].id)
@@ -305,7 +313,12 @@ def _import_line(svc: Service, envs: list[Envelope], data: bytes, lucks: list[in
             n = 1
             while f"imported-{n}" in names:
                 n += 1
-            store.create_branch(stored.id, f"imported-{n}", follows, 0, None, switch=False)
+            # The new line forks from a stored one where the file's events leave it, and draws with the luck of
+            # the branch it was exported from (a file without it: the luck of the line it forks from).
+            parent = _holder(svc, stored, branches, follows)
+            own = luck if luck is not None else parent.luck if parent is not None else 0
+            store.create_branch(stored.id, f"imported-{n}", follows, own, parent.name if parent else None,
+                                switch=False)
             target = store.branch(stored.id, f"imported-{n}")
             made = 1
         store.append(stored.id, target.name, follows, envs[k:], reason="import")

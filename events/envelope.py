@@ -68,12 +68,15 @@ _line_decoder = msgspec.json.Decoder(ExportLine)
 class LineTrailer(msgspec.Struct, frozen=True, tag_field="kind", tag="end", forbid_unknown_fields=True):
     """The last line of a one-line export: how many events come before it, the line's head, the lucks its chance
     was drawn with (the branch's and those it came from) and the sha256 of every byte before it. A file cut at a
-    line boundary has no trailer, or one that does not match."""
+    line boundary has no trailer, or one that does not match. ``luck`` is the exported branch's own (None in files
+    written before it was added): a line imported into a game that lacks its last events becomes a branch that
+    draws its next chance as the exported one would."""
 
     events: int
     head: str
     lucks: list[int]
     sha256: str
+    luck: int | None = None
 
 
 _trailer_decoder = msgspec.json.Decoder(LineTrailer)
@@ -91,7 +94,7 @@ _cards_decoder = msgspec.json.Decoder(CardSetLine)
 
 
 def to_jsonl(line: list[Envelope], lucks: list[int] | None = None,
-             card_sets: dict[str, bytes] | None = None) -> bytes:
+             card_sets: dict[str, bytes] | None = None, luck: int | None = None) -> bytes:
     out = bytearray()
     for h, body in sorted((card_sets or {}).items()):
         out += _line_encoder.encode(CardSetLine(h, msgspec.Raw(body)))
@@ -105,7 +108,8 @@ def to_jsonl(line: list[Envelope], lucks: list[int] | None = None,
         )
         out += b"\n"
     digest = hashlib.sha256(out).hexdigest()
-    out += _line_encoder.encode(LineTrailer(len(line), line[-1].id if line else "", sorted(set(lucks or [0])), digest))
+    out += _line_encoder.encode(LineTrailer(len(line), line[-1].id if line else "", sorted(set(lucks or [0])), digest,
+                                            luck))
     out += b"\n"
     return bytes(out)
 

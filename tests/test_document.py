@@ -218,6 +218,27 @@ def test_one_line_is_still_exported_and_imported_as_before(two):
     assert len(there.games()) == 1
 
 
+def test_a_line_that_extends_a_stored_game_keeps_its_fork_and_its_luck(two):
+    """A reseeded what-if exported as one line and imported where its game is stored (as far as the fork) becomes
+    a branch forking from the stored line, with the luck it was drawn with: it verifies, and its next chance is
+    the one the exported branch draws."""
+    here, there = two
+    pick = random.Random(5)
+    gid = here.new_game(NewGame("peloponnes", players=["Ana"], bots=[("B", "greedy"), ("C", "random")], seed=4))
+    play(here, gid, 3, pick)
+    gid_there = import_data(there, here.export(gid, "main")).game_id
+    here.branch(gid, "rs", at=here.load(gid).head.depth - 2, reseed=True)
+    play(here, gid, 3, pick, "rs")
+    report = import_data(there, here.export(gid, "rs"))
+    assert report.outcome == "extended" and report.branches == 1
+    new = next(b for b in there.store.branches(gid_there) if b.name.startswith("imported-"))
+    source = here.store.branch(gid, "rs")
+    assert (new.luck, new.parent_branch, new.fork_id) == (source.luck, "main", source.fork_id)
+    assert there.verify(gid_there) == []
+    line_here, line_there = here.load(gid, "rs"), there.load(gid_there, new.name)
+    assert line_there.head.id == line_here.head.id and line_there.chance_count == line_here.chance_count
+
+
 def test_the_file_format_has_a_published_schema_every_line_follows(agon):
     schema = json.loads(agon("schema", "--file-format").stdout)
     assert "agon-game version 2" in schema["title"]
