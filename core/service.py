@@ -1005,6 +1005,10 @@ class Service:
         if expect_head is not None and b.head_id != expect_head:
             raise RaceLost(f"branch {b.name!r} of game {game.id} moved while this command ran (someone else"
                            " recorded an event); nothing was undone: look at the game again and retry")
+        if to is None and steps_back == 1:
+            start = self._entry_start(game.id, b.name, b.head_id)
+            if start is not None:
+                return self._move_back(game, b, start.id, self._depth(game.id, b.head_id) - start.depth)
         created = self.created(game)
         if to is not None or created.table:
             return self._undo_line(game, b, created, steps_back, to)
@@ -1021,6 +1025,27 @@ class Service:
             what = "decisions" if not humans else "decisions by people"
             raise ServiceError(f"cannot undo {steps_back} step(s): the line has only {count} {what}")
         return self._move_back(game, b, env.parent, head.depth - env.depth + 1)
+
+    def _entry_start(self, game_id: str, branch: str, head_id: str) -> Envelope | None:
+        """Where the last thing entered on ``branch`` started: the head before the 'act' that recorded the head
+        (an entry and what followed it by itself are one move in the head history). A decision typed at a bot's
+        seat to start a what-if is such an entry too, though no count of people's decisions would find it. None
+        when the head was not reached by an 'act' (a new game's, an import's or a new branch's own events), or
+        not among the newest moves: the caller counts steps instead."""
+        for k, m in enumerate(self.store.head_moves_newest_first(game_id, branch)):
+            if k >= 200:
+                return None
+            if m.to_id == head_id and m.reason == "act":
+                return self.store.event(game_id, m.from_id) if m.from_id else None
+            if m.to_id == head_id and m.reason in ("create", "import", "branch"):
+                return None
+        return None
+
+    def _depth(self, game_id: str, node_id: str) -> int:
+        env = self.store.event(game_id, node_id)
+        if env is None:
+            raise ServiceError(f"game {game_id}: event {node_id[:8]} is missing from the store")
+        return env.depth
 
     def undo_told(self, game_ref: str, steps_back: int = 1, branch: str | None = None, to: int | None = None,
                   viewer: str | None = PUBLIC) -> tuple[Line, list[Recorded]]:

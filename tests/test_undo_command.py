@@ -75,3 +75,30 @@ def test_the_undo_command_reads_neither_line_whole(tmp_path, monkeypatch, every)
     assert got["event"] == expected[-n - 1].n
     out = CliRunner().invoke(app, ["redo", gid])
     assert out.exit_code == 0 and f"Redid {n} event(s)" in out.stdout
+
+
+@pytest.mark.parametrize("table", [False, True])
+def test_undo_after_a_decision_typed_at_a_bots_seat_takes_back_that_entry_only(tmp_path, table):
+    """The README's way into a what-if: branch at a bot's turn and type another decision for it. One undo takes
+    back that entry and what followed it by itself, and never reaches back past the branch's start."""
+    from agon.core.engine import Chance, Decision
+
+    svc = Service(Store(f"sqlite:///{tmp_path / 'g.db'}"))
+    gid = svc.new_game(NewGame("peloponnes", players=["Ana"], bots=[("B", "greedy"), ("C", "random")], seed=4,
+                               table=table))
+    for _ in range(60):  # on until Ana has decided twice (at a table, chance is typed: 'seed' draws it)
+        line = svc.load(gid)
+        actors = [e.actor for e in line.envelopes]
+        if actors.count("Ana") >= 2:
+            break
+        p = line.pending
+        svc.act(gid, "seed" if isinstance(p, Chance) else "bot" if line.bot_of(p.player) else "1")
+    fork = next(k for k in range(actors.index("Ana") + 1, line.head.depth) if actors[k + 1] in ("B", "C"))
+    svc.branch(gid, "ov", at=fork)
+    at_fork = svc.load(gid, "ov")
+    assert isinstance(at_fork.pending, Decision) and at_fork.bot_of(at_fork.pending.player)
+    svc.act(gid, str(len(at_fork.ruleset.legal(at_fork.state))))  # not necessarily what the bot would choose
+    assert svc.load(gid, "ov").head.depth > fork
+    moved, n = svc.undo(gid, branch="ov")
+    assert svc.load(gid, "ov").head.depth == fork and moved.head_id == at_fork.head.id
+    svc.store.close()
