@@ -703,24 +703,27 @@ class Service:
         cards = msgspec.json.decode(card_body)  # as a later command will read it back
         # check_setup is pure: a setup it passed once (the same seats, options and card set) passes again, so a
         # process that creates many games (agon demo, bots, a server) checks the card set once, not every game
-        setup = (rs.name, rs.version, tuple(names), msgspec.json.encode(dict(spec.options)), card_hash)
+        # one spelling per value ('less_luck=0', '=false', '=off' are one setup), so stats group games alike
+        canonical = getattr(rs, "canonical_options", None)
+        options = canonical(dict(spec.options)) if canonical is not None else dict(spec.options)
+        setup = (rs.name, rs.version, tuple(names), msgspec.json.encode(options), card_hash)
         if setup not in _setups_passed:
             try:
-                rs.check_setup(names, dict(spec.options), cards)
+                rs.check_setup(names, dict(options), cards)
             except ValueError as e:  # the ruleset's own sentence
                 raise ServiceError(f"cannot set up {rs.name}: {_first_line(e)}") from None
             except Exception as e:  # noqa: BLE001 - check_setup is pure: whatever it raises, the setup is malformed
                 raise ServiceError(f"cannot set up {rs.name}: the card set is malformed ({type(e).__name__}:"
                                    f" {_first_line(e)}); compare it with 'agon cards {rs.name}'") from None
             if spec.cards is not None and card_hash and card_hash != default_card_set(rs)[0]:
-                _trial(rs, names, dict(spec.options), cards)
+                _trial(rs, names, dict(options), cards)
             if len(_setups_passed) > 1000:
                 _setups_passed.clear()
             _setups_passed.add(setup)
         seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
         created = GameCreated(
             ruleset=rs.name, ruleset_version=rs.version, players=tuple(seats), seed=seed, table=spec.table,
-            options=dict(spec.options), title=spec.title, card_set=card_hash, salt=secrets.token_hex(16),
+            options=options, title=spec.title, card_set=card_hash, salt=secrets.token_hex(16),
         )
         codec = codec_for(rs)
         payload = card_sets_mod.encode_created(created, codec.encode)

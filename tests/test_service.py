@@ -260,3 +260,17 @@ def test_a_chance_with_one_possible_outcome_is_recorded_without_asking():
     created = GameCreated(ruleset="toy", ruleset_version="1", players=(PlayerSeat("ann"),), seed=1, table=True)
     auto = next_auto(OneSeatLeft(), created, None, depth=1, chance_ordinal=0, luck=0, draw_chance=False)
     assert auto is not None and auto.event == SeatsShuffled(order=("ann",)) and auto.actor == "chance"
+
+
+def test_an_option_typed_several_ways_is_stored_one_way(tmp_path):
+    """'less_luck=0', '=false' and '=off' are one setup: stored alike, so stats group their games together."""
+    from agon.core.service import NewGame, Service
+    from agon.events.store import Store
+
+    svc = Service(Store(f"sqlite:///{tmp_path / 'g.db'}"))
+    stored = set()
+    for value in (0, "0", False, "false", "off", "no"):
+        gid = svc.new_game(NewGame("adamastor", bots=[("A", "greedy")], seed=3, options={"less_luck": value}))
+        stored.add(repr(svc.load(gid).created.options))
+    assert stored == {repr({"less_luck": False})}
+    svc.store.close()

@@ -47,6 +47,17 @@ class Adamastor:
     def default_cards(self) -> dict[str, Any]:
         return data.default_cards()
 
+    def canonical_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """The options as stored: ``less_luck`` as true or false however it was typed (1, yes, on, ...); a value
+        that is none of those is left for ``check_setup`` to refuse."""
+        out = dict(options)
+        flag = str(out.get("less_luck", "")).lower()
+        if flag in ("true", "1", "yes", "on"):
+            out["less_luck"] = True
+        elif flag in ("false", "0", "no", "off"):
+            out["less_luck"] = False
+        return out
+
     def check_setup(self, players: Sequence[str], options: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
         if not 1 <= len(players) <= 2:
             raise ValueError(f"Adamastor is played by 1 player or 2 co-operating players, not {len(players)}")
