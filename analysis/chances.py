@@ -29,7 +29,9 @@ def pct(x: float) -> str:
 def branch_command(a: Analysis, d: Judged) -> str:
     """The commands that play the better move on a new line from just before decision ``d``."""
     game = a.line.game.id
-    name = f"better-{d.n}"
+    # named after the line it leaves, so the better moves found on two lines are two branches, not one name twice
+    source = a.line.branch.name
+    name = f"better-{d.n}" if source == "main" else f"{source}-better-{d.n}"[-100:]
     assert d.best is not None
     choice = d.best.choice if d.best.choice.isdigit() else "'" + d.best.choice.replace("'", "'\\''") + "'"
     return f"agon branch {game} {name} --at {d.n - 1} -b {a.line.branch.name} && agon act {game} {choice}"
