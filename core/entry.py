@@ -161,7 +161,9 @@ def resolve_all(text: str, items: Iterable[str], what: str = "item") -> tuple[st
 def dice(text: str, count: int, sides: int) -> tuple[int, ...]:
     """Dice typed as ``4 6``, ``4,6`` or, when every die has one digit, ``46``."""
     parts = tokens(text)
-    if sides <= 9 and len(parts) == 1 and count > 1 and parts[0].isdigit() and len(parts[0]) == count:
+    if sides <= 9 and len(parts) == 1 and count > 1 and parts[0].isdigit():
+        if len(parts[0]) != count:  # '123' for four dice: the digits typed were three, not one number
+            raise EntryError(f"{count} die value(s) needed, {len(parts[0])} typed ({parts[0]})")
         parts = list(parts[0])
     try:
         return tuple(int(p) for p in parts)

@@ -788,6 +788,9 @@ class Service:
             if text in ("seed", "random"):
                 outcome = chance_mod.draw(pending, chance_mod.rng_for(
                     line.created.seed, line.branch.luck, line.chance_count))
+            elif not line.created.table:  # what may be typed here is 'seed' alone: say so, not what a table takes
+                raise ServiceError(f"this game draws every chance outcome from its seed ({pending.describe()}): type"
+                                   " 'seed'; a game whose luck is typed in is made with 'agon new --table'")
             else:
                 try:
                     outcome = chance_mod.parse(pending, text)

@@ -58,3 +58,15 @@ def test_fresh_luck_draws_differently():
     c = spec("shuffle", items=[f"c{i}" for i in range(20)])
     draws = {chance.draw(c, chance.rng_for(1, luck, 0)) for luck in range(5)}
     assert len(draws) == 5
+
+
+def test_a_typed_outcome_that_names_too_many_copies_or_digits_says_so():
+    draw = Chance("draw", "draw 3 tiles", lambda o: None, count=3, items=("alkibiades", "athens-2", "athens-2"))
+    with pytest.raises(chance.BadOutcome) as e:
+        chance.check(draw, chance.parse(draw, "alk alk alk"))
+    assert "only so many copies" in str(e.value) and "alkibiades (1 left)" in str(e.value)
+    dice = Chance("dice", "roll 4d6", lambda o: None, count=4, sides=6)
+    for typed, count in (("123", 3), ("12345", 5)):
+        with pytest.raises(chance.BadOutcome) as e:
+            chance.parse(dice, typed)
+        assert f"4 die value(s) needed, {count} typed" in str(e.value)

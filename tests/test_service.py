@@ -274,3 +274,18 @@ def test_an_option_typed_several_ways_is_stored_one_way(tmp_path):
         stored.add(repr(svc.load(gid).created.options))
     assert stored == {repr({"less_luck": False})}
     svc.store.close()
+
+
+def test_a_seeded_line_waiting_for_chance_asks_for_seed_not_for_what_a_table_types(tmp_path):
+    from agon.core.service import NewGame, Service, ServiceError
+    from agon.events.store import Store
+
+    svc = Service(Store(f"sqlite:///{tmp_path / 'g.db'}"))
+    gid = svc.new_game(NewGame("peloponnes", players=["Ana"], bots=[("B", "greedy")], seed=4))
+    svc.branch(gid, "w", at=0)  # the first shuffle is due on the new line
+    for typed in ("4 6", "c12", "x"):
+        with pytest.raises(ServiceError) as e:
+            svc.act(gid, typed)
+        assert "type 'seed'" in str(e.value) and "possible:" not in str(e.value)
+    svc.act(gid, "seed")
+    svc.store.close()
