@@ -40,7 +40,9 @@ def test_scoring_example_dimitrios_10_helena_12_helena_wins():
     s = scoring_example_state()
     assert scoring.ranking_key(s, "Dimitrios")[:2] == (10, 15)
     assert scoring.ranking_key(s, "Helena")[:2] == (12, 17)
-    assert rs.scores(s) == {"Dimitrios": 10.0, "Helena": 12.0}
+    assert scoring.exact_scores(s) == {"Dimitrios": 10.0, "Helena": 12.0}
+    # before the end the 8 people coin cards in each hand are private: the running score counts them as coins
+    assert rs.scores(s) == {"Dimitrios": 2.0, "Helena": 9.0}
     out = scoring.outcome(s)
     assert out.winners == ("Helena",)
     assert "Helena wins with 12" in out.summary

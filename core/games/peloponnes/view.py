@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agon.core.engine import PUBLIC, Decision
+from agon.core.engine import HIDDEN, PUBLIC, Decision
 from agon.core.games.peloponnes import auction, flow
 from agon.core.games.peloponnes.cards import CATASTROPHE_NAMES, CATASTROPHES
 from agon.core.games.peloponnes.rules import apply, pending
@@ -85,8 +85,9 @@ def _seat(s: State, seat: Seat, viewer: str | None) -> dict[str, Any]:
         "luxury_card": seat.luxury_card,
         "inhabitants": inhabitants(s.cat, seat),
         "production": {"wood": w, "stone": st, "grain": g},
-        "population_points": population_points(s.cat, seat),
-        "power_points": power_points(s.cat, seat),
+        # with the inhabitants on the coin cards in hand, which only their holder sees (see scoring.scores)
+        "population_points": population_points(s.cat, seat) if mine or s.phase == "over" else HIDDEN,
+        "power_points": power_points(s.cat, seat) if mine or s.phase == "over" else HIDDEN,
     }
     if mine:
         out["hand"] = {k: seat.hand.get(k) for k in ("wood", "stone", "grain", "people")}
