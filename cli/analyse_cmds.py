@@ -3,34 +3,47 @@ draws them. The work is done by ``core.analyse``; this module parses, shows prog
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
 
-from agon.cli.common import BranchOpt, GameArg, JsonOpt, console, err, examples, friendly, print_json, service
-from agon.cli.plot_cmds import OutOpt, PngOpt, _target, _write, plot_app
+from agon.cli.common import (
+    MAX_WORKERS,
+    SEED,
+    WORKERS,
+    BranchOpt,
+    GameArg,
+    JsonOpt,
+    agon_line,
+    bars_off,
+    console,
+    default_workers,
+    err,
+    examples,
+    friendly,
+    print_json,
+    service,
+    whole,
+    with_db,
+)
+from agon.cli.plot_cmds import OutOpt, PngOpt, _output, _target, _write, plot_app
 
 app = typer.Typer()
 
 
-def default_workers() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on every OS
-        return max(1, os.cpu_count() or 1)
-
+MAX_ROLLOUTS = 1_000_000  # per position: 100 (the default) already gives a win chance to within about 5%
 
 RolloutsOpt = Annotated[int, typer.Option("--rollouts", help="Rollouts (games played to the end by bots)"
-                                          " per position.")]
+                                          " per position.", parser=whole(1, MAX_ROLLOUTS))]
 BotOpt = Annotated[str, typer.Option("--bot", help="The bot that plays every seat in the rollouts (random is"
                                      " fastest; greedy plays better and slower).")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the rollouts' luck: the same seed gives the same"
-                                      " figures, whatever --workers.")]
-WorkersOpt = Annotated[int | None, typer.Option("--workers", "-w", help="Local worker processes (default: one per"
-                                                " core).")]
+                                      " figures, whatever --workers.", parser=SEED)]
+WorkersOpt = Annotated[int | None, typer.Option(
+    "--workers", "-w", help=f"Local worker processes (default: one per core; at most {MAX_WORKERS}).",
+    parser=WORKERS)]
 AllOpt = Annotated[bool, typer.Option("--all", help="Judge every decision, not only those of people (a game of"
                                       " bots only has every decision judged anyway).")]
 FreshOpt = Annotated[bool, typer.Option("--fresh", help="Recompute instead of reading cached results.")]
@@ -39,7 +52,8 @@ ClusterOpt = Annotated[str | None, typer.Option("--cluster", help="Run the rollo
 ThresholdOpt = Annotated[float, typer.Option("--threshold", help="Mark a decision that lost more than this share"
                                              " of win chance against the best alternative.")]
 AltOpt = Annotated[int, typer.Option("--alternatives", help="Judge at most this many alternatives of a decision"
-                                     " (a sample, always with the choice made and the bot's choice).")]
+                                     " (a sample, always with the choice made and the bot's choice).",
+                                     parser=whole(2, 10_000))]
 
 
 def _run(game: str, branch: str | None, rollouts: int, bot: str, seed: int, workers: int | None, judge_all: bool,
@@ -55,7 +69,7 @@ def _run(game: str, branch: str | None, rollouts: int, bot: str, seed: int, work
                         fresh=fresh, cluster=cluster)
     columns = (TextColumn("rollouts"), BarColumn(), MofNCompleteColumn(), TextColumn("time left"),
                TimeRemainingColumn())
-    with Progress(*columns, console=err, transient=True, disable=quiet) as bar:
+    with Progress(*columns, console=err, transient=True, disable=bars_off(quiet)) as bar:
         task = bar.add_task("rollouts", total=None)
 
         def progress(done: int, total: int) -> None:
@@ -85,7 +99,8 @@ def analyse(
     plays the better move. Results are cached in the store: a second run is instant."""
     from agon.analysis import chances
 
-    a = _run(game, branch, rollouts, bot, seed, workers, judge_all, fresh, cluster, threshold, alternatives)
+    a = _run(game, branch, rollouts, bot, seed, workers, judge_all, fresh, cluster, threshold, alternatives,
+             quiet=as_json)
     if as_json:
         print_json(chances.to_json(a))
         return
@@ -118,11 +133,11 @@ def analyse(
                       " alternative (re-checked with a fresh batch of rollouts):")
         for d in a.marked:
             console.print(f"  {d.glyph:<2} {chances.marked_text(d)}")
-            console.print(f"     [dim]{escape(chances.branch_command(a, d))}[/]", markup=True)
+            console.print(f"     [dim]{escape(with_db(chances.branch_command(a, d)))}[/]", markup=True)
     rate = f", {a.rollout_events / a.seconds:,.0f} events/s" if a.rollout_events and a.seconds else ""
     console.print(f"\n{a.computed:,} rollouts played ({a.rollout_events:,} events) in {a.seconds:.1f} s{rate};"
-                  f" {a.cached} position(s) read from the cache. 'agon plot chances {line.game.id}' draws the"
-                  " chart; --json gives every row.")
+                  f" {a.cached} position(s) read from the cache. '{agon_line(f'plot chances {line.game.id}')}' draws"
+                  " the chart; --json gives every row.", markup=False)
 
 
 @plot_app.command("chances", epilog=examples("agon plot chances 3f2a", "agon plot chances 3f2a --png -o chances.png"))
@@ -147,7 +162,10 @@ def plot_chances(
     marked decisions annotated."""
     from agon.analysis import chances
 
-    a = _run(game, branch, rollouts, bot, seed, workers, judge_all, fresh, cluster, threshold, alternatives)
+    if out is not None and not as_json:
+        _output(out, "", png)  # a file name that cannot be written is refused before the rollouts, not after
+    a = _run(game, branch, rollouts, bot, seed, workers, judge_all, fresh, cluster, threshold, alternatives,
+             quiet=as_json)
     if as_json:
         print_json(chances.to_json(a))
         return

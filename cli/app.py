@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import sys
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -25,42 +27,69 @@ from agon.cli.common import error_line, examples, set_db
 
 
 class AgonGroup(TyperGroup):
-    """The top command: with ``--json`` anywhere on the line, a usage error (a missing argument, a bad number) is
-    ``{"error": ...}`` on stderr like every other error, with Click's exit status (2).
+    """The top command, and the last guard of the rule that an error is one line on stderr.
 
-    It is also the last guard: an exception no command expected becomes one line saying an internal error happened
-    and how to report it, with exit status 2; with ``AGON_DEBUG=1`` the traceback is shown instead."""
+    A usage error (a missing argument, a bad number, an unknown option) is one line naming what was wrong and the
+    help to read, with Click's exit status (2); with ``--json`` anywhere on the line it is ``{"error": ...}`` like
+    every other error. Typer's own report is a box of five or six lines, so Click runs here without its standalone
+    mode and agon reports what it raises.
+
+    An exception no command expected becomes one line saying an internal error happened and how to report it, with
+    exit status 2; with ``AGON_DEBUG=1`` the traceback is shown instead. A reader that closes the output early
+    (``agon log GAME | head -1``) ends the command quietly."""
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
+        if not standalone_mode:
+            return super().main(argv, prog_name, complete_var, False, **extra)
+        as_json = "--json" in argv
         try:
-            return self._main(argv, prog_name, complete_var, standalone_mode, **extra)
+            code = super().main(argv, prog_name, complete_var, False, **extra)
+        except BrokenPipeError:  # Typer ends most of these itself, as quietly and with the same status
+            _stdout_gone()
+        except typer.Abort:
+            error_line("aborted", as_json)
+            sys.exit(1)
         except Exception as e:
-            if os.environ.get("AGON_DEBUG") == "1" or not standalone_mode:
+            # Click's errors (Typer vendors Click in recent versions, so no import names them portably)
+            if hasattr(e, "format_message") and isinstance(getattr(e, "exit_code", None), int):
+                if type(e).__name__ != "NoArgsIsHelpError":  # 'agon' alone: the help is printed already
+                    error_line(usage_message(e), as_json)
+                sys.exit(e.exit_code)
+            if os.environ.get("AGON_DEBUG") == "1":
                 raise
             error_line(f"internal error ({type(e).__name__}): agon did not expect this, and it is a bug. What was"
                        " recorded before it stays recorded. Run the same command with AGON_DEBUG=1 to see the"
-                       " traceback, and report it with the command you ran", as_json="--json" in argv)
+                       " traceback, and report it with the command you ran", as_json=as_json)
             sys.exit(2)
-
-    def _main(self, argv: list[str], prog_name: str | None, complete_var: str | None, standalone_mode: bool,
-              **extra: Any) -> Any:
-        args = argv
-        if not standalone_mode or "--json" not in argv:
-            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
-        try:
-            code = super().main(argv, prog_name, complete_var, False, **extra)
-        except typer.Abort:
-            error_line("aborted", as_json=True)
-            sys.exit(1)
-        except Exception as e:
-            # Click's usage errors (Typer vendors Click in recent versions, so no import names them portably)
-            if not hasattr(e, "format_message") or not isinstance(getattr(e, "exit_code", None), int):
-                raise
-            error_line(e.format_message(), as_json=True)
-            sys.exit(e.exit_code)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def usage_message(e: Any) -> str:
+    """One line for a Click error: its message in agon's voice (lower case, no full stop), what to do about a value
+    that begins with '-' where an argument was meant, and the help to read."""
+    message = " ".join(e.format_message().split()).rstrip(".")
+    message = (message[:1].lower() + message[1:]).replace(". Did you mean", "; did you mean")
+    name = getattr(e, "option_name", None)
+    ctx = getattr(e, "ctx", None)
+    path = ctx.command_path if ctx is not None else "agon"
+    if name and type(e).__name__ == "NoSuchOption" and re.fullmatch(r"-[0-9.]+", name):
+        # 'agon note GAME -1 hi': Click reads -1 as an option before any command sees it
+        message = f"no such option: {name}; to give {name} as a value, not an option, put -- before it"
+    if ctx is not None and ctx.command.get_help_option(ctx) is not None:
+        message += f"; see '{path} --help'"
+    return message
+
+
+def _stdout_gone() -> NoReturn:
+    """The reader of standard output has closed it (``| head``): stop without a word, as Python's documentation
+    advises. Whatever is still buffered for stdout would fail again at exit and print a traceback, so stdout is
+    pointed at the null device first. The exit status is 1, as Python's and Click's own: the output is cut."""
+    with contextlib.suppress(OSError, ValueError):  # ValueError: a stream without a file descriptor (tests)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(1)
 
 
 app = typer.Typer(
@@ -84,13 +113,15 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     db: Annotated[str | None, typer.Option("--db", envvar="AGON_DB", help="Store: a SQLAlchemy URL or a SQLite"
                                            " file path (default: agon.db in your data directory).")] = None,
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print agon's version and its store layout version, then exit.")]
     = False,
 ) -> None:
-    set_db(db)
+    source = ctx.get_parameter_source("db")
+    set_db(db, typed=getattr(source, "name", None) == "COMMANDLINE")  # not AGON_DB: see common.agon_line
 
 
 for module in (setup_cmds, play_cmds, history_cmds, tree_cmds, note_cmds, file_cmds, plot_cmds, analyse_cmds,

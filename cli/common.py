@@ -3,9 +3,13 @@ rule that a person sees one line saying what went wrong and what to do, never a 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Callable, Iterable
+import re
+import shlex
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
 from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -34,13 +38,66 @@ err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
 #   -o/--output FILE   the file to write
 #   --json             print the result as JSON; errors are then JSON on stderr too ({"error": ...})
 #   --seed N           the seed of chance and bots
+#
+# Every whole-number option and argument has bounds (``whole``): a value outside them, 99999999999999999999 as much
+# as -1, is a usage error naming the range, never a number that overflows a store's column or starts a million
+# processes. Event numbers, limits and seeds stop at INT_MAX, the largest value of a PostgreSQL integer column.
+INT_MAX = 2**31 - 1
+SEED_MAX = INT_MAX  # agon draws its own seeds below 2**31 (core.service), so every seed it prints can be typed
+
+
+def whole(lo: int, hi: int, why: str = "") -> Callable[[Any], int]:
+    """The parser of a whole number from ``lo`` to ``hi`` (pass as ``parser=``); ``why`` explains the bounds.
+
+    Click names the option in front of the message ("invalid value for '--limit': ..."), so it only says what
+    is wrong with the value and which values are taken."""
+    takes = f"it takes {lo} to {hi}{why}"
+
+    def parse(value: Any) -> int:
+        if isinstance(value, int):  # a default, already a number
+            number = value
+        else:
+            text = str(value).strip()
+            if not re.fullmatch(r"[+-]?[0-9]+", text):
+                raise typer.BadParameter(f"{str(value)!r} is not a whole number ({takes})")
+            if len(text.lstrip("+-0")) > 30:  # far out of any range, and int() refuses 4,300 digits and more
+                raise typer.BadParameter(f"{text[:24]}... is out of range ({takes})")
+            number = int(text)
+        if not lo <= number <= hi:
+            raise typer.BadParameter(f"{number} is out of range ({takes})")
+        return number
+
+    return parse
+
+
 GameArg = Annotated[str, typer.Argument(help="Game id (or a unique prefix).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON (errors too, on stderr).")]
 BranchOpt = Annotated[str | None, typer.Option("--branch", "-b", help="A branch (default: the game's current one).")]
 BranchesOpt = Annotated[list[str] | None, typer.Option(
     "--branch", "-b", help="A line to read (default: the game's current one); repeat it for several lines.")]
-AtOpt = Annotated[int | None, typer.Option("--at", help="After event N (as numbered by 'agon log').")]
+EVENT = whole(0, INT_MAX)
+"""An event number, as 'agon log' numbers them; whether the line has that event is the command's to say."""
+AtOpt = Annotated[int | None, typer.Option("--at", help="After event N (as numbered by 'agon log').", parser=EVENT)]
 AsOpt = Annotated[str | None, typer.Option("--as", help="Show the game as this player sees it.")]
+SEED = whole(0, SEED_MAX)
+"""A seed (of a game's chance and bots, of rollouts)."""
+LIMIT = whole(1, INT_MAX)
+"""How many games to read at most ('games', 'stats'): at least one (--limit 0 would read none)."""
+
+
+def default_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on every OS
+        return max(1, os.cpu_count() or 1)
+
+
+# Each worker (of 'analyse', of 'serve') is a process with its own memory: past a few per core they only compete for
+# the cores and the memory ('analyse --workers 99999' started 99999 processes), so more are refused.
+MAX_WORKERS = min(64, 4 * default_workers())
+WORKERS = whole(1, MAX_WORKERS, f": 4 per core, and this machine has {default_workers()}" if MAX_WORKERS < 64
+                else ": more would only compete for the cores")
 
 
 def output_option(default: str) -> Any:
@@ -57,6 +114,7 @@ def examples(*commands: str) -> str:
     return "Examples:\n\n" + "\n\n".join(f"  {escape(c)}" for c in commands)
 
 _db_url: str | None = None
+_db_typed: str | None = None  # the --db value as typed on this command line (not AGON_DB), for the hints
 _service: Service | None = None
 
 
@@ -80,10 +138,24 @@ def db_url() -> str:
     return raw
 
 
-def set_db(url: str | None) -> None:
-    global _db_url, _service
+def set_db(url: str | None, typed: bool = False) -> None:
+    """Use the store ``url``; ``typed``: it was given as ``--db`` on the command line, so the commands printed as
+    hints name it too (with AGON_DB or the default store, the same command in the same shell finds it anyway)."""
+    global _db_url, _db_typed, _service
     _db_url = url
+    _db_typed = url if typed else None
     _service = None
+
+
+def agon_line(rest: str) -> str:
+    """A command to print as a hint, ``agon REST``, with the ``--db`` this command line was given (shell-quoted):
+    a hint copied from 'agon --db club.db new ...' must read the same store, not the default one."""
+    return f"agon --db {shlex.quote(_db_typed)} {rest}" if _db_typed else f"agon {rest}"
+
+
+def with_db(commands: str) -> str:
+    """``commands`` (``agon ...``, or several joined by ``&&``) as hints: each with this command line's ``--db``."""
+    return re.sub(r"(^|&& )agon ", lambda m: m.group(1) + agon_line(""), commands)
 
 
 def service() -> Service:
@@ -101,6 +173,74 @@ def service() -> Service:
 
 class Fail(Exception):
     """A one-line error from the CLI itself (bad arguments it checks)."""
+
+
+def input_file(path: Path, what: str, hint: str = "") -> Path:
+    """``path``, a file to read: a folder or a missing file is refused saying which (``hint``: how to get one)."""
+    if path.is_dir():
+        raise Fail(f"{what} {path} is a folder, not a file{hint}")
+    if not path.is_file():
+        raise Fail(f"{what} {path} does not exist{hint}")
+    return path
+
+
+@contextlib.contextmanager
+def output_file(path: Path) -> Iterator[Path]:
+    """Write ``path`` whole or not at all: yields a new temporary file in the same folder (with the same suffix, for
+    writers that read the format from it), and once the block has written it, syncs it to disk and renames it into
+    place in one step. On any failure (a full disk, a writer that gives up) the temporary file is removed and a
+    file already at ``path`` keeps its old content. Missing folders are created, as every ``-o`` promises."""
+    if path.is_dir():
+        raise Fail(f"{path} is a folder; give the file to write, e.g. {path / ('out' + (path.suffix or '.txt'))}")
+    if path.is_symlink():
+        path = path.resolve()  # a link is written through, as a plain write would, not replaced by a file
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.tmp-", suffix=path.suffix)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, str(path)) from None  # the file asked for, not the temporary one
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        # mkstemp makes the file readable by its owner only; the result gets the mode a new file gets here (or the
+        # mode of the file it replaces), as a plain write would have
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = 0o666 & ~_umask()
+        os.chmod(tmp, mode)
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)  # a write error the file system only reports late (NFS, a full disk) is reported here
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        if isinstance(e, OSError) and e.errno is not None and e.filename in (None, name):
+            # the error names the file asked for: the temporary one is gone
+            raise OSError(e.errno, e.strerror, str(path)) from None
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)  # the only way to read it is to set it
+    os.umask(mask)
+    return mask
+
+
+def write_file(path: Path, data: bytes | str) -> None:
+    """Write ``data`` (text as UTF-8) to ``path`` whole or not at all (``output_file``)."""
+    with output_file(path) as tmp:
+        tmp.write_bytes(data.encode() if isinstance(data, str) else data)
+
+
+def bars_off(quiet: bool) -> bool:
+    """Whether a progress bar stays hidden: with ``--json``, and wherever stderr is no terminal, where a bar that
+    vanishes when done still left an empty line behind (so each error read as two lines)."""
+    return quiet or not err.is_terminal
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -129,6 +269,8 @@ def friendly(fn: F) -> F:
             return fn(*args, **kwargs)
         except (ServiceError, StoreError, Fail) as e:
             error_line(str(e), as_json)
+        except BrokenPipeError:
+            raise  # the reader of the output has gone (agon log GAME | head): not an error, ended quietly above
         except OSError as e:
             error_line(f"{e.strerror or e}: {e.filename or ''}".rstrip(": "), as_json)
         except SQLAlchemyError as e:

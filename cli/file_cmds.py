@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.markup import escape
 
-from agon.cli.common import Fail, GameArg, JsonOpt, console, examples, friendly, print_json, service
+from agon.cli.common import (
+    Fail,
+    GameArg,
+    JsonOpt,
+    agon_line,
+    console,
+    examples,
+    friendly,
+    input_file,
+    print_json,
+    service,
+    write_file,
+)
 
 app = typer.Typer()
 
@@ -29,6 +42,8 @@ def export(
     digest, so 'agon import' gives the same game back. 'agon schema --file-format' describes the lines.
 
     With --branch, one line only: one event per line with its envelope (id, parent, tag, version, actor)."""
+    if sign is not None:
+        input_file(sign, "key file", "; 'agon keygen FILE' writes a key pair")
     svc = service()
     if branch is not None:
         data = svc.export(game, branch)
@@ -52,8 +67,7 @@ def export(
     if output is None:
         typer.echo(data.decode(), nl=False)
         return
-    output.parent.mkdir(parents=True, exist_ok=True)  # as view, plot and cards do
-    output.write_bytes(data)
+    write_file(output, data)  # whole or not at all, missing folders created, as view, plot and cards do
     console.print(f"Wrote {count} to {output}", markup=False)
 
 
@@ -69,8 +83,9 @@ def import_(
     """Import a game written by 'agon export' (the whole game, or one line). A game already stored (the same first
     event) is not duplicated: only what the file has more is added. A file that is truncated, reordered, edited,
     does not replay cleanly or contradicts the stored game is refused whole."""
-    if not file.is_file():
-        raise Fail(f"{file} does not exist")
+    input_file(file, "game file", "; give a file written by 'agon export GAME -o FILE'")
+    if trust is not None:
+        input_file(trust, "public key file", "; 'agon keygen FILE' writes FILE.pub")
     from agon.core import signing
     from agon.core.transfer import import_data
 
@@ -102,12 +117,15 @@ def keygen(file: Annotated[Path, typer.Argument(help="Where to write the private
     """Write a new Ed25519 key pair for signing exports: keep FILE private, give FILE.pub to whoever imports."""
     from agon.core import signing
 
-    if file.exists():
-        raise Fail(f"{file} exists; choose another file (a key is never overwritten)")
+    pub = file.with_name(file.name + ".pub")  # where signing.keygen writes the public key
+    for path in (file, pub):
+        if path.exists() or path.is_symlink():
+            raise Fail(f"{path} exists; choose another FILE (a key is never overwritten, nor its .pub)")
     public = signing.keygen(file)
     console.print(f"Wrote the private key to {file} and the public key to {public}.", markup=False)
-    console.print(f"Sign with: agon export GAME --sign {file}; import with: agon import FILE --trust {public}",
-                  markup=False)
+    sign = agon_line(f"export GAME --sign {shlex.quote(str(file))}")
+    trust = agon_line(f"import FILE --trust {shlex.quote(str(public))}")
+    console.print(f"Sign with: {sign}; import with: {trust}", markup=False)
 
 
 @app.command(epilog=examples("agon verify 3f2a --json", "agon verify   # every game of the store"))

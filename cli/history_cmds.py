@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from agon.cli.common import (
+    EVENT,
     AsOpt,
     AtOpt,
     BranchOpt,
@@ -117,8 +118,9 @@ def replay(
     game: GameArg,
     branch: BranchOpt = None,
     as_player: AsOpt = None,
-    start: Annotated[int, typer.Option("--from", help="First event to show (an event number).")] = 0,
-    stop: Annotated[int | None, typer.Option("--to", help="Last event to show (an event number).")] = None,
+    start: Annotated[int, typer.Option("--from", help="First event to show (an event number).", parser=EVENT)] = 0,
+    stop: Annotated[int | None, typer.Option("--to", help="Last event to show (an event number; default: the"
+                                             " last).", parser=EVENT)] = None,
     pause: Annotated[bool, typer.Option("--pause", help="Wait for Enter after each step.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
@@ -126,9 +128,17 @@ def replay(
     svc = service()
     line = svc.load(game, branch)
     _check_player(line, as_player)
+    # as 'state --at' does: a range the line does not have is refused, not shown as nothing
+    last = line.head.depth
+    for name, n in (("--from", start), ("--to", stop)):
+        if n is not None and n > last:
+            raise Fail(f"{name} {n} is outside this line, which has events 0 to {last}")
+    if stop is not None and start > stop:
+        raise Fail(f"--from {start} is after --to {stop}; give the first event first (this line has events 0 to"
+                   f" {last})")
     rs = line.ruleset
     out = []
-    for st in line.steps(max(start, 0), stop):  # from the nearest state snapshot before --from
+    for st in line.steps(start, stop):  # from the nearest state snapshot before --from
         if st.index < start or (stop is not None and st.index > stop):
             continue
         sentence = narrate_as(rs, st.before if st.before is not None else st.after, st.event, as_player)

@@ -6,7 +6,18 @@ from typing import Annotated
 
 import typer
 
-from agon.cli.common import BranchOpt, GameArg, JsonOpt, console, examples, friendly, print_json, service
+from agon.cli.common import (
+    EVENT,
+    BranchOpt,
+    GameArg,
+    JsonOpt,
+    agon_line,
+    console,
+    examples,
+    friendly,
+    print_json,
+    service,
+)
 from agon.core.document import GLYPHS
 
 app = typer.Typer()
@@ -16,7 +27,7 @@ app = typer.Typer()
 @friendly
 def note(
     game: GameArg,
-    n: Annotated[int, typer.Argument(help="The event, as numbered by 'agon log'.")],
+    n: Annotated[int, typer.Argument(help="The event, as numbered by 'agon log'.", parser=EVENT)],
     text: Annotated[str, typer.Argument(help="The note.")] = "",
     glyph: Annotated[str | None, typer.Option(
         "--glyph", help=f"A mark: {' '.join(GLYPHS)} (good, mistake, brilliant, blunder, interesting, dubious).")]
@@ -50,8 +61,9 @@ def notes(game: GameArg, as_json: JsonOpt = False) -> None:
                      "at": nt.at, "replaces": nt.earlier} for b, nt in rows])
         return
     if not rows:
-        console.print(f"Game {lines[0].game.id} has no notes yet; write one with: agon note {lines[0].game.id} N"
-                      ' "text"', markup=False)
+        gid = lines[0].game.id
+        console.print(f"Game {gid} has no notes yet; write one with: {agon_line(f'note {gid} N')} \"text\"",
+                      markup=False)
         return
     for b, nt in rows:
         where = f"{b} #{nt.n}" if b else f"undone event #{nt.n}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from collections import Counter
 from typing import Annotated, Any
 
@@ -10,7 +11,18 @@ import typer
 from rich.markup import escape
 
 from agon.cli import keyread
-from agon.cli.common import BranchOpt, GameArg, JsonOpt, console, error_line, examples, friendly, print_json, service
+from agon.cli.common import (
+    BranchOpt,
+    GameArg,
+    JsonOpt,
+    agon_line,
+    console,
+    error_line,
+    examples,
+    friendly,
+    print_json,
+    service,
+)
 from agon.cli.render import scores_text, view_text
 from agon.core import entry, steps
 from agon.core.engine import PUBLIC, Chance, Decision, Over, option_text
@@ -74,20 +86,22 @@ def print_options(line: Line, match: str | None = None, show_all: bool = False, 
         if here:
             console.print(f"Type a number here{hint}, or the decision's steps by prefix; ? lists the commands.")
         else:
-            console.print(f"Choose: agon act {gid} N --expect {data['position']}{hint}; --expect refuses the number"
-                          " if the line has moved since these options were listed. Any legal decision can also be"
-                          f" given as JSON (agon schema {line.ruleset.name}).")
+            choose = agon_line(f"act {gid} N --expect {data['position']}")
+            console.print(f"Choose: {choose}{hint}; --expect refuses"
+                          " the number if the line has moved since these options were listed. Any legal decision can"
+                          f" also be given as JSON ({agon_line(f'schema {line.ruleset.name}')}).", markup=False)
             if not bot and steps.stepwise(line.ruleset, line.state):
                 first = steps.ask(line.ruleset, line.state)
                 if isinstance(first, steps.Question):
                     values = ", ".join(first.values[:12]) + (", ..." if len(first.values) > 12 else "")
                     console.print(f"Or build any legal one step by step ('agon play' asks each step, or type them"
-                                  f" all: agon act {gid} 'VALUE ...'), first {first.prompt}: {values}")
+                                  f" all: {agon_line(f'act {gid}')} 'VALUE ...'), first {first.prompt}: {values}",
+                                  markup=False)
     elif isinstance(pending, Chance) and not line.created.table:
-        console.print(f"This game draws its luck from its seed: agon act {gid} seed (the same luck as the line"
-                      " this one came from, unless it was branched with --reseed).")
+        console.print(f"This game draws its luck from its seed: {agon_line(f'act {gid} seed')} (the same luck as"
+                      " the line this one came from, unless it was branched with --reseed).", markup=False)
     elif isinstance(pending, Chance):
-        print_chance(pending, "type it here" if here else f"agon act {gid} '...'")
+        print_chance(pending, "type it here" if here else agon_line(f"act {gid} '...'"))
     else:
         console.print(f"Scores: {scores_text(dict(pending.outcome.scores))}")
 
@@ -221,8 +235,9 @@ def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | No
             if not rest.strip():
                 raise ServiceError("give the new branch a name: branch NAME")
             made = svc.branch(gid, rest.strip(), from_branch=line.branch.name)
+            back = agon_line(f"switch {gid} {shlex.quote(line.branch.name)}")
             console.print(f"Now on branch {made.name}, starting after event #{line.head.depth} of"
-                          f" {line.branch.name} (back: agon switch {gid} {line.branch.name}).")
+                          f" {line.branch.name} (back: {back}).", markup=False)
             return made.name
         elif word == "log":
             rows = svc.log(line, who)
@@ -230,7 +245,8 @@ def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | No
                 who_ = "" if r.actor in ("chance", "setup") else f"{r.actor}: "
                 console.print(f"{r.n:>5}. {who_}{r.sentence}", markup=False)
             if len(rows) > 20:
-                console.print(f"(the last 20 of {len(rows)} events; all of them: agon log {gid})")
+                console.print(f"(the last 20 of {len(rows)} events; all of them: {agon_line(f'log {gid}')})",
+                              markup=False)
         elif word == "state":
             whose = {None: ", everything", PUBLIC: ", as every player sees it"}.get(who, f", as {who} sees it")
             console.print(view_text(f"{line.ruleset.title}, event #{line.head.depth}{whose}",
@@ -451,7 +467,8 @@ def play(
         answer = answer.strip()
         kind = what_is(svc, line, answer, stepping, chosen) if answer else "entry"
         if kind == "quit":
-            console.print(f"Stopped; every decision so far is recorded. Go on later with: agon play {line.game.id}")
+            console.print("Stopped; every decision so far is recorded. Go on later with:"
+                          f" {agon_line(f'play {line.game.id}')}", markup=False)
             return
         if kind in ("command", "branch"):
             branch = command(svc, line, answer, branch, who)

@@ -7,6 +7,7 @@ runs, so the CLI starts without it.
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -14,17 +15,21 @@ import typer
 from rich.markup import escape
 
 from agon.cli.common import (
+    LIMIT,
     BranchesOpt,
     BranchOpt,
     Fail,
     GameArg,
     JsonOpt,
+    agon_line,
     console,
     err,
     examples,
     friendly,
+    output_file,
     print_json,
     service,
+    whole,
 )
 from agon.core.service import Line
 
@@ -47,11 +52,24 @@ def _safe(text: str) -> str:
 
 
 def _target(out: Path | None, line: Line, kind: str, png: bool) -> Path:
+    return _output(out, f"{_safe(line.game.id)}-{_safe(line.branch.name)}-{kind}", png)
+
+
+def _output(out: Path | None, default: str, png: bool) -> Path:
+    """The file to write: ``-o``, else ``plots/DEFAULT.html`` (``.png``). The suffix must say what the file holds,
+    so that it opens as what it is: ``-o s.png`` without ``--png`` (HTML in a .png) is refused as ``--png -o
+    s.html`` is, rather than guessed, since a PNG needs what HTML does not (kaleido and a Chromium)."""
     if out is None:
-        out = DEFAULT_DIR / f"{_safe(line.game.id)}-{_safe(line.branch.name)}-{kind}.{'png' if png else 'html'}"
-    elif png and out.suffix.lower() != ".png":
+        return DEFAULT_DIR / f"{default}.{'png' if png else 'html'}"
+    suffix = out.suffix.lower()
+    if png and suffix != ".png":
         raise Fail(f"--png writes a PNG image; name the file {out.with_suffix('.png')} or leave out --png")
-    out.parent.mkdir(parents=True, exist_ok=True)
+    if not png and suffix == ".png":
+        raise Fail(f"-o {out} names a PNG image: add --png to draw one, or name the file {out.with_suffix('.html')}"
+                   " for the HTML page")
+    if not png and suffix not in (".html", ".htm"):
+        raise Fail(f"-o {out}: this writes an HTML page; name the file {out.with_suffix('.html')} (or add --png"
+                   " for a PNG image, named .png)")
     return out
 
 
@@ -59,7 +77,8 @@ def _write(fig: Any, out: Path, png: bool, what: str) -> None:
     from agon.analysis.figures import CannotRender, write
 
     try:
-        write(fig, str(out), png)
+        with output_file(out) as tmp:  # a failed or cut-off drawing leaves no file, and an older one as it was
+            write(fig, str(tmp), png)
     except CannotRender as e:
         raise Fail(f"cannot write a PNG on this machine: {e}") from None
     if png:
@@ -80,7 +99,8 @@ def scores(
     branch: Annotated[list[str] | None, typer.Option(
         "--branch", "-b", help="A line to draw (default: the game's current one). Repeat it to overlay what-if "
         "lines, dashed, on the first.")] = None,
-    top: Annotated[int, typer.Option("--top", help="How many of the largest swings to annotate.")] = 3,
+    top: Annotated[int, typer.Option("--top", help="How many of the largest swings to annotate.",
+                                     parser=whole(0, 1000))] = 3,
     out: OutOpt = None,
     png: PngOpt = False,
     as_json: JsonOpt = False,
@@ -174,7 +194,8 @@ def compare(
     from agon.analysis.compare import compare_lines
 
     if branch_a == branch_b:
-        raise Fail(f"give two different branches to compare, not {branch_a} twice ('agon branches' lists them)")
+        raise Fail(f"give two different branches to compare, not {branch_a} twice"
+                   f" ('{agon_line('branches ' + shlex.quote(game))}' lists them)")
     svc = service()
     a, b = svc.load(game, branch_a), svc.load(game, branch_b)
     if as_player is not None and as_player not in a.created.names:
@@ -258,7 +279,8 @@ def view(
     kind = "view" if as_player is None else f"view-as-{_safe(as_player)}"
     target = _target(out, first, kind, False)
     shown = {nt.event_id: (nt.glyph, nt.text) for _, nt in notes}
-    target.write_text(build_study(lines, shown, as_player, current, chances), encoding="utf-8")
+    with output_file(target) as tmp:
+        tmp.write_text(build_study(lines, shown, as_player, current, chances), encoding="utf-8")
     who = f"the state as {as_player} sees it" if as_player else "the state in full or as any player sees it"
     counts = ", ".join(f"{ln.branch.name}: {len(ln.events)} events" for ln in lines)
     extra = f"; win chances of {', '.join(chances)}" if chances else ""
@@ -283,8 +305,8 @@ def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str
     with progress_bar("summarising games", quiet=quiet) as bar:
         listed = svc.main_summaries(rs.name, limit, progress=bar)  # one query, nothing a table of games needs
     if not listed:
-        raise Fail(f"no stored {rs.name} games; record some with 'agon demo {rs.name} --games 20' or"
-                   f" 'agon new {rs.name}'")
+        raise Fail(f"no stored {rs.name} games; record some with '{agon_line(f'demo {rs.name} --games 20')}' or"
+                   f" '{agon_line(f'new {rs.name}')}'")
     result = aggregate(s for s in listed if s.readable)
     result["ruleset"] = rs.name
     result["unreadable"] = [f"{s.game_id}: {s.status.removeprefix('unreadable: ')}" for s in listed
@@ -292,7 +314,8 @@ def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str
     return rs, result
 
 
-LimitOpt = Annotated[int | None, typer.Option("--limit", help="Read at most this many games (newest first).")]
+LimitOpt = Annotated[int | None, typer.Option("--limit", help="Read at most this many games (newest first).",
+                                              parser=LIMIT)]
 RulesetArg = Annotated[str, typer.Argument(help="The ruleset whose stored games to read.")]
 
 
@@ -340,7 +363,8 @@ def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False)
             t.add_row(str(r[col]), str(r["played"]), str(r["wins"]), f"{r['win_rate']:.0%}", _ci(r),
                       f"{r['avg_score']:.1f}")
         console.print(t)
-    console.print("95% CI: the Wilson interval of the win rate; 'agon plot stats' draws these.")
+    console.print(f"95% CI: the Wilson interval of the win rate; '{agon_line(f'plot stats {rs.name}')}' draws"
+                  " these.", markup=False)
 
 
 def _ci(r: dict[str, Any]) -> str:
@@ -354,19 +378,17 @@ def plot_stats(ruleset: RulesetArg, limit: LimitOpt = None, out: OutOpt = None, 
                as_json: JsonOpt = False) -> None:
     """Win rates by side and by seat, each with its 95% confidence interval (Wilson), and the game lengths, over
     the stored games of a ruleset (record some with 'agon demo RULESET --games 20')."""
+    if out is not None and not as_json:
+        _output(out, "", png)  # a file name that cannot be written is refused before the games are read
     rs, result = _gather(ruleset, limit, as_json)
     if not result["finished"]:
         raise Fail(f"no finished {rs.name} game is stored yet, so there are no results to draw; record some with"
-                   f" 'agon demo {rs.name} --games 20'")
+                   f" '{agon_line(f'demo {rs.name} --games 20')}'")
     if as_json:
         print_json(result)
         return
     from agon.analysis.stats_plot import stats_figure
 
-    if out is None:
-        out = DEFAULT_DIR / f"{_safe(rs.name)}-stats.{'png' if png else 'html'}"
-    elif png and out.suffix.lower() != ".png":
-        raise Fail(f"--png writes a PNG image; name the file {out.with_suffix('.png')} or leave out --png")
-    out.parent.mkdir(parents=True, exist_ok=True)
+    target = _output(out, f"{_safe(rs.name)}-stats", png)
     fig = stats_figure(result, f"{rs.title}: win rates and game length")
-    _write(fig, out, png, f"the statistics of {result['finished']} finished games")
+    _write(fig, target, png, f"the statistics of {result['finished']} finished games")

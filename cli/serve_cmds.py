@@ -2,14 +2,35 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 from typing import Annotated
 
 import typer
 
-from agon.cli.common import Fail, console, db_url, examples, friendly, service, set_db
+from agon.cli.common import WORKERS, Fail, console, db_url, examples, friendly, service, set_db, whole
 
 app = typer.Typer()
+
+MAX_BODY = 2**30  # 1 GiB: a request is read whole into memory, and a game file of a long game is a few MB
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Bind ``host:port`` as uvicorn will (its family, SO_REUSEADDR) and let go: a busy port or an address this
+    machine does not have is agon's one-line error, where uvicorn logs its own and exits with status 3."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except socket.gaierror as e:
+            raise Fail(f"cannot listen on --host {host}: no such address ({e.strerror}); give an address of this"
+                       " machine, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 (every network)") from None
+        except OSError as e:
+            what = ("the port is in use (another program, or another agon serve, listens there); choose another"
+                    " --port" if e.errno == errno.EADDRINUSE else f"{e.strerror}; choose another --host or --port")
+            raise Fail(f"cannot listen on {host}:{port}: {what}") from None
 
 
 @app.command(epilog=examples("agon serve --db club.db", "agon serve --db postgresql+psycopg://agon@db/agon"
@@ -19,10 +40,11 @@ def serve(
     db: Annotated[str | None, typer.Option("--db", help="The store (as agon --db; default: AGON_DB, else agon.db"
                                            " in your data directory).")] = None,
     host: Annotated[str, typer.Option(help="The address to listen on (0.0.0.0: every network).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(help="The port to listen on.", parser=whole(1, 65535))] = 8000,
     workers: Annotated[int, typer.Option(help="Worker processes (several need PostgreSQL to share the work"
-                                         " well; SQLite serialises writers).")] = 1,
-    max_body: Annotated[int, typer.Option("--max-body", help="The largest request body, in bytes.")] = 4 * 1024 * 1024,
+                                         " well; SQLite serialises writers).", parser=WORKERS)] = 1,
+    max_body: Annotated[int, typer.Option("--max-body", help="The largest request body, in bytes.",
+                                          parser=whole(1, MAX_BODY))] = 4 * 1024 * 1024,
 ) -> None:
     """Serve the games over HTTP: a JSON API (/openapi.json), seat links that only their players can open, and
     live event streams. Creating a game answers one secret link per person's seat and one for the host."""
@@ -30,8 +52,7 @@ def serve(
 
     if db is not None:
         set_db(db)
-    if workers < 1 or not 0 < port < 65536:
-        raise Fail("--workers must be at least 1 and --port between 1 and 65535")
+    _check_listen(host, port)  # first: a server that cannot listen creates no store either
     url = db_url()
     service()  # opens (and if needed creates) the store once, before any worker starts
     os.environ["AGON_DB"] = url
@@ -39,5 +60,12 @@ def serve(
     shown = url.split("@")[-1] if "@" in url else url
     console.print(f"agon serves {shown} on http://{host}:{port}/ ({workers} worker{'s' * (workers > 1)});"
                   " the API is described at /openapi.json. Ctrl-C stops it.")
-    uvicorn.run("agon.server.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-                log_level="warning", timeout_graceful_shutdown=3)
+    try:
+        uvicorn.run("agon.server.app:app_from_env", factory=True, host=host, port=port, workers=workers,
+                    log_level="warning", timeout_graceful_shutdown=3)
+    except SystemExit as e:
+        # uvicorn exits with status 3 when it cannot start (the port taken since the check above); it has logged
+        # why, so this adds the one line and the status agon gives every failure
+        if e.code == 3:
+            raise Fail(f"the server could not start on {host}:{port} (see uvicorn's message above)") from None
+        raise

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any
@@ -11,7 +12,24 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from agon.cli.common import Fail, JsonOpt, console, db_url, examples, friendly, print_json, service
+from agon.cli.common import (
+    LIMIT,
+    SEED,
+    SEED_MAX,
+    Fail,
+    JsonOpt,
+    agon_line,
+    bars_off,
+    console,
+    db_url,
+    examples,
+    friendly,
+    input_file,
+    print_json,
+    service,
+    whole,
+    write_file,
+)
 from agon.cli.render import scores_text
 from agon.core import registry
 from agon.core.service import NewGame, ServiceError
@@ -55,9 +73,7 @@ def rulesets(as_json: JsonOpt = False) -> None:
 
 
 def load_cards(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        raise Fail(f"card file {path} does not exist; write one with 'agon cards RULESET -o FILE'")
-    data = path.read_bytes()
+    data = input_file(path, "card file", "; write one with 'agon cards RULESET -o FILE'").read_bytes()
     try:
         cards = tomllib.loads(data.decode()) if path.suffix == ".toml" else json.loads(data)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
@@ -83,13 +99,18 @@ def cards(
     export = output or export_old
     data = rs.default_cards()
     if export is not None:
+        # 'agon new --cards' reads a card set by its suffix, so a file it would misread is not written
+        if export.suffix not in (".toml", ".json"):
+            raise Fail(f"-o {export}: a card set is written as TOML (.toml) or JSON (.json); name the file"
+                       f" {export.with_suffix('.toml')} or {export.with_suffix('.json')}")
         if export.suffix == ".toml":
             import tomli_w
 
-            export.write_text(tomli_w.dumps(data))
+            write_file(export, tomli_w.dumps(data))
         else:
-            export.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-        console.print(f"Wrote {rs.name}'s card set to {export}. Edit it, then: agon new {rs.name} --cards {export} ...")
+            write_file(export, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        hint = agon_line(f"new {rs.name} --cards {shlex.quote(str(export))} ...")
+        console.print(f"Wrote {rs.name}'s card set to {export}. Edit it, then: {hint}", markup=False)
         return
     if as_json:
         print_json(data)
@@ -153,7 +174,8 @@ def new(
     ruleset: Annotated[str, typer.Argument(help="The ruleset (see 'agon rulesets').")],
     player: Annotated[list[str] | None, typer.Option("--player", "-p", help="A person's seat (repeat).")] = None,
     bot: Annotated[list[str] | None, typer.Option("--bot", help="A bot's seat as NAME:KIND (repeat).")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed for chance outcomes (default: a random one).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for chance outcomes (default: a random one).",
+                                             parser=SEED)] = None,
     cards_file: Annotated[Path | None, typer.Option("--cards", help="Play with this card set (TOML/JSON).")] = None,
     table: Annotated[bool, typer.Option("--table", help="Chance outcomes are entered by a person.")] = False,
     option: Annotated[list[str] | None, typer.Option("--option", help="A ruleset option KEY=VALUE (repeat).")] = None,
@@ -177,14 +199,14 @@ def new(
     console.print(game_id)
     console.print(f"{line.ruleset.title} for {', '.join(line.created.names)} (seed {line.created.seed}"
                   f"{', table game' if table else ''}); {len(line.events)} events so far; {line.status()}.")
-    console.print(f"Next: agon options {game_id}")
+    console.print(f"Next: {agon_line(f'options {game_id}')}", markup=False)
 
 
 @app.command(epilog=examples("agon games --ruleset perikles --status over --order newest --limit 20",
                              "agon --db demo.db games --json"))
 @friendly
 def games(
-    limit: Annotated[int | None, typer.Option("--limit", help="Show at most this many games.", min=0)] = None,
+    limit: Annotated[int | None, typer.Option("--limit", help="Show at most this many games.", parser=LIMIT)] = None,
     ruleset: Annotated[str | None, typer.Option("--ruleset", help="Only games of this ruleset.")] = None,
     status: Annotated[str | None, typer.Option(
         "--status", help="Only games that are 'over' or still 'playing'.")] = None,
@@ -221,13 +243,15 @@ def games(
         if status or ruleset:
             console.print("No stored game matches.")
         else:
-            console.print("No games yet. Create one: agon new RULESET --player NAME --bot NAME:random")
+            console.print(f"No games yet. Create one: {agon_line('new RULESET --player NAME --bot NAME:random')}",
+                          markup=False)
         return
     t = Table(title=f"Games in {db_url()}")
     for col in ("id", "ruleset", "players", "events", "status", "branches", "scores"):
         t.add_column(col)
     for r in rows:
-        status = f"DAMAGED: agon verify {r['id']}" if r["damaged"] else r["status"]  # the whole story: --json
+        damaged = "DAMAGED: " + agon_line("verify " + r["id"])
+        status = damaged if r["damaged"] else r["status"]  # the whole story: --json
         t.add_row(r["id"], r["ruleset"], ", ".join(r["players"]), str(r["events"]), status,
                   f"{r['branches']} (on {r['branch']})", scores_text(r["scores"]))
     console.print(t)
@@ -259,17 +283,19 @@ def _program() -> str:
 
 
 BOT_NAMES = ("Ana", "Bruno", "Chloe", "Dario", "Eva", "Farid", "Greta", "Hugo")
+DEMO_GAMES = 100_000  # a statistics run's worth (about a game a second for the slower rulesets)
 
 
 @app.command(epilog=examples("agon demo", "agon demo perikles --players 4 --games 20   # then: agon stats perikles"))
 @friendly
 def demo(
     ruleset: Annotated[str, typer.Argument(help="The ruleset to play (default: pergamemnon).")] = "",
-    players: Annotated[int, typer.Option(help="Number of bot players (default: 3, or the ruleset's only"
-                                         " count).")] = 0,
-    seed: Annotated[int, typer.Option(help="Seed for chance and bots (game k of --games uses SEED+k).")] = 7,
+    players: Annotated[int | None, typer.Option(help="Number of bot players (default: 3, or the ruleset's only"
+                                                " count).", parser=whole(1, 99))] = None,
+    seed: Annotated[int, typer.Option(help="Seed for chance and bots (game k of --games uses SEED+k).",
+                                      parser=SEED)] = 7,
     count: Annotated[int, typer.Option("--games", help="How many games to record, with a progress bar.",
-                                       min=1)] = 1,
+                                       parser=whole(1, DEMO_GAMES))] = 1,
     as_json: JsonOpt = False,
 ) -> None:
     """Record a whole game played by bots, then show how to look at it (the quickest way to see agon work).
@@ -278,6 +304,9 @@ def demo(
     name = ruleset or ("pergamemnon" if "pergamemnon" in names else names[0])
     rs = _ruleset(name)
     n = players or max(rs.min_players, min(3, rs.max_players))
+    if seed + count - 1 > SEED_MAX:
+        raise Fail(f"--seed {seed} --games {count} would need seeds up to {seed + count - 1}, past the largest,"
+                   f" {SEED_MAX}; choose --seed {SEED_MAX - count + 1} or less")
     if not rs.min_players <= n <= rs.max_players:
         span = f"{rs.min_players}" if rs.min_players == rs.max_players else f"{rs.min_players} to {rs.max_players}"
         raise Fail(f"{rs.name} is played by {span} players, not {n}; choose --players {span.replace(' to ', '-')}")
@@ -303,9 +332,10 @@ def demo(
     console.print(f"Stored in: {db_url()}")
     console.print("Look at it with:")
     agon = _program()
-    for cmd in (f"agon log {game_id}", f"agon replay {game_id} --to 20", f"agon state {game_id} --at 10",
-                f"agon branch {game_id} whatif --at 10", f"agon plot scores {game_id}", f"agon view {game_id}"):
-        console.print(f"  {cmd.replace('agon', agon, 1)}", markup=False)
+    last = line.head.depth  # positions the line has, however short the game
+    for cmd in (f"log {game_id}", f"replay {game_id} --to {min(20, last)}", f"state {game_id} --at {min(10, last)}",
+                f"branch {game_id} whatif --at {min(10, last)}", f"plot scores {game_id}", f"view {game_id}"):
+        console.print(f"  {agon_line(cmd).replace('agon', agon, 1)}", markup=False)
 
 
 def _demo_many(svc: Any, rs: Any, seats: list[tuple[str, str]], seed: int, count: int, as_json: bool) -> None:
@@ -316,7 +346,7 @@ def _demo_many(svc: Any, rs: Any, seats: list[tuple[str, str]], seed: int, count
 
     rows = []
     with Progress(TextColumn(f"recording {rs.name} games"), BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=err, transient=True, disable=as_json) as bar:
+                  TimeRemainingColumn(), console=err, transient=True, disable=bars_off(as_json)) as bar:
         task = bar.add_task("games", total=count)
         for k in range(count):
             game_id = svc.new_game(NewGame(ruleset=rs.name, bots=seats, seed=seed + k,
@@ -331,4 +361,4 @@ def _demo_many(svc: Any, rs: Any, seats: list[tuple[str, str]], seed: int, count
     events = sum(r["events"] for r in rows)
     console.print(f"Recorded {count} {rs.title} games by {len(seats)} {seats[0][1]} bots (seeds {seed} to"
                   f" {seed + count - 1}), {events} events in all, in {db_url()}.", soft_wrap=True)
-    console.print(f"Count them with: {_program()} stats {rs.name}", markup=False)
+    console.print(f"Count them with: {agon_line(f'stats {rs.name}').replace('agon', _program(), 1)}", markup=False)

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 import typer
 
-from agon.cli.common import JsonOpt, console, err, examples, friendly, print_json, service
+from agon.cli.common import JsonOpt, agon_line, bars_off, console, err, examples, friendly, print_json, service
 
 app = typer.Typer()
 
@@ -19,7 +19,7 @@ def progress_bar(what: str, quiet: bool = False) -> Iterator[Callable[[int], Cal
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     with Progress(TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err,
-                  transient=True, disable=quiet) as bar:
+                  transient=True, disable=bars_off(quiet)) as bar:
 
         def start(total: int) -> Callable[[], None]:
             task = bar.add_task(what, total=total)
@@ -52,5 +52,5 @@ def checked_line(games: int, damaged: dict[str, list[str]]) -> str:
     counted = f"{games} game{'s' if games != 1 else ''} checked"
     if not damaged:
         return f"{counted}: every hash matches and every line replays the same."
-    return (f"{counted}: {len(damaged)} damaged ({', '.join(damaged)}); 'agon verify GAME' lists what is broken,"
-            " and 'agon games' marks them DAMAGED.")
+    return (f"{counted}: {len(damaged)} damaged ({', '.join(damaged)}); '{agon_line('verify GAME')}' lists what is"
+            f" broken, and '{agon_line('games')}' marks them DAMAGED.")

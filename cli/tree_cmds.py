@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import Annotated, Any
 
 import typer
 
-from agon.cli.common import BranchOpt, GameArg, JsonOpt, console, examples, friendly, print_json, service
+from agon.cli.common import (
+    EVENT,
+    INT_MAX,
+    BranchOpt,
+    Fail,
+    GameArg,
+    JsonOpt,
+    agon_line,
+    console,
+    examples,
+    friendly,
+    print_json,
+    service,
+    whole,
+)
 from agon.cli.play_cmds import print_recorded
 from agon.cli.render import scores_text
 from agon.core.service import Line
@@ -20,16 +35,26 @@ def _where(line: Line) -> str:
 @app.command(epilog=examples("agon undo 3f2a --steps 3 -b whatif", "agon undo 3f2a --to 40"))
 @friendly
 def undo(game: GameArg,
-         steps: Annotated[int, typer.Option("--steps", "-n", help="How many steps (see above).")] = 1,
-         to: Annotated[int | None, typer.Option("--to", help="Back to just after event N.")] = None,
+         steps: Annotated[int | None, typer.Option("--steps", "-n", help="How many steps (see above; default: 1).",
+                                                   parser=whole(1, INT_MAX))] = None,
+         to: Annotated[int | None, typer.Option("--to", help="Back to just after event N.", parser=EVENT)] = None,
          branch: BranchOpt = None, as_json: JsonOpt = False) -> None:
     """Move the branch head back; nothing is deleted ('agon redo' comes back). Says what it took back.
 
     In a game played at a table (--table), a step is any event a person entered: a decision or a typed chance
     outcome. In a seeded game with people, a step is a person's decision: the bots' replies and the chance that
     followed it are undone with it. --to N goes back to just after event N in any game."""
+    if to is not None and steps is not None:
+        raise Fail("give either --to N (back to just after event N) or --steps N (back N steps), not both")
+    svc = service()
+    if to is not None:
+        # core words this "--to takes 0 to -1" on a line that has only its first event: say it as it is
+        g, b = svc.store.game_branch(game, branch)
+        head = svc.store.event(g.id, b.head_id)
+        if head is not None and head.depth == 0:
+            raise Fail(f"nothing to undo: branch {b.name} of game {g.id} is at event #0, the start of the game")
     # the line after the undo (from its nearest snapshot) and the undone events alone: nothing else is read
-    line, taken = service().undo_told(game, steps, branch, to)
+    line, taken = svc.undo_told(game, steps or 1, branch, to)
     n = len(taken)
     if as_json:
         print_json({"undone": n, "branch": line.branch.name, "event": line.head.depth, "status": line.status(),
@@ -38,7 +63,7 @@ def undo(game: GameArg,
     console.print(f"Undid {n} event(s):")
     print_recorded(taken)
     console.print(f"Now {_where(line)}")
-    console.print(f"Bring them back with: agon redo {line.game.id}")
+    console.print(f"Bring them back with: {agon_line(f'redo {line.game.id}')}", markup=False)
 
 
 @app.command(epilog=examples("agon redo 3f2a", "agon redo 3f2a -b whatif --json"))
@@ -59,7 +84,8 @@ def redo(game: GameArg, branch: BranchOpt = None, as_json: JsonOpt = False) -> N
 def branch(
     game: GameArg,
     name: Annotated[str, typer.Argument(help="The new branch's name.")],
-    at: Annotated[int | None, typer.Option("--at", help="Start after event N (default: the head).")] = None,
+    at: Annotated[int | None, typer.Option("--at", help="Start after event N (default: the head).", parser=EVENT)]
+    = None,
     from_branch: Annotated[str | None, typer.Option(
         "--branch", "-b", help="The line to start from (default: the game's current one).")] = None,
     from_old: Annotated[str | None, typer.Option("--from", hidden=True)] = None,
@@ -78,8 +104,8 @@ def branch(
         return
     console.print(f"Branch {name} starts after event #{now.events - 1} of {made.parent_branch}"
                   f" with {'fresh' if reseed else 'the same'} luck; now on {name}: {now.status}")
-    console.print(f"Play on with: agon options {game_id}   (back: agon switch {game_id} "
-                  f"{made.parent_branch})")
+    back = agon_line(f"switch {game_id} {shlex.quote(made.parent_branch or '')}")
+    console.print(f"Play on with: {agon_line(f'options {game_id}')}   (back: {back})", markup=False)
 
 
 @app.command(epilog=examples("agon branches 3f2a", "agon branches 3f2a --json"))

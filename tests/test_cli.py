@@ -97,7 +97,8 @@ def test_play_prompts_records_and_quits(agon):
         (("new", "toy", "--player", "a"), "played by 2 to 4 players, not 1"),
         (("new", "toy", "--player", "a", "--bot", "b"), "write it as NAME:KIND"),
         (("schema", "chess"), "unknown ruleset 'chess'"),
-        (("cards", "toy", "--export", "/nonexistent/dir/cards.json"), "No such file or directory"),
+        (("cards", "toy", "--export", "cards.yaml"), "a card set is written as TOML (.toml) or JSON (.json)"),
+        (("import", "."), "is a folder, not a file"),
     ],
 )
 def test_bad_input_gets_one_line_and_a_non_zero_exit(agon, args, message):

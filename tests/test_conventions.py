@@ -97,7 +97,7 @@ def test_cards_writes_with_dash_o_and_keeps_export_as_a_hidden_alias(agon, tmp_p
     [
         (("state", "nope", "--json"), 1, "no game 'nope' in this store"),
         (("new", "chess", "--player", "a", "--json"), 1, "unknown ruleset 'chess'"),
-        (("state", "--json"), 2, "Missing argument"),
+        (("state", "--json"), 2, "missing argument"),
         (("state", "nope", "--at", "x", "--json"), 2, "'--at'"),
         (("demo", "perikles", "--players", "9", "--json"), 1, "perikles is played by 3 to 5 players, not 9"),
     ],

@@ -1,0 +1,329 @@
+"""The command line's surface, driven as a person would: numbers out of range, usage errors, files written whole or
+not at all, ranges of events, the hints it prints, a busy port, a reader that stops reading. Every error is one line
+on stderr that says what was wrong and what to do, with exit status 2 for a usage error and 1 otherwise."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_cli import new_toy
+
+ROOT = Path(__file__).resolve().parent.parent
+HUGE = "99999999999999999999"
+
+
+def one_line(r, code: int, *says: str) -> str:
+    """The error a person saw: one line on stderr, nothing on stdout, exit status ``code``, saying ``says``."""
+    assert r.exit_code == code, (r.exit_code, r.stdout, r.stderr)
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1, r.stderr
+    assert r.stdout == "" and "Traceback" not in r.stderr and "internal error" not in r.stderr
+    for text in says:
+        assert text in lines[0], lines[0]
+    return lines[0]
+
+
+# -- numbers have bounds ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("args", "option", "takes"), [
+    (("games", "--limit", HUGE), "--limit", "1 to 2147483647"),
+    (("games", "--limit", "0"), "--limit", "1 to 2147483647"),
+    (("games", "--limit", "-1"), "--limit", "1 to 2147483647"),
+    (("stats", "toy", "--limit", HUGE), "--limit", "1 to 2147483647"),
+    (("stats", "toy", "--limit", "0"), "--limit", "1 to 2147483647"),
+    (("stats", "toy", "--limit", "-1"), "--limit", "1 to 2147483647"),
+    (("plot", "stats", "toy", "--limit", HUGE), "--limit", "1 to 2147483647"),
+    (("analyse", "g", "--seed", HUGE), "--seed", "0 to 2147483647"),
+    (("plot", "chances", "g", "--seed", HUGE), "--seed", "0 to 2147483647"),
+    (("analyse", "g", "--rollouts", HUGE), "--rollouts", "1 to 1000000"),
+    (("analyse", "g", "--rollouts", "0"), "--rollouts", "1 to 1000000"),
+    (("analyse", "g", "--alternatives", "1"), "--alternatives", "2 to 10000"),
+    (("new", "toy", "--player", "a", "--seed", HUGE), "--seed", "0 to 2147483647"),
+    (("demo", "toy", "--games", HUGE), "--games", "1 to 100000"),
+    (("demo", "toy", "--players", "0"), "--players", "1 to 99"),
+    (("state", "g", "--at", "-1"), "--at", "0 to 2147483647"),
+    (("replay", "g", "--from", HUGE), "--from", "0 to 2147483647"),
+    (("undo", "g", "--steps", "0"), "--steps", "1 to 2147483647"),
+    (("branch", "g", "b", "--at", HUGE), "--at", "0 to 2147483647"),
+    (("note", "g", HUGE, "hi"), "n", "0 to 2147483647"),
+    (("plot", "scores", "g", "--top", "-1"), "--top", "0 to 1000"),
+    (("serve", "--port", "0"), "--port", "1 to 65535"),
+    (("serve", "--port", "65536"), "--port", "1 to 65535"),
+    (("serve", "--max-body", "-1"), "--max-body", "1 to 1073741824"),
+    (("serve", "--workers", "0"), "--workers", "1 to"),
+])
+def test_a_number_out_of_range_is_a_usage_error_naming_the_range(agon, args, option, takes):
+    command = " ".join(args[:2] if args[0] == "plot" else args[:1])
+    r = agon(*args, ok=False)
+    one_line(r, 2, f"invalid value for '{option}'", "out of range", f"it takes {takes}",
+             f"; see 'agon {command} --help'")
+    if args[0] != "serve":  # the one command without --json
+        error = json.loads(agon(*args, "--json", ok=False).stderr)
+        assert "out of range" in error["error"] and takes in error["error"]
+
+
+def test_a_word_where_a_number_belongs_says_so(agon):
+    line = one_line(agon("state", "g", "--at", "x", ok=False), 2)
+    assert line == ("error: invalid value for '--at': 'x' is not a whole number (it takes 0 to 2147483647); see"
+                    " 'agon state --help'")
+    one_line(agon("note", "g", "x", "hi", ok=False), 2, "'x' is not a whole number", "see 'agon note --help'")
+
+
+@pytest.mark.parametrize("workers", ["99999", "65", "0", "-1"])
+def test_analyse_refuses_workers_it_cannot_use_before_starting_any(agon, monkeypatch, workers):
+    from agon.core import analyse
+
+    def no_pool(*a, **k):
+        raise AssertionError("a worker process was started")
+
+    monkeypatch.setattr(analyse, "_process_pool", no_pool)
+    gid = new_toy(agon)
+    r = agon("analyse", gid, "--workers", workers, "--fresh", ok=False)
+    one_line(r, 2, "invalid value for '--workers'", "out of range (it takes 1 to ")
+    assert "4 per core, and this machine has" in r.stderr or "only compete for the cores" in r.stderr
+
+
+def test_games_and_stats_read_a_limit_alike(agon):
+    gid = new_toy(agon)
+    assert [g["id"] for g in json.loads(agon("games", "--limit", "1", "--json").stdout)] == [gid]
+    for args in (("games",), ("stats", "toy")):
+        one_line(agon(*args, "--limit", "0", ok=False), 2, "0 is out of range (it takes 1 to")
+
+
+# -- usage errors are one line ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("state",), "error: missing argument 'game'; see 'agon state --help'"),
+    (("games", "--bogus"), "error: no such option: --bogus; see 'agon games --help'"),
+    (("gams",), "error: no such command 'gams'; did you mean 'games'?; see 'agon --help'"),
+    (("note", "g", "-1", "hi"), "error: no such option: -1; to give -1 as a value, not an option, put -- before it;"
+                                " see 'agon note --help'"),
+])
+def test_a_usage_error_is_one_line_with_the_help_to_read(agon, args, says):
+    r = agon(*args, ok=False)
+    assert one_line(r, 2) == says
+    assert "╭" not in r.stderr and "Usage:" not in r.stderr
+
+
+def test_a_negative_number_after_dashes_is_read_and_refused_by_its_range(agon):
+    gid = new_toy(agon)
+    one_line(agon("note", gid, "--", "-1", "hi", ok=False), 2, "-1 is out of range (it takes 0 to")
+
+
+def test_agon_alone_still_prints_its_help(agon):
+    r = agon(ok=False)
+    assert r.exit_code == 2 and "Usage: agon" in r.stdout and r.stderr == ""
+
+
+# -- no stray empty line on stderr ------------------------------------------------------------------------------
+
+
+def test_commands_with_a_progress_bar_leave_stderr_empty_when_they_succeed(agon):
+    gid = new_toy(agon)
+    agon("act", gid, "2")
+    for args in (("games",), ("verify",), ("rebuild",), ("analyse", gid, "--rollouts", "4", "--workers", "1"),
+                 ("plot", "chances", gid, "--rollouts", "4", "--workers", "1")):
+        r = agon(*args)
+        assert r.stderr == "", (args, r.stderr)
+    agon("demo", "adamastor", "--games", "2")
+    assert agon("stats", "adamastor").stderr == ""
+
+
+def test_an_error_after_a_progress_bar_is_one_line(agon):
+    agon("demo", "adamastor")
+    one_line(agon("stats", "perikles", ok=False), 1, "no stored perikles games")
+
+
+# -- files are written whole or not at all ----------------------------------------------------------------------
+
+
+def _no_space(*a, **k):
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_an_export_cut_off_by_a_full_disk_leaves_the_old_file_as_it_was(agon, tmp_path, monkeypatch):
+    gid = new_toy(agon)
+    out = tmp_path / "out" / "game.jsonl"
+    out.parent.mkdir()
+    out.write_text("the old export\n")
+    real = Path.write_bytes
+
+    def half_then_full(self, data):  # the disk fills up half way through
+        real(self, data[: len(data) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device", str(self))
+
+    with monkeypatch.context() as m:
+        m.setattr(Path, "write_bytes", half_then_full)
+        line = one_line(agon("export", gid, "-o", str(out), ok=False), 1, "No space left on device")
+    assert line == f"error: No space left on device: {out}"  # the file asked for, not the temporary one
+    assert out.read_text() == "the old export\n"
+    assert sorted(p.name for p in out.parent.iterdir()) == ["game.jsonl"]  # no temporary file left behind
+    agon("export", gid, "-o", str(out))
+    assert out.read_text().startswith('{"') and sorted(p.name for p in out.parent.iterdir()) == ["game.jsonl"]
+
+
+@pytest.mark.parametrize("kind", ["export", "view", "plot", "cards"])
+def test_a_file_that_cannot_be_finished_is_not_left_behind(agon, tmp_path, monkeypatch, kind):
+    gid = new_toy(agon)
+    folder = tmp_path / "out"
+    name = {"export": "g.jsonl", "view": "v.html", "plot": "p.html", "cards": "c.toml"}[kind]
+    args = {"export": ("export", gid), "view": ("view", gid), "plot": ("plot", "scores", gid),
+            "cards": ("cards", "adamastor")}[kind]
+    with monkeypatch.context() as m:
+        m.setattr(os, "fsync", _no_space)  # the last step before the rename fails
+        one_line(agon(*args, "-o", str(folder / name), ok=False), 1, "No space left on device")
+        assert list(folder.iterdir()) == []  # neither the file nor a 0-byte or temporary one
+        (folder / name).write_text("old")
+        agon(*args, "-o", str(folder / name), ok=False)
+        assert (folder / name).read_text() == "old" and [p.name for p in folder.iterdir()] == [name]
+    agon(*args, "-o", str(folder / name))
+    assert (folder / name).read_text() != "old" and [p.name for p in folder.iterdir()] == [name]
+
+
+def test_a_new_file_gets_the_usual_permissions(agon, tmp_path):
+    gid = new_toy(agon)
+    mask = os.umask(0o022)
+    try:
+        agon("export", gid, "-o", "g.jsonl")
+    finally:
+        os.umask(mask)
+    assert (tmp_path / "g.jsonl").stat().st_mode & 0o777 == 0o644
+
+
+def test_an_output_that_is_a_link_is_written_through(agon, tmp_path):
+    gid = new_toy(agon)
+    (tmp_path / "real.jsonl").write_text("old")
+    (tmp_path / "link.jsonl").symlink_to("real.jsonl")
+    agon("export", gid, "-o", "link.jsonl")
+    assert (tmp_path / "link.jsonl").is_symlink() and (tmp_path / "real.jsonl").read_text().startswith('{"')
+
+
+def test_an_output_that_is_a_folder_is_refused(agon, tmp_path):
+    gid = new_toy(agon)
+    (tmp_path / "here").mkdir()
+    one_line(agon("export", gid, "-o", "here", ok=False), 1, "here is a folder; give the file to write")
+
+
+# -- keys are never overwritten ---------------------------------------------------------------------------------
+
+
+def test_keygen_refuses_when_the_public_key_file_exists(agon, tmp_path):
+    (tmp_path / "bob.pub").write_text("someone's key")
+    one_line(agon("keygen", "bob", ok=False), 1, "bob.pub exists", "never overwritten")
+    assert (tmp_path / "bob.pub").read_text() == "someone's key" and not (tmp_path / "bob").exists()
+    agon("keygen", "ana")
+    one_line(agon("keygen", "ana", ok=False), 1, "ana exists")
+
+
+# -- ranges of events -------------------------------------------------------------------------------------------
+
+
+def test_replay_refuses_a_range_the_line_does_not_have(agon):
+    gid = new_toy(agon)
+    last = json.loads(agon("state", gid, "--json").stdout)["event"]
+    error = json.loads(agon("replay", gid, "--from", "500", "--json", ok=False).stderr)["error"]
+    assert error == f"--from 500 is outside this line, which has events 0 to {last}"
+    one_line(agon("replay", gid, "--to", "500", ok=False), 1, f"--to 500 is outside this line, which has events 0"
+                                                             f" to {last}")
+    one_line(agon("replay", gid, "--from", "1", "--to", "0", ok=False), 1, "--from 1 is after --to 0",
+             f"events 0 to {last}")
+    assert [s["n"] for s in json.loads(agon("replay", gid, "--from", "1", "--to", "1", "--json").stdout)] == [1]
+
+
+def test_undo_refuses_to_and_steps_together_and_says_when_there_is_nothing_to_undo(agon):
+    gid = new_toy(agon)
+    agon("act", gid, "2")
+    before = agon("export", gid).stdout
+    one_line(agon("undo", gid, "--to", "0", "--steps", "2", ok=False), 1, "either --to N", "or --steps N",
+             "not both")
+    assert agon("export", gid).stdout == before
+    agon("undo", gid, "--to", "0")
+    one_line(agon("undo", gid, "--to", "0", ok=False), 1, "nothing to undo", "at event #0")
+
+
+# -- files to read ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [("import", "."), ("new", "toy", "--player", "a", "--bot", "b:random", "--cards", "."),
+                                  ("import", "x.jsonl", "--trust", ".")])
+def test_a_folder_given_for_a_file_is_called_a_folder(agon, tmp_path, args):
+    (tmp_path / "x.jsonl").write_text("")
+    one_line(agon(*args, ok=False), 1, ". is a folder, not a file")
+
+
+# -- suffixes say what a file holds -----------------------------------------------------------------------------
+
+
+def test_a_plot_is_refused_a_suffix_that_does_not_match_its_format(agon, tmp_path):
+    gid = new_toy(agon)
+    agon("act", gid, "2")
+    for args in (("plot", "scores", gid), ("view", gid)):
+        one_line(agon(*args, "-o", "s.png", ok=False), 1, "names a PNG image", "s.html")
+        one_line(agon(*args, "-o", "s.txt", ok=False), 1, "this writes an HTML page", "s.html")
+    one_line(agon("plot", "stats", "toy", "-o", "s.png", ok=False), 1, "names a PNG image", "add --png")
+    assert not (tmp_path / "s.png").exists() and not (tmp_path / "s.txt").exists()
+    assert "Wrote" in agon("plot", "scores", gid, "-o", "s.htm").stdout
+
+
+def test_cards_writes_toml_or_json_into_new_folders_and_nothing_else(agon, tmp_path):
+    one_line(agon("cards", "toy", "-o", "x.yaml", ok=False), 1, "written as TOML (.toml) or JSON (.json)", "x.toml")
+    assert not (tmp_path / "x.yaml").exists()
+    assert "Wrote" in agon("cards", "adamastor", "-o", "newdir/deeper/c.toml").stdout
+    assert (tmp_path / "newdir/deeper/c.toml").read_text()
+
+
+# -- hints name the store they were printed for -----------------------------------------------------------------
+
+
+def test_hints_carry_the_db_given_on_the_command_line(agon, tmp_path):
+    db = str(tmp_path / "club games.db")
+    quoted = f"'{db}'"
+    out = agon("--db", db, "new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3").stdout
+    gid = out.splitlines()[0]
+    assert f"Next: agon --db {quoted} options {gid}" in out
+    assert f"Choose: agon --db {quoted} act {gid} N --expect" in agon("--db", db, "options", gid).stdout
+    agon("--db", db, "act", gid, "2")
+    assert f"Bring them back with: agon --db {quoted} redo {gid}" in agon("--db", db, "undo", gid).stdout
+    out = agon("--db", db, "demo", "adamastor").stdout
+    assert f"agon --db {quoted} log " in out and f"agon --db {quoted} view " in out
+    # chosen by AGON_DB (as the agon fixture does) or by default: the same command finds the store anyway
+    out = agon("new", "toy", "--player", "ann", "--bot", "bob:random").stdout
+    assert f"Next: agon options {out.splitlines()[0]}" in out
+
+
+# -- serve ------------------------------------------------------------------------------------------------------
+
+
+def test_serve_says_in_one_line_that_it_cannot_listen(agon):
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        one_line(agon("serve", "--port", str(port), ok=False), 1, f"cannot listen on 127.0.0.1:{port}",
+                 "the port is in use", "choose another --port")
+    one_line(agon("serve", "--host", "nonexistent.invalid", ok=False), 1, "cannot listen on --host"
+             " nonexistent.invalid: no such address")
+
+
+# -- a reader that stops reading --------------------------------------------------------------------------------
+
+
+def test_a_closed_output_ends_the_command_quietly(agon, tmp_path):
+    gid = json.loads(agon("demo", "adamastor", "--json").stdout)["id"]
+    for args in (("log", gid), ("log", gid, "--json")):  # the store: AGON_DB, as the agon fixture set it
+        proc = subprocess.Popen([sys.executable, "-m", "agon", *args], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, cwd=ROOT)
+        proc.stdout.close()  # as 'agon log GAME | head -1' once head has its line: every write fails
+        stderr = proc.stderr.read()
+        assert proc.wait(timeout=60) == 1
+        assert stderr == b""
