@@ -13,6 +13,7 @@ sees them. Show it after the game, not to a player in the middle of one.
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 from agon.analysis.palette import player_colors
@@ -34,7 +35,8 @@ def branch_command(a: Analysis, d: Judged) -> str:
     name = f"better-{d.n}" if source == "main" else f"{source}-better-{d.n}"[-100:]
     assert d.best is not None
     choice = d.best.choice if d.best.choice.isdigit() else "'" + d.best.choice.replace("'", "'\\''") + "'"
-    return f"agon branch {game} {name} --at {d.n - 1} -b {a.line.branch.name} && agon act {game} {choice}"
+    return (f"agon branch {game} {shlex.quote(name)} --at {d.n - 1} -b {shlex.quote(source)}"
+            f" && agon act {game} {choice}")
 
 
 def marked_text(d: Judged) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 from typing import Annotated
@@ -47,7 +48,7 @@ def export(
     svc = service()
     if branch is not None:
         data = svc.export(game, branch)
-        count = f"{len(data.splitlines()) - 1} events of branch {branch}"  # the last line is the trailer
+        count = f"{json.loads(data.splitlines()[-1])['events']} events of branch {branch}"  # as its trailer says
     else:
         from agon.core import document
         from agon.core.transfer import build_document

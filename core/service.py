@@ -1085,6 +1085,8 @@ class Service:
         line = self.load(game.id, b.name)
         last = line.head.depth
         if to is not None:
+            if last == 0:
+                raise ServiceError(f"nothing to undo: branch {b.name!r} holds only the game's first event")
             if not 0 <= to < last:
                 raise ServiceError(f"--to {to} is outside what can be undone: this line has events 0 to {last},"
                                    f" so --to takes 0 to {last - 1}")

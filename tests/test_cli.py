@@ -59,8 +59,10 @@ def test_export_import_and_verify(agon, tmp_path):
     gid = new_toy(agon)
     agon("act", gid, "2")
     path = tmp_path / "game.jsonl"
-    assert "events of branch main to" in agon("export", gid, "-b", "main", "-o", str(path)).stdout
+    said = agon("export", gid, "-b", "main", "-o", str(path)).stdout
     lines = path.read_text().splitlines()
+    events = sum(1 for x in lines if "tag" in json.loads(x))  # not the card set or the trailer
+    assert f"Wrote {events} events of branch main to" in said and json.loads(lines[-1])["events"] == events
     assert json.loads(lines[0])["tag"] == "game.created"
     other = ["--db", str(tmp_path / "other.db")]
     new = agon(*other, "import", str(path)).stdout.splitlines()[0]
@@ -165,3 +167,12 @@ def test_the_tree_of_lines_is_never_cut_at_the_terminal_width(agon):
     line = next(x for x in out.splitlines() if "a-rather-long" in x)
     assert line.strip().startswith("└── a-rather-long-branch-name-for-a-what-if-line (current): forks after #1 of main")
     assert line.endswith("(ann 0, bob 0)")
+
+
+def test_export_of_one_line_counts_its_events_not_its_card_set(agon, tmp_path):
+    gid = json.loads(agon("new", "adamastor", "--bot", "A:random", "--seed", "2", "--json").stdout)["id"]
+    path = tmp_path / "line.jsonl"
+    said = agon("export", gid, "-b", "main", "-o", str(path)).stdout
+    lines = [json.loads(x) for x in path.read_text().splitlines()]
+    events = sum(1 for x in lines if "tag" in x)
+    assert lines[0].get("kind") == "cards" and f"Wrote {events} events of branch main" in said
