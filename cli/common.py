@@ -153,6 +153,13 @@ def agon_line(rest: str) -> str:
     return f"agon --db {shlex.quote(_db_typed)} {rest}" if _db_typed else f"agon {rest}"
 
 
+def branch_flag(line: Any) -> str:
+    """`` -b NAME`` when ``line`` is not its game's current branch (a command printed for it must name it), else
+    nothing."""
+    name = line.branch.name
+    return "" if name == line.game.current_branch else f" -b {shlex.quote(name)}"
+
+
 def with_db(commands: str) -> str:
     """``commands`` (``agon ...``, or several joined by ``&&``) as hints: each with this command line's ``--db``."""
     return re.sub(r"(^|&& )agon ", lambda m: m.group(1) + agon_line(""), commands)

@@ -16,6 +16,7 @@ from agon.cli.common import (
     GameArg,
     JsonOpt,
     agon_line,
+    branch_flag,
     console,
     error_line,
     examples,
@@ -62,12 +63,13 @@ def print_options(line: Line, match: str | None = None, show_all: bool = False, 
     """The options, numbered; long lists are cut at ``SHOWN`` lines (numbers stay those ``act`` takes). ``here``:
     inside ``agon play``, where the person types at the prompt (not ``agon act``)."""
     data = options_data(line)
-    gid = line.game.id
+    gid = line.game.id + branch_flag(line)  # the commands printed below act on this line, current or not
     if here:
         console.print(f"After #{line.head.depth}: {data['status']}")
     else:
-        console.print(f"[bold]{escape(line.ruleset.title)}[/] game {gid}, branch {escape(line.branch.name)}, after"
-                      f" event #{line.head.depth} (position {data['position']}): {escape(data['status'])}",
+        console.print(f"[bold]{escape(line.ruleset.title)}[/] game {line.game.id}, branch"
+                      f" {escape(line.branch.name)}, after event #{line.head.depth} (position {data['position']}):"
+                      f" {escape(data['status'])}",
                       markup=True)
     pending = line.pending
     if isinstance(pending, Decision):

@@ -15,6 +15,7 @@ from agon.cli.common import (
     GameArg,
     JsonOpt,
     agon_line,
+    branch_flag,
     console,
     examples,
     friendly,
@@ -47,12 +48,6 @@ def undo(game: GameArg,
     if to is not None and steps is not None:
         raise Fail("give either --to N (back to just after event N) or --steps N (back N steps), not both")
     svc = service()
-    if to is not None:
-        # core words this "--to takes 0 to -1" on a line that has only its first event: say it as it is
-        g, b = svc.store.game_branch(game, branch)
-        head = svc.store.event(g.id, b.head_id)
-        if head is not None and head.depth == 0:
-            raise Fail(f"nothing to undo: branch {b.name} of game {g.id} is at event #0, the start of the game")
     # the line after the undo (from its nearest snapshot) and the undone events alone: nothing else is read
     line, taken = svc.undo_told(game, steps or 1, branch, to)
     n = len(taken)
@@ -63,7 +58,7 @@ def undo(game: GameArg,
     console.print(f"Undid {n} event(s):")
     print_recorded(taken)
     console.print(f"Now {_where(line)}")
-    console.print(f"Bring them back with: {agon_line(f'redo {line.game.id}')}", markup=False)
+    console.print(f"Bring them back with: {agon_line(f'redo {line.game.id}{branch_flag(line)}')}", markup=False)
 
 
 @app.command(epilog=examples("agon redo 3f2a", "agon redo 3f2a -b whatif --json"))

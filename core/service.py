@@ -1086,7 +1086,7 @@ class Service:
         last = line.head.depth
         if to is not None:
             if last == 0:
-                raise ServiceError(f"nothing to undo: branch {b.name!r} holds only the game's first event")
+                raise ServiceError(f"nothing to undo: branch {b.name!r} is at event #0, the start of the game")
             if not 0 <= to < last:
                 raise ServiceError(f"--to {to} is outside what can be undone: this line has events 0 to {last},"
                                    f" so --to takes 0 to {last - 1}")

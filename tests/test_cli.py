@@ -176,3 +176,14 @@ def test_export_of_one_line_counts_its_events_not_its_card_set(agon, tmp_path):
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     events = sum(1 for x in lines if "tag" in x)
     assert lines[0].get("kind") == "cards" and f"Wrote {events} events of branch main" in said
+
+
+def test_commands_printed_for_a_line_that_is_not_the_current_one_name_it(agon):
+    gid = new_toy(agon)
+    agon("act", gid, "1")
+    agon("branch", gid, "w", "--at", "1")
+    agon("switch", gid, "main")
+    assert f"agon act {gid} -b w N --expect" in agon("options", gid, "-b", "w").stdout
+    agon("act", gid, "1", "-b", "w")
+    assert f"agon redo {gid} -b w" in agon("undo", gid, "-b", "w").stdout
+    assert f"agon redo {gid}\n" in agon("undo", gid).stdout + "\n"  # the current line needs no -b
