@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,11 +47,19 @@ def keygen(private_path: Path) -> Path:
     private_path.parent.mkdir(parents=True, exist_ok=True)
     pem = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                             serialization.NoEncryption())
-    private_path.write_bytes(pem)
-    private_path.chmod(0o600)
     public_path = private_path.with_name(private_path.name + ".pub")
-    public_path.write_bytes(key.public_key().public_bytes(serialization.Encoding.PEM,
-                                                          serialization.PublicFormat.SubjectPublicKeyInfo))
+    public = key.public_key().public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    made: list[Path] = []
+    try:  # each file made new (never over an existing one) and the private one unreadable to others from the start
+        for path, body, mode in ((private_path, pem, 0o600), (public_path, public, 0o644)):
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+            made.append(path)
+            with os.fdopen(fd, "wb") as f:
+                f.write(body)
+    except OSError:
+        for path in made:  # not half a key pair
+            path.unlink(missing_ok=True)
+        raise
     return public_path
 
 
