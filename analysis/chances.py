@@ -90,6 +90,8 @@ def swings(a: Analysis, top: int = 5) -> list[dict[str, Any]]:
     for prev, cur in zip(a.positions, a.positions[1:]):
         who = max(a.players, key=lambda p: abs(cur.chances[p] - prev.chances[p]))
         delta = cur.chances[who] - prev.chances[who]
+        if not delta:  # nothing moved: not a turn of the game (a game decided from the start lists none)
+            continue
         out.append({"n": cur.n, "text": cur.text, "player": who, "before": prev.chances[who],
                     "after": cur.chances[who], "delta": delta})
     out.sort(key=lambda r: (-abs(r["delta"]), r["n"]))

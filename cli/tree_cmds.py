@@ -144,4 +144,4 @@ def switch(game: GameArg, name: Annotated[str, typer.Argument(help="The branch t
     if as_json:
         print_json({"branch": name, "event": line.head.depth, "status": line.status()})
         return
-    console.print(f"Now on {_where(line)}")
+    console.print(f"Now on branch {line.branch.name}, at event #{line.head.depth}: {line.status()}", markup=False)
