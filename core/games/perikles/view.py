@@ -156,7 +156,7 @@ def secrets(s: State, e: Any) -> list[tuple[tuple[str | int, ...], str]]:
     return []
 
 
-def narrate(s: State, e: Any, apply: Apply, viewer: str | None = PUBLIC) -> str:
+def narrate(s: State, e: Any, apply: Apply | None, viewer: str | None = PUBLIC) -> str:
     """One sentence for event ``e`` at state ``s``, told as ``viewer`` may read it (``PUBLIC``: every player;
     ``None``: everything). ``apply`` is the ruleset's own (given by rules.py, so this module never imports the
     rules): what follows an event by itself, such as elections or a battle's end, is told from the state after it."""
@@ -227,7 +227,9 @@ def _narrate_take(s: State, e: InfluenceTileTaken) -> str:
     return text + "."
 
 
-def _elections_after(s: State, e: Any, apply: Apply) -> str:
+def _elections_after(s: State, e: Any, apply: Apply | None) -> str:
+    if apply is None:  # an option, read before it is chosen: no look ahead
+        return ""
     after = apply(s, e)
     if after.phase != s.phase and after.elections:
         return " Elections: " + "; ".join(after.elections) + "."
@@ -274,8 +276,12 @@ def _narrate_roll(s: State, e: BattleDiceRolled) -> str:
     return head + f"; the token moves toward the {side} (position {token:+d})."
 
 
-def _aftermath(s: State, e: Any, apply: Apply) -> str:
-    """What follows by itself: battles lost or won without dice, losses, locations decided, the turn's end."""
+def _aftermath(s: State, e: Any, apply: Apply | None) -> str:
+    """What follows by itself: battles lost or won without dice, losses, locations decided, the turn's end.
+    Nothing for an option (``apply`` None): what would follow is worked out from the face-down counters, so
+    telling it before the choice would show them (a battle 'won without dice' names the kinds on both sides)."""
+    if apply is None:
+        return ""
     after = apply(s, e)
     parts = []
     for f in after.fought[len(s.fought):]:
@@ -313,4 +319,4 @@ def option_text(s: State, e: Any, apply: Apply) -> str:
     public log, being face down, does not)."""
     if isinstance(e, ForcesCommitted) and e.placements:
         return _commit_text(s, e)
-    return narrate(s, e, apply, getattr(e, "player", PUBLIC))
+    return narrate(s, e, None, getattr(e, "player", PUBLIC))  # None: the decision alone, nothing it would bring
