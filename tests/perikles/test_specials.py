@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agon.core.engine import Chance, Decision
+from agon.core.engine import Chance, Decision, option_text
 from agon.core.games.perikles import RULESET as RS
 from agon.core.games.perikles.battle import strengths
 from agon.core.games.perikles.state import INFLUENCE, NOMINATE, Commit, replace
@@ -71,7 +71,7 @@ def revolt_position():
 
 def test_slave_revolt_removes_a_spartan_hoplite_drawn_blind_on_ones_own_commitment_turn():
     s = revolt_position()
-    assert "no Spartan hoplite stands" in refused(s, SlaveRevoltPlayed(player="P1", place="Pylos"))
+    assert "no Spartan counter stands" in refused(s, SlaveRevoltPlayed(player="P1", place="Pylos"))
     s = play(s, SlaveRevoltPlayed(player="P1", place="Plataea"))
     pending = RS.pending(s)
     assert isinstance(pending, Chance) and set(pending.items) == {"sparta-h4-1", "sparta-h4-2"}
@@ -167,3 +167,21 @@ def test_thessalian_allies_in_a_locations_second_battle_start_it_with_the_token_
     assert s.battle.token == -1 and s.battle.start == -1
     s = play(s, BattleDiceRolled(attacker=(1, 1), defender=(6, 6)))
     assert s.fought[1].winner == "defender" and s.fought[1].start == -1
+
+
+def test_the_slave_revolt_may_name_any_place_with_spartan_counters_since_their_kinds_are_face_down():
+    """Offering only the places where hoplites stand told the player which face-down Spartan counters were
+    hoplites (RULES.md, 'Slave Revolt', version 3): a place with Spartan triremes alone may be named, and the revolt
+    then removes nothing."""
+    commits = (Commit("sparta-t2-1", 1, "Pylos", "attacker", "main"),
+               Commit("sparta-h4-1", 1, "Plataea", "attacker", "main"))
+    s = at_commit(leaders=LEADERS, commits=commits, actor=0,
+                  specials=("slave-revolt", "plague", "alkibiades", "perikles"), locations=("Plataea", "Pylos"))
+    offered = {e.place for e in RS.legal(s) if isinstance(e, SlaveRevoltPlayed)}
+    assert {"Plataea", "Pylos"} <= offered
+    after = play(s, SlaveRevoltPlayed(player="P1", place="Pylos"))
+    assert after.revolted == () and after.used[0] and RS.pending(after).player == "P1"
+    told = RS.narrate(s, SlaveRevoltPlayed(player="P1", place="Pylos"))
+    assert "removes nothing" in told
+    option = option_text(RS, s, SlaveRevoltPlayed(player="P1", place="Pylos"))
+    assert "removes nothing" not in option  # read before it is chosen: it tells nothing of the counters' kinds

@@ -246,12 +246,14 @@ def apply_permission(s: State, e: PermissionGiven) -> State:
 
 
 def revolt_places(s: State) -> list[str]:
+    """Where the Slave Revolt may be played: Sparta when it has a leader and counters at home, or a location where
+    Spartan counters stand, of any kind. Which of those counters are hoplites is hidden (laid face down; at home only
+    the count shows), so the places offered, and a refusal, may not depend on it (RULES.md, 'Slave Revolt')."""
     places = []
-    if any(c.city == "sparta" and c.kind == "H" and at_home(s, c) for c in s.data.counters) and \
-            leader_of(s, "sparta") != NOBODY:
+    if any(c.city == "sparta" and at_home(s, c) for c in s.data.counters) and leader_of(s, "sparta") != NOBODY:
         places.append("sparta")
     for loc in s.locations:
-        if any(c.city == "sparta" and c.kind == "H" for side in SIDES for _, c in units(s, loc, side)):
+        if any(c.city == "sparta" for side in SIDES for _, c in units(s, loc, side)):
             places.append(loc)
     return places
 
@@ -270,13 +272,17 @@ def validate_revolt(s: State, e: SlaveRevoltPlayed) -> str | None:
     if s.specials[p] != "slave-revolt" or s.used[p]:
         return f"{R_REVOLT}: {e.player} holds no unused slave-revolt tile"
     if e.place not in revolt_places(s):
-        return f"{R_REVOLT}: no Spartan hoplite stands at {e.place!r}; possible: {', '.join(revolt_places(s))}"
+        return (f"{R_REVOLT}: no Spartan counter stands at {e.place!r}; possible:"
+                f" {', '.join(revolt_places(s)) or 'none'}")
     return None
 
 
 def apply_revolt(s: State, e: SlaveRevoltPlayed) -> State:
     p = pidx(s, e.player)
-    return replace(s, used=set_at(s.used, p, True), revolt_place=e.place)
+    s = replace(s, used=set_at(s.used, p, True), revolt_place=e.place)
+    if not revolt_victims(s):  # only triremes there: the revolt finds no hoplite and removes nothing
+        s = replace(s, revolt_place="")
+    return s
 
 
 def validate_struck(s: State, e: SlaveRevoltStruck) -> str | None:

@@ -93,7 +93,7 @@ def _multiset_error(label: str, drawn: Sequence[str], pool: Sequence[str], count
 class Perikles:
     name = "perikles"
     title = "Perikles"
-    version = "2"
+    version = "3"
     min_players = 3
     max_players = 5
     provisional = False

@@ -199,7 +199,9 @@ def narrate(s: State, e: Any, apply: Apply | None, viewer: str | None = PUBLIC) 
         case PlaguePlayed(player=p, city=city):
             return f"{p} plays the Plague on {city.capitalize()}: every player loses half their cubes there."
         case SlaveRevoltPlayed(player=p, place=place):
-            return f"{p} plays the Slave Revolt against the Spartan hoplites at {place.capitalize()}."
+            found = "" if apply is None or apply(s, e).revolt_place else (
+                " No Spartan hoplite stands there: the revolt removes nothing.")
+            return f"{p} plays the Slave Revolt against the Spartan hoplites at {place.capitalize()}.{found}"
         case SlaveRevoltStruck():
             where = "at home in Sparta" if s.revolt_place == "sparta" else f"at {s.revolt_place}"
             return f"The revolt takes one Spartan hoplite {where} out of this turn (drawn face down)."
