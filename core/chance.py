@@ -63,10 +63,9 @@ def check(chance: Chance, outcome: tuple[Any, ...]) -> None:
         have = Counter(chance.items)
         missing = Counter(outcome) - have
         if missing:
-            over = sorted(str(x) for x in missing if have[x])  # named more often than copies are left
+            over = [f"{x} ({have[x]} left)" for x in sorted(missing, key=str) if have[x]]  # named too often
             if over:
-                left = ", ".join(f"{x} ({have[x]} left)" for x in sorted(missing, key=str) if have[x])
-                raise BadOutcome(f"{chance.label}: only so many copies can be drawn here: {left}")
+                raise BadOutcome(f"{chance.label}: only so many copies can be drawn here: {', '.join(over)}")
             raise BadOutcome(
                 f"{chance.label}: {', '.join(sorted(map(str, missing)))} cannot be drawn here;"
                 f" possible: {', '.join(sorted(set(chance.items)))}"

@@ -11,11 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agon.core.document import GLYPHS
-from agon.core.names import MAX_NOTE, note_problem
+from agon.core.names import note_problem
 from agon.core.service import Line, Service, ServiceError
 from agon.events.store import NoteInfo, StoreError, now
-
-MAX_TEXT = MAX_NOTE
 
 
 @dataclass(frozen=True)

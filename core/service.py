@@ -431,6 +431,14 @@ def position_problem(line: Line, expect: str) -> str | None:
             " nothing was recorded: look at 'agon options' again and choose anew")
 
 
+def check_position(line: Line, expect: str) -> None:
+    """Raise unless ``line`` is still at position ``expect``: a line that moved is a lost race (``RaceLost``: the
+    server's 409), a malformed position a ``ServiceError``."""
+    problem = position_problem(line, expect)
+    if problem:
+        raise (RaceLost if problem.startswith("the line has moved") else ServiceError)(problem)
+
+
 def describe_pending(p: Pending) -> str:
     if isinstance(p, Over):
         return f"over: {p.outcome.summary}"
@@ -859,9 +867,7 @@ class Service:
         if line is None:
             line = self.load(game_ref, branch)
         if expect is not None:
-            problem = position_problem(line, expect)
-            if problem:  # a line that moved is a lost race (the server answers 409); a malformed position is not
-                raise (RaceLost if problem.startswith("the line has moved") else ServiceError)(problem)
+            check_position(line, expect)
         event = self.parse_choice(line, choice)
         pending = line.pending
         if isinstance(pending, Decision):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import secrets
 from dataclasses import dataclass
+from itertools import chain
 
 from agon.core import card_sets as card_sets_mod
 from agon.core import document, registry
@@ -225,10 +226,10 @@ def _holder(svc: Service, game: GameInfo, branches: list[BranchInfo], node: str)
 
 def _names_problem(doc: Document) -> str | None:
     """The first title, player name, branch name, luck or note of ``doc`` that the service would refuse."""
-    checks = [lambda: title_problem(doc.game.title), lambda: seats_problem(list(doc.game.players))]
-    checks += [lambda b=b: branch_problem(b.name) or _luck_problem(b.luck) for b in doc.branches]
-    checks += [lambda n=n: note_problem(n.text) for n in doc.notes]
-    return next((p for p in (check() for check in checks) if p), None)
+    problems = chain([title_problem(doc.game.title), seats_problem(list(doc.game.players))],
+                     (branch_problem(b.name) or _luck_problem(b.luck) for b in doc.branches),
+                     (note_problem(n.text) for n in doc.notes))
+    return next((p for p in problems if p), None)
 
 
 def _luck_problem(luck: int) -> str | None:

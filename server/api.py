@@ -37,8 +37,8 @@ from agon.core.service import (
     Recorded,
     Service,
     ServiceError,
+    check_position,
     position,
-    position_problem,
     told,
 )
 
@@ -426,11 +426,7 @@ def act(call: Call) -> Any:
                            " recorded: look at the options again and retry")
         expect = position(line)
     elif isinstance(expect, str):  # a stale position is a lost race (409) before anything else is judged
-        problem = position_problem(line, expect)
-        if problem and problem.startswith("the line has moved"):
-            raise RaceLost(problem)
-        if problem:
-            raise HttpError(400, problem)
+        check_position(line, expect)
     elif expect is not None:
         raise HttpError(400, "'expect' is the 'position' the options were read at (or their event number)")
     pending = line.pending
@@ -456,14 +452,9 @@ def act(call: Call) -> Any:
 
 
 def _record(call: Call, line: Line, choice: str, expect: str | None, **kw: Any) -> tuple[list[Recorded], Line]:
-    """The service's ``record`` at the position the caller saw (``expect``): a line that moved since is a lost race
-    (409), checked by the service against the line it writes after (robust against any race in between)."""
-    try:
-        return call.svc.record(line.game.id, choice, branch=line.branch.name, expect=expect, line=line, **kw)
-    except ServiceError as e:
-        if str(e).startswith("the line has moved since position"):
-            raise RaceLost(str(e)) from None
-        raise
+    """The service's ``record`` on the line the route read, at the position the caller saw (``expect``): the
+    store's compare-and-swap expects that line's head, so a race lost in between is a ``RaceLost`` (409)."""
+    return call.svc.record(line.game.id, choice, branch=line.branch.name, expect=expect, line=line, **kw)
 
 
 def undo(call: Call) -> Any:

@@ -337,7 +337,7 @@ class Perikles:
         return view.secrets(s, e)
 
     def option_text(self, s: State, e: Event) -> str:
-        return view.option_text(s, e, self.apply)
+        return view.option_text(s, e)
 
     @property
     def bots(self) -> Mapping[str, Any]:

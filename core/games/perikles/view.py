@@ -316,7 +316,7 @@ def _commit_text(s: State, e: ForcesCommitted) -> str:
     return f"{e.player} spends {_tile_text(e.tile)}{cube}: {sent}."
 
 
-def option_text(s: State, e: Any, apply: Apply) -> str:
+def option_text(s: State, e: Any) -> str:
     """A decision as the acting player reads it among their options: a commitment names its counters (which the
     public log, being face down, does not)."""
     if isinstance(e, ForcesCommitted) and e.placements:
