@@ -11,7 +11,7 @@ The file is JSON Lines, one object per line, each with a ``kind``, in this order
    id can be recomputed from the file.
 3. ``branch``: every branch in the order it was made, with its head, the branch it came from, its fork point and
    its luck.
-4. ``move``: the head history, in order (create, act, undo, redo, branch, switch, import).
+4. ``move``: the head history, in order (create, act, reenter, undo, redo, branch, switch, import).
 5. ``note``: the notes, in order (append-only; a later note on an event replaces an earlier one for display).
 6. ``end``: the trailer: how many events, moves and notes come before it, every branch's head, and the sha256 of
    every byte before it. A truncated file has no trailer (or a wrong count) and is refused.

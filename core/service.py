@@ -907,7 +907,12 @@ class Service:
         if not run.envs:
             return run.recorded, line
         tip = self.undone_tip(line.game.id, line.branch.name)
-        keep = None if tip is None else self._undone_line(line, tip, {e.id for e in run.envs})
+        keep, reason = None, "act"
+        if tip is not None:
+            if self._on_the_way(line.game.id, run.envs[-1], tip):
+                reason = "reenter"  # the undone moves entered again as they were: no line is left behind yet
+            else:
+                keep = self._undone_line(line, tip, {e.id for e in run.envs})
         if "sides" not in line.__dict__:  # carried from the branch's summary when it is current and complete
             prior = summary_table.of_game(self.store, line.game.id, line.branch.name).get(line.branch.name)
             if prior is not None and prior.head_id == line.head.id and all(
@@ -915,8 +920,8 @@ class Service:
                 line.__dict__["sides"] = dict(prior.sides)
         new = line.extended(run.envs, run.events, run.state, run.chance_count)
         try:
-            self.store.append(line.game.id, line.branch.name, line.head.id, run.envs, summaries=[new.summary],
-                              keep=keep)
+            self.store.append(line.game.id, line.branch.name, line.head.id, run.envs, reason,
+                              summaries=[new.summary], keep=keep)
         except StoreError as e:
             raise _store_failure(e) from None
         return run.recorded, new
@@ -962,14 +967,27 @@ class Service:
 
     def undone_tip(self, game_id: str, branch: str) -> str | None:
         """Where the branch's head was before the undos (and redos) since its last recorded event: the end of the
-        line that acting now would leave behind (several undos in a row leave it, not only the last one's start)."""
+        line that acting now would leave behind (several undos in a row leave it, not only the last one's start).
+        Undone moves entered again as they were ('reenter') walk that line and do not end it."""
         tip = None
         for m in self.store.head_moves_newest_first(game_id, branch):
             if m.reason == "undo":
                 tip = m.from_id
-            elif m.reason not in ("redo", "switch"):
+            elif m.reason not in ("redo", "switch", "reenter"):
                 break
         return tip
+
+    def _on_the_way(self, game_id: str, env: Envelope, tip: str) -> bool:
+        """Whether ``env`` is on the line that ends at ``tip`` (``tip`` itself included): the events just
+        recorded are undone ones entered again, the same decisions at the same positions, so the same nodes. One
+        walk back from ``tip`` over the events between them."""
+        if env.id == tip:
+            return True
+        end = self.store.event(game_id, tip)
+        if end is None or end.depth <= env.depth:
+            return False
+        back = self.store.back_from(game_id, tip, end.depth - env.depth + 1)
+        return bool(back) and back[0].id == env.id
 
     def _undone_line(self, line: Line, tip: str, new_ids: set[str]) -> NewBranch | None:
         """Acting after an undo grows a new line; the undone one keeps a name so no line is ever hidden. The name
@@ -1052,7 +1070,7 @@ class Service:
         for k, m in enumerate(self.store.head_moves_newest_first(game_id, branch)):
             if k >= 200:
                 return None
-            if m.to_id == head_id and m.reason == "act":
+            if m.to_id == head_id and m.reason in ("act", "reenter"):
                 return self.store.event(game_id, m.from_id) if m.from_id else None
             if m.to_id == head_id and m.reason in ("create", "import", "branch"):
                 return None
@@ -1121,18 +1139,26 @@ class Service:
         return self.store.branch(game.id, b.name), undone
 
     def redo_target(self, game_id: str, branch: str, head: str) -> str | None:
-        """Where ``redo`` would go: the head before the latest undo not yet redone, if nothing was done since."""
-        redone = 0
+        """Where ``redo`` would go: the head before the latest undo not yet redone, if nothing was done since but
+        redos and undone moves entered again ('reenter'). After those, the head is somewhere on the undone line:
+        redo goes on to the end of the first undo whose end is still ahead of it."""
+        redone, reentered = 0, False
         for m in self.store.head_moves_newest_first(game_id, branch):
             if m.reason == "switch":
                 continue
-            if m.reason == "redo":
+            if m.reason == "reenter":
+                reentered = True
+            elif m.reason == "redo":
                 redone += 1
             elif m.reason == "undo":
                 if redone:
                     redone -= 1
-                else:
+                elif not reentered:
                     return m.from_id if m.to_id == head else None
+                elif m.from_id != head:
+                    now_at = self.store.event(game_id, head)
+                    if now_at is not None and self._on_the_way(game_id, now_at, m.from_id):
+                        return m.from_id
             else:
                 return None
         return None

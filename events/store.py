@@ -80,7 +80,7 @@ class HeadMoveRow(SQLModel, table=True):
     branch: str
     from_id: str | None
     to_id: str
-    reason: str  # create, act, undo, redo, branch, switch, import
+    reason: str  # create, act, reenter, undo, redo, branch, switch, import
     at: datetime
 
 

@@ -52,3 +52,60 @@ def test_a_seeded_game_undoes_a_persons_decision_with_the_bots_replies_and_says_
     agon("redo", game)
     text = agon("undo", game).stdout
     assert f"Undid {len(log) - ana} event(s):" in text and "Ana: Ana " in text and f"agon redo {game}" in text
+
+
+def table_game(svc) -> tuple[str, list[str]]:
+    """An Adamastor table game with three entries (a typed map card, the fleet, six cards): its id and heads."""
+    game = svc.new_game(NewGame("adamastor", players=("Ana",), seed=3, table=True))
+    heads = []
+    for entry in ENTRIES:
+        svc.act(game, entry)
+        heads.append(svc.load(game).head.id)
+    return game, heads
+
+
+ENTRIES = ("r3", "1", "c1 c2 c3 c4 c5 c6")
+
+
+def test_entering_undone_moves_again_as_they_were_leaves_no_empty_line(svc):
+    game, heads = table_game(svc)
+    svc.undo(game, 3)
+    for entry in ENTRIES:
+        svc.act(game, entry)
+    assert [b.name for b in svc.store.branches(game)] == ["main"]
+    assert svc.load(game).head.id == heads[-1]
+    with pytest.raises(ServiceError, match="nothing to redo"):
+        svc.redo(game)
+
+
+def test_after_entering_part_of_an_undone_line_again_redo_goes_on_to_its_end(svc):
+    game, heads = table_game(svc)
+    svc.undo(game, 3)
+    svc.act(game, ENTRIES[0])
+    _, n = svc.redo(game)
+    assert n == 2 and svc.load(game).head.id == heads[-1]
+    assert [b.name for b in svc.store.branches(game)] == ["main"]
+
+
+def test_a_different_entry_after_entering_part_again_keeps_the_undone_line(svc):
+    game, heads = table_game(svc)
+    svc.undo(game, 3)
+    svc.act(game, ENTRIES[0])  # as before
+    svc.act(game, "2")  # the fleet placed elsewhere: the old line from here on must keep a name
+    branches = {b.name: b.head_id for b in svc.store.branches(game)}
+    assert branches == {"main": svc.load(game).head.id, "main-undone-1": heads[-1]}
+    with pytest.raises(ServiceError, match="nothing to redo"):
+        svc.redo(game)
+
+
+def test_undo_after_entering_a_move_again_takes_back_that_entry_alone(svc):
+    game, heads = table_game(svc)
+    svc.undo(game, 2)
+    svc.act(game, ENTRIES[1])
+    _, n = svc.undo(game)
+    assert n == 1 and svc.load(game).head.id == heads[0]
+    _, n = svc.redo(game)  # redo takes back the last undo, then the one before
+    assert n == 1 and svc.load(game).head.id == heads[1]
+    _, n = svc.redo(game)
+    assert n == 1 and svc.load(game).head.id == heads[-1]
+    assert [b.name for b in svc.store.branches(game)] == ["main"]
