@@ -25,6 +25,7 @@ from agon.cli.common import (
     friendly,
     print_json,
     service,
+    share,
     whole,
     with_db,
 )
@@ -50,7 +51,8 @@ FreshOpt = Annotated[bool, typer.Option("--fresh", help="Recompute instead of re
 ClusterOpt = Annotated[str | None, typer.Option("--cluster", help="Run the rollouts on an existing Dask cluster,"
                                                 " e.g. tcp://127.0.0.1:8786 (needs 'distributed').")]
 ThresholdOpt = Annotated[float, typer.Option("--threshold", help="Mark a decision that lost more than this share"
-                                             " of win chance against the best alternative.")]
+                                             " of win chance against the best alternative (0.1 or 10%).",
+                                             parser=share("win chance"))]
 AltOpt = Annotated[int, typer.Option("--alternatives", help="Judge at most this many alternatives of a decision"
                                      " (a sample, always with the choice made and the bot's choice).",
                                      parser=whole(2, 10_000))]

@@ -70,6 +70,26 @@ def whole(lo: int, hi: int, why: str = "") -> Callable[[Any], int]:
     return parse
 
 
+def share(what: str) -> Callable[[Any], float]:
+    """The parser of a share strictly between 0 and 1 (pass as ``parser=``), as a decimal ("0.1") or a percentage
+    ("10%"); ``what`` says what it is a share of."""
+    takes = f"it takes a share of {what} between 0 and 1, e.g. 0.1 or 10%"
+
+    def parse(value: Any) -> float:
+        if isinstance(value, float):  # a default, already a number
+            return value
+        text = str(value).strip()
+        m = re.fullmatch(r"([+-]?[0-9]*\.?[0-9]+)(%?)", text)
+        if m is None or len(text) > 30:
+            raise typer.BadParameter(f"{str(value)[:30]!r} is not a number ({takes})")
+        number = float(m.group(1)) / (100 if m.group(2) else 1)
+        if not 0 < number < 1:
+            raise typer.BadParameter(f"{text} is out of range ({takes})")
+        return number
+
+    return parse
+
+
 GameArg = Annotated[str, typer.Argument(help="Game id (or a unique prefix).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON (errors too, on stderr).")]
 BranchOpt = Annotated[str | None, typer.Option("--branch", "-b", help="A branch (default: the game's current one).")]

@@ -78,6 +78,23 @@ def test_a_word_where_a_number_belongs_says_so(agon):
     one_line(agon("note", "g", "x", "hi", ok=False), 2, "'x' is not a whole number", "see 'agon note --help'")
 
 
+@pytest.mark.parametrize(("value", "problem"), [("x", "'x' is not a number"), ("1.5", "1.5 is out of range"),
+                                              ("0", "0 is out of range"), ("100%", "100% is out of range")])
+def test_a_threshold_is_a_share_between_0_and_1_as_a_decimal_or_a_percentage(agon, value, problem):
+    line = one_line(agon("analyse", "g", "--threshold", value, ok=False), 2)
+    assert line == (f"error: invalid value for '--threshold': {problem} (it takes a share of win chance between 0 and"
+                    " 1, e.g. 0.1 or 10%); see 'agon analyse --help'")
+
+
+def test_a_threshold_given_as_a_percentage_marks_as_the_same_decimal_does(agon):
+    gid = new_toy(agon)
+    runs = [json.loads(agon("analyse", gid, "--rollouts", "8", "--workers", "1", "--threshold", t, "--fresh",
+                            "--json").stdout) for t in ("25%", "0.25")]
+    for run in runs:
+        del run["seconds"]
+    assert runs[0] == runs[1] and runs[0]["threshold"] == 0.25
+
+
 @pytest.mark.parametrize("workers", ["99999", "65", "0", "-1"])
 def test_analyse_refuses_workers_it_cannot_use_before_starting_any(agon, monkeypatch, workers):
     from agon.core import analyse
