@@ -62,7 +62,8 @@ def serve(
                   " the API is described at /openapi.json. Ctrl-C stops it.")
     try:
         uvicorn.run("agon.server.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-                    log_level="warning", timeout_graceful_shutdown=3)
+                    log_level="warning", timeout_graceful_shutdown=3,
+                    http="agon.server.protocol:HeaderDeadline")  # a request's headers must arrive within 30 s
     except SystemExit as e:
         # uvicorn exits with status 3 when it cannot start (the port taken since the check above); it has logged
         # why, so this adds the one line and the status agon gives every failure

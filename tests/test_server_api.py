@@ -422,6 +422,51 @@ def test_agon_serve_answers_on_loopback(tmp_path):
     assert f"on http://127.0.0.1:{port}/" in out
 
 
+def test_agon_serve_answers_a_client_whose_headers_trickle_in_with_408_and_closes_it(tmp_path):
+    """A client that sends its request a byte at a time, each byte within uvicorn's keep-alive time, would hold a
+    connection for ever; 'agon serve' gives a request's line and headers AGON_HEADER_WAIT seconds (30 unless set).
+    A prompt request on another connection meanwhile, and a slow body after prompt headers, are not cut."""
+    port = _free_port()
+    env = {**os.environ, "AGON_DB": str(tmp_path / "club.db"), "AGON_HEADER_WAIT": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "agon", "serve", "--port", str(port)], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5)
+                break
+            except httpx.TransportError:
+                assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read()
+                time.sleep(0.2)
+        slow = socket.create_connection(("127.0.0.1", port), timeout=10)
+        start = time.monotonic()
+        got = b""
+        try:
+            for byte in b"GET /api/games HTTP/1.1\r\nhost: x\r\n":
+                slow.sendall(bytes([byte]))
+                time.sleep(0.1)  # within the keep-alive time, so only the header deadline can end this
+                assert httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5).status_code == 200
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        while chunk := slow.recv(4096):
+            got += chunk
+        took = time.monotonic() - start
+        slow.close()
+        assert got.startswith(b"HTTP/1.1 408 ") and b"did not arrive within 1 seconds" in got
+        assert 0.9 < took < 10
+        prompt = socket.create_connection(("127.0.0.1", port), timeout=10)  # prompt headers, the body at leisure
+        prompt.sendall(b"POST /api/games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+                       b"content-length: 55\r\n\r\n")
+        time.sleep(1.5)
+        prompt.sendall(b'{"ruleset": "adamastor", "players": ["Ana"], "seed": 1}')
+        assert prompt.recv(4096).startswith(b"HTTP/1.1 201 ")
+        prompt.close()
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=20)
+
+
 def test_the_stream_sees_a_decision_recorded_elsewhere(client):
     """A decision recorded by another worker (here: another service on the same store, as the CLI would) reaches
     the stream within the poll interval, through the worker's one look at all the games it follows."""
