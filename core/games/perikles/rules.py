@@ -90,6 +90,13 @@ def _multiset_error(label: str, drawn: Sequence[str], pool: Sequence[str], count
     return None
 
 
+def recorded_version(created: GameCreated, current: str) -> int:
+    """The ruleset version a game was recorded under, as a number (``current`` for one this agon cannot read as a
+    number: the service refuses to open a game of an unknown version, so that is only a hand-made creation)."""
+    v = created.ruleset_version
+    return int(v) if v.isascii() and v.isdigit() and len(v) < 6 else int(current)
+
+
 class Perikles:
     name = "perikles"
     title = "Perikles"
@@ -125,6 +132,7 @@ class Perikles:
         return State(
             data=data,
             players=created.names,
+            version=recorded_version(created, self.version),
             cubes=tuple((data.starting_cubes,) * n for _ in data.cities),
             candidates=tuple((NOBODY, NOBODY) for _ in data.cities),
             leaders=tuple(NOBODY for _ in data.cities),

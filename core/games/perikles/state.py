@@ -99,8 +99,12 @@ class Request(msgspec.Struct, frozen=True):
 
 
 class State(msgspec.Struct, frozen=True):
+    """``version``: the ruleset version the game was recorded under (``GameCreated.ruleset_version``), for the
+    rules that changed between versions (RULES.md names them): a game is folded by the rules it was played with."""
+
     data: Data
     players: tuple[str, ...]
+    version: int
     phase: str = DEAL_SPECIALS
     turn: int = 0
     first: int = 0
