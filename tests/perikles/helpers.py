@@ -6,6 +6,7 @@ from agon.core.engine import RuleViolation, check
 from agon.core.games.perikles import RULESET as RS
 from agon.core.games.perikles.state import COMMIT, NOBODY, Battle, Commit, State, replace
 from agon.events.base import GameCreated, PlayerSeat
+from agon.events.perikles import BattleTileKept
 
 
 def created(n: int = 4, seed: int = 1) -> GameCreated:
@@ -58,9 +59,22 @@ def at_commit(
     )
 
 
-def at_battle(s: State, loc: int = 0) -> State:
-    """Move a commitment position to the battle phase at location ``loc`` (hands emptied) and settle it."""
+def at_battle(s: State, loc: int = 0, tiles_used: bool = False) -> State:
+    """Move a commitment position to the battle phase at location ``loc`` (hands emptied) and settle it.
+    ``tiles_used``: every special tile is spent already, so nobody is asked before a battle (for the dice)."""
     from agon.core.games.perikles.battle import settle
 
     s = replace(s, hands=tuple(() for _ in s.players), phase="battle", battle=Battle(loc=loc))
+    if tiles_used:
+        s = replace(s, used=(True,) * len(s.players))
     return settle(s)
+
+
+def keep_tiles(s: State, until: str | None = None) -> State:
+    """Every holder asked before the battle now keeps their special tile, up to (not including) ``until``."""
+    while s.phase == "battle" and s.battle is not None and s.battle.stage == "tiles":
+        pending = RS.pending(s)
+        if pending.player == until:
+            break
+        s = play(s, BattleTileKept(player=pending.player))
+    return s

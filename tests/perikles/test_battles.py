@@ -22,7 +22,9 @@ def roll(a1: int, a2: int, d1: int, d2: int) -> BattleDiceRolled:
 
 
 def battle_at(location: str, *commits: Commit):
-    return at_battle(at_commit(leaders=LEADERS, locations=(location,), commits=commits))
+    """A battle position where the special tiles are spent (nobody is asked to play one: these tests are about
+    the dice; tests/perikles/test_specials.py and test_tile_asking.py ask)."""
+    return at_battle(at_commit(leaders=LEADERS, locations=(location,), commits=commits), tiles_used=True)
 
 
 # -- the combat results table ------------------------------------------------------------------------------------

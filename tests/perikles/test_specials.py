@@ -18,7 +18,7 @@ from agon.events.perikles import (
     SlaveRevoltPlayed,
     SlaveRevoltStruck,
 )
-from tests.perikles.helpers import at_battle, at_commit, fresh, play, refused
+from tests.perikles.helpers import at_battle, at_commit, fresh, keep_tiles, play, refused
 
 LEADERS = {"athens": 0, "sparta": 1, "corinth": 2, "megara": 3}
 
@@ -100,7 +100,7 @@ def spartan_attack(special_holder_tile: str, holder: int = 3):
 
 
 def test_brasidas_doubles_spartan_hoplite_strength_in_one_battle():
-    s = spartan_attack("brasidas")
+    s = keep_tiles(spartan_attack("brasidas"), until="P4")  # P1-P3 are asked first (their tiles cannot serve)
     pending = RS.pending(s)
     assert isinstance(pending, Decision) and pending.player == "P4"
     assert strengths(s, "Mantinea", "H") == (5, 3)
@@ -111,7 +111,7 @@ def test_brasidas_doubles_spartan_hoplite_strength_in_one_battle():
 
 
 def test_a_battle_tile_may_be_kept_for_later():
-    s = play(spartan_attack("brasidas"), BattleTileKept(player="P4"))
+    s = play(keep_tiles(spartan_attack("brasidas"), until="P4"), BattleTileKept(player="P4"))
     assert isinstance(RS.pending(s), Chance) and not s.used[3]
 
 
@@ -128,7 +128,7 @@ def test_thessalian_allies_start_a_hoplite_battle_with_the_token_on_the_players_
     s = spartan_attack("thessalian-allies", holder=0)
     s = play(s, BattleTilePlayed(player="P1", tile="thessalian-allies"))
     assert s.battle.token == -1
-    s = play(s, BattleDiceRolled(attacker=(1, 1), defender=(6, 6)))
+    s = play(keep_tiles(s), BattleDiceRolled(attacker=(1, 1), defender=(6, 6)))
     assert s.fought[0].winner == "defender" and s.fought[0].start == -1
 
 
@@ -141,7 +141,10 @@ def test_persian_fleet_starts_a_trireme_battle_with_the_token_and_only_for_a_pla
     assert s.battle.token == 1
     outsider = at_battle(at_commit(leaders=LEADERS, commits=commits, locations=("Pylos",),
                                    specials=("perikles", "plague", "alkibiades", "persian-fleet")))
-    assert isinstance(RS.pending(outsider), Chance)
+    outsider = keep_tiles(outsider, until="P4")
+    assert RS.legal(outsider) == [BattleTileKept(player="P4")]  # asked (version 4), but it cannot serve here
+    assert "cannot serve" in refused(outsider, BattleTilePlayed(player="P4", tile="persian-fleet"))
+    assert isinstance(RS.pending(play(outsider, BattleTileKept(player="P4"))), Chance)
 
 
 def test_a_battle_tile_is_not_offered_in_a_battle_of_the_other_kind():
@@ -149,6 +152,9 @@ def test_a_battle_tile_is_not_offered_in_a_battle_of_the_other_kind():
                Commit("sparta-t3-1", 1, "Pylos", "defender", "main"))
     s = at_battle(at_commit(leaders=LEADERS, commits=commits, locations=("Pylos",),
                             specials=("thessalian-allies", "brasidas", "alkibiades", "perikles")))
+    for p in ("P1", "P2", "P3", "P4"):  # every holder is asked (version 4); none may play here
+        assert RS.legal(s) == [BattleTileKept(player=p)]
+        s = play(s, BattleTileKept(player=p))
     assert isinstance(RS.pending(s), Chance)
 
 
@@ -161,11 +167,12 @@ def test_thessalian_allies_in_a_locations_second_battle_start_it_with_the_token_
                Commit("athens-h3-1", 0, "Amphipolis", "defender", "main"))
     s = at_battle(at_commit(leaders=LEADERS, commits=commits, locations=("Amphipolis",),
                             specials=("thessalian-allies", "plague", "alkibiades", "perikles")))
-    s = play(s, BattleDiceRolled(attacker=(6, 6), defender=(1, 1)), BattleDiceRolled(attacker=(6, 6), defender=(1, 1)))
+    s = play(keep_tiles(s), BattleDiceRolled(attacker=(6, 6), defender=(1, 1)),
+             BattleDiceRolled(attacker=(6, 6), defender=(1, 1)))
     assert s.fought[0].winner == "attacker" and s.battle.index == 1 and s.battle.token == 1
     s = play(s, BattleTilePlayed(player="P1", tile="thessalian-allies"))
     assert s.battle.token == -1 and s.battle.start == -1
-    s = play(s, BattleDiceRolled(attacker=(1, 1), defender=(6, 6)))
+    s = play(keep_tiles(s), BattleDiceRolled(attacker=(1, 1), defender=(6, 6)))
     assert s.fought[1].winner == "defender" and s.fought[1].start == -1
 
 

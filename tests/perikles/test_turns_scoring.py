@@ -9,7 +9,7 @@ from agon.core.games.perikles.battle import end_turn
 from agon.core.games.perikles.scoring import breakdown
 from agon.core.games.perikles.state import BATTLE, DEAL_LOCATIONS, NOBODY, OVER, Commit, replace
 from agon.events.perikles import BattleDiceRolled
-from tests.perikles.helpers import at_battle, at_commit, fresh, play
+from tests.perikles.helpers import at_battle, at_commit, fresh, keep_tiles, play
 
 LEADERS = {"athens": 2, "sparta": 1, "corinth": 2, "megara": 3}
 
@@ -18,7 +18,7 @@ def test_leaders_become_statues_units_go_home_tiles_are_discarded_and_athens_lea
     commits = (Commit("athens-t4-1", 2, "Pylos", "attacker", "main"),
                Commit("persia-t3-1", 0, "Pylos", "attacker", "ally"),
                Commit("sparta-t1-1", 1, "Pylos", "defender", "main"))
-    s = at_battle(at_commit(leaders=LEADERS, commits=commits, locations=("Pylos",)))
+    s = keep_tiles(at_battle(at_commit(leaders=LEADERS, commits=commits, locations=("Pylos",))))
     s = play(s, BattleDiceRolled(attacker=(1, 1), defender=(6, 6)), BattleDiceRolled(attacker=(1, 1),
                                                                                         defender=(6, 6)))
     assert s.phase == DEAL_LOCATIONS
@@ -45,7 +45,7 @@ def test_the_game_ends_when_athens_suffers_its_fourth_defeat():
     s = at_commit(leaders=LEADERS, locations=("Plataea",),
                   commits=(Commit("sparta-h4-1", 1, "Plataea", "attacker", "main"),))
     s = replace(s, defeats=(3, 0, 0, 0, 0, 0))
-    s = at_battle(s)
+    s = keep_tiles(at_battle(s))
     s = play(s, BattleDiceRolled(attacker=(6, 6), defender=(1, 1)), BattleDiceRolled(attacker=(6, 6),
                                                                                         defender=(1, 1)))
     assert s.defeats[0] == 4 and s.turn == 1 and s.phase == OVER

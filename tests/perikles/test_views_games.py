@@ -90,6 +90,8 @@ def test_a_decision_by_the_wrong_player_in_the_battle_window_is_refused():
 
     assert "Special tiles (RULES.md" in refused(s, BattleTileKept(player="P2"))
     s = play(s, BattleTileKept(player="P1"))
+    assert "Special tiles (RULES.md" in refused(s, BattleTileKept(player="P3"))  # P2 is asked next
+    s = play(s, BattleTileKept(player="P2"), BattleTileKept(player="P3"), BattleTileKept(player="P4"))
     assert RS.legal(s) == []
 
 

@@ -10,7 +10,7 @@ Allies). Readings chosen (what "2 steps" means, battles nobody can fight...) are
 
 from __future__ import annotations
 
-from agon.core.games.perikles.data import PERSIA, Data
+from agon.core.games.perikles.data import KIND_NAMES, PERSIA, Data
 from agon.core.games.perikles.state import (
     BATTLE,
     DEAL_LOCATIONS,
@@ -34,6 +34,8 @@ R_TILES = "Special tiles (data facts, 'Special tiles')"
 R_DICE = "Battle dice (game help, 'rolam dois dados cada simultaneamente')"
 TILE_KIND = {"brasidas": "H", "thessalian-allies": "H", "phormio": "T", "persian-fleet": "T"}
 DOUBLED = {"brasidas": ("sparta", "H"), "phormio": ("athens", "T")}
+ASK_EVERY_HOLDER = 4
+"""The ruleset version from which every holder of an unused special tile is asked before every battle."""
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -118,13 +120,25 @@ def tile_usable(s: State, player: int) -> bool:
     return b.token * toward <= 0
 
 
+def to_ask(s: State, player: int) -> bool:
+    """Is ``player`` asked to play or keep their special tile before the battle now to be fought?
+
+    From ruleset version 4 (``ASK_EVERY_HOLDER``) every holder of an unused tile is asked, whatever its kind, and
+    one whose tile cannot serve here may only keep it: asking only those whose tile could serve told every player
+    the kind of a face-down tile (RULES.md, 'Special tiles'). Games recorded before keep the old asking."""
+    if s.version >= ASK_EVERY_HOLDER:
+        b = s.battle
+        return b is not None and b.stage == "tiles" and bool(s.specials[player]) and not s.used[player]
+    return tile_usable(s, player)
+
+
 def tile_chooser(s: State) -> int:
     """The next player (from the first player round the table) still to say whether they play a tile."""
     b = s.battle
     assert b is not None
     p = s.first
     for _ in range(len(s.players)):
-        if p not in b.asked and tile_usable(s, p):
+        if p not in b.asked and to_ask(s, p):
             return p
         p = next_seat(s, p)
     return NOBODY
@@ -136,6 +150,9 @@ def validate_tile(s: State, e: BattleTilePlayed | BattleTileKept) -> str | None:
         return f"{R_TILES}: {e.player} has no special tile to play before this battle"
     if isinstance(e, BattleTilePlayed) and e.tile != s.specials[p]:
         return f"{R_TILES}: {e.player} holds {s.specials[p]}, not {e.tile}"
+    if isinstance(e, BattleTilePlayed) and not tile_usable(s, p):
+        location, kind = current(s)
+        return f"{R_TILES}: {e.tile} cannot serve in the {KIND_NAMES[kind]} battle at {location}; it may only be kept"
     return None
 
 

@@ -111,9 +111,9 @@ def greedy(ruleset: Any, state: State, legal: Sequence[Event], rng: Any) -> Even
 
 
 def _battle_tile(s: State, p: int, legal: Sequence[Event]) -> Event:
-    play = next(e for e in legal if isinstance(e, BattleTilePlayed))
     keep = next(e for e in legal if isinstance(e, BattleTileKept))
-    if s.phase != BATTLE or s.battle is None:
+    play = next((e for e in legal if isinstance(e, BattleTilePlayed)), None)
+    if play is None or s.phase != BATTLE or s.battle is None:  # a tile that cannot serve here is only kept
         return keep
     location = s.locations[s.battle.loc]
     mine = side_of(s, location, p)

@@ -100,7 +100,7 @@ def recorded_version(created: GameCreated, current: str) -> int:
 class Perikles:
     name = "perikles"
     title = "Perikles"
-    version = "3"
+    version = "4"
     min_players = 3
     max_players = 5
     provisional = False
@@ -199,7 +199,9 @@ class Perikles:
                 return list(commit.legal_permission(s))
             return [*commit.legal_commitments(s), *commit.legal_revolt(s)]
         p = battle.tile_chooser(s)
-        return [BattleTilePlayed(player=s.players[p], tile=s.specials[p]), BattleTileKept(player=s.players[p])]
+        keep = BattleTileKept(player=s.players[p])
+        # From version 4 a holder whose tile cannot serve here is asked too, and may only keep it (RULES.md).
+        return [BattleTilePlayed(player=s.players[p], tile=s.specials[p]), keep] if battle.tile_usable(s, p) else [keep]
 
     def decision_steps(self, s: State, tag: str, chosen: tuple[tuple[str, str], ...]) -> Any:
         """A commitment built step by step (core.steps), reaching every legal one, not only those ``legal`` lists."""
