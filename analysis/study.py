@@ -156,7 +156,8 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
         out_lines.append({
             "name": line.branch.name, "parent": line.branch.parent_branch, "path": path,
             "status": line.status(),
-            "moments": [{"n": m["n"], "label": m["label"]} for m in turning_points(tl, winners)],
+            "moments": [{"n": m["n"], "label": m["label"], "anchor": moment_anchor(m["n"], tl[-1]["n"])}
+                        for m in turning_points(tl, winners)],
         })
     names = {ln["name"] for ln in out_lines}
     by_name = {ln["name"]: ln for ln in out_lines}
@@ -190,6 +191,16 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
         "names": labels,
         "chances": {} if as_player is not None else {k: v for k, v in (chances or {}).items() if k in names},
     }
+
+
+def moment_anchor(n: int, last: int) -> str:
+    """Which side of its label a turning point at event ``n`` sits on, on the timeline of a line whose last event is
+    ``last`` (the page's x axis runs from -0.5 to ``last`` + 0.5): plotly's ``xanchor``. A label in the last third
+    of the axis ends at its point ("right") and one in the first third starts there ("left"), so neither runs past
+    the edge it is near; one in the middle is centred on its point ("center"), with a third of the plot's width
+    free on either side."""
+    share = (n + 0.5) / (max(last, 0) + 1)
+    return "right" if share > 2 / 3 else "left" if share < 1 / 3 else "center"
 
 
 def _seen_by(perspective: str) -> str | None:
@@ -603,11 +614,15 @@ _SCRIPT = (r"""
       name: p, mode: "lines", line: {color: data.colors[p], shape: "hv", width: 2.5},
       hovertemplate: p + " %{y} after #%{x}<extra></extra>",
     }));
-    const moments = line.moments.map((m, i) => ({x: m.n, y: i % 2 ? 1.09 : 1.0, yref: "paper",
-      text: "#" + m.n + " " + m.label, showarrow: false, font: {size: 10, color: "#555"}, yanchor: "bottom"}));
+    // the turning points' labels above the plot, each on the side of its point away from the nearer edge
+    // (m.anchor: moment_anchor) so that none is cut off there; stack() puts them in rows once they are drawn
+    const moments = line.moments.map(m => ({x: m.n, y: 1.0, yref: "paper", yshift: 0,
+      text: "#" + m.n + " " + m.label, showarrow: false, font: {size: 10, color: "#555"}, yanchor: "bottom",
+      xanchor: m.anchor || "center"}));
     const layout = {
-      title: {text: "Scores along " + line.name + " (click anywhere to go there)", x: 0.01, font: {size: 13}},
-      margin: {t: 50, b: 40, l: 50, r: 20}, height: 300, dragmode: false, hovermode: "x",
+      title: {text: "Scores along " + line.name + " (click anywhere to go there)", x: 0.01, font: {size: 13},
+              y: 1, yref: "container", yanchor: "top", pad: {t: 8}},
+      margin: {t: top(1), b: 40, l: 50, r: 20}, height: 300, dragmode: false, hovermode: "x",
       xaxis: {title: {text: "event"}, range: [-0.5, xs[xs.length - 1] + 0.5]}, yaxis: {title: {text: "score"}},
       shapes: [{type: "line", xref: "x", yref: "paper", x0: 0, x1: 0, y0: 0, y1: 1, line: {color: "#222", width: 2}}],
       annotations: moments, template: "plotly_white", showlegend: true, legend: {orientation: "h", y: -0.25},
@@ -618,8 +633,35 @@ _SCRIPT = (r"""
     const f = figure();
     const go = plotted ? Plotly.react : Plotly.newPlot;
     return go(plot, f.traces, f.layout, {responsive: true, displaylogo: false, displayModeBar: false}).then(() => {
+      if (!plotted) plot.on("plotly_relayout", ev => { if (ev && ev.autosize) stack(); });  // the page resized
       plotted = true; mark();
+      return stack();
     });
+  }
+  // the top margin that holds the title and `rows` rows of labels
+  function top(rows) { return Math.max(50, 32 + ROW * rows); }
+  const ROW = 16;
+  // the labels as drawn, in rows: each in the lowest row where it covers no other label (measured at the plot's
+  // present width, so a narrower page stacks them higher instead of drawing one over another)
+  function stack() {
+    const anns = (plot.layout && plot.layout.annotations) || [];
+    const spans = [...plot.querySelectorAll("g.annotation[data-index]")].map(g => {
+      const r = g.getBoundingClientRect();
+      return {i: Number(g.dataset.index), x0: r.left, x1: r.right};
+    }).filter(s => s.x1 > s.x0).sort((a, b) => a.x0 - b.x0 || a.i - b.i);  // (nothing to measure: not laid out)
+    const ends = [], row = {};
+    spans.forEach(s => {
+      let k = ends.findIndex(end => end + 4 <= s.x0);
+      if (k < 0) { k = ends.length; ends.push(0); }
+      ends[k] = s.x1; row[s.i] = k;
+    });
+    const changes = {};
+    anns.forEach((a, i) => {
+      const shift = ROW * (row[i] || 0);
+      if (a.yshift !== shift) changes["annotations[" + i + "].yshift"] = shift;
+    });
+    if (plot.layout.margin.t !== top(ends.length)) changes["margin.t"] = top(ends.length);
+    return Object.keys(changes).length ? Plotly.relayout(plot, changes) : Promise.resolve();
   }
   function mark() {
     if (!plotted) return;

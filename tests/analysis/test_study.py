@@ -8,7 +8,7 @@ import json
 import re
 
 from agon.analysis.palette import PALETTE
-from agon.analysis.study import EVERYONE, FULL, build_study, diff, patch, states_of, study_data
+from agon.analysis.study import EVERYONE, FULL, build_study, diff, moment_anchor, patch, states_of, study_data
 from agon.core.engine import PUBLIC
 from agon.core.notes import add as add_note
 from agon.core.notes import all_notes
@@ -34,9 +34,25 @@ def test_every_line_is_a_path_through_events_stored_once(known):
     last = nodes[lucky["path"][12]]
     assert last["text"] == "Ana holds, banking 2." and last["scores"]["Ana"] == 11
     assert main["status"] == "over: Bruno won with 11 points" and lucky["status"] == "over: Ana won with 11 points"
-    assert {"n": 14, "label": "Bruno takes the lead for good"} in main["moments"]
+    assert {"n": 14, "label": "Bruno takes the lead for good", "anchor": "right"} in main["moments"]
     assert data["colors"] == {"Ana": PALETTE[0], "Bruno": PALETTE[1]}
     assert data["perspectives"] == [FULL, "Ana", "Bruno"] and data["current"] == "main"
+
+
+def test_a_turning_points_label_ends_at_its_point_near_the_right_edge_and_starts_there_near_the_left(known):
+    # the x axis runs from -0.5 to the last event + 0.5: a label in its last third is anchored at its right end, so
+    # it ends at its point and cannot run past the plot's right edge; one in the first third starts at its point
+    assert moment_anchor(14, 14) == "right" and moment_anchor(0, 14) == "left" and moment_anchor(7, 14) == "center"
+    assert [moment_anchor(n, 29) for n in (9, 10, 19, 20)] == ["left", "center", "center", "right"]
+    assert moment_anchor(0, 0) == "center"  # a line of one event: its label centred on it
+    data = study_data(known.svc.lines(known.game))
+    main, lucky = data["lines"]
+    assert [(m["n"], m["label"], m["anchor"]) for m in main["moments"]] == [
+        (6, "Ana +9", "center"), (9, "Bruno +5", "center"), (14, "Bruno takes the lead for good", "right"),
+        (14, "Bruno +6", "right")]
+    assert [m["anchor"] for m in lucky["moments"] if m["n"] == 12] == ["right"]  # its own last event, not main's
+    # the labels say what they said before: the side they sit on is all that was added
+    assert all(set(m) == {"n", "label", "anchor"} for ln in data["lines"] for m in ln["moments"])
 
 
 def test_notes_and_glyphs_sit_on_their_events(known):

@@ -112,6 +112,65 @@ def test_the_study_page_in_a_real_browser(page, study):
     assert page.page_errors == []
 
 
+LABELS = """() => {
+    const plot = document.getElementById('timeline'), area = plot.querySelector('.nsewdrag').getBoundingClientRect();
+    return {area: [area.left, area.right], page: document.documentElement.clientWidth,
+            anchors: plot.layout.annotations.map(a => [a.text, a.xanchor]),
+            labels: [...plot.querySelectorAll('g.annotation')].map(g => { const b = g.getBoundingClientRect();
+                return {text: g.textContent, x0: b.left, x1: b.right, y0: b.top, y1: b.bottom}; })};
+}"""
+
+
+def label_problems(page) -> tuple[dict, list[str]]:
+    """The turning points' labels as the browser drew them, and each one that runs past the plot area's left or
+    right edge (or the page's) or covers another label."""
+    got = page.evaluate(LABELS)
+    (left, right), width, labels = got["area"], got["page"], got["labels"]
+    found = [f"{b['text']!r} runs from {b['x0']:.0f} to {b['x1']:.0f}, past the plot ({left:.0f} to {right:.0f})"
+             for b in labels if b["x0"] < left - 0.5 or b["x1"] > min(right, width) + 0.5]
+    found += [f"{a['text']!r} covers {b['text']!r}" for i, a in enumerate(labels) for b in labels[i + 1:]
+              if a["x0"] < b["x1"] - 1 and b["x0"] < a["x1"] - 1 and a["y0"] < b["y1"] - 1 and b["y0"] < a["y1"] - 1]
+    return got, found
+
+
+def settled(page) -> tuple[dict, list[str]]:
+    """``label_problems`` once the page has laid its labels out again after a resize (or after 5 s)."""
+    for _ in range(50):
+        got, found = label_problems(page)
+        if not found:
+            break
+        page.wait_for_timeout(100)
+    return got, found
+
+
+def test_every_turning_point_label_lies_inside_the_plot_at_any_width(page, study):
+    # the known game's last event (#14) is a turning point: its labels, centred on it, ran past the right edge
+    for width in (1280, 800):
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.goto("about:blank")  # a new load at this width (the same address again would only be a jump)
+        page.goto(study.as_uri() + "#line=main&step=14")
+        page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+        got, found = label_problems(page)
+        assert [b["text"] for b in got["labels"]] == ["#6 Ana +9", "#9 Bruno +5", "#14 Bruno takes the lead for good",
+                                                      "#14 Bruno +6"]
+        assert found == [], (width, found)
+        assert got["anchors"][2:] == [["#14 Bruno takes the lead for good", "right"], ["#14 Bruno +6", "right"]]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#timeline").screenshot(path=str(ARTIFACTS / "study-labels-800.png"))
+
+    # a page made wider, then narrower again, lays them out anew; so does entering another line
+    page.set_viewport_size({"width": 1280, "height": 1000})
+    assert settled(page)[1] == []
+    page.set_viewport_size({"width": 760, "height": 1000})
+    assert settled(page)[1] == []
+    page.click("#moves .move[data-step='10']")
+    page.click("#moves a.variation[data-line='lucky']")
+    at(page, "lucky", 11)
+    got, found = settled(page)
+    assert [b["text"] for b in got["labels"]][-1] == "#12 Ana +2" and found == []
+    assert page.page_errors == []
+
+
 def test_a_page_for_one_player_opens_with_their_view_only(page, known, tmp_path):
     path = tmp_path / "bruno.html"
     path.write_text(build_study(known.svc.lines(known.game), as_player="Bruno"), encoding="utf-8")
