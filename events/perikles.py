@@ -148,7 +148,9 @@ class BattleTilePlayed(Event, tag="perikles.battle_tile_played"):
 
 
 class BattleTileKept(Event, tag="perikles.battle_tile_kept"):
-    """The holder of a special tile that could be played in this battle keeps it for later."""
+    """A holder of an unused special tile keeps it for later, before a battle (from ruleset version 4 every holder
+    is asked, whatever the tile, so keeping tells nothing of it; until version 3 only a holder whose tile could
+    serve in this battle was asked)."""
 
     player: str
 
