@@ -60,12 +60,13 @@ def new_game(url: str, seed: int = 1) -> str:
 
 def redo_tips(svc, game: str, branch: str) -> list[str]:
     """Every head that redo, repeated, brings back: the undos since the branch's last recorded event (two undos in a
-    row leave two lines to redo, the nearer one first)."""
+    row leave two lines to redo, the nearer one first; undone moves entered again as they were, 'reenter', walk the
+    undone line and end neither)."""
     tips = []
     for m in svc.store.head_moves_newest_first(game, branch):
         if m.reason == "undo":
             tips.append(m.from_id)
-        elif m.reason not in ("redo", "switch"):
+        elif m.reason not in ("redo", "switch", "reenter"):
             break
     return tips
 
