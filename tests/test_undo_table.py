@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from agon.core.service import NewGame, ServiceError
 
@@ -109,3 +111,50 @@ def test_undo_after_entering_a_move_again_takes_back_that_entry_alone(svc):
     _, n = svc.redo(game)
     assert n == 1 and svc.load(game).head.id == heads[-1]
     assert [b.name for b in svc.store.branches(game)] == ["main"]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=st.lists(st.sampled_from(["1", "2", "undo", "undo2", "redo"]), min_size=1, max_size=25),
+       seed=st.integers(0, 30))
+def test_after_any_acts_undos_and_redos_every_event_is_reached_by_a_head_or_by_redo(sqlite_svc, ops, seed):
+    """No line is ever hidden: each stored event is on a branch's line, or on the line that 'agon redo', repeated,
+    brings back. Entering undone moves again as they were ('reenter') makes no branch, so redo must still reach
+    the rest of the undone line."""
+    svc = sqlite_svc
+    game = svc.new_game(NewGame("toy", players=["ann"], bots=[("bob", "random")], seed=seed))
+    for op in ops:
+        try:
+            if op == "undo":
+                svc.undo(game)
+            elif op == "undo2":
+                svc.undo(game, 2)
+            elif op == "redo":
+                svc.redo(game)
+            else:
+                svc.act(game, op)
+        except ServiceError:
+            pass  # over, nothing to undo or redo
+    events = {e.id: e for e in svc.store.all_events(game)}
+    main = set()
+    node = events.get(svc.store.branch(game, "main").head_id)
+    while node is not None:
+        main.add(node.id)
+        node = events.get(node.parent) if node.parent else None
+    kept = [b for b in svc.store.branches(game) if b.name != "main"]  # only undone lines are named here
+    assert all(b.head_id not in main for b in kept), "a kept undone line holds no event of its own"
+    tips = []
+    for b in svc.store.branches(game):
+        tips.append(b.head_id)
+        while True:  # every head redo reaches from here, through the service itself
+            try:
+                svc.redo(game, b.name)
+            except ServiceError:
+                break
+            tips.append(svc.store.branch(game, b.name).head_id)
+    reached: set[str] = set()
+    for tip in tips:
+        node = events.get(tip)
+        while node is not None and node.id not in reached:
+            reached.add(node.id)
+            node = events.get(node.parent) if node.parent else None
+    assert set(events) <= reached
