@@ -24,7 +24,7 @@ from agon.events.peloponnes import EVENTS
 class Peloponnes:
     name = "peloponnes"
     title = "Peloponnes Card Game"
-    version = "2"
+    version = rules.VERSION
     min_players = 2
     max_players = 5
     events = EVENTS

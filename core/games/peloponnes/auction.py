@@ -9,6 +9,10 @@ cards ("a quantidade minima de carta de moeda que deve ser usada para apostar na
 compared with another are bids "effective": coin cards plus half a coin per Market and Agora ("seus lances contam
 com 1/2 moeda a mais ... você pode efetivamente apostar o mesmo valor que outro jogador e ultrapassar seu lance").
 The turn order reads coin cards only.
+
+Games recorded under ruleset version 1 keep that version's reading (``MINIMUM_IN_COIN_CARDS``): there the half
+coins also counted against the minimum and the conquest price (the effective bid met them), so a player with both
+Market and Agora could bid one coin card less than the value.
 """
 
 from __future__ import annotations
@@ -19,6 +23,12 @@ from agon.core.games.peloponnes.state import Bid, Draw, State, bid_bonus, conque
 from agon.events.peloponnes import COIN_KINDS, BidMoved, BidPlaced, BidWithdrawn, Coins, Passed
 
 PASS_DRAW = 3
+
+MINIMUM_IN_COIN_CARDS = 2
+"""The ruleset version from which a card's minimum and the conquest price count coin cards alone: "a quantidade
+minima de carta de moeda que deve ser usada para apostar na carta" ('Leilão'), and a conquest-row bid "deve ser 5"
+for a card of value 2. Until then the effective bid (with Market and Agora's half coins) was compared with them,
+and a game recorded then is folded so (RULES.md, 'Ruleset versions')."""
 
 
 def actor(s: State) -> str | None:
@@ -50,15 +60,15 @@ def placement_error(s: State, player: str, card: str, count: int, verb: str) -> 
     """Why a bid of ``count`` coin cards by ``player`` may not stand on ``card`` now (None if it may).
 
     The minimum and the conquest price are met by the number of coin cards; Market and Agora's half coins count
-    only against another player's bid (module docstring)."""
+    only against another player's bid (module docstring). In a game recorded before ``MINIMUM_IN_COIN_CARDS`` the
+    effective bid meets them, as it did then."""
     eff = effective(s, player, count)
+    if s.version < MINIMUM_IN_COIN_CARDS:
+        return _placement_error_v1(s, player, card, eff, verb)
     if card in s.conquest:
         taken = held(s, card)
         if taken is not None:
-            return (
-                f"{verb} (rulebook, 'Leilão', conquest row): {_name(s, card)} already has {taken.player}'s bid,"
-                " and a bid in the conquest row cannot be outbid"
-            )
+            return _conquest_taken(s, card, taken, verb)
         price = conquest_price(s.cat, s.seat(player), card)
         if count < price:
             return (
@@ -75,6 +85,45 @@ def placement_error(s: State, player: str, card: str, count: int, verb: str) -> 
             f"{verb} (rulebook, 'Leilão'): the value of {_name(s, card)} is {value}, the minimum bid in coin cards;"
             f" a bid of {count} is too low (Market and Agora count only against another bid)"
         )
+    return _outbid_error(s, card, eff, verb)
+
+
+def _placement_error_v1(s: State, player: str, card: str, eff: float, verb: str) -> str | None:
+    """``placement_error`` in a game recorded under ruleset version 1: the effective bid ``eff`` is compared with
+    the minimum and the conquest price too (until version 2 the text's "seus lances contam com 1/2 moeda a mais"
+    was read as counting against them as well)."""
+    if card in s.conquest:
+        taken = held(s, card)
+        if taken is not None:
+            return _conquest_taken(s, card, taken, verb)
+        price = conquest_price(s.cat, s.seat(player), card)
+        if eff < price:
+            return (
+                f"{verb} (rulebook, 'Leilão', conquest row; ruleset version 1): {_name(s, card)} in the conquest row"
+                f" costs {price} (value + 3, less Barracks/Palisade), a bid of {_fmt(eff)} is too low"
+            )
+        return None
+    if card not in s.row:
+        return f"{verb} (rulebook, 'Leilão'): {card} is not one of this round's power cards"
+    value = s.cat.power[card].value
+    if eff < value:
+        return (
+            f"{verb} (rulebook, 'Leilão'; ruleset version 1): the value of {_name(s, card)} is {value}, the minimum"
+            f" bid; a bid of {_fmt(eff)} is too low"
+        )
+    return _outbid_error(s, card, eff, verb)
+
+
+def _conquest_taken(s: State, card: str, taken: Bid, verb: str) -> str:
+    return (
+        f"{verb} (rulebook, 'Leilão', conquest row): {_name(s, card)} already has {taken.player}'s bid,"
+        " and a bid in the conquest row cannot be outbid"
+    )
+
+
+def _outbid_error(s: State, card: str, eff: float, verb: str) -> str | None:
+    """Why an effective bid of ``eff`` cannot take ``card`` from the bid already there (None if it can, or if
+    there is none)."""
     other = held(s, card)
     if other is not None:
         theirs = effective(s, other.player, other.count)
@@ -197,13 +246,15 @@ MAX_BID = 39
 def _least(s: State, player: str, card: str, bonus: float) -> int | None:
     """The fewest coin cards that may be bid on ``card`` (None when no bid can stand there): the smallest count
     that ``placement_error`` accepts, worked out from the same minimums instead of trying every count. ``bonus``
-    is the player's Market and Agora bonus (``bid_bonus``)."""
+    is the player's Market and Agora bonus (``bid_bonus``); it lowers the minimum and the conquest price only in a
+    game recorded before ``MINIMUM_IN_COIN_CARDS``."""
+    off = bonus if s.version < MINIMUM_IN_COIN_CARDS else 0
     if card in s.conquest:
         if held(s, card) is not None:
             return None
-        n = max(1, conquest_price(s.cat, s.seat(player), card))
+        n = max(1, math.ceil(conquest_price(s.cat, s.seat(player), card) - off))
     elif card in s.row:
-        n = max(1, s.cat.power[card].value)
+        n = max(1, math.ceil(s.cat.power[card].value - off))
         other = held(s, card)
         if other is not None:  # strictly higher than the bid there
             n = max(n, math.floor(effective(s, other.player, other.count) - bonus) + 1)

@@ -15,6 +15,16 @@ from agon.core.games.peloponnes.cards import CATASTROPHES, ERAS, ROUNDS, ROW_SIZ
 from agon.core.games.peloponnes.state import Draw, Slot, State, gain_luxury, inhabitants, replace
 from agon.events.peloponnes import Coins
 
+ASK_TO_BUILD = 2
+"""The ruleset version from which a player who holds a coin card or a luxury good is asked whether to build a new
+building even when production pays for it ("Quando você puder (e quiser)"). Until then it was built without a
+decision, and a game recorded then is folded so (RULES.md, 'Ruleset versions')."""
+
+ASK_TO_FINISH = 2
+"""The ruleset version from which finishing buildings under construction is always a decision ("ou não quiser
+pagar"). Until then production that paid for all of them finished them without one, and a game recorded then is
+folded so (RULES.md, 'Ruleset versions')."""
+
 
 def setup(s: State, civs: tuple[str, ...]) -> State:
     """Civilizations dealt: turn order by their arrow numbers, coin cards dealt as each says."""
@@ -133,14 +143,18 @@ def _auto_step(s: State) -> State | None:
     if step == "construct":
         # Finishing is a choice even when production pays: "Se você não tiver (ou não quiser pagar) os recursos
         # necessários, então o edifício é perdido" (rulebook, 'Suprimento').
-        return rest if not supply.under_construction(s.seat(player)) else None
+        if not supply.under_construction(s.seat(player)):
+            return rest
+        if s.version < ASK_TO_FINISH:  # version 1: production that pays for them all finishes them
+            return supply.finish_automatically(rest, player)
+        return None
     if step == "build":
         # "Quando você puder (e quiser), você imediatamente paga ... Se você não puder (ou simplesmente não
         # quiser), então, ao invés, pegue uma carta de moeda" ('Adicionando cartas de poder'): a choice whenever
-        # the player holds a coin card or a luxury good to put under it.
+        # the player holds a coin card or a luxury good to put under it (version 1: never, when production pays).
         seat = s.seat(player)
         need_w, need_s, extra_w, extra_s = supply.shortfall(s, seat, seat.gained)
-        if need_w or need_s or seat.hand.total() or seat.luxury:
+        if need_w or need_s or (s.version >= ASK_TO_BUILD and (seat.hand.total() or seat.luxury)):
             return None
         seat = replace(seat, buildings=seat.buildings + (Slot(seat.gained),))
         return rest.with_seat(gain_luxury(seat, extra_w + extra_s))

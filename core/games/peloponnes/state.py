@@ -64,8 +64,12 @@ class Seat(msgspec.Struct, frozen=True):
 
 
 class State(msgspec.Struct, frozen=True):
+    """``version``: the ruleset version the game was recorded under (``GameCreated.ruleset_version``), for the
+    rules that changed between versions (RULES.md names them): a game is folded by the rules it was played with."""
+
     cat: Catalog
     players: tuple[str, ...]
+    version: int
     seats: tuple[Seat, ...] = ()
     order: tuple[str, ...] = ()
     round: int = 0

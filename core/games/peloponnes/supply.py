@@ -294,6 +294,16 @@ def _finish(s: State, player: str, finished: tuple[str, ...], wood: int, stone: 
     return replace(s.with_seat(seat), discard=s.discard.plus(paid).plus(Coins.of(under)))
 
 
+def finish_automatically(s: State, player: str) -> State | None:
+    """In a game recorded under ruleset version 1 (flow.ASK_TO_FINISH): production alone pays every building under
+    construction, so they are finished without a decision (None when it does not)."""
+    seat = s.seat(player)
+    pending = under_construction(seat)
+    if construction_need(s, seat, pending) == (0, 0):
+        return _finish(s, player, pending, 0, 0, 0)
+    return None
+
+
 def legal_construction(s: State) -> list[ConstructionPaid]:
     player = s.todo[0][1]
     seat = s.seat(player)
