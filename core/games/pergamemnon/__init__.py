@@ -29,7 +29,7 @@ def _has_provisional(data: Mapping[str, Any]) -> bool:
 class Pergamemnon:
     name = "pergamemnon"
     title = "Pergamemnon"
-    version = "2"
+    version = rules.VERSION
     min_players = 2
     max_players = 5
     provisional = _has_provisional(default_cards())

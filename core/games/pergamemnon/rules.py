@@ -53,11 +53,24 @@ TURN = "rulebook, 'O jogo'"
 CHANCE_EVENTS = (NationsDealt, CreaturesRevealed, CardsDrawn, StarterDrawn)
 
 
+VERSION = "2"
+"""The ruleset version new games are recorded under (``Pergamemnon.version``). Version 1 games keep the rules they
+were played with where version 2 changed them (RULES.md, 'Ruleset versions')."""
+
+
+def recorded_version(created: GameCreated, current: str = VERSION) -> int:
+    """The ruleset version a game was recorded under, as a number (``current`` for one this agon cannot read as a
+    number: the service refuses to open a game of an unknown version, so that is only a hand-made creation)."""
+    v = created.ruleset_version
+    return int(v) if v.isascii() and v.isdigit() and len(v) < 6 else int(current)
+
+
 def initial_state(created: GameCreated) -> State:
     table = build_table(created.cards)
     return State(
         table=table,
         players=tuple(PlayerState(name=n) for n in created.names),
+        version=recorded_version(created),
         supply=table.charisma_cards,
         creature_pool=table.creatures,
     )

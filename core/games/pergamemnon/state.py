@@ -77,8 +77,12 @@ class Aftermath(msgspec.Struct, frozen=True):
 
 
 class State(msgspec.Struct, frozen=True):
+    """``version``: the ruleset version the game was recorded under (``GameCreated.ruleset_version``), for the
+    rules that changed between versions (RULES.md names them): a game is folded by the rules it was played with."""
+
     table: Table
     players: tuple[PlayerState, ...]
+    version: int
     phase: str = "setup"
     """setup, starter, turn, battle, place, discard, refill."""
     current: int = 0
@@ -148,14 +152,21 @@ def defence_of(s: State, p: PlayerState, cid: str, weapon: str) -> int:
     return max(0, card(s, cid).defence(weapon) + effects(s, p).defence)
 
 
+SECURED_NEVER_FLEES = 2
+"""The ruleset version from which a card with Secured points is not made to flee by Xerxes' capture; until then it
+fled like every Persian army card, and a game recorded then is folded so (RULES.md, 'Ruleset versions')."""
+
+
 def flees(s: State, p: PlayerState, cid: str) -> bool:
     """Flee: the printed icon, or a Persian army card once Xerxes is captured (rulebook, 'Nações', Persas).
 
     A card with Secured points keeps them after Xerxes is captured: the text calls the new Flee "vantajoso para os
     Persas", and Secured cards go under the city and "não podem ser capturadas" ('Habilidades Especiais'), so a
-    Secured card is never made to flee (RULES.md)."""
+    Secured card is never made to flee (RULES.md). In a game recorded before ``SECURED_NEVER_FLEES`` it flees, as
+    "todos os exércitos Persas passam a ter a habilidade de “fuga”" was read then."""
     c = card(s, cid)
-    return c.flee or (effects(s, p).flee_all and c.nation == p.nation and not c.secured)
+    keeps_secured = c.secured and s.version >= SECURED_NEVER_FLEES
+    return c.flee or (effects(s, p).flee_all and c.nation == p.nation and not keeps_secured)
 
 
 def playable(p: PlayerState) -> int:
