@@ -36,6 +36,11 @@ TILE_KIND = {"brasidas": "H", "thessalian-allies": "H", "phormio": "T", "persian
 DOUBLED = {"brasidas": ("sparta", "H"), "phormio": ("athens", "T")}
 ASK_EVERY_HOLDER = 4
 """The ruleset version from which every holder of an unused special tile is asked before every battle."""
+TOKEN_ON_HOLDERS_SIDE = 2
+"""The ruleset version from which Thessalian Allies and Persian Fleet put the battle token on the holder's side
+("Start a hoplite battle with 1 battle token"), also in a location's second battle. Until then the token moved one
+step toward the holder from where it started (back to the middle when the first battle's winner held it), and a
+game recorded then is folded so (RULES.md, 'Special tiles')."""
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -167,9 +172,11 @@ def apply_tile(s: State, e: BattleTilePlayed | BattleTileKept) -> State:
             b = replace(b, played=b.played + (e.tile,))
         else:
             # "Start a ... battle with 1 battle token" (data facts, 'Special tiles'): the holder starts with the
-            # token on its side, also in a location's second battle, wherever the first battle left it.
+            # token on its side, also in a location's second battle, wherever the first battle left it. A game
+            # recorded before TOKEN_ON_HOLDERS_SIDE moved it one step toward the holder instead.
             location, _ = current(s)
-            token = 1 if side_of(s, location, p) == "attacker" else -1
+            toward = 1 if side_of(s, location, p) == "attacker" else -1
+            token = toward if s.version >= TOKEN_ON_HOLDERS_SIDE else b.token + toward
             b = replace(b, played=b.played + (e.tile,), token=token, start=token)
     return settle(replace(s, battle=b))
 
