@@ -154,6 +154,24 @@ def test_a_tile_is_refused_with_any_field_it_does_not_use():
         assert RS.validate(s, e) is None
 
 
+def test_a_version_1_game_keeps_its_candidate_tile_that_also_removed_a_candidate():
+    """Version 1 accepted a candidate tile typed with a target too, and removed that candidate: a version-1 log
+    holding one replays as played (influence.ONLY_AS_PRINTED); a target that does not stand is refused still."""
+    s = influence_phase()
+    s = replace(s, candidates=((2, 3),) + s.candidates[1:], version=1)
+    both = InfluenceTileTaken(player="P1", tile="athens-candidate", nominee="P2", nominee_city="sparta", slot="A",
+                              target_city="athens", target_slot="B")
+    after = play(s, both)
+    assert after.candidates[0] == (2, NOBODY) and after.candidates[1] == (1, NOBODY)
+    for city, slot in (("rome", "A"), ("thebes", "A")):
+        assert "no candidate in" in refused(s, InfluenceTileTaken(
+            player="P1", tile="athens-candidate", nominee="P2", nominee_city="sparta", slot="A", target_city=city,
+            target_slot=slot))
+    assert "only an assassin tile removes a candidate" in refused(replace(s, version=2), both)
+    assert "only an assassin tile removes a candidate" in refused(s, InfluenceTileTaken(
+        player="P1", tile="athens-2", target_city="athens", target_slot="B"))
+
+
 @pytest.mark.parametrize(("n", "quota"), [(3, 5), (4, 5), (5, 4)])
 def test_each_player_takes_5_tiles_with_3_or_4_players_and_4_with_5(n, quota):
     s = influence_phase(n)

@@ -39,6 +39,10 @@ R_SETUP = "Setup (game help, 1st paragraph)"
 R_TAKE = "Influence tiles (game help, 2nd-3rd paragraphs)"
 R_NOMINATE = "Nominations (game help, 5th paragraph)"
 R_SPECIAL = "Special tiles (data facts, 'Special tiles')"
+ONLY_AS_PRINTED = 2
+"""From ruleset version 2 a taken tile does only what it prints. Version 1 also let a candidate tile that nominated
+name a standing candidate to remove (typed as JSON; no option offered it), and removed it: a version-1 game keeps
+that, so its log folds as it was played (RULES.md, 'Influence tiles')."""
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -140,12 +144,17 @@ def validate_take(s: State, e: InfluenceTileTaken) -> str | None:
         return f"{R_TAKE}: the {e.tile} tile puts its cubes in {tile_city(e.tile)}, not {e.city}"
     if kind != "candidate" and (e.nominee or e.nominee_city or e.slot):
         return f"{R_TAKE}: only a candidate tile nominates a candidate; the {e.tile} tile names no nominee"
-    if kind != "assassin" and (e.target_city or e.target_slot):
+    old_target = s.version < ONLY_AS_PRINTED and kind == "candidate" and bool(e.nominee or e.nominee_city or e.slot)
+    if kind != "assassin" and (e.target_city or e.target_slot) and not old_target:
         return f"{R_TAKE}: only an assassin tile removes a candidate; the {e.tile} tile names no target"
     after = _place_tile_cubes(s, e)
     if kind == "candidate":
         if e.nominee or e.nominee_city or e.slot:
-            return nomination_error(after, e.nominee_city, e.nominee, e.slot, R_TAKE + ", candidate tile")
+            problem = nomination_error(after, e.nominee_city, e.nominee, e.slot, R_TAKE + ", candidate tile")
+            if problem is None and (e.target_city or e.target_slot) and (e.target_city, e.target_slot) not in (
+                    standing(nominate(after, e.nominee_city, e.nominee, e.slot))):  # a version-1 game's removal
+                return f"{R_TAKE}: there is no candidate in {e.target_city} position {e.target_slot} to remove"
+            return problem
         if nominations(after):
             return f"{R_TAKE}: a candidate tile must be carried out in full: name a candidate (nominee, city, slot)"
     if kind == "assassin":
