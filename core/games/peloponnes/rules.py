@@ -38,9 +38,11 @@ PROMPTS = {
 }
 
 
-VERSION = "2"
+VERSION = "3"
 """The ruleset version new games are recorded under (``Peloponnes.version``). Version 1 games keep the rules they
-were played with where version 2 changed them (RULES.md, 'Ruleset versions')."""
+were played with where version 2 changed them (RULES.md, 'Ruleset versions'). Version 3 plays as version 2 does:
+it was raised when version-1 games began to fold by their own rules, so that the snapshots, summaries and analyses
+made from them before, keyed by the ruleset version, are made again and not read."""
 
 
 def recorded_version(created: GameCreated, current: str = VERSION) -> int:
