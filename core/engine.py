@@ -290,3 +290,11 @@ def check(ruleset: Ruleset, state: State, event: Event, actor: str | None = None
     if reason is not None:
         raise RuleViolation(reason)
 
+
+def recorded_version(created: GameCreated, current: str) -> int:
+    """The ruleset version a game was recorded under, as a number, for the rules to gate a changed rule on (a game
+    folds by the rules of its own version). ``current`` (the ruleset's version) stands for one that is not a
+    number: the service refuses to open a game of a version it does not know, so that is only a hand-made
+    creation."""
+    v = created.ruleset_version
+    return int(v) if v.isascii() and v.isdigit() and len(v) < 6 else int(current)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import assert_never
 
-from agon.core.engine import Chance, Decision, Over, Pending
+from agon.core.engine import Chance, Decision, Over, Pending, recorded_version
 from agon.core.games.peloponnes import auction, catastrophe, flow, supply
 from agon.core.games.peloponnes.cards import CATASTROPHE_NAMES, ROW_SIZE, Catalog, parse
 from agon.core.games.peloponnes.scoring import outcome
@@ -45,20 +45,13 @@ it was raised when version-1 games began to fold by their own rules, so that the
 made from them before, keyed by the ruleset version, are made again and not read."""
 
 
-def recorded_version(created: GameCreated, current: str = VERSION) -> int:
-    """The ruleset version a game was recorded under, as a number (``current`` for one this agon cannot read as a
-    number: the service refuses to open a game of an unknown version, so that is only a hand-made creation)."""
-    v = created.ruleset_version
-    return int(v) if v.isascii() and v.isdigit() and len(v) < 6 else int(current)
-
-
 def initial_state(created: GameCreated) -> State:
     cat: Catalog = parse(created.cards)
     players = created.names
     return State(
         cat=cat,
         players=players,
-        version=recorded_version(created),
+        version=recorded_version(created, VERSION),
         seats=tuple(Seat(name=p) for p in players),
         deck=Coins(*cat.coins),
     )

@@ -12,7 +12,7 @@ from typing import assert_never
 
 import msgspec
 
-from agon.core.engine import Chance, Decision, Over, Pending
+from agon.core.engine import Chance, Decision, Over, Pending, recorded_version
 from agon.core.games.pergamemnon import battle, flow, scoring
 from agon.core.games.pergamemnon.cards import WEAPONS, build_table
 from agon.core.games.pergamemnon.state import (
@@ -60,19 +60,12 @@ it was raised when version-1 games began to fold by their own rules, so that the
 made from them before, keyed by the ruleset version, are made again and not read."""
 
 
-def recorded_version(created: GameCreated, current: str = VERSION) -> int:
-    """The ruleset version a game was recorded under, as a number (``current`` for one this agon cannot read as a
-    number: the service refuses to open a game of an unknown version, so that is only a hand-made creation)."""
-    v = created.ruleset_version
-    return int(v) if v.isascii() and v.isdigit() and len(v) < 6 else int(current)
-
-
 def initial_state(created: GameCreated) -> State:
     table = build_table(created.cards)
     return State(
         table=table,
         players=tuple(PlayerState(name=n) for n in created.names),
-        version=recorded_version(created),
+        version=recorded_version(created, VERSION),
         supply=table.charisma_cards,
         creature_pool=table.creatures,
     )

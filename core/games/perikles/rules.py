@@ -11,7 +11,7 @@ from collections import Counter as Multiset
 from collections.abc import Mapping, Sequence
 from typing import Any, assert_never
 
-from agon.core.engine import Chance, Decision, Outcome, Over, Pending
+from agon.core.engine import Chance, Decision, Outcome, Over, Pending, recorded_version
 from agon.core.games.perikles import battle, commit, influence, sample, scoring, view
 from agon.core.games.perikles.data import default_cards, parse, parse_cached
 from agon.core.games.perikles.state import (
@@ -88,13 +88,6 @@ def _multiset_error(label: str, drawn: Sequence[str], pool: Sequence[str], count
     if missing:
         return f"{label}: {', '.join(sorted(missing))} cannot be dealt now (not in what is left to deal)"
     return None
-
-
-def recorded_version(created: GameCreated, current: str) -> int:
-    """The ruleset version a game was recorded under, as a number (``current`` for one this agon cannot read as a
-    number: the service refuses to open a game of an unknown version, so that is only a hand-made creation)."""
-    v = created.ruleset_version
-    return int(v) if v.isascii() and v.isdigit() and len(v) < 6 else int(current)
 
 
 class Perikles:
