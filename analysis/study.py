@@ -660,7 +660,13 @@ _SCRIPT = (r"""
       const shift = ROW * (row[i] || 0);
       if (a.yshift !== shift) changes["annotations[" + i + "].yshift"] = shift;
     });
-    if (plot.layout.margin.t !== top(ends.length)) changes["margin.t"] = top(ends.length);
+    if (plot.layout.margin.t !== top(ends.length)) {
+      // the plot keeps its own height: the page grows by what the rows of labels take above it
+      const height = 300 + top(ends.length) - top(1);
+      changes["margin.t"] = top(ends.length);
+      changes["height"] = height;
+      plot.style.height = height + "px";
+    }
     return Object.keys(changes).length ? Plotly.relayout(plot, changes) : Promise.resolve();
   }
   function mark() {

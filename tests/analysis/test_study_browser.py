@@ -114,7 +114,7 @@ def test_the_study_page_in_a_real_browser(page, study):
 
 LABELS = """() => {
     const plot = document.getElementById('timeline'), area = plot.querySelector('.nsewdrag').getBoundingClientRect();
-    return {area: [area.left, area.right], page: document.documentElement.clientWidth,
+    return {area: [area.left, area.right], height: area.height, page: document.documentElement.clientWidth,
             anchors: plot.layout.annotations.map(a => [a.text, a.xanchor]),
             labels: [...plot.querySelectorAll('g.annotation')].map(g => { const b = g.getBoundingClientRect();
                 return {text: g.textContent, x0: b.left, x1: b.right, y0: b.top, y1: b.bottom}; })};
@@ -145,6 +145,7 @@ def settled(page) -> tuple[dict, list[str]]:
 
 def test_every_turning_point_label_lies_inside_the_plot_at_any_width(page, study):
     # the known game's last event (#14) is a turning point: its labels, centred on it, ran past the right edge
+    heights = []  # the plot area's, at each width
     for width in (1280, 800):
         page.set_viewport_size({"width": width, "height": 1000})
         page.goto("about:blank")  # a new load at this width (the same address again would only be a jump)
@@ -155,6 +156,10 @@ def test_every_turning_point_label_lies_inside_the_plot_at_any_width(page, study
                                                       "#14 Bruno +6"]
         assert found == [], (width, found)
         assert got["anchors"][2:] == [["#14 Bruno takes the lead for good", "right"], ["#14 Bruno +6", "right"]]
+        # the rows of labels take room above the plot, not from it: the scores keep 300 - 50 - 40 pixels
+        heights.append(settled(page)[0]["height"])
+    # the rows of labels (more of them at 800 px) take room above the plot, not from it
+    assert abs(heights[0] - heights[1]) < 1, heights
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#timeline").screenshot(path=str(ARTIFACTS / "study-labels-800.png"))
 
