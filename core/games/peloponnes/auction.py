@@ -63,53 +63,28 @@ def placement_error(s: State, player: str, card: str, count: int, verb: str) -> 
     only against another player's bid (module docstring). In a game recorded before ``MINIMUM_IN_COIN_CARDS`` the
     effective bid meets them, as it did then."""
     eff = effective(s, player, count)
-    if s.version < MINIMUM_IN_COIN_CARDS:
-        return _placement_error_v1(s, player, card, eff, verb)
+    old = s.version < MINIMUM_IN_COIN_CARDS  # version 1: the half coins met the minimum and the price too
+    met, bid = (eff, _fmt(eff)) if old else (count, str(count))
+    era, unit = ("; ruleset version 1", "") if old else ("", " coin cards")
+    why = "" if old else " (Market and Agora count only against another bid)"
     if card in s.conquest:
         taken = held(s, card)
         if taken is not None:
             return _conquest_taken(s, card, taken, verb)
         price = conquest_price(s.cat, s.seat(player), card)
-        if count < price:
+        if met < price:
             return (
-                f"{verb} (rulebook, 'Leilão', conquest row): {_name(s, card)} in the conquest row costs {price}"
-                f" coin cards (value + 3, less Barracks/Palisade), a bid of {count} is too low (Market and Agora"
-                " count only against another bid)"
+                f"{verb} (rulebook, 'Leilão', conquest row{era}): {_name(s, card)} in the conquest row costs {price}"
+                f"{unit} (value + 3, less Barracks/Palisade), a bid of {bid} is too low{why}"
             )
         return None
     if card not in s.row:
         return f"{verb} (rulebook, 'Leilão'): {card} is not one of this round's power cards"
     value = s.cat.power[card].value
-    if count < value:
+    if met < value:
         return (
-            f"{verb} (rulebook, 'Leilão'): the value of {_name(s, card)} is {value}, the minimum bid in coin cards;"
-            f" a bid of {count} is too low (Market and Agora count only against another bid)"
-        )
-    return _outbid_error(s, card, eff, verb)
-
-
-def _placement_error_v1(s: State, player: str, card: str, eff: float, verb: str) -> str | None:
-    """``placement_error`` in a game recorded under ruleset version 1: the effective bid ``eff`` is compared with
-    the minimum and the conquest price too (until version 2 the text's "seus lances contam com 1/2 moeda a mais"
-    was read as counting against them as well)."""
-    if card in s.conquest:
-        taken = held(s, card)
-        if taken is not None:
-            return _conquest_taken(s, card, taken, verb)
-        price = conquest_price(s.cat, s.seat(player), card)
-        if eff < price:
-            return (
-                f"{verb} (rulebook, 'Leilão', conquest row; ruleset version 1): {_name(s, card)} in the conquest row"
-                f" costs {price} (value + 3, less Barracks/Palisade), a bid of {_fmt(eff)} is too low"
-            )
-        return None
-    if card not in s.row:
-        return f"{verb} (rulebook, 'Leilão'): {card} is not one of this round's power cards"
-    value = s.cat.power[card].value
-    if eff < value:
-        return (
-            f"{verb} (rulebook, 'Leilão'; ruleset version 1): the value of {_name(s, card)} is {value}, the minimum"
-            f" bid; a bid of {_fmt(eff)} is too low"
+            f"{verb} (rulebook, 'Leilão'{era}): the value of {_name(s, card)} is {value}, the minimum bid"
+            f"{' in' + unit if unit else ''}; a bid of {bid} is too low{why}"
         )
     return _outbid_error(s, card, eff, verb)
 
