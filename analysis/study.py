@@ -622,10 +622,13 @@ _SCRIPT = (r"""
     const layout = {
       title: {text: "Scores along " + line.name + " (click anywhere to go there)", x: 0.01, font: {size: 13},
               y: 1, yref: "container", yanchor: "top", pad: {t: 8}},
-      margin: {t: top(1), b: 40, l: 50, r: 20}, height: 300, dragmode: false, hovermode: "x",
+      margin: {t: top(1), b: 72, l: 50, r: 20}, height: 300, dragmode: false, hovermode: "x",
       xaxis: {title: {text: "event"}, range: [-0.5, xs[xs.length - 1] + 0.5]}, yaxis: {title: {text: "score"}},
       shapes: [{type: "line", xref: "x", yref: "paper", x0: 0, x1: 0, y0: 0, y1: 1, line: {color: "#222", width: 2}}],
-      annotations: moments, template: "plotly_white", showlegend: true, legend: {orientation: "h", y: -0.25},
+      annotations: moments, template: "plotly_white", showlegend: true,
+      // the legend at the figure's foot, below the axis title in the bottom margin (paper units would move it with
+      // the plot's height and lay it over the title)
+      legend: {orientation: "h", yref: "container", yanchor: "bottom", y: 0},
     };
     return {traces, layout};
   }

@@ -114,7 +114,9 @@ def test_the_study_page_in_a_real_browser(page, study):
 
 LABELS = """() => {
     const plot = document.getElementById('timeline'), area = plot.querySelector('.nsewdrag').getBoundingClientRect();
+    const box = sel => { const r = plot.querySelector(sel).getBoundingClientRect(); return [r.top, r.bottom]; };
     return {area: [area.left, area.right], height: area.height, page: document.documentElement.clientWidth,
+            legend: box('g.legend'), xtitle: box('g.g-xtitle'),
             anchors: plot.layout.annotations.map(a => [a.text, a.xanchor]),
             labels: [...plot.querySelectorAll('g.annotation')].map(g => { const b = g.getBoundingClientRect();
                 return {text: g.textContent, x0: b.left, x1: b.right, y0: b.top, y1: b.bottom}; })};
@@ -158,6 +160,7 @@ def test_every_turning_point_label_lies_inside_the_plot_at_any_width(page, study
         assert got["anchors"][2:] == [["#14 Bruno takes the lead for good", "right"], ["#14 Bruno +6", "right"]]
         # the rows of labels take room above the plot, not from it: the scores keep 300 - 50 - 40 pixels
         heights.append(settled(page)[0]["height"])
+        assert got["xtitle"][1] <= got["legend"][0] + 0.5, ("the legend covers the axis title", width, got)
     # the rows of labels (more of them at 800 px) take room above the plot, not from it
     assert abs(heights[0] - heights[1]) < 1, heights
     ARTIFACTS.mkdir(exist_ok=True)
