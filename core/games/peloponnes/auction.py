@@ -64,15 +64,14 @@ def placement_error(s: State, player: str, card: str, count: int, verb: str) -> 
     effective bid meets them, as it did then."""
     eff = effective(s, player, count)
     old = s.version < MINIMUM_IN_COIN_CARDS  # version 1: the half coins met the minimum and the price too
-    met, bid = (eff, _fmt(eff)) if old else (count, str(count))
-    era, unit = ("; ruleset version 1", "") if old else ("", " coin cards")
-    why = "" if old else " (Market and Agora count only against another bid)"
+    met = eff if old else count
     if card in s.conquest:
         taken = held(s, card)
         if taken is not None:
             return _conquest_taken(s, card, taken, verb)
         price = conquest_price(s.cat, s.seat(player), card)
         if met < price:
+            era, unit, bid, why = _reading(old, eff, count)
             return (
                 f"{verb} (rulebook, 'Leilão', conquest row{era}): {_name(s, card)} in the conquest row costs {price}"
                 f"{unit} (value + 3, less Barracks/Palisade), a bid of {bid} is too low{why}"
@@ -82,11 +81,20 @@ def placement_error(s: State, player: str, card: str, count: int, verb: str) -> 
         return f"{verb} (rulebook, 'Leilão'): {card} is not one of this round's power cards"
     value = s.cat.power[card].value
     if met < value:
+        era, unit, bid, why = _reading(old, eff, count)
         return (
             f"{verb} (rulebook, 'Leilão'{era}): the value of {_name(s, card)} is {value}, the minimum bid"
             f"{' in' + unit if unit else ''}; a bid of {bid} is too low{why}"
         )
     return _outbid_error(s, card, eff, verb)
+
+
+def _reading(old: bool, eff: float, count: int) -> tuple[str, str, str, str]:
+    """The words of a too-low bid under version 1's reading (``old``) or today's: the version named, the unit of
+    the minimum, the bid as compared, and why the half coins do not count."""
+    if old:
+        return "; ruleset version 1", "", _fmt(eff), ""
+    return "", " coin cards", str(count), " (Market and Agora count only against another bid)"
 
 
 def _conquest_taken(s: State, card: str, taken: Bid, verb: str) -> str:
