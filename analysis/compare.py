@@ -38,10 +38,12 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
     """A plain summary of two lines of the same game, told as ``viewer`` may read it (None: in full).
 
     ``fork``: the last shared event; ``after_fork``: the first ``show`` events of each line after it, narrated,
-    each with ``same`` (the two events are equal, hidden parts included) and ``hidden_difference`` (they differ,
-    but only in what ``viewer`` may not see: the sentences read alike); ``players``: each player's final score on
-    both lines and the difference (b − a); ``a``/``b``: each line's length, status and winners; ``same_luck``:
-    whether chance after the fork is drawn alike; ``outcome_changed``: whether the winners differ."""
+    each with ``same`` (the two events are equal, hidden parts included), ``reads_alike`` (they differ, but their
+    sentences read alike: told in full, another copy of the same card, say) and ``hidden_difference`` (they read
+    alike as ``viewer`` is told them: they differ in what that player may not see; never when told in full);
+    ``players``: each player's final score on both lines and the difference (b − a); ``a``/``b``: each line's
+    length, status and winners; ``same_luck``: whether chance after the fork is drawn alike; ``outcome_changed``:
+    whether the winners differ."""
     import msgspec
 
     if a.game.id != b.game.id:
@@ -60,8 +62,9 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
             break
         same = (ta is not None and tb is not None
                 and msgspec.json.encode(a.events[n]) == msgspec.json.encode(b.events[n]))
-        after.append({"n": n, "a": ta, "b": tb, "same": same,
-                      "hidden_difference": not same and ta is not None and ta == tb})
+        alike = not same and ta is not None and ta == tb
+        after.append({"n": n, "a": ta, "b": tb, "same": same, "reads_alike": alike,
+                      "hidden_difference": alike and viewer is not None})
     end_a, end_b = rows_a[-1]["scores"], rows_b[-1]["scores"]
     players = []
     for p in _names(a.created.names, end_a, end_b):

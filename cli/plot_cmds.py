@@ -220,6 +220,7 @@ def compare(
         t.add_column("")
         for r in c["after_fork"]:
             note = ("same" if r["same"] else f"differs in what {as_player} may not see" if r["hidden_difference"]
+                    else "differs, though it reads alike (another copy of a card, say)" if r["reads_alike"]
                     else "differs")
             t.add_row(str(r["n"]), r["a"] or "(line ends)", r["b"] or "(line ends)", note)
         console.print(t)

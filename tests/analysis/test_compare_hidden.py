@@ -82,3 +82,23 @@ def test_compare_as_a_player_names_nothing_they_may_not_see(agon, reseeded, view
 def test_compare_as_someone_not_in_the_game_is_one_line(agon, reseeded):
     r = agon("compare", reseeded, "main", "whatif", "--as", "Zed", ok=False)
     assert r.exit_code == 1 and "no player 'Zed'" in r.stderr and "Traceback" not in r.output + r.stderr
+
+
+def test_other_copies_of_the_same_cards_read_alike_in_full_and_are_marked_so(agon):
+    """At a table the draws are typed by card: main deals Ana the first Chariot, the branch the second. Told in
+    full the two sentences read alike; the row says the events differ though they read alike (it said "differs in
+    what None may not see"), and only a player's telling calls that a hidden difference."""
+    game = json.loads(agon("new", "pergamemnon", "--player", "Ana", "--player", "Bruno", "--player", "Chloe",
+                           "--table", "--json").stdout)["id"]
+    agon("act", game, "greece carthage persia")
+    agon("act", game, "centaur triton pegasus siren chimera dryad")
+    agon("act", game, "greece.chariot.1 greece.guard greece.horseman")
+    agon("branch", game, "other", "--at", "2")
+    agon("act", game, "greece.chariot.2 greece.guard greece.horseman", "-b", "other")
+    first = json.loads(agon("compare", game, "main", "other", "--json").stdout)["after_fork"][0]
+    assert first["a"] == first["b"] == "Ana draws Chariot, Guard, Horseman."
+    assert not first["same"] and first["reads_alike"] and not first["hidden_difference"]
+    out = agon("compare", game, "main", "other").stdout
+    assert "None" not in out and {"differs,", "though", "reads", "alike"} <= set(out.split())
+    as_bruno = json.loads(agon("compare", game, "main", "other", "--as", "Bruno", "--json").stdout)["after_fork"][0]
+    assert as_bruno["hidden_difference"] and as_bruno["reads_alike"]
