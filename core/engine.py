@@ -298,3 +298,12 @@ def recorded_version(created: GameCreated, current: str) -> int:
     creation."""
     v = created.ruleset_version
     return int(v) if v.isascii() and v.isdigit() and len(v) < 6 else int(current)
+
+
+def describe_pending(p: Pending) -> str:
+    """What a line waits for, in words: the status line of listings and summaries."""
+    if isinstance(p, Over):
+        return f"over: {p.outcome.summary}"
+    if isinstance(p, Chance):
+        return f"chance needed: {p.describe()}"
+    return f"{p.player} to act: {p.prompt}"

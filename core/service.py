@@ -37,6 +37,7 @@ from agon.core.engine import (
     State,
     Step,
     check,
+    describe_pending,
     event_as,
     narrate_as,
     steps,
@@ -437,14 +438,6 @@ def check_position(line: Line, expect: str) -> None:
     problem = position_problem(line, expect)
     if problem:
         raise (RaceLost if problem.startswith("the line has moved") else ServiceError)(problem)
-
-
-def describe_pending(p: Pending) -> str:
-    if isinstance(p, Over):
-        return f"over: {p.outcome.summary}"
-    if isinstance(p, Chance):
-        return f"chance needed: {p.describe()}"
-    return f"{p.player} to act: {p.prompt}"
 
 
 @dataclass(frozen=True)
@@ -935,35 +928,41 @@ class Service:
         rs, codec = line.ruleset, line.codec
         created, luck = line.created, line.branch.luck  # read once: a Line's properties are not free
         table = created.table
-        run = Run([], [], [], line.state, line.chance_count)
+        draw = not (auto and table)
+        state, chances = line.state, line.chance_count
+        envs: list[Envelope] = []
+        events: list[Event] = []
+        recorded: list[Recorded] = []
+        # the hot loop of a bot game: each name it calls per event is a local
+        apply, tag_of, version_of, encode = rs.apply, codec.tag_of, codec.version_of, codec.encode
         parent = line.head
         queue = list(first)
         at = now()
         while True:
-            if not queue:
-                depth = parent.depth + 1
+            if queue:
+                event, actor = queue.pop(0)
+            else:
                 more = None
-                if auto or (isinstance(nxt := rs.pending(run.state), Chance) and (not table or nxt.forced)):
-                    more = next_auto(rs, created, run.state, depth=depth, chance_ordinal=run.chance_count, luck=luck,
-                                     draw_chance=not (auto and table))
+                if auto or (isinstance(nxt := rs.pending(state), Chance) and (not table or nxt.forced)):
+                    more = next_auto(rs, created, state, depth=parent.depth + 1, chance_ordinal=chances, luck=luck,
+                                     draw_chance=draw)
                 if more is None:
-                    return run
-                queue.append((more.event, more.actor))
-            event, actor = queue.pop(0)
+                    return Run(envs, events, recorded, state, chances)
+                event, actor = more.event, more.actor
             try:
-                check(rs, run.state, event, None if actor == CHANCE_ACTOR else actor)
+                check(rs, state, event, None if actor == CHANCE_ACTOR else actor)
             except RuleViolation as e:
                 raise ServiceError(f"refused: {e.rule}") from None
-            tag = codec.tag_of(event)
-            env = seal(parent, tag, codec.version_of(tag), actor, codec.encode(event), at)
-            run.envs.append(env)
-            run.events.append(event)
+            tag = tag_of(event)
+            env = seal(parent, tag, version_of(tag), actor, encode(event), at)
+            envs.append(env)
+            events.append(event)
             if tell:
-                run.recorded.append(told(rs, env.depth, actor, run.state, event, viewer))
-            run.state = rs.apply(run.state, event)
+                recorded.append(told(rs, env.depth, actor, state, event, viewer))
+            state = apply(state, event)
             parent = env
             if actor == CHANCE_ACTOR:
-                run.chance_count += 1
+                chances += 1
 
     def undone_tip(self, game_id: str, branch: str) -> str | None:
         """Where the branch's head was before the undos (and redos) since its last recorded event: the end of the

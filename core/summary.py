@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from agon.core.engine import Over, Ruleset, State
+from agon.core.engine import Over, Ruleset, State, describe_pending
 from agon.events.summary import Summary
 
 
@@ -64,7 +64,7 @@ def summarise(line: Any, sides: dict[str, str] | None = None) -> Summary:
     created = line.created
     return Summary(
         game_id=line.game.id, branch=line.branch.name, head_id=line.head.id, ruleset_version=rs.version,
-        events=line.depth + 1, rounds=rs.round(state), over=over, status=line.status(),
+        events=line.depth + 1, rounds=rs.round(state), over=over, status=describe_pending(pending),
         winners=tuple(pending.outcome.winners) if over else (),
         scores=dict(rs.scores(state)),
         seats=tuple((p.name, p.bot or "") for p in created.players), side_label=side_label(rs),
