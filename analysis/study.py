@@ -305,6 +305,11 @@ _PAGE = """<!DOCTYPE html>
   main { display: grid; grid-template-columns: minmax(18rem, 26rem) 1fr; gap: 0; height: calc(100vh - 4.2rem); }
   #side { border-right: 1px solid #ddd; overflow: auto; padding: .4rem .8rem; }
   #board { overflow: auto; padding: .4rem 1rem; }
+  /* a narrow screen (a phone): the move list above the board, each the page's width, so the plots keep room */
+  @media (max-width: 40rem) {
+    main { grid-template-columns: 1fr; height: auto; }
+    #side { border-right: 0; border-bottom: 1px solid #ddd; max-height: 40vh; }
+  }
   h2 { font-size: 1rem; margin: .6rem 0 .3rem; }
   #tree ul { list-style: none; padding-left: 1rem; margin: 0; }
   #tree > ul { padding-left: 0; }
@@ -622,7 +627,7 @@ _SCRIPT = (r"""
     const layout = {
       title: {text: "Scores along " + line.name + " (click anywhere to go there)", x: 0.01, font: {size: 13},
               y: 1, yref: "container", yanchor: "top", pad: {t: 8}},
-      margin: {t: top(1), b: 72, l: 50, r: 20}, height: 300, dragmode: false, hovermode: "x",
+      margin: {t: top(1), b: 72, l: 50, r: 20}, dragmode: false, hovermode: "x",  // the size: its box's
       xaxis: {title: {text: "event"}, range: [-0.5, xs[xs.length - 1] + 0.5]}, yaxis: {title: {text: "score"}},
       shapes: [{type: "line", xref: "x", yref: "paper", x0: 0, x1: 0, y0: 0, y1: 1, line: {color: "#222", width: 2}}],
       annotations: moments, template: "plotly_white", showlegend: true,
@@ -663,14 +668,13 @@ _SCRIPT = (r"""
       const shift = ROW * (row[i] || 0);
       if (a.yshift !== shift) changes["annotations[" + i + "].yshift"] = shift;
     });
-    if (plot.layout.margin.t !== top(ends.length)) {
-      // the plot keeps its own height: the page grows by what the rows of labels take above it
-      const height = 300 + top(ends.length) - top(1);
-      changes["margin.t"] = top(ends.length);
-      changes["height"] = height;
-      plot.style.height = height + "px";
-    }
-    return Object.keys(changes).length ? Plotly.relayout(plot, changes) : Promise.resolve();
+    if (plot.layout.margin.t !== top(ends.length)) changes["margin.t"] = top(ends.length);
+    // the plot keeps its own height: its box grows by what the rows of labels take above it, and the figure
+    // follows its box (no height or width in the layout, which would stop it following the page's width)
+    const box = (300 + top(ends.length) - top(1)) + "px", grow = plot.style.height !== box;
+    plot.style.height = box;
+    const done = Object.keys(changes).length ? Plotly.relayout(plot, changes) : Promise.resolve();
+    return grow ? done.then(() => Plotly.Plots.resize(plot)) : done;
   }
   function mark() {
     if (!plotted) return;

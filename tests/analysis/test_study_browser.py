@@ -163,6 +163,13 @@ def test_every_turning_point_label_lies_inside_the_plot_at_any_width(page, study
         assert got["xtitle"][1] <= got["legend"][0] + 0.5, ("the legend covers the axis title", width, got)
     # the rows of labels (more of them at 800 px) take room above the plot, not from it
     assert abs(heights[0] - heights[1]) < 1, heights
+    # on a phone's width the move list goes above the board: the plot keeps most of the page's width
+    page.set_viewport_size({"width": 500, "height": 900})
+    page.goto("about:blank")
+    page.goto(study.as_uri() + "#line=main&step=14")
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+    got, found = settled(page)
+    assert found == [] and got["area"][1] - got["area"][0] > 300, got["area"]
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator("#timeline").screenshot(path=str(ARTIFACTS / "study-labels-800.png"))
 
@@ -171,6 +178,9 @@ def test_every_turning_point_label_lies_inside_the_plot_at_any_width(page, study
     assert settled(page)[1] == []
     page.set_viewport_size({"width": 760, "height": 1000})
     assert settled(page)[1] == []
+    # and the figure follows its box's width (a layout height once pinned it at the width it had: 832 px)
+    page.wait_for_function("""() => { const p = document.getElementById('timeline');
+        return Math.abs(p._fullLayout.width - p.clientWidth) < 2; }""", timeout=5000)
     page.click("#moves .move[data-step='10']")
     page.click("#moves a.variation[data-line='lucky']")
     at(page, "lucky", 11)
