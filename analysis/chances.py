@@ -27,6 +27,13 @@ def pct(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
+def threshold_pct(x: float) -> str:
+    """A threshold as given, as a percentage: whole when it is (10%), else as typed (12.5%, 0.1%); a win chance
+    is an estimate and is shown whole (``pct``), a threshold is the user's own number."""
+    p = round(100 * x, 6)
+    return f"{p:g}%"
+
+
 def branch_command(a: Analysis, d: Judged) -> str:
     """The commands that play the better move on a new line from just before decision ``d``."""
     game = a.line.game.id

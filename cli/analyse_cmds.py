@@ -128,11 +128,11 @@ def analyse(
                   + (f" ({sampled} with long lists judged on a sample of {s.max_alternatives}, always with the choice"
                      " made and the bot's choice)" if sampled else "") + ".", markup=True)
     if not a.marked:
-        console.print(f"No decision lost more than {chances.pct(s.threshold)} of win chance against the best"
-                      " alternative.")
+        console.print(f"No decision lost more than {chances.threshold_pct(s.threshold)} of win chance against the"
+                      " best alternative.")
     else:
-        console.print(f"Marked: lost more than {chances.pct(s.threshold)} of win chance against the best"
-                      " alternative (re-checked with a fresh batch of rollouts):")
+        console.print(f"Marked: lost more than {chances.threshold_pct(s.threshold)} of win chance against the"
+                      " best alternative (re-checked with a fresh batch of rollouts):")
         for d in a.marked:
             console.print(f"  {d.glyph:<2} {chances.marked_text(d)}")
             console.print(f"     [dim]{escape(with_db(chances.branch_command(a, d)))}[/]", markup=True)

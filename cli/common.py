@@ -79,7 +79,7 @@ def share(what: str) -> Callable[[Any], float]:
         if isinstance(value, float):  # a default, already a number
             return value
         text = str(value).strip()
-        m = re.fullmatch(r"([+-]?[0-9]*\.?[0-9]+)(%?)", text)
+        m = re.fullmatch(r"([+-]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]{1,3})?)(%?)", text)
         if m is None or len(text) > 30:
             raise typer.BadParameter(f"{str(value)[:30]!r} is not a number ({takes})")
         number = float(m.group(1)) / (100 if m.group(2) else 1)

@@ -12,6 +12,7 @@ being streamed (the event stream) is not a request still arriving, so neither is
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 
 import h11
@@ -32,9 +33,11 @@ HEADER_WAIT = _header_wait()
 
 
 def _timeout_response(wait: float) -> bytes:
-    text = f"the request's headers did not arrive within {wait:g} seconds; send the request again\n".encode()
-    return (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\n"
-            b"content-length: " + str(len(text)).encode() + b"\r\n\r\n" + text)
+    """The 408 as every error of the API reads: ``{"error": "one sentence"}``."""
+    body = json.dumps({"error": f"the request's headers did not arrive within {wait:g} seconds; send the request"
+                                " again"}).encode()
+    return (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
+            b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
 
 
 class HeaderDeadline(H11Protocol):

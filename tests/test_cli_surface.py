@@ -95,6 +95,13 @@ def test_a_threshold_given_as_a_percentage_marks_as_the_same_decimal_does(agon):
     assert runs[0] == runs[1] and runs[0]["threshold"] == 0.25
 
 
+@pytest.mark.parametrize(("given", "shown"), [("12.5%", "12.5%"), ("0.001", "0.1%"), ("1e-1", "10%")])
+def test_analyse_names_the_threshold_as_given(agon, given, shown):
+    gid = new_toy(agon)
+    out = agon("analyse", gid, "--rollouts", "4", "--workers", "1", "--threshold", given, "--fresh").stdout
+    assert f"lost more than {shown} of win chance" in out
+
+
 @pytest.mark.parametrize("workers", ["99999", "65", "0", "-1"])
 def test_analyse_refuses_workers_it_cannot_use_before_starting_any(agon, monkeypatch, workers):
     from agon.core import analyse
