@@ -334,7 +334,7 @@ _PAGE = """<!DOCTYPE html>
                margin: .3rem 0 .5rem; }
   #narration .shown-note { display: block; font-size: .95rem; font-style: italic; color: #5a3e00; }
   #timeline { height: 300px; cursor: crosshair; }
-  #chances { height: 320px; }
+  #chances { overflow-x: auto; }
   #chances:empty { display: none; }
   .table { display: flex; flex-direction: column; gap: .6rem; }
   .areas { display: flex; flex-wrap: wrap; gap: .6rem; }
@@ -698,7 +698,11 @@ _SCRIPT = (r"""
     const box = document.getElementById("chances");
     const f = data.chances[line.name];
     if (!f) { if (box.data) Plotly.purge(box); box.replaceChildren(); return; }
-    Plotly.react(box, f.data, Object.assign({}, f.layout, {height: 320}), {displaylogo: false, responsive: true});
+    // drawn at the size its labels were placed for ('agon plot chances': 1200 wide), the box scrolling sideways
+    // where the column is narrower; squeezed into the column the labels ran over one another and the legend over
+    // the axis title
+    const size = {width: f.layout.width || 1200, height: f.layout.height || 700, autosize: false};
+    Plotly.react(box, f.data, Object.assign({}, f.layout, size), {displaylogo: false, responsive: false});
   }
 
   // -- showing a position -------------------------------------------------------------------------------------------

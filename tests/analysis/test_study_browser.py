@@ -212,4 +212,8 @@ def test_the_win_chance_chart_is_drawn_where_an_analysis_exists(page, agon, tmp_
     page.wait_for_function("document.body && document.body.dataset.ready === '1'")
     at(page, "main", 20)
     page.wait_for_function("document.querySelectorAll('#chances .scatterlayer .trace').length === 2")
+    # at the size its labels were placed for, as 'agon plot chances' draws it; a narrower column scrolls sideways
+    size = page.evaluate("() => { const c = document.getElementById('chances'); "
+                         "return [c._fullLayout.width, c._fullLayout.height, c.scrollWidth, c.clientWidth]; }")
+    assert size[:2] == [1200, 700] and size[2] >= 1200 > size[3], size
     assert page.page_errors == []
