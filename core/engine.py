@@ -291,13 +291,18 @@ def check(ruleset: Ruleset, state: State, event: Event, actor: str | None = None
         raise RuleViolation(reason)
 
 
+def version_number(v: str) -> int | None:
+    """A ruleset version as a number ("3" -> 3), or None for one that is not a plain number of at most 5 digits."""
+    return int(v) if v.isascii() and v.isdigit() and len(v) < 6 else None
+
+
 def recorded_version(created: GameCreated, current: str) -> int:
     """The ruleset version a game was recorded under, as a number, for the rules to gate a changed rule on (a game
     folds by the rules of its own version). ``current`` (the ruleset's version) stands for one that is not a
     number: the service refuses to open a game of a version it does not know, so that is only a hand-made
     creation."""
-    v = created.ruleset_version
-    return int(v) if v.isascii() and v.isdigit() and len(v) < 6 else int(current)
+    n = version_number(created.ruleset_version)
+    return int(current) if n is None else n
 
 
 def describe_pending(p: Pending) -> str:

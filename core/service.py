@@ -41,6 +41,7 @@ from agon.core.engine import (
     event_as,
     narrate_as,
     steps,
+    version_number,
 )
 from agon.core.names import branch_problem, name_problem, shown, title_problem
 from agon.events import snapshots as snapshots_table
@@ -1560,7 +1561,8 @@ def creation_problem(rs: Ruleset, created: GameCreated) -> str | None:
         if seat.bot is not None and seat.bot not in kinds:
             return f"{shown(seat.name)} is played by an unknown bot kind {shown(seat.bot)}"
     v, known = created.ruleset_version, rs.version
-    if v != known and not (v.isascii() and v.isdigit() and known.isdigit() and len(v) < 6 and int(v) < int(known)):
+    older, ours = version_number(v), version_number(known)
+    if v != known and (older is None or ours is None or older >= ours):
         return f"it was played with {rs.name} version {shown(v)}, which this agon does not know (it has {known})"
     unknown = set(created.options) - set(rs.option_names)
     if unknown:
