@@ -105,3 +105,36 @@ def test_an_attack_with_counters_of_a_kind_the_location_does_not_fight_fails():
                   Commit("athens-t3-1", 0, "Attica", "defender", "main"))
     assert s.fought == () and s.won[0] == ("Attica",) and s.cubes[0][0] == 2
     assert s.held[-1].winner == "defender" and s.held[-1].cubes == 0 and s.defeats[0] == 0
+
+
+def test_the_view_names_the_player_who_must_decide_now():
+    # The view's "to_act" is the player the rules wait for: the leader asked for permission (help, 10th paragraph:
+    # "precisa da permissão do líder"), the holder asked before a battle, nobody while the dice or a draw are due.
+    # It named the acting committer during a request, and a player while the dice were due.
+    import random
+
+    from agon.core.engine import Chance, Decision, Over
+    from agon.core.games.perikles import RULESET as RS
+    from tests.perikles.helpers import created
+
+    seen = set()
+    for n, seed in ((3, 11), (4, 12), (5, 13)):
+        rng = random.Random(seed)
+        s = RS.initial_state(created(n, seed))
+        while not isinstance(pending := RS.pending(s), Over):
+            expected = pending.player if isinstance(pending, Decision) else None
+            assert RS.view(s, "P1")["to_act"] == RS.view(s, None)["to_act"] == expected, (s.phase, pending)
+            seen.add((s.phase, type(pending).__name__, s.request is not None))
+            if isinstance(pending, Chance):
+                items = list(pending.items)
+                rng.shuffle(items)
+                out = tuple(rng.randint(1, 6) for _ in range(pending.count)) if pending.kind == "dice" \
+                    else tuple(items[: pending.count])
+                s = RS.apply(s, pending.build(out))
+            else:
+                s = RS.apply(s, RS.sample_legal(s, rng))
+    assert ("battle", "Decision", False) in seen and ("battle", "Chance", False) in seen
+    # A request for permission: P2 (Sparta) asks P1, Athens' leader, to defend Plataea as main defender.
+    s = at_commit(leaders=LEADERS, hands=(("any",), ("any", "any"), ("any",), ("any",)), actor=1)
+    s = play(s, send("P2", ("sparta-h4-1", "Plataea", "defender", "main")))
+    assert RS.pending(s).player == "P1" and RS.view(s, "P3")["to_act"] == "P1"
