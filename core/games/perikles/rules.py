@@ -160,7 +160,7 @@ class Perikles:
                           items=s.deck)
         if s.phase == COMMIT and s.revolt_place:
             return Chance("draw", f"Spartan hoplite struck by the revolt at {s.revolt_place}",
-                          lambda out: SlaveRevoltStruck(counter=out[0]), items=commit.revolt_victims(s))
+                          lambda out: SlaveRevoltStruck(counter=out[0]), items=commit.revolt_victims(s), blind=True)
         if s.phase == COMMIT and s.request is not None:
             r = s.request
             return Decision(s.players[r.leader],
@@ -328,7 +328,8 @@ class Perikles:
         return max(1, s.turn)
 
     def view(self, s: State, player: str | None) -> dict[str, Any]:
-        return view.view(s, player)
+        p = self.pending(s)
+        return view.view(s, player, p.player if isinstance(p, Decision) else None)
 
     def narrate(self, s: State, e: Event) -> str:
         return view.narrate(s, e, self.apply)

@@ -12,22 +12,11 @@ from collections.abc import Callable
 from typing import Any
 
 from agon.core.engine import PUBLIC
-from agon.core.games.perikles.battle import current, roll_outcome, strengths, targets, tile_chooser
+from agon.core.games.perikles.battle import current, roll_outcome, strengths, targets
 from agon.core.games.perikles.commit import commitment_error
 from agon.core.games.perikles.data import KIND_NAMES, tile_city, tile_kind
 from agon.core.games.perikles.scoring import breakdown
-from agon.core.games.perikles.state import (
-    BATTLE,
-    COMMIT,
-    INFLUENCE,
-    NOBODY,
-    NOMINATE,
-    OVER,
-    SETUP,
-    State,
-    home_counters,
-    pidx,
-)
+from agon.core.games.perikles.state import BATTLE, NOBODY, OVER, State, home_counters, pidx
 from agon.events.base import GameCreated
 from agon.events.perikles import (
     AlkibiadesPlayed,
@@ -63,21 +52,9 @@ def revealed(s: State, location: str) -> bool:
     return s.locations.index(location) <= s.battle.loc
 
 
-def to_act(s: State) -> str | None:
-    """The player who must decide now, as ``rules.pending`` names them; None while a chance outcome is due or the
-    game is over. A permission is answered by the leader asked (game help, 10th paragraph: "precisa da permissão
-    do líder"), a special tile before a battle by the holder asked; ``s.actor`` is neither of them then."""
-    if s.phase in (SETUP, INFLUENCE, NOMINATE) and not s.refill:
-        return s.players[s.actor]
-    if s.phase == COMMIT and not s.revolt_place:
-        return s.players[s.request.leader if s.request is not None else s.actor]
-    if s.phase == BATTLE and s.battle is not None and s.battle.stage == "tiles":
-        p = tile_chooser(s)
-        return s.players[p] if p != NOBODY else None
-    return None
-
-
-def view(s: State, player: str | None) -> dict[str, Any]:
+def view(s: State, player: str | None, to_act: str | None = None) -> dict[str, Any]:
+    """What ``player`` may see (everything with None). ``to_act`` is the player the rules wait for (``pending``'s
+    decision: the leader asked for a permission, the holder asked before a battle), None while chance is due."""
     me = pidx(s, player) if player is not None else NOBODY
     everything = player is None
     cities = s.data.cities
@@ -85,7 +62,7 @@ def view(s: State, player: str | None) -> dict[str, Any]:
         "turn": s.turn,
         "phase": s.phase,
         "first_player": s.players[s.first],
-        "to_act": to_act(s),
+        "to_act": to_act,
         "cities": {
             city: {
                 "cubes": {name: s.cubes[c][p] for p, name in enumerate(s.players)} if s.cubes else {},
