@@ -50,6 +50,8 @@ class Chance:
     - ``shuffle``: an order of ``items``; the outcome is a permutation of them.
 
     ``build`` turns the outcome into the event to record. Items are short strings (card ids) a person can type.
+    ``blind``: how many items there are is itself hidden (Perikles' revolt draws among face-down counters), so the
+    description, which every seat may read in a status, leaves their number out.
     """
 
     kind: ChanceKind
@@ -58,6 +60,7 @@ class Chance:
     count: int = 1
     sides: int = 6
     items: tuple[str, ...] = ()
+    blind: bool = False
 
     @property
     def forced(self) -> bool:
@@ -73,7 +76,8 @@ class Chance:
         if self.kind == "dice":
             return f"{self.label}: roll {self.count}d{self.sides}"
         if self.kind == "draw":
-            return f"{self.label}: draw {self.count} of {len(self.items)}"
+            pool = "blind" if self.blind else f"of {len(self.items)}"
+            return f"{self.label}: draw {self.count} {pool}"
         return f"{self.label}: the order of {len(self.items)} items"
 
 

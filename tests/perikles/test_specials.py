@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agon.core.engine import Chance, Decision, option_text
+from agon.core.engine import Chance, Decision, describe_pending, option_text
 from agon.core.games.perikles import RULESET as RS
 from agon.core.games.perikles.battle import strengths
 from agon.core.games.perikles.state import INFLUENCE, NOMINATE, Commit, replace
@@ -75,6 +75,8 @@ def test_slave_revolt_removes_a_spartan_hoplite_drawn_blind_on_ones_own_commitme
     s = play(s, SlaveRevoltPlayed(player="P1", place="Plataea"))
     pending = RS.pending(s)
     assert isinstance(pending, Chance) and set(pending.items) == {"sparta-h4-1", "sparta-h4-2"}
+    # the status every seat reads (listings, the server's game head) does not count the face-down hoplites there
+    assert describe_pending(pending).endswith("at Plataea: draw 1 blind")
     assert "not a Spartan hoplite" in refused(s, SlaveRevoltStruck(counter="athens-h1-1"))
     s = play(s, SlaveRevoltStruck(counter="sparta-h4-2"))
     assert s.revolted == ("sparta-h4-2",) and RS.pending(s).player == "P1"
