@@ -212,6 +212,45 @@ def test_ignore_icons_skill_is_chosen_at_the_start_of_the_events_phase():
     assert s.phase != "morale_loss"  # 4 fatigue icons: the tired crew event does not fire
 
 
+def _revolt_takes_the_card_with_the_ignored_icon(version: str | None = None):
+    """A revolt (5 revolt icons) takes c38, on which the events phase's 'ignore a fatigue icon' fell. c38 holds a
+    revolt trauma, so in the traumas it shows one revolt icon and no fatigue icon."""
+    cards = cards_with(
+        c40={"threats": {"revolt": 2, "fatigue": 2}, "motivation": 0},
+        c39={"threats": {"revolt": 2}, "motivation": 0},
+        c38={"threats": {"revolt": 1, "fatigue": 1}, "motivation": 0, "trauma": "revolt"},
+        c5={"skill": "ignore_fatigue", "skill_cost": 2},
+        c21={"trauma": "fatigue"},
+        c22={"trauma": "fatigue"},
+        c10={"threats": {"fatigue": 1}, "motivation": 0},
+    )
+    s = game(cards, skills=("c5",), traumas=("c21", "c22"))
+    if version is not None:
+        s = replace(s, version=int(version))
+    s = act(act(s, ActionsEnded()), IconIgnored(card="c38", icon="fatigue"))
+    assert s.phase == "refill" and "c38" in s.traumas
+    return s
+
+
+def test_an_ignored_icon_goes_with_its_card_when_a_revolt_takes_it():
+    # Rulebook 8 'Ignora ícones em jogo': the icon is ignored on the card chosen ('em que carta esse ícone é
+    # ignorado'); rulebook 7 'Revolta': the lowest card leaves the strip and is tucked among the traumas, where only
+    # its trauma icon shows (5.4). RULES.md: the choice 'is lost if the card leaves play (e.g. in a revolt)'.
+    s = _revolt_takes_the_card_with_the_ignored_icon()
+    # Fatigue in play: c40's 2 on the strip and the 2 fatigue traumas; c38 now shows none to ignore.
+    assert icons(s)["fatigue"] == 4
+    s = act(s, StripRefilled(card="c10"))  # 1 more fatigue icon: 5, so the crew is tired (rulebook 7)
+    assert s.phase == "morale_loss" and s.need == 3
+
+
+def test_a_version_2_game_keeps_the_ignored_icon_after_the_revolt():
+    # Games recorded under ruleset version 2 replay as they were played: the ignore still counted there.
+    s = _revolt_takes_the_card_with_the_ignored_icon(version="2")
+    assert icons(s)["fatigue"] == 3
+    s = act(s, StripRefilled(card="c10"))
+    assert s.phase == "sunrise"
+
+
 def test_extra_action_skill_adds_an_action_each_round():
     base = started()
     cards = cards_with(c5={"skill": "extra_action", "skill_cost": 2})

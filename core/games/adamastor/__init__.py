@@ -23,7 +23,7 @@ DIFFICULTIES = ("easy", "regular", "hard")
 class Adamastor:
     name = "adamastor"
     title = "Adamastor"
-    version = "2"
+    version = flow.VERSION
     min_players = 1
     max_players = 2
     provisional = True

@@ -12,6 +12,7 @@ from typing import assert_never
 
 from msgspec.structs import replace
 
+from agon.core.engine import recorded_version
 from agon.core.games.adamastor.board import build_board, step_cost
 from agon.core.games.adamastor.data import Cards, compile_cards
 from agon.core.games.adamastor.state import (
@@ -54,6 +55,15 @@ from agon.events.adamastor import (
 )
 from agon.events.base import GameCreated
 
+VERSION = "3"
+"""The ruleset version new games are recorded under (``Adamastor.version``). Games of an older version keep the
+rules they were played with where a later version changed them, each change gated on a named constant beside its
+rule (RULES.md, 'Ruleset versions')."""
+IGNORE_GOES_WITH_ITS_CARD = 3
+"""From ruleset version 3, an icon ignored by 'Ignora ícones em jogo' (rulebook 8: 'em que carta esse ícone é
+ignorado') stops counting when a revolt takes its card off the strip (rulebook 7 'Revolta'): tucked among the
+traumas, the card shows only its trauma icon (5.4). Version 2 kept subtracting it from the icons in play, even
+when the trauma showed no icon of that kind; a game recorded then is folded so."""
 MAP_COUNT = {"easy": 2, "regular": 3, "hard": 4}
 """Regular map cards per difficulty (rulebook 3.1); one final destination card is added."""
 HISTORICAL_MAPS = ("H1", "H2", "H3")
@@ -86,6 +96,7 @@ def initial_state(created: GameCreated, cards: Cards | None = None) -> State:
         less_luck=less_luck,
         maps=maps,
         board=build_board(cards, maps),
+        version=recorded_version(created, VERSION),
         phase="captain",
     )
     if historical:
@@ -183,6 +194,9 @@ def _advance(s: State) -> State:
             n = icons(s)["revolt"]
             if n >= THRESHOLD:
                 s = add_note(s, f"'crew revolt' fires ({n} revolt icons)")
+                if s.version >= IGNORE_GOES_WITH_ITS_CARD:
+                    # The choice of 'Ignora ícones em jogo' fell on a card of the strip; it leaves with the card.
+                    s = replace(s, ignored=tuple((c, i) for c, i in s.ignored if c != s.strip[-1]))
                 s = _lose_lowest(s)
                 return replace(s, phase="refill", event_step=3)
             s = replace(s, event_step=3)

@@ -20,6 +20,10 @@ SETUP_PHASES = ("captain", "reveal", "place", "deal")
 
 
 class State(msgspec.Struct, frozen=True):
+    """``version``: the ruleset version the game was recorded under (``GameCreated.ruleset_version``), for the
+    rules that changed between versions (RULES.md, 'Ruleset versions'): a game is folded by the rules it was played
+    with."""
+
     cards: Cards
     players: tuple[str, ...]
     difficulty: str
@@ -27,6 +31,7 @@ class State(msgspec.Struct, frozen=True):
     less_luck: bool
     maps: tuple[str, ...]
     board: Board
+    version: int
     phase: str
     """captain, reveal, place, deal, sunrise, actions, draw, draw_keep, sail, land_draw, land_keep, bonus_draw,
     bonus_share, ignore, learn, refill, morale_loss, trim, over"""
