@@ -1,14 +1,17 @@
-"""Games recorded under ruleset version 1 replay as they were played.
+"""Games recorded under an older ruleset version replay as they were played.
 
 The log is the truth: a stored or imported game is folded again with today's code, so a rule changed in a later
 ruleset version is gated on the version the game was recorded under (``GameCreated.ruleset_version``, the state's
 ``version``). The files in tests/fixtures/old-versions/ are whole bot games played with the version-1 code
-(e500d8b^, by ``record_v1.py`` there) and hold the situations the version-2 changes are about; beside each, the
-winners, the scores and the final state as that code folded them, and where each situation happens.
+(e500d8b^, by ``record_v1.py`` there) and hold the situations the version-2 changes are about, and an Adamastor
+game played with its version-2 code (6253a0f, by ``record_adamastor_v2.py``) holding the situation its version 3
+changed; beside each, the winners, the scores and the final state as that code folded them, and where each
+situation happens.
 
 Each game must import (the import replays it against the rules), verify clean and end in the same state. Each
 gate must matter: with one gate moved back to version 1 (so version-1 games get version-2 rules there), the game
-holding its situation breaks at that situation's event or ends differently.
+holding its situation breaks at that situation's event or ends differently. (The tests' names say version 1, the
+version most of the games were recorded under.)
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import pytest
 from agon.core import registry
 from agon.core.autoplay import CHANCE_ACTOR
 from agon.core.engine import Chance, RuleViolation, check
+from agon.core.games.adamastor import flow as adamastor_flow
 from agon.core.games.peloponnes import auction, flow
 from agon.core.games.pergamemnon import state as pergamemnon_state
 from agon.core.games.perikles import battle as perikles_battle
@@ -30,10 +34,13 @@ from agon.core.service import ServiceError
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "old-versions"
 GAMES = sorted(FIXTURES.glob("*.jsonl"))
 
-CARD_DATA = {"peloponnes": "cat", "pergamemnon": "table", "perikles": "data"}
+CARD_DATA = {"peloponnes": "cat", "pergamemnon": "table", "perikles": "data", "adamastor": "cards"}
 """The state field with the compiled card set (it comes from the first event; the records leave it out)."""
-NEW_FIELDS = {"peloponnes": {"version", "won", "auction_round"}, "pergamemnon": {"version"}, "perikles": {"version"}}
-"""State fields added since version 1: the recorded version, and Peloponnes' record of an auction's end."""
+NEW_FIELDS = {"peloponnes": {"version", "won", "auction_round"}, "pergamemnon": {"version"}, "perikles": {"version"},
+              "adamastor": {"version"}}
+"""State fields added since the recorded version: the recorded version, and Peloponnes' record of an auction's end."""
+RECORDED_VERSION = {"adamastor": "2"}
+"""The version a ruleset's fixtures were recorded under, where it is not 1."""
 
 
 def record(path: Path) -> dict:
@@ -72,8 +79,10 @@ def test_every_fixture_is_a_version_1_game_with_its_situations():
     assert {record(p)["ruleset"] for p in GAMES} == set(CARD_DATA)
     for path in GAMES:
         rec = record(path)
-        assert rec["ruleset_version"] == "1"
-        assert json.loads(path.read_text().splitlines()[0])["payload"]["ruleset_version"] == "1"
+        version = RECORDED_VERSION.get(rec["ruleset"], "1")
+        assert rec["ruleset_version"] == version
+        first = next(json.loads(x) for x in path.read_text().splitlines() if '"tag":"game.created"' in x)
+        assert first["payload"]["ruleset_version"] == version
         assert rec["situations"], path.name
 
 
@@ -83,7 +92,7 @@ def test_a_version_1_game_imports_verifies_and_ends_as_it_was_played(sqlite_svc,
     gid = sqlite_svc.import_(path.read_bytes())
     assert sqlite_svc.verify(gid) == []
     line = sqlite_svc.load(gid)
-    assert line.state.version == 1
+    assert line.state.version == int(rec["ruleset_version"])
     assert len(line.events) == rec["events"]
     assert line.status() == rec["status"]
     outcome = line.ruleset.pending(line.state).outcome
@@ -99,7 +108,7 @@ def test_the_same_log_under_the_current_version_does_not_replay_as_played(sqlite
     rec = record(path)
     line = sqlite_svc.load(sqlite_svc.import_(path.read_bytes()))
     current = msgspec.structs.replace(line.created, ruleset_version=line.ruleset.version)
-    assert registry.get(rec["ruleset"]).initial_state(current).version >= 2
+    assert registry.get(rec["ruleset"]).initial_state(current).version > int(rec["ruleset_version"])
     if first_problem(line, current) is None:  # every event still fits: the end differs
         rs = line.ruleset
         state = rs.initial_state(current)
@@ -220,3 +229,21 @@ def test_perikles_token_gate(sqlite_svc, monkeypatch):
     monkeypatch.setattr(perikles_battle, "TOKEN_ON_HOLDERS_SIDE", 1)
     problem = first_problem(line)
     assert problem is not None and problem[0] > at
+
+
+def test_adamastor_ignored_icon_gate(sqlite_svc, monkeypatch):
+    # Version 2: an icon ignored by 'Ignora ícones em jogo' kept counting off after a revolt took its card into the
+    # traumas, where the card shows only its trauma icon. In this game the revolt takes c33 (a disease icon ignored
+    # on it, a fatigue trauma); the strip refill then brings the third disease icon, so without the gate the tumult
+    # breaks out at once (rulebook 7), and the game's next event comes after the game is over.
+    name = "adamastor-2p"
+    (at, (card, icon, trauma, count)), = record(fixture(name))["situations"]["ignored_icon_taken_by_revolt"]
+    assert (icon, trauma) == ("disease", "fatigue")
+    line = sqlite_svc.load(sqlite_svc.import_(fixture(name).read_bytes()))
+    assert card in line.state_at(at).traumas and (card, icon) in line.state_at(at).ignored
+    assert not line.state_at(at + 1).result
+
+    monkeypatch.setattr(adamastor_flow, "IGNORE_GOES_WITH_ITS_CARD", 2)
+    problem = first_problem(line)
+    assert problem is not None and problem[0] == at + 2
+    assert "lose in round 10: a tumult breaks out on board" in problem[1]  # version 2 played on to round 11
