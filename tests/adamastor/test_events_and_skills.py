@@ -74,7 +74,8 @@ def test_events_example_imagem_5():
     p = RS.pending(s)
     assert isinstance(p, Chance) and p.count == 3
     s = act(s, MoraleLost(cards=p.items[:3]))
-    assert s.morale == morale - 3
+    # 'perdes 3 moral, ou seja, descartas 3 cartas do topo do baralho': they go to the discard pile.
+    assert s.morale == morale - 3 and set(p.items[:3]) <= set(s.discard)
     # Tumult needs 3 revolt icons too: only 1, so the game goes on to sunset.
     assert not s.result and s.phase == "sunrise"
 
