@@ -125,3 +125,18 @@ def test_income_11_or_more_inhabitants_produce_luxury_goods_directly():
     s = flow.advance(s)
     assert s.seat("Alice").luxury == 1
     assert next(d for d in s.draws if d.player == "Alice").count == 3
+
+
+def test_income_example_immediate_income_of_3_coin_cards():
+    # The figure in '6. Receita': "Receita imediata 3 cartas de moeda". The newly gained card's one-time income
+    # ("canto superior direito da carta") is drawn with the income by population (summary card).
+    s = bare(dealt(), "Alice", "plain", lands=slots("T_RICH"), gained="T_RICH")
+    rich = replace(s.cat.power["T_RICH"], income_coins=3, income_luxury=0)
+    s = replace(s, cat=replace(s.cat, power={**s.cat.power, "T_RICH": rich}), phase="build", todo=())
+    s = flow.advance(s)
+    # 1 inhabitant (the civilization): the test income table gives 1 coin card; plus the 3 of the new card.
+    assert next(d for d in s.draws if d.player == "Alice").count == 1 + 3
+    assert s.seat("Alice").luxury == 0 and s.seat("Alice").gained == ""
+    # Only in the round it is gained: the next income is the population's alone.
+    s = replace(bare(s, "Alice", "plain", lands=slots("T_RICH")), draws=(), phase="build", todo=())
+    assert next(d for d in flow.advance(s).draws if d.player == "Alice").count == 1

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from agon.core.games.peloponnes import flow
-from agon.core.games.peloponnes.state import Slot
+from agon.core.games.peloponnes.state import Slot, inhabitants, production
 from agon.events.peloponnes import ConstructionPaid, PopulationFed
-from tests.peloponnes.helpers import at, bare, coins, dealt, play, refused, rs, slots
+from tests.peloponnes.helpers import at, bare, coins, dealt, play, refused, replace, rs, slots
 
 
 def feeding(civ_id="plain", **seat):
@@ -108,3 +108,18 @@ def test_feeding_without_a_shortfall_is_no_choice():
     # seja igual a capacidade de produção de grãos", so nobody hungry means nothing to decide (RULES.md).
     s = flow.advance(feeding("helena", hand=coins(people=2)))
     assert s.todo == () and s.seat("Alice").luxury == 3
+
+
+def test_supply_example_7_inhabitants_but_only_4_grain_production():
+    # The figure in 'Suprimento': "7 habitantes mas somente 4 produção de grão". Production feeds 4 ("Primeiro, use
+    # toda a sua capacidade de produção de grãos"); the other 3 are paid with coin cards showing grain (or
+    # inhabitants, or luxury goods), or cards are removed.
+    s = feeding(lands=slots("T_VILLAGE", "T_FIELD"))  # 1 + 4 + 2 inhabitants; 1 + 0 + 3 grain
+    alice = s.seat("Alice")
+    assert inhabitants(s.cat, alice) == 7 and production(s.cat, alice)[2] == 4
+    s = replace(s, seats=tuple(replace(x, hand=coins(grain=3, people=1)) if x.name == "Alice" else x for x in s.seats))
+    assert "3 inhabitant(s) are not fed" in refused(s, PopulationFed(player="Alice", grain=2))
+    fed = play(s, PopulationFed(player="Alice", grain=3))
+    assert fed.seat("Alice").hand == coins(people=1) and fed.seat("Alice").luxury == 0
+    fed = play(s, PopulationFed(player="Alice", grain=2, people=1))
+    assert fed.seat("Alice").hand == coins(grain=1)
