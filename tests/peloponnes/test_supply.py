@@ -123,3 +123,35 @@ def test_supply_example_7_inhabitants_but_only_4_grain_production():
     assert fed.seat("Alice").hand == coins(people=1) and fed.seat("Alice").luxury == 0
     fed = play(s, PopulationFed(player="Alice", grain=2, people=1))
     assert fed.seat("Alice").hand == coins(grain=1)
+
+
+def _hungry_by_2():
+    # 1 + 4 + 2 + 1 + 2 = 10 inhabitants, 1 + 4 + 3 = 8 grain: 2 hungry. Removing Land 4 (2 inhabitants) or the
+    # Village (4) feeds them; the Village then leaves 2 grain spare.
+    return feeding(lands=slots("T_VILLAGE", "T_L4", "T_GRAIN4", "T_FIELD"))
+
+
+def test_cards_are_removed_only_until_the_population_equals_the_grain_production():
+    # "removendo cartas (cartas de poder e/ou sua carta de civilização) de sua mesa até que sua população seja igual
+    # a capacidade de produção de grãos" ('Suprimento'): once nobody is hungry, no further card goes.
+    s = _hungry_by_2()
+    rule = refused(s, PopulationFed(player="Alice", removed=("T_L4", "T_VILLAGE")))
+    assert "until the population equals the grain production" in rule and "'Suprimento'" in rule
+    # One card that overshoots is still a removal until the population is fed; the grain then spare makes luxury
+    # goods ('Bens de Luxo' 2: "Você produz mais grãos durante a fase de suprimento do que você precisa").
+    alice = play(s, PopulationFed(player="Alice", removed=("T_VILLAGE",))).seat("Alice")
+    assert [x.card for x in alice.lands] == ["T_L4", "T_GRAIN4", "T_FIELD"] and alice.luxury == 2
+    # Any cards may go while someone is still hungry, one after the other: the Granary Land (1 inhabitant, 4 grain)
+    # leaves 5 hungry, and then the Village 1, to pay for with a coin card showing grain.
+    s = replace(s, seats=tuple(replace(x, hand=coins(grain=5)) if x.name == "Alice" else x for x in s.seats))
+    assert rs.validate(s, PopulationFed(player="Alice", grain=5, removed=("T_GRAIN4",))) is None
+    assert rs.validate(s, PopulationFed(player="Alice", grain=1, removed=("T_GRAIN4", "T_VILLAGE"))) is None
+    assert all(rs.validate(s, o) is None for o in rs.legal(s))
+
+
+def test_a_game_recorded_before_version_4_keeps_removing_cards_past_a_fed_population():
+    # supply.REMOVE_ONLY_WHILE_HUNGRY: a version-3 game folds as it was played, the extra card gone and its spare
+    # grain made luxury goods.
+    s = replace(_hungry_by_2(), version=3)
+    alice = play(s, PopulationFed(player="Alice", removed=("T_L4", "T_VILLAGE"))).seat("Alice")
+    assert [x.card for x in alice.lands] == ["T_GRAIN4", "T_FIELD"] and alice.luxury == 4

@@ -38,11 +38,13 @@ PROMPTS = {
 }
 
 
-VERSION = "3"
+VERSION = "4"
 """The ruleset version new games are recorded under (``Peloponnes.version``). Version 1 games keep the rules they
 were played with where version 2 changed them (RULES.md, 'Ruleset versions'). Version 3 plays as version 2 does:
 it was raised when version-1 games began to fold by their own rules, so that the snapshots, summaries and analyses
-made from them before, keyed by the ruleset version, are made again and not read."""
+made from them before, keyed by the ruleset version, are made again and not read. Version 4 removes cards in
+supply only while inhabitants are still hungry (``supply.REMOVE_ONLY_WHILE_HUNGRY``); older games keep removing
+whatever cards were named."""
 
 
 def initial_state(created: GameCreated) -> State:

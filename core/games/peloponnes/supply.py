@@ -30,6 +30,13 @@ BUILD = "building (rulebook, 'Pagando recursos para cartas de edifícios')"
 FEED = "supply (rulebook, 'Suprimento')"
 FINISH = "construction (rulebook, 'Suprimento', buildings under construction)"
 
+REMOVE_ONLY_WHILE_HUNGRY = 4
+"""The ruleset version from which a card is removed in supply only while inhabitants are still hungry: "removendo
+cartas (cartas de poder e/ou sua carta de civilização) de sua mesa até que sua população seja igual a capacidade de
+produção de grãos" ('Suprimento'). Until then any cards named were removed, and a population fed by the first ones
+turned the grain the others left spare into luxury goods; a game recorded then is folded so (RULES.md, 'Ruleset
+versions')."""
+
 
 def _head(s: State, step: str, player: str) -> str | None:
     where = {"build": BUILD, "feed": FEED, "construct": FINISH}.get(step, step)
@@ -175,6 +182,11 @@ def validate_feed(s: State, e: PopulationFed) -> str | None:
         return f"{FEED}: {e.player} holds {seat.hand.grain} grain and {seat.hand.people} people coin cards"
     if e.luxury > seat.luxury:
         return f"{FEED}: {e.player} has {seat.luxury} luxury goods, not {e.luxury}"
+    if e.removed and s.version >= REMOVE_ONLY_WHILE_HUNGRY and not removed_while_hungry(s, seat, e.removed):
+        return (
+            f"{FEED}: cards are removed only until the population equals the grain production; with"
+            f" {', '.join(s.cat.name(c) for c in e.removed)} the inhabitants are fed before the last of them goes"
+        )
     need = max(0, deficit(s, _without(seat, e.removed)))
     if e.grain + e.people + e.luxury != need:
         return (
@@ -182,6 +194,18 @@ def validate_feed(s: State, e: PopulationFed) -> str | None:
             " coin cards and luxury goods, or remove cards"
         )
     return None
+
+
+def removed_while_hungry(s: State, seat: Seat, removed: tuple[str, ...]) -> bool:
+    """Whether ``removed`` can go one card after the other, each while inhabitants are still hungry ("até que sua
+    população seja igual a capacidade de produção de grãos", 'Suprimento'). A card's removal lowers the shortfall by
+    its own inhabitants less its grain, so the best order takes the hungriest card last: the others gone, someone
+    must still be hungry. (Coin cards then pay exactly what the removals leave hungry.)"""
+    if not removed:
+        return True
+    d = deficit(s, seat)
+    last = max(removed, key=lambda c: d - deficit(s, _without(seat, (c,))))
+    return deficit(s, _without(seat, tuple(c for c in removed if c != last))) > 0
 
 
 def _drop_coins(s: State, seat: Seat, removed: tuple[str, ...]) -> State:
