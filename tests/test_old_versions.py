@@ -1,12 +1,13 @@
-"""Games recorded under an older ruleset version replay as they were played.
+"""Games recorded under older ruleset versions replay as they were played.
 
 The log is the truth: a stored or imported game is folded again with today's code, so a rule changed in a later
 ruleset version is gated on the version the game was recorded under (``GameCreated.ruleset_version``, the state's
 ``version``). The files in tests/fixtures/old-versions/ are whole bot games played with the version-1 code
-(e500d8b^, by ``record_v1.py`` there) and hold the situations the version-2 changes are about, and an Adamastor
-game played with its version-2 code (6253a0f, by ``record_adamastor_v2.py``) holding the situation its version 3
-changed; beside each, the winners, the scores and the final state as that code folded them, and where each
-situation happens.
+(e500d8b^, by ``record_v1.py`` there) and hold the situations the version-2 changes are about; beside each, the
+winners, the scores and the final state as that code folded them, and where each situation happens. Two more were
+played with a later version's code and hold the situation the next version changed: ``adamastor-2p`` with
+Adamastor's version 2 (6253a0f, by ``record_adamastor_v2.py``) and ``peloponnes-3p-v3`` with Peloponnes' version 3
+(de5e1fe, by ``record_v3.py``).
 
 Each game must import (the import replays it against the rules), verify clean and end in the same state. Each
 gate must matter: with one gate moved back to version 1 (so version-1 games get version-2 rules there), the game
@@ -26,7 +27,7 @@ from agon.core import registry
 from agon.core.autoplay import CHANCE_ACTOR
 from agon.core.engine import Chance, RuleViolation, check
 from agon.core.games.adamastor import flow as adamastor_flow
-from agon.core.games.peloponnes import auction, flow
+from agon.core.games.peloponnes import auction, flow, supply
 from agon.core.games.pergamemnon import state as pergamemnon_state
 from agon.core.games.perikles import battle as perikles_battle
 from agon.core.service import ServiceError
@@ -39,8 +40,8 @@ CARD_DATA = {"peloponnes": "cat", "pergamemnon": "table", "perikles": "data", "a
 NEW_FIELDS = {"peloponnes": {"version", "won", "auction_round"}, "pergamemnon": {"version"}, "perikles": {"version"},
               "adamastor": {"version"}}
 """State fields added since the recorded version: the recorded version, and Peloponnes' record of an auction's end."""
-RECORDED_VERSION = {"adamastor": "2"}
-"""The version a ruleset's fixtures were recorded under, where it is not 1."""
+RECORDED_UNDER = {"adamastor-2p": "2", "peloponnes-3p-v3": "3"}
+"""The fixtures recorded under a version other than 1."""
 
 
 def record(path: Path) -> dict:
@@ -75,19 +76,21 @@ def first_problem(line, created=None) -> tuple[int, str] | None:  # noqa: ANN001
     return None
 
 
-def test_every_fixture_is_a_version_1_game_with_its_situations():
+def test_every_fixture_is_an_old_version_game_with_its_situations():
     assert {record(p)["ruleset"] for p in GAMES} == set(CARD_DATA)
+    assert set(RECORDED_UNDER) <= {p.stem for p in GAMES}
     for path in GAMES:
         rec = record(path)
-        version = RECORDED_VERSION.get(rec["ruleset"], "1")
+        version = RECORDED_UNDER.get(path.stem, "1")
         assert rec["ruleset_version"] == version
-        first = next(json.loads(x) for x in path.read_text().splitlines() if '"tag":"game.created"' in x)
-        assert first["payload"]["ruleset_version"] == version
+        # the first event (today's export puts the card set's line before it)
+        created = next(o for o in map(json.loads, path.read_text().splitlines()) if "payload" in o)
+        assert created["payload"]["ruleset_version"] == version
         assert rec["situations"], path.name
 
 
 @pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
-def test_a_version_1_game_imports_verifies_and_ends_as_it_was_played(sqlite_svc, path):
+def test_an_old_version_game_imports_verifies_and_ends_as_it_was_played(sqlite_svc, path):
     rec = record(path)
     gid = sqlite_svc.import_(path.read_bytes())
     assert sqlite_svc.verify(gid) == []
@@ -193,6 +196,25 @@ def test_peloponnes_finish_gate(sqlite_svc, monkeypatch, name):
     # the next player's supply decision comes while this one's construction is due
     assert f"event #{at + 1} breaks a rule: supply (rulebook, 'Suprimento'): that decision is not due now" in error
     assert json.loads(fixture(name).read_text().splitlines()[at + 1])["payload"]["player"] != player
+
+
+def test_peloponnes_removal_gate(sqlite_svc, monkeypatch):
+    # Version 3: a feeding removed every card named, even after the population was fed ('Suprimento': "até que sua
+    # população seja igual a capacidade de produção de grãos" is kept from version 4). Without the gate, the
+    # removal past a fed population is refused.
+    name = "peloponnes-3p-v3"
+    (at, (player, cards)), = record(fixture(name))["situations"]["removed_past_a_fed_population"]
+    line = sqlite_svc.load(sqlite_svc.import_(fixture(name).read_bytes()))
+    removal = line.events[at]
+    assert removal.player == player and [line.state.cat.name(c) for c in removal.removed] == cards
+    before, after = line.state_at(at - 1), line.state_at(at)
+    assert supply.deficit(before, before.seat(player)) > 0
+    assert after.seat(player).luxury > before.seat(player).luxury  # the spare grain of the extra card
+
+    monkeypatch.setattr(supply, "REMOVE_ONLY_WHILE_HUNGRY", 3)
+    error = _refusal(sqlite_svc, name)
+    assert f"event #{at} breaks a rule" in error
+    assert "cards are removed only until the population equals the grain production" in error
 
 
 @pytest.mark.parametrize("name", ["pergamemnon-2p", "pergamemnon-4p"])
