@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from agon.core.games.perikles.battle import DOUBLED, column, side_of
+from agon.core.games.perikles.commit import apply_commitment
 from agon.core.games.perikles.scoring import breakdown
 from agon.core.games.perikles.state import BATTLE, COMMIT, NOBODY, State, leader_of, pidx
 from agon.events.base import Event
-from agon.events.perikles import BattleTileKept, BattleTilePlayed, PermissionGiven, SlaveRevoltPlayed
+from agon.events.perikles import BattleTileKept, BattleTilePlayed, ForcesCommitted, PermissionGiven, SlaveRevoltPlayed
 
 WIN_CHANCE = (0.2, 0.3, 0.45, 0.6, 0.75, 0.85)
 SAMPLE = 120
@@ -86,6 +87,13 @@ def evaluate(s: State, p: int) -> float:
     return breakdown(s, p)["total"] + _politics(s, p) + _military(s, p)
 
 
+def foreseen(ruleset: Any, s: State, e: Event) -> State:
+    """The position after ``e`` as its player can foresee it. A commitment is applied without settling the battles
+    the turn's last one starts: a battle fought without dice is decided by the kinds of others' face-down counters,
+    which the player cannot see (``ruleset.apply`` settles it)."""
+    return apply_commitment(s, e) if isinstance(e, ForcesCommitted) else ruleset.apply(s, e)
+
+
 def greedy(ruleset: Any, state: State, legal: Sequence[Event], rng: Any) -> Event:
     """Plays the legal decision whose resulting position scores best for the acting player."""
     first = legal[0]
@@ -102,7 +110,7 @@ def greedy(ruleset: Any, state: State, legal: Sequence[Event], rng: Any) -> Even
     best: list[Event] = []
     best_value = float("-inf")
     for e in options:
-        v = evaluate(ruleset.apply(state, e), p)
+        v = evaluate(foreseen(ruleset, state, e), p)
         if v > best_value + 1e-9:
             best, best_value = [e], v
         elif abs(v - best_value) <= 1e-9:
