@@ -269,3 +269,13 @@ def test_adamastor_ignored_icon_gate(sqlite_svc, monkeypatch):
     problem = first_problem(line)
     assert problem is not None and problem[0] == at + 2
     assert "lose in round 10: a tumult breaks out on board" in problem[1]  # version 2 played on to round 11
+
+
+def test_adamastor_coop_asking_gate(sqlite_svc, monkeypatch):
+    # Version 2: co-op 'Aprende habilidade' asked only a player holding an affordable skill. Without the gate the
+    # version-2 game breaks at its first events phase where a player without one would now be asked.
+    line = sqlite_svc.load(sqlite_svc.import_(fixture("adamastor-2p").read_bytes()))
+    assert first_problem(line) is None
+    monkeypatch.setattr(adamastor_flow, "ASK_EVERY_PARTNER", 2)
+    problem = first_problem(line)
+    assert problem is not None and "learn a skill" in problem[1]

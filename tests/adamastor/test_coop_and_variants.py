@@ -156,3 +156,38 @@ def test_coop_each_player_learns_a_skill_only_from_their_own_hand_the_captain_fi
     assert RS.legal(s) == [SkillLearned(card="c3"), SkillDeclined()]
     s = act(s, SkillLearned(card="c3"))
     assert s.skills == ("c3",) and "c3" not in s.hands[0]
+
+
+def _asked(s):
+    """The decisions 'learn a skill' asks, in order, each player declining: what both players see of it."""
+    from agon.events.adamastor import SkillDeclined
+
+    seen = []
+    while s.phase == "learn":
+        seen.append(RS.pending(s))
+        s = act(s, SkillDeclined())
+    return seen, s.notes[-3:]
+
+
+def test_coop_learning_asks_both_players_whatever_their_hands_hold():
+    # Hands are not shared (9.3), so whether a player holds an affordable skill must not show in who is asked:
+    # 'Aprende habilidade' fires on the motivation icons in play (rulebook 7, "Se estão 2 ou 3 ícones Motivação em
+    # jogo") and asks the captain, then the partner; one with nothing affordable may only decline.
+    from agon.events.adamastor import SkillDeclined
+
+    s = coop(strip=("c40", "c37", "c36"))  # 3 motivation icons
+    skills = [c for c, card in s.cards.player.items() if card.skill and card.skill_cost <= 3]
+    plain = [c for c, card in s.cards.player.items() if not card.skill and c not in s.strip]
+    with_skill = act(replace(s, hands=((plain[0], plain[1]), (skills[0], plain[2]))), ActionsEnded())
+    without = act(replace(s, hands=((plain[0], plain[1]), (plain[3], plain[2]))), ActionsEnded())
+    assert RS.legal(without) == [SkillDeclined()]  # the captain P2 is asked, with nothing to learn
+    assert _asked(with_skill) == _asked(without)
+    assert [p.player for p in _asked(without)[0]] == ["P2", "P1"]
+
+
+def test_coop_learning_in_a_version_2_game_asks_only_a_holder_of_an_affordable_skill():
+    s = coop(strip=("c40", "c37", "c36"))  # 3 motivation icons
+    plain = [c for c, card in s.cards.player.items() if not card.skill and c not in s.strip]
+    old = replace(s, version=2, hands=((plain[0], plain[1]), (plain[3], plain[2])))
+    assert act(old, ActionsEnded()).phase != "learn"  # nobody holds a skill, so nobody is asked
+    assert act(replace(old, version=3), ActionsEnded()).phase == "learn"

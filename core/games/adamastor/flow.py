@@ -64,6 +64,12 @@ IGNORE_GOES_WITH_ITS_CARD = 3
 ignorado') stops counting when a revolt takes its card off the strip (rulebook 7 'Revolta'): tucked among the
 traumas, the card shows only its trauma icon (5.4). Version 2 kept subtracting it from the icons in play, even
 when the trauma showed no icon of that kind; a game recorded then is folded so."""
+ASK_EVERY_PARTNER = 3
+"""From ruleset version 3, in co-op 'Aprende habilidade' fires on what both players see: when the motivation icons
+in play pay for the cheapest skill of the card set (rulebook 7: "Se estão 2 ou 3 ícones Motivação em jogo"), and
+each player is asked in turn, the captain first, until one learns; a player with no affordable skill may only
+decline. Hands are not shared in co-op (9.3), and version 2 asked only a player holding an affordable skill, so
+being asked, or passed over, told the partner something of that hand; a game recorded then is folded so."""
 MAP_COUNT = {"easy": 2, "regular": 3, "hard": 4}
 """Regular map cards per difficulty (rulebook 3.1); one final destination card is added."""
 HISTORICAL_MAPS = ("H1", "H2", "H3")
@@ -162,11 +168,27 @@ def learnable(s: State, player: int | None = None) -> list[str]:
     return [c for h in hands for c in h if s.card(c).skill and skill_cost(s, c) <= motivation and motivation >= 1]
 
 
+def asks_every_partner(s: State) -> bool:
+    return s.version >= ASK_EVERY_PARTNER and len(s.players) > 1
+
+
+def fires(s: State) -> bool:
+    """Whether 'Aprende habilidade' asks someone now (rulebook 7; in co-op on public facts, ``ASK_EVERY_PARTNER``)."""
+    if not asks_every_partner(s):
+        return bool(learnable(s))
+    if s.learned or len(s.declined) >= len(s.players):
+        return False
+    costs = [skill_cost(s, cid) for cid, card in s.cards.player.items() if card.skill]
+    return bool(costs) and icons(s)["motivation"] >= max(1, min(costs))
+
+
 def learner(s: State) -> int:
     """Who may learn a skill now: each player from their own hand, since hands are not shared (9.3); the captain
-    first, then the partner if the captain declines or has none to learn."""
+    first, then the partner if the captain declines (version 2: or has none to learn)."""
     n = len(s.players)
     order = [(s.captain + k) % n for k in range(n)]
+    if asks_every_partner(s):
+        return next((i for i in order if i not in s.declined), s.captain)
     return next((i for i in order if i not in s.declined and learnable(s, i)), s.captain)
 
 
@@ -186,7 +208,7 @@ def _advance(s: State) -> State:
                 continue
             s = replace(s, event_step=1)
         elif step == 1:
-            if learnable(s):
+            if fires(s):
                 n = icons(s)["motivation"]
                 return add_note(replace(s, phase="learn"), f"'learn a skill' fires ({n} motivation icons in play)")
             s = replace(s, event_step=2)
@@ -377,7 +399,7 @@ def _apply(s: State, e: AdamastorEvent) -> State:
             return _advance(replace(s, skills=(*s.skills, card), learned=True, event_step=2))
         case SkillDeclined():
             s = replace(s, declined=(*s.declined, learner(s)))
-            if learnable(s):
+            if fires(s):
                 return s
             return _advance(replace(s, event_step=2))
         case StripRefilled(card=card):
