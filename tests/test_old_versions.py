@@ -11,8 +11,9 @@ Adamastor's version 2 (6253a0f, by ``record_adamastor_v2.py``) and ``peloponnes-
 
 Each game must import (the import replays it against the rules), verify clean and end in the same state. Each
 gate must matter: with one gate moved back to version 1 (so version-1 games get version-2 rules there), the game
-holding its situation breaks at that situation's event or ends differently. (The tests' names say version 1, the
-version most of the games were recorded under.)
+holding its situation breaks at that situation's event or ends differently. A later change is gated the same way
+(Pergamemnon version 4's charisma card in every recruit: the 4-player version-1 game holds a recruit paid without
+one). (The tests' names say version 1, the version most of the games were recorded under.)
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from agon.core.autoplay import CHANCE_ACTOR
 from agon.core.engine import Chance, RuleViolation, check
 from agon.core.games.adamastor import flow as adamastor_flow
 from agon.core.games.peloponnes import auction, flow, supply
+from agon.core.games.pergamemnon import rules as pergamemnon_rules
 from agon.core.games.pergamemnon import state as pergamemnon_state
 from agon.core.games.perikles import battle as perikles_battle
 from agon.core.service import ServiceError
@@ -235,6 +237,27 @@ def test_pergamemnon_secured_flee_gate(sqlite_svc, monkeypatch, name):
         state = rs.apply(state, ev)
     assert card in next(p for p in state.players if p.name == persian).secured
     assert final_state(state, "pergamemnon") != rec["final_state"]
+
+
+def test_pergamemnon_charisma_card_gate(sqlite_svc, monkeypatch):
+    # Versions 1 to 3: a captured card under the city could pay for a creature without a charisma card. The 4-player
+    # game holds such a recruit (found here, not in the record: the rule changed after the record was made). It
+    # imports as played; without the gate, version 4's rule refuses it ("pelo menos uma Carta de Carisma").
+    name = "pergamemnon-4p"
+    lines = [json.loads(x) for x in fixture(name).read_text().splitlines()]
+    found = [
+        (x["n"], x["payload"]) for x in lines
+        if x.get("tag") == "pergamemnon.creature_recruited" and x["payload"].get("charisma_cards", 0) == 0
+    ]
+    assert found and all(payload["captured"] for _, payload in found)
+    at, payload = found[0]
+    line = sqlite_svc.load(sqlite_svc.import_(fixture(name).read_bytes()))
+    assert set(payload["captured"]) <= set(line.state_at(at).box)
+
+    monkeypatch.setattr(pergamemnon_rules, "CHARISMA_CARD_REQUIRED", 1)
+    error = _refusal(sqlite_svc, name)
+    assert f"event #{at} breaks a rule" in error
+    assert "at least one charisma card from under your city must be added" in error
 
 
 def test_perikles_token_gate(sqlite_svc, monkeypatch):

@@ -61,7 +61,9 @@ def test_paying_more_than_the_cost_is_allowed_and_no_change_is_given():
 def test_recruit_needs_at_least_one_card_from_under_the_city():
     s = greek_game(charisma=2)
     e = CreatureRecruited(player="Alice", creature="creature.dryad", hand_card="greece.agamemnon", charisma_cards=0)
-    assert "at least one charisma card or captured card" in refused(s, e)
+    assert "at least one charisma card from under your city must be added" in refused(s, e)
+    # A game recorded before version 4 took a captured card instead (its own refusal says so).
+    assert "at least one charisma card or captured card" in refused(replace(s, version=3), e)
     empty = with_state_player(s, "Alice", charisma=0)
     assert not [e for e in rs.legal(empty) if isinstance(e, CreatureRecruited)]
 
@@ -83,14 +85,53 @@ def test_recruit_with_a_card_not_in_hand_or_a_creature_not_face_up_is_refused():
 
 
 def test_captured_card_payment_removes_it_from_the_game():
+    s = greek_game(charisma=1)
+    s = with_state_player(s, "Alice", under=("rome.centurion",))
+    e = CreatureRecruited(
+        player="Alice",
+        creature="creature.centaur",
+        hand_card="greece.agamemnon",
+        charisma_cards=1,
+        captured=("rome.centurion",),
+    )
+    assert e in rs.legal(s)
+    s = play(s, e)
+    assert player(s, "Alice").under == () and "rome.centurion" in s.box and player(s, "Alice").charisma == 0
+
+
+def test_a_recruit_needs_a_charisma_card_even_when_captured_cards_would_pay():
+    # Rulebook, 'Recrutar uma criatura' (lines 208-212): the player "adiciona pelo menos uma Carta de Carisma que
+    # esteja parcialmente coberta pela sua Carta de Cidade", and "Se o jogador não tiver Cartas de Carisma debaixo
+    # da sua Carta de Cidade, não lhe é possível recrutar uma criatura"; player aid: "Y ajouter au min 1 carte
+    # charisme sous la cité". The same section tells the captured cards apart ("As cartas capturadas usadas...");
+    # they add to the payment (errata: both can be used) but do not stand in for the charisma card.
     s = greek_game(charisma=0)
+    s = with_state_player(s, "Alice", under=("rome.centurion",))  # Agamemnon 5 + Centurion 3 would reach 6
+    alone = CreatureRecruited(
+        player="Alice", creature="creature.centaur", hand_card="greece.agamemnon", captured=("rome.centurion",)
+    )
+    rule = refused(s, alone)
+    assert "Recrutar uma criatura" in rule and "at least one charisma card" in rule
+    assert not [e for e in rs.legal(s) if isinstance(e, CreatureRecruited)]
+    # With a charisma card under the city the captured card may be added to it, but still not pay alone.
+    s = with_state_player(s, "Alice", charisma=1)
+    assert "at least one charisma card" in refused(s, alone)
+    both = replace(alone, charisma_cards=1)
+    recruits = [e for e in rs.legal(s) if isinstance(e, CreatureRecruited)]
+    assert both in recruits and all(e.charisma_cards >= 1 for e in recruits)
+    play(s, both)
+
+
+def test_a_game_recorded_before_version_4_keeps_paying_with_captured_cards_alone():
+    # RULES.md, 'Ruleset versions': games recorded under versions 1 to 3 replay as they were played.
+    s = replace(greek_game(charisma=0), version=3)
     s = with_state_player(s, "Alice", under=("rome.centurion",))
     e = CreatureRecruited(
         player="Alice", creature="creature.centaur", hand_card="greece.agamemnon", captured=("rome.centurion",)
     )
     assert e in rs.legal(s)
     s = play(s, e)
-    assert player(s, "Alice").under == () and "rome.centurion" in s.box
+    assert "rome.centurion" in s.box and "creature.centaur" in player(s, "Alice").discard
 
 
 def test_carthage_needs_one_charisma_less():

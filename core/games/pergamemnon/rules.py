@@ -53,11 +53,12 @@ TURN = "rulebook, 'O jogo'"
 CHANCE_EVENTS = (NationsDealt, CreaturesRevealed, CardsDrawn, StarterDrawn)
 
 
-VERSION = "3"
+VERSION = "4"
 """The ruleset version new games are recorded under (``Pergamemnon.version``). Version 1 games keep the rules they
 were played with where version 2 changed them (RULES.md, 'Ruleset versions'). Version 3 plays as version 2 does:
 it was raised when version-1 games began to fold by their own rules, so that the snapshots, summaries and analyses
-made from them before, keyed by the ruleset version, are made again and not read."""
+made from them before, keyed by the ruleset version, are made again and not read. Version 4 requires a charisma
+card in every recruit (``CHARISMA_CARD_REQUIRED``); games of versions 1 to 3 keep the rule they were played with."""
 
 
 def initial_state(created: GameCreated) -> State:
@@ -124,9 +125,24 @@ def pending(s: State) -> Pending:
 # Recruiting
 
 
+CHARISMA_CARD_REQUIRED = 4
+"""The ruleset version from which a recruit must add at least one charisma card from under the city, captured cards
+there only adding to it (rulebook, 'Recrutar uma criatura': the player "adiciona pelo menos uma Carta de Carisma
+que esteja parcialmente coberta pela sua Carta de Cidade" and "Se o jogador não tiver Cartas de Carisma debaixo da
+sua Carta de Cidade, não lhe é possível recrutar uma criatura"; player aid: "au min 1 carte charisme"). Until then
+a captured card alone could stand in for it, and a game recorded then is folded so (RULES.md, 'Ruleset versions')."""
+
+
+def least_charisma_cards(s: State) -> int:
+    """The charisma cards a recruit must add at the least: 1 from ``CHARISMA_CARD_REQUIRED``, else 0."""
+    return 1 if s.version >= CHARISMA_CARD_REQUIRED else 0
+
+
 def recruit_payments(s: State, p: PlayerState, cost: int, hand_value: int) -> list[tuple[int, tuple[str, ...]]]:
-    """Canonical ways to pay from under the city: charisma cards only, and captured cards first."""
+    """Canonical ways to pay from under the city: charisma cards only, and captured cards first (topped up with
+    charisma cards, at least ``least_charisma_cards``)."""
     need = cost - hand_value - effects(s, p).recruit
+    least = least_charisma_cards(s)
     out: list[tuple[int, tuple[str, ...]]] = []
     k = max(1, need)
     if k <= p.charisma:
@@ -134,18 +150,19 @@ def recruit_payments(s: State, p: PlayerState, cost: int, hand_value: int) -> li
     used: list[str] = []
     paid = 0
     for c in sorted(p.under, key=lambda x: -card(s, x).charisma):
-        if paid >= need and used:
+        if paid >= need - least and used:
             break
         used.append(c)
         paid += card(s, c).charisma
-    rest = max(0, need - paid)
+    rest = max(least, need - paid)
     if used and rest <= p.charisma:
         out.append((rest, tuple(used)))
     return list(dict.fromkeys(out))
 
 
 def legal_recruits(s: State, p: PlayerState) -> list[Event]:
-    if not p.hand or (not p.charisma and not p.under):
+    # Without a charisma card under the city no creature can be recruited (from CHARISMA_CARD_REQUIRED on).
+    if not p.hand or (p.charisma < least_charisma_cards(s)) or (not p.charisma and not p.under):
         return []
     top = max(card(s, c).charisma for c in p.hand)
     hand_card = next(c for c in p.hand if card(s, c).charisma == top)
@@ -179,6 +196,14 @@ def validate_recruit(s: State, e: CreatureRecruited) -> str | None:
     if len(set(e.captured)) != len(e.captured) or any(c not in p.under for c in e.captured):
         return f"Recruit ({RECRUIT}): only captured cards kept under your city can pay, each once"
     used = e.charisma_cards + len(e.captured)
+    if e.charisma_cards < least_charisma_cards(s):
+        # 'Recrutar uma criatura': "adiciona pelo menos uma Carta de Carisma"; "Se o jogador não tiver Cartas de
+        # Carisma debaixo da sua Carta de Cidade, não lhe é possível recrutar uma criatura" (CHARISMA_CARD_REQUIRED).
+        have = f"you have {p.charisma}" if p.charisma else "you have none"
+        return (
+            f"Recruit ({RECRUIT}): at least one charisma card from under your city must be added to the hand card "
+            f"({have}); captured cards kept there only add to it"
+        )
     if used < 1:
         return (
             f"Recruit ({RECRUIT}): at least one charisma card or captured card from under your city must be added "
