@@ -89,7 +89,7 @@ def test_captured_card_payment_removes_it_from_the_game():
     s = with_state_player(s, "Alice", under=("rome.centurion",))
     e = CreatureRecruited(
         player="Alice",
-        creature="creature.centaur",
+        creature="creature.minotaur",
         hand_card="greece.agamemnon",
         charisma_cards=1,
         captured=("rome.centurion",),
@@ -106,9 +106,9 @@ def test_a_recruit_needs_a_charisma_card_even_when_captured_cards_would_pay():
     # charisme sous la cité". The same section tells the captured cards apart ("As cartas capturadas usadas...");
     # they add to the payment (errata: both can be used) but do not stand in for the charisma card.
     s = greek_game(charisma=0)
-    s = with_state_player(s, "Alice", under=("rome.centurion",))  # Agamemnon 5 + Centurion 3 would reach 6
+    s = with_state_player(s, "Alice", under=("rome.centurion",))  # Agamemnon 5 + Centurion 3 would reach 7
     alone = CreatureRecruited(
-        player="Alice", creature="creature.centaur", hand_card="greece.agamemnon", captured=("rome.centurion",)
+        player="Alice", creature="creature.minotaur", hand_card="greece.agamemnon", captured=("rome.centurion",)
     )
     rule = refused(s, alone)
     assert "Recrutar uma criatura" in rule and "at least one charisma card" in rule
@@ -120,6 +120,9 @@ def test_a_recruit_needs_a_charisma_card_even_when_captured_cards_would_pay():
     recruits = [e for e in rs.legal(s) if isinstance(e, CreatureRecruited)]
     assert both in recruits and all(e.charisma_cards >= 1 for e in recruits)
     play(s, both)
+    # When the one charisma card pays the rest, no payment spending a captured card for nothing is listed.
+    centaur = [e for e in recruits if e.creature == "creature.centaur"]
+    assert centaur == [replace(alone, creature="creature.centaur", charisma_cards=1, captured=())]
 
 
 def test_a_game_recorded_before_version_4_keeps_paying_with_captured_cards_alone():

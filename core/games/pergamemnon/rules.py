@@ -149,7 +149,10 @@ def recruit_payments(s: State, p: PlayerState, cost: int, hand_value: int) -> li
         out.append((k, ()))
     used: list[str] = []
     paid = 0
-    for c in sorted(p.under, key=lambda x: -card(s, x).charisma):
+    # From CHARISMA_CARD_REQUIRED on, when the one charisma card that must be added pays the rest, a captured card
+    # would only be spent for nothing: no such payment is listed (validate still accepts it).
+    spare = p.under if not (least and need <= least) else ()
+    for c in sorted(spare, key=lambda x: -card(s, x).charisma):
         if paid >= need - least and used:
             break
         used.append(c)
