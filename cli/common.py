@@ -94,7 +94,8 @@ GameArg = Annotated[str, typer.Argument(help="Game id (or a unique prefix).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON (errors too, on stderr).")]
 BranchOpt = Annotated[str | None, typer.Option("--branch", "-b", help="A branch (default: the game's current one).")]
 BranchesOpt = Annotated[list[str] | None, typer.Option(
-    "--branch", "-b", help="A line to read (default: the game's current one); repeat it for several lines.")]
+    "--branch", "-b", help="A line to show (default: every line of the game, opening on its current one); repeat"
+    " it for several lines.")]
 EVENT = whole(0, INT_MAX)
 """An event number, as 'agon log' numbers them; whether the line has that event is the command's to say."""
 AtOpt = Annotated[int | None, typer.Option("--at", help="After event N (as numbered by 'agon log').", parser=EVENT)]

@@ -51,25 +51,28 @@ def _safe(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
 
 
-def _target(out: Path | None, line: Line, kind: str, png: bool) -> Path:
-    return _output(out, f"{_safe(line.game.id)}-{_safe(line.branch.name)}-{kind}", png)
+def _target(out: Path | None, line: Line, kind: str, png: bool, can_png: bool = True) -> Path:
+    return _output(out, f"{_safe(line.game.id)}-{_safe(line.branch.name)}-{kind}", png, can_png)
 
 
-def _output(out: Path | None, default: str, png: bool) -> Path:
+def _output(out: Path | None, default: str, png: bool, can_png: bool = True) -> Path:
     """The file to write: ``-o``, else ``plots/DEFAULT.html`` (``.png``). The suffix must say what the file holds,
     so that it opens as what it is: ``-o s.png`` without ``--png`` (HTML in a .png) is refused as ``--png -o
-    s.html`` is, rather than guessed, since a PNG needs what HTML does not (kaleido and a Chromium)."""
+    s.html`` is, rather than guessed, since a PNG needs what HTML does not (kaleido and a Chromium). ``can_png``:
+    the command has a ``--png`` to suggest (``view`` writes HTML only)."""
     if out is None:
         return DEFAULT_DIR / f"{default}.{'png' if png else 'html'}"
     suffix = out.suffix.lower()
     if png and suffix != ".png":
         raise Fail(f"--png writes a PNG image; name the file {out.with_suffix('.png')} or leave out --png")
+    html = out.with_suffix(".html")
     if not png and suffix == ".png":
-        raise Fail(f"-o {out} names a PNG image: add --png to draw one, or name the file {out.with_suffix('.html')}"
-                   " for the HTML page")
+        if not can_png:
+            raise Fail(f"-o {out} names a PNG image, but this command writes only an HTML page; name the file {html}")
+        raise Fail(f"-o {out} names a PNG image: add --png to draw one, or name the file {html} for the HTML page")
     if not png and suffix not in (".html", ".htm"):
-        raise Fail(f"-o {out}: this writes an HTML page; name the file {out.with_suffix('.html')} (or add --png"
-                   " for a PNG image, named .png)")
+        raise Fail(f"-o {out}: this writes an HTML page; name the file {html}"
+                   + (" (or add --png for a PNG image, named .png)" if can_png else ""))
     return out
 
 
@@ -278,7 +281,7 @@ def view(
             if found is not None:
                 chances[ln.branch.name] = found["figure"]
     kind = "view" if as_player is None else f"view-as-{_safe(as_player)}"
-    target = _target(out, first, kind, False)
+    target = _target(out, first, kind, False, can_png=False)
     shown = {nt.event_id: (nt.glyph, nt.text) for _, nt in notes}
     with output_file(target) as tmp:
         tmp.write_text(build_study(lines, shown, as_player, current, chances), encoding="utf-8")
@@ -372,10 +375,14 @@ def _ci(r: dict[str, Any]) -> str:
     return f"{r['ci_low']:.0%}–{r['ci_high']:.0%}"
 
 
+StatsOutOpt = Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: plots/<ruleset>-"
+                                                  "stats.html, or .png with --png).")]
+
+
 @plot_app.command("stats", epilog=examples("agon plot stats perikles",
                                            "agon plot stats peloponnes --limit 100 --png -o stats.png"))
 @friendly
-def plot_stats(ruleset: RulesetArg, limit: LimitOpt = None, out: OutOpt = None, png: PngOpt = False,
+def plot_stats(ruleset: RulesetArg, limit: LimitOpt = None, out: StatsOutOpt = None, png: PngOpt = False,
                as_json: JsonOpt = False) -> None:
     """Win rates by side and by seat, each with its 95% confidence interval (Wilson), and the game lengths, over
     the stored games of a ruleset (record some with 'agon demo RULESET --games 20')."""

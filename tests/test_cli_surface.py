@@ -351,3 +351,43 @@ def test_a_closed_output_ends_the_command_quietly(agon, tmp_path):
         stderr = proc.stderr.read()
         assert proc.wait(timeout=60) == 1
         assert stderr == b""
+
+
+# -- what a command's help promises is what it does --------------------------------------------------------------
+
+
+def _option_help(command: tuple[str, ...], option: str) -> str:
+    import typer.main
+
+    from agon.cli.app import app
+
+    cmd = typer.main.get_command(app)
+    for name in command:
+        cmd = cmd.commands[name]
+    return next(p.help for p in cmd.params if option in p.opts)
+
+
+def test_view_refuses_a_wrong_suffix_without_offering_a_png_it_cannot_write(agon, tmp_path):
+    gid = new_toy(agon)
+    said = one_line(agon("view", gid, "-o", "s.txt", ok=False), 1, "this writes an HTML page", "s.html")
+    assert "--png" not in said  # 'agon view' has no --png: the hint must not send the user to it
+    said = one_line(agon("view", gid, "-o", "s.png", ok=False), 1, "writes only an HTML page", "s.html")
+    assert "--png" not in said
+    assert not (tmp_path / "s.txt").exists() and not (tmp_path / "s.png").exists()
+
+
+def test_view_without_a_branch_shows_every_line_as_its_help_says(agon):
+    gid = new_toy(agon)
+    agon("act", gid, "2")
+    agon("branch", gid, "whatif", "--at", "1")
+    assert "every line of the game" in _option_help(("view",), "--branch")
+    said = agon("view", gid).stdout
+    assert "of 2 line(s)" in said and "main:" in said and "whatif:" in said
+
+
+def test_plot_stats_writes_where_its_help_says(agon, tmp_path):
+    agon("demo", "toy", "--games", "2")
+    assert "plots/<ruleset>-stats.html" in _option_help(("plot", "stats"), "--output")
+    assert "plots/toy-stats.html" in agon("plot", "stats", "toy").stdout
+    assert (tmp_path / "plots" / "toy-stats.html").is_file()
+
