@@ -290,8 +290,9 @@ DEMO_GAMES = 100_000  # a statistics run's worth (about a game a second for the 
 @friendly
 def demo(
     ruleset: Annotated[str, typer.Argument(help="The ruleset to play (default: pergamemnon).")] = "",
-    players: Annotated[int | None, typer.Option(help="Number of bot players (default: 3, or the ruleset's only"
-                                                " count).", parser=whole(1, 99))] = None,
+    players: Annotated[int | None, typer.Option(help="Number of bot players (default: 3, or the nearest"
+                                                " count the ruleset allows, e.g. 2 for adamastor).",
+                                                parser=whole(1, 99))] = None,
     seed: Annotated[int, typer.Option(help="Seed for chance and bots (game k of --games uses SEED+k).",
                                       parser=SEED)] = 7,
     count: Annotated[int, typer.Option("--games", help="How many games to record, with a progress bar.",

@@ -391,3 +391,8 @@ def test_plot_stats_writes_where_its_help_says(agon, tmp_path):
     assert "plots/toy-stats.html" in agon("plot", "stats", "toy").stdout
     assert (tmp_path / "plots" / "toy-stats.html").is_file()
 
+
+def test_demo_plays_the_player_count_its_help_names(agon):
+    assert "e.g. 2 for adamastor" in _option_help(("demo",), "--players")
+    out = json.loads(agon("demo", "adamastor", "--json").stdout)
+    assert len(out["scores"]) == 2
