@@ -77,6 +77,10 @@ def usage_message(e: Any) -> str:
     if name and type(e).__name__ == "NoSuchOption" and re.fullmatch(r"-[0-9.]+", name):
         # 'agon note GAME -1 hi': Click reads -1 as an option before any command sees it
         message = f"no such option: {name}; to give {name} as a value, not an option, put -- before it"
+    if name == "--db" and type(e).__name__ == "NoSuchOption" and " " in path:
+        # 'agon games --db club.db': the store is agon's own option, named before the command (or AGON_DB)
+        top, _, rest = path.partition(" ")
+        return f"--db goes before the command: {top} --db FILE {rest} ... (or set AGON_DB); see '{top} --help'"
     if ctx is not None and ctx.command.get_help_option(ctx) is not None:
         message += f"; see '{path} --help'"
     return message

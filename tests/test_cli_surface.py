@@ -396,3 +396,9 @@ def test_demo_plays_the_player_count_its_help_names(agon):
     assert "e.g. 2 for adamastor" in _option_help(("demo",), "--players")
     out = json.loads(agon("demo", "adamastor", "--json").stdout)
     assert len(out["scores"]) == 2
+
+
+def test_db_given_after_the_command_says_where_it_goes(agon):
+    said = one_line(agon("games", "--db", "club.db", ok=False), 2)
+    assert said == "error: --db goes before the command: agon --db FILE games ... (or set AGON_DB); see 'agon --help'"
+    one_line(agon("plot", "scores", "g", "--db=club.db", ok=False), 2, "agon --db FILE plot scores ...")
