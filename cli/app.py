@@ -118,8 +118,8 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     ctx: typer.Context,
-    db: Annotated[str | None, typer.Option("--db", envvar="AGON_DB", help="Store: a SQLAlchemy URL or a SQLite"
-                                           " file path (default: agon.db in your data directory).")] = None,
+    db: Annotated[str | None, typer.Option("--db", envvar="AGON_DB", help="Store: a SQLite file path or a"
+                                           " PostgreSQL URL (default: agon.db in your data directory).")] = None,
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print agon's version and its store layout version, then exit.")]
     = False,

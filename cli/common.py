@@ -148,7 +148,13 @@ def default_db_path() -> Path:
 def db_url() -> str:
     """The store URL: ``--db``, else ``AGON_DB``, else the SQLite file in the user's data directory.
 
-    A value without ``://`` is a path to a SQLite file."""
+    A value without ``://`` is a path to a SQLite file. The store speaks SQLite and PostgreSQL only, so another
+    database's URL is refused here in words rather than by a driver that is not installed; ``postgres://`` (the
+    spelling libpq and many hosts use) is read as ``postgresql://``. An empty ``--db`` (``--db "$UNSET"``) is
+    refused rather than read as the default store, which is someone's own."""
+    if _db_typed == "":
+        raise StoreError("--db is empty: give a SQLite file's path or a postgresql+psycopg:// URL (leave --db out"
+                         " for the default store)")
     raw = _db_url or os.environ.get("AGON_DB") or ""
     if not raw:
         path = default_db_path()
@@ -156,6 +162,12 @@ def db_url() -> str:
         return f"sqlite:///{path}"
     if "://" not in raw:
         return f"sqlite:///{Path(raw).expanduser().resolve()}"
+    scheme, _, rest = raw.partition("://")
+    if scheme.lower() == "postgres":
+        return f"postgresql://{rest}"
+    if scheme.split("+")[0].lower() not in ("sqlite", "postgresql"):
+        raise StoreError(f"cannot use database {raw}: agon stores games in SQLite (a file's path) or PostgreSQL"
+                         f" (postgresql+psycopg://user@host/dbname), not in {scheme.split('+')[0]}")
     return raw
 
 
@@ -191,7 +203,11 @@ def service() -> Service:
     if _service is None:
         url = db_url()
         if url.startswith("sqlite:///"):
-            parent = Path(url.removeprefix("sqlite:///")).parent
+            path = Path(url.removeprefix("sqlite:///"))
+            if path.is_dir():
+                raise StoreError(f"cannot open database {url}: {path} is a folder; give a file in it, e.g."
+                                 f" --db {path / 'agon.db'}")
+            parent = path.parent
             if not parent.is_dir():
                 raise StoreError(f"cannot open database {url}: folder {parent} does not exist; create it or"
                                  " choose another --db")

@@ -51,7 +51,7 @@ def serve(
     import uvicorn
 
     if db is not None:
-        set_db(db)
+        set_db(db, typed=True)  # as 'agon --db': an empty one is refused, not read as the default store
     _check_listen(host, port)  # first: a server that cannot listen creates no store either
     url = db_url()
     service()  # opens (and if needed creates) the store once, before any worker starts

@@ -258,6 +258,7 @@ def games(
 
 
 @app.command(epilog=examples("agon where", "agon --db demo.db where"))
+@friendly
 def where(as_json: JsonOpt = False) -> None:
     """Print where the games are stored (the database URL)."""
     if as_json:

@@ -402,3 +402,35 @@ def test_db_given_after_the_command_says_where_it_goes(agon):
     said = one_line(agon("games", "--db", "club.db", ok=False), 2)
     assert said == "error: --db goes before the command: agon --db FILE games ... (or set AGON_DB); see 'agon --help'"
     one_line(agon("plot", "scores", "g", "--db=club.db", ok=False), 2, "agon --db FILE plot scores ...")
+
+
+# -- the store a person names -----------------------------------------------------------------------------------
+
+
+def test_a_folder_given_as_the_store_is_called_a_folder(agon, tmp_path):
+    (tmp_path / "club").mkdir()
+    said = one_line(agon("--db", "club", "games", ok=False), 1, "is a folder")
+    assert f"--db {tmp_path / 'club' / 'agon.db'}" in said
+
+
+def test_an_empty_db_is_refused_rather_than_read_as_the_default_store(agon):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = str(s.getsockname()[1])
+    for args in (("--db", "", "games"), ("--db", "", "where"), ("serve", "--db", "", "--port", free)):
+        one_line(agon(*args, ok=False), 1, "--db is empty")
+
+
+def test_a_database_agon_cannot_store_in_is_named_in_words(agon):
+    for args in (("--db", "mysql://u@h/club", "games"), ("--db", "mysql+pymysql://u@h/club", "where")):
+        one_line(agon(*args, ok=False), 1, "agon stores games in SQLite", "PostgreSQL", "not in mysql")
+
+
+def test_postgres_url_spelling_is_read_as_postgresql():
+    from agon.cli import common
+
+    common.set_db("postgres://u@127.0.0.1/club", typed=True)
+    try:
+        assert common.db_url() == "postgresql://u@127.0.0.1/club"
+    finally:
+        common.set_db(None)
