@@ -220,10 +220,11 @@ class Fail(Exception):
 
 
 def input_file(path: Path, what: str, hint: str = "") -> Path:
-    """``path``, a file to read: a folder or a missing file is refused saying which (``hint``: how to get one)."""
+    """``path``, a file to read: a folder or a missing file is refused saying which (``hint``: how to get one). A
+    pipe is read as a file (``<(agon export G)``, ``/dev/stdin``): it exists, though it is no regular file."""
     if path.is_dir():
         raise Fail(f"{what} {path} is a folder, not a file{hint}")
-    if not path.is_file():
+    if not path.exists():
         raise Fail(f"{what} {path} does not exist{hint}")
     return path
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -75,7 +76,7 @@ def export(
 @app.command("import", epilog=examples("agon import game.jsonl", "agon --db other.db import game.jsonl --json"))
 @friendly
 def import_(
-    file: Annotated[Path, typer.Argument(help="A file written by 'agon export'.")],
+    file: Annotated[Path, typer.Argument(help="A file written by 'agon export' (-: read it from standard input).")],
     trust: Annotated[Path | None, typer.Option(
         "--trust", help="A public key file (.pub from 'agon keygen'): refuse the file unless that key signed it.")
     ] = None,
@@ -84,7 +85,9 @@ def import_(
     """Import a game written by 'agon export' (the whole game, or one line). A game already stored (the same first
     event) is not duplicated: only what the file has more is added. A file that is truncated, reordered, edited,
     does not replay cleanly or contradicts the stored game is refused whole."""
-    input_file(file, "game file", "; give a file written by 'agon export GAME -o FILE'")
+    stdin = str(file) == "-"
+    if not stdin:
+        input_file(file, "game file", "; give a file written by 'agon export GAME -o FILE'")
     if trust is not None:
         input_file(trust, "public key file", "; 'agon keygen FILE' writes FILE.pub")
     from agon.core import signing
@@ -95,7 +98,11 @@ def import_(
     except signing.SignatureError as e:
         raise Fail(str(e)) from None
     svc = service()
-    report = import_data(svc, file.read_bytes(), trust=trusted)
+    data = sys.stdin.buffer.read() if stdin else file.read_bytes()
+    if not data:
+        raise Fail(f"{'standard input' if stdin else f'game file {file}'} is empty; give what 'agon export GAME'"
+                   " wrote")
+    report = import_data(svc, data, trust=trusted)
     line = svc.load(report.game_id)
     if as_json:
         print_json({"id": report.game_id, "outcome": report.outcome, "added": {

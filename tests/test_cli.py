@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import threading
 
 import pytest
 
@@ -187,3 +189,21 @@ def test_commands_printed_for_a_line_that_is_not_the_current_one_name_it(agon):
     agon("act", gid, "1", "-b", "w")
     assert f"agon redo {gid} -b w" in agon("undo", gid, "-b", "w").stdout
     assert f"agon redo {gid}\n" in agon("undo", gid).stdout + "\n"  # the current line needs no -b
+
+
+def test_an_export_piped_into_import_on_another_store(agon, tmp_path):
+    gid = new_toy(agon)
+    agon("act", gid, "2")
+    exported = agon("export", gid).stdout
+    other = ["--db", str(tmp_path / "other.db")]
+    out = agon(*other, "import", "-", input=exported).stdout
+    assert out.splitlines()[0] == gid and "Imported game" in out
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)  # what 'agon import <(agon export G)' and '/dev/stdin' are: no regular file, yet a file to read
+    writer = threading.Thread(target=pipe.write_text, args=(exported,))
+    writer.start()
+    out = agon("--db", str(tmp_path / "third.db"), "import", str(pipe)).stdout
+    writer.join()
+    assert "Imported game" in out
+    r = agon(*other, "import", "-", input="", ok=False)
+    assert r.exit_code == 1 and r.stderr.strip() == "error: standard input is empty; give what 'agon export GAME' wrote"
