@@ -242,7 +242,14 @@ def compare(
     console.print(t)
     for side in (c["a"], c["b"]):
         console.print(f"{side['branch']}: {side['events']} events (to #{side['last']}), {side['summary']}")
-    console.print("The outcome differs." if c["outcome_changed"] else "The outcome is the same.")
+    unfinished = [side["branch"] for side in (c["a"], c["b"]) if not side["over"]]
+    if len(unfinished) == 2:  # two lines still being played have no outcome yet, the same or not
+        console.print("Neither line is over yet, so there is no outcome to compare.")
+    elif unfinished:
+        console.print(f"Only one line is over: {unfinished[0]} is still being played, so its outcome is not known"
+                      " yet.", markup=False)
+    else:
+        console.print("The outcome differs." if c["outcome_changed"] else "The outcome is the same.")
 
 
 @app.command(epilog=examples("agon view 3f2a", "agon view 3f2a -b main -b whatif --as Ana -o for-ana.html"))

@@ -166,3 +166,13 @@ def test_stats_report_the_win_rate_per_setup_such_as_adamastor_difficulty(agon, 
     assert rows["difficulty=hard, 1 player"]["played"] == 2
     assert rows["difficulty=hard, 1 player"]["wins"] == won["hard"]
     assert "By setup" in agon("stats", "adamastor").stdout
+
+
+def test_compare_of_lines_still_being_played_claims_no_outcome(agon, game):
+    agon("branch", game, "early", "--at", "5")
+    agon("branch", game, "earlier", "--at", "3", "-b", "main")
+    out = agon("compare", game, "early", "earlier").stdout
+    assert "Neither line is over yet, so there is no outcome to compare." in out
+    assert "The outcome is the same." not in out
+    out = agon("compare", game, "main", "early").stdout
+    assert "Only one line is over: early is still being played" in out and "The outcome" not in out
