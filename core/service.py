@@ -822,6 +822,10 @@ class Service:
         try:  # the decision's steps typed at once, each by a prefix (core.steps)
             return steps_mod.build(line.ruleset, line.state, text)
         except entry.EntryError as e:
+            if text in ("seed", "random"):  # typed at a table out of habit: no chance is due, a person decides
+                raise ServiceError(f"'{text}' draws a chance outcome, but none is needed now: {pending.player} must"
+                                   f" decide ({pending.prompt}); give a choice number from 'agon options', or the"
+                                   " event as JSON") from None
             raise ServiceError(f"{e}; or give a choice number from 'agon options', or the event as JSON") from None
 
     @staticmethod

@@ -207,3 +207,13 @@ def test_an_export_piped_into_import_on_another_store(agon, tmp_path):
     assert "Imported game" in out
     r = agon(*other, "import", "-", input="", ok=False)
     assert r.exit_code == 1 and r.stderr.strip() == "error: standard input is empty; give what 'agon export GAME' wrote"
+
+
+def test_seed_typed_when_a_person_must_decide_says_who_decides(agon):
+    gid = new_toy(agon, "--table")
+    agon("act", gid, "seed")  # the seat order, a chance outcome: 'seed' draws it
+    r = agon("act", gid, "seed", ok=False)
+    assert r.exit_code == 1 and r.stderr.strip() == (
+        "error: 'seed' draws a chance outcome, but none is needed now: ann must decide (roll or hold); give a"
+        " choice number from 'agon options', or the event as JSON")
+    assert "ann rolls." in agon("act", gid, "1").stdout  # nothing was recorded by the refused entry
