@@ -52,7 +52,10 @@ def rulesets(as_json: JsonOpt = False) -> None:
 
     rows = []
     for name in registry.names():
-        rs = registry.get(name)
+        try:
+            rs = registry.get(name)
+        except registry.UnknownRuleset as e:  # one named by AGON_RULESETS that does not import
+            raise Fail(str(e)) from None
         rows.append({
             "name": rs.name, "title": rs.title, "version": rs.version, "min_players": rs.min_players,
             "max_players": rs.max_players, "provisional": rs.provisional, "bots": sorted(bots_of(rs)),

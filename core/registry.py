@@ -20,12 +20,16 @@ RULESETS: dict[str, str] = {
 }
 
 
+_FROM_ENV: set[str] = set()  # the rulesets AGON_RULESETS registers: a mistyped module there is a setting to correct
+
+
 def _extra() -> None:
     """``AGON_RULESETS="name=package.module,..."`` adds rulesets under development (and the tests' test game)."""
     for item in os.environ.get("AGON_RULESETS", "").split(","):
         name, sep, module = item.strip().partition("=")
         if sep and name and module:
             RULESETS[name] = module
+            _FROM_ENV.add(name)
 
 
 _extra()
@@ -52,4 +56,10 @@ def get(name: str) -> Ruleset:
     except KeyError:
         known = ", ".join(names()) or "none"
         raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {known} (see 'agon rulesets')") from None
-    return importlib.import_module(module).RULESET
+    try:
+        return importlib.import_module(module).RULESET
+    except (ImportError, AttributeError) as e:
+        if name not in _FROM_ENV:  # a shipped ruleset that does not import is a broken install, not a setting
+            raise
+        raise UnknownRuleset(f"ruleset {name!r} is named by AGON_RULESETS as module {module!r}, which gives no"
+                             f" ruleset ({type(e).__name__}: {e}); correct or unset AGON_RULESETS") from None

@@ -434,3 +434,14 @@ def test_postgres_url_spelling_is_read_as_postgresql():
         assert common.db_url() == "postgresql://u@127.0.0.1/club"
     finally:
         common.set_db(None)
+
+
+def test_a_mistyped_agon_rulesets_module_is_one_line_naming_the_setting(tmp_path):
+    env = {**os.environ, "AGON_RULESETS": "toy=tests.toygme", "AGON_DB": str(tmp_path / "g.db")}
+    for args in (("rulesets",), ("new", "toy", "--player", "a", "--bot", "b:random")):
+        r = subprocess.run([sys.executable, "-m", "agon", *args], capture_output=True, text=True, env=env,
+                           cwd=ROOT, timeout=60)
+        assert r.returncode == 1 and r.stdout == "", (r.returncode, r.stdout, r.stderr)
+        assert r.stderr.splitlines() == [
+            "error: ruleset 'toy' is named by AGON_RULESETS as module 'tests.toygme', which gives no ruleset"
+            " (ModuleNotFoundError: No module named 'tests.toygme'); correct or unset AGON_RULESETS"]
