@@ -100,8 +100,9 @@ def print_options(line: Line, match: str | None = None, show_all: bool = False, 
                                   f" all: {agon_line(f'act {gid}')} 'VALUE ...'), first {first.prompt}: {values}",
                                   markup=False)
     elif isinstance(pending, Chance) and not line.created.table:
-        console.print(f"This game draws its luck from its seed: {agon_line(f'act {gid} seed')} (the same luck as"
-                      " the line this one came from, unless it was branched with --reseed).", markup=False)
+        how = "type 'seed' here" if here else agon_line(f"act {gid} seed")
+        console.print(f"This game draws its luck from its seed: {how} (the same luck as the line this one came"
+                      " from, unless it was branched with --reseed).", markup=False)
     elif isinstance(pending, Chance):
         print_chance(pending, "type it here" if here else agon_line(f"act {gid} '...'"))
     else:

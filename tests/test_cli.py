@@ -217,3 +217,14 @@ def test_seed_typed_when_a_person_must_decide_says_who_decides(agon):
         "error: 'seed' draws a chance outcome, but none is needed now: ann must decide (roll or hold); give a"
         " choice number from 'agon options', or the event as JSON")
     assert "ann rolls." in agon("act", gid, "1").stdout  # nothing was recorded by the refused entry
+
+
+def test_play_at_a_seeded_chance_asks_for_seed_here_not_for_another_command(agon):
+    gid = new_toy(agon)
+    agon("act", gid, "1")
+    rolls = next(e["n"] for e in json.loads(agon("log", gid, "--json").stdout) if e["text"] == "ann rolls.")
+    agon("undo", gid, "--to", str(rolls))  # the die is still to be drawn from the seed
+    out = agon("play", gid, input="seed\nq\n").stdout
+    said = next(ln for ln in out.splitlines() if ln.startswith("This game draws its luck from its seed"))
+    assert said.startswith("This game draws its luck from its seed: type 'seed' here") and "agon act" not in said
+    assert "ann rolls a" in out
