@@ -103,18 +103,22 @@ def import_(
         raise Fail(f"{'standard input' if stdin else f'game file {file}'} is empty; give what 'agon export GAME'"
                    " wrote")
     report = import_data(svc, data, trust=trusted)
+    signer = trusted or signing.split(data).key  # checked by the import already: the key it names, if any
     line = svc.load(report.game_id)
     if as_json:
         print_json({"id": report.game_id, "outcome": report.outcome, "added": {
             "events": report.events, "branches": report.branches, "moves": report.moves, "notes": report.notes},
             "ruleset": line.ruleset.name, "events": svc.store.event_count(report.game_id),
-            "status": line.status()})
+            "status": line.status(), "signed_by": signer, "trusted": bool(trusted)})
         return
     console.print(report.game_id)
     console.print(f"{report.sentence()}. {line.ruleset.title}, branch {line.branch.name}: {line.status()}",
                   markup=False)
     if trusted:
         console.print(f"Signed by the trusted key {trusted[:16]}...")
+    elif signer:
+        console.print(f"Signed by key {signer[:16]}..., which no --trust names: the signature proves only that the"
+                      " file is unchanged since that key signed it; --trust SENDER.pub requires your sender's key.")
 
 
 @app.command(epilog=examples("agon keygen ~/.agon/key   # writes key and key.pub",

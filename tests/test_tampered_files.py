@@ -117,3 +117,21 @@ def test_signed_exports_refuse_any_rewrite_for_a_receiver_with_the_key(agon, tmp
     assert r.exit_code == 1 and "exists" in r.stderr
     r = agon("import", str(REPLAY), "--trust", str(tmp_path / "nope.pub"), ok=False)
     assert r.exit_code == 1 and "does not exist" in r.stderr
+
+
+def test_a_signed_file_imported_without_trust_says_which_key_signed_it_and_what_that_proves(agon, tmp_path):
+    agon("keygen", str(tmp_path / "ana"))
+    gid = agon("import", str(REPLAY)).stdout.splitlines()[0]
+    signed = tmp_path / "signed.jsonl"
+    agon("export", gid, "--sign", str(tmp_path / "ana"), "-o", str(signed))
+    key = json.loads(signed.read_text().splitlines()[-1])["key"]
+    other = str(tmp_path / "other.db")
+    out = agon("--db", other, "import", str(signed)).stdout
+    assert f"Signed by key {key[:16]}..., which no --trust names" in out and "unchanged since" in out
+    data = json.loads(agon("--db", other, "import", str(signed), "--json").stdout)
+    assert data["signed_by"] == key and data["trusted"] is False
+    plain = tmp_path / "plain.jsonl"
+    agon("export", gid, "-o", str(plain))
+    out = agon("--db", str(tmp_path / "third.db"), "import", str(plain)).stdout
+    assert "Signed" not in out
+    assert json.loads(agon("--db", other, "import", str(plain), "--json").stdout)["signed_by"] is None
