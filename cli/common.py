@@ -198,6 +198,14 @@ def with_db(commands: str) -> str:
     return re.sub(r"(^|&& )agon ", lambda m: m.group(1) + agon_line(""), commands)
 
 
+def with_db_quoted(message: str) -> str:
+    """``message`` (the service's words, which name commands as ``'agon ...'``) with this command line's ``--db``
+    in each command it names, so that a hint copied from an error reads the same store."""
+    if not _db_typed:
+        return message
+    return re.sub(r"'agon (?!--db )", lambda _: "'" + agon_line(""), message)
+
+
 def service() -> Service:
     global _service
     if _service is None:
@@ -312,7 +320,9 @@ def friendly(fn: F) -> F:
         as_json = bool(kwargs.get("as_json"))
         try:
             return fn(*args, **kwargs)
-        except (ServiceError, StoreError, Fail) as e:
+        except (ServiceError, StoreError) as e:
+            error_line(with_db_quoted(str(e)), as_json)  # the service's hints do not know this command's --db
+        except Fail as e:
             error_line(str(e), as_json)
         except BrokenPipeError:
             raise  # the reader of the output has gone (agon log GAME | head): not an error, ended quietly above

@@ -445,3 +445,12 @@ def test_a_mistyped_agon_rulesets_module_is_one_line_naming_the_setting(tmp_path
         assert r.stderr.splitlines() == [
             "error: ruleset 'toy' is named by AGON_RULESETS as module 'tests.toygme', which gives no ruleset"
             " (ModuleNotFoundError: No module named 'tests.toygme'); correct or unset AGON_RULESETS"]
+
+
+def test_hints_in_errors_carry_the_db_given_on_the_command_line(agon, tmp_path):
+    db = str(tmp_path / "club.db")
+    one_line(agon("--db", db, "log", "zzzz", ok=False), 1, f"'agon --db {db} games' lists the games")
+    gid = agon("--db", db, "new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3").stdout.split()[0]
+    said = one_line(agon("--db", db, "act", gid, "99", "--json", ok=False), 1)
+    assert f"'agon --db {db} options' lists" in json.loads(said)["error"]
+    one_line(agon("log", "zzzz", ok=False), 1, "'agon games' lists the games")  # AGON_DB: the same shell finds it
