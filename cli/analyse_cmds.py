@@ -18,6 +18,7 @@ from agon.cli.common import (
     JsonOpt,
     agon_line,
     bars_off,
+    branch_flag,
     console,
     default_workers,
     err,
@@ -138,7 +139,8 @@ def analyse(
             console.print(f"     [dim]{escape(with_db(chances.branch_command(a, d)))}[/]", markup=True)
     rate = f", {a.rollout_events / a.seconds:,.0f} events/s" if a.rollout_events and a.seconds else ""
     console.print(f"\n{a.computed:,} rollouts played ({a.rollout_events:,} events) in {a.seconds:.1f} s{rate};"
-                  f" {a.cached} position(s) read from the cache. '{agon_line(f'plot chances {line.game.id}')}' draws"
+                  f" {a.cached} position(s) read from the cache."
+                  f" '{agon_line(f'plot chances {line.game.id}{branch_flag(line)}')}' draws"
                   " the chart; --json gives every row.", markup=False)
 
 

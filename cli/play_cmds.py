@@ -248,8 +248,8 @@ def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | No
                 who_ = "" if r.actor in ("chance", "setup") else f"{r.actor}: "
                 console.print(f"{r.n:>5}. {who_}{r.sentence}", markup=False)
             if len(rows) > 20:
-                console.print(f"(the last 20 of {len(rows)} events; all of them: {agon_line(f'log {gid}')})",
-                              markup=False)
+                everything = agon_line(f"log {gid}{branch_flag(line)}")
+                console.print(f"(the last 20 of {len(rows)} events; all of them: {everything})", markup=False)
         elif word == "state":
             whose = {None: ", everything", PUBLIC: ", as every player sees it"}.get(who, f", as {who} sees it")
             console.print(view_text(f"{line.ruleset.title}, event #{line.head.depth}{whose}",
@@ -464,14 +464,15 @@ def play(
                     break
                 after_ended = False  # an Enter typed after an entry that ended by itself: ignored
             after_ended = ended
-        except (EOFError, typer.Abort):
-            console.print("\nStopped; every decision so far is recorded.")
+        except (EOFError, typer.Abort):  # Ctrl-D or Ctrl-C: stopped as by q
+            console.print("\nStopped; every decision so far is recorded. Go on later with:"
+                          f" {agon_line(f'play {line.game.id}{branch_flag(line)}')}", markup=False)
             return
         answer = answer.strip()
         kind = what_is(svc, line, answer, stepping, chosen) if answer else "entry"
         if kind == "quit":
             console.print("Stopped; every decision so far is recorded. Go on later with:"
-                          f" {agon_line(f'play {line.game.id}')}", markup=False)
+                          f" {agon_line(f'play {line.game.id}{branch_flag(line)}')}", markup=False)
             return
         if kind in ("command", "branch"):
             branch = command(svc, line, answer, branch, who)

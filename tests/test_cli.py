@@ -228,3 +228,19 @@ def test_play_at_a_seeded_chance_asks_for_seed_here_not_for_another_command(agon
     said = next(ln for ln in out.splitlines() if ln.startswith("This game draws its luck from its seed"))
     assert said.startswith("This game draws its luck from its seed: type 'seed' here") and "agon act" not in said
     assert "ann rolls a" in out
+
+
+def test_hints_for_a_line_that_is_not_the_current_one_name_it(agon):
+    gid = new_toy(agon)
+    for _ in range(12):
+        if "is over" in agon("options", gid).stdout or "over:" in agon("options", gid).stdout:
+            break
+        agon("act", gid, "1")
+    agon("branch", gid, "aside", "--at", "1")  # now the current line; main is not
+    out = agon("play", gid, "-b", "main", input="log\nq\n").stdout
+    assert f"Go on later with: agon play {gid} -b main" in out
+    assert f"events; all of them: agon log {gid} -b main)" in out
+    out = agon("play", gid, "-b", "main", input="").stdout  # Ctrl-D at the first prompt
+    assert f"Stopped; every decision so far is recorded. Go on later with: agon play {gid} -b main" in out
+    out = agon("analyse", gid, "-b", "main", "--rollouts", "2", "--workers", "1").stdout
+    assert f"'agon plot chances {gid} -b main' draws the chart" in out
