@@ -70,6 +70,18 @@ def whole(lo: int, hi: int, why: str = "") -> Callable[[Any], int]:
     return parse
 
 
+def one_of(*values: str) -> Callable[[Any], str]:
+    """The parser of a word from ``values`` (pass as ``parser=``): any other is a usage error (exit status 2), as
+    a number out of range is, naming the values taken."""
+
+    def parse(value: Any) -> str:
+        if str(value) not in values:
+            raise typer.BadParameter(f"{str(value)!r} is not one of: {', '.join(values)}")
+        return str(value)
+
+    return parse
+
+
 def share(what: str) -> Callable[[Any], float]:
     """The parser of a share strictly between 0 and 1 (pass as ``parser=``), as a decimal ("0.1") or a percentage
     ("10%"); ``what`` says what it is a share of."""

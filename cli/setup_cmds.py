@@ -25,6 +25,7 @@ from agon.cli.common import (
     examples,
     friendly,
     input_file,
+    one_of,
     print_json,
     service,
     whole,
@@ -212,9 +213,10 @@ def games(
     limit: Annotated[int | None, typer.Option("--limit", help="Show at most this many games.", parser=LIMIT)] = None,
     ruleset: Annotated[str | None, typer.Option("--ruleset", help="Only games of this ruleset.")] = None,
     status: Annotated[str | None, typer.Option(
-        "--status", help="Only games that are 'over' or still 'playing'.")] = None,
+        "--status", help="Only games that are 'over' or still 'playing'.", parser=one_of("over", "playing"))] = None,
     order: Annotated[str, typer.Option(
-        "--order", help="oldest (the default), newest, longest or shortest (by events).")] = "oldest",
+        "--order", help="oldest (the default), newest, longest or shortest (by events).",
+        parser=one_of("oldest", "newest", "longest", "shortest"))] = "oldest",
     as_json: JsonOpt = False,
 ) -> None:
     """List the stored games: id, ruleset, players, status, branches and current scores.
@@ -223,8 +225,6 @@ def games(
     with a progress bar."""
     from agon.cli.summary_cmds import progress_bar
 
-    if status not in (None, "over", "playing"):
-        raise Fail(f"--status must be 'over' or 'playing', not {status!r}")
     if ruleset is not None:
         ruleset = _ruleset(ruleset).name
     svc = service()

@@ -454,3 +454,14 @@ def test_hints_in_errors_carry_the_db_given_on_the_command_line(agon, tmp_path):
     said = one_line(agon("--db", db, "act", gid, "99", "--json", ok=False), 1)
     assert f"'agon --db {db} options' lists" in json.loads(said)["error"]
     one_line(agon("log", "zzzz", ok=False), 1, "'agon games' lists the games")  # AGON_DB: the same shell finds it
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("games", "--status", "ovr"), "error: invalid value for '--status': 'ovr' is not one of: over, playing; see"
+                                   " 'agon games --help'"),
+    (("games", "--order", "longst"), "error: invalid value for '--order': 'longst' is not one of: oldest, newest,"
+                                     " longest, shortest; see 'agon games --help'"),
+])
+def test_a_word_an_option_does_not_take_is_a_usage_error_like_a_number_out_of_range(agon, args, says):
+    assert one_line(agon(*args, ok=False), 2) == says
+    assert json.loads(one_line(agon(*args, "--json", ok=False), 2))["error"] == says.removeprefix("error: ")
