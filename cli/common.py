@@ -162,8 +162,8 @@ def db_url() -> str:
 
     A value without ``://`` is a path to a SQLite file. The store speaks SQLite and PostgreSQL only, so another
     database's URL is refused here in words rather than by a driver that is not installed; ``postgres://`` (the
-    spelling libpq and many hosts use) is read as ``postgresql://``. An empty ``--db`` (``--db "$UNSET"``) is
-    refused rather than read as the default store, which is someone's own."""
+    spelling libpq and many hosts use) is read as ``postgresql+psycopg://``, the driver agon installs. An empty
+    ``--db`` (``--db "$UNSET"``) is refused rather than read as the default store, which is someone's own."""
     if _db_typed == "":
         raise StoreError("--db is empty: give a SQLite file's path or a postgresql+psycopg:// URL (leave --db out"
                          " for the default store)")
@@ -176,7 +176,7 @@ def db_url() -> str:
         return f"sqlite:///{Path(raw).expanduser().resolve()}"
     scheme, _, rest = raw.partition("://")
     if scheme.lower() == "postgres":
-        return f"postgresql://{rest}"
+        return f"postgresql+psycopg://{rest}"
     if scheme.split("+")[0].lower() not in ("sqlite", "postgresql"):
         raise StoreError(f"cannot use database {raw}: agon stores games in SQLite (a file's path) or PostgreSQL"
                          f" (postgresql+psycopg://user@host/dbname), not in {scheme.split('+')[0]}")

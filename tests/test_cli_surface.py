@@ -426,12 +426,12 @@ def test_a_database_agon_cannot_store_in_is_named_in_words(agon):
         one_line(agon(*args, ok=False), 1, "agon stores games in SQLite", "PostgreSQL", "not in mysql")
 
 
-def test_postgres_url_spelling_is_read_as_postgresql():
+def test_postgres_url_spelling_is_read_as_postgresql_with_the_installed_driver():
     from agon.cli import common
 
     common.set_db("postgres://u@127.0.0.1/club", typed=True)
     try:
-        assert common.db_url() == "postgresql://u@127.0.0.1/club"
+        assert common.db_url() == "postgresql+psycopg://u@127.0.0.1/club"
     finally:
         common.set_db(None)
 
