@@ -589,10 +589,24 @@ def bench_cli_startup(tmp: Path) -> None:
            f"{a * 1000:.0f} ms vs {b * 1000:.0f} ms", ratio, "<= 1.5x", ratio <= 1.5)
 
 
+GROUPS = ("append", "eventsourcing", "o1", "recording", "commands", "undo", "snapshots", "listing", "startup",
+          "rollouts")
+"""The figures' groups, in the order they run; ``bench.py GROUP...`` runs only those named."""
+
+
 def main() -> int:
     """``bench.py`` runs every figure; ``bench.py recording o1`` only the named groups."""
+    args = sys.argv[1:]
+    if any(a in ("-h", "--help") for a in args):
+        print(f"{__doc__}\nusage: bench.py [GROUP...]   groups: {', '.join(GROUPS)} (default: all)")
+        return 0
+    unknown = [a for a in args if a not in GROUPS]
+    if unknown:
+        print(f"bench.py: no group {', '.join(map(repr, unknown))}; the groups are {', '.join(GROUPS)}",
+              file=sys.stderr)
+        return 2
     try:
-        return run(set(sys.argv[1:]))
+        return run(set(args))
     finally:
         drop_schemas()
 
@@ -619,8 +633,6 @@ def run(only: set[str]) -> int:
         if wanted("commands") or wanted("undo"):
             for label, url in backends(tmp):
                 bench_undo_command(label, url)
-
-
         if wanted("snapshots"):
             for label, url in backends(tmp):
                 bench_snapshots(label, url)
