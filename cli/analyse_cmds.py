@@ -1,8 +1,6 @@
 """``agon analyse``: win chances after every event and the better decisions, by bot rollouts; ``agon plot chances``
 draws them. The work is done by ``core.analyse``; this module parses, shows progress and renders."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import Annotated, Any
 

@@ -1,7 +1,5 @@
 """The ``agon`` application: the global ``--db`` option and the command modules joined together."""
 
-from __future__ import annotations
-
 import contextlib
 import os
 import re

@@ -1,8 +1,6 @@
 """What every command module shares: the consoles, the store from ``--db``/``AGON_DB``, JSON output, and the
 rule that a person sees one line saying what went wrong and what to do, never a traceback."""
 
-from __future__ import annotations
-
 import contextlib
 import json
 import os

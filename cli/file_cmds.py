@@ -1,7 +1,5 @@
 """Commands for files and integrity: export, import, verify."""
 
-from __future__ import annotations
-
 import json
 import shlex
 import sys

@@ -1,7 +1,5 @@
 """Commands that look back: state, log, replay."""
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 from typing import Annotated
 

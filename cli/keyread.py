@@ -14,8 +14,6 @@ the keys that go on spelling it (``os`` after ``mel`` took ``Melos``) and the sp
 swallowed, also at the next prompt when the word ended the entry. A key that leaves the spelling starts the next
 word with the keys held back (after ``n`` took ``Naupactus``, ``ae`` is the start of ``Aetolia``, not a slip)."""
 
-from __future__ import annotations
-
 import codecs
 import os
 import re

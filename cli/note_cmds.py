@@ -1,7 +1,5 @@
 """Commands for notes: note (write one on an event), notes (list a game's notes)."""
 
-from __future__ import annotations
-
 from typing import Annotated
 
 import typer

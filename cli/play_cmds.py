@@ -1,7 +1,5 @@
 """Commands that record play: options, act, play."""
 
-from __future__ import annotations
-
 import json
 import shlex
 from collections import Counter

@@ -4,8 +4,6 @@ The analysis package (and plotly, inside the functions that draw) is imported on
 runs, so the CLI starts without it.
 """
 
-from __future__ import annotations
-
 import re
 import shlex
 from pathlib import Path

@@ -4,8 +4,6 @@ Plain text, not a rich Tree: a big view (a map, a deck) renders in a few millise
 and never mistakes a value in brackets for markup.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from rich.text import Text

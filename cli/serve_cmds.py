@@ -1,7 +1,5 @@
 """agon serve: the game service over HTTP for players in different places (issue 16)."""
 
-from __future__ import annotations
-
 import errno
 import os
 import socket

@@ -1,7 +1,5 @@
 """Commands that set games up: rulesets, cards, schema, new, games, where, demo."""
 
-from __future__ import annotations
-
 import json
 import shlex
 import tomllib

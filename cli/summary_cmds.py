@@ -1,8 +1,6 @@
 """The game summary seen from the command line: a progress bar while stale summaries are recomputed, and
 ``agon rebuild``, which recomputes every one from the events."""
 
-from __future__ import annotations
-
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 

@@ -1,7 +1,5 @@
 """Commands that move along the game tree: undo, redo, branch, branches, switch."""
 
-from __future__ import annotations
-
 import shlex
 from typing import Annotated, Any
 
