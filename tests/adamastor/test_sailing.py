@@ -7,6 +7,7 @@ from msgspec.structs import replace
 
 from agon.core.engine import Chance, Over
 from agon.core.games.adamastor.board import build_board, step_cost
+from agon.core.games.adamastor.data import compile_cards
 from agon.core.games.adamastor.state import State
 from agon.events.adamastor import (
     BonusCardsDrawn,
@@ -214,3 +215,44 @@ def test_merged_half_spaces_share_one_column():
     edge = [sp for sp in board.spaces if sp.col == 8]
     assert edge and all(sp.edge_of == 2 for sp in edge)
     assert all(sp.edge_of == -1 for sp in board.spaces if sp.col == 4)
+
+
+def test_an_edge_space_whose_next_card_is_face_up_already_reveals_nothing():
+    # A card set of one's own may have a card whose right-edge half space finds no half space on the next card (the
+    # rulebook's Imagem 4 map, X, ends in row d; R1 begins in rows a-c). Entering it once R1 lies face up beside X
+    # must not reveal R1's position again (it did, putting another card there).
+    s = _example("D")
+    maps = ("X", "R1", "F1")
+    s = replace(s, maps=maps, board=build_board(s.cards, maps))
+    g = label(s.board, "G")
+    assert s.board[g].edge_of == 1  # X's right edge, with nothing of R1 to join
+    s = act(_sailing(s, 3), FleetMoved(to=g))
+    assert s.phase != "reveal" and s.maps == maps
+    pending = RS.pending(s)
+    assert not (isinstance(pending, Chance) and "map card" in pending.label)
+
+
+def test_a_version_2_game_keeps_revealing_at_such_an_edge():
+    s = _example("D")
+    maps = ("X", "R1", "F1")
+    s = replace(s, maps=maps, board=build_board(s.cards, maps), version=2)
+    s = act(_sailing(s, 3), FleetMoved(to=label(s.board, "G")))
+    assert s.phase == "reveal" and s.reveal_pos == 1
+
+
+def test_a_destination_on_the_left_edge_of_a_card_revealed_under_the_fleet_wins():
+    # A card set of one's own whose final card has its destination on its left edge, joining the half space the
+    # fleet entered on the last regular card: revealing that card under the fleet reaches the destination
+    # (rulebook 6: reaching the final destination wins).
+    cards = example_cards()
+    final = next(m for m in cards["maps"] if m["id"] == "F1")
+    final["spaces"].append({"at": "0d", "type": "empty", "destination": True, "label": "Goa"})
+    s = _example("D")
+    maps = ("X", "")
+    s = replace(s, cards=compile_cards(cards), maps=maps)
+    s = replace(s, board=build_board(s.cards, maps))
+    s = act(_sailing(s, 3), FleetMoved(to=label(s.board, "G")))
+    assert s.phase == "reveal" and s.reveal_pos == 1
+    won = act(s, MapCardRevealed(position=1, card="F1"))
+    assert won.result == "won" and isinstance(RS.pending(won), Over)
+    assert not act(replace(s, version=2), MapCardRevealed(position=1, card="F1")).result  # version 2 did not look

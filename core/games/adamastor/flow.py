@@ -70,6 +70,15 @@ in play pay for the cheapest skill of the card set (rulebook 7: "Se estão 2 ou 
 each player is asked in turn, the captain first, until one learns; a player with no affordable skill may only
 decline. Hands are not shared in co-op (9.3), and version 2 asked only a player holding an affordable skill, so
 being asked, or passed over, told the partner something of that hand; a game recorded then is folded so."""
+EDGE_REVEALS_ONCE = 3
+"""From ruleset version 3, entering a right-edge half space reveals the next card only while it is face down. A
+card set of one's own may have a right-edge half space that no half space of the next card joins (the bundled
+cards all share rows a-c at both edges), so it stays an edge after that card is revealed; version 2 revealed the
+position again, putting another card over it. Bundled games never meet it."""
+DESTINATION_ON_REVEAL = 3
+"""From ruleset version 3, a space the fleet stands on when the next card is revealed is a final destination if the
+revealed card's half space there is one (a card set of one's own may put a destination on a card's left edge; the
+bundled ones have theirs inside the final cards): the fleet has reached it (rulebook 6). Version 2 never looked."""
 MAP_COUNT = {"easy": 2, "regular": 3, "hard": 4}
 """Regular map cards per difficulty (rulebook 3.1); one final destination card is added."""
 HISTORICAL_MAPS = ("H1", "H2", "H3")
@@ -288,7 +297,7 @@ def _entered(s: State) -> State:
     sp = s.board[s.fleet]
     if sp.destination:
         return add_note(replace(s, result="won", phase="over"), "the fleet reaches the final destination")
-    if sp.edge_of >= 0:
+    if sp.edge_of >= 0 and (s.version < EDGE_REVEALS_ONCE or not s.maps[sp.edge_of]):
         return replace(s, phase="reveal", reveal_pos=sp.edge_of, after_reveal="sail")
     return _land_check(s)
 
@@ -322,6 +331,8 @@ def _apply(s: State, e: AdamastorEvent) -> State:
             maps = tuple(card if k == pos else m for k, m in enumerate(s.maps))
             s = replace(s, maps=maps, board=build_board(s.cards, maps))
             if s.after_reveal == "sail":
+                if s.version >= DESTINATION_ON_REVEAL and s.board[s.fleet].destination:
+                    return add_note(replace(s, result="won", phase="over"), "the fleet reaches the final destination")
                 return _land_check(s)
             return replace(s, phase=s.after_reveal)
         case FleetPlaced(space=sp):
