@@ -150,14 +150,15 @@ def schema(
 def _parse_bot(spec: str) -> tuple[str, str]:
     name, sep, kind = spec.partition(":")
     if not name or not sep or not kind:
-        raise Fail(f"--bot {spec!r}: write it as NAME:KIND, e.g. --bot Zeno:random")
+        raise typer.BadParameter(f"{spec!r}: write it as NAME:KIND, e.g. --bot Zeno:random", param_hint="'--bot'")
     return name, kind
 
 
 def _parse_option(spec: str) -> tuple[str, Any]:
     key, sep, value = spec.partition("=")
     if not key or not sep:
-        raise Fail(f"--option {spec!r}: write it as KEY=VALUE, e.g. --option difficulty=hard")
+        raise typer.BadParameter(f"{spec!r}: write it as KEY=VALUE, e.g. --option difficulty=hard",
+                                 param_hint="'--option'")
     lowered = value.lower()
     if lowered in ("true", "yes", "on"):
         return key, True

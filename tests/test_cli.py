@@ -99,7 +99,6 @@ def test_play_prompts_records_and_quits(agon):
         (("state", "nope"), "no game 'nope' in this store"),
         (("new", "chess", "--player", "a"), "unknown ruleset 'chess'"),
         (("new", "toy", "--player", "a"), "played by 2 to 4 players, not 1"),
-        (("new", "toy", "--player", "a", "--bot", "b"), "write it as NAME:KIND"),
         (("schema", "chess"), "unknown ruleset 'chess'"),
         (("cards", "toy", "--export", "cards.yaml"), "a card set is written as TOML (.toml) or JSON (.json)"),
         (("import", "."), "is a folder, not a file"),

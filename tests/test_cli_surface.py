@@ -461,6 +461,10 @@ def test_hints_in_errors_carry_the_db_given_on_the_command_line(agon, tmp_path):
                                    " 'agon games --help'"),
     (("games", "--order", "longst"), "error: invalid value for '--order': 'longst' is not one of: oldest, newest,"
                                      " longest, shortest; see 'agon games --help'"),
+    (("new", "toy", "--player", "ann", "--bot", "Bo"), "error: invalid value for '--bot': 'Bo': write it as"
+                                                       " NAME:KIND, e.g. --bot Zeno:random; see 'agon new --help'"),
+    (("new", "toy", "--player", "ann", "--option", "difficulty"), "error: invalid value for '--option':"
+     " 'difficulty': write it as KEY=VALUE, e.g. --option difficulty=hard; see 'agon new --help'"),
 ])
 def test_a_word_an_option_does_not_take_is_a_usage_error_like_a_number_out_of_range(agon, args, says):
     assert one_line(agon(*args, ok=False), 2) == says
