@@ -67,6 +67,20 @@ SETUP_ACTOR = "setup"
 DECIDER = ":decider"
 """``record``'s default audience: the player who decided (no player may be named with a ':')."""
 RESERVED_NAMES = {CHANCE_ACTOR, SETUP_ACTOR, ""}
+@dataclass(frozen=True)
+class Words:
+    """How the service's messages name what a person can do next: the command line's commands by default. The
+    server passes its own (``server/api.py`` ``http_words``), so one message serves every face and a player on a
+    web page is not told to run a command."""
+
+    options: str = "'agon options'"
+    """Where the numbered options, and the position they were read at, are shown."""
+    play_on: str = "branch from an earlier position with 'agon branch' to play on"
+    """How a finished line is played on."""
+
+
+CLI_WORDS = Words()
+
 MAX_CHOICE = 100_000
 """The longest choice (a number, an outcome or an event as JSON) ``parse_choice`` reads."""
 
@@ -418,7 +432,7 @@ def position(line: Line) -> str:
     return f"{line.head.depth}.{line.head.id[:8]}"
 
 
-def position_problem(line: Line, expect: str) -> str | None:
+def position_problem(line: Line, expect: str, words: Words = CLI_WORDS) -> str | None:
     """Why ``line`` is no longer at the position ``expect`` (say, when options were listed), or None."""
     depth, sep, ident = expect.strip().partition(".")
     # At most the 8 hex digits a position shows: a longer prefix would let anyone who may name a position learn
@@ -426,17 +440,17 @@ def position_problem(line: Line, expect: str) -> str | None:
     # card in the next event could be found by hashing each candidate.
     if not (depth.isascii() and depth.isdigit() and sep and 4 <= len(ident) <= 8 and len(expect) <= 80
             and all(c in "0123456789abcdef" for c in ident)):
-        return f"{shown(expect)} is not a position; give it as 'agon options' prints it, e.g. 12.a1b2c3d4"
+        return f"{shown(expect)} is not a position; give it as {words.options} shows it, e.g. 12.a1b2c3d4"
     if int(depth) == line.head.depth and line.head.id.startswith(ident):
         return None
     return (f"the line has moved since position {expect.strip()}: it is now at {position(line)} ({line.status()});"
-            " nothing was recorded: look at 'agon options' again and choose anew")
+            f" nothing was recorded: look at {words.options} again and choose anew")
 
 
-def check_position(line: Line, expect: str) -> None:
+def check_position(line: Line, expect: str, words: Words = CLI_WORDS) -> None:
     """Raise unless ``line`` is still at position ``expect``: a line that moved is a lost race (``RaceLost``: the
     server's 409), a malformed position a ``ServiceError``."""
-    problem = position_problem(line, expect)
+    problem = position_problem(line, expect, words)
     if problem:
         raise (RaceLost if problem.startswith("the line has moved") else ServiceError)(problem)
 
@@ -766,13 +780,12 @@ class Service:
 
     # -- acting ------------------------------------------------------------------------------------------------
 
-    def parse_choice(self, line: Line, choice: str) -> Event:
+    def parse_choice(self, line: Line, choice: str, words: Words = CLI_WORDS) -> Event:
         """The event meant by ``choice``: a number from ``options``, the event as JSON, or a chance outcome."""
         pending = line.pending
         text = choice.strip()
         if isinstance(pending, Over):
-            raise ServiceError(f"the game is over ({pending.outcome.summary}); branch from an earlier position"
-                               " with 'agon branch' to play on")
+            raise ServiceError(f"the game is over ({pending.outcome.summary}); {words.play_on}")
         if len(text) > MAX_CHOICE:
             raise ServiceError(f"the choice is {len(text):,} characters long; no event of {line.ruleset.name} needs"
                                f" more than {MAX_CHOICE:,}")
@@ -781,7 +794,7 @@ class Service:
                 obj = json.loads(text)
             except json.JSONDecodeError as e:
                 raise ServiceError(f"the choice is not valid JSON ({e.msg} at column {e.colno});"
-                                   " give a number from 'agon options' or an event as JSON") from None
+                                   f" give a number from {words.options} or an event as JSON") from None
             except RecursionError:
                 raise ServiceError("the choice's JSON is nested too deeply to be an event; 'agon schema"
                                    f" {line.ruleset.name}' shows the event types") from None
@@ -817,16 +830,16 @@ class Service:
         if text.isascii() and text.isdigit():  # not '²': str.isdigit accepts digits int() cannot read
             if len(text) > 9 or not 1 <= int(text) <= len(legal):
                 n = text if len(text) <= 12 else text[:12] + "..."
-                raise ServiceError(f"choice {n} is out of range: 'agon options' lists 1 to {len(legal)}")
+                raise ServiceError(f"choice {n} is out of range: choose 1 to {len(legal)} ({words.options} lists them)")
             return legal[int(text) - 1]
         try:  # the decision's steps typed at once, each by a prefix (core.steps)
             return steps_mod.build(line.ruleset, line.state, text)
         except entry.EntryError as e:
             if text in ("seed", "random"):  # typed at a table out of habit: no chance is due, a person decides
                 raise ServiceError(f"'{text}' draws a chance outcome, but none is needed now: {pending.player} must"
-                                   f" decide ({pending.prompt}); give a choice number from 'agon options', or the"
+                                   f" decide ({pending.prompt}); give a choice number from {words.options}, or the"
                                    " event as JSON") from None
-            raise ServiceError(f"{e}; or give a choice number from 'agon options', or the event as JSON") from None
+            raise ServiceError(f"{e}; or give a choice number from {words.options}, or the event as JSON") from None
 
     @staticmethod
     def _outcome_rule(line: Line, pending: Chance, text: str) -> str | None:
@@ -848,8 +861,8 @@ class Service:
         return self.record(game_ref, choice, as_player, branch, auto, tell, expect)[0]
 
     def record(self, game_ref: str, choice: str, as_player: str | None = None, branch: str | None = None,
-               auto: bool = True, tell: str | None = DECIDER, expect: str | None = None, line: Line | None = None
-               ) -> tuple[list[Recorded], Line]:
+               auto: bool = True, tell: str | None = DECIDER, expect: str | None = None, line: Line | None = None,
+               words: Words = CLI_WORDS) -> tuple[list[Recorded], Line]:
         """``act``, also returning the line as it now stands (without reading and folding it again).
 
         The events recorded are told to ``tell``: by default (``DECIDER``) as the player who decided may see them
@@ -861,12 +874,13 @@ class Service:
         store's compare-and-swap on the head read here covers a move between this check and the write.
 
         ``line``: the line as the caller has just read it (the server reads it to check the seat), to save reading
-        and folding it again; the compare-and-swap expects its head, so a line that moved since is a lost race."""
+        and folding it again; the compare-and-swap expects its head, so a line that moved since is a lost race.
+        ``words``: how refusals name what to do next (the server's differ from the command line's)."""
         if line is None:
             line = self.load(game_ref, branch)
         if expect is not None:
-            check_position(line, expect)
-        event = self.parse_choice(line, choice)
+            check_position(line, expect, words)
+        event = self.parse_choice(line, choice, words)
         pending = line.pending
         if isinstance(pending, Decision):
             actor = as_player or pending.player
@@ -1195,7 +1209,7 @@ class Service:
             src = self.load(game.id, src_b.name)
             if not 0 <= at <= src.head.depth:
                 raise ServiceError(
-                    f"--at {at} is outside branch {src.branch.name!r}, which has events 0 to {src.head.depth}"
+                    f"event {at} is outside branch {src.branch.name!r}, which has events 0 to {src.head.depth}"
                 )
             head_id = src.envelopes[at].id
         luck = secrets.randbelow(2**31) + 1 if reseed else src_b.luck

@@ -37,6 +37,7 @@ from agon.core.service import (
     Recorded,
     Service,
     ServiceError,
+    Words,
     check_position,
     position,
     told,
@@ -240,6 +241,12 @@ def load(call: Call) -> tuple[Line, str | None]:
     return line, seats.seat_of(call.svc, line.game.id, call.token)
 
 
+def http_words(game_id: str) -> Words:
+    """What the service's refusals tell a caller of this API to do next (the command line's words name commands)."""
+    return Words(options=f"GET /api/games/{game_id}/options",
+                 play_on="the host may branch from an earlier position to play on")
+
+
 def viewer_of(seat: str | None) -> str:
     """Whose view a seat gets: a player their own; the host and nobody what every player sees."""
     return seat if seat not in (None, HOST) else PUBLIC
@@ -426,7 +433,7 @@ def act(call: Call) -> Any:
                            " recorded: look at the options again and retry")
         expect = position(line)
     elif isinstance(expect, str):  # a stale position is a lost race (409) before anything else is judged
-        check_position(line, expect)
+        check_position(line, expect, http_words(line.game.id))
     elif expect is not None:
         raise HttpError(400, "'expect' is the 'position' the options were read at (or their event number)")
     pending = line.pending
@@ -454,7 +461,8 @@ def act(call: Call) -> Any:
 def _record(call: Call, line: Line, choice: str, expect: str | None, **kw: Any) -> tuple[list[Recorded], Line]:
     """The service's ``record`` on the line the route read, at the position the caller saw (``expect``): the
     store's compare-and-swap expects that line's head, so a race lost in between is a ``RaceLost`` (409)."""
-    return call.svc.record(line.game.id, choice, branch=line.branch.name, expect=expect, line=line, **kw)
+    return call.svc.record(line.game.id, choice, branch=line.branch.name, expect=expect, line=line,
+                           words=http_words(line.game.id), **kw)
 
 
 def undo(call: Call) -> Any:

@@ -270,8 +270,14 @@ def test_a_lost_race_is_a_409_with_the_clis_message(client, monkeypatch):
     who, tok = acting(client, g)
     r = client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": stale}, headers=bearer(tok))
     assert r.status_code == 409 and r.json()["error"].startswith("the line has moved since position")
+    # a player on a web page is pointed at the API's options, not at a command of the command line
+    assert f"look at GET /api/games/{gid}/options again" in r.json()["error"]
     r = client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": "nowhere"}, headers=bearer(tok))
-    assert r.status_code == 400 and "is not a position" in r.json()["error"]
+    assert r.status_code == 400 and "is not a position" in r.json()["error"] and "agon" not in r.json()["error"]
+    r = client.post(f"/api/games/{gid}/act", json={"choice": 999}, headers=bearer(tok))
+    assert r.status_code == 400, r.json()
+    n = len(client.get(f"/api/games/{gid}/options", headers=bearer(tok)).json()["options"])
+    assert r.json()["error"].endswith(f"out of range: choose 1 to {n} (GET /api/games/{gid}/options lists them)")
 
 
 def test_undo_policy_a_player_takes_back_only_their_own_unrevealed_last_decision(client):

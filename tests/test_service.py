@@ -158,7 +158,7 @@ def test_a_branch_keeps_the_same_luck_unless_reseeded(svc):
     assert n >= 10 and fresh_rolls[:n] != main_rolls[:n]  # 10+ equal dice by chance: odds below 1 in 60 million
     with pytest.raises(ServiceError, match="already has a branch 'same'"):
         svc.branch(gid, "same")
-    with pytest.raises(ServiceError, match="--at 999 is outside"):
+    with pytest.raises(ServiceError, match="event 999 is outside"):
         svc.branch(gid, "far", at=999)
 
 
