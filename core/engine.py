@@ -65,8 +65,9 @@ class Chance:
     @property
     def forced(self) -> bool:
         """Only one outcome is possible (nothing to draw, or every item alike): no luck is involved, so the
-        service records it by itself, even in a game played at a real table."""
-        if self.kind == "dice":
+        service records it by itself, even in a game played at a real table. Never for a ``blind`` draw from
+        something: recording it at once would tell every seat that it held one item alone."""
+        if self.kind == "dice" or (self.blind and self.items and self.count):
             return False
         if self.kind == "draw" and self.count == 0:
             return True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from agon.core.engine import Chance, Decision, describe_pending, option_text
 from agon.core.games.perikles import RULESET as RS
 from agon.core.games.perikles.battle import strengths
@@ -77,6 +79,8 @@ def test_slave_revolt_removes_a_spartan_hoplite_drawn_blind_on_ones_own_commitme
     assert isinstance(pending, Chance) and set(pending.items) == {"sparta-h4-1", "sparta-h4-2"}
     # the status every seat reads (listings, the server's game head) does not count the face-down hoplites there
     assert describe_pending(pending).endswith("at Plataea: draw 1 blind")
+    # nor, at a table, does a lone hoplite get struck by itself: the recorder enters it as any draw
+    assert not dataclasses.replace(pending, items=("sparta-h4-1",)).forced
     assert "not a Spartan hoplite" in refused(s, SlaveRevoltStruck(counter="athens-h1-1"))
     s = play(s, SlaveRevoltStruck(counter="sparta-h4-2"))
     assert s.revolted == ("sparta-h4-2",) and RS.pending(s).player == "P1"
