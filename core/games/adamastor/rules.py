@@ -365,9 +365,9 @@ def _validate_decision(s: State, e: Event) -> str | None:
                 return "learn a skill (rulebook 7 'Aprende habilidade'): only 1 skill can be learned per round"
             if s.phase != "learn":
                 return "learn a skill (rulebook 7): skills are learned in the events phase, when the event fires"
-            if s.holder(c) < 0:
-                return f"learn a skill (rulebook 7): {c} is not in a hand"
             if s.holder(c) != flow.learner(s):
+                # One refusal for a card in the partner's hand and one in the deck or anywhere else: the learner
+                # sees neither (9.3 hands are not shared), so telling them apart would say where a hidden card is.
                 who = s.players[flow.learner(s)]
                 return (f"learn a skill (rulebook 7 'da tua mão', 9.3 hands are not shared): {c} is not in {who}'s"
                         f" hand, and {who} decides now")
