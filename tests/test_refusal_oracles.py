@@ -235,17 +235,21 @@ def differences(name: str, n: int, seed: int, positions: int, options: dict | No
 GAMES = [
     pytest.param("pergamemnon", 3, 4, {}, id="pergamemnon-3p"),
     pytest.param("pergamemnon", 2, 5, {}, id="pergamemnon-2p"),
+    pytest.param("pergamemnon", 4, 12, {}, id="pergamemnon-4p"),
     pytest.param("peloponnes", 3, 4, {}, id="peloponnes-3p"),
+    pytest.param("peloponnes", 2, 13, {}, id="peloponnes-2p"),
+    pytest.param("peloponnes", 4, 14, {}, id="peloponnes-4p"),
     pytest.param("perikles", 3, 4, {}, id="perikles-3p"),
     pytest.param("perikles", 4, 9, {}, id="perikles-4p"),
     pytest.param("adamastor", 2, 11, {}, id="adamastor-2p"),
     pytest.param("adamastor", 2, 12, {"less_luck": "true"}, id="adamastor-2p-less-luck"),
+    pytest.param("adamastor", 1, 15, {}, id="adamastor-solo"),
 ]
 
 
 @pytest.mark.parametrize(("name", "n", "seed", "options"), GAMES)
 def test_no_refusal_depends_on_what_its_submitter_may_not_see(name, n, seed, options):
-    found = differences(name, n, seed, positions=25, options=options)
+    found = differences(name, n, seed, positions=30, options=options)
     assert not found, found[:3]
 
 
