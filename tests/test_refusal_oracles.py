@@ -21,6 +21,7 @@ import msgspec
 import pytest
 
 from agon.core import registry
+from agon.core import steps as steps_mod
 from agon.core.autoplay import play_out
 from agon.core.engine import Decision, RuleViolation, check
 from agon.events.base import GameCreated, PlayerSeat
@@ -194,6 +195,21 @@ def crafted(rs, s, hidden: list[str], rng: random.Random, chance: list[Any], lim
     return out
 
 
+def _steps_differ(rs, s, t, viewer: str, rng: random.Random) -> list[tuple]:
+    """A decision built step by step (core.steps: 'agon play', the server's /steps) along a random path: each
+    question asked, with its choices, is the same in both states."""
+    chosen: steps_mod.Chosen = ()
+    for _ in range(12):
+        a, b = steps_mod.ask(rs, s, chosen), steps_mod.ask(rs, t, chosen)
+        if a != b:
+            return [("steps", viewer, a, b)]
+        if not isinstance(a, steps_mod.Question) or not a.choices:
+            return []
+        value = rng.choice(a.values)
+        chosen = (*chosen, (a.field_of(value), value))
+    return []
+
+
 def differences(name: str, n: int, seed: int, positions: int, options: dict | None = None) -> list[tuple]:
     """Every (event, actor, answer in the original, answer in the changed state) where the two differ."""
     rs = registry.get(name)
@@ -223,6 +239,7 @@ def differences(name: str, n: int, seed: int, positions: int, options: dict | No
                     tried += 1
                     if list(rs.legal(s)) != list(rs.legal(t)):
                         found.append(("legal", viewer, rs.legal(s), rs.legal(t)))
+                    found += _steps_differ(rs, s, t, viewer, rng)
                 for ev in events_:
                     tried += 1
                     a, b = answer(rs, s, ev, viewer), answer(rs, t, ev, viewer)
