@@ -41,6 +41,7 @@ from agon.core.engine import (
     event_as,
     narrate_as,
     steps,
+    turn_rule,
     version_number,
 )
 from agon.core.names import branch_problem, name_problem, shown, title_problem
@@ -880,8 +881,15 @@ class Service:
             line = self.load(game_ref, branch)
         if expect is not None:
             check_position(line, expect, words)
-        event = self.parse_choice(line, choice, words)
         pending = line.pending
+        if (isinstance(pending, Decision) and as_player is not None and as_player != pending.player
+                and as_player in line.created.names and not choice.lstrip().startswith("{")):
+            # A number or typed steps are read against the options of the player to act, which may tell of a hand
+            # ``as_player`` cannot see ('choose 1 to N'): refused before they are read. An event given as JSON is
+            # the actor's own; the rules judge it under their name (``check``).
+            raise ServiceError(f"refused: {turn_rule(line.ruleset, line.state)}: {pending.player} must act now"
+                               f" ({pending.prompt}), not {as_player}")
+        event = self.parse_choice(line, choice, words)
         if isinstance(pending, Decision):
             actor = as_player or pending.player
             if actor not in line.created.names:

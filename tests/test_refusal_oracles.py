@@ -319,12 +319,10 @@ def _table_game(svc, alter: str | None) -> tuple[str, Any]:
         svc.record(gid, msgspec.json.encode(ev).decode())
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason="core/service.py parse_choice reads the options of the"
-                   " player to act before record checks who acts (agon act --as out of turn); not a rules file")
 def test_a_choice_typed_out_of_turn_is_not_read_against_the_hidden_options_of_the_player_to_act(tmp_path):
-    """``agon act GAME 99 --as Ana`` while Bo must decide: 'choose 1 to N' counts Bo's options, and a typed step
-    that does not match lists the values of Bo's options; both depend on Bo's hand, which Ana cannot see. (The
-    server refuses a seat out of turn before reading its choice.)"""
+    """``agon act GAME 99 --as Ana`` while Bo must decide is refused for the turn order before the choice is read:
+    read against Bo's options, 'choose 1 to N' counted them and a typed step that did not match listed their values,
+    both depending on Bo's hand, which Ana cannot see. (The server refuses a seat out of turn the same way.)"""
     from agon.core.service import Service, ServiceError
     from agon.events.store import Store
 
