@@ -885,8 +885,14 @@ class Service:
         if (isinstance(pending, Decision) and as_player is not None and as_player != pending.player
                 and as_player in line.created.names and not choice.lstrip().startswith("{")):
             # A number or typed steps are read against the options of the player to act, which may tell of a hand
-            # ``as_player`` cannot see ('choose 1 to N'): refused before they are read. An event given as JSON is
-            # the actor's own; the rules judge it under their name (``check``).
+            # ``as_player`` cannot see ('choose 1 to N'): refused before they are read, naming the rule as the same
+            # decision given as JSON under their name is told (``check`` judges the turn before anything else).
+            legal = line.ruleset.legal(line.state)
+            try:
+                if legal:
+                    check(line.ruleset, line.state, legal[0], as_player)
+            except RuleViolation as e:
+                raise ServiceError(f"refused: {e.rule}") from None
             raise ServiceError(f"refused: {turn_rule(line.ruleset, line.state)}: {pending.player} must act now"
                                f" ({pending.prompt}), not {as_player}")
         event = self.parse_choice(line, choice, words)
