@@ -404,21 +404,29 @@ def _free_port() -> int:
     return port
 
 
-def test_agon_serve_answers_on_loopback(tmp_path):
+def _serve(tmp_path, **env: str) -> tuple[subprocess.Popen, int]:
+    """'agon serve' on a free loopback port with a fresh store (and ``env``), once it answers: (process, port)."""
     port = _free_port()
-    env = {**os.environ, "AGON_DB": str(tmp_path / "club.db")}
-    proc = subprocess.Popen([sys.executable, "-m", "agon", "serve", "--port", str(port)], env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "agon", "serve", "--port", str(port)],
+                            env={**os.environ, "AGON_DB": str(tmp_path / "club.db"), **env},
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5)
+            return proc, port
+        except httpx.TransportError:
+            if proc.poll() is not None or time.monotonic() >= deadline:
+                proc.kill()
+                raise AssertionError(proc.communicate(timeout=20)[0]) from None
+            time.sleep(0.2)
+
+
+def test_agon_serve_answers_on_loopback(tmp_path):
+    proc, port = _serve(tmp_path)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                r = httpx.post(f"http://127.0.0.1:{port}/api/games", timeout=5,
-                               json={"ruleset": "adamastor", "players": ["Ana"], "seed": 1})
-                break
-            except httpx.TransportError:
-                assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read()
-                time.sleep(0.2)
+        r = httpx.post(f"http://127.0.0.1:{port}/api/games", timeout=5,
+                       json={"ruleset": "adamastor", "players": ["Ana"], "seed": 1})
         assert r.status_code == 201
         games = httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5).json()
         assert [x["game"] for x in games] == [r.json()["game"]]
@@ -432,19 +440,8 @@ def test_agon_serve_answers_a_client_whose_headers_trickle_in_with_408_and_close
     """A client that sends its request a byte at a time, each byte within uvicorn's keep-alive time, would hold a
     connection for ever; 'agon serve' gives a request's line and headers AGON_HEADER_WAIT seconds (30 unless set).
     A prompt request on another connection meanwhile, and a slow body after prompt headers, are not cut."""
-    port = _free_port()
-    env = {**os.environ, "AGON_DB": str(tmp_path / "club.db"), "AGON_HEADER_WAIT": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "agon", "serve", "--port", str(port)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc, port = _serve(tmp_path, AGON_HEADER_WAIT="1")
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5)
-                break
-            except httpx.TransportError:
-                assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read()
-                time.sleep(0.2)
         slow = socket.create_connection(("127.0.0.1", port), timeout=10)
         start = time.monotonic()
         got = b""
