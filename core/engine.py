@@ -278,17 +278,21 @@ def turn_rule(ruleset: Ruleset, state: State) -> str:
     return rule(state) if rule is not None else "turn order"
 
 
+def out_of_turn(ruleset: Ruleset, state: State, pending: Decision, actor: str, event: Event | None) -> str:
+    """The rule ``actor`` breaks deciding while ``pending.player`` must: the ruleset names it, as it does for the
+    same decision (``event``, when there is one) typed as JSON with the actor's name."""
+    mine = msgspec.structs.replace(event, player=actor) if isinstance(getattr(event, "player", None), str) else None
+    reason = ruleset.validate(state, mine) if mine is not None else None
+    return reason or f"{turn_rule(ruleset, state)}: {pending.player} must act now ({pending.prompt}), not {actor}"
+
+
 def check(ruleset: Ruleset, state: State, event: Event, actor: str | None = None) -> None:
     """Raise ``RuleViolation`` unless ``event`` may happen now (by ``actor``, when a decision is pending)."""
     pending = ruleset.pending(state)
     if isinstance(pending, Over):
         raise RuleViolation("the game is over: no event can follow its end")
     if isinstance(pending, Decision) and actor is not None and actor != pending.player:
-        # The ruleset names the rule, as it does for the same decision typed as JSON with the actor's name.
-        mine = msgspec.structs.replace(event, player=actor) if isinstance(getattr(event, "player", None), str) else None
-        reason = ruleset.validate(state, mine) if mine is not None else None
-        raise RuleViolation(reason or f"{turn_rule(ruleset, state)}: {pending.player} must act now"
-                                      f" ({pending.prompt}), not {actor}")
+        raise RuleViolation(out_of_turn(ruleset, state, pending, actor, event))
     if isinstance(event, GameCreated):
         raise RuleViolation("game.created opens a game; it cannot be recorded during play")
     reason = ruleset.validate(state, event)

@@ -40,8 +40,8 @@ from agon.core.engine import (
     describe_pending,
     event_as,
     narrate_as,
+    out_of_turn,
     steps,
-    turn_rule,
     version_number,
 )
 from agon.core.names import branch_problem, name_problem, shown, title_problem
@@ -886,15 +886,9 @@ class Service:
                 and as_player in line.created.names and not choice.lstrip().startswith("{")):
             # A number or typed steps are read against the options of the player to act, which may tell of a hand
             # ``as_player`` cannot see ('choose 1 to N'): refused before they are read, naming the rule as the same
-            # decision given as JSON under their name is told (``check`` judges the turn before anything else).
-            legal = line.ruleset.legal(line.state)
-            try:
-                if legal:
-                    check(line.ruleset, line.state, legal[0], as_player)
-            except RuleViolation as e:
-                raise ServiceError(f"refused: {e.rule}") from None
-            raise ServiceError(f"refused: {turn_rule(line.ruleset, line.state)}: {pending.player} must act now"
-                               f" ({pending.prompt}), not {as_player}")
+            # decision given as JSON under their name is told (the rules judge the turn before anything else).
+            first = next(iter(line.ruleset.legal(line.state)), None)
+            raise ServiceError(f"refused: {out_of_turn(line.ruleset, line.state, pending, as_player, first)}")
         event = self.parse_choice(line, choice, words)
         if isinstance(pending, Decision):
             actor = as_player or pending.player
