@@ -293,10 +293,15 @@ def _trim_or_end(s: State) -> State:
 # --- sailing --------------------------------------------------------------------------------------------------
 
 
+def _arrived(s: State) -> State:
+    """The fleet stands on a final destination: the game is won (rulebook 6)."""
+    return add_note(replace(s, result="won", phase="over"), "the fleet reaches the final destination")
+
+
 def _entered(s: State) -> State:
     sp = s.board[s.fleet]
     if sp.destination:
-        return add_note(replace(s, result="won", phase="over"), "the fleet reaches the final destination")
+        return _arrived(s)
     if sp.edge_of >= 0 and (s.version < EDGE_REVEALS_ONCE or not s.maps[sp.edge_of]):
         return replace(s, phase="reveal", reveal_pos=sp.edge_of, after_reveal="sail")
     return _land_check(s)
@@ -332,7 +337,7 @@ def _apply(s: State, e: AdamastorEvent) -> State:
             s = replace(s, maps=maps, board=build_board(s.cards, maps))
             if s.after_reveal == "sail":
                 if s.version >= DESTINATION_ON_REVEAL and s.board[s.fleet].destination:
-                    return add_note(replace(s, result="won", phase="over"), "the fleet reaches the final destination")
+                    return _arrived(s)
                 return _land_check(s)
             return replace(s, phase=s.after_reveal)
         case FleetPlaced(space=sp):
