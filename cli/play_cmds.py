@@ -45,7 +45,7 @@ def options_data(line: Line) -> dict[str, Any]:
         ]
     elif isinstance(pending, Chance):
         data["pending"] = {"kind": "chance", "chance": pending.kind, "label": pending.label, "count": pending.count,
-                           "sides": pending.sides, "items": list(pending.items)}
+                           "sides": pending.sides, "items": list(pending.names)}
         data["options"] = []
     else:
         data["pending"] = {"kind": "over", "winners": list(pending.outcome.winners),
@@ -122,7 +122,7 @@ def print_chance(pending: Chance, how: str) -> None:
     soon = " (each is taken as soon as it can only mean one)" if how == "type it here" else ""
     console.print(f"Enter {what} ({pending.label}), each by any unique prefix, spaces or commas between{soon}:"
                   f" {how} (or 'seed' to let agon draw it). From:")
-    for row in groups_text(pending.items):
+    for row in groups_text(pending.names):  # an unseen draw: the card set's names, not what is left
         console.print(f"  {row}")
 
 
@@ -262,7 +262,7 @@ def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | No
 def exact_names(line: Line, stepping: steps.Question | None) -> set[str]:
     """The full names asked for now (chance items, step values), lower-cased: such a word is never a command."""
     pending = line.pending
-    names = list(pending.items) if isinstance(pending, Chance) and line.created.table else []
+    names = list(pending.names) if isinstance(pending, Chance) and line.created.table else []
     if stepping is not None:
         names += [*stepping.values, *stepping.accepts]
     return {str(n).lower() for n in names}
@@ -354,11 +354,12 @@ def settle_items(pending: Chance, text: str) -> tuple[str, bool] | None:
     need = pending.count if pending.kind == "draw" else len(pending.items)
     if not words or len(words) > need:
         return None
-    left = Counter(pending.items)
+    # an unseen draw: how many of each name are left is hidden, so none runs out here
+    left = Counter({n: need for n in pending.unseen}) or Counter(pending.items)
     done = words if text[-1] in " ," else words[:-1]
     try:
         for w in done:
-            left[entry.resolve(w, pending.items)] -= 1
+            left[entry.resolve(w, pending.names)] -= 1
     except entry.EntryError:
         return None
     if text[-1] in " ,":

@@ -43,7 +43,7 @@ def parse(chance: Chance, text: str) -> tuple[Any, ...]:
     try:
         if chance.kind == "dice":
             return entry.dice(text, chance.count, chance.sides)
-        return entry.resolve_all(text, chance.items, "item")
+        return entry.resolve_all(text, chance.names, "item")
     except entry.EntryError as e:
         raise BadOutcome(f"{chance.label}: {e}") from None
 
@@ -62,6 +62,13 @@ def check(chance: Chance, outcome: tuple[Any, ...]) -> None:
             raise BadOutcome(f"{chance.label}: {chance.count} item(s) needed, {len(outcome)} given")
         have = Counter(chance.items)
         missing = Counter(outcome) - have
+        if missing and chance.unseen:  # which items are left is hidden: neither listed nor counted
+            unknown = sorted(set(map(str, outcome)) - set(chance.unseen))
+            if unknown:
+                raise BadOutcome(f"{chance.label}: {', '.join(unknown)} cannot be drawn here;"
+                                 f" possible: {', '.join(chance.unseen)}")
+            raise BadOutcome(f"{chance.label}: what is recorded as left cannot give {' '.join(map(str, outcome))};"
+                             " check what was drawn (which items are left is not shown to anyone)")
         if missing:
             over = [f"{x} ({have[x]} left)" for x in sorted(missing, key=str) if have[x]]  # named too often
             if over:

@@ -52,6 +52,10 @@ class Chance:
     ``build`` turns the outcome into the event to record. Items are short strings (card ids) a person can type.
     ``blind``: how many items there are is itself hidden (Perikles' revolt draws among face-down counters), so the
     description, which every seat may read in a status, leaves their number out.
+    ``unseen``: which items are left is hidden from every seat, though their number shows (Peloponnes' coin deck,
+    whose cards are named by backs that only their holders see): the names an outcome is typed from, those of the
+    whole card set. Such a draw is never recorded by itself, and a recorder is offered these names, not the items
+    left (``names``), and told no more than that when an outcome typed cannot be drawn.
     """
 
     kind: ChanceKind
@@ -61,13 +65,20 @@ class Chance:
     sides: int = 6
     items: tuple[str, ...] = ()
     blind: bool = False
+    unseen: tuple[str, ...] = ()
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """What an outcome is typed from at a table: the items, or for an ``unseen`` draw the card set's names."""
+        return self.unseen or self.items
 
     @property
     def forced(self) -> bool:
         """Only one outcome is possible (nothing to draw, or every item alike): no luck is involved, so the
-        service records it by itself, even in a game played at a real table. Never for a ``blind`` draw from
-        something: recording it at once would tell every seat that it held one item alone."""
-        if self.kind == "dice" or (self.blind and self.items and self.count):
+        service records it by itself, even in a game played at a real table. Never for a ``blind`` or ``unseen``
+        draw from something: recording it at once would tell every seat that it held one item alone, or items
+        all alike."""
+        if self.kind == "dice" or ((self.blind or self.unseen) and self.items and self.count):
             return False
         if self.kind == "draw" and self.count == 0:
             return True

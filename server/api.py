@@ -270,7 +270,7 @@ def pending_for(line: Line, seat: str | None) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": "chance", "chance": p.kind, "label": p.label, "count": p.count,
                                "sides": p.sides, "entered_by": "host" if line.created.table else "seed"}
         if seat == HOST:  # the recorder types what was drawn at the table
-            out["items"] = sorted(set(p.items)) if p.kind == "draw" else list(p.items)
+            out["items"] = sorted(set(p.names)) if p.kind == "draw" else list(p.items)
         return out
     return {"kind": "over", "winners": list(p.outcome.winners), "scores": dict(p.outcome.scores),
             "summary": p.outcome.summary}

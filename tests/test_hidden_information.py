@@ -25,6 +25,7 @@ from agon.core.engine import HIDDEN, PUBLIC, Decision, event_as, narrate_as, opt
 from agon.core.service import Service
 from agon.events.base import GameCreated, PlayerSeat
 from agon.events.store import Store
+from agon.server.api import HOST, pending_for
 from tests.hidden import leaks, log_leaks, moments
 
 # Seeded games with hidden information: every ruleset, at a table size where something is hidden from someone.
@@ -261,3 +262,52 @@ def test_an_option_does_not_name_the_face_down_card_it_would_reveal(agon):
     assert "Pergamemnon, event #10, as Ana sees it" in played
     assert "Chariot" not in played.split("both cards are revealed")[0]  # nothing named before it is revealed
     assert "Ana lays the Elephant and both cards are revealed: Chloe's Chariot strikes" in played  # after choosing
+
+
+# --- what a real table records by itself --------------------------------------------------------------------------
+
+
+def _coin_table(agon, tmp_path, first_draw: str) -> str:
+    """A 2-player Peloponnes table game with a small coin deck (17 wood and one each of the other backs), its
+    civilizations dealt and Ana's 3 setup coin cards typed as ``first_draw``; Bo's 4 are due next."""
+    cards = json.loads(agon("cards", "peloponnes", "--json").stdout)
+    cards["coins"] = {"wood": 17, "stone": 1, "grain": 1, "people": 1}
+    path = tmp_path / f"coins-{first_draw.replace(' ', '-')}.json"
+    path.write_text(json.dumps(cards), encoding="utf-8")
+    gid = json.loads(agon("new", "peloponnes", "--player", "Ana", "--player", "Bo", "--table", "--cards",
+                          str(path), "--json").stdout)["id"]
+    agon("act", gid, "argos corinth")
+    agon("act", gid, first_draw)
+    return gid
+
+
+def test_a_table_waits_for_a_coin_draw_even_when_the_deck_holds_one_kind_of_back(agon, tmp_path):
+    """Which backs are left in the coin deck is hidden from every seat (Peloponnes RULES.md, 'Who is told what').
+    Ana drew the stone, the grain and the people, so only wood is left: the service once recorded Bo's draw by
+    itself (one outcome possible), telling every seat that the deck held wood alone. Now the table is asked, as
+    when Ana drew three wood and the deck still holds every kind, and everything shown is the same."""
+    alone = _coin_table(agon, tmp_path, "stone grain people")
+    mixed = _coin_table(agon, tmp_path, "wood wood wood")
+    shown = {}
+    for gid in (alone, mixed):
+        log = json.loads(agon("log", gid, "--json").stdout)
+        assert [r["event"]["type"] for r in log][-1] == "peloponnes.coins_drawn" and len(log) == 3  # Bo's not yet
+        opts = json.loads(agon("options", gid, "--json").stdout)
+        assert opts["status"] == "chance needed: coin cards drawn by Bo (setup): draw 4 of 17"
+        played = agon("play", gid, input="q\n").stdout
+        refused = [agon("act", gid, typed, ok=False).stderr for typed in ("people people wood wood", "x")]
+        seen = {k: v for k, v in json.loads(agon("state", gid, "--as", "Bo", "--json").stdout).items() if k != "game"}
+        store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+        try:  # what the server offers the table's recorder (its host) to type from
+            host = pending_for(Service(store).load(gid), HOST)
+        finally:
+            store.close()
+        shown[gid] = (opts["pending"], opts["status"], seen, played.replace(gid, "GAME"), refused, host)
+    assert shown[alone] == shown[mixed]
+    pending, _, _, played, refused, host = shown[alone]
+    assert pending["items"] == ["wood", "stone", "grain", "people"] and "wood x" not in played
+    assert host["items"] == ["grain", "people", "stone", "wood"]
+    assert "check what was drawn" in refused[0] and "possible: grain, people, stone, wood" in refused[1]
+    # the outcome typed is recorded as any draw is, told by count
+    out = agon("act", alone, "wood wood wood wood").stdout
+    assert "Bo draws 4 coin card(s) (setup)." in out

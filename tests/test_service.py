@@ -250,6 +250,10 @@ def test_a_chance_with_one_possible_outcome_is_recorded_without_asking():
     assert Chance("shuffle", "one seat", build, items=("a",)).forced
     assert not Chance("draw", "a card", build, count=1, items=("a", "b")).forced
     assert not Chance("dice", "a die", build).forced
+    # items all alike but face down, which kinds are left hidden (Peloponnes' coin deck): still asked for
+    assert Chance("draw", "coins", build, count=2, items=("wood",) * 3).forced
+    assert not Chance("draw", "coins", build, count=2, items=("wood",) * 3, unseen=("wood", "stone")).forced
+    assert Chance("draw", "no coins left", build, count=0, items=(), unseen=("wood", "stone")).forced
 
     class OneSeatLeft:
         bots: dict = {}

@@ -8,7 +8,7 @@ import pytest
 from agon.core.engine import Chance, Decision
 from agon.core.games.peloponnes.cards import CATASTROPHES
 from agon.events.peloponnes import CivilizationsDealt, CoinsDrawn, PowerCardsRevealed
-from tests.peloponnes.helpers import card_set, created, dealt, play, refused, reveal, rs
+from tests.peloponnes.helpers import card_set, created, dealt, play, refused, replace, reveal, rs
 
 
 @pytest.mark.parametrize("n", [1, 6, 7])
@@ -61,7 +61,12 @@ def test_a_coin_draw_that_the_deck_cannot_give_is_refused():
     s = play(rs.initial_state(created(3)), CivilizationsDealt(civilizations=("argos", "corinth", "sparta")))
     assert "3 coin card(s)" in refused(s, CoinsDrawn(player="Alice", coins=("wood",) * 2))
     assert "Alice" in refused(s, CoinsDrawn(player="Bob", coins=("wood",) * 3))
-    assert "holds only" in refused(s, CoinsDrawn(player="Alice", coins=("gold",) * 3))
+    assert "backs are wood, stone, grain, people, not gold" in refused(s, CoinsDrawn(player="Alice",
+                                                                                    coins=("gold",) * 3))
+    # more people than the deck holds: refused without telling which backs are left there (hidden from everyone)
+    s = replace(s, deck=replace(s.deck, people=2))
+    told = refused(s, CoinsDrawn(player="Alice", coins=("people",) * 3))
+    assert "cannot give 3 people" in told and "wood" not in told and "2" not in told
     assert "different civilization" in refused(
         rs.initial_state(created(3)), CivilizationsDealt(civilizations=("argos", "argos", "sparta"))
     )

@@ -14,6 +14,7 @@ from agon.core.games.peloponnes.scoring import outcome
 from agon.core.games.peloponnes.state import Seat, State, replace
 from agon.events.base import Event, GameCreated
 from agon.events.peloponnes import (
+    COIN_KINDS,
     BidMoved,
     BidPlaced,
     BidWithdrawn,
@@ -64,6 +65,12 @@ def coin_items(deck: Coins) -> tuple[str, ...]:
     return ("wood",) * deck.wood + ("stone",) * deck.stone + ("grain",) * deck.grain + ("people",) * deck.people
 
 
+def coin_kinds(s: State) -> tuple[str, ...]:
+    """The backs the card set's coin cards show: what a draw from the coin deck is typed from at a table. Which of
+    them are left in the deck is hidden from every seat ('Who is told what' in RULES.md): the draw is ``unseen``."""
+    return tuple(k for k, n in zip(COIN_KINDS, s.cat.coins, strict=True) if n)
+
+
 def pending(s: State) -> Pending:
     if s.phase == "setup":
         return Chance(
@@ -81,6 +88,7 @@ def pending(s: State) -> Pending:
             lambda out, p=head.player: CoinsDrawn(player=p, coins=tuple(out)),
             count=min(head.count, s.deck.total()),
             items=coin_items(s.deck),
+            unseen=coin_kinds(s),
         )
     if s.phase == "reveal":
         items = flow.era_now(s)
@@ -140,8 +148,12 @@ def _validate_chance(s: State, p: Chance, e: Event) -> str | None:
             return f"{where}: the coin cards drawn now are {head.player}'s"
         if len(e.coins) != p.count:
             return f"{where}: {p.count} coin card(s) are drawn now, not {len(e.coins)}"
-        if Counter(e.coins) - Counter(p.items):
-            return f"{where}: the coin deck holds only {s.deck.describe()}"
+        unknown = sorted(set(e.coins) - set(p.unseen))
+        if unknown:
+            return f"{where}: the coin cards' backs are {', '.join(p.unseen)}, not {', '.join(unknown)}"
+        if Counter(e.coins) - Counter(p.items):  # which backs are left is hidden: not told (RULES.md)
+            return (f"{where}: the coin deck as recorded cannot give {Coins.of(e.coins).describe()}; check the backs"
+                    " of the coin cards drawn (which are left in the deck is not shown to anyone)")
         return None
     if isinstance(e, PowerCardsRevealed) and p.label.startswith("power"):
         if len(e.cards) != p.count or len(set(e.cards)) != len(e.cards):
