@@ -342,3 +342,68 @@ def test_a_choice_typed_out_of_turn_is_not_read_against_the_hidden_options_of_th
         assert told[0] == told[1], told
     finally:
         store.close()
+
+
+# --- what a chance tells every seat ---------------------------------------------------------------------------------
+
+
+def _deck_and_hands(s, viewer: str, rng: random.Random, k: int) -> Iterator[Any]:
+    """Peloponnes: a back moved between the coin deck and a hand the viewer cannot see (the deck's count stays)."""
+    for _ in range(k):
+        others = [i for i, seat in enumerate(s.seats) if seat.name != viewer and seat.hand.total()]
+        if not others:
+            return
+        i = rng.choice(others)
+        give = rng.choice([kind for kind in COIN_KINDS if getattr(s.seats[i].hand, kind)])
+        take = [kind for kind in COIN_KINDS if kind != give and getattr(s.deck, kind)]
+        if not take:
+            continue
+        got = rng.choice(take)
+        hand = replace(s.seats[i].hand, **{give: getattr(s.seats[i].hand, give) - 1,
+                                           got: getattr(s.seats[i].hand, got) + 1})
+        deck = replace(s.deck, **{give: getattr(s.deck, give) + 1, got: getattr(s.deck, got) - 1})
+        seats = list(s.seats)
+        seats[i] = replace(seats[i], hand=hand)
+        yield replace(s, seats=tuple(seats), deck=deck)
+
+
+def told(chance) -> tuple:
+    """What every seat learns of a chance due: the status (its description), whether the service records it by
+    itself at a table, and what a recorder is offered for an ``unseen`` draw."""
+    return chance.describe(), chance.forced, getattr(chance, "unseen", ())
+
+
+SMALL_COIN_DECK = {"wood": 27, "stone": 1, "grain": 1, "people": 1}
+"""A Peloponnes coin deck that soon holds wood alone, where a draw once went by itself (the audit's find)."""
+
+
+@pytest.mark.parametrize(("name", "n", "seed", "options"), [*GAMES, pytest.param(
+    "peloponnes", 3, 21, {"coins": SMALL_COIN_DECK}, id="peloponnes-small-coin-deck")])
+def test_no_chance_tells_a_seat_what_it_may_not_see(name, n, seed, options):
+    """At every chance of a seeded game, the states a seat cannot tell apart from it (hidden cards swapped, coin
+    backs moved between hands and the deck) give the same status and the same answer to whether the service records
+    it by itself at a real table: a draw recorded by itself once told every seat that the coin deck held one kind of
+    back alone."""
+    rs = registry.get(name)
+    options = dict(options)
+    coins = options.pop("coins", None)
+    created = _created(name, n, seed, options)
+    if coins:
+        created = replace(created, cards={**created.cards, "coins": coins})
+    events, _, _ = play_out(rs, created)
+    rng = random.Random(seed)
+    mutate = [MUTATORS[name], *([_deck_and_hands] if name == "peloponnes" else [])]
+    s, tried, found = rs.initial_state(created), 0, []
+    for ev in events[1:]:
+        chance = rs.pending(s)
+        if not isinstance(chance, Decision):
+            for viewer in created.names:
+                for t in (t for m in mutate for t in m(s, viewer, rng, 2)):
+                    if t == s or rs.view(t, viewer) != rs.view(s, viewer):
+                        continue
+                    tried += 1
+                    if told(rs.pending(t)) != told(chance):
+                        found.append((viewer, told(chance), told(rs.pending(t))))
+        s = rs.apply(s, ev)
+    assert tried, "no hidden change was tried: the test could not fail"
+    assert not found, found[:3]
