@@ -148,3 +148,23 @@ def test_the_public_log_keeps_committed_counters_face_down_but_the_options_name_
                         placements=(Placement(counter="athens-t4-1", location="Pylos", side="attacker", role="main"),))
     assert "athens-t4-1" not in RS.narrate(s, e) and "1 counter to Pylos as main attacker" in RS.narrate(s, e)
     assert "athens-t4-1 (trireme 4) to Pylos as main attacker" in option_text(RS, s, e)
+
+
+def test_the_election_report_is_shown_in_its_own_turn_only():
+    """The report of a turn's elections is shown from the elections to the end of that turn (and at the game's end);
+    the next turn, while locations are dealt, influence taken and candidates nominated, shows no report rather than
+    the last turn's, whose leaders have left office (every city shows no leader then)."""
+    events, _, final = play_out(RS, created(3, "greedy", 11))
+    state = RS.initial_state(events[0])
+    stale = shown = 0
+    for e in events[1:]:
+        state = RS.apply(state, e)
+        seen = RS.view(state, "P1")
+        if state.phase in ("deal-locations", "display", "influence", "nominate"):
+            stale += bool(state.elections)  # the last turn's report is still in the state here
+            assert seen["elections"] == [], (state.turn, state.phase)
+            assert all(c["leader"] is None for c in seen["cities"].values())
+        elif state.phase in ("commit", "battle", "over"):
+            shown += 1
+            assert seen["elections"] == list(state.elections) and seen["elections"]
+    assert stale and shown and final.turn >= 2

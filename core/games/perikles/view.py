@@ -16,7 +16,7 @@ from agon.core.games.perikles.battle import current, roll_outcome, strengths, ta
 from agon.core.games.perikles.commit import commitment_error
 from agon.core.games.perikles.data import KIND_NAMES, tile_city, tile_kind
 from agon.core.games.perikles.scoring import breakdown
-from agon.core.games.perikles.state import BATTLE, NOBODY, OVER, State, home_counters, pidx
+from agon.core.games.perikles.state import BATTLE, COMMIT, NOBODY, OVER, State, home_counters, pidx
 from agon.events.base import GameCreated
 from agon.events.perikles import (
     AlkibiadesPlayed,
@@ -52,6 +52,10 @@ def revealed(s: State, location: str) -> bool:
     return s.locations.index(location) <= s.battle.loc
 
 
+AFTER_ELECTIONS = (COMMIT, BATTLE, OVER)
+"""The phases of a turn after its elections (the view shows their report then)."""
+
+
 def view(s: State, player: str | None, to_act: str | None = None) -> dict[str, Any]:
     """What ``player`` may see (everything with None). ``to_act`` is the player the rules wait for (``pending``'s
     decision: the leader asked for a permission, the holder asked before a battle), None while chance is due."""
@@ -80,7 +84,9 @@ def view(s: State, player: str | None, to_act: str | None = None) -> dict[str, A
         "deck_count": len(s.deck),
         "locations": [],
         "players": {},
-        "elections": list(s.elections),
+        # this turn's elections, from them until the turn ends (its leaders leave office then; kept when the game
+        # ends): not the last turn's while the next one deals, takes influence and nominates
+        "elections": list(s.elections) if s.phase in AFTER_ELECTIONS else [],
         "permission_asked": (
             {"by": s.players[s.request.player], "of": s.players[s.request.leader], "location": s.request.location}
             if s.request is not None else None
