@@ -168,3 +168,15 @@ def test_the_election_report_is_shown_in_its_own_turn_only():
             shown += 1
             assert seen["elections"] == list(state.elections) and seen["elections"]
     assert stale and shown and final.turn >= 2
+
+
+def test_a_battle_won_without_dice_names_no_column_of_the_combat_table():
+    """A battle with no attackers goes to the defenders without dice; its row (``agon plot battles GAME --json``,
+    the battles figure) once named the combat table column 1:2 and what each side needed, as if it had been rolled."""
+    events, actors, final = play_out(RS, created(4, "random", 3))
+    rows = RS.projections["battles"](list(steps(RS, events, actors)))
+    automatic = [r for r in rows if r["automatic"]]
+    assert any(r["attack"] == 0 and r["defence"] > 0 for r in automatic)  # the case that named a column
+    assert all(r["column"] == "" and r["attacker_needs"] is None and r["defender_needs"] is None and not r["rolls"]
+               for r in automatic)
+    assert all(r["column"] and r["attacker_needs"] for r in rows if not r["automatic"])

@@ -29,7 +29,10 @@ def battles(line: Sequence[Step]) -> list[dict[str, Any]]:
         for f in s.fought[seen:]:
             s_data = s.data
             need_a = need_d = None
-            if f.column:
+            # a battle won without dice consults no column of the combat results table (the state notes one when
+            # the defender had strength: how it would have been fought), so its row names none
+            column = f.column if f.dice else ""
+            if column:
                 k = s_data.columns.index(f.column)
                 need_a, need_d = s_data.attacker_needs[k], s_data.defender_needs[k]
             rolls = [
@@ -41,7 +44,7 @@ def battles(line: Sequence[Step]) -> list[dict[str, Any]]:
             ]
             rows.append({
                 "index": step.index, "turn": f.turn, "location": f.location, "battle": f.index + 1,
-                "kind": KIND_NAMES[f.kind], "attack": f.attack, "defence": f.defence, "column": f.column,
+                "kind": KIND_NAMES[f.kind], "attack": f.attack, "defence": f.defence, "column": column,
                 "attacker_needs": need_a, "defender_needs": need_d, "token_start": f.start,
                 "rolls": rolls, "roll_count": len(rolls),
                 "attacker_hits": sum(r["attacker_hit"] for r in rolls),
