@@ -627,7 +627,7 @@ _SCRIPT = (r"""
     const layout = {
       title: {text: "Scores along " + line.name + " (click anywhere to go there)", x: 0.01, font: {size: 13},
               y: 1, yref: "container", yanchor: "top", pad: {t: 8}},
-      margin: {t: top(1), b: 72, l: 50, r: 20}, dragmode: false, hovermode: "x",  // the size: its box's
+      margin: {t: top(1), b: FOOT + 20, l: 50, r: 20}, dragmode: false, hovermode: "x",  // the size: its box's
       xaxis: {title: {text: "event"}, range: [-0.5, xs[xs.length - 1] + 0.5]}, yaxis: {title: {text: "score"}},
       shapes: [{type: "line", xref: "x", yref: "paper", x0: 0, x1: 0, y0: 0, y1: 1, line: {color: "#222", width: 2}}],
       annotations: moments, template: "plotly_white", showlegend: true,
@@ -648,30 +648,76 @@ _SCRIPT = (r"""
   }
   // the top margin that holds the title and `rows` rows of labels
   function top(rows) { return Math.max(50, 32 + ROW * rows); }
-  const ROW = 16;
-  // the labels as drawn, in rows: each in the lowest row where it covers no other label (measured at the plot's
-  // present width, so a narrower page stacks them higher instead of drawing one over another)
+  const ROW = 16, FOOT = 52;  // a row of labels; the bottom margin's room for the tick labels and the axis title
+  // the bottom margin: the axis's room and the legend's height under it (the legend wraps into more rows where
+  // the players' names are long or the plot narrow, and would otherwise lie over the axis title)
+  function bottom() {
+    const g = plot.querySelector("g.legend");
+    const h = g ? g.getBoundingClientRect().height : 0;
+    return FOOT + Math.max(20, Math.ceil(h));
+  }
+  const measurer = document.createElement("canvas").getContext("2d");
+  // a label's text in lines no wider than `width` pixels (broken at spaces; "<br>" between lines, as plotly reads)
+  function wrap(text, width) {
+    const fam = (plot._fullLayout && plot._fullLayout.font && plot._fullLayout.font.family) || "sans-serif";
+    measurer.font = "10px " + fam;
+    const out = [];
+    let cur = "";
+    text.split(" ").forEach(w => {
+      const next = cur ? cur + " " + w : w;
+      if (cur && measurer.measureText(next).width > width) { out.push(cur); cur = w; } else cur = next;
+    });
+    out.push(cur);
+    return out.join("<br>");
+  }
+  // the labels as drawn, in rows: each in the lowest rows where it covers no other label, kept inside the plot's
+  // width (one that would run past an edge is moved in; one wider than the plot is broken into lines), all measured
+  // at the plot's present width, so a narrower page stacks them higher instead of drawing one over another or
+  // cutting one off at the edge
   function stack() {
     const anns = (plot.layout && plot.layout.annotations) || [];
+    const drag = plot.querySelector(".nsewdrag");
+    if (!drag) return Promise.resolve();
+    const area = drag.getBoundingClientRect();
+    const right = Math.min(area.right, document.documentElement.clientWidth);
+    const texts = {};
+    anns.forEach((a, i) => {
+      const m = line.moments[i];
+      if (!m) return;
+      const t = wrap("#" + m.n + " " + m.label, right - area.left - 8);
+      if (t !== a.text) texts["annotations[" + i + "].text"] = t;
+    });
+    if (Object.keys(texts).length) return Plotly.relayout(plot, texts).then(stack);
     const spans = [...plot.querySelectorAll("g.annotation[data-index]")].map(g => {
-      const r = g.getBoundingClientRect();
-      return {i: Number(g.dataset.index), x0: r.left, x1: r.right};
+      const r = g.getBoundingClientRect(), i = Number(g.dataset.index), a = anns[i] || {};
+      const was = a.xshift || 0, x0 = r.left - was, x1 = r.right - was;
+      let shift = x1 > right ? right - x1 : 0;
+      if (x0 + shift < area.left) shift = area.left - x0;
+      return {i, x0: x0 + shift, x1: x1 + shift, shift, h: String(a.text || "").split("<br>").length};
     }).filter(s => s.x1 > s.x0).sort((a, b) => a.x0 - b.x0 || a.i - b.i);  // (nothing to measure: not laid out)
-    const ends = [], row = {};
+    const ends = [], row = {}, shifts = {};
+    const free = (k, s) => { for (let j = k; j < k + s.h; j++) if (j < ends.length && ends[j] + 4 > s.x0) return false;
+                             return true; };
     spans.forEach(s => {
-      let k = ends.findIndex(end => end + 4 <= s.x0);
-      if (k < 0) { k = ends.length; ends.push(0); }
-      ends[k] = s.x1; row[s.i] = k;
+      let k = 0;
+      while (!free(k, s)) k++;
+      while (ends.length < k + s.h) ends.push(-Infinity);
+      for (let j = k; j < k + s.h; j++) ends[j] = s.x1;
+      row[s.i] = k; shifts[s.i] = Math.round(s.shift);
     });
     const changes = {};
     anns.forEach((a, i) => {
       const shift = ROW * (row[i] || 0);
       if (a.yshift !== shift) changes["annotations[" + i + "].yshift"] = shift;
+      if ((a.xshift || 0) !== (shifts[i] || 0)) changes["annotations[" + i + "].xshift"] = shifts[i] || 0;
     });
-    if (plot.layout.margin.t !== top(ends.length)) changes["margin.t"] = top(ends.length);
-    // the plot keeps its own height: its box grows by what the rows of labels take above it, and the figure
-    // follows its box (no height or width in the layout, which would stop it following the page's width)
-    const box = (300 + top(ends.length) - top(1)) + "px", grow = plot.style.height !== box;
+    const t = top(ends.length), b = bottom();
+    if (plot.layout.margin.t !== t) changes["margin.t"] = t;
+    if (plot.layout.margin.b !== b) changes["margin.b"] = b;
+    // the plot keeps its own height: its box grows by what the rows of labels take above it and the legend below,
+    // and the figure follows its box (no height or width in the layout, which would stop it following the page's
+    // width)
+    const box = (300 + t - top(1) + b - FOOT - 20) + "px", grow = plot.style.height !== box;
     plot.style.height = box;
     const done = Object.keys(changes).length ? Plotly.relayout(plot, changes) : Promise.resolve();
     return grow ? done.then(() => Plotly.Plots.resize(plot)) : done;

@@ -217,3 +217,47 @@ def test_the_win_chance_chart_is_drawn_where_an_analysis_exists(page, agon, tmp_
                          "return [c._fullLayout.width, c._fullLayout.height, c.scrollWidth, c.clientWidth]; }")
     assert size[:2] == [1200, 700] and size[2] >= 1200 > size[3], size
     assert page.page_errors == []
+
+
+LONG = ("Alexandra-Papadopoulou-Konstantinidou", "Bartholomew-Featherstonehaugh-Smythe")
+
+
+@pytest.fixture
+def long_names(sqlite_svc, tmp_path):
+    """The known game (tests/analysis/conftest.py) between two players with 36-letter names: its turning points'
+    labels ("#14 Bartholomew-... takes the lead for good") are wider than a third of a narrow plot, and its legend
+    takes more than one row there."""
+    from agon.core.service import NewGame
+    from tests.analysis.conftest import MAIN
+
+    svc = sqlite_svc
+    gid = svc.new_game(NewGame(ruleset="toy", players=list(LONG), table=True, options={"target": 10}, seed=1))
+    for choice in [" ".join(LONG), *MAIN[1:]]:
+        svc.act(gid, choice)
+    path = tmp_path / "long.html"
+    path.write_text(build_study(svc.lines(gid)), encoding="utf-8")
+    return path
+
+
+def test_long_labels_stay_whole_inside_the_plot_and_the_legend_under_the_axis_title(page, long_names):
+    a, b = LONG
+    want = [f"#6 {a} +9", f"#9 {b} +5", f"#14 {b} takes the lead for good", f"#14 {b} +6"]
+    for width in (1280, 800, 500, 380):
+        page.set_viewport_size({"width": width, "height": 1000})
+        page.goto("about:blank")
+        page.goto(long_names.as_uri() + "#line=main&step=9")
+        page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+        got, found = settled(page)
+        # nothing cut off at either edge (a label in the middle third, centred on its point, ran past the right
+        # edge; one in the last third, ending at its point, past the left edge), none covering another
+        assert found == [], (width, found)
+        # every label whole: one wider than the plot is broken into lines, never shortened
+        texts = page.evaluate("() => document.getElementById('timeline').layout.annotations"
+                              ".map(a => a.text.split('<br>').join(' '))")
+        assert texts == want, (width, texts)
+        # the legend (three rows of long names on a narrow page) lies under the axis title, not over it
+        assert got["xtitle"][1] <= got["legend"][0] + 0.5, ("the legend covers the axis title", width, got)
+        if width == 500:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.locator("#timeline").screenshot(path=str(ARTIFACTS / "study-long-names-500.png"))
+    assert page.page_errors == []
