@@ -38,7 +38,9 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
     """A plain summary of two lines of the same game, told as ``viewer`` may read it (None: in full).
 
     ``fork``: the last shared event; ``after_fork``: the first ``show`` events of each line after it, narrated,
-    each with ``same`` (the two events are equal, hidden parts included), ``reads_alike`` (they differ, but their
+    each with ``same`` (the two events are equal, hidden parts included), ``reads_differently`` (they are equal
+    but do not read alike: the same decision or draw made in another position, by another player or to another
+    effect, as a bid that ends an auction with other bids standing), ``reads_alike`` (they differ, but their
     sentences read alike: told in full, another copy of the same card, say) and ``hidden_difference`` (they read
     alike as ``viewer`` is told them: they differ in what that player may not see; never when told in full);
     ``players``: each player's final score on both lines and the difference (b − a); ``a``/``b``: each line's
@@ -63,7 +65,8 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
         same = (ta is not None and tb is not None
                 and msgspec.json.encode(a.events[n]) == msgspec.json.encode(b.events[n]))
         alike = not same and ta is not None and ta == tb
-        after.append({"n": n, "a": ta, "b": tb, "same": same, "reads_alike": alike,
+        after.append({"n": n, "a": ta, "b": tb, "same": same, "reads_differently": same and ta != tb,
+                      "reads_alike": alike,
                       "hidden_difference": alike and viewer is not None})
     end_a, end_b = rows_a[-1]["scores"], rows_b[-1]["scores"]
     players = []

@@ -214,13 +214,16 @@ def compare(
     else:
         console.print(f"Told as {as_player} may read it: nothing {as_player} may not see is named.")
     if c["after_fork"]:
-        t = Table(title="After the fork", show_edge=False, header_style="bold")
+        shown = len(c["after_fork"])
+        title = f"The first {shown} events after the fork" if shown > 1 else "The first event after the fork"
+        t = Table(title=title, show_edge=False, header_style="bold")
         t.add_column("#", justify="right")
         t.add_column(na)
         t.add_column(nb)
         t.add_column("")
         for r in c["after_fork"]:
-            note = ("same" if r["same"] else f"differs in what {as_player} may not see" if r["hidden_difference"]
+            note = ("same event, from another position" if r["reads_differently"] else "same" if r["same"]
+                    else f"differs in what {as_player} may not see" if r["hidden_difference"]
                     else "differs, though it reads alike (another copy of a card, say)" if r["reads_alike"]
                     else "differs")
             t.add_row(str(r["n"]), r["a"] or "(line ends)", r["b"] or "(line ends)", note)

@@ -99,6 +99,41 @@ def test_compare_prints_where_lines_part_and_how_scores_differ(agon, game):
     assert data["fork"] == 10 and data["outcome_changed"] is True
 
 
+def _table_rows(out: str) -> dict[str, list[str]]:
+    """The rows of the table rich printed (cells wrapped over several lines joined back), by their first cell."""
+    rows: dict[str, list[list[str]]] = {}
+    cur = None
+    for line in out.splitlines():
+        if "│" not in line:
+            cur = None
+            continue
+        cells = [c.strip() for c in line.split("│")]
+        if cells[0]:
+            cur = rows.setdefault(cells[0], [[] for _ in cells])
+        if cur is not None:
+            for k, c in enumerate(cells):
+                if c:
+                    cur[k].append(c)
+    return {n: [" ".join(c) for c in cells] for n, cells in rows.items()}
+
+
+def test_compare_marks_an_equal_event_that_reads_differently_instead_of_calling_it_the_same(agon, game):
+    # what if the seats had been drawn the other way round: the first roll and its 6 are the same events, but
+    # Bruno's here; "same" beside two different sentences told the analyst they were alike
+    agon("branch", game, "swapped", "--at", "0")
+    for entry in ("Bruno Ana", "1", "6"):
+        agon("act", game, entry)
+    out = agon("compare", game, "main", "swapped").stdout
+    assert "The first 3 events after the fork" in out
+    rows = _table_rows(out)
+    assert rows["1"][2] == "Seats are drawn: Bruno, Ana." and rows["1"][3] == "differs"
+    assert rows["2"][1:] == ["Ana rolls.", "Bruno rolls.", "same event, from another position"]
+    assert rows["3"][1:] == ["Ana rolls a 6.", "Bruno rolls a 6.", "same event, from another position"]
+    data = json.loads(agon("compare", game, "main", "swapped", "--json").stdout)
+    assert [(r["n"], r["same"], r["reads_differently"]) for r in data["after_fork"]] == [
+        (1, False, False), (2, True, True), (3, True, True)]
+
+
 def test_compare_needs_two_branches_and_says_when_they_are_one_line(agon, game):
     r = agon("compare", game, "main", "main", ok=False)
     assert r.exit_code == 1 and "two different branches" in r.stderr
