@@ -333,7 +333,10 @@ _PAGE = """<!DOCTYPE html>
   #narration { font-size: 1.1rem; padding: .5rem .8rem; background: #f4f6f8; border-left: 4px solid #0072B2;
                margin: .3rem 0 .5rem; }
   #narration .shown-note { display: block; font-size: .95rem; font-style: italic; color: #5a3e00; }
+  #timeline-box { position: relative; }
   #timeline { height: 300px; cursor: crosshair; }
+  #marker { position: absolute; width: 2px; margin-left: -1px; background: #222; pointer-events: none;
+            display: none; }
   #chances { overflow-x: auto; }
   #chances:empty { display: none; }
   .table { display: flex; flex-direction: column; gap: .6rem; }
@@ -374,7 +377,7 @@ _PAGE = """<!DOCTYPE html>
     <label id="as-label">state as seen by <select id="as"></select></label>
   </div>
   <p id="narration" aria-live="polite"></p>
-  <div id="timeline"></div>
+  <div id="timeline-box"><div id="timeline"></div><div id="marker"></div></div>
   <div id="chances"></div>
   <h2 id="state-title"></h2>
   <div id="state"></div>
@@ -629,7 +632,6 @@ _SCRIPT = (r"""
               y: 1, yref: "container", yanchor: "top", pad: {t: 8}},
       margin: {t: top(1), b: FOOT + 20, l: 50, r: 20}, dragmode: false, hovermode: "x",  // the size: its box's
       xaxis: {title: {text: "event"}, range: [-0.5, xs[xs.length - 1] + 0.5]}, yaxis: {title: {text: "score"}},
-      shapes: [{type: "line", xref: "x", yref: "paper", x0: 0, x1: 0, y0: 0, y1: 1, line: {color: "#222", width: 2}}],
       annotations: moments, template: "plotly_white", showlegend: true,
       // the legend at the figure's foot, below the axis title in the bottom margin (paper units would move it with
       // the plot's height and lay it over the title)
@@ -641,7 +643,10 @@ _SCRIPT = (r"""
     const f = figure();
     const go = plotted ? Plotly.react : Plotly.newPlot;
     return go(plot, f.traces, f.layout, {responsive: true, displaylogo: false, displayModeBar: false}).then(() => {
-      if (!plotted) plot.on("plotly_relayout", ev => { if (ev && ev.autosize) stack(); });  // the page resized
+      if (!plotted) {
+        plot.on("plotly_relayout", ev => { if (ev && ev.autosize) stack(); });  // the page resized
+        plot.on("plotly_afterplot", mark);  // drawn again (resized, labels stacked): the marker follows its event
+      }
       plotted = true; mark();
       return stack();
     });
@@ -722,10 +727,18 @@ _SCRIPT = (r"""
     const done = Object.keys(changes).length ? Plotly.relayout(plot, changes) : Promise.resolve();
     return grow ? done.then(() => Plotly.Plots.resize(plot)) : done;
   }
+  // the current event's vertical line over the plot: an element of its own moved by its style, since moving a
+  // shape of the figure redrew the whole plot (50 to 100 ms a step on the longest shipped replay)
+  const marker = document.getElementById("marker");
   function mark() {
-    if (!plotted) return;
+    const full = plot._fullLayout;
+    if (!plotted || !full || !full.xaxis || !full._size) return;
     const n = nodes[line.path[step]].n;
-    Plotly.relayout(plot, {"shapes[0].x0": n, "shapes[0].x1": n});
+    marker.dataset.n = String(n);
+    marker.style.left = (full._size.l + full.xaxis.d2p(n)) + "px";
+    marker.style.top = full._size.t + "px";
+    marker.style.height = full._size.h + "px";
+    marker.style.display = "block";
   }
   function nearest(x) {
     let best = 0;

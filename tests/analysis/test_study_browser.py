@@ -24,7 +24,11 @@ SHOWN = """() => ({
     current: [...document.querySelectorAll('#moves .move.current')].map(e => e.textContent),
     tree: [...document.querySelectorAll('#tree a.on')].map(e => e.textContent),
     label: document.getElementById('step-label').textContent,
-    marker: document.getElementById('timeline').layout.shapes[0].x0,
+    marker: Number(document.getElementById('marker').dataset.n),
+    // where the marker is drawn, in the event numbers of the plot's x axis
+    drawn: (() => { const p = document.getElementById('timeline'), m = document.getElementById('marker');
+                    const a = p.querySelector('.nsewdrag').getBoundingClientRect(), r = m.getBoundingClientRect();
+                    return p._fullLayout.xaxis.p2d((r.left + r.right) / 2 - a.left); })(),
     areas: [...document.querySelectorAll('#state .area')].map(e => e.dataset.player),
     table: document.querySelector('#state .middle').textContent,
     hash: location.hash,
@@ -66,6 +70,7 @@ def test_the_study_page_in_a_real_browser(page, study):
     assert now["current"] == ["6.Ana holds, banking 9.!banking 9 this early is safe"]
     assert now["narration"] == "#6! Ana holds, banking 9. (Ana's decision)banking 9 this early is safe"
     assert now["marker"] == 6 and now["label"] == "line main · event 6 of 14 · round 1"
+    assert abs(now["drawn"] - 6) < 0.05, now["drawn"]  # the line over the plot stands at event 6
     assert now["areas"] == ["Ana", "Bruno"] and "to act:Bruno" in now["table"]
 
     # the variation listed under #10 enters the branch at its fork
@@ -98,7 +103,8 @@ def test_the_study_page_in_a_real_browser(page, study):
         return {x: r.left + xa.d2p(7.4), y: r.top + ya.d2p(7.5)};
     }""")
     page.mouse.click(box["x"], box["y"])
-    assert at(page, "main", 7)["marker"] == 7
+    now = at(page, "main", 7)
+    assert now["marker"] == 7 and abs(now["drawn"] - 7) < 0.05, now["drawn"]
 
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "study-main-7.png"))
@@ -178,6 +184,12 @@ def test_every_turning_point_label_lies_inside_the_plot_at_any_width(page, study
     assert settled(page)[1] == []
     page.set_viewport_size({"width": 760, "height": 1000})
     assert settled(page)[1] == []
+    # the current event's line follows the plot it stands on as the page narrows
+    page.wait_for_function("() => { const p = document.getElementById('timeline'), m = document.getElementById("
+                           "'marker'), a = p.querySelector('.nsewdrag').getBoundingClientRect(), "
+                           "r = m.getBoundingClientRect(); "
+                           "return Math.abs(p._fullLayout.xaxis.p2d((r.left + r.right) / 2 - a.left) - 14) < 0.05; }",
+                           timeout=5000)
     # and the figure follows its box's width (a layout height once pinned it at the width it had: 832 px)
     page.wait_for_function("""() => { const p = document.getElementById('timeline');
         return Math.abs(p._fullLayout.width - p.clientWidth) < 2; }""", timeout=5000)
