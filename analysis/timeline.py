@@ -111,8 +111,9 @@ def final_leader(rows: Sequence[dict[str, Any]], winners: Sequence[str] = ()) ->
 def lead_taken(rows: Sequence[dict[str, Any]], leader: str | None) -> dict[str, Any] | None:
     """The event after which ``leader`` led for good: ahead of everyone at it and at every later event.
 
-    When the rules broke a tie at the end (the winner is level with someone), "ahead" means "not behind"."""
-    if leader is None or not rows:
+    When the rules broke a tie at the end (the winner is level with someone), "ahead" means "not behind". With one
+    series alone (a solo voyage, a crew's shared score) there is nobody to lead, so there is no such event."""
+    if leader is None or not rows or len(rows[-1]["scores"]) < 2:
         return None
 
     def margin(row: dict[str, Any]) -> float:

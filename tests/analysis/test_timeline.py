@@ -123,3 +123,12 @@ def test_unfinished_games_count_as_games_but_not_towards_results(known):
     result = aggregate([early])
     assert result["games"] == 1 and result["finished"] == 0 and result["avg_events"] is None
     assert result["by_seat"] == []
+
+
+def test_a_single_score_takes_no_lead():
+    # a solo Adamastor voyage (or a crew's one shared score): its first points are no lead taken over anybody
+    rows = [{"n": 0, "actor": "setup", "text": "sets out", "scores": {"Ana": 0.0}},
+            {"n": 1, "actor": "Ana", "text": "sails", "scores": {"Ana": 6.7}},
+            {"n": 2, "actor": "Ana", "text": "sails", "scores": {"Ana": 13.4}}]
+    assert lead_taken(rows, final_leader(rows, ["Ana"])) is None
+    assert [p["label"] for p in turning_points(rows, ["Ana"])] == ["Ana +6.7", "Ana +6.7"]
