@@ -20,7 +20,7 @@ from agon.cli.common import (
     print_lines,
     service,
 )
-from agon.cli.render import scores_text, view_text
+from agon.cli.render import said, scores_text, view_text
 from agon.core.engine import PUBLIC, narrate_as
 from agon.core.service import Line, describe_pending
 
@@ -93,10 +93,9 @@ def log(
         return
     def lines() -> Iterator[tuple[str, str | None]]:
         for r in rows:
-            who = "" if r.actor in ("chance", "setup") else f"{r.actor}: "
             note = notes.get(r.n)
             glyph = f" {note.glyph}" if note and note.glyph else ""
-            yield f"{r.n:>5}. {who}{r.sentence}{glyph}", "dim" if r.actor == "chance" else None
+            yield f"{r.n:>5}. {said(r.actor, r.sentence)}{glyph}", "dim" if r.actor == "chance" else None
             if note and note.text:
                 yield f"{'':>7}» {note.text}", "italic"
 

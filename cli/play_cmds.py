@@ -22,7 +22,7 @@ from agon.cli.common import (
     print_json,
     service,
 )
-from agon.cli.render import scores_text, view_text
+from agon.cli.render import said, scores_text, view_text
 from agon.core import entry, steps
 from agon.core.engine import PUBLIC, Chance, Decision, Over, option_text
 from agon.core.entry import groups_text
@@ -128,8 +128,7 @@ def print_chance(pending: Chance, how: str) -> None:
 
 def print_recorded(recorded: list[Recorded]) -> None:
     for r in recorded:
-        who = "" if r.actor in ("chance", "setup") else f"{r.actor}: "
-        text = escape(f"{who}{r.sentence}")
+        text = escape(said(r.actor, r.sentence))
         console.print(f"  #{r.n:<4} [dim]{text}[/]" if r.actor == "chance" else f"  #{r.n:<4} {text}", markup=True)
 
 
@@ -243,8 +242,7 @@ def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | No
         elif word == "log":
             rows = svc.log(line, who)
             for r in rows[-20:]:
-                who_ = "" if r.actor in ("chance", "setup") else f"{r.actor}: "
-                console.print(f"{r.n:>5}. {who_}{r.sentence}", markup=False)
+                console.print(f"{r.n:>5}. {said(r.actor, r.sentence)}", markup=False)
             if len(rows) > 20:
                 everything = agon_line(f"log {gid}{branch_flag(line)}")
                 console.print(f"(the last 20 of {len(rows)} events; all of them: {everything})", markup=False)

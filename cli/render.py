@@ -75,3 +75,11 @@ def view_text(title: str, view: dict[str, Any]) -> Text:
 
 def scores_text(scores: dict[str, float]) -> str:
     return ", ".join(f"{p} {_fmt(v)}" for p, v in scores.items())
+
+
+def said(actor: str, sentence: str) -> str:
+    """An event's line in a log: its sentence after who decided it, unless the sentence already begins with that
+    name ('Ana bids 2 on ...', not 'Ana: Ana bids 2 on ...'); chance and the setup are nobody's."""
+    if actor in ("chance", "setup") or sentence.startswith(f"{actor} "):
+        return sentence
+    return f"{actor}: {sentence}"

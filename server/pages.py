@@ -85,7 +85,9 @@ async function call(method, path, body) {
 function showError(e) { document.getElementById("error").textContent = e ? String(e.message || e) : ""; }
 function logLine(row) { const p = el("p"); p.dataset.n = row.n;
   p.appendChild(el("span", "#" + row.n + " ", "muted"));
-  p.appendChild(el("span", (row.actor === "chance" || row.actor === "setup" ? "" : row.actor + ": ") + row.text));
+  // who decided, unless the sentence begins with that name already (as cli/render.py's said)
+  const nobody = row.actor === "chance" || row.actor === "setup" || row.text.startsWith(row.actor + " ");
+  p.appendChild(el("span", (nobody ? "" : row.actor + ": ") + row.text));
   return p; }
 async function loadLog() {
   const log = document.getElementById("log"); const data = await call("GET", "/log");

@@ -30,7 +30,7 @@ def test_a_person_plays_a_game_through_the_commands(agon):
     opts = json.loads(agon("options", gid, "--json").stdout)
     assert opts["pending"] == {"kind": "decision", "player": "ann", "prompt": "roll or hold", "bot": None}
     out = agon("act", gid, "1").stdout
-    assert "ann: ann rolls." in out and "ann rolls a" in out
+    assert "#2    ann rolls." in out and "ann: " not in out and "ann rolls a" in out
     out = agon("log", gid).stdout
     assert "0. A game of pig to 20 begins for ann, bob." in out
     state = json.loads(agon("state", gid, "--json", "--at", "1").stdout)
@@ -153,7 +153,7 @@ def test_long_option_lists_are_cut_and_can_be_narrowed(agon, monkeypatch):
 
 def test_a_branch_made_where_chance_is_due_draws_it_from_the_seed_with_the_same_luck(agon):
     gid = new_toy(agon)
-    rolled = agon("act", gid, "1").stdout  # '#2 ann: ann rolls.' then '#3 ann rolls a N.'
+    rolled = agon("act", gid, "1").stdout  # '#2 ann rolls.' then '#3 ann rolls a N.'
     roll = next(line for line in rolled.splitlines() if line.strip().startswith("#3")).split(None, 1)[1]
     agon("branch", gid, "again", "--at", "2")
     out = agon("options", gid).stdout

@@ -145,7 +145,7 @@ def test_a_commitment_built_step_by_step_with_a_step_back(table):
     child.expect(f"another counter to {place}, another location, or done")
     child.expect(PROMPT)
     child.sendline("")  # Enter ends the decision here
-    child.expect(f"{player}: {player} spends")
+    child.expect(f"#[0-9]+ +{player} spends")
     child.expect(PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)
@@ -179,7 +179,7 @@ def test_a_decision_built_step_by_step_ends_by_itself_once_its_last_step_is_name
         child.expect(re.escape(now.values[0]) + " ")
         asked += 1
         chosen, now = steps.walk(rs, s, [now.values[0]], chosen)
-    child.expect(f"{line.pending.player}: {line.pending.player} takes")
+    child.expect(f"#[0-9]+ +{line.pending.player} takes")
     child.expect(PROMPT)
     assert asked > 1 and svc.load(game).events[before] == now
     child.sendline("")  # an Enter typed after it out of habit is ignored
