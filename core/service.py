@@ -933,6 +933,10 @@ class Service:
                 reason = "reenter"  # the undone moves entered again as they were: no line is left behind yet
             else:
                 keep = self._undone_line(line, tip, {e.id for e in run.envs})
+                if self.store.event(line.game.id, run.envs[-1].id) is not None:
+                    # moves entered again as they were on a line kept before (an undone line named at an earlier
+                    # act): the stored events are walked, not recorded anew; the line left now is kept above
+                    reason = "reenter"
         if "sides" not in line.__dict__:  # carried from the branch's summary when it is current and complete
             prior = summary_table.of_game(self.store, line.game.id, line.branch.name).get(line.branch.name)
             if prior is not None and prior.head_id == line.head.id and all(
@@ -1019,13 +1023,26 @@ class Service:
         """Acting after an undo grows a new line; the undone one keeps a name so no line is ever hidden. The name
         is stored in the same transaction as the new events (``Store.append``'s ``keep``)."""
         branches = self.store.branches(line.game.id)
-        if tip in new_ids or any(b.head_id == tip for b in branches) or self._holds(line, tip):
+        if tip in new_ids or self._holds(line, tip) or self._on_a_branch(line.game.id, tip, branches):
             return None
         names = {b.name for b in branches}
         k = 1
         while f"{line.branch.name}-undone-{k}" in names:
             k += 1
         return NewBranch(f"{line.branch.name}-undone-{k}", tip, line.branch.luck, line.branch.name)
+
+    def _on_a_branch(self, game_id: str, node_id: str, branches: Sequence[BranchInfo]) -> bool:
+        """Whether ``node_id`` is on the line of one of ``branches`` (its head or before it): such a node needs no
+        new name. Each branch whose head is deeper is walked back from its head to the node's depth."""
+        if any(b.head_id == node_id for b in branches):
+            return True
+        node = self.store.event(game_id, node_id)
+        if node is None:
+            return False
+        for b in branches:
+            if self._on_the_way(game_id, node, b.head_id):
+                return True
+        return False
 
     def _holds(self, line: Line, node_id: str) -> bool:
         """Whether ``node_id`` is on ``line``, without reading the whole line when the node's depth settles it."""
@@ -1084,7 +1101,7 @@ class Service:
             env = self.store.event(game.id, env.parent)
         if env is None or env.parent is None or head is None:
             what = "decisions" if not humans else "decisions by people"
-            raise ServiceError(f"cannot undo {steps_back} step(s): the line has only {count} {what}")
+            raise ServiceError(_too_far(b.name, steps_back, count, what))
         return self._move_back(game, b, env.parent, head.depth - env.depth + 1)
 
     def _entry_start(self, game_id: str, branch: str, head_id: str) -> Envelope | None:
@@ -1153,7 +1170,7 @@ class Service:
             if typed:
                 entered.append(st.index)
         if len(entered) < steps_back:
-            raise ServiceError(f"cannot undo {steps_back} step(s): the line has only {len(entered)} entered events")
+            raise ServiceError(_too_far(b.name, steps_back, len(entered), "entered events"))
         n = entered[-steps_back]
         return self._move_back(game, b, line.envelopes[n - 1].id, last - n + 1)
 
@@ -1193,7 +1210,7 @@ class Service:
         game, b = self._head(game_ref, branch)
         target = self.redo_target(game.id, b.name, b.head_id)
         if target is None:
-            raise ServiceError("nothing to redo: no undo on this branch since its last recorded event")
+            raise ServiceError(self._no_redo(game, b))
         try:
             self.store.move_head(game.id, b.name, b.head_id, target, "redo")
         except StoreError as e:
@@ -1201,6 +1218,23 @@ class Service:
         old, new = self.store.event(game.id, b.head_id), self.store.event(game.id, target)
         assert old is not None and new is not None
         return self.store.branch(game.id, b.name), new.depth - old.depth
+
+    def _no_redo(self, game: GameInfo, b: BranchInfo) -> str:
+        """Why there is nothing to redo on ``b``, in words, and where the line goes on when another branch holds
+        more of it (e.g. the undone line kept as 'main-undone-1' after a different entry)."""
+        last = next((m.reason for m in self.store.head_moves_newest_first(game.id, b.name) if m.reason != "switch"),
+                    None)
+        if last in ("undo", "redo", "reenter"):
+            why = (f"nothing to redo: what was undone on branch {b.name!r} has been brought back (by redo, or by"
+                   " entering the same moves again)")
+        else:
+            why = f"nothing to redo: nothing was undone on branch {b.name!r} since its last recorded event"
+        head = self.store.event(game.id, b.head_id)
+        ahead = sorted(o.name for o in self.store.branches(game.id) if o.name != b.name and o.head_id != b.head_id
+                       and head is not None and self._on_the_way(game.id, head, o.head_id))
+        if ahead:
+            why += f"; the line goes on as branch {ahead[0]!r}: switch to it, or enter the same moves again"
+        return why
 
     def branch(self, game_ref: str, name: str, at: int | None = None, from_branch: str | None = None,
                reseed: bool = False) -> BranchInfo:
@@ -1552,6 +1586,14 @@ class Service:
                 problems.append(f"branch {b.name}: its head points to an event that is not stored (id"
                                 f" {b.head_id[:12]})")
         return problems + edited
+
+
+def _too_far(branch: str, steps_back: int, count: int, what: str) -> str:
+    """Why an undo of ``steps_back`` steps is refused on a line with only ``count`` such steps (``what``)."""
+    if count == 0:
+        return f"cannot undo: branch {branch!r} has no {what} yet, so there is nothing to take back"
+    return (f"cannot undo {steps_back} steps: branch {branch!r} has only {count} {what}, so at most {count} can be"
+            " undone; nothing was undone")
 
 
 def _more(problems: Sequence[str]) -> str:

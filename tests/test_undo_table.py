@@ -23,7 +23,7 @@ def test_at_a_table_undo_takes_back_a_typed_chance_outcome_alone(sqlite_svc):
     assert n == 1 and svc.load(game).head.depth == 2  # only the cards typed last
     _, n = svc.undo(game, 2)
     assert n == 2 and svc.load(game).head.depth == 0
-    with pytest.raises(ServiceError, match="cannot undo 1 step"):
+    with pytest.raises(ServiceError, match="cannot undo: branch .main. has no entered events yet"):
         svc.undo(game)
     svc.redo(game)
     assert svc.load(game).head.depth == 2
@@ -159,3 +159,68 @@ def test_after_any_acts_undos_and_redos_every_event_is_reached_by_a_head_or_by_r
             reached.add(node.id)
             node = events.get(node.parent) if node.parent else None
     assert set(events) <= reached
+
+
+def moves_of(svc, game: str) -> list[tuple[str, str | None, str, str]]:
+    return [(m.branch, m.from_id, m.to_id, m.reason) for m in svc.store.head_moves(game)]
+
+
+def test_entering_a_move_of_a_line_kept_before_walks_it_as_a_reentry(svc):
+    """Undo, a different entry (the old line is kept as main-undone-1), undo that, then the first move again: the
+    stored events are walked, recorded in the head history as 'reenter' (not as a new 'act'); the entry left now is
+    kept as main-undone-2, and the head history only grows."""
+    game, heads = table_game(svc)
+    svc.undo(game, 2)
+    svc.act(game, "2")  # the fleet placed elsewhere
+    elsewhere = svc.load(game).head.id
+    svc.undo(game)
+    before = moves_of(svc, game)
+    svc.act(game, ENTRIES[1])  # as it was first entered
+    after = moves_of(svc, game)
+    assert after[:len(before)] == before
+    assert ("main", heads[0], heads[1], "reenter") in after[len(before):]
+    assert {b.name: b.head_id for b in svc.store.branches(game)} == {
+        "main": heads[1], "main-undone-1": heads[-1], "main-undone-2": elsewhere}
+    with pytest.raises(ServiceError, match="the line goes on as branch 'main-undone-1'"):
+        svc.redo(game)
+    svc.act(game, ENTRIES[2])  # the cards as they were typed first: still the same events
+    assert moves_of(svc, game)[-1] == ("main", heads[1], heads[2], "reenter")
+    assert len(svc.store.all_events(game)) == 5  # the start, three entries and the other fleet: nothing copied
+    _, n = svc.undo(game)  # the re-entry is one entry: taken back alone
+    assert n == 1 and svc.load(game).head.id == heads[1]
+    assert svc.verify(game) == []
+
+
+def test_a_kept_line_played_on_since_gets_no_second_name(svc):
+    """The entry left behind by walking onto a kept line is named main-undone-2; once that branch is played on, its
+    old head is inside its line, and acting on main again must not name that old head a third time."""
+    game, heads = table_game(svc)
+    svc.undo(game, 2)
+    svc.act(game, "2")
+    svc.undo(game)
+    svc.act(game, ENTRIES[1])  # walks onto main-undone-1; the "2" entry is kept as main-undone-2
+    svc.act(game, "c1 c2 c3 c4 c5 c6", branch="main-undone-2")
+    svc.act(game, "c7 c8 c9 c10 c11 c12")  # on main: a new entry after the walk
+    names = sorted(b.name for b in svc.store.branches(game))
+    assert names == ["main", "main-undone-1", "main-undone-2"]
+    assert moves_of(svc, game)[-1][3] == "act"
+    assert svc.verify(game) == []
+
+
+def test_undo_refusals_say_how_far_undo_can_go(svc):
+    game = svc.new_game(NewGame("adamastor", players=("Ana",), seed=3, table=True))
+    with pytest.raises(ServiceError, match="^cannot undo: branch 'main' has no entered events yet, so there is"
+                                           " nothing to take back$"):
+        svc.undo(game)
+    with pytest.raises(ServiceError, match="nothing to redo: nothing was undone on branch 'main'"):
+        svc.redo(game)
+    svc.act(game, ENTRIES[0])
+    svc.act(game, ENTRIES[1])
+    with pytest.raises(ServiceError, match="^cannot undo 3 steps: branch 'main' has only 2 entered events, so at most"
+                                           " 2 can be undone; nothing was undone$"):
+        svc.undo(game, 3)
+    assert svc.load(game).head.depth == 2
+    svc.undo(game)
+    svc.redo(game)
+    with pytest.raises(ServiceError, match="nothing to redo: what was undone on branch 'main' has been brought back"):
+        svc.redo(game)
