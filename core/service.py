@@ -933,10 +933,6 @@ class Service:
                 reason = "reenter"  # the undone moves entered again as they were: no line is left behind yet
             else:
                 keep = self._undone_line(line, tip, {e.id for e in run.envs})
-                if self.store.event(line.game.id, run.envs[-1].id) is not None:
-                    # moves entered again as they were on a line kept before (an undone line named at an earlier
-                    # act): the stored events are walked, not recorded anew; the line left now is kept above
-                    reason = "reenter"
         if "sides" not in line.__dict__:  # carried from the branch's summary when it is current and complete
             prior = summary_table.of_game(self.store, line.game.id, line.branch.name).get(line.branch.name)
             if prior is not None and prior.head_id == line.head.id and all(
@@ -944,8 +940,10 @@ class Service:
                 line.__dict__["sides"] = dict(prior.sides)
         new = line.extended(run.envs, run.events, run.state, run.chance_count)
         try:
+            # moves entered as they were entered before on a line kept since (e.g. an undone line named at an
+            # earlier entry, or another branch's): the stored events are walked, a 'reenter', not a new 'act'
             self.store.append(line.game.id, line.branch.name, line.head.id, run.envs, reason,
-                              summaries=[new.summary], keep=keep)
+                              summaries=[new.summary], keep=keep, walked="reenter")
         except StoreError as e:
             raise _store_failure(e) from None
         return run.recorded, new

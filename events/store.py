@@ -688,10 +688,11 @@ class Store:
 
     def append(
         self, game_id: str, branch: str, expected_head: str, envs: Sequence[Envelope], reason: str = "act",
-        summaries: Sequence[summary_mod.Summary] = (), keep: NewBranch | None = None,
+        summaries: Sequence[summary_mod.Summary] = (), keep: NewBranch | None = None, walked: str | None = None,
     ) -> str:
         """Append ``envs`` (a chain following ``expected_head``) and move the branch head to the last one, writing
-        ``summaries`` (of the new head) in the same transaction.
+        ``summaries`` (of the new head) in the same transaction. ``walked``: the head move's reason instead of
+        ``reason`` when every event was stored already (judged in the same transaction as the write).
 
         Nodes that already exist (the same events at the same position, e.g. after an undo) are reused, not
         copied. Raises ``Conflict`` when the head is no longer ``expected_head``; nothing is written then.
@@ -702,7 +703,7 @@ class Store:
             return expected_head
         new_head = envs[-1].id
         if not self.sqlite:
-            self._append_pg(game_id, branch, expected_head, envs, reason, summaries, keep)
+            self._append_pg(game_id, branch, expected_head, envs, reason, summaries, keep, walked)
             return new_head
         try:
             with self._write() as c:
@@ -713,6 +714,8 @@ class Store:
                 ).first():
                     start += 1
                 self._insert(c, game_id, envs[start:])
+                if walked is not None and start == len(envs):
+                    reason = walked
                 self._cas(c, game_id, branch, expected_head, new_head, reason)
                 summary_mod.write(c, summaries)
                 if keep is not None:
@@ -727,13 +730,13 @@ class Store:
         return new_head
 
     def _append_pg(self, game_id: str, branch: str, expected_head: str, envs: Sequence[Envelope], reason: str,
-                   summaries: Sequence[summary_mod.Summary], keep: NewBranch | None) -> None:
+                   summaries: Sequence[summary_mod.Summary], keep: NewBranch | None, walked: str | None) -> None:
         """``append`` on PostgreSQL as one statement, so one round trip (and its commit): the head's
         compare-and-swap is a data-modifying WITH clause, and every other write of the statement selects from it,
         so none happens unless the head was still ``expected_head``. Events already stored (the same events at
         the same place, e.g. after an undo) are kept, not copied (ON CONFLICT DO NOTHING)."""
         at = self._stamp(now())
-        parts, args = self._cas_pg(game_id, branch, expected_head, envs[-1].id, reason, at)
+        parts, args = self._cas_pg(game_id, branch, expected_head, envs[-1].id, reason, at, walked)
         parts.append(f"ev AS ({EVENT_INSERT} SELECT %s, u.* FROM {UNNEST} WHERE EXISTS (SELECT FROM cas)"
                      " ON CONFLICT (game_id, id) DO NOTHING)")
         args += [game_id, *self._event_arrays(envs)]
@@ -749,15 +752,21 @@ class Store:
                      game_id, keep.name, keep.head_id, at]
         self._moved_pg(parts, args, game_id, branch)
 
-    def _cas_pg(self, game_id: str, branch: str, expected: str, to_id: str, reason: str, at: object
-                ) -> tuple[list[str], list[object]]:
+    def _cas_pg(self, game_id: str, branch: str, expected: str, to_id: str, reason: str, at: object,
+                walked: str | None = None) -> tuple[list[str], list[object]]:
         """The WITH clauses of a head's compare-and-swap and its head move on PostgreSQL (``cas`` has one row
-        when the head moved)."""
+        when the head moved). ``walked``: the reason instead when ``to_id`` was stored before the statement (every
+        clause of one statement sees the rows as they were when it began, not the events it inserts)."""
+        if walked is None:
+            why, why_args = "%s", [reason]
+        else:
+            why = "CASE WHEN EXISTS (SELECT FROM event WHERE game_id = %s AND id = %s) THEN %s ELSE %s END"
+            why_args = [game_id, to_id, walked, reason]
         return (["cas AS (UPDATE branch SET head_id = %s WHERE game_id = %s AND name = %s AND head_id = %s"
                  " RETURNING id)",
                  "hm AS (INSERT INTO head_move (game_id, branch, from_id, to_id, reason, at)"
-                 " SELECT %s, %s, %s, %s, %s, %s FROM cas)"],
-                [to_id, game_id, branch, expected, game_id, branch, expected, to_id, reason, at])
+                 f" SELECT %s, %s, %s, %s, {why}, %s FROM cas)"],
+                [to_id, game_id, branch, expected, game_id, branch, expected, to_id, *why_args, at])
 
     def _moved_pg(self, parts: list[str], args: list[object], game_id: str, branch: str) -> None:
         """Run the one statement of ``parts`` (WITH clauses, ``cas`` first) on its own; ``Conflict`` unless the

@@ -128,6 +128,7 @@ def test_after_any_acts_undos_and_redos_every_event_is_reached_by_a_head_or_by_r
     game = svc.new_game(NewGame("toy", players=["ann"], bots=[("bob", "random")], seed=seed))
     for op in ops:
         before = {b.name for b in svc.store.branches(game)}
+        stored, history = {e.id for e in svc.store.all_events(game)}, svc.store.head_moves(game)
         try:
             if op == "undo":
                 svc.undo(game)
@@ -142,6 +143,11 @@ def test_after_any_acts_undos_and_redos_every_event_is_reached_by_a_head_or_by_r
         kept = [b for b in svc.store.branches(game) if b.name not in before]  # an undone line named just now
         for b in kept:  # named because the act left it: main's new head is not on its way (no mere re-entry)
             assert svc.load(game).head.id not in {e.id for e in svc.load(game, b.name).envelopes}, b.name
+        now = svc.store.head_moves(game)
+        assert now[:len(history)] == history  # the head history only grows
+        for m in now[len(history):]:  # an act stores a new head; a re-entry walks events stored before
+            if m.reason in ("act", "reenter"):
+                assert (m.to_id in stored) == (m.reason == "reenter"), (op, m.reason)
     events = {e.id: e for e in svc.store.all_events(game)}
     tips = []
     for b in svc.store.branches(game):
@@ -224,3 +230,15 @@ def test_undo_refusals_say_how_far_undo_can_go(svc):
     svc.redo(game)
     with pytest.raises(ServiceError, match="nothing to redo: what was undone on branch 'main' has been brought back"):
         svc.redo(game)
+
+
+def test_a_branch_entering_the_moves_of_its_parent_walks_them_as_a_reentry(svc):
+    """A branch made at an earlier position, where the same move is entered as on main: the stored events are
+    walked ('reenter', nothing copied); a different move is a new 'act'."""
+    game, heads = table_game(svc)
+    svc.branch(game, "again", at=1)
+    svc.act(game, ENTRIES[1], branch="again")
+    assert moves_of(svc, game)[-1] == ("again", heads[0], heads[1], "reenter")
+    svc.act(game, "c7 c8 c9 c10 c11 c12", branch="again")
+    assert moves_of(svc, game)[-1][3] == "act" and len(svc.store.all_events(game)) == 5
+    assert svc.verify(game) == []
