@@ -126,7 +126,10 @@ def branches(game: GameArg, as_json: JsonOpt = False) -> None:
             last = i == len(kids) - 1
             mark = " (current)" if r["current"] else ""
             fork = f"forks after #{r['fork_at']} of {r['parent']}, " if r["parent"] else ""
-            console.print(f"{indent}{'└── ' if last else '├── '}{r['name']}{mark}: {fork}head #{r['head']},"
+            # a head on its parent's line (a branch just made, or an undone line entered again on the parent)
+            none = f" (no events of its own: its head is on {r['parent']}'s line)" if (
+                r["parent"] and r["fork_at"] == r["head"]) else ""
+            console.print(f"{indent}{'└── ' if last else '├── '}{r['name']}{mark}: {fork}head #{r['head']}{none},"
                           f" {r['luck']} luck — {r['status']} ({scores_text(r['scores'])})", markup=False)
             show(r["name"], indent + ("    " if last else "│   "))
 

@@ -82,7 +82,9 @@ def test_typed_at_the_prompt_a_move_of_a_kept_line_is_walked_and_taken_back_alon
     tree = {b["name"]: b for b in json.loads(agon("branches", gid, "--json").stdout)}
     assert sorted(tree) == ["main", "main-undone-1", "main-undone-2"]
     assert (tree["main"]["head"], tree["main-undone-2"]["fork_at"], tree["main-undone-2"]["head"]) == (5, 2, 3)
-    assert tree["main-undone-1"]["head"] == 5
+    assert tree["main-undone-1"]["head"] == 5  # walked to its end: main holds all of it now, and says so
+    assert ("main-undone-1: forks after #5 of main, head #5 (no events of its own: its head is on main's line)"
+            in agon("branches", gid).stdout)
     row = listed(agon, gid)
     assert (row["events"], row["branches"]) == (6, 3)
     assert len(store.all_events(gid)) == 7  # the start, five entries and the other die: nothing copied
