@@ -416,6 +416,9 @@ def play(
         if isinstance(pending, Over):
             console.print(f"The game is over: {pending.outcome.summary}")
             console.print(f"Scores: {scores_text(dict(pending.outcome.scores))}")
+            # the entry that ended it may be a slip (a die typed wrong at a table): the way back, as at every prompt
+            console.print(f"Take back the last step with: {agon_line(f'undo {line.game.id}{branch_flag(line)}')}",
+                          markup=False)
             return
         if at != line.head.id:
             chosen, at = (), line.head.id

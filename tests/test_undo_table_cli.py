@@ -48,9 +48,10 @@ def test_a_die_typed_again_after_an_undo_is_walked_and_redo_goes_on_past_the_nex
     assert "nothing to redo: what was undone on branch 'main' has been brought back" in again.stderr
     assert [m[3] for m in moves(store, gid)][-3:] == ["undo", "reenter", "redo"]
     assert agon("verify", gid).stdout.startswith("OK: 6 events, 1 branch(es)")
-    # on to the end: the game is won, then the winning hold is undone and redone
-    for entry in ("1", "2", "2"):
-        agon("act", gid, entry)
+    # on to the end at the prompt: the game is won, then the winning hold is undone and redone
+    out = agon("play", gid, input="1\n2\n2\n").output
+    assert ("The game is over: ann won with 9 points\nScores: ann 9, bob 0\n"
+            f"Take back the last step with: agon undo {gid}\n") in out
     assert listed(agon, gid)["status"] == "over: ann won with 9 points"
     text = agon("undo", gid).stdout
     assert "#8    ann: ann holds, banking 9." in text and "Now branch main is at event #7: ann to act" in text
