@@ -114,23 +114,36 @@ def test_undo_after_entering_a_move_again_takes_back_that_entry_alone(svc):
     assert [b.name for b in svc.store.branches(game)] == ["main"]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(ops=st.lists(st.sampled_from(["1", "2", "undo", "undo2", "redo"]), min_size=1, max_size=25),
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=st.lists(st.sampled_from(["1", "2", "undo", "undo2", "redo", "1", "2", "fork", "kept", "main"]),
+                    min_size=1, max_size=25),
        seed=st.integers(0, 30))
 @example(ops=["1", "1", "undo2", "1", "1"], seed=1)  # two undone moves entered again one at a time
 @example(ops=["1", "1", "1", "undo", "undo", "undo", "1", "redo"], seed=1)  # redo after entering one again
 @example(ops=["1", "undo", "2", "undo", "1"], seed=0)  # onto a line kept under a name before
+@example(ops=["1", "undo", "2", "undo", "1", "kept", "1", "main", "2"], seed=0)  # a kept line played on, then main
 def test_after_any_acts_undos_and_redos_every_event_is_reached_by_a_head_or_by_redo(sqlite_svc, ops, seed):
     """No line is ever hidden: each stored event is on a branch's line, or on the line that 'agon redo', repeated,
     brings back. Entering undone moves again as they were ('reenter') makes no branch, so redo must still reach
-    the rest of the undone line."""
+    the rest of the undone line; a line is named only when no branch holds it already. ``fork`` makes a branch at
+    the head and plays on there, ``kept`` plays on the undone line named last, ``main`` switches back."""
     svc = sqlite_svc
     game = svc.new_game(NewGame("toy", players=["ann"], bots=[("bob", "random")], seed=seed))
+    forks = 0
     for op in ops:
-        before = {b.name for b in svc.store.branches(game)}
+        before = {b.name: b.head_id for b in svc.store.branches(game)}
         stored, history = {e.id for e in svc.store.all_events(game)}, svc.store.head_moves(game)
         try:
-            if op == "undo":
+            if op == "fork":
+                forks += 1
+                svc.branch(game, f"fork-{forks}")
+            elif op == "main":
+                svc.switch(game, "main")
+            elif op == "kept":
+                named = [b for b in svc.store.branches(game) if "-undone-" in b.name]
+                if named:
+                    svc.switch(game, max(named, key=lambda b: b.created_at).name)
+            elif op == "undo":
                 svc.undo(game)
             elif op == "undo2":
                 svc.undo(game, 2)
@@ -140,9 +153,12 @@ def test_after_any_acts_undos_and_redos_every_event_is_reached_by_a_head_or_by_r
                 svc.act(game, op)
         except ServiceError:
             pass  # over, nothing to undo or redo
-        kept = [b for b in svc.store.branches(game) if b.name not in before]  # an undone line named just now
-        for b in kept:  # named because the act left it: main's new head is not on its way (no mere re-entry)
+        kept = [b for b in svc.store.branches(game) if b.name not in before and op != "fork"]  # named just now
+        for b in kept:  # named because the act left it: the new head is not on its way (no mere re-entry), nor is
+            # it on a line a branch held already
             assert svc.load(game).head.id not in {e.id for e in svc.load(game, b.name).envelopes}, b.name
+            for name, head in before.items():
+                assert b.head_id not in {e.id for e in svc.store.line(game, head)}, (b.name, name)
         now = svc.store.head_moves(game)
         assert now[:len(history)] == history  # the head history only grows
         for m in now[len(history):]:  # an act stores a new head; a re-entry walks events stored before
