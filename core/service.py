@@ -1228,10 +1228,14 @@ class Service:
         else:
             why = f"nothing to redo: nothing was undone on branch {b.name!r} since its last recorded event"
         head = self.store.event(game.id, b.head_id)
-        ahead = sorted(o.name for o in self.store.branches(game.id) if o.name != b.name and o.head_id != b.head_id
-                       and head is not None and self._on_the_way(game.id, head, o.head_id))
+        others = [o for o in self.store.branches(game.id) if o.name != b.name]
+        ahead = sorted(o.name for o in others if o.head_id != b.head_id and head is not None
+                       and self._on_the_way(game.id, head, o.head_id))
         if ahead:
-            why += f"; the line goes on as branch {ahead[0]!r}: switch to it, or enter the same moves again"
+            return why + f"; the line goes on as branch {ahead[0]!r}: switch to it, or enter the same moves again"
+        undone = sorted(o.name for o in others if self.redo_target(game.id, o.name, o.head_id) is not None)
+        if undone:  # e.g. an undo, then a switch to another branch before the redo
+            return why + f"; branch {undone[0]!r} has an undo to redo (a redo applies to one branch)"
         return why
 
     def branch(self, game_ref: str, name: str, at: int | None = None, from_branch: str | None = None,

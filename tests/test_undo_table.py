@@ -258,3 +258,17 @@ def test_a_branch_entering_the_moves_of_its_parent_walks_them_as_a_reentry(svc):
     svc.act(game, "c7 c8 c9 c10 c11 c12", branch="again")
     assert moves_of(svc, game)[-1][3] == "act" and len(svc.store.all_events(game)) == 5
     assert svc.verify(game) == []
+
+
+def test_redo_on_another_branch_than_the_undo_says_which_branch_has_it(svc):
+    """Undo on main, branch off elsewhere (which switches to it), then redo: this branch has nothing to redo, and
+    the refusal says that main has; main's redo still brings the undone moves back after the switches."""
+    game, heads = table_game(svc)
+    svc.undo(game)
+    svc.branch(game, "side")  # at main's head, where the undo left it
+    with pytest.raises(ServiceError, match="^nothing to redo: nothing was undone on branch 'side' since its last"
+                                           " recorded event; branch 'main' has an undo to redo"):
+        svc.redo(game)
+    svc.switch(game, "main")
+    _, n = svc.redo(game)
+    assert n == 1 and svc.load(game).head.id == heads[-1]
