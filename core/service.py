@@ -76,7 +76,8 @@ class Words:
 
     options: str = "'agon options'"
     """Where the numbered options, and the position they were read at, are shown."""
-    play_on: str = "branch from an earlier position with 'agon branch' to play on"
+    play_on: str = ("take the last step back with 'agon undo' (a slip), or branch from an earlier position with"
+                    " 'agon branch' to play on")
     """How a finished line is played on."""
 
 

@@ -244,7 +244,7 @@ def load(call: Call) -> tuple[Line, str | None]:
 def http_words(game_id: str) -> Words:
     """What the service's refusals tell a caller of this API to do next (the command line's words name commands)."""
     return Words(options=f"GET /api/games/{game_id}/options",
-                 play_on="the host may branch from an earlier position to play on")
+                 play_on="the host may undo the last step (a slip) or branch from an earlier position to play on")
 
 
 def viewer_of(seat: str | None) -> str:

@@ -53,6 +53,10 @@ def test_a_die_typed_again_after_an_undo_is_walked_and_redo_goes_on_past_the_nex
     assert ("The game is over: ann won with 9 points\nScores: ann 9, bob 0\n"
             f"Take back the last step with: agon undo {gid}\n") in out
     assert listed(agon, gid)["status"] == "over: ann won with 9 points"
+    refused = agon("act", gid, "1", ok=False)
+    assert refused.exit_code == 1 and refused.stderr == (
+        "error: the game is over (ann won with 9 points); take the last step back with 'agon undo' (a slip), or"
+        " branch from an earlier position with 'agon branch' to play on\n")
     text = agon("undo", gid).stdout
     assert "#8    ann: ann holds, banking 9." in text and "Now branch main is at event #7: ann to act" in text
     assert listed(agon, gid)["status"] == "ann to act: roll or hold"
