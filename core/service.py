@@ -997,7 +997,9 @@ class Service:
     def undone_tip(self, game_id: str, branch: str) -> str | None:
         """Where the branch's head was before the undos (and redos) since its last recorded event: the end of the
         line that acting now would leave behind (several undos in a row leave it, not only the last one's start).
-        Undone moves entered again as they were ('reenter') walk that line and do not end it."""
+        Undone moves entered again as they were ('reenter') walk that line and do not end it. A 'reenter' onto
+        another stored line (one kept before) does not end it either: the line it left was named in the same
+        write, and ``_undone_line`` names no tip that a branch's line already holds."""
         tip = None
         for m in self.store.head_moves_newest_first(game_id, branch):
             if m.reason == "undo":
