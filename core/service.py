@@ -1221,17 +1221,33 @@ class Service:
         return self.store.branch(game.id, b.name), new.depth - old.depth
 
     def _no_redo(self, game: GameInfo, b: BranchInfo) -> str:
-        """Why there is nothing to redo on ``b``, in words, and where the line goes on when another branch holds
-        more of it (e.g. the undone line kept as 'main-undone-1' after a different entry)."""
-        last = next((m.reason for m in self.store.head_moves_newest_first(game.id, b.name) if m.reason != "switch"),
-                    None)
-        if last in ("undo", "redo", "reenter"):
-            why = (f"nothing to redo: what was undone on branch {b.name!r} has been brought back (by redo, or by"
-                   " entering the same moves again)")
-        else:
-            why = f"nothing to redo: nothing was undone on branch {b.name!r} since its last recorded event"
+        """Why there is nothing to redo on ``b``, in words: nothing was undone, it was all brought back, or a
+        different entry left it (then which branch keeps it); and where the line goes on when another branch holds
+        more of it, or which branch has an undo to redo."""
+        last = next((m for m in self.store.head_moves_newest_first(game.id, b.name) if m.reason != "switch"), None)
         head = self.store.event(game.id, b.head_id)
         others = [o for o in self.store.branches(game.id) if o.name != b.name]
+
+        def on_line(node_id: str | None, branch_head: str) -> bool:  # node_id on the line ending at branch_head
+            node = self.store.event(game.id, node_id) if node_id else None
+            return node is not None and self._on_the_way(game.id, node, branch_head)
+
+        def keeper(node_id: str | None) -> str | None:  # the undone line kept off b that holds node_id
+            kept = [o for o in others if o.parent_branch == b.name and o.name.startswith(f"{b.name}-undone-")
+                    and on_line(node_id, o.head_id) and not on_line(o.head_id, b.head_id)]
+            return max(kept, key=lambda o: o.created_at).name if kept else None
+
+        if last is not None and last.reason in ("undo", "redo", "reenter"):
+            tip = self.undone_tip(game.id, b.name)
+            kept = None if tip is None or on_line(tip, b.head_id) else keeper(tip)
+            why = (f"nothing to redo: a different entry followed the undo on branch {b.name!r}; what it took back is"
+                   f" kept as branch {kept!r}" if kept else
+                   f"nothing to redo: what was undone on branch {b.name!r} has been brought back (by redo, or by"
+                   " entering the same moves again)")
+        else:
+            kept = keeper(last.from_id) if last is not None and last.reason == "act" else None
+            why = f"nothing to redo: nothing was undone on branch {b.name!r} since its last recorded event" + (
+                f" (the entry made after the last undo kept what it took back as branch {kept!r})" if kept else "")
         ahead = sorted(o.name for o in others if o.head_id != b.head_id and head is not None
                        and self._on_the_way(game.id, head, o.head_id))
         if ahead:

@@ -246,6 +246,12 @@ def test_undo_refusals_say_how_far_undo_can_go(svc):
     svc.redo(game)
     with pytest.raises(ServiceError, match="nothing to redo: what was undone on branch 'main' has been brought back"):
         svc.redo(game)
+    svc.undo(game)
+    svc.act(game, "2")  # a different entry: the undone one is kept
+    with pytest.raises(ServiceError, match=r"^nothing to redo: nothing was undone on branch 'main' since its last"
+                                           r" recorded event \(the entry made after the last undo kept what it took"
+                                           r" back as branch 'main-undone-1'\)$"):
+        svc.redo(game)
 
 
 def test_a_branch_entering_the_moves_of_its_parent_walks_them_as_a_reentry(svc):

@@ -75,8 +75,8 @@ def test_typed_at_the_prompt_a_move_of_a_kept_line_is_walked_and_taken_back_alon
     played = agon("play", gid, input="u\nu\nu\n2\nu\n4\nr\n1\n3\nq\n")
     out = played.output
     assert "#3    ann rolls a 2." in out and "#3    ann rolls a 4." in out
-    assert ("error: nothing to redo: what was undone on branch 'main' has been brought back (by redo, or by entering"
-            " the same moves again); the line goes on as branch 'main-undone-1': switch to it, or enter the same"
+    assert ("error: nothing to redo: a different entry followed the undo on branch 'main'; what it took back is kept"
+            " as branch 'main-undone-2'; the line goes on as branch 'main-undone-1': switch to it, or enter the same"
             " moves again") in out
     after = moves(store, gid)
     assert after[:len(before)] == before
