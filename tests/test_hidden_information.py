@@ -221,7 +221,7 @@ def test_the_log_is_public_unless_asked_for_one_players_record_or_everything(ago
                           "Chloe:random", "--seed", "4", "--json").stdout)["id"]
     public = agon("log", gid).stdout
     assert "3. Ana draws 3 card(s)." in public and "Shown: what every player sees" in public
-    assert "10. Chloe: Chloe attacks Ana, declaring a spear, and lays a card face down." in public
+    assert "10. Chloe attacks Ana, declaring a spear, and lays a card face down." in public
     rows = json.loads(agon("log", gid, "--json").stdout)
     assert rows[3]["event"] == {"type": "pergamemnon.cards_drawn", "player": "Ana", "cards": [HIDDEN] * 3,
                                 "reshuffled": False}

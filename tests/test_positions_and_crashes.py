@@ -27,7 +27,7 @@ def test_options_print_the_position_and_act_refuses_a_number_when_the_line_moved
     assert r.exit_code == 1 and "the line has moved since position" in r.stderr and "nothing was recorded" in r.stderr
     assert agon("log", gid, "--json").stdout == before
     now = json.loads(agon("options", gid, "--json").stdout)["position"]
-    assert "bob: bob holds" in agon("act", gid, "2", "--expect", now).stdout
+    assert "bob holds" in agon("act", gid, "2", "--expect", now).stdout
 
 
 @pytest.mark.parametrize("bad", ["12", "x.abcd", "3.zz", "3.ab"])
