@@ -296,7 +296,8 @@ def _aftermath(s: State, e: Any, apply: Apply | None) -> str:
     parts = []
     for f in after.fought[len(s.fought):]:
         how = " without dice" if f.automatic else ""
-        lost = f", and the {'defender' if f.winner == 'attacker' else 'attacker'}s lose {f.lost}" if f.lost else ""
+        loser = "defender" if f.winner == "attacker" else "attacker"
+        lost = f", and the {loser}s lose {_counter_text(s, f.lost)}" if f.lost else ""
         parts.append(f"the {f.winner}s win the {KIND_NAMES[f.kind]} battle at {f.location}{how}{lost}")
     for h in after.held[len(s.held):]:
         who = after.players[h.player] if h.player != NOBODY else "nobody"
@@ -315,11 +316,14 @@ def _aftermath(s: State, e: Any, apply: Apply | None) -> str:
     return (" Then " + "; ".join(parts) + ".") if parts else ""
 
 
+def _counter_text(s: State, cid: str) -> str:
+    """A counter as a sentence names it: its id (what is typed) and what it is, e.g. 'corinth-h2-2 (hoplite 2)'."""
+    counter = s.data.counter(cid)
+    return f"{cid} ({KIND_NAMES[counter.kind]} {counter.strength})"
+
+
 def _commit_text(s: State, e: ForcesCommitted) -> str:
-    sent = ", ".join(
-        f"{pl.counter} ({KIND_NAMES[s.data.counter(pl.counter).kind]} {s.data.counter(pl.counter).strength})"
-        f" to {pl.location} as {pl.role} {pl.side}" for pl in e.placements
-    )
+    sent = ", ".join(f"{_counter_text(s, pl.counter)} to {pl.location} as {pl.role} {pl.side}" for pl in e.placements)
     cube = f", sacrificing a cube in {e.cube.capitalize()}" if e.cube else ""
     return f"{e.player} spends {_tile_text(e.tile)}{cube}: {sent}."
 
