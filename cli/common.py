@@ -237,6 +237,10 @@ class Fail(Exception):
     """A one-line error from the CLI itself (bad arguments it checks)."""
 
 
+class UsageFail(Fail):
+    """Options that cannot go together on one command line: a usage error, exit status 2 as Click's own."""
+
+
 def input_file(path: Path, what: str, hint: str = "") -> Path:
     """``path``, a file to read: a folder or a missing file is refused saying which (``hint``: how to get one). A
     pipe is read as a file (``<(agon export G)``, ``/dev/stdin``): it exists, though it is no regular file."""
@@ -334,6 +338,7 @@ def friendly(fn: F) -> F:
             error_line(with_db_quoted(str(e)), as_json)  # the service's hints do not know this command's --db
         except Fail as e:
             error_line(str(e), as_json)
+            raise typer.Exit(2 if isinstance(e, UsageFail) else 1) from None
         except BrokenPipeError:
             raise  # the reader of the output has gone (agon log GAME | head): not an error, ended quietly above
         except OSError as e:

@@ -13,6 +13,7 @@ from agon.cli.common import (
     Fail,
     GameArg,
     JsonOpt,
+    UsageFail,
     console,
     examples,
     friendly,
@@ -78,7 +79,7 @@ def log(
     Public by default: only what every player sees (no hand, no face-down card), in the text and in --json, where
     a hidden part of an event reads "hidden". --as PLAYER adds what that player saw; --full shows everything."""
     if full and as_player is not None:
-        raise Fail("give either --as PLAYER (one player's record) or --full (everything), not both")
+        raise UsageFail("give either --as PLAYER (one player's record) or --full (everything), not both")
     svc = service()
     line = svc.load(game, branch)
     _check_player(line, as_player)

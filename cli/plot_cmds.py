@@ -19,6 +19,7 @@ from agon.cli.common import (
     Fail,
     GameArg,
     JsonOpt,
+    UsageFail,
     agon_line,
     console,
     err,
@@ -195,8 +196,8 @@ def compare(
     from agon.analysis.compare import compare_lines
 
     if branch_a == branch_b:
-        raise Fail(f"give two different branches to compare, not {branch_a} twice"
-                   f" ('{agon_line('branches ' + shlex.quote(game))}' lists them)")
+        raise UsageFail(f"give two different branches to compare, not {branch_a} twice"
+                        f" ('{agon_line('branches ' + shlex.quote(game))}' lists them)")
     svc = service()
     a, b = svc.load(game, branch_a), svc.load(game, branch_b)
     if as_player is not None and as_player not in a.created.names:

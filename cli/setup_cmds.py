@@ -16,6 +16,7 @@ from agon.cli.common import (
     SEED_MAX,
     Fail,
     JsonOpt,
+    UsageFail,
     agon_line,
     bars_off,
     console,
@@ -135,7 +136,7 @@ def schema(
     """Print the JSON Schema of a ruleset's events (what 'agon act GAME JSON' accepts), or of the game file."""
     if file_format:
         if ruleset is not None:
-            raise Fail("give a ruleset or --file-format, not both")
+            raise UsageFail("give a ruleset or --file-format, not both")
         from agon.core.document import json_schema
 
         print_json(json_schema())

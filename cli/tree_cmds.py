@@ -9,9 +9,9 @@ from agon.cli.common import (
     EVENT,
     INT_MAX,
     BranchOpt,
-    Fail,
     GameArg,
     JsonOpt,
+    UsageFail,
     agon_line,
     branch_flag,
     console,
@@ -44,7 +44,7 @@ def undo(game: GameArg,
     outcome. In a seeded game with people, a step is a person's decision: the bots' replies and the chance that
     followed it are undone with it. --to N goes back to just after event N in any game."""
     if to is not None and steps is not None:
-        raise Fail("give either --to N (back to just after event N) or --steps N (back N steps), not both")
+        raise UsageFail("give either --to N (back to just after event N) or --steps N (back N steps), not both")
     svc = service()
     # the line after the undo (from its nearest snapshot) and the undone events alone: nothing else is read
     line, taken = svc.undo_told(game, steps or 1, branch, to)

@@ -268,7 +268,7 @@ def test_undo_refuses_to_and_steps_together_and_says_when_there_is_nothing_to_un
     gid = new_toy(agon)
     agon("act", gid, "2")
     before = agon("export", gid).stdout
-    one_line(agon("undo", gid, "--to", "0", "--steps", "2", ok=False), 1, "either --to N", "or --steps N",
+    one_line(agon("undo", gid, "--to", "0", "--steps", "2", ok=False), 2, "either --to N", "or --steps N",
              "not both")
     assert agon("export", gid).stdout == before
     agon("undo", gid, "--to", "0")

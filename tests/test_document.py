@@ -255,7 +255,7 @@ def test_the_file_format_has_a_published_schema_every_line_follows(agon):
         assert set(d["required"]) <= set(obj) <= set(d["properties"]), obj
     assert seen == set(kinds) - {"cards"}  # the toy game has no card set (tests/test_card_sets.py has one)
     r = agon("schema", "toy", "--file-format", ok=False)
-    assert r.exit_code == 1 and "not both" in r.stderr
+    assert r.exit_code == 2 and "not both" in r.stderr
 
 
 def test_export_and_import_on_the_command_line(agon, tmp_path):

@@ -233,7 +233,7 @@ def test_the_log_is_public_unless_asked_for_one_players_record_or_everything(ago
     assert "and lays the Chariot (spear 7) face down." in full and "Bruno draws 3 card(s)" not in full
     assert "everything" in agon("log", "--help").stdout.lower()
     refused = agon("log", gid, "--as", "Ana", "--full", ok=False)
-    assert refused.exit_code == 1 and "not both" in refused.stderr
+    assert refused.exit_code == 2 and "not both" in refused.stderr
     assert "no player 'Zoe'" in agon("log", gid, "--as", "Zoe", ok=False).stderr
 
 
