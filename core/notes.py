@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from agon.core.document import GLYPHS
 from agon.core.names import note_problem
 from agon.core.service import Line, Service, ServiceError
+from agon.events.hints import again
 from agon.events.store import NoteInfo, StoreError, now
 
 
@@ -51,7 +52,7 @@ def add(svc: Service, game_ref: str, n: int, text: str, glyph: str | None = None
     try:
         svc.store.add_note(line.game.id, NoteInfo(line.envelopes[n].id, text, glyph, now()))
     except StoreError as e:
-        raise ServiceError(str(e)) from None
+        raise again(e, ServiceError) from None
     shown = on_line(svc, line)
     return line, shown[n]
 

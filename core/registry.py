@@ -11,6 +11,7 @@ import os
 from functools import cache
 
 from agon.core.engine import Ruleset
+from agon.events.hints import Hinted
 
 RULESETS: dict[str, str] = {
     "adamastor": "agon.core.games.adamastor",
@@ -35,8 +36,8 @@ def _extra() -> None:
 _extra()
 
 
-class UnknownRuleset(LookupError):
-    pass
+class UnknownRuleset(Hinted, LookupError):
+    """No ruleset of that name; the step it names ('agon rulesets') is kept apart (events/hints.py)."""
 
 
 def register(name: str, module: str) -> None:
@@ -55,7 +56,7 @@ def get(name: str) -> Ruleset:
         module = RULESETS[name]
     except KeyError:
         known = ", ".join(names()) or "none"
-        raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {known} (see 'agon rulesets')") from None
+        raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {known}", " (see {rulesets})") from None
     try:
         return importlib.import_module(module).RULESET
     except (ImportError, AttributeError) as e:

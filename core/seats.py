@@ -19,6 +19,7 @@ from agon.core.autoplay import CHANCE_ACTOR
 from agon.core.engine import PUBLIC, Ruleset, State
 from agon.core.service import SETUP_ACTOR, Line, NotFound, Service, ServiceError
 from agon.events import seats as table
+from agon.events.hints import again
 
 HOST = ":host"
 """The host's seat (no player may be named with a ':')."""
@@ -80,9 +81,9 @@ def head_of(service: Service, game_ref: str, branch: str | None) -> tuple[str, s
     try:
         game, b = service.store.game_branch(game_ref, branch)
     except Unknown as e:
-        raise NotFound(str(e)) from None
+        raise again(e, NotFound) from None
     except StoreError as e:
-        raise ServiceError(str(e)) from None
+        raise again(e, ServiceError) from None
     return game.id, b.name, b.head_id
 
 

@@ -12,7 +12,7 @@ import json
 import os
 import secrets
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
 
@@ -45,6 +45,7 @@ from agon.core.engine import (
     version_number,
 )
 from agon.core.names import branch_problem, name_problem, shown, title_problem
+from agon.events import hints
 from agon.events import snapshots as snapshots_table
 from agon.events import summary as summary_table
 from agon.events.base import Event, GameCreated, PlayerSeat
@@ -70,15 +71,37 @@ DECIDER = ":decider"
 RESERVED_NAMES = {CHANCE_ACTOR, SETUP_ACTOR, ""}
 @dataclass(frozen=True)
 class Words:
-    """How the service's messages name what a person can do next: the command line's commands by default. The
-    server passes its own (``server/api.py`` ``http_words``), so one message serves every face and a player on a
-    web page is not told to run a command."""
+    """How the service's messages name what a person can do next: the command line's commands by default
+    (``events/hints.py``, where each step is kept apart in the messages raised below the service). The server has
+    its own (``server/api.py`` ``HTTP_WORDS``), so one message serves every face and a player on a web page is not
+    told to run a command. ``{game}`` and ``{ruleset}`` in a step are the message's game id and ruleset."""
 
-    options: str = "'agon options'"
+    options: str = hints.CLI["options"]
     """Where the numbered options, and the position they were read at, are shown."""
-    play_on: str = ("take the last step back with 'agon undo' (a slip), or branch from an earlier position with"
-                    " 'agon branch' to play on")
+    play_on: str = hints.CLI["play_on"]
     """How a finished line is played on."""
+    schema: str = hints.CLI["schema"]
+    """Where the shape of a ruleset's events is shown (after a choice given as JSON that is not one)."""
+    table: str = hints.CLI["table"]
+    """How a game whose chance outcomes are typed in at a table is made."""
+    verify: str = hints.CLI["verify"]
+    """What lists a damaged game's problems (with its leading '; '), or nothing."""
+    games: str = hints.CLI["games"]
+    """What lists the games."""
+    rulesets: str = hints.CLI["rulesets"]
+    """What lists the rulesets."""
+    seats: str = hints.CLI["seats"]
+    """What names the seats of a new game."""
+    new: str = hints.CLI["new"]
+    """What creates a game."""
+
+    def at(self, game: str = "", ruleset: str = "") -> Words:
+        """These words with a game's id and ruleset filled in."""
+        return replace(self, **{f.name: getattr(self, f.name).format(game=game, ruleset=ruleset) for f in fields(self)})
+
+    def told(self, e: BaseException) -> str:
+        """``e``'s message, a step it names in these words."""
+        return e.told(asdict(self)) if isinstance(e, hints.Hinted) else str(e)
 
 
 CLI_WORDS = Words()
@@ -100,8 +123,9 @@ def seats_problem(names: Sequence[str]) -> str | None:
     return None
 
 
-class ServiceError(Exception):
-    """Something a person asked for that cannot be done; the message says what to do instead."""
+class ServiceError(hints.Hinted):
+    """Something a person asked for that cannot be done; the message says what to do instead (a step it names,
+    such as a command, kept apart: ``Words.told``)."""
 
 
 class NotFound(ServiceError):
@@ -115,7 +139,7 @@ class RaceLost(ServiceError):
 def _store_failure(e: StoreError) -> ServiceError:
     """A store error as the service's own, keeping apart a lost race and an unknown name."""
     kind = RaceLost if isinstance(e, Conflict) else NotFound if isinstance(e, Unknown) else ServiceError
-    return kind(str(e))
+    return hints.again(e, kind)
 
 
 @dataclass(frozen=True)
@@ -436,6 +460,7 @@ def position(line: Line) -> str:
 
 def position_problem(line: Line, expect: str, words: Words = CLI_WORDS) -> str | None:
     """Why ``line`` is no longer at the position ``expect`` (say, when options were listed), or None."""
+    words = words.at(line.game.id, line.ruleset.name)
     depth, sep, ident = expect.strip().partition(".")
     # At most the 8 hex digits a position shows: a longer prefix would let anyone who may name a position learn
     # the whole id a digit at a time (a refused position against an accepted one), and with a whole id a hidden
@@ -528,7 +553,7 @@ class Service:
         except StoreError as e:
             if isinstance(e, Damaged):  # 'agon games' marks it from now on (its summary says so)
                 summary_table.put(self.store, [summary_table.unreadable(game.id, branch, head_id, str(e))])
-            raise ServiceError(str(e)) from None
+            raise hints.again(e, ServiceError) from None
 
     def _fetch(self, game: GameInfo, b: BranchInfo) -> Callable[[str], tuple[list[Envelope], list[Event]]]:
         def fetch(head_id: str) -> tuple[list[Envelope], list[Event]]:
@@ -543,7 +568,7 @@ class Service:
         try:
             rs = registry.get(game.ruleset)
         except registry.UnknownRuleset as e:
-            raise ServiceError(str(e)) from None
+            raise hints.again(e, ServiceError) from None
         tail, snap, root = snapshots_table.tail(self.store, game.id, b.head_id, rs.version)
         if not tail or tail[-1].id != b.head_id:
             return None
@@ -634,7 +659,7 @@ class Service:
         try:
             rs = registry.get(game.ruleset)
         except registry.UnknownRuleset as e:
-            raise ServiceError(str(e)) from None
+            raise hints.again(e, ServiceError) from None
         codec = codec_for(rs)
         current = {t: codec.version_of(t) for t in codec.by_tag}
         events = []
@@ -662,8 +687,7 @@ class Service:
         except card_sets_mod.CardSetProblem as e:
             if given is not None:
                 raise ServiceError(f"cannot import: {e}; nothing was imported") from None
-            raise ServiceError(f"game {game_id} is damaged: {e}; 'agon verify {game_id}' lists what is broken"
-                               ) from None
+            raise ServiceError(f"game {game_id} is damaged: {e}", "{verify}", game=game_id) from None
 
     def card_sets_of(self, created: GameCreated) -> dict[str, bytes]:
         """The stored card set a game's first event names (hash -> bytes), for an export; none if it embeds it."""
@@ -690,7 +714,7 @@ class Service:
         try:
             rs = registry.get(spec.ruleset)
         except registry.UnknownRuleset as e:
-            raise ServiceError(str(e)) from None
+            raise hints.again(e, ServiceError) from None
         seats = [PlayerSeat(p) for p in spec.players]
         kinds = bots_of(rs)
         for name, kind in spec.bots:
@@ -707,8 +731,7 @@ class Service:
                 raise ServiceError(f"cannot set up {rs.name}: {e}") from None
             raise ServiceError(
                 f"{rs.name} is played by {rs.min_players} to {rs.max_players} players, not {len(seats)};"
-                " give that many --player/--bot options"
-            )
+                " give that many", " {seats}")
         problem = seats_problem(names) or title_problem(spec.title)
         if problem:
             raise ServiceError(problem)
@@ -784,6 +807,7 @@ class Service:
 
     def parse_choice(self, line: Line, choice: str, words: Words = CLI_WORDS) -> Event:
         """The event meant by ``choice``: a number from ``options``, the event as JSON, or a chance outcome."""
+        words = words.at(line.game.id, line.ruleset.name)
         pending = line.pending
         text = choice.strip()
         if isinstance(pending, Over):
@@ -798,21 +822,21 @@ class Service:
                 raise ServiceError(f"the choice is not valid JSON ({e.msg} at column {e.colno});"
                                    f" give a number from {words.options} or an event as JSON") from None
             except RecursionError:
-                raise ServiceError("the choice's JSON is nested too deeply to be an event; 'agon schema"
-                                   f" {line.ruleset.name}' shows the event types") from None
+                raise ServiceError("the choice's JSON is nested too deeply to be an event", "; {schema}",
+                                   game=line.game.id, ruleset=line.ruleset.name) from None
             try:
                 return line.codec.from_obj(obj)
             except (DecodeError, RecursionError) as e:
                 why = "it is nested too deeply" if isinstance(e, RecursionError) else str(e)
-                raise ServiceError(f"not an event of {line.ruleset.name}: {why}; 'agon schema"
-                                   f" {line.ruleset.name}' shows the event types") from None
+                raise ServiceError(f"not an event of {line.ruleset.name}: {why}", "; {schema}", game=line.game.id,
+                                   ruleset=line.ruleset.name) from None
         if isinstance(pending, Chance):
             if text in ("seed", "random"):
                 outcome = chance_mod.draw(pending, chance_mod.rng_for(
                     line.created.seed, line.branch.luck, line.chance_count))
             elif not line.created.table:  # what may be typed here is 'seed' alone: say so, not what a table takes
                 raise ServiceError(f"this game draws every chance outcome from its seed ({pending.describe()}): type"
-                                   " 'seed'; a game whose luck is typed in is made with 'agon new --table'")
+                                   " 'seed'; a game whose luck is typed in is", " {table}")
             else:
                 try:
                     outcome = chance_mod.parse(pending, text)
@@ -902,8 +926,7 @@ class Service:
             if isinstance(pending, Chance) and not line.created.table and event != pending.build(chance_mod.draw(
                     pending, chance_mod.rng_for(line.created.seed, line.branch.luck, line.chance_count))):
                 raise ServiceError("this game draws every chance outcome from its seed (so 'agon verify' can"
-                                   " recompute it): type 'seed'; a game whose luck is typed in is made with"
-                                   " 'agon new --table'")
+                                   " recompute it): type 'seed'; a game whose luck is typed in is", " {table}")
             actor, viewer = CHANCE_ACTOR, PUBLIC
         if tell != DECIDER:
             viewer = tell
@@ -1301,7 +1324,7 @@ class Service:
         try:
             version = registry.get(game.ruleset).version
         except registry.UnknownRuleset as e:
-            raise ServiceError(str(e)) from None
+            raise hints.again(e, ServiceError) from None
         if summary_table.current(row, b.head_id, version):
             return row
         row = self.load(game_id, branch).summary
@@ -1317,7 +1340,7 @@ class Service:
         try:
             version = registry.get(game.ruleset).version
         except registry.UnknownRuleset as e:
-            raise ServiceError(str(e)) from None
+            raise hints.again(e, ServiceError) from None
         known = summary_table.of_game(self.store, game.id)
         stale = [(game.id, b.name, game.ruleset, b.head_id) for b in branches
                  if not summary_table.current(known.get(b.name), b.head_id, version)]
@@ -1385,7 +1408,7 @@ class Service:
         try:
             version = registry.get(ruleset).version
         except registry.UnknownRuleset as e:
-            raise ServiceError(str(e)) from None
+            raise hints.again(e, ServiceError) from None
         rows, stale = summary_table.main_lines(self.store, ruleset, version, limit)
         if stale:
             self.refresh(stale, progress)
@@ -1521,8 +1544,8 @@ class Service:
             else:  # a bad snapshot is dropped here: reported, but the game is not damaged
                 cache += [f"branch {b.name}: {p}" for p in self._check_snapshots(line, checked)]
             lines.append(line)
-        mark = (f"game {game.id} is damaged: {problems[0]}{_more(problems)}; 'agon verify {game.id}' lists what is"
-                " broken") if problems else None
+        mark = (f"game {game.id} is damaged: {problems[0]}{_more(problems)}"
+                + hints.say("{verify}", hints.CLI, {"game": game.id})) if problems else None  # kept in the summary
         rows += [summary_table.damaged(line.summary, mark) if mark else line.summary for line in lines]
         return problems + cache, rows
 
@@ -1565,8 +1588,7 @@ class Service:
         read the whole tree rather than one line, such as a whole-game export)."""
         problems = self.damage(game_id)
         if problems:
-            raise ServiceError(f"game {game_id} is damaged: {problems[0]}{_more(problems)}; 'agon verify {game_id}'"
-                               " lists what is broken")
+            raise ServiceError(f"game {game_id} is damaged: {problems[0]}{_more(problems)}", "{verify}", game=game_id)
 
     def damage(self, game_id: str) -> list[str]:
         """The game's stored tree checked without the rules: every event's hash and parent link, every branch's
@@ -1633,7 +1655,7 @@ def ruleset_of_creation(payload: bytes) -> Ruleset:
     try:
         return registry.get(str(head.get("ruleset", "")))
     except registry.UnknownRuleset as e:
-        raise ServiceError(f"cannot import: {e}") from None
+        raise hints.again(e, ServiceError, "cannot import: ") from None
 
 
 def creation_problem(rs: Ruleset, created: GameCreated) -> str | None:

@@ -22,6 +22,7 @@ from agon.core.service import Line, Service, ServiceError, codec_for, replay_pro
 from agon.events.base import GameCreated
 from agon.events.codec import DecodeError
 from agon.events.envelope import Envelope, ImportError_, read_line_file
+from agon.events.hints import again
 from agon.events.store import BranchInfo, GameInfo, HeadMove, NoteInfo, StoreError, now
 
 
@@ -55,8 +56,10 @@ def _counted(n: int, noun: str) -> list[str]:
     return [f"{n} {noun if n == 1 else plural}"]
 
 
-def _fail(message: str) -> Exception:
-    return ServiceError(f"cannot import: {message}; nothing was imported")
+def _fail(message: str | Exception) -> Exception:
+    """The import's refusal of ``message`` (or of an exception's, a step it names kept: events/hints.py)."""
+    return again(message, ServiceError, "cannot import: ", "; nothing was imported") if isinstance(
+        message, Exception) else ServiceError(f"cannot import: {message}; nothing was imported")
 
 
 # -- export ------------------------------------------------------------------------------------------------------
@@ -66,7 +69,7 @@ def build_document(svc: Service, game_ref: str) -> Document:
     try:
         game = svc.store.game(game_ref)
     except StoreError as e:
-        raise ServiceError(str(e)) from None
+        raise again(e, ServiceError) from None
     svc.check_intact(game.id)  # a damaged game is refused, not written as a file no import would take
     store = svc.store
     head = GameHead(game.id, game.ruleset, game.title, list(game.players), game.created_at, game.current_branch)
@@ -100,17 +103,17 @@ def import_data(svc: Service, data: bytes, trust: str | None = None) -> ImportRe
     try:
         data = signing.check(data, trust).body
     except signing.SignatureError as e:
-        raise _fail(str(e)) from None
+        raise _fail(e) from None
     if document.is_document(data):
         try:
             doc = document.read(data)
         except DocumentError as e:
-            raise _fail(str(e)) from None
+            raise _fail(e) from None
         return import_document(svc, doc)
     try:
         envs, trailer, card_sets = read_line_file(data)
     except ImportError_ as e:
-        raise _fail(str(e)) from None
+        raise _fail(e) from None
     return _import_line(svc, envs, data, trailer.lucks, card_sets, trailer.luck)
 
 
@@ -126,7 +129,7 @@ def _ruleset_of(root: Envelope):
     try:
         return registry.get(str(head.get("ruleset", "")))
     except registry.UnknownRuleset as e:
-        raise _fail(str(e)) from None
+        raise _fail(e) from None
 
 
 def check_tree(svc: Service, rs, events: list[Envelope], heads: dict[str, str] | None = None,
@@ -213,7 +216,7 @@ def import_document(svc: Service, doc: Document) -> ImportReport:
             return ImportReport(game_id, "new", len(doc.events), len(branches), len(moves), len(notes))
         return _extend(svc, stored, doc, branches, moves, notes, decoded)
     except StoreError as e:
-        raise _fail(str(e)) from None
+        raise _fail(e) from None
 
 
 def _holder(svc: Service, game: GameInfo, branches: list[BranchInfo], node: str) -> BranchInfo | None:
@@ -325,4 +328,4 @@ def _import_line(svc: Service, envs: list[Envelope], data: bytes, lucks: list[in
         store.append(stored.id, target.name, follows, envs[k:], reason="import")
         return ImportReport(stored.id, "extended", len(envs) - k, made, 1 + made)
     except StoreError as e:
-        raise _fail(str(e)) from None
+        raise _fail(e) from None

@@ -26,6 +26,7 @@ from agon.events import card_sets as card_sets_mod
 from agon.events import summary as summary_mod
 from agon.events.analysis_cache import ANALYSIS
 from agon.events.envelope import Envelope
+from agon.events.hints import Hinted
 from agon.events.seats import SEATS
 from agon.events.snapshots import SNAPSHOT
 
@@ -131,8 +132,9 @@ UNNEST = ("unnest(%b::varchar[], %b::varchar[], %b::int[], %b::varchar[], %b::in
 arrays took longer to build than the server took to insert them."""
 
 
-class StoreError(Exception):
-    """A store problem a person can act on (a bad URL, an unknown game or branch)."""
+class StoreError(Hinted):
+    """A store problem a person can act on (a bad URL, an unknown game or branch); a step it names ('agon games')
+    is kept apart (events/hints.py), for the server to name its own."""
 
 
 class Damaged(StoreError):
@@ -160,6 +162,10 @@ def chain_problem(envs: Sequence[Envelope], head_id: str, missing_parent: str | 
 
 class Conflict(StoreError):
     """Another writer moved the branch head first."""
+
+
+_RETRY = ": look at {options} again and retry"
+"""What a writer that lost a race does next."""
 
 
 class Unknown(StoreError):
@@ -547,9 +553,9 @@ class Store:
                 if len(rows) == 1:
                     row = rows[0]
                 elif len(rows) > 1:
-                    raise StoreError(f"game id {ref!r} is ambiguous: type more of it (see 'agon games')")
+                    raise StoreError(f"game id {ref!r} is ambiguous: type more of it", " (see {games})")
         if row is None:
-            raise Unknown(f"no game {ref!r} in this store; 'agon games' lists the games")
+            raise Unknown(f"no game {ref!r} in this store", "; {games} lists the games")
         return self._game(row)
 
     def game_branch(self, ref: str, branch: str | None = None) -> tuple[GameInfo, BranchInfo]:
@@ -651,7 +657,7 @@ class Store:
             envs.append(Envelope(r[0], r[1], r[2], r[3], r[4], r[5], bytes(r[6]), at))
         problem = chain_problem(envs, head_id, missing)
         if problem:
-            raise Damaged(f"game {game_id} is damaged: {problem}; 'agon verify {game_id}' lists what is broken")
+            raise Damaged(f"game {game_id} is damaged: {problem}", "{verify}", game=game_id)
         return envs
 
     def nodes(self, game_id: str) -> dict[str, tuple[str | None, int]]:
@@ -725,8 +731,7 @@ class Store:
             # writer's row taken first, e.g. the name of the line left behind after an undo.
             raise Conflict(
                 f"branch {branch!r} of game {game_id} moved while this command ran (someone else recorded the"
-                " same event); nothing was recorded: look at 'agon options' again and retry"
-            ) from None
+                " same event); nothing was recorded", _RETRY, game=game_id) from None
         return new_head
 
     def _append_pg(self, game_id: str, branch: str, expected_head: str, envs: Sequence[Envelope], reason: str,
@@ -779,8 +784,7 @@ class Store:
         if moved != 1:
             raise Conflict(
                 f"branch {branch!r} of game {game_id} moved while this command ran (someone else recorded an event);"
-                " nothing was recorded: look at 'agon options' again and retry"
-            )
+                " nothing was recorded", _RETRY, game=game_id)
 
     def move_head(self, game_id: str, branch: str, expected_head: str, to_id: str, reason: str) -> None:
         if not self.sqlite:
@@ -800,8 +804,7 @@ class Store:
         if res.rowcount != 1:
             raise Conflict(
                 f"branch {branch!r} of game {game_id} moved while this command ran (someone else recorded"
-                " an event); nothing was recorded: look at 'agon options' again and retry"
-            )
+                " an event); nothing was recorded", _RETRY, game=game_id)
         c.execute(HEAD_MOVE.insert().values(
             game_id=game_id, branch=branch, from_id=expected, to_id=to_id, reason=reason, at=now()
         ))

@@ -194,13 +194,13 @@ def failure(e: Exception) -> JSONResponse:
     if isinstance(e, HttpError):
         return error(e.status, str(e))
     if isinstance(e, seats.WrongToken):
-        return error(403, str(e))
+        return error(403, said(e))
     if isinstance(e, NotFound):
-        return error(404, str(e))
+        return error(404, said(e))
     if isinstance(e, RaceLost | seats.AlreadyStored):
-        return error(409, str(e))
+        return error(409, said(e))
     if isinstance(e, ServiceError):
-        return error(422 if str(e).startswith("refused:") else 400, str(e))
+        return error(422 if str(e).startswith("refused:") else 400, said(e))
     if isinstance(e, SQLAlchemyError):
         detail = str(getattr(e, "orig", None) or e).splitlines()[0]
         return error(503, f"the store failed: {detail}; nothing was recorded, retry")
@@ -241,10 +241,24 @@ def load(call: Call) -> tuple[Line, str | None]:
     return line, seats.seat_of(call.svc, line.game.id, call.token)
 
 
-def http_words(game_id: str) -> Words:
-    """What the service's refusals tell a caller of this API to do next (the command line's words name commands)."""
-    return Words(options=f"GET /api/games/{game_id}/options",
-                 play_on="the host may undo the last step (a slip) or branch from an earlier position to play on")
+HTTP_WORDS = Words(
+    options="GET /api/games/{game}/options",
+    play_on="the host may undo the last step (a slip) or branch from an earlier position to play on",
+    schema="each option of GET /api/games/{game}/options carries its event as JSON",
+    table='created with "table": true (POST /api/games)',
+    verify="",  # nothing a caller of the API can do: the server's host checks the store
+    games="GET /api/games",
+    rulesets="GET /api/rulesets",
+    seats="'players' and 'bots'",
+    new="POST /api/games",
+)
+"""What the service's refusals tell a caller of this API to do next (the command line's words name commands): a
+route, or nothing where the API has none; a web player is never told to run a command."""
+
+
+def said(e: BaseException) -> str:
+    """An exception's message as a caller of the API is told it (a step it names, named in ``HTTP_WORDS``)."""
+    return HTTP_WORDS.told(e)
 
 
 def viewer_of(seat: str | None) -> str:
@@ -352,7 +366,7 @@ def list_games(call: Call) -> Any:
             line = call.lines.get(call.svc, g.id, None) if call.lines else call.svc.load(g.id)
             row.update(event=line.head.depth, status=line.status(), over=isinstance(line.pending, Over))
         except ServiceError as e:
-            row.update(event=None, status=f"unreadable: {e}", over=False)
+            row.update(event=None, status=f"unreadable: {said(e)}", over=False)
         rows.append(row)
     return rows
 
@@ -433,7 +447,7 @@ def act(call: Call) -> Any:
                            " recorded: look at the options again and retry")
         expect = position(line)
     elif isinstance(expect, str):  # a stale position is a lost race (409) before anything else is judged
-        check_position(line, expect, http_words(line.game.id))
+        check_position(line, expect, HTTP_WORDS)
     elif expect is not None:
         raise HttpError(400, "'expect' is the 'position' the options were read at (or their event number)")
     pending = line.pending
@@ -462,7 +476,7 @@ def _record(call: Call, line: Line, choice: str, expect: str | None, **kw: Any) 
     """The service's ``record`` on the line the route read, at the position the caller saw (``expect``): the
     store's compare-and-swap expects that line's head, so a race lost in between is a ``RaceLost`` (409)."""
     return call.svc.record(line.game.id, choice, branch=line.branch.name, expect=expect, line=line,
-                           words=http_words(line.game.id), **kw)
+                           words=HTTP_WORDS, **kw)
 
 
 def undo(call: Call) -> Any:
@@ -622,7 +636,7 @@ async def stream(request: Request) -> Response:
                         text, last_id, after = await run_in_threadpool(batch, ln, after, last_id)
                         yield text
                 except Exception as e:  # noqa: BLE001 - the stream ends with one line
-                    yield _sse("error", {"error": str(e)}, None)
+                    yield _sse("error", {"error": said(e)}, None)
                     return
                 left = end - loop.time()
                 if left <= 0:

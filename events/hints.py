@@ -1,0 +1,57 @@
+"""What a message tells a person to do next, kept apart from what went wrong, so that each face of the service says
+it its own way: the command line names its commands ('agon games'), the server its routes (server/api.py).
+
+A message that ends with such a step is raised as a ``Hinted`` exception: ``said`` (what went wrong) and ``then``
+(the step, a template naming the steps below in braces, e.g. ``"; {games} lists the games"``). Its text, ``str(e)``,
+is the command line's; ``e.told(words)`` is the same message in another face's words (``core.service.Words``).
+Raised below the service (the store, the registry), it keeps its parts when the service passes it on (``again``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TypeVar
+
+CLI: dict[str, str] = {
+    "options": "'agon options'",
+    "play_on": ("take the last step back with 'agon undo' (a slip), or branch from an earlier position with"
+                " 'agon branch' to play on"),
+    "schema": "'agon schema {ruleset}' shows the event types",
+    "table": "made with 'agon new --table'",
+    "verify": "; 'agon verify {game}' lists what is broken",
+    "games": "'agon games'",
+    "rulesets": "'agon rulesets'",
+    "seats": "--player/--bot options",
+    "new": "'agon new'",
+}
+"""Each step as the command line names it. A step a face may have no word for (``verify``) carries its own leading
+separator, so that leaving it out leaves no dangling clause. ``{game}`` and ``{ruleset}`` are the message's own."""
+
+
+def say(then: str, words: Mapping[str, str], about: Mapping[str, str]) -> str:
+    """``then`` with each step in ``words`` and then the message's own ``about`` (game id, ruleset) filled in."""
+    if not then:
+        return ""
+    return then.format_map(words).format_map({"game": "", "ruleset": "", **about})
+
+
+class Hinted(Exception):
+    def __init__(self, said: str = "", then: str = "", **about: str) -> None:
+        super().__init__(said + say(then, CLI, about))
+        self.said, self.then, self.about = said, then, about
+
+    def told(self, words: Mapping[str, str]) -> str:
+        """The message with its step named in ``words`` (each step of ``CLI`` by name)."""
+        return self.said + say(self.then, words, self.about) if self.then else str(self)
+
+
+E = TypeVar("E", bound=Exception)
+
+
+def again(e: BaseException, kind: type[E], before: str = "", after: str = "") -> E:
+    """``e``'s message as a ``kind`` (a ``Hinted``) with ``before`` and ``after`` around it, its step kept (so a
+    face still names it its way)."""
+    if isinstance(e, Hinted) and e.then:
+        then = e.then + after.replace("{", "{{").replace("}", "}}")
+        return kind(before + e.said, then, **e.about)  # type: ignore[call-arg]
+    return kind(before + str(e) + after)

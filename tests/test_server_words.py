@@ -1,0 +1,129 @@
+"""A refusal over HTTP names what a caller of the API can do (a route, or nothing), never a command of the command
+line, which keeps its own words for the same refusals (events/hints.py, core.service.Words)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict
+
+import sqlalchemy as sa
+
+from agon.core.service import CLI_WORDS, Service
+from agon.events import hints
+from agon.events.store import Store
+from tests.tamper import rewrite
+from tests.test_cli_surface import one_line
+from tests.test_server_api import bearer, new_duel
+from tests.test_server_api import client as _client
+
+client = _client  # the API's test client (a fixture)
+
+COMMAND = re.compile(r"'agon |agon [a-z]+ [A-Z]|--[a-z]")
+"""What names a command or an option of the command line in a message."""
+
+
+def refused(r, status: int, *says: str) -> str:
+    """The one sentence of a refusal with ``status``, saying ``says`` and naming no command of the command line."""
+    assert r.status_code == status, (r.status_code, r.text)
+    error = r.json()["error"]
+    assert not COMMAND.search(error), error
+    for text in says:
+        assert text in error, error
+    return error
+
+
+def test_unknown_rulesets_and_games_point_at_the_routes_that_list_them(client):
+    refused(client.post("/api/games", json={"ruleset": "nope", "players": ["a", "b"]}), 400,
+            "unknown ruleset 'nope'", "(see GET /api/rulesets)")
+    refused(client.get("/api/games/abcdef12"), 404, "no game 'abcdef12'", "; GET /api/games lists the games")
+    refused(client.get("/api/games/abcdef12/options"), 404, "GET /api/games lists the games")
+    ids = set()
+    while len({i[0] for i in ids}) == len(ids):  # until two games' ids start alike (at most 17 games)
+        ids.add(client.post("/api/games", json={"ruleset": "adamastor", "players": ["P"], "seed": 1}).json()["game"])
+    first = next(i[0] for i in ids if sum(j[0] == i[0] for j in ids) > 1)
+    refused(client.get(f"/api/games/{first}"), 400, "is ambiguous: type more of it (see GET /api/games)")
+
+
+def test_a_choice_that_is_no_event_points_at_the_options_events(client):
+    g = new_duel(client)
+    gid = g["game"]
+    who = client.get(f"/api/games/{gid}").json()["pending"]["player"]
+    tok = g["seats"][who]["token"]
+    shape = f"each option of GET /api/games/{gid}/options carries its event as JSON"
+    refused(client.post(f"/api/games/{gid}/act", json={"choice": {"type": "nothing-of-this-game"}},
+                        headers=bearer(tok)), 400, "not an event of pergamemnon", shape)
+    deep = '{"a":' * 5000 + "1" + "}" * 5000
+    refused(client.post(f"/api/games/{gid}/act", json={"choice": deep}, headers=bearer(tok)), 400,
+            "nested too deeply", shape)
+    for choice in ("seed", "zzz", "999", "{"):
+        refused(client.post(f"/api/games/{gid}/act", json={"choice": choice}, headers=bearer(tok)), 400,
+                f"GET /api/games/{gid}/options")
+
+
+def test_a_damaged_game_is_refused_without_a_command_to_run(client):
+    g = new_duel(client)
+    gid = g["game"]
+    eng = sa.create_engine(client.store_url)
+    with eng.begin() as c:
+        c.execute(sa.text("update event set payload = :p where game_id = :g and depth = 1"), {"p": b"{}", "g": gid})
+    eng.dispose()
+    client.app.state.lines.items.clear()  # what a worker started after the damage reads
+    said = refused(client.get(f"/api/games/{gid}"), 400, f"game {gid} is damaged", "changed after it was recorded")
+    assert said.endswith("changed after it was recorded")  # no step left dangling where the CLI names one
+    refused(client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(g["host"]["token"])), 400,
+            "is damaged")
+    row = next(x for x in client.get("/api/games").json() if x["game"] == gid)
+    assert row["status"].startswith("unreadable: game") and not COMMAND.search(row["status"])
+    # the command line still names its command for the same damage
+    svc = Service(Store(client.store_url))
+    try:
+        svc.load(gid)
+    except Exception as e:  # noqa: BLE001
+        assert str(e).endswith(f"; 'agon verify {gid}' lists what is broken"), str(e)
+    else:
+        raise AssertionError("a damaged game was read")
+    finally:
+        svc.store.close()
+
+
+def test_a_lost_race_points_at_the_options_route(client, monkeypatch):
+    g = new_duel(client)
+    gid = g["game"]
+    who = client.get(f"/api/games/{gid}").json()["pending"]["player"]
+    other = Service(Store(client.store_url))
+    store = client.app.state.service.store
+    real = store.append
+
+    def append_after_someone_else(*args, **kwargs):
+        other.act(gid, "1", as_player=who)
+        monkeypatch.setattr(store, "append", real)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "append", append_after_someone_else)
+    r = client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(g["seats"][who]["token"]))
+    other.store.close()
+    refused(r, 409, "nothing was recorded: look at", f"GET /api/games/{gid}/options again and retry")
+
+
+def test_an_import_of_an_unknown_ruleset_points_at_the_rulesets_route(client):
+    g = new_duel(client)
+    data = client.get(f"/api/games/{g['game']}/export", headers=bearer(g["host"]["token"])).content
+    r = client.post("/api/import", content=rewrite(data, lambda evs: evs[0]["payload"].update(ruleset="nowhere")))
+    refused(r, 400, "cannot import: ", "(see GET /api/rulesets); nothing was imported")
+
+
+def test_the_command_lines_words_are_the_ones_every_hint_names_by_default():
+    assert asdict(CLI_WORDS) == hints.CLI
+    e = hints.Hinted("no game 'x' in this store", "; {games} lists the games")
+    assert str(e) == "no game 'x' in this store; 'agon games' lists the games"
+    assert CLI_WORDS.told(e) == str(e)
+    moved = hints.again(hints.Hinted("game g1 is damaged", "{verify}", game="g1"), hints.Hinted, "cannot: ", "; stop")
+    assert str(moved) == "cannot: game g1 is damaged; 'agon verify g1' lists what is broken; stop"
+    assert moved.told({**hints.CLI, "verify": ""}) == "cannot: game g1 is damaged; stop"
+
+
+def test_the_command_line_names_its_commands_with_the_db_it_was_given(agon, tmp_path):
+    db = str(tmp_path / "club.db")
+    one_line(agon("--db", db, "new", "nope", "--player", "a", ok=False), 1,
+             "unknown ruleset 'nope'; known rulesets: adamastor,", f"(see 'agon --db {db} rulesets')")
+    one_line(agon("--db", db, "log", "abc", ok=False), 1, f"no game 'abc' in this store; 'agon --db {db} games'")
