@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import unicodedata
 from functools import cache
 
 from agon.core.engine import Ruleset
@@ -43,20 +44,62 @@ class UnknownRuleset(Hinted, LookupError):
 def register(name: str, module: str) -> None:
     """Register a ruleset module at run time (used by tests for their test-only game)."""
     RULESETS[name] = module
-    get.cache_clear()
+    _get.cache_clear()
 
 
 def names() -> list[str]:
     return sorted(RULESETS)
 
 
-@cache
-def get(name: str) -> Ruleset:
+def _key(text: str) -> str:
+    """A name as a person may type it, reduced to what tells rulesets apart: its letters and digits, without case
+    or accents ('Periklês', 'PERIKLES' and 'perikles' are one; 'Peloponnes Card Game' and 'peloponnes-card-game')."""
+    plain = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in plain.casefold() if c.isalnum() and not unicodedata.combining(c))
+
+
+def canonical(name: str) -> str:
+    """The registered name ``name`` means: itself, else the one it is typed for (``_key``: any case, accents or
+    punctuation), else the one whose title it is ('Peloponnes Card Game'). Raises ``UnknownRuleset``."""
+    if name in RULESETS:
+        return name
+    key = _key(name)
+    found = [n for n in names() if _key(n) == key] if key else []
+    if not found and key:  # the titles, read only now: a name typed as it is registered never loads another ruleset
+        found = [n for n in names() if _key(_title(n)) == key]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise UnknownRuleset(f"ruleset {name!r} could mean {', '.join(found)}; give one of these names exactly")
+    known = ", ".join(names()) or "none"
+    raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {known}", " (see {rulesets})")
+
+
+def _title(name: str) -> str:
     try:
-        module = RULESETS[name]
-    except KeyError:
-        known = ", ".join(names()) or "none"
-        raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {known}", " (see {rulesets})") from None
+        return get(name).title
+    except Exception:  # noqa: BLE001 - a ruleset that does not import (AGON_RULESETS) has no title to match
+        return ""
+
+
+def get(name: str) -> Ruleset:
+    """The ruleset ``name`` means (``canonical``: case and accents do not matter); its ``name`` is the canonical
+    one, the one a game stores."""
+    return _get(canonical(name))
+
+
+def recorded(name: str) -> Ruleset:
+    """The ruleset a game's first event names, exactly as agon writes it (a file that spells it otherwise was
+    written by hand or changed, and a game stored under it would not read back)."""
+    rs = get(name)
+    if rs.name != name:
+        raise UnknownRuleset(f"the game names ruleset {name!r}, which agon writes as {rs.name!r}")
+    return rs
+
+
+@cache
+def _get(name: str) -> Ruleset:
+    module = RULESETS[name]
     try:
         return importlib.import_module(module).RULESET
     except (ImportError, AttributeError) as e:

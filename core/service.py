@@ -1397,6 +1397,11 @@ class Service:
         called with how many, and returns a callback to call after each)."""
         if order not in summary_table.ORDERS:
             raise ServiceError(f"unknown order {order!r}; choose one of: {', '.join(summary_table.ORDERS)}")
+        if ruleset is not None:  # as the games store it; a ruleset no longer installed by the name given
+            try:
+                ruleset = registry.get(ruleset).name
+            except registry.UnknownRuleset:
+                pass
         self.refresh(summary_table.stale(self.store, self._versions(ruleset), which, ruleset), progress)
         return summary_table.listing(self.store, which, ruleset, over, order, limit, count_branches)
 
@@ -1406,9 +1411,10 @@ class Service:
         (what 'agon stats' counts); rows missing or stale in that window are recomputed first (``progress`` as for
         ``listing``)."""
         try:
-            version = registry.get(ruleset).version
+            rs = registry.get(ruleset)
         except registry.UnknownRuleset as e:
             raise hints.again(e, ServiceError) from None
+        ruleset, version = rs.name, rs.version  # as the games store it, however it was typed
         rows, stale = summary_table.main_lines(self.store, ruleset, version, limit)
         if stale:
             self.refresh(stale, progress)
@@ -1653,7 +1659,7 @@ def ruleset_of_creation(payload: bytes) -> Ruleset:
         raise ServiceError(f"cannot import: the game's creation (its first event) is not a JSON object but"
                            f" {type(head).__name__}") from None
     try:
-        return registry.get(str(head.get("ruleset", "")))
+        return registry.recorded(str(head.get("ruleset", "")))
     except registry.UnknownRuleset as e:
         raise hints.again(e, ServiceError, "cannot import: ") from None
 

@@ -127,7 +127,7 @@ def _ruleset_of(root: Envelope):
     if not isinstance(head, dict):
         raise _fail(f"the game's creation (its first event) is not a JSON object but {type(head).__name__}")
     try:
-        return registry.get(str(head.get("ruleset", "")))
+        return registry.recorded(str(head.get("ruleset", "")))
     except registry.UnknownRuleset as e:
         raise _fail(e) from None
 
