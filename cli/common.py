@@ -178,6 +178,10 @@ def db_url() -> str:
     if scheme.split("+")[0].lower() not in ("sqlite", "postgresql"):
         raise StoreError(f"cannot use database {raw}: agon stores games in SQLite (a file's path) or PostgreSQL"
                          f" (postgresql+psycopg://user@host/dbname), not in {scheme.split('+')[0]}")
+    if scheme.split("+")[0].lower() == "sqlite" and rest.split("?")[0] in ("", "/:memory:"):
+        # a store in memory is gone when the command ends: nothing one command records is there for the next
+        raise StoreError(f"cannot use database {raw}: it is a store in memory, gone when this command ends; give a"
+                         " SQLite file's path (e.g. --db club.db)")
     return raw
 
 
@@ -249,6 +253,20 @@ def input_file(path: Path, what: str, hint: str = "") -> Path:
     if not path.exists():
         raise Fail(f"{what} {path} does not exist{hint}")
     return path
+
+
+def not_a_folder(path: Path, suffix: str) -> None:
+    """Refuse ``-o`` naming a folder (``-o ''`` too: the working folder) before a file name is suggested from it."""
+    if path.is_dir() or not path.name:
+        raise Fail(f"{path} is a folder; give the file to write, e.g. {path / ('out' + suffix)}")
+
+
+def named_as(path: Path, suffix: str) -> Path:
+    """``path`` with ``suffix``, as a refusal suggests it: in place of a suffix that names a kind of file (``.txt``),
+    else after the whole name (``1.5`` gives ``1.5.html``, not ``1.html``)."""
+    if path.suffix[1:].isalpha():
+        return path.with_suffix(suffix)
+    return path.with_name(path.name + suffix)
 
 
 @contextlib.contextmanager

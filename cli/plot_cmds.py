@@ -25,6 +25,8 @@ from agon.cli.common import (
     err,
     examples,
     friendly,
+    named_as,
+    not_a_folder,
     output_file,
     print_json,
     service,
@@ -61,10 +63,11 @@ def _output(out: Path | None, default: str, png: bool, can_png: bool = True) -> 
     the command has a ``--png`` to suggest (``view`` writes HTML only)."""
     if out is None:
         return DEFAULT_DIR / f"{default}.{'png' if png else 'html'}"
+    not_a_folder(out, ".png" if png else ".html")
     suffix = out.suffix.lower()
     if png and suffix != ".png":
-        raise Fail(f"--png writes a PNG image; name the file {out.with_suffix('.png')} or leave out --png")
-    html = out.with_suffix(".html")
+        raise Fail(f"--png writes a PNG image; name the file {named_as(out, '.png')} or leave out --png")
+    html = named_as(out, ".html")
     if not png and suffix == ".png":
         if not can_png:
             raise Fail(f"-o {out} names a PNG image, but this command writes only an HTML page; name the file {html}")
@@ -135,7 +138,8 @@ def _ruleset_plot(kind: str, game: str, branch: str | None, out: Path | None, pn
     if kind not in figures:
         which = ", ".join(plot_kinds().get(kind, [])) or "no ruleset"
         own = ", ".join(["scores", *sorted(figures)])
-        raise Fail(f"a {line.ruleset.title} game has no '{kind}' plot ({kind} plots are drawn for: {which});"
+        article = "an" if line.ruleset.title[:1].lower() in "aeiou" else "a"
+        raise Fail(f"{article} {line.ruleset.title} game has no '{kind}' plot ({kind} plots are drawn for: {which});"
                    f" its plots: {own}")
     if as_json:
         print_json(rows_for(line.ruleset.name)[kind](line))

@@ -14,6 +14,14 @@ app = typer.Typer()
 MAX_BODY = 2**30  # 1 GiB: a request is read whole into memory, and a game file of a long game is a few MB
 
 
+def _address(value: str) -> str:
+    """``--host``: an address, not an empty word (which the server would read as every network's)."""
+    if not str(value).strip() or str(value) != str(value).strip():
+        raise typer.BadParameter(f"{str(value)!r} is no address; give one, e.g. 127.0.0.1 (this machine only) or"
+                                 " 0.0.0.0 (every network)")
+    return str(value)
+
+
 def _check_listen(host: str, port: int) -> None:
     """Bind ``host:port`` as uvicorn will (its family, SO_REUSEADDR) and let go: a busy port or an address this
     machine does not have is agon's one-line error, where uvicorn logs its own and exits with status 3."""
@@ -37,7 +45,8 @@ def _check_listen(host: str, port: int) -> None:
 def serve(
     db: Annotated[str | None, typer.Option("--db", help="The store (as agon --db; default: AGON_DB, else agon.db"
                                            " in your data directory).")] = None,
-    host: Annotated[str, typer.Option(help="The address to listen on (0.0.0.0: every network).")] = "127.0.0.1",
+    host: Annotated[str, typer.Option(help="The address to listen on (0.0.0.0: every network).",
+                                      parser=_address)] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.", parser=whole(1, 65535))] = 8000,
     workers: Annotated[int, typer.Option(help="Worker processes (several need PostgreSQL to share the work"
                                          " well; SQLite serialises writers).", parser=WORKERS)] = 1,

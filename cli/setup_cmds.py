@@ -24,6 +24,8 @@ from agon.cli.common import (
     examples,
     friendly,
     input_file,
+    named_as,
+    not_a_folder,
     one_of,
     print_json,
     service,
@@ -103,9 +105,10 @@ def cards(
     data = rs.default_cards()
     if export is not None:
         # 'agon new --cards' reads a card set by its suffix, so a file it would misread is not written
+        not_a_folder(export, ".toml")
         if export.suffix not in (".toml", ".json"):
             raise Fail(f"-o {export}: a card set is written as TOML (.toml) or JSON (.json); name the file"
-                       f" {export.with_suffix('.toml')} or {export.with_suffix('.json')}")
+                       f" {named_as(export, '.toml')} or {named_as(export, '.json')}")
         if export.suffix == ".toml":
             import tomli_w
 

@@ -74,7 +74,8 @@ def load_private(path: Path):
     try:
         key = serialization.load_pem_private_key(_read(path, "key file"), password=None)
     except (ValueError, TypeError) as e:
-        raise SignatureError(f"{path} is not a private key agon can sign with ({e})") from None
+        raise SignatureError(f"{path} is not a private key agon can sign with ({_reason(e)}); 'agon keygen FILE'"
+                             " writes one") from None
     if not isinstance(key, ed25519.Ed25519PrivateKey):
         raise SignatureError(f"{path} is not an Ed25519 private key; 'agon keygen FILE' writes one")
     return key
@@ -93,7 +94,13 @@ def public_hex(path: Path) -> str:
         ed25519.Ed25519PublicKey.from_public_bytes(bytes.fromhex(raw.decode()))
         return raw.decode().lower()
     except (ValueError, UnicodeDecodeError) as e:
-        raise SignatureError(f"{path} is not a public key ({e}); give the .pub file 'agon keygen' wrote") from None
+        why = "neither PEM nor hex digits" if isinstance(e, UnicodeDecodeError) or "fromhex" in str(e) else _reason(e)
+        raise SignatureError(f"{path} is not a public key ({why}); give the .pub file 'agon keygen' wrote") from None
+
+
+def _reason(e: Exception) -> str:
+    """The cryptography library's reason in a few words: its first sentence, without the address of its FAQ."""
+    return str(e).split(". See http")[0].split("\n")[0].rstrip(".") or type(e).__name__
 
 
 def sign(data: bytes, key_path: Path) -> bytes:

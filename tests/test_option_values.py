@@ -1,0 +1,58 @@
+"""Options given values that cannot work: one line saying what was wrong and what to type, never an internal error,
+a library's own wording or a store that forgets what was recorded."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_cli import new_toy
+from tests.test_cli_surface import one_line
+
+
+@pytest.mark.parametrize(("args", "suffix"), [
+    (("cards", "perikles", "-o", ""), ".toml"),
+    (("plot", "scores", "GAME", "-o", ""), ".html"),
+    (("plot", "scores", "GAME", "--png", "-o", ""), ".png"),
+    (("view", "GAME", "-o", ""), ".html"),
+])
+def test_an_empty_output_file_is_refused_as_the_folder_it_names(agon, args, suffix):
+    gid = new_toy(agon)
+    args = tuple(gid if a == "GAME" else a for a in args)
+    one_line(agon(*args, ok=False), 1, f". is a folder; give the file to write, e.g. out{suffix}")
+
+
+def test_a_file_name_without_its_suffix_is_suggested_with_it_added(agon):
+    gid = new_toy(agon)
+    one_line(agon("plot", "scores", gid, "-o", "v1.5", ok=False), 1, "name the file v1.5.html (or add --png")
+    one_line(agon("view", gid, "-o", "notes.txt", ok=False), 1, "name the file notes.html")
+    one_line(agon("cards", "perikles", "-o", "set.v2", ok=False), 1, "name the file set.v2.toml or set.v2.json")
+
+
+def test_a_plot_a_ruleset_has_not_names_the_game_with_its_article(agon):
+    gid = agon("new", "adamastor", "--player", "Ana", "--seed", "1").stdout.split()[0]
+    one_line(agon("plot", "battles", gid, ok=False), 1, "error: an Adamastor game has no 'battles' plot")
+
+
+@pytest.mark.parametrize("host", ["", " 127.0.0.1"])
+def test_serve_on_no_address_is_a_usage_error(agon, host):
+    said = one_line(agon("serve", "--host", host, ok=False), 2)
+    assert said == (f"error: invalid value for '--host': {host!r} is no address; give one, e.g. 127.0.0.1 (this"
+                    " machine only) or 0.0.0.0 (every network); see 'agon serve --help'")
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
+def test_a_store_in_memory_is_refused_since_the_next_command_would_not_find_it(agon, url):
+    one_line(agon("--db", url, "games", ok=False), 1, f"cannot use database {url}: it is a store in memory",
+             "give a SQLite file's path")
+
+
+def test_a_key_that_is_not_one_is_named_in_a_few_words(agon, tmp_path):
+    gid = new_toy(agon)
+    (tmp_path / "junk.key").write_text("not a key\n")
+    said = one_line(agon("export", gid, "--sign", "junk.key", "-o", "g.jsonl", ok=False), 1)
+    assert said == ("error: junk.key is not a private key agon can sign with (Unable to load PEM file); 'agon keygen"
+                    " FILE' writes one")
+    agon("export", gid, "-o", "g.jsonl")
+    said = one_line(agon("import", "g.jsonl", "--trust", "junk.key", ok=False), 1)
+    assert said == ("error: junk.key is not a public key (neither PEM nor hex digits); give the .pub file 'agon"
+                    " keygen' wrote")
