@@ -85,14 +85,49 @@ class Codec:
             raise DecodeError("the payload is nested too deeply to be an event") from None
 
     def from_obj(self, obj: Any) -> Event:
-        """Convert a JSON-like object (e.g. typed by a person) to the current event type."""
+        """Convert a JSON-like object (e.g. typed by a person) to the current event type; a ``DecodeError`` says
+        in words what does not fit (a type this ruleset has not, a field missing or of the wrong kind)."""
+        if not isinstance(obj, dict):
+            raise DecodeError(f"an event is a JSON object with a 'type', not {_KINDS.get(type(obj).__name__, 'that')}")
+        kind = obj.get("type")
+        if not isinstance(kind, str) or kind not in self.by_tag:
+            if not isinstance(kind, str):
+                said = "it has no 'type'" if kind is None else "its 'type' is not text"
+                raise DecodeError(f"{said}; its types: {', '.join(sorted(self.by_tag))}")
+            meant = [t for t in sorted(self.by_tag) if str(kind).replace("-", "_") == t.rpartition(".")[2]]
+            raise DecodeError(f"it has no event type {str(kind)[:60]!r}; " + (
+                f"write it as {meant[0]!r}" if len(meant) == 1 else f"its types: {', '.join(sorted(self.by_tag))}"))
         try:
             return msgspec.convert(obj, Union[self.types])  # noqa: UP007
         except msgspec.ValidationError as e:
-            raise DecodeError(str(e)) from None
+            raise DecodeError(_in_words(str(e))) from None
 
     def to_obj(self, event: Event) -> Any:
         return msgspec.to_builtins(event)
 
     def json_schema(self) -> dict[str, Any]:
         return msgspec.json.schema(Union[self.types])  # noqa: UP007
+
+
+_KINDS = {"int": "a whole number", "float": "a number", "str": "text", "bool": "true or false", "NoneType": "null",
+          "list": "a list", "array": "a list", "dict": "an object", "object": "an object", "null": "null"}
+"""A JSON value's kind in words, by the name Python or msgspec gives it."""
+
+
+def _in_words(said: str) -> str:
+    """msgspec's validation message ("Expected `str`, got `int` - at `$.player`") in words: "'player' must be text,
+    not a whole number"."""
+    import re
+
+    where = ""
+    m = re.fullmatch(r"(.*) - at `\$(.*)`", said)
+    if m:
+        said, where = m.group(1), m.group(2).lstrip(".")
+    m = re.fullmatch(r"Object missing required field `(.*)`", said)
+    if m:
+        return f"field {(where + '.' if where else '') + m.group(1)!r} is missing"
+    m = re.fullmatch(r"Expected `(.*)`, got `(.*)`", said)
+    if m:
+        want = " or ".join(_KINDS.get(k.strip(), k.strip()) for k in m.group(1).split("|"))
+        return f"{where or 'the value'!r} must be {want}, not {_KINDS.get(m.group(2), m.group(2))}"
+    return f"{said} (at {where})" if where else said

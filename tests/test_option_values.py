@@ -3,6 +3,8 @@ a library's own wording or a store that forgets what was recorded."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.test_cli import new_toy
@@ -56,3 +58,18 @@ def test_a_key_that_is_not_one_is_named_in_a_few_words(agon, tmp_path):
     said = one_line(agon("import", "g.jsonl", "--trust", "junk.key", ok=False), 1)
     assert said == ("error: junk.key is not a public key (neither PEM nor hex digits); give the .pub file 'agon"
                     " keygen' wrote")
+
+
+def test_an_event_given_as_json_that_does_not_fit_says_why_in_words(agon):
+    gid = agon("new", "pergamemnon", "--player", "a", "--player", "b", "--seed", "3").stdout.split()[0]
+    who = json.loads(agon("options", gid, "--json").stdout)["pending"]["player"]
+
+    def said(event: str) -> str:
+        return one_line(agon("act", gid, event, "--as", who, ok=False), 1, "error: not an event of pergamemnon: ",
+                        "; 'agon schema pergamemnon' shows the event types")
+
+    assert "write it as 'pergamemnon.attacked';" in said('{"type": "attacked"}')
+    assert "write it as 'pergamemnon.creature_recruited';" in said('{"type": "creature-recruited"}')
+    assert "it has no event type 'zz'; its types: game.created, pergamemnon.attacked," in said('{"type": "zz"}')
+    assert ": 'player' must be text, not a whole number;" in said('{"type": "pergamemnon.attacked", "player": 5}')
+    assert ": field 'defender' is missing;" in said(f'{{"type": "pergamemnon.attacked", "player": "{who}"}}')
