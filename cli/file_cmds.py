@@ -18,6 +18,7 @@ from agon.cli.common import (
     examples,
     friendly,
     input_file,
+    not_a_folder,
     print_json,
     service,
     write_file,
@@ -127,6 +128,7 @@ def keygen(file: Annotated[Path, typer.Argument(help="Where to write the private
     """Write a new Ed25519 key pair for signing exports: keep FILE private, give FILE.pub to whoever imports."""
     from agon.core import signing
 
+    not_a_folder(file, ".key")
     pub = file.with_name(file.name + ".pub")  # where signing.keygen writes the public key
     for path in (file, pub):
         if path.exists() or path.is_symlink():

@@ -845,6 +845,9 @@ class Service:
                     raise ServiceError(f"{self._outcome_rule(line, pending, text) or e};"
                                        " or type 'seed' to let agon draw it") from None
             return pending.build(outcome)
+        if not text:
+            raise ServiceError(f"no choice given: {pending.player} must decide ({pending.prompt}); give a choice number"
+                               f" from {words.options}, or the event as JSON")
         if text == "bot":
             auto = None
             if line.bot_of(pending.player):

@@ -73,3 +73,11 @@ def test_an_event_given_as_json_that_does_not_fit_says_why_in_words(agon):
     assert "it has no event type 'zz'; its types: game.created, pergamemnon.attacked," in said('{"type": "zz"}')
     assert ": 'player' must be text, not a whole number;" in said('{"type": "pergamemnon.attacked", "player": 5}')
     assert ": field 'defender' is missing;" in said(f'{{"type": "pergamemnon.attacked", "player": "{who}"}}')
+
+
+def test_an_empty_key_file_or_choice_is_named_as_such(agon):
+    one_line(agon("keygen", "", ok=False), 1, "error: . is a folder; give the file to write, e.g. out.key")
+    gid = new_toy(agon)
+    said = one_line(agon("act", gid, " ", ok=False), 1)
+    assert said.startswith("error: no choice given: ann must decide (") and said.endswith(
+        "; give a choice number from 'agon options', or the event as JSON")
