@@ -324,7 +324,7 @@ def options_data(line: Line, seat: str | None, brief: bool = False) -> dict[str,
         out["note"] = (f"{p.player} decides now; only their seat sees their options" if seat != HOST else
                        f"{p.player} decides now with their own link; the host enters chance outcomes")
     elif isinstance(p, Chance) and line.created.table:
-        out["note"] = ("enter the outcome as the CLI takes it ('3 5', card ids, or 'seed' to let agon draw it)"
+        out["note"] = ("enter the outcome: dice as numbers ('3 5'), cards by id, or 'seed' to let agon draw it"
                        if seat == HOST else "the host enters this chance outcome")
     return out
 
@@ -488,7 +488,10 @@ def undo(call: Call) -> Any:
     if seat != HOST and line.branch.name != call.svc.game(line.game.id).current_branch:  # not a held line's
         raise HttpError(400, "a player takes back decisions on the game's current branch only; the host switches"
                              " branches")
-    steps = _int(call, "steps", 1) or 1
+    steps = _int(call, "steps", 1)
+    steps = 1 if steps is None else steps
+    if steps < 1:
+        raise HttpError(400, f"'steps' must be at least 1, not {steps}")
     _, n = seats.undo(call.svc, line, seat, steps)
     now = call.svc.load(line.game.id, line.branch.name)
     return {**game_head(now), "undone": n}

@@ -127,3 +127,10 @@ def test_the_command_line_names_its_commands_with_the_db_it_was_given(agon, tmp_
     one_line(agon("--db", db, "new", "nope", "--player", "a", ok=False), 1,
              "unknown ruleset 'nope'; known rulesets: adamastor,", f"(see 'agon --db {db} rulesets')")
     one_line(agon("--db", db, "log", "abc", ok=False), 1, f"no game 'abc' in this store; 'agon --db {db} games'")
+
+
+def test_an_undo_of_no_steps_names_the_field_not_an_option(client):
+    g = new_duel(client)
+    for steps in (0, -1):
+        refused(client.post(f"/api/games/{g['game']}/undo", json={"steps": steps}, headers=bearer(g["host"]["token"])),
+                400, f"'steps' must be at least 1, not {steps}")
