@@ -1709,7 +1709,7 @@ def replay_problem(line: Line, lucks: Collection[int] | None = None) -> str | No
         return "the line does not start with this ruleset's game creation"
     problem = creation_problem(rs, line.created)
     if problem:
-        return f"its setup is not one 'agon new' accepts: {problem}"
+        return f"its setup is not one agon creates a game with: {problem}"
     for env, ev in zip(line.envelopes, line.events):
         if line.codec.tag_of(ev) != env.tag:
             return f"event #{env.depth} is labelled {env.tag!r} but its payload is {line.codec.tag_of(ev)!r}"

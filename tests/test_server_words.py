@@ -110,6 +110,8 @@ def test_an_import_of_an_unknown_ruleset_points_at_the_rulesets_route(client):
     data = client.get(f"/api/games/{g['game']}/export", headers=bearer(g["host"]["token"])).content
     r = client.post("/api/import", content=rewrite(data, lambda evs: evs[0]["payload"].update(ruleset="nowhere")))
     refused(r, 400, "cannot import: ", "(see GET /api/rulesets); nothing was imported")
+    r = client.post("/api/import", content=rewrite(data, lambda evs: evs[0]["payload"].update(options={"zz": 1})))
+    refused(r, 400, "its setup is not one agon creates a game with: pergamemnon has no option 'zz'")
 
 
 def test_the_command_lines_words_are_the_ones_every_hint_names_by_default():
