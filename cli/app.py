@@ -1,6 +1,7 @@
 """The ``agon`` application: the global ``--db`` option and the command modules joined together."""
 
 import contextlib
+import inspect
 import os
 import re
 import sys
@@ -24,6 +25,25 @@ from agon.cli import (
 from agon.cli.common import error_line, examples, set_db
 
 
+def _flags_show_no_type() -> None:
+    """Typer's help gives every option a type column, a flag's too ('--json <bool>'), which reads as if the flag
+    took a value ('--json true' is refused): a flag shows none."""
+    from typer.core import TyperOption
+
+    shown = getattr(TyperOption, "display_type_rich", None)
+    if shown is None or getattr(shown, "agon_flags", False):
+        return
+
+    def display_type_rich(self: Any, ctx: Any) -> str | None:
+        return None if getattr(self, "is_flag", False) else shown(self, ctx)
+
+    display_type_rich.agon_flags = True  # type: ignore[attr-defined]
+    TyperOption.display_type_rich = display_type_rich
+
+
+_flags_show_no_type()
+
+
 class AgonGroup(TyperGroup):
     """The top command, and the last guard of the rule that an error is one line on stderr.
 
@@ -39,6 +59,7 @@ class AgonGroup(TyperGroup):
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
+        _join_lines(self)
         if not standalone_mode:
             return super().main(argv, prog_name, complete_var, False, **extra)
         as_json = "--json" in argv
@@ -62,6 +83,17 @@ class AgonGroup(TyperGroup):
                        " traceback, and report it with the command you ran", as_json=as_json)
             sys.exit(2)
         sys.exit(code if isinstance(code, int) else 0)
+
+
+def _join_lines(group: Any) -> None:
+    """Each paragraph of every command's help as one line for the help to wrap: Typer keeps a docstring's line
+    breaks, which then cut the help's lines short at random ('recomputed first,' / 'with a progress bar')."""
+    for command in group.commands.values():
+        if hasattr(command, "commands"):
+            _join_lines(command)
+        if command.help:
+            paragraphs = inspect.cleandoc(command.help).split("\n\n")
+            command.help = "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
 
 
 def usage_message(e: Any) -> str:

@@ -81,3 +81,14 @@ def test_an_empty_key_file_or_choice_is_named_as_such(agon):
     said = one_line(agon("act", gid, " ", ok=False), 1)
     assert said.startswith("error: no choice given: ann must decide (") and said.endswith(
         "; give a choice number from 'agon options', or the event as JSON")
+
+
+def test_help_shows_no_type_for_a_flag_and_wraps_each_paragraph_as_one(agon):
+    out = agon("games", "--help").stdout
+    flags = [line for line in out.splitlines() if "--json" in line or "--help" in line]
+    assert flags and not any("<bool>" in line for line in flags), flags
+    assert any("<int>" in line for line in out.splitlines() if "--limit" in line)  # a value's type is still shown
+    words = out.split()
+    # the docstring's line break after 'first,' no longer ends the help's line there
+    assert "recomputed first, with a progress bar." in " ".join(words)
+    assert not any(line.rstrip().endswith("recomputed first,") for line in out.splitlines())
