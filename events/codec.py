@@ -90,13 +90,17 @@ class Codec:
         if not isinstance(obj, dict):
             raise DecodeError(f"an event is a JSON object with a 'type', not {_KINDS.get(type(obj).__name__, 'that')}")
         kind = obj.get("type")
-        if not isinstance(kind, str) or kind not in self.by_tag:
-            if not isinstance(kind, str):
-                said = "it has no 'type'" if kind is None else "its 'type' is not text"
-                raise DecodeError(f"{said}; its types: {', '.join(sorted(self.by_tag))}")
-            meant = [t for t in sorted(self.by_tag) if str(kind).replace("-", "_") == t.rpartition(".")[2]]
-            raise DecodeError(f"it has no event type {str(kind)[:60]!r}; " + (
-                f"write it as {meant[0]!r}" if len(meant) == 1 else f"its types: {', '.join(sorted(self.by_tag))}"))
+        if not isinstance(kind, str):
+            raise DecodeError("it has no 'type'" if kind is None else "its 'type' is not text")
+        if kind not in self.by_tag:
+            import difflib
+
+            tags = sorted(self.by_tag)
+            meant = [t for t in tags if kind.replace("-", "_") == t.rpartition(".")[2]]
+            if len(meant) == 1:
+                raise DecodeError(f"it has no event type {kind[:60]!r}; write it as {meant[0]!r}")
+            near = difflib.get_close_matches(kind[:100], tags, n=1)
+            raise DecodeError(f"it has no event type {kind[:60]!r}" + (f"; did you mean {near[0]!r}?" if near else ""))
         try:
             return msgspec.convert(obj, Union[self.types])  # noqa: UP007
         except msgspec.ValidationError as e:

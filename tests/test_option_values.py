@@ -70,7 +70,9 @@ def test_an_event_given_as_json_that_does_not_fit_says_why_in_words(agon):
 
     assert "write it as 'pergamemnon.attacked';" in said('{"type": "attacked"}')
     assert "write it as 'pergamemnon.creature_recruited';" in said('{"type": "creature-recruited"}')
-    assert "it has no event type 'zz'; its types: game.created, pergamemnon.attacked," in said('{"type": "zz"}')
+    assert ": it has no event type 'zz'; 'agon schema" in said('{"type": "zz"}')
+    assert "did you mean 'pergamemnon.yielded'?" in said('{"type": "pergamemnon.battle_yielded"}')
+    assert ": it has no 'type';" in said('{"player": "a"}')
     assert ": 'player' must be text, not a whole number;" in said('{"type": "pergamemnon.attacked", "player": 5}')
     assert ": field 'defender' is missing;" in said(f'{{"type": "pergamemnon.attacked", "player": "{who}"}}')
 
