@@ -136,3 +136,10 @@ def test_an_undo_of_no_steps_names_the_field_not_an_option(client):
     for steps in (0, -1):
         refused(client.post(f"/api/games/{g['game']}/undo", json={"steps": steps}, headers=bearer(g["host"]["token"])),
                 400, f"'steps' must be at least 1, not {steps}")
+
+
+def test_a_wrong_number_of_seats_names_the_fields_over_http_and_the_options_at_the_command_line(client, agon):
+    refused(client.post("/api/games", json={"ruleset": "toy", "players": ["a"]}), 400,
+            "toy is played by 2 to 4 players, not 1; give that many 'players' and 'bots'")
+    one_line(agon("new", "toy", "--player", "a", ok=False), 1,
+             "toy is played by 2 to 4 players, not 1; give that many --player/--bot options")
