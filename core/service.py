@@ -94,6 +94,8 @@ class Words:
     """What names the seats of a new game."""
     new: str = hints.CLI["new"]
     """What creates a game."""
+    asking: str = hints.CLI["asking"]
+    """What a person's one try is called (a race lost while it ran)."""
 
     def at(self, game: str = "", ruleset: str = "") -> Words:
         """These words with a game's id and ruleset filled in."""

@@ -23,6 +23,7 @@ CLI: dict[str, str] = {
     "rulesets": "'agon rulesets'",
     "seats": "--player/--bot options",
     "new": "'agon new'",
+    "asking": "command",
 }
 """Each step as the command line names it. A step a face may have no word for (``verify``) carries its own leading
 separator, so that leaving it out leaves no dangling clause. ``{game}`` and ``{ruleset}`` are the message's own."""

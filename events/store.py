@@ -164,8 +164,9 @@ class Conflict(StoreError):
     """Another writer moved the branch head first."""
 
 
-_RETRY = ": look at {options} again and retry"
-"""What a writer that lost a race does next."""
+_MOVED = (" while this {{asking}} ran (someone else recorded {what}); nothing was recorded: look at {{options}} again"
+          " and retry")
+"""How a writer lost a race, and what it does next (``asking``: a command, or a request to the server)."""
 
 
 class Unknown(StoreError):
@@ -730,8 +731,8 @@ class Store:
             # SQLite (PostgreSQL appends in _append_pg): writers queue on BEGIN IMMEDIATE, so this is another
             # writer's row taken first, e.g. the name of the line left behind after an undo.
             raise Conflict(
-                f"branch {branch!r} of game {game_id} moved while this command ran (someone else recorded the"
-                " same event); nothing was recorded", _RETRY, game=game_id) from None
+                f"branch {branch!r} of game {game_id} moved", _MOVED.format(what="the same event"), game=game_id
+            ) from None
         return new_head
 
     def _append_pg(self, game_id: str, branch: str, expected_head: str, envs: Sequence[Envelope], reason: str,
@@ -783,8 +784,7 @@ class Store:
             moved = 0
         if moved != 1:
             raise Conflict(
-                f"branch {branch!r} of game {game_id} moved while this command ran (someone else recorded an event);"
-                " nothing was recorded", _RETRY, game=game_id)
+                f"branch {branch!r} of game {game_id} moved", _MOVED.format(what="an event"), game=game_id)
 
     def move_head(self, game_id: str, branch: str, expected_head: str, to_id: str, reason: str) -> None:
         if not self.sqlite:
@@ -803,8 +803,7 @@ class Store:
         )
         if res.rowcount != 1:
             raise Conflict(
-                f"branch {branch!r} of game {game_id} moved while this command ran (someone else recorded"
-                " an event); nothing was recorded", _RETRY, game=game_id)
+                f"branch {branch!r} of game {game_id} moved", _MOVED.format(what="an event"), game=game_id)
         c.execute(HEAD_MOVE.insert().values(
             game_id=game_id, branch=branch, from_id=expected, to_id=to_id, reason=reason, at=now()
         ))

@@ -251,6 +251,7 @@ HTTP_WORDS = Words(
     rulesets="GET /api/rulesets",
     seats="'players' and 'bots'",
     new="POST /api/games",
+    asking="request",
 )
 """What the service's refusals tell a caller of this API to do next (the command line's words name commands): a
 route, or nothing where the API has none; a web player is never told to run a command."""

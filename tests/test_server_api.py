@@ -258,7 +258,7 @@ def test_a_lost_race_is_a_409_with_the_clis_message(client, monkeypatch):
     r = client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok))
     other.store.close()
     assert r.status_code == 409
-    assert "moved while this command ran" in r.json()["error"] and "nothing was recorded" in r.json()["error"]
+    assert "moved while this request ran" in r.json()["error"] and "nothing was recorded" in r.json()["error"]
     # an option number read at an older position is refused, not applied to the new one
     r = client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": 0}, headers=bearer(tok))
     assert r.status_code == 409 and "moved on" in r.json()["error"]

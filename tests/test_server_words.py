@@ -102,7 +102,8 @@ def test_a_lost_race_points_at_the_options_route(client, monkeypatch):
     monkeypatch.setattr(store, "append", append_after_someone_else)
     r = client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(g["seats"][who]["token"]))
     other.store.close()
-    refused(r, 409, "nothing was recorded: look at", f"GET /api/games/{gid}/options again and retry")
+    refused(r, 409, "moved while this request ran", "nothing was recorded: look at",
+            f"GET /api/games/{gid}/options again and retry")
 
 
 def test_an_import_of_an_unknown_ruleset_points_at_the_rulesets_route(client):
