@@ -422,3 +422,24 @@ def test_hypothesis_chosen_decisions_keep_the_rules(data, players, seed):
         s = after
     assert s.phase == OVER
     check_final(s)
+
+
+def test_no_seat_sees_another_players_unused_special_tile_or_face_down_counters():
+    """RULES.md 'Views', from the texts: a special tile is hidden until used; committed counters lie face down until
+    their location's battles begin. Checked against the texts directly (tests/test_hidden_information.py compares
+    each seat's view with the ruleset's own full view, so it cannot see a view that both leave too open)."""
+    import msgspec
+
+    views = 0
+    for _before, _e, _actor, s in bot_steps(created(4, 11)):
+        started = s.battle.loc if s.phase == BATTLE and s.battle is not None else -1
+        for p, name in enumerate(s.players):
+            text = msgspec.json.encode(RS.view(s, name)).decode()
+            views += 1
+            for q, tile in enumerate(s.specials):
+                if q != p and tile and not s.used[q]:
+                    assert f'"{tile}"' not in text, (s.phase, name, tile)
+            for cm in s.commits:
+                if cm.player != p and s.locations.index(cm.location) > started:
+                    assert cm.counter not in text, (s.phase, name, cm.counter)
+    assert views > 500
