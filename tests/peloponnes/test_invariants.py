@@ -10,8 +10,10 @@ scoring or auction code:
 - power cards: each in one place at most (the deck, this round's cards, one tableau); a card left unbid or removed
   never comes back; the deck is revealed A before B before C; six cards a round, the first as many as players in
   the middle and the rest in the conquest row;
-- catastrophes: a marker moves only for the symbols of the first two cards of a round, never past its track, and
-  each catastrophe strikes once;
+- catastrophes: a marker moves one space for each symbol of the first two cards of a round, never past its track,
+  and each catastrophe strikes once, when its marker reaches the end;
+- coin cards drawn: 3 for each pass or bid taken back, the new card's one-time income and the income by population
+  ('Receita'), fewer only when the deck and the discard pile are both empty;
 - the auction ('Leilão'): every player acts once; bids stand on different cards, each of at least the card's
   value (value + 3, less Barracks and Palisade, in the conquest row) in coin cards; a conquest bid is never moved;
   the new turn order ('Ordem do Turno') is the bids' coin cards, highest first, equal bids keep their order, a
@@ -42,6 +44,7 @@ from agon.events.peloponnes import (
     BidMoved,
     BidPlaced,
     BidWithdrawn,
+    CoinsDrawn,
     Passed,
     PopulationFed,
     PowerCardsRevealed,
@@ -178,6 +181,9 @@ class Checker:
         self.struck: set[str] = set()
         self.tableaux: dict[str, set[str]] = {}
         self.phase = ""
+        self.drawn: Counter = Counter()
+        self.owed: Counter = Counter()
+        self.dry = False
 
     def state(self, s: State) -> None:
         coins = coins_by_back(s)
@@ -211,13 +217,35 @@ class Checker:
                 for seat in s.seats:
                     assert not any(x.under for x in seat.buildings), "a building stayed under construction"
             self.phase = s.phase
+        if s.deck.total() + s.discard.total() == 0:
+            self.dry = True
         if s.phase == "auction" and s.round != self.round:
+            self.close_draws()
             self.round = s.round
             self.actions = {}
             self.order_before = s.order
             assert len(s.row) == min(self.n, len(s.revealed)) and s.row == s.revealed[: self.n]
             assert s.conquest == s.revealed[self.n : 6]
             assert len(s.revealed) == 6 or not s.power_left
+
+    def close_draws(self) -> None:
+        """The coin cards drawn since the last auction began: 3 per pass ('Leilão'), the new card's one-time
+        income and the income by population ('Receita'); fewer only when the deck and the discard pile ran out."""
+        for p in set(self.drawn) | set(self.owed):
+            if self.dry:
+                assert self.drawn[p] <= self.owed[p], (p, self.drawn[p], self.owed[p])
+            else:
+                assert self.drawn[p] == self.owed[p], (self.round, p, self.drawn[p], self.owed[p])
+        self.drawn, self.owed, self.dry = Counter(), Counter(), False
+
+    def income(self, after: State) -> None:
+        for b in after.won:
+            seat = after.seat(b.player)
+            if any(x.card == b.card for x in seat.buildings + seat.lands):
+                self.owed[b.player] += after.cat.power[b.card].income_coins
+        for seat in after.seats:
+            pop = tableau_inhabitants(after, seat)
+            self.owed[seat.name] += max((r[1] for r in after.cat.income if r[0] <= pop), default=0)
 
     def decision(self, s: State, legal: list) -> None:
         if s.phase != "auction":
@@ -246,9 +274,27 @@ class Checker:
                 era = before.cat.power[cid].era
                 assert not self.eras or era >= self.eras[-1], "the power deck is A over B over C"
                 self.eras.append(era)
+        if before.phase == "reveal" and after.phase != "reveal":
+            # '1. Revele Cartas de Poder': the symbols of the first two cards move their markers one space; a
+            # catastrophe strikes when its marker reaches the last space (RULES.md: then it stays there).
+            markers, struck = list(before.markers), list(before.struck)
+            names = ("plague", "earthquake", "tempest", "drought", "decline")
+            for cid in after.revealed[:2]:
+                sym = before.cat.power[cid].symbol
+                if sym and sym not in struck:
+                    markers[names.index(sym)] += 1
+                    if markers[names.index(sym)] >= before.cat.catastrophe_steps:
+                        struck.append(sym)
+            assert list(after.markers) == markers and list(after.struck) == struck
         if isinstance(e, BidPlaced | Passed):
             assert e.player not in self.actions, "each player acts once in an auction"
             self.actions[e.player] = 1
+        if isinstance(e, Passed | BidWithdrawn):
+            self.owed[e.player] += 3
+        if isinstance(e, CoinsDrawn) and before.phase != "dealing":
+            self.drawn[e.player] += len(e.coins)
+        if before.phase in ("auction", "build") and after.phase not in ("auction", "build"):
+            self.income(after)
         if isinstance(e, BidMoved):
             assert before.loose is not None and before.loose.card not in before.conquest
         if isinstance(e, PopulationFed):
@@ -287,6 +333,7 @@ class Checker:
 
     def over(self, s: State, outcome) -> None:
         assert s.round == 8, "eight rounds"
+        self.close_draws()
         points = {}
         for seat in s.seats:
             assert not any(x.under for x in seat.buildings)
