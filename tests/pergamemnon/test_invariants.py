@@ -13,7 +13,8 @@ not with the ruleset's own scoring or turn-flow code:
 - turn order and nation cards ('O jogo', 'O que acontece depois...'): tracked here from the events alone;
 - each recruit pays as 'Recrutar uma criatura' says, and what it moves;
 - each battle's chain of strikes follows 'A Batalha' (RULES.md's reading), and its aftermath ('O que acontece
-  depois de uma batalha?', 'Habilidades Especiais');
+  depois de uma batalha?', 'Habilidades Especiais'), and a city card flips when another player captures its leader
+  ('Líderes Capturados');
 - the end ('Final do Jogo') comes exactly when its condition first holds between turns, and the scores and the
   winner are those of 'Vencedor';
 - the decisions offered: no pass; every attack on every attackable player with every hand card; a recruit for
@@ -281,6 +282,8 @@ class Checker:
         b = after.battle
         s = before
         att, dfn = who(s, b.attacker), who(s, b.defender)
+        winner = loser = ""
+        lost: tuple[str, ...] = ()
         cards = {b.attacker: list(b.attacker_cards[:1]), b.defender: list(b.defender_cards[:1])}
         played = {b.attacker: [*b.attacker_cards], b.defender: [*b.defender_cards]}
         striker, struck = b.attacker, b.defender
@@ -333,14 +336,21 @@ class Checker:
                     assert c in lo_after.secured
                 else:
                     assert c in captured or c in w_after.discard or c in w_after.deck or c in w_after.hand
+        # 'Líderes Capturados': a city card flips for good when another player captures its leader.
+        taken = set()
+        if b.result != "tie":
+            taken = {c for c in lost if c not in after.box and c not in who(after, loser).secured}
+        for p in s.players:
+            leader = s.table.nations[p.nation].leader
+            flips = leader in taken and p.name != winner
+            assert who(after, p.name).leader_captured == (p.leader_captured or flips), p.name
         if b.result in ("tie", "defender"):
             gain = 1 if s.supply else 0
             assert who(after, b.defender).charisma == dfn.charisma + gain
         else:
             assert who(after, b.defender).charisma == dfn.charisma
         assert who(after, b.attacker).charisma == att.charisma
-        loser = {"tie": b.attacker, "attacker": b.defender, "defender": b.attacker}[b.result]
-        self.flip_inactive(loser)
+        self.flip_inactive({"tie": b.attacker, "attacker": b.defender, "defender": b.attacker}[b.result])
         self.expected_next = b.attacker if b.result == "attacker" else b.defender
 
     def over(self, s: State, outcome) -> None:
