@@ -136,7 +136,7 @@ def test_compare_marks_an_equal_event_that_reads_differently_instead_of_calling_
 
 def test_compare_needs_two_branches_and_says_when_they_are_one_line(agon, game):
     r = agon("compare", game, "main", "main", ok=False)
-    assert r.exit_code == 1 and "two different branches" in r.stderr
+    assert r.exit_code == 2 and "two different branches" in r.stderr
     agon("branch", game, "copy")
     out = agon("compare", game, "main", "copy").stdout
     assert "The two lines are the same line: both end at #14." in out and "The outcome is the same." in out
