@@ -19,9 +19,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agon.core import chance
-from agon.core.autoplay import CHANCE_ACTOR, next_auto
-from agon.core.engine import Chance, Decision, Over, check
 from agon.core.games.adamastor import RULESET as RS
 from agon.core.games.adamastor.state import State
 from agon.events.adamastor import (
@@ -35,6 +32,7 @@ from agon.events.adamastor import (
     SkillLearned,
 )
 from agon.events.base import GameCreated, PlayerSeat
+from tests.played import to_the_end
 
 ACTIONS = (DrawChosen, CardSwapped, SailStarted)
 PLAYING = ("actions", "sail", "draw", "draw_keep", "land_draw", "land_keep", "bonus_draw", "bonus_share", "ignore",
@@ -45,21 +43,6 @@ def created(players: int, seed: int, bot: str = "random", options: dict | None =
     seats = tuple(PlayerSeat(f"P{i + 1}", bot) for i in range(players))
     return GameCreated(ruleset="adamastor", ruleset_version=RS.version, players=seats, seed=seed,
                        options=RS.canonical_options(options or {}), cards=RS.default_cards())
-
-
-def bot_steps(c: GameCreated):
-    s = RS.initial_state(c)
-    depth, ordinal = 1, 0
-    while not isinstance(RS.pending(s), Over):
-        auto = next_auto(RS, c, s, depth=depth, chance_ordinal=ordinal, luck=0, draw_chance=True)
-        assert auto is not None
-        check(RS, s, auto.event, None if auto.actor == CHANCE_ACTOR else auto.actor)
-        after = RS.apply(s, auto.event)
-        yield s, auto.event, after
-        s = after
-        depth += 1
-        ordinal += auto.actor == CHANCE_ACTOR
-        assert depth < 5000
 
 
 def expected_weather(s: State) -> tuple[int, bool]:
@@ -220,11 +203,8 @@ def check_final(s: State) -> None:
 
 def play_and_check(c: GameCreated) -> State:
     log: dict = {"captain": -1}
-    final = None
-    for before, e, after in bot_steps(c):
-        check_step(before, e, after, log)
-        final = after
-    assert final is not None and final.result
+    final = to_the_end(RS, c, lambda step: check_step(step.before, step.event, step.after, log))
+    assert final.result
     check_final(final)
     return final
 
@@ -250,25 +230,8 @@ def test_the_games_end_each_way():
 @given(data=st.data(), players=st.integers(1, 2), seed=st.integers(0, 10_000), option=st.sampled_from(OPTIONS))
 def test_hypothesis_chosen_decisions_keep_the_rules(data, players, seed, option):
     c = created(players, seed, options=option)
-    s = RS.initial_state(c)
     log: dict = {"captain": -1}
-    ordinal = 0
-    for _ in range(3000):
-        pend = RS.pending(s)
-        if isinstance(pend, Over):
-            break
-        if isinstance(pend, Chance):
-            e = pend.build(chance.draw(pend, chance.rng_for(seed, 0, ordinal)))
-            ordinal += 1
-            actor = None
-        else:
-            assert isinstance(pend, Decision)
-            options = RS.legal(s)
-            e = options[data.draw(st.integers(0, len(options) - 1))]
-            actor = pend.player
-        check(RS, s, e, actor)
-        after = RS.apply(s, e)
-        check_step(s, e, after, log)
-        s = after
+    s = to_the_end(RS, c, lambda step: check_step(step.before, step.event, step.after, log),
+                   choose=lambda legal: legal[data.draw(st.integers(0, len(legal) - 1))])
     assert s.result
     check_final(s)

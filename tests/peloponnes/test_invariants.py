@@ -34,8 +34,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agon.core.autoplay import CHANCE_ACTOR, next_auto
-from agon.core.engine import Decision, Over, check
 from agon.core.games.peloponnes import RULESET as rs
 from agon.core.games.peloponnes.state import State
 from agon.events.base import GameCreated, PlayerSeat
@@ -49,6 +47,7 @@ from agon.events.peloponnes import (
     PopulationFed,
     PowerCardsRevealed,
 )
+from tests.played import Step, to_the_end
 
 NAMES = ("Ana", "Bruno", "Clara", "Duarte", "Eva")
 LUXURY_CAP = {"intact": 17, "declined": 3, "removed": 0}
@@ -347,34 +346,21 @@ class Checker:
         assert set(outcome.winners) == {p for p, k in key.items() if k == best}
 
 
-def play(created: GameCreated, choose=None, max_events: int = 6000) -> tuple[Checker, State]:
+def play(created: GameCreated, choose=None) -> tuple[Checker, State]:
+    """Play a game to its end, checking every step. ``choose(legal)`` picks decisions (else the seats' bots)."""
     checker = Checker(created)
-    state = rs.initial_state(created)
-    ordinal, depth = 0, 1
-    while depth < max_events:
-        pending = rs.pending(state)
-        if state.phase != "setup":
-            checker.state(state)
-        if isinstance(pending, Over):
-            checker.over(state, pending.outcome)
-            return checker, state
-        if isinstance(pending, Decision):
-            legal = rs.legal(state)
-            checker.decision(state, legal)
-        if isinstance(pending, Decision) and choose is not None:
-            event, actor = choose(legal), pending.player
-        else:
-            auto = next_auto(rs, created, state, depth=depth, chance_ordinal=ordinal, luck=0, draw_chance=True)
-            assert auto is not None
-            event, actor = auto.event, auto.actor
-            if actor == CHANCE_ACTOR:
-                ordinal += 1
-        check(rs, state, event, None if actor == CHANCE_ACTOR else actor)
-        after = rs.apply(state, event)
-        checker.event(state, event, after)
-        state = after
-        depth += 1
-    raise AssertionError("the game did not end")
+
+    def each(step: Step) -> None:
+        if step.before.phase != "setup":
+            checker.state(step.before)
+        if step.legal is not None:
+            checker.decision(step.before, step.legal)
+        checker.event(step.before, step.event, step.after)
+
+    state = to_the_end(rs, created, each, choose)
+    checker.state(state)
+    checker.over(state, rs.pending(state).outcome)
+    return checker, state
 
 
 GAMES = [(n, seed, bots) for n in range(2, 6) for seed in range(1, 6) for bots in (("random",), ("greedy",))]

@@ -31,8 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agon.core import chance as chance_mod
-from agon.core.autoplay import CHANCE_ACTOR, next_auto
-from agon.core.engine import Chance, Decision, Over, check
+from agon.core.engine import Chance, Decision
 from agon.core.games.pergamemnon import RULESET as rs
 from agon.core.games.pergamemnon.state import State
 from agon.events.base import GameCreated, PlayerSeat
@@ -44,6 +43,7 @@ from agon.events.pergamemnon import (
     Reinforced,
     Yielded,
 )
+from tests.played import Step, to_the_end
 
 DEFENCE = {"sword": "helmet", "spear": "armour", "bow": "shield"}
 NAMES = ("Ana", "Bruno", "Clara", "Duarte", "Eva")
@@ -373,37 +373,26 @@ def s_card(s: State, cid: str):
     return s.table.cards[cid]
 
 
-def play(created: GameCreated, choose=None, max_events: int = 6000) -> tuple[Checker, State, int]:
+def play(created: GameCreated, choose=None) -> tuple[Checker, State]:
     """Play a game to its end, checking every step. ``choose(legal)`` picks decisions (else the seats' bots)."""
     checker = Checker(created)
-    state = rs.initial_state(created)
-    ordinal, depth, last_turn = 0, 1, 0
-    while depth < max_events:
-        pending = rs.pending(state)
+    last_turn = 0
+
+    def each(step: Step) -> None:
+        nonlocal last_turn
+        state = step.before
         checker.state(state)
-        if isinstance(pending, Over):
-            checker.over(state, pending.outcome)
-            return checker, state, depth
         if state.phase == "turn" and state.turn != last_turn:
             last_turn = state.turn
             checker.turn_start(state)
-        if isinstance(pending, Decision):
-            legal = rs.legal(state)
-            checker.decision(state, legal)
-        if isinstance(pending, Decision) and choose is not None:
-            event, actor = choose(legal), pending.player
-        else:
-            auto = next_auto(rs, created, state, depth=depth, chance_ordinal=ordinal, luck=0, draw_chance=True)
-            assert auto is not None
-            event, actor = auto.event, auto.actor
-            if actor == CHANCE_ACTOR:
-                ordinal += 1
-        check(rs, state, event, None if actor == CHANCE_ACTOR else actor)
-        after = rs.apply(state, event)
-        checker.event(state, event, after)
-        state = after
-        depth += 1
-    raise AssertionError("the game did not end")
+        if step.legal is not None:
+            checker.decision(state, step.legal)
+        checker.event(state, step.event, step.after)
+
+    state = to_the_end(rs, created, each, choose)
+    checker.state(state)
+    checker.over(state, rs.pending(state).outcome)
+    return checker, state
 
 
 GAMES = [(n, seed, bots) for n in range(2, 6) for seed in range(1, 6) for bots in (("random",), ("greedy",))]

@@ -17,9 +17,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agon.core import chance
-from agon.core.autoplay import CHANCE_ACTOR, next_auto
-from agon.core.engine import Chance, Decision, Over, check
 from agon.core.games.perikles import RULESET as RS
 from agon.core.games.perikles.state import BATTLE, COMMIT, DEAL_LOCATIONS, INFLUENCE, NOBODY, NOMINATE, OVER, State
 from agon.events.base import GameCreated, PlayerSeat
@@ -33,6 +30,7 @@ from agon.events.perikles import (
     PermissionGiven,
     SlaveRevoltStruck,
 )
+from tests.played import played, to_the_end
 
 # perikles-data-facts.md, "Statue points per statue" (0, 1, 2, 3 defeats; beyond the list: 0).
 STATUE_POINTS = {
@@ -73,22 +71,6 @@ def created(players: int, seed: int, bot: str = "random") -> GameCreated:
     seats = tuple(PlayerSeat(f"P{i + 1}", bot) for i in range(players))
     return GameCreated(ruleset="perikles", ruleset_version=RS.version, players=seats, seed=seed,
                        cards=RS.default_cards())
-
-
-def bot_steps(c: GameCreated):
-    """(state before, event, actor, state after) for every event of a seeded game played to its end by bots."""
-    s = RS.initial_state(c)
-    depth, ordinal = 1, 0
-    while not isinstance(RS.pending(s), Over):
-        auto = next_auto(RS, c, s, depth=depth, chance_ordinal=ordinal, luck=0, draw_chance=True)
-        assert auto is not None
-        check(RS, s, auto.event, None if auto.actor == CHANCE_ACTOR else auto.actor)
-        after = RS.apply(s, auto.event)
-        yield s, auto.event, auto.actor, after
-        s = after
-        depth += 1
-        ordinal += auto.actor == CHANCE_ACTOR
-        assert depth < 5000
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -380,11 +362,8 @@ def check_final(s: State) -> None:
 
 def play_and_check(c: GameCreated) -> State:
     log: dict = {"leaders": 0, "permitted": set(), "nominations": 0}
-    final = None
-    for before, e, _actor, after in bot_steps(c):
-        check_step(before, e, after, log)
-        final = after
-    assert final is not None and final.phase == OVER
+    final = to_the_end(RS, c, lambda step: check_step(step.before, step.event, step.after, log))
+    assert final.phase == OVER
     check_final(final)
     return final
 
@@ -402,24 +381,9 @@ def test_every_step_of_a_bot_game_keeps_the_rules(players, seed, bot):
 def test_hypothesis_chosen_decisions_keep_the_rules(data, players, seed):
     """Every decision is one hypothesis picks among those ``legal`` offers; chance from the seed."""
     c = created(players, seed)
-    s = RS.initial_state(c)
     log: dict = {"leaders": 0, "permitted": set(), "nominations": 0}
-    ordinal = 0
-    for _ in range(3000):
-        pend = RS.pending(s)
-        if isinstance(pend, Over):
-            break
-        if isinstance(pend, Chance):
-            e = pend.build(chance.draw(pend, chance.rng_for(seed, 0, ordinal)))
-            ordinal += 1
-        else:
-            assert isinstance(pend, Decision)
-            options = RS.legal(s)
-            e = options[data.draw(st.integers(0, len(options) - 1))]
-        check(RS, s, e, getattr(e, "player", None) if isinstance(pend, Decision) else None)
-        after = RS.apply(s, e)
-        check_step(s, e, after, log)
-        s = after
+    s = to_the_end(RS, c, lambda step: check_step(step.before, step.event, step.after, log),
+                   choose=lambda legal: legal[data.draw(st.integers(0, len(legal) - 1))])
     assert s.phase == OVER
     check_final(s)
 
@@ -431,7 +395,7 @@ def test_no_seat_sees_another_players_unused_special_tile_or_face_down_counters(
     import msgspec
 
     views = 0
-    for _before, _e, _actor, s in bot_steps(created(4, 11)):
+    for s in (step.after for step in played(RS, created(4, 11))):
         started = s.battle.loc if s.phase == BATTLE and s.battle is not None else -1
         for p, name in enumerate(s.players):
             text = msgspec.json.encode(RS.view(s, name)).decode()
