@@ -86,26 +86,6 @@ def test_a_damaged_game_is_refused_without_a_command_to_run(client):
         svc.store.close()
 
 
-def test_a_lost_race_points_at_the_options_route(client, monkeypatch):
-    g = new_duel(client)
-    gid = g["game"]
-    who = client.get(f"/api/games/{gid}").json()["pending"]["player"]
-    other = Service(Store(client.store_url))
-    store = client.app.state.service.store
-    real = store.append
-
-    def append_after_someone_else(*args, **kwargs):
-        other.act(gid, "1", as_player=who)
-        monkeypatch.setattr(store, "append", real)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(store, "append", append_after_someone_else)
-    r = client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(g["seats"][who]["token"]))
-    other.store.close()
-    refused(r, 409, "moved while this request ran", "nothing was recorded: look at",
-            f"GET /api/games/{gid}/options again and retry")
-
-
 def test_an_import_of_an_unknown_ruleset_points_at_the_rulesets_route(client):
     g = new_duel(client)
     data = client.get(f"/api/games/{g['game']}/export", headers=bearer(g["host"]["token"])).content
