@@ -122,6 +122,8 @@ def undo_refusal(line: Line, seat: str) -> str | None:
     """Why ``seat`` may not undo one decision on ``line`` now (None: they may). The host always may."""
     if seat == HOST:
         return None
+    if not any(env.actor == seat for env in line.envelopes[1:]):  # nothing of theirs, not "drawn after it"
+        return "you have made no decision yet on this line, so there is nothing of yours to take back"
     for k in range(len(line.envelopes) - 1, 0, -1):
         actor = line.envelopes[k].actor
         if actor == CHANCE_ACTOR:

@@ -296,6 +296,11 @@ def test_undo_policy_a_player_takes_back_only_their_own_unrevealed_last_decision
             assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
         raise AssertionError("no attack offered")
 
+    # a player who has decided nothing yet is told so, not that something was drawn or played "since" it
+    nobody = next(p for p in g["seats"] if client.get(f"/api/games/{gid}").json()["pending"]["player"] != p)
+    r = client.post(f"/api/games/{gid}/undo", headers=bearer(g["seats"][nobody]["token"]))
+    assert r.status_code == 400 and r.json()["error"] == ("cannot undo: you have made no decision yet on this"
+                                                          " line, so there is nothing of yours to take back")
     who, tok = play_until("face down")
     opts = client.get(f"/api/games/{gid}/options", headers=bearer(tok)).json()["options"]
     n = next(o["n"] for o in opts if "face down" in o["text"])
@@ -304,7 +309,8 @@ def test_undo_policy_a_player_takes_back_only_their_own_unrevealed_last_decision
     assert other != who
     # the other player cannot take back the attacker's decision; nobody without a token can undo
     r = client.post(f"/api/games/{gid}/undo", headers=bearer(other_tok))
-    assert r.status_code == 400 and f"{who} has acted since" in r.json()["error"]
+    decided = any(row["actor"] == other for row in client.get(f"/api/games/{gid}/log").json()["events"])
+    assert r.status_code == 400 and (f"{who} has acted since" if decided else "no decision yet") in r.json()["error"]
     assert client.post(f"/api/games/{gid}/undo").status_code == 401
     assert client.post(f"/api/games/{gid}/undo", json={"steps": 2}, headers=bearer(tok)).status_code == 400
     # the attacker may: a card laid face down showed nothing
