@@ -44,8 +44,10 @@ vertical-align: top; } th { background: #fafafa; font-weight: 600; }
 #status { font-size: 1.1rem; padding: .5rem .8rem; background: #f4f6f8; border-left: 4px solid #0072B2; }
 #options button { display: block; margin: .25rem 0; text-align: left; font-size: .95rem; padding: .3rem .6rem; }
 #log { max-height: 22rem; overflow: auto; border: 1px solid #ddd; padding: .3rem .6rem; }
-#log p { margin: .15rem 0; } .cols { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
-.cols > div { flex: 1 1 28rem; }
+#log p { margin: .15rem 0; overflow-wrap: anywhere; }
+.cols { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
+.cols > div { flex: 1 1 28rem; min-width: 0; } #view, #scores { overflow-x: auto; }
+#status.yours { border-left-color: #D55E00; background: #fdf0e6; font-weight: 600; }
 input, select { font-size: .95rem; } code { background: #f4f4f4; padding: 0 .2rem; }
 """
 
@@ -79,7 +81,7 @@ async function call(method, path, body) {
   if (TOKEN) headers["Authorization"] = "Bearer " + TOKEN;
   const r = await fetch("/api/games/" + GAME + path, {method, headers, body: body ? JSON.stringify(body) : undefined});
   const data = (r.headers.get("content-type") || "").includes("json") ? await r.json() : {};
-  if (!r.ok) throw new Error(data.error || ("HTTP " + r.status));
+  if (!r.ok) { const e = new Error(data.error || ("HTTP " + r.status)); e.status = r.status; throw e; }
   return data;
 }
 function showError(e) { document.getElementById("error").textContent = e ? String(e.message || e) : ""; }
@@ -140,7 +142,13 @@ async function refresh() {
     current = s;
     document.getElementById("you").textContent = s.you === "host" ? "You are the host (the table's recorder)."
       : s.you ? "You play " + s.you + "." : "No seat: you see what every player sees.";
-    document.getElementById("status").textContent = "#" + s.event + ": " + s.status;
+    // the seat whose turn it is is told so in words, in colour and in the tab's title (seen from another tab)
+    const yours = s.pending.kind === "decision" ? s.pending.player === s.you
+      : s.pending.kind === "chance" && s.table && s.you === "host";
+    const status = document.getElementById("status");
+    status.textContent = (yours ? "Your turn. " : "") + "#" + s.event + ": " + s.status;
+    status.classList.toggle("yours", yours);
+    document.title = (yours ? "(your turn) " : "") + "agon game " + GAME;
     document.getElementById("status").dataset.event = s.event;
     document.getElementById("view").replaceChildren(render(s.view));
     document.getElementById("scores").replaceChildren(render(s.scores));
@@ -155,16 +163,29 @@ async function refresh() {
     if (s.pending.items) """
         r"""document.getElementById("chance-items").textContent = "possible: " + s.pending.items.join(", ");
     document.getElementById("undo").hidden = !s.you;
-    showError(null);
-  } catch (e) { showError(e); }
+    if (s.event !== errorAt) { showError(null); errorAt = null; }  // an action's refusal stays while it is news
+  } catch (e) { showError(e); errorAt = null; }
 }
+// the event a refused action's sentence was shown at: a redraw for that same event (the stream's, or this seat's
+// other page's) keeps it; the game moving on, or the next action, clears it
+let errorAt = null;
+function refused(e) { showError(e); errorAt = current ? current.event : null; }
 async function act(choice, expect) {
-  try { await call("POST", "/act", {choice: String(choice), expect}); await refresh(); } catch (e) { showError(e); }
+  showError(null); errorAt = null;
+  try { await call("POST", "/act", {choice: String(choice), expect}); await refresh(); } catch (e) {
+    if (e.status !== 409) { refused(e); return; }
+    // the game moved before this click arrived (another seat, or this seat's other page): say so in a player's
+    // words (the API's sentence names a route to read again) and show the game as it is now
+    await refresh();
+    refused("Nothing was recorded: the game had moved on before your click arrived (perhaps from another"
+      + " page of yours). Here it is now; choose again.");
+  }
 }
 document.getElementById("chance-form").onsubmit = ev => { ev.preventDefault();
   act(document.getElementById("chance-input").value, current ? current.position : undefined); };
 document.getElementById("undo").onclick = async () => {
-  try { await call("POST", "/undo", {}); await loadLog(); await refresh(); } catch (e) { showError(e); } };
+  showError(null); errorAt = null;
+  try { await call("POST", "/undo", {}); await loadLog(); await refresh(); } catch (e) { refused(e); } };
 refresh(); loadLog().catch(showError);
 follow(appendLog, () => refresh());
 """)

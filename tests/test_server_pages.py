@@ -214,3 +214,68 @@ def test_a_commitment_is_built_step_by_step_on_the_seat_page(browser, server):
     finally:
         ctx.close()
         svc.store.close()
+
+
+def test_the_seat_to_act_is_told_it_is_their_turn_and_a_phone_shows_the_page_at_its_width(browser, server):
+    """Pergamemnon's view (the widest: nested card tables) on a phone's width: the page keeps that width (the
+    tables scroll in their own box) rather than zooming the whole page out to a third of its size; the acting
+    seat's status and tab title say it is their turn, the other seat's do not."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
+                                                    "seed": 4}).json()
+    acting = httpx.get(f"{base}/api/games/{created['game']}").json()["pending"]["player"]
+    errors: list[str] = []
+    contexts = []
+    try:
+        for who in ("Ana", "Bo"):
+            ctx = browser.new_context(viewport={"width": 375, "height": 700}, is_mobile=True)
+            contexts.append(ctx)
+            page = ctx.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(base + created["seats"][who]["link"])
+            page.wait_for_selector("#view table")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 375
+            status = page.inner_text("#status")
+            if who == acting:
+                assert status.startswith("Your turn. ") and page.title().startswith("(your turn)")
+                assert page.locator("#options > button").count()
+            else:
+                assert "Your turn" not in status and "your turn" not in page.title()
+                assert f"{acting} to act" in status
+        assert not errors, errors
+    finally:
+        for ctx in contexts:
+            ctx.close()
+
+
+def test_a_click_overtaken_by_the_same_seats_other_page_says_so_in_a_players_words(browser, server):
+    """One player with their link open twice: a decision made on one page leaves the other's buttons stale for a
+    moment; a click on one of them records nothing and says why without naming an API route, and that page then
+    shows the game as it is."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
+                                                    "seed": 4}).json()
+    acting = httpx.get(f"{base}/api/games/{created['game']}").json()["pending"]["player"]
+    errors: list[str] = []
+    ctx, first = _context(browser, errors)
+    ctx2, second = _context(browser, errors)
+    try:
+        for page in (first, second):
+            page.goto(base + created["seats"][acting]["link"])
+            page.wait_for_selector("#options > button")
+        event = int(second.get_attribute("#status", "data-event"))
+        second.evaluate("window.stale = document.querySelector('#options > button')")
+        first.click("#options > button >> nth=0")
+        _at(first, event + 1)
+        second.evaluate("window.stale.click()")  # the button as it was drawn before the decision
+        second.wait_for_function("document.getElementById('error').textContent.length > 0")
+        said = second.inner_text("#error")
+        assert said.startswith("Nothing was recorded: the game had moved on before your click arrived"), said
+        assert "/api/" not in said and "GET" not in said
+        _at(second, event + 1)
+        second.wait_for_timeout(500)  # the stream's redraw of that same event leaves the sentence up
+        assert second.inner_text("#error") == said
+        assert not errors, errors
+    finally:
+        ctx.close()
+        ctx2.close()
