@@ -6,7 +6,7 @@ import pytest
 from msgspec.structs import replace
 
 from agon.core.autoplay import play_out
-from agon.core.engine import Over, fold, steps
+from agon.core.engine import Chance, Over, fold, steps
 from agon.events.adamastor import FleetMoved, MoraleLost
 from agon.events.base import PlayerSeat
 from tests.adamastor.support import RS, created
@@ -89,3 +89,27 @@ def test_view_hides_the_deck_order_from_players():
     state = fold(RS, events[:8])
     assert RS.view(state, "P1")["deck"] == {"count": len(state.deck)}
     assert RS.view(state, None)["deck"] == list(state.deck)
+
+
+def test_the_view_names_who_decides_now_as_the_pending_decision_does_and_nobody_once_over():
+    """A player reads 'to_act' beside the status line: in the learn, ignore, place and trim phases that is not
+    the co-op turn's player (it named Bo while Ana was asked to learn a skill)."""
+    c, events, _, _ = bot_game({}, seed=5, players=2)
+    differs = 0
+    for state in steps_states(c, events):
+        pending = RS.pending(state)
+        shown = RS.view(state, "P1")["to_act"]
+        if isinstance(pending, Over):
+            assert shown is None
+        elif not isinstance(pending, Chance):
+            assert shown == pending.player, (state.phase, shown, pending)
+            differs += pending.player != state.acting
+    assert differs  # the game went through decisions by someone other than the co-op turn's player
+
+
+def steps_states(c, events):
+    state = RS.initial_state(c)
+    yield state
+    for ev in events[1:]:
+        state = RS.apply(state, ev)
+        yield state
