@@ -302,7 +302,17 @@ def state_data(line: Line, seat: str | None) -> dict[str, Any]:
     return {**game_head(line), "you": seat_name(seat), "table": line.created.table,
             "players": [{"name": p.name, "bot": p.bot} for p in line.created.players],
             "pending": pending_for(line, seat), "round": rs.round(line.state), "scores": rs.scores(line.state),
-            "view": rs.view(line.state, viewer_of(seat))}
+            "view": rs.view(line.state, viewer_of(seat)), "may_undo": may_undo(line, seat)}
+
+
+def may_undo(line: Line, seat: str | None) -> bool:
+    """Whether ``seat`` may undo now (the undo policy, core/seats.py): the host whenever the line has anything
+    entered; a player their own last decision while nobody acted and nothing was revealed since."""
+    if seat is None:
+        return False
+    if seat == HOST:
+        return line.head.depth > 0
+    return seats.undo_refusal(line, seat) is None
 
 
 def seat_name(seat: str | None) -> str | None:

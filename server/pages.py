@@ -162,7 +162,7 @@ async function refresh() {
     document.getElementById("chance").hidden = !(s.you === "host" && s.pending.kind === "chance" && s.table);
     if (s.pending.items) """
         r"""document.getElementById("chance-items").textContent = "possible: " + s.pending.items.join(", ");
-    document.getElementById("undo").hidden = !s.you;
+    document.getElementById("undo").hidden = !s.may_undo;  // shown only while the undo policy allows it
     if (s.event !== errorAt) { showError(null); errorAt = null; }  // an action's refusal stays while it is news
   } catch (e) { showError(e); errorAt = null; }
 }

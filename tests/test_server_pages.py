@@ -279,3 +279,35 @@ def test_a_click_overtaken_by_the_same_seats_other_page_says_so_in_a_players_wor
     finally:
         ctx.close()
         ctx2.close()
+
+
+def test_the_undo_button_shows_only_while_the_policy_allows_and_an_undo_reaches_the_other_seat(browser, server):
+    """Pergamemnon between two people: nobody is offered an undo before deciding anything; an attack laid face
+    down may be taken back (the button appears on the attacker's page only), and taking it back takes the
+    defender's options away on their page, live."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
+                                                    "seed": 3}).json()
+    who = httpx.get(f"{base}/api/games/{created['game']}").json()["pending"]["player"]
+    other = "Bo" if who == "Ana" else "Ana"
+    errors: list[str] = []
+    ctx, me = _context(browser, errors)
+    ctx2, them = _context(browser, errors)
+    try:
+        for page, name in ((me, who), (them, other)):
+            page.goto(base + created["seats"][name]["link"])
+        me.wait_for_selector("#options > button")
+        _at(them, int(me.get_attribute("#status", "data-event")))
+        assert not me.is_visible("#undo") and not them.is_visible("#undo")
+        me.locator("#options > button", has_text="face down").first.click()
+        them.wait_for_selector("#options > button")
+        me.wait_for_selector("#undo", state="visible")
+        assert not them.is_visible("#undo")
+        me.click("#undo")
+        them.wait_for_function("document.querySelectorAll('#options > button').length === 0")
+        me.wait_for_selector("#options > button")
+        assert not me.is_visible("#undo") and me.inner_text("#error") == ""
+        assert not errors, errors
+    finally:
+        ctx.close()
+        ctx2.close()
