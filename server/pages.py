@@ -48,7 +48,8 @@ vertical-align: top; } th { background: #fafafa; font-weight: 600; }
 .cols { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
 .cols > div { flex: 1 1 28rem; min-width: 0; } #view, #scores { overflow-x: auto; }
 #status.yours { border-left-color: #D55E00; background: #fdf0e6; font-weight: 600; }
-input, select { font-size: .95rem; } code { background: #f4f4f4; padding: 0 .2rem; }
+input, select { font-size: .95rem; max-width: 100%; } code { background: #f4f4f4; padding: 0 .2rem; }
+#links a { overflow-wrap: anywhere; } #games-box { overflow-x: auto; }
 """
 
 # The shared script: rendering a view as tables, reading the API with the seat's token, following the stream.
@@ -217,7 +218,7 @@ async def lobby(request: Request) -> Response:
                       for r in rulesets)
     body = f"""<h1>agon: games on this server</h1>
 <p class="sub">Create a game, then give each player their own link: it opens their seat, and only theirs.</p>
-{table}
+<div id="games-box">{table}</div>
 <h2>Create a game</h2>
 <form id="create">
 <p><label>Ruleset <select id="ruleset">{options}</select></label></p>
@@ -230,6 +231,17 @@ async def lobby(request: Request) -> Response:
 <p class="err" id="error"></p>
 <div id="links"></div>"""
     script = (r"""
+async function games() {
+  const rows = await (await fetch("/api/games", {cache: "no-store"})).json();
+  const t = el("table"); t.id = "games"; const head = el("tr");
+  ["game", "ruleset", "title", "players", "status", ""].forEach(c => head.appendChild(el("th", c)));
+  t.appendChild(head);
+  rows.forEach(g => { const tr = el("tr"), id = el("td"); id.appendChild(el("code", g.game)); tr.appendChild(id);
+    [g.ruleset, g.title, g.players.join(", "), String(g.status)].forEach(x => tr.appendChild(el("td", x)));
+    const w = el("td"), a = el("a", "watch"); a.href = "/games/" + encodeURIComponent(g.game) + "/watch";
+    w.appendChild(a); tr.appendChild(w); t.appendChild(tr); });
+  document.getElementById("games-box").replaceChildren(t);
+}
 document.getElementById("create").onsubmit = async ev => {
   ev.preventDefault();
   const split = s => s.split(",").map(x => x.trim()).filter(x => x);
@@ -250,6 +262,7 @@ document.getElementById("create").onsubmit = async ev => {
     const a = el("a", location.origin + link); a.href = link; a.className = "seat-link"; a.dataset.who = who;
     p.appendChild(a); box.appendChild(p); };
   Object.entries(data.seats).forEach(([who, s]) => add(who, s.link));
+  games().catch(() => {});  // the list above shows the new game too (it said "No games yet." beside its links)
   add("host", data.host.link); add("spectators", data.spectate);
   box.appendChild(el("p", "Keep these now: the server stores only their hashes and cannot show them again.", "muted"));
 };

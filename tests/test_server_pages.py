@@ -311,3 +311,25 @@ def test_the_undo_button_shows_only_while_the_policy_allows_and_an_undo_reaches_
     finally:
         ctx.close()
         ctx2.close()
+
+
+def test_the_lobby_lists_a_game_it_just_created_and_fits_a_phone(browser, server):
+    """Creating a game on a phone: the list of games shows it at once (it said "No games yet." above the new
+    game's links), and the long secret links wrap instead of widening the page."""
+    base, _ = server
+    ctx = browser.new_context(viewport={"width": 375, "height": 700}, is_mobile=True)
+    try:
+        lobby = ctx.new_page()
+        lobby.goto(base + "/")
+        assert "No games yet." in lobby.inner_text("#games-box")
+        lobby.select_option("#ruleset", "peloponnes")
+        lobby.fill("#players", "Ana, Bo")
+        lobby.click("button[type=submit]")
+        lobby.wait_for_selector(".seat-link[data-who=spectators]")
+        gid = lobby.get_attribute(".seat-link[data-who=spectators]", "href").split("/")[2]
+        lobby.wait_for_selector("#games")
+        assert gid in lobby.inner_text("#games") and "Ana, Bo" in lobby.inner_text("#games")
+        assert "No games yet." not in lobby.inner_text("body")
+        assert lobby.evaluate("document.documentElement.scrollWidth") <= 375
+    finally:
+        ctx.close()
