@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import gzip
 import html
+import json
 import threading
 from collections import OrderedDict
 from importlib.metadata import version
@@ -202,6 +203,24 @@ def _page(title: str, body: str, game: str = "", script: str = "") -> HTMLRespon
         headers={"Cache-Control": "no-store"})
 
 
+def _failed(request: Request, e: Exception) -> Response:
+    """A page that cannot be shown: the API's one-line JSON error for a program, and for a browser (which asks for
+    HTML) a page a person reads, with a link to the lobby rather than a route of the API to request."""
+    answer = api.failure(e)
+    if "text/html" not in request.headers.get("accept", ""):
+        return answer
+    game = request.path_params.get("game", "")
+    if answer.status_code == 404:
+        said = (f"There is no game {game[:40]!r} on this server: check the link you were given, or find the game "
+                "in the lobby.")
+    else:
+        said = "This page could not be shown: " + json.loads(answer.body)["error"]
+    page = _page("agon: no such game" if answer.status_code == 404 else "agon",
+                 f'<h1>agon</h1><p class="err">{html.escape(said)}</p><p><a href="/">the lobby</a></p>')
+    page.status_code = answer.status_code
+    return page
+
+
 async def lobby(request: Request) -> Response:
     svc: Service = request.app.state.service
     games = await run_in_threadpool(api.list_games, api.Call(svc, "", None, {}, {}))
@@ -275,7 +294,7 @@ async def seat(request: Request) -> Response:
     try:  # a link to no game says so (404), not a page that fails when it asks
         await run_in_threadpool(request.app.state.service.game, game)
     except Exception as e:  # noqa: BLE001
-        return api.failure(e)
+        return _failed(request, e)
     body = f"""<h1>Game <code>{html.escape(game)}</code></h1>
 <p class="sub" id="you"></p>
 <p id="status"></p>
@@ -366,7 +385,7 @@ async def watch(request: Request) -> Response:
     try:
         return HTMLResponse(await run_in_threadpool(build), headers={"Cache-Control": "no-store"})
     except Exception as e:  # noqa: BLE001
-        return api.failure(e)
+        return _failed(request, e)
 
 
 async def watch_data(request: Request) -> Response:

@@ -331,5 +331,11 @@ def test_the_lobby_lists_a_game_it_just_created_and_fits_a_phone(browser, server
         assert gid in lobby.inner_text("#games") and "Ana, Bo" in lobby.inner_text("#games")
         assert "No games yet." not in lobby.inner_text("body")
         assert lobby.evaluate("document.documentElement.scrollWidth") <= 375
+        # a mistyped link: a page a person reads (the API's JSON line named a route to request)
+        for page in ("seat", "watch"):
+            answer = lobby.goto(f"{base}/games/{gid}x/{page}#token=abc")
+            text = lobby.inner_text("body")
+            assert answer.status == 404 and f"There is no game '{gid}x' on this server: check the link" in text, text
+            assert "GET" not in text and "/api/" not in text and lobby.get_attribute("a", "href") == "/"
     finally:
         ctx.close()
