@@ -256,3 +256,9 @@ def test_a_destination_on_the_left_edge_of_a_card_revealed_under_the_fleet_wins(
     won = act(s, MapCardRevealed(position=1, card="F1"))
     assert won.result == "won" and isinstance(RS.pending(won), Over)
     assert not act(replace(s, version=2), MapCardRevealed(position=1, card="F1")).result  # version 2 did not look
+
+
+def test_the_sail_prompt_counts_its_points_in_words_a_player_reads():
+    s = started()
+    assert RS.pending(replace(s, phase="sail", sail_points=1)).prompt == "sail on or stop (1 point)"
+    assert RS.pending(replace(s, phase="sail", sail_points=3)).prompt == "sail on or stop (3 points)"

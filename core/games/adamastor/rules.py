@@ -161,7 +161,7 @@ def pending(s: State) -> Pending:
     prompts = {
         "place": "place the fleet",
         "actions": f"choose an action ({s.cubes} left)",
-        "sail": f"sail on or stop ({s.sail_points} points)",
+        "sail": f"sail on or stop ({s.sail_points} point{'' if s.sail_points == 1 else 's'})",
         "draw_keep": "keep one drawn card",
         "land_keep": "keep a land card and its bonus",
         "bonus_share": "share the bonus cards",
