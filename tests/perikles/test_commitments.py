@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agon.core.engine import Decision
+from agon.core.engine import Decision, option_text
 from agon.core.games.perikles import RULESET as RS
 from agon.core.games.perikles.state import BATTLE, Commit, replace
 from agon.events.perikles import ForcesCommitted, PermissionGiven, Placement
@@ -102,6 +102,10 @@ def test_defending_as_main_another_leaders_city_needs_permission():
     pending = RS.pending(s)
     assert isinstance(pending, Decision) and pending.player == "P1" and "Plataea" in pending.prompt
     assert "Permission (game help" in refused(s, PermissionGiven(player="P2", granted=True))
+    assert option_text(RS, s, PermissionGiven(player="P1", granted=False)) == (
+        "P1 refuses P2 leave to defend Plataea as main defender.")
+    assert option_text(RS, s, PermissionGiven(player="P1", granted=True)).startswith(
+        "P1 allows P2 to defend Plataea as main defender.")
     refused_state = play(s, PermissionGiven(player="P1", granted=False))
     assert refused_state.commits == () and RS.pending(refused_state).player == "P2"
     assert "refused" in refused(refused_state, send("P2", ("sparta-h4-1", "Plataea", "defender", "main")))

@@ -197,7 +197,8 @@ def narrate(s: State, e: Any, apply: Apply | None, viewer: str | None = PUBLIC) 
             r = s.request
             who = s.players[r.player] if r else "the requester"
             where = r.location if r else "the location"
-            return (f"{p} {'allows' if g else 'refuses'} {who} to defend {where} as main defender."
+            return (f"{p} {'allows' if g else 'refuses'} {who} {'' if g else 'leave '}to defend {where} as main"
+                    " defender."
                     + _aftermath(s, e, apply))
         case PeriklesPlayed(player=p):
             return f"{p} plays Perikles and places 2 cubes in Athens."
