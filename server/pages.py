@@ -162,8 +162,11 @@ async function refresh() {
       b.onclick = () => act(opt.n, o.position); box.appendChild(b); });
     if (o.note) box.appendChild(el("p", o.note, "muted"));
     document.getElementById("chance").hidden = !(s.you === "host" && s.pending.kind === "chance" && s.table);
-    if (s.pending.items) """
-        r"""document.getElementById("chance-items").textContent = "possible: " + s.pending.items.join(", ");
+    const p = s.pending;  // what the host may type: the items to draw from, or dice (which have no items to list)
+    if (p.kind === "chance") document.getElementById("chance-items").textContent = p.chance === "dice"
+      ? (p.count === 1 ? "roll a die of " + p.sides + " sides and type what it shows, a number from 1 to "
+        : "roll " + p.count + " dice of " + p.sides + " sides and type each, separated by spaces: numbers from 1 to ")
+        + p.sides : p.items && p.items.length ? "possible: " + p.items.join(", ") : "";
     document.getElementById("undo").hidden = !s.may_undo;  // shown only while the undo policy allows it
     if (s.event !== errorAt) { showError(null); errorAt = null; }  // an action's refusal stays while it is news
   } catch (e) { showError(e); errorAt = null; }

@@ -339,3 +339,35 @@ def test_the_lobby_lists_a_game_it_just_created_and_fits_a_phone(browser, server
             assert "GET" not in text and "/api/" not in text and lobby.get_attribute("a", "href") == "/"
     finally:
         ctx.close()
+
+
+def test_the_host_is_told_how_to_enter_a_die_it_rolled_at_the_table(browser, server):
+    """A die has no items to list: the host's page said "possible: " and nothing more; it says what to type."""
+    base, url = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "toy", "players": ["Ana", "Bo"], "table": True,
+                                                    "seed": 1}).json()
+    gid, host_token = created["game"], created["host"]["token"]
+    assert httpx.post(f"{base}/api/games/{gid}/act", json={"choice": "seed"},
+                      headers={"Authorization": f"Bearer {host_token}"}).status_code == 200  # the seat order
+    who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    token = created["seats"][who]["token"]
+    options = httpx.get(f"{base}/api/games/{gid}/options", params={"token": token}).json()["options"]
+    roll = next(o["n"] for o in options if "roll" in o["text"])
+    assert httpx.post(f"{base}/api/games/{gid}/act", json={"choice": roll}, params={"token": token}).status_code == 200
+    errors: list[str] = []
+    ctx, host = _context(browser, errors)
+    try:
+        host.goto(base + created["host"]["link"])
+        host.wait_for_selector("#chance-input", state="visible")
+        assert host.inner_text("#chance-items") == ("roll a die of 6 sides and type what it shows, a number from 1"
+                                                     " to 6")
+        event = int(host.get_attribute("#status", "data-event"))
+        host.fill("#chance-input", "4")
+        host.click("#chance-form button")
+        _at(host, event + 1)
+        row = host.locator(f'#log p[data-n="{event + 1}"]')
+        row.wait_for()
+        assert "4" in row.inner_text(), row.inner_text()
+        assert not errors, errors
+    finally:
+        ctx.close()
