@@ -102,11 +102,16 @@ function follow(onRecorded, onChange) {
   const es = new EventSource("/api/games/" + GAME + "/events" + q);
   es.addEventListener("recorded", ev => onRecorded(JSON.parse(ev.data)));
   es.addEventListener("status", ev => onChange(JSON.parse(ev.data)));
-  es.addEventListener("moved", ev => { loadLog(); onChange(JSON.parse(ev.data)); });
+  es.addEventListener("moved", ev => { loadLog().catch(showError); onChange(JSON.parse(ev.data)); });
+  // the browser reconnects a dropped stream by itself; what changed meanwhile (an undo included) is read again
+  let opened = false;
+  es.onopen = () => { if (opened) { loadLog().catch(showError); onChange({}); } opened = true; };
   return es;
 }
 function appendLog(row) { const log = document.getElementById("log");
-  if (log.querySelector('p[data-n="' + row.n + '"]')) return;
+  // a row the page holds at this number or later was taken back (an undo whose re-reading of the record failed,
+  // or was overtaken): the new event replaces it and what followed it
+  for (const p of [...log.children]) if (Number(p.dataset.n) >= row.n) p.remove();
   log.appendChild(logLine(row)); log.scrollTop = log.scrollHeight; }
 """
 

@@ -371,3 +371,34 @@ def test_the_host_is_told_how_to_enter_a_die_it_rolled_at_the_table(browser, ser
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_a_seat_whose_connection_blinks_through_an_undo_shows_the_record_as_it_is(browser, server):
+    """While a player's page cannot fetch (a network blip), the host takes moves back and another move is made:
+    the record it then shows is the game's, not rows of the undone line kept beside the new one."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
+                                                    "seed": 3}).json()
+    gid, tokens, host = created["game"], {p: s["token"] for p, s in created["seats"].items()}, created["host"]["token"]
+    errors: list[str] = []
+    ctx, page = _context(browser, errors)
+    try:
+        page.goto(base + created["seats"]["Ana"]["link"])
+        page.wait_for_selector("#log p")
+        who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+        n = len(httpx.get(f"{base}/api/games/{gid}/options", params={"token": tokens[who]}).json()["options"])
+        ctx.set_offline(True)
+        assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": tokens[who]},
+                          json={"choice": 1}).status_code == 200
+        event = httpx.get(f"{base}/api/games/{gid}").json()["event"]
+        page.locator(f'#log p[data-n="{event}"]').wait_for()  # the open stream still told it
+        assert httpx.post(f"{base}/api/games/{gid}/undo", params={"token": host}, json={}).status_code == 200
+        assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": tokens[who]},
+                          json={"choice": n}).status_code == 200
+        ctx.set_offline(False)
+        want = [f"#{r['n']} {r['text']}" for r in httpx.get(f"{base}/api/games/{gid}/log",
+                                                             params={"token": tokens["Ana"]}).json()["events"]]
+        page.wait_for_function("want => JSON.stringify([...document.querySelectorAll('#log p')].map("
+                               "p => p.innerText)) === JSON.stringify(want)", arg=want, timeout=10_000)
+    finally:
+        ctx.close()
