@@ -118,27 +118,50 @@ def revealed(rs: Ruleset, before: State, after: State, viewers: list[str]) -> bo
     return False
 
 
+REVEALED = object()
+"""``_blocker``: the seat's last decision showed the others something."""
+
+
+def _blocker(line: Line, seat: str) -> object:
+    """What stands between ``seat`` (a player) and taking back their last decision, found walking back from the
+    head only as far as the first event that settles it (so within the tail a line read from a snapshot holds,
+    on every state a page reads): ``CHANCE_ACTOR`` (a chance drawn since), another player's name (they acted
+    since), ``REVEALED``, ``SETUP_ACTOR`` (no decision on the line at all), or None: nothing, they may."""
+    for env in line.newest_first():
+        if env.depth == 0 or env.actor == SETUP_ACTOR:
+            return SETUP_ACTOR
+        if env.actor != seat:
+            return env.actor
+        others = [PUBLIC, *(p for p in line.created.names if p != seat)]
+        return REVEALED if revealed(line.ruleset, line.state_at(env.depth - 1), line.state, others) else None
+    return SETUP_ACTOR
+
+
+def may_undo(line: Line, seat: str) -> bool:
+    """Whether ``seat`` may undo one decision on ``line`` now: the host whenever anything was entered, a player
+    their own last decision while nobody acted, nothing was drawn and nothing was revealed since."""
+    if seat == HOST:
+        return line.head.depth > 0
+    return _blocker(line, seat) is None
+
+
 def undo_refusal(line: Line, seat: str) -> str | None:
     """Why ``seat`` may not undo one decision on ``line`` now (None: they may). The host always may."""
     if seat == HOST:
         return None
-    if not any(env.actor == seat for env in line.envelopes[1:]):  # nothing of theirs, not "drawn after it"
-        return "you have made no decision yet on this line, so there is nothing of yours to take back"
-    for k in range(len(line.envelopes) - 1, 0, -1):
-        actor = line.envelopes[k].actor
-        if actor == CHANCE_ACTOR:
-            return ("a chance outcome was drawn after your last decision, so it cannot be taken back; the host"
-                    " may undo it")
-        if actor == SETUP_ACTOR:
-            break
-        if actor != seat:
-            return f"{actor} has acted since your last decision, so it cannot be taken back; the host may undo it"
-        others = [PUBLIC, *(p for p in line.created.names if p != seat)]
-        if revealed(line.ruleset, line.state_at(k - 1), line.state, others):
-            return ("your last decision showed the other players something they could not see before, so it"
-                    " cannot be taken back; the host may undo it")
+    blocker = _blocker(line, seat)
+    if blocker is None:
         return None
-    return "you have no decision to take back on this line"
+    if blocker == SETUP_ACTOR:
+        return "you have no decision to take back on this line"
+    if blocker is REVEALED:
+        return ("your last decision showed the other players something they could not see before, so it"
+                " cannot be taken back; the host may undo it")
+    if not any(env.actor == seat for env in line.newest_first()):  # a refusal only: it may read the whole line
+        return "you have made no decision yet on this line, so there is nothing of yours to take back"
+    if blocker == CHANCE_ACTOR:
+        return "a chance outcome was drawn after your last decision, so it cannot be taken back; the host may undo it"
+    return f"{blocker} has acted since your last decision, so it cannot be taken back; the host may undo it"
 
 
 def undo(service: Service, line: Line, seat: str, steps: int = 1) -> tuple[Any, int]:

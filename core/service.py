@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from functools import cached_property
 from typing import Any
@@ -269,6 +269,13 @@ class Line:
         self._read_whole()
         assert self._envs is not None
         return self._envs
+
+    def newest_first(self) -> Iterator[Envelope]:
+        """The line's events from the head back to the first; the whole line is read only if the walk goes on past
+        the tail (a caller that stops within it costs nothing more than the tail already read)."""
+        yield from reversed(self._tail)
+        if self.base > 0:
+            yield from reversed(self.envelopes[: self.base])
 
     @property
     def events(self) -> list[Event]:

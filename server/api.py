@@ -306,13 +306,8 @@ def state_data(line: Line, seat: str | None) -> dict[str, Any]:
 
 
 def may_undo(line: Line, seat: str | None) -> bool:
-    """Whether ``seat`` may undo now (the undo policy, core/seats.py): the host whenever the line has anything
-    entered; a player their own last decision while nobody acted and nothing was revealed since."""
-    if seat is None:
-        return False
-    if seat == HOST:
-        return line.head.depth > 0
-    return seats.undo_refusal(line, seat) is None
+    """Whether ``seat`` may undo now (the undo policy, core/seats.py ``may_undo``); a spectator never."""
+    return seat is not None and seats.may_undo(line, seat)
 
 
 def seat_name(seat: str | None) -> str | None:

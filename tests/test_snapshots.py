@@ -18,6 +18,7 @@ import json
 import pytest
 
 from agon.core import registry, snapshot
+from agon.core import seats as seat_policy
 from agon.core.autoplay import play_out
 from agon.core.service import NewGame, Service, default_cards
 from agon.events import snapshots as table
@@ -135,6 +136,20 @@ def _toy(svc: Service, acts: int) -> str:
 
 def _whole(svc: Service, gid: str, branch: str | None = None):
     return svc.load(gid, branch, whole=True)
+
+
+def test_whether_a_seat_may_undo_is_told_from_the_tail_a_page_reads(svc, every):
+    """Every state a seat page reads says whether that seat may undo (``may_undo``): told from the events after
+    the nearest snapshot, not by reading the whole line, and the same answer as from the whole line."""
+    gid = _toy(svc, 40)
+    svc.load(gid)  # reading it keeps the snapshot nearest its head
+    for seat in ("ann", "bob", seat_policy.HOST):
+        line = svc.load(gid)
+        assert not line.whole and line.base > 0
+        allowed = seat_policy.may_undo(line, seat)
+        assert not line.whole, seat
+        assert allowed == (seat_policy.undo_refusal(_whole(svc, gid), seat) is None), seat
+    assert seat_policy.may_undo(svc.load(gid), seat_policy.HOST) and not seat_policy.may_undo(svc.load(gid), "ann")
 
 
 def test_a_line_is_read_from_its_last_snapshot(svc, every):
