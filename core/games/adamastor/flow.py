@@ -436,3 +436,15 @@ def _apply(s: State, e: AdamastorEvent) -> State:
             return _trim_or_end(replace(s, discard=(*s.discard, *cards)))
         case _:
             assert_never(e)
+
+
+def decider(s: State) -> str:
+    """Who decides now: the learner, the captain placing the fleet or ignoring an icon, the hand trimmed, else the
+    acting player of the co-op turns (the pending decision's player, and the view's ``to_act``)."""
+    if s.phase == "learn":
+        return s.players[learner(s)]
+    if s.phase in ("ignore", "place"):
+        return s.captain_name
+    if s.phase == "trim":
+        return s.players[over_limit(s)]
+    return s.acting

@@ -100,16 +100,6 @@ def deal_size(s: State) -> int:
     return 3 + 3 * len(s.players) + (1 if s.less_luck else 0)
 
 
-def decider(s: State) -> str:
-    if s.phase == "learn":
-        return s.players[flow.learner(s)]
-    if s.phase in ("ignore", "place"):
-        return s.captain_name
-    if s.phase == "trim":
-        return s.players[flow.over_limit(s)]
-    return s.acting
-
-
 CO_OP_TURNS = ("co-op turns (rulebook 9.3 'Jogo para 2 jogadores': starting with the captain, 'os jogadores alternam"
                " fazendo 1 acção'; a sail, a draw or a land found is the acting player's until it ends)")
 TURN_RULES = {
@@ -169,7 +159,7 @@ def pending(s: State) -> Pending:
         "learn": "learn a skill or not",
         "trim": "discard down to 3 cards",
     }
-    return Decision(decider(s), prompts[ph])
+    return Decision(flow.decider(s), prompts[ph])
 
 
 # --- legal decisions ----------------------------------------------------------------------------------------------

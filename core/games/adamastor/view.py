@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agon.core.engine import PUBLIC, Step
-from agon.core.games.adamastor import flow, rules
+from agon.core.games.adamastor import flow
 from agon.core.games.adamastor.board import step_cost
 from agon.core.games.adamastor.state import State, icons, sort_strip
 from agon.events.adamastor import (
@@ -117,7 +117,7 @@ def view(s: State, player: str | None) -> dict[str, Any]:
         # who decides now, as the game's pending decision says (the captain places the fleet and ignores an icon,
         # each learns a skill in turn, a full hand is trimmed), not only whose co-op action turn it is; nobody once
         # the voyage has ended
-        "to_act": None if s.result else rules.decider(s),
+        "to_act": None if s.result else flow.decider(s),
         "fleet": s.fleet,
         "distance": distance(s),
         "progress": progress(s),
