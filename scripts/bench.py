@@ -585,7 +585,7 @@ def bench_cli_startup(tmp: Path) -> None:
         return lambda: subprocess.run(c, env=env, capture_output=True, check=True)
 
     a, b, ratio = paired(run(cmd), run(bare), 9)
-    record(f"'agon state' of a {names[0]} game ({events} events) vs bare imports",
+    record(f"'agon state' of a game of {names[0]} ({events} events) vs bare imports",
            f"{a * 1000:.0f} ms vs {b * 1000:.0f} ms", ratio, "<= 1.5x", ratio <= 1.5)
 
 
