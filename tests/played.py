@@ -9,6 +9,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hypothesis import strategies as st
+
 from agon.core.autoplay import CHANCE_ACTOR, next_auto
 from agon.core.engine import Decision, Over, Pending, Ruleset, check
 from agon.events.base import Event, GameCreated
@@ -56,3 +58,8 @@ def to_the_end(rs: Ruleset, created: GameCreated, each: Callable[[Step], None] |
             each(step)
         state = step.after
     return state
+
+
+def chosen_by(data: st.DataObject) -> Callable[[Sequence[Event]], Event]:
+    """A ``choose`` for ``played``: hypothesis picks each decision among those offered (``st.data()``)."""
+    return lambda legal: legal[data.draw(st.integers(0, len(legal) - 1), label="decision")]

@@ -32,7 +32,7 @@ from agon.events.adamastor import (
     SkillLearned,
 )
 from agon.events.base import GameCreated, PlayerSeat
-from tests.played import to_the_end
+from tests.played import chosen_by, to_the_end
 
 ACTIONS = (DrawChosen, CardSwapped, SailStarted)
 PLAYING = ("actions", "sail", "draw", "draw_keep", "land_draw", "land_keep", "bonus_draw", "bonus_share", "ignore",
@@ -232,6 +232,6 @@ def test_hypothesis_chosen_decisions_keep_the_rules(data, players, seed, option)
     c = created(players, seed, options=option)
     log: dict = {"captain": -1}
     s = to_the_end(RS, c, lambda step: check_step(step.before, step.event, step.after, log),
-                   choose=lambda legal: legal[data.draw(st.integers(0, len(legal) - 1))])
+                   choose=chosen_by(data))
     assert s.result
     check_final(s)

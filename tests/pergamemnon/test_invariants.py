@@ -43,7 +43,7 @@ from agon.events.pergamemnon import (
     Reinforced,
     Yielded,
 )
-from tests.played import Step, to_the_end
+from tests.played import Step, chosen_by, to_the_end
 
 DEFENCE = {"sword": "helmet", "spear": "armour", "bow": "shield"}
 NAMES = ("Ana", "Bruno", "Clara", "Duarte", "Eva")
@@ -408,10 +408,7 @@ def test_invariants_hold_over_a_bot_game(n, seed, bots):
 def test_invariants_hold_for_chosen_decisions(n, seed, data):
     """Hypothesis picks every decision (chance still comes from the seed), so odd choices are tried too."""
 
-    def choose(legal):
-        return legal[data.draw(st.integers(0, len(legal) - 1), label="decision")]
-
-    play(created(n, seed, ("random",)), choose)
+    play(created(n, seed, ("random",)), chosen_by(data))
 
 
 def test_the_checker_sees_a_lost_charisma_card():

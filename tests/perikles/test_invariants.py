@@ -30,7 +30,7 @@ from agon.events.perikles import (
     PermissionGiven,
     SlaveRevoltStruck,
 )
-from tests.played import played, to_the_end
+from tests.played import chosen_by, played, to_the_end
 
 # perikles-data-facts.md, "Statue points per statue" (0, 1, 2, 3 defeats; beyond the list: 0).
 STATUE_POINTS = {
@@ -383,7 +383,7 @@ def test_hypothesis_chosen_decisions_keep_the_rules(data, players, seed):
     c = created(players, seed)
     log: dict = {"leaders": 0, "permitted": set(), "nominations": 0}
     s = to_the_end(RS, c, lambda step: check_step(step.before, step.event, step.after, log),
-                   choose=lambda legal: legal[data.draw(st.integers(0, len(legal) - 1))])
+                   choose=chosen_by(data))
     assert s.phase == OVER
     check_final(s)
 
