@@ -1073,12 +1073,7 @@ class Service:
         if any(b.head_id == node_id for b in branches):
             return True
         node = self.store.event(game_id, node_id)
-        if node is None:
-            return False
-        for b in branches:
-            if self._on_the_way(game_id, node, b.head_id):
-                return True
-        return False
+        return node is not None and any(self._on_the_way(game_id, node, b.head_id) for b in branches)
 
     def _holds(self, line: Line, node_id: str) -> bool:
         """Whether ``node_id`` is on ``line``, without reading the whole line when the node's depth settles it."""
