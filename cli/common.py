@@ -102,10 +102,21 @@ def share(what: str) -> Callable[[Any], float]:
 
 GameArg = Annotated[str, typer.Argument(help="Game id (or a unique prefix).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON (errors too, on stderr).")]
-BranchOpt = Annotated[str | None, typer.Option("--branch", "-b", help="A branch (default: the game's current one).")]
+
+
+def branch_name(value: str) -> str:
+    """``-b NAME``: a name, not an empty word (which would quietly mean the current branch)."""
+    if not str(value).strip():
+        raise typer.BadParameter("a branch name cannot be empty; leave -b out for the game's current branch (see"
+                                 " 'agon branches GAME')")
+    return str(value)
+
+
+BranchOpt = Annotated[str | None, typer.Option("--branch", "-b", help="A branch (default: the game's current one).",
+                                               parser=branch_name)]
 BranchesOpt = Annotated[list[str] | None, typer.Option(
     "--branch", "-b", help="A line to show (default: every line of the game, opening on its current one); repeat"
-    " it for several lines.")]
+    " it for several lines.", parser=branch_name)]
 EVENT = whole(0, INT_MAX)
 """An event number, as 'agon log' numbers them; whether the line has that event is the command's to say."""
 AtOpt = Annotated[int | None, typer.Option("--at", help="After event N (as numbered by 'agon log').", parser=EVENT)]

@@ -14,6 +14,7 @@ from agon.cli.common import (
     GameArg,
     JsonOpt,
     agon_line,
+    branch_name,
     console,
     examples,
     friendly,
@@ -32,7 +33,8 @@ app = typer.Typer()
 def export(
     game: GameArg,
     branch: Annotated[str | None, typer.Option(
-        "--branch", "-b", help="Write only this line, one event per line (default: the whole game).")] = None,
+        "--branch", "-b", help="Write only this line, one event per line (default: the whole game).",
+        parser=branch_name)] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
     sign: Annotated[Path | None, typer.Option(
         "--sign", help="Sign the file with this Ed25519 private key ('agon keygen FILE' writes one), so a receiver"

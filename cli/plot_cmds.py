@@ -21,6 +21,7 @@ from agon.cli.common import (
     JsonOpt,
     UsageFail,
     agon_line,
+    branch_name,
     console,
     err,
     examples,
@@ -103,7 +104,7 @@ def scores(
     game: GameArg,
     branch: Annotated[list[str] | None, typer.Option(
         "--branch", "-b", help="A line to draw (default: the game's current one). Repeat it to overlay what-if "
-        "lines, dashed, on the first.")] = None,
+        "lines, dashed, on the first.", parser=branch_name)] = None,
     top: Annotated[int, typer.Option("--top", help="How many of the largest swings to annotate.",
                                      parser=whole(0, 1000))] = 3,
     out: OutOpt = None,

@@ -14,6 +14,7 @@ from agon.cli.common import (
     UsageFail,
     agon_line,
     branch_flag,
+    branch_name,
     console,
     examples,
     friendly,
@@ -80,8 +81,8 @@ def branch(
     at: Annotated[int | None, typer.Option("--at", help="Start after event N (default: the head).", parser=EVENT)]
     = None,
     from_branch: Annotated[str | None, typer.Option(
-        "--branch", "-b", help="The line to start from (default: the game's current one).")] = None,
-    from_old: Annotated[str | None, typer.Option("--from", hidden=True)] = None,
+        "--branch", "-b", help="The line to start from (default: the game's current one).", parser=branch_name)] = None,
+    from_old: Annotated[str | None, typer.Option("--from", hidden=True, parser=branch_name)] = None,
     reseed: Annotated[bool, typer.Option("--reseed", help="Fresh luck instead of the same luck.")] = False,
     as_json: JsonOpt = False,
 ) -> None:

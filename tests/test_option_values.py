@@ -42,6 +42,17 @@ def test_serve_on_no_address_is_a_usage_error(agon, host):
                     " machine only) or 0.0.0.0 (every network); see 'agon serve --help'")
 
 
+@pytest.mark.parametrize("args", [("log", "GAME"), ("export", "GAME"), ("plot", "scores", "GAME"),
+                                  ("branch", "GAME", "whatif"), ("undo", "GAME")])
+def test_an_empty_branch_name_is_a_usage_error_not_the_current_branch(agon, args):
+    gid = new_toy(agon)
+    args = tuple(gid if a == "GAME" else a for a in args)
+    said = one_line(agon(*args, "-b", " ", ok=False), 2)
+    assert said.startswith("error: invalid value for '--branch' / '-b': a branch name cannot be empty; leave -b out"
+                           " for the game's current branch")
+    assert "whatif" not in agon("branches", gid).stdout  # nothing was made
+
+
 @pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
 def test_a_store_in_memory_is_refused_since_the_next_command_would_not_find_it(agon, url):
     one_line(agon("--db", url, "games", ok=False), 1, f"cannot use database {url}: it is a store in memory",
