@@ -79,13 +79,14 @@ def test_at_a_table_agon_act_takes_cards_by_prefix_and_options_lists_them_in_nat
     out = agon("new", "adamastor", "--player", "Ana", "--table", "--seed", "3", "--json").stdout
     game = json.loads(out)["id"]
     assert "R1, R2, R3, R4, R5, R6, R7" in agon("options", game).stdout
-    assert "Map card R3 is turned over" in agon("act", game, "r3").stdout
+    assert "The regular map card R3 is turned over" in agon("act", game, "r3").stdout
     agon("act", game, "1")
     listing = agon("options", game).stdout
     assert "c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11" in listing
     bad = agon("act", game, "c1 c1x c2 c3 c4 c5", ok=False)
     assert bad.exit_code != 0 and "no item 'c1x' here" in bad.stderr
-    assert "The adventure strip is c10, c2, c1" in agon("act", game, "C10,c2 c1 c3 c4 c5").stdout
+    dealt = agon("act", game, "C10,c2 c1 c3 c4 c5").stdout
+    assert "The adventure strip is Despenseiro (10), Marinheiro (2) and Grumete (1)" in dealt
 
 
 @pytest.mark.parametrize("typed, meant", [

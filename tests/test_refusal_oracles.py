@@ -294,7 +294,7 @@ def test_adamastor_learning_a_skill_from_a_hidden_card_does_not_tell_whether_the
     assert "c3" in s.hands[0] and "c3" in t.deck and same_to(rs, s, t, "P2")
     ev = SkillLearned(card="c3")
     assert answer(rs, s, ev, "P2") == answer(rs, t, ev, "P2")
-    assert "c3 is not in P2's hand, and P2 decides now" in answer(rs, t, ev, "P2")
+    assert "Piloto (3) is not in P2's hand, and P2 decides now" in answer(rs, t, ev, "P2")
 
 
 # --- noticed, outside the files this audit may change -------------------------------------------------------------

@@ -7,6 +7,7 @@ from msgspec.structs import replace
 
 from agon.core.autoplay import play_out
 from agon.core.engine import Chance, Over, fold, steps
+from agon.core.games.adamastor.state import card_name
 from agon.events.adamastor import FleetMoved, MoraleLost
 from agon.events.base import PlayerSeat
 from tests.adamastor.support import RS, created
@@ -88,7 +89,7 @@ def test_view_hides_the_deck_order_from_players():
     c, events, actors, final = bot_game({"difficulty": "easy"}, seed=2)
     state = fold(RS, events[:8])
     assert RS.view(state, "P1")["deck"] == {"count": len(state.deck)}
-    assert RS.view(state, None)["deck"] == list(state.deck)
+    assert RS.view(state, None)["deck"] == [card_name(state, c) for c in state.deck]
 
 
 def test_the_view_names_who_decides_now_as_the_pending_decision_does_and_nobody_once_over():

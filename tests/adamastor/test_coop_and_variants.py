@@ -67,7 +67,7 @@ def test_coop_land_bonus_cards_are_shared_as_the_players_agree():
     s = act(s, BonusCardsDrawn(cards=("c21", "c22")))
     assert s.phase == "bonus_share"
     text = RS.narrate(s, BonusCardsShared(players=("P2", "P1")))
-    assert text == "The bonus cards go c21 to P2, c22 to P1."
+    assert text == "The bonus cards go Pajem (21) to P2, Feitor (22) to P1."
     s = act(s, BonusCardsShared(players=("P2", "P1")))
     assert "c21" in s.hands[1] and "c22" in s.hands[0]
 
@@ -132,8 +132,9 @@ def test_coop_the_public_log_tells_the_hands_by_count_and_each_player_reads_thei
     deal = PlayerCardsDealt(strip=("c40", "c39", "c38"), hands=(("c11", "c12", "c13"), ("c14", "c15", "c16")))
     s = replace(s, phase="deal", hands=(), strip=())
     public = RS.narrate(s, deal)
-    assert "P1 is dealt 3 cards; P2 is dealt 3 cards" in public and "c11" not in public and "c14" not in public
-    assert "P1 holds c11, c12, c13; P2 is dealt 3 cards" in narrate_as(RS, s, deal, "P1")
+    assert "P1 is dealt 3 cards; P2 is dealt 3 cards" in public and "Escrivão" not in public and "(14)" not in public
+    assert "P1 holds Escrivão (11), Mestre (12) and Contramestre (13); P2 is dealt 3 cards" in narrate_as(
+        RS, s, deal, "P1")
     assert event_as(RS, s, deal, "P2")["hands"] == [["hidden"] * 3, ["c14", "c15", "c16"]]
     assert event_as(RS, s, deal, PUBLIC)["hands"] == [["hidden"] * 3] * 2
     s = replace(act(s, deal), cubes=3)
@@ -150,7 +151,7 @@ def test_coop_each_player_learns_a_skill_only_from_their_own_hand_the_captain_fi
     s = act(s, ActionsEnded())
     assert RS.pending(s) == Decision("P2", "learn a skill or not")
     assert RS.legal(s) == [SkillLearned(card="c10"), SkillDeclined()]  # not P1's c3: P2 cannot see it
-    assert "c3 is not in P2's hand, and P2 decides now" in refused(s, SkillLearned(card="c3"))
+    assert "Piloto (3) is not in P2's hand, and P2 decides now" in refused(s, SkillLearned(card="c3"))
     s = act(s, SkillDeclined())
     assert RS.pending(s) == Decision("P1", "learn a skill or not")
     assert RS.legal(s) == [SkillLearned(card="c3"), SkillDeclined()]

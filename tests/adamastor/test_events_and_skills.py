@@ -208,7 +208,8 @@ def test_ignore_icons_skill_is_chosen_at_the_start_of_the_events_phase():
     assert s.phase == "ignore"
     assert {e.card for e in RS.legal(s)} == {"c40", "c39", "c38"}
     assert "no fatigue icon" in refused(s, IconIgnored(card="c1", icon="fatigue"))
-    assert RS.narrate(s, IconIgnored(card="c40", icon="fatigue")).startswith("P1 ignores a fatigue icon on c40")
+    assert RS.narrate(s, IconIgnored(card="c40", icon="fatigue")).startswith(
+        "P1 ignores a fatigue icon on Capitão-mor (40)")
     s = act(s, IconIgnored(card="c40", icon="fatigue"))
     assert s.phase != "morale_loss"  # 4 fatigue icons: the tired crew event does not fire
 
@@ -275,7 +276,8 @@ def test_draw_two_keep_one_skill_puts_the_other_card_at_the_bottom():
     assert isinstance(p, Chance) and p.count == 2
     s = act(s, CardsDrawn(cards=("c10", "c11")))
     assert s.phase == "draw_keep"
-    assert RS.narrate(s, DrawnCardKept(card="c11")).startswith("P1 keeps c11 and puts the other card under the deck")
+    assert RS.narrate(s, DrawnCardKept(card="c11")).startswith(
+        "P1 keeps Escrivão (11) and puts the other card under the deck")
     s = act(s, DrawnCardKept(card="c11"))
     assert "c11" in s.hands[0] and s.bottom == ("c10",) and s.morale == morale - 1
 

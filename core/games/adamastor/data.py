@@ -14,17 +14,20 @@ from typing import Any
 THREATS = ("revolt", "disease", "fatigue")
 WEATHER_ICONS = ("sun", "cloud", "storm")
 BONUS_KINDS = ("morale", "cards", "navigation", "action")
-SKILLS = (
-    "land_plus_one",
-    "navigation_plus_one",
-    "draw_two_keep_one",
-    "ignore_black_cloud",
-    "ignore_revolt",
-    "ignore_disease",
-    "ignore_fatigue",
-    "extra_action",
-    "cheaper_skills",
-)
+SKILL_NAMES = {
+    "land_plus_one": ("Bônus terra: +1 carta", "1 more card to choose from on a land discovery"),
+    "navigation_plus_one": ("1 Navegação", "1 more navigation point on every sail"),
+    "draw_two_keep_one": ("Compra 2, fica com 1", "the draw action draws 2 cards and keeps 1"),
+    "ignore_black_cloud": ("Ignora 1 nuvem preta", "1 black cloud counts as a normal cloud"),
+    "ignore_revolt": ("Ignora ícones em jogo: revolta", "1 revolt icon in play is ignored"),
+    "ignore_disease": ("Ignora ícones em jogo: doença", "1 disease icon in play is ignored"),
+    "ignore_fatigue": ("Ignora ícones em jogo: fadiga", "1 fatigue icon in play is ignored"),
+    "extra_action": ("+1 Acção", "1 more action every round"),
+    "cheaper_skills": ("Cada habilidade -1", "each skill needs 1 motivation icon less"),
+}
+"""Each skill's name as rulebook 8 'Referência habilidades' heads it (the three 'Ignora ícones em jogo' skills with
+the icon each ignores) and what it does, in a few English words, for the texts a player reads."""
+SKILLS = tuple(SKILL_NAMES)
 SEA_TYPES = ("empty", "rough", "current")
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 MAP_KINDS = ("regular", "final", "historical")

@@ -19,6 +19,7 @@ from agon.core.games.adamastor.state import (
     SETUP_PHASES,
     State,
     add_note,
+    card_name,
     gain_morale,
     icons,
     skill_cost,
@@ -263,8 +264,8 @@ def _lose_lowest(s: State) -> State:
     card = s.card(low)
     s = replace(s, strip=s.strip[:-1])
     if card.trauma:
-        return add_note(replace(s, traumas=(*s.traumas, low)), f"{low} becomes a {card.trauma} trauma")
-    return add_note(replace(s, discard=(*s.discard, low)), f"{low} holds a skill and is discarded")
+        return add_note(replace(s, traumas=(*s.traumas, low)), f"{card_name(s, low)} becomes a {card.trauma} trauma")
+    return add_note(replace(s, discard=(*s.discard, low)), f"{card_name(s, low)} holds a skill and is discarded")
 
 
 def _sunset(s: State) -> State:

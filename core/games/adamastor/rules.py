@@ -10,7 +10,7 @@ from itertools import combinations, product
 from agon.core.engine import Chance, Decision, Outcome, Over, Pending
 from agon.core.games.adamastor import flow
 from agon.core.games.adamastor.board import step_cost
-from agon.core.games.adamastor.state import State, draw_split, drawn_ok, icons, skill_cost
+from agon.core.games.adamastor.state import State, card_name, card_names, draw_split, drawn_ok, icons, skill_cost
 from agon.events.adamastor import (
     ActionsEnded,
     BonusCardsDrawn,
@@ -257,12 +257,15 @@ def _validate_chance(s: State, e: Event) -> str | None:
                 return "setup (rulebook 3.3): each dealt card must be a different player card of this game's set"
             return None
         case SunriseCardDrawn(card=c) | StripRefilled(card=c):
-            return None if drawn_ok(s, (c,), 1) else f"deck (rulebook 4): {c} cannot be the deck's top card now"
+            if drawn_ok(s, (c,), 1):
+                return None
+            return f"deck (rulebook 4): {card_name(s, c)} cannot be the deck's top card now"
         case CardsDrawn(cards=cs) | LandCardsDrawn(cards=cs) | BonusCardsDrawn(cards=cs) | MoraleLost(cards=cs):
             n = draw_count(s)
             if drawn_ok(s, cs, n):
                 return None
-            return f"deck (rulebook 4): {_names(cs)} cannot be the {n} card(s) taken from the top of the deck now"
+            return (f"deck (rulebook 4): {card_names(s, cs)} cannot be the {n} card(s) taken from the top of the deck"
+                    " now")
     return "this chance outcome does not belong here"
 
 
@@ -292,9 +295,9 @@ def _validate_decision(s: State, e: Event) -> str | None:
             if err:
                 return err
             if h not in s.hands[s.actor]:
-                return f"swap (rulebook 5.2 B 'Trocar 1 carta'): {h} is not in {s.acting}'s hand"
+                return f"swap (rulebook 5.2 B 'Trocar 1 carta'): {card_name(s, h)} is not in {s.acting}'s hand"
             if st not in s.strip:
-                return f"swap (rulebook 5.2 B 'Trocar 1 carta'): {st} is not in the adventure strip"
+                return f"swap (rulebook 5.2 B 'Trocar 1 carta'): {card_name(s, st)} is not in the adventure strip"
             return None
         case SailStarted(cards=cards):
             err = _action_error(s)
@@ -323,17 +326,20 @@ def _validate_decision(s: State, e: Event) -> str | None:
         case DrawnCardKept(card=c):
             if s.phase != "draw_keep":
                 return "skill 'Compra 2, fica com 1' (rulebook 8): there are no drawn cards to choose from"
-            return None if c in s.drawn else f"skill 'Compra 2, fica com 1' (rulebook 8): {c} was not drawn"
+            if c not in s.drawn:
+                return f"skill 'Compra 2, fica com 1' (rulebook 8): {card_name(s, c)} was not drawn"
+            return None
         case LandCardKept(card=c, player=pl, bonus=b):
             if s.phase != "land_keep":
                 return "land discovery (rulebook 5.2 C): there are no land cards to choose from"
             if c not in s.drawn:
-                return f"land discovery (rulebook 5.2 C): {c} is not among the cards drawn ({_names(s.drawn)})"
+                drawn = card_names(s, s.drawn)
+                return f"land discovery (rulebook 5.2 C): {card_name(s, c)} is not among the cards drawn ({drawn})"
             if pl not in s.players or (len(s.players) == 1 and pl != s.acting):
                 return f"land discovery (rulebook 5.2 C, 9.3): {pl} cannot receive the card"
             full = s.card(c).bonus
             if not 0 <= b <= full:
-                return f"land discovery (rulebook 5.2 C): {c}'s bonus is {full}; take 0 to {full} of it"
+                return f"land discovery (rulebook 5.2 C): {card_name(s, c)}'s bonus is {full}; take 0 to {full} of it"
             return None
         case BonusCardsShared(players=ps):
             if s.phase != "bonus_share":
@@ -348,7 +354,8 @@ def _validate_decision(s: State, e: Event) -> str | None:
             if icon != want:
                 return f"skill 'Ignora ícones em jogo' (rulebook 8): this skill ignores a {want} icon"
             if c not in flow._ignorable(s, icon):
-                return f"skill 'Ignora ícones em jogo' (rulebook 8): {c} shows no {icon} icon left to ignore in play"
+                return (f"skill 'Ignora ícones em jogo' (rulebook 8): {card_name(s, c)} shows no {icon} icon left to"
+                        " ignore in play")
             return None
         case SkillLearned(card=c):
             if s.learned:
@@ -359,14 +366,15 @@ def _validate_decision(s: State, e: Event) -> str | None:
                 # One refusal for a card in the partner's hand and one in the deck or anywhere else: the learner
                 # sees neither (9.3 hands are not shared), so telling them apart would say where a hidden card is.
                 who = s.players[flow.learner(s)]
-                return (f"learn a skill (rulebook 7 'da tua mão', 9.3 hands are not shared): {c} is not in {who}'s"
-                        f" hand, and {who} decides now")
+                return (f"learn a skill (rulebook 7 'da tua mão', 9.3 hands are not shared): {card_name(s, c)} is not"
+                        f" in {who}'s hand, and {who} decides now")
             card = s.card(c)
             if not card.skill:
-                return f"learn a skill (rulebook 7): {c} holds a trauma, not a skill"
+                return f"learn a skill (rulebook 7): {card_name(s, c)} holds a trauma, not a skill"
             need, have = skill_cost(s, c), icons(s)["motivation"]
             if need > have:
-                return f"learn a skill (rulebook 7): {c}'s skill needs {need} motivation icons in play, {have} are"
+                return (f"learn a skill (rulebook 7): {card_name(s, c)}'s skill needs {need} motivation icons in play,"
+                        f" {have} are")
             return None
         case SkillDeclined():
             return None if s.phase == "learn" else "learn a skill (rulebook 7): there is no skill to decline now"

@@ -14,7 +14,7 @@ import msgspec
 from msgspec.structs import replace
 
 from agon.core.games.adamastor.board import Board
-from agon.core.games.adamastor.data import THREATS, Cards
+from agon.core.games.adamastor.data import SKILL_NAMES, THREATS, Cards
 
 SETUP_PHASES = ("captain", "reveal", "place", "deal")
 
@@ -100,6 +100,40 @@ class State(msgspec.Struct, frozen=True):
 
     def skill_count(self, skill: str) -> int:
         return sum(1 for c in self.skills if self.card(c).skill == skill)
+
+
+# --- words for a player ------------------------------------------------------------------------------------------
+
+
+def card_name(s: State, cid: str) -> str:
+    """A player card as a player reads it: its title and its number (rulebook 2.1.1: 'Título', 'Número carta'; the
+    text calls cards by number, 'carta nº 9'), e.g. "Calafate (9)". An id that names no card is told as given."""
+    card = s.cards.player.get(cid)
+    if card is None:
+        return cid
+    plain = f"card {card.number}"
+    return plain if card.title == plain else f"{card.title} ({card.number})"
+
+
+def card_names(s: State, cids: tuple[str, ...] | list[str]) -> str:
+    """Cards in a sentence ("A, B and C"), or "nothing"."""
+    named = [card_name(s, c) for c in cids]
+    if len(named) < 2:
+        return named[0] if named else "nothing"
+    return ", ".join(named[:-1]) + " and " + named[-1]
+
+
+def skill_name(skill: str, does: bool = True) -> str:
+    """A skill as rulebook 8 names it, with what it does unless ``does`` is false: "'+1 Acção' (1 more action every
+    round)"."""
+    name, what = SKILL_NAMES.get(skill, (skill, ""))
+    return f"'{name}' ({what})" if what and does else f"'{name}'"
+
+
+def map_name(s: State, mid: str) -> str:
+    """A map card by its kind (rulebook 2.1.2 'Tipo Carta Mapa') and id: "regular map card R3"."""
+    card = s.cards.maps.get(mid)
+    return f"{card.kind} map card {mid}" if card is not None else f"map card {mid}"
 
 
 def sort_strip(s: State, strip: tuple[str, ...]) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from typing import Any
 from agon.core.engine import PUBLIC, Step
 from agon.core.games.adamastor import flow
 from agon.core.games.adamastor.board import step_cost
-from agon.core.games.adamastor.state import State, icons, sort_strip
+from agon.core.games.adamastor.state import State, card_name, card_names, icons, map_name, skill_name, sort_strip
 from agon.events.adamastor import (
     ActionsEnded,
     BonusCardsDrawn,
@@ -87,7 +87,7 @@ def describe(s: State, cid: str) -> dict[str, Any]:
         "motivation": c.motivation,
         "navigation": c.navigation,
         "land bonus": f"{c.bonus_kind} {c.bonus}",
-        "back": f"trauma {c.trauma}" if c.trauma else f"skill {c.skill} (cost {c.skill_cost})",
+        "back": f"trauma {c.trauma}" if c.trauma else f"skill {skill_name(c.skill, does=False)} (cost {c.skill_cost})",
     }
 
 
@@ -128,15 +128,15 @@ def view(s: State, player: str | None) -> dict[str, Any]:
         "strip": [describe(s, c) for c in s.strip],
         "hands": hands,
         "icons": icons(s),
-        "traumas": [f"{c} {s.card(c).trauma}" for c in s.traumas],
-        "skills": [f"{c} {s.card(c).skill}" for c in s.skills],
+        "traumas": [f"{card_name(s, c)}: {s.card(c).trauma}" for c in s.traumas],
+        "skills": [f"{card_name(s, c)}: {skill_name(s.card(c).skill)}" for c in s.skills],
         "drawn": [describe(s, c) for c in s.drawn],
         "shown": [describe(s, s.shown)] if s.shown else [],
-        "deck": list(s.deck) if player is None else {"count": len(s.deck)},
-        "deck_bottom_known": list(s.bottom),
-        "discard": list(s.discard),
-        "removed": list(s.removed),
-        "maps": [m or "face down" for m in s.maps],
+        "deck": _named(s, s.deck) if player is None else {"count": len(s.deck)},
+        "deck_bottom_known": _named(s, s.bottom),
+        "discard": _named(s, s.discard),
+        "removed": _named(s, s.removed),
+        "maps": [map_name(s, m) if m else "face down" for m in s.maps],
         "board": [_space(sp) for sp in s.board.spaces],
     }
     return out
@@ -146,8 +146,8 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _cards(cs: Sequence[str]) -> str:
-    return ", ".join(cs) if cs else "nothing"
+def _named(s: State, cs: Sequence[str]) -> list[str]:
+    return [card_name(s, c) for c in cs]
 
 
 def secrets(s: State, e: Event) -> list[tuple[tuple[str | int, ...], str]]:
@@ -176,62 +176,63 @@ def _main(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
         case CaptainChosen(player=p):
             return f"{p} takes the captain token"
         case MapCardRevealed(position=pos, card=c):
-            return f"map card {c} is turned over at position {pos + 1}"
+            return f"the {map_name(s, c)} is turned over at position {pos + 1}"
         case FleetPlaced(space=sp):
             return f"{s.captain_name} places the fleet on {sp}"
         case PlayerCardsDealt(strip=strip, hands=hands, shown=shown):
-            extra = f", {shown} is shown beside the deck" if shown else ""
+            extra = f"; {card_name(s, shown)} is shown beside the deck" if shown else ""
             dealt = "; ".join(
-                f"{p} holds {_cards(h)}" if _sees(s, viewer, p) else f"{p} is dealt {_count(len(h), 'card')}"
+                f"{p} holds {card_names(s, h)}" if _sees(s, viewer, p) else f"{p} is dealt {_count(len(h), 'card')}"
                 for p, h in zip(s.players, hands, strict=False)
             )
-            return f"the adventure strip is {_cards(sort_strip(s, strip))}, {dealt}{extra}"
+            return f"the adventure strip is {card_names(s, sort_strip(s, strip))}; {dealt}{extra}"
         case SunriseCardDrawn(card=c):
             joined = s.shown if s.less_luck else c
-            extra = f" and {c} is shown beside the deck" if s.less_luck else ""
-            return f"{joined} joins the adventure strip{extra}"
+            extra = f" and {card_name(s, c)} is shown beside the deck" if s.less_luck else ""
+            return f"{card_name(s, joined)} joins the adventure strip{extra}"
         case DrawChosen():
             return f"{who} takes the draw action"
         case CardsDrawn(cards=cs):
             if len(cs) == 1 and not _sees(s, viewer, who):
                 return f"{who} draws a card into the hand"
-            return f"{who} draws {_cards(cs)}"
+            return f"{who} draws {card_names(s, cs)}"
         case DrawnCardKept(card=c):
-            return f"{who} keeps {c} and puts the other card under the deck"
+            return f"{who} keeps {card_name(s, c)} and puts the other card under the deck"
         case CardSwapped(hand_card=h, strip_card=st):
-            return f"{who} swaps {h} from hand with {st} from the strip"
+            return f"{who} swaps {card_name(s, h)} from hand with {card_name(s, st)} from the strip"
         case SailStarted(cards=cs):
             pts = sum(s.card(c).navigation for c in cs) + s.skill_count("navigation_plus_one")
-            return f"{who} sets sail, discarding {_cards(cs)} for {_count(pts, 'navigation point')}"
+            return f"{who} sets sail, discarding {card_names(s, cs)} for {_count(pts, 'navigation point')}"
         case FleetMoved(to=to):
             cost = step_cost(s.cards, s.board, s.fleet, to, s.extra_cost)
             return f"the fleet sails from {s.fleet} to {to} for {_count(cost, 'point')} ({s.sail_points - cost} left)"
         case SailEnded():
             return f"{who} ends the sail at {s.fleet}"
         case LandCardsDrawn(cards=cs):
-            return f"the land discovery draws {_cards(cs)}"
+            return f"the land discovery draws {card_names(s, cs)}"
         case LandCardKept(card=c, player=p, bonus=b):
             card = s.card(c)
-            return f"{p} keeps {c} and takes {b} of its {card.bonus} {card.bonus_kind} bonus"
+            return f"{p} keeps {card_name(s, c)} and takes {b} of its {card.bonus} {card.bonus_kind} bonus"
         case BonusCardsDrawn(cards=cs):
-            return f"the land bonus draws {_cards(cs)}"
+            return f"the land bonus draws {card_names(s, cs)}"
         case BonusCardsShared(players=ps):
-            return "the bonus cards go " + ", ".join(f"{c} to {p}" for c, p in zip(s.drawn, ps, strict=False))
+            shares = (f"{card_name(s, c)} to {p}" for c, p in zip(s.drawn, ps, strict=False))
+            return "the bonus cards go " + ", ".join(shares)
         case ActionsEnded():
             return f"{who} ends the action phase with {_count(s.cubes, 'cube')} unused"
         case IconIgnored(card=c, icon=icon):
-            return f"{s.captain_name} ignores a {icon} icon on {c}"
+            return f"{s.captain_name} ignores a {icon} icon on {card_name(s, c)}"
         case SkillLearned(card=c):
-            return f"the crew learns {c}'s skill {s.card(c).skill}"
+            return f"{s.players[flow.learner(s)]} learns the skill {skill_name(s.card(c).skill)} from {card_name(s, c)}"
         case SkillDeclined():
             return f"{s.players[flow.learner(s)]} learns no skill this round"
         case StripRefilled(card=c):
-            return f"{c} joins the adventure strip after the revolt"
+            return f"{card_name(s, c)} joins the adventure strip after the revolt"
         case MoraleLost(cards=cs):
             where = "removed from the game" if s.loss_removes else "discarded"
-            return f"the crew loses {len(cs)} morale: {_cards(cs)} are {where}"
+            return f"the crew loses {len(cs)} morale: {card_names(s, cs)} {'is' if len(cs) == 1 else 'are'} {where}"
         case HandTrimmed(player=p, cards=cs):
-            return f"{p} discards {_cards(cs)} to keep 3 cards"
+            return f"{p} discards {card_names(s, cs)} to keep 3 cards"
     return type(e).__name__
 
 
@@ -246,8 +247,6 @@ def narrate(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
         text += "; " + "; ".join(after.notes)
     if after.result and not s.result:
         text += "; " + ("the voyage is won" if after.result == "won" else "the voyage is lost")
-    if text[0] == "c" and text[1].isdigit():
-        return f"Card {text}."
     return text[0].upper() + text[1:] + "."
 
 
