@@ -13,18 +13,63 @@ sees them. Show it after the game, not to a player in the middle of one.
 
 from __future__ import annotations
 
+import re
 import shlex
+from statistics import fmean
 from typing import Any
 
+from agon.analysis.figures import shared_score
 from agon.analysis.palette import player_colors
-from agon.core.analyse import Analysis, Judged
+from agon.core.analyse import Analysis, Judged, Position, standard_error
 
-OBSERVER = ("rollouts start from the full state: they know every hidden card and the order of every deck, like"
-            " an observer who sees everything")
+OBSERVER = ("the bots that play these games on see every hidden card and the order of every deck, like an observer"
+            " who sees everything: show this after the game, not to a player during it")
+
+SPAN = 3
+"""A turning point compares the mean of the ``SPAN`` positions before an event with that of the ``SPAN`` from it
+on: a move that lasts, not one estimate's noise (each position's chance comes from its own games)."""
+
+SURE = 3.0
+"""A move is named as a turning point only when it is larger than this many standard errors of itself."""
 
 
 def pct(x: float) -> str:
     return f"{100 * x:.0f}%"
+
+
+def margin(rollouts: int) -> int:
+    """How far, in percentage points, an estimate from ``rollouts`` games may be off (95%, at its widest: an even
+    chance), whole: 100 games give 10."""
+    return max(1, round(100 * 1.96 * standard_error(0.5, rollouts)))
+
+
+def what(a: Analysis) -> str:
+    """What the chances are chances of: the voyage's success in a co-operative game, else a win."""
+    return "chance the voyage succeeds" if len(a.players) == 1 or shared_score(a.line.ruleset.name) else "win chance"
+
+
+def seconds_text(s: float) -> str:
+    """A duration as a person reads it: ``0.4 s``, ``31 s``, ``4 min 27 s``."""
+    if s < 10:
+        return f"{s:.1f} s"
+    whole = round(s)
+    return f"{whole} s" if whole < 60 else f"{whole // 60} min {whole % 60} s"
+
+
+def readable(a: Analysis, text: str) -> str:
+    """``text`` with the identifiers a ruleset's sentences use (Adamastor's ``c17``, Perikles' ``megara-2``) by the
+    names its ``label`` gives them (analysis/games); only what the text already names is named."""
+    from agon.analysis.games import labeller
+
+    label = labeller(a.line.ruleset.name)
+    if label is None:
+        return text
+    cards = a.line.created.cards
+
+    def name(m: re.Match[str]) -> str:
+        return label(m.group(0), cards) or m.group(0)
+
+    return re.sub(r"[A-Za-z0-9][A-Za-z0-9_-]*", name, text)
 
 
 def threshold_pct(x: float) -> str:
@@ -91,30 +136,58 @@ def to_json(a: Analysis) -> dict[str, Any]:
             "marked": [marked_text(d) for d in a.marked]}
 
 
-def swings(a: Analysis, top: int = 5) -> list[dict[str, Any]]:
-    """The events after which some player's win chance moved most (where the game was decided)."""
-    out = []
-    for prev, cur in zip(a.positions, a.positions[1:]):
-        who = max(a.players, key=lambda p: abs(cur.chances[p] - prev.chances[p]))
-        delta = cur.chances[who] - prev.chances[who]
-        if not delta:  # nothing moved: not a turn of the game (a game decided from the start lists none)
-            continue
-        out.append({"n": cur.n, "text": cur.text, "player": who, "before": prev.chances[who],
-                    "after": cur.chances[who], "delta": delta})
-    out.sort(key=lambda r: (-abs(r["delta"]), r["n"]))
-    return sorted(out[:top], key=lambda r: r["n"])
+def _variance(p: Position, player: str) -> float:
+    """The variance of a position's estimated chance (none for a finished game: its outcome is known)."""
+    return standard_error(p.chances[player], p.rollouts) ** 2 if p.rollouts and not p.over else 0.0
+
+
+def swings(a: Analysis, top: int = 5, span: int = SPAN, sure: float = SURE) -> list[dict[str, Any]]:
+    """The events where some player's chance moved most and stayed moved (where the game was decided), at most
+    ``top``, in the order they happened. At each event, the mean chance of the ``span`` positions before it is set
+    against that of the ``span`` from it on, so that one noisy estimate makes no turning point; a move is kept only
+    when it is more than ``sure`` standard errors of itself, and where neighbouring events share one move, only the
+    largest is named.
+
+    Each row: ``n``, ``text``, ``actor`` (``chance`` for luck), ``luck``, ``player``, ``before`` and ``after`` (the
+    two means), ``delta``."""
+    ps = a.positions
+    found = []
+    for i in range(1, len(ps)):
+        before, after = ps[max(0, i - span):i], ps[i:i + span]
+        best: tuple[str, float, float] | None = None
+        for name in a.players:
+            b, f = fmean(x.chances[name] for x in before), fmean(x.chances[name] for x in after)
+            noise = (sum(_variance(x, name) for x in before) / len(before) ** 2
+                     + sum(_variance(x, name) for x in after) / len(after) ** 2) ** 0.5
+            delta = f - b
+            if abs(delta) < 1e-9 or abs(delta) <= sure * noise:
+                continue
+            if best is None or abs(delta) > abs(best[2] - best[1]):
+                best = (name, b, f)
+        if best is not None:
+            name, b, f = best
+            cur = ps[i]
+            found.append({"n": cur.n, "text": cur.text, "actor": cur.actor, "luck": cur.actor == "chance",
+                          "player": name, "before": b, "after": f, "delta": f - b})
+    found.sort(key=lambda r: (-abs(r["delta"]), r["n"]))
+    out: list[dict[str, Any]] = []
+    for r in found:
+        if len(out) == top:
+            break
+        if all(abs(r["n"] - o["n"]) >= span for o in out):  # one move, seen from its neighbours too
+            out.append(r)
+    return sorted(out, key=lambda r: r["n"])
 
 
 def figure(a: Analysis) -> Any:
     """Each player's win chance after every event, in the player's colour, the marked decisions annotated."""
     import plotly.graph_objects as go
 
-    from agon.analysis.figures import CREW_COLOR, EndLabels, shared_score, style
+    from agon.analysis.figures import CREW_COLOR, EndLabels, style
 
     colors = player_colors(a.players)
     xs = [p.n for p in a.positions]
     fig = go.Figure()
-    solo = len(a.players) == 1
     crew = shared_score(a.line.ruleset.name)
     # A co-operative game is won or lost together: its players' chances are one chance, drawn once for the crew.
     drawn = [(crew, a.players[0], CREW_COLOR)] if crew else [(name, name, colors[name]) for name in a.players]
@@ -123,8 +196,8 @@ def figure(a: Analysis) -> Any:
         fig.add_trace(go.Scatter(
             x=xs, y=ys, mode="lines", name=label, line={"color": colour, "width": 2.5, "shape": "hv"},
             fill="tozeroy" if len(drawn) <= 2 else None, fillcolor=_alpha(colour, 0.12),
-            hovertext=[f"#{p.n} {p.text}<br>{label}: {pct(p.chances[name])}, expected score"
-                       f" {p.scores[name]:.1f}" for p in a.positions],
+            hovertext=[f"{_lines(f'#{p.n} {readable(a, p.text)}')}<br>{label}: {pct(p.chances[name])}, expected"
+                       f" final score {p.scores[name]:.1f}" for p in a.positions],
             hoverinfo="text", meta={"player": label},
         ))
     if len(drawn) > 1:
@@ -142,16 +215,25 @@ def figure(a: Analysis) -> Any:
         fig.add_annotation(
             x=d.n, y=100 * d.chance, text=text, showarrow=True, arrowhead=2, ax=dx, ay=dy,
             font={"color": colors[d.player], "size": 11}, bgcolor="rgba(255,255,255,0.85)",
-            bordercolor=colors[d.player], hovertext=marked_text(d), name="marked",
+            bordercolor=colors[d.player], hovertext=_lines(readable(a, marked_text(d))), name="marked",
         )
     s = a.settings
-    what = "chance the voyage succeeds" if solo else "win chance"
-    sub = (f"game {a.line.game.id}, branch {a.line.branch.name}: {s.rollouts} rollouts per position by {s.bot}"
-           f" bots (seed {s.seed}), from the full state; {len(a.marked)} decision(s) marked")
-    style(fig, f"{a.line.ruleset.title}: {what} after every event", "event number", f"{what} (%)", subtitle=sub)
+    chance = what(a)
+    marked = len(a.marked)
+    sub = (f"game {a.line.game.id}, branch {a.line.branch.name}: each point from {s.rollouts} games played on by"
+           f" {s.bot} bots that see every hidden card (seed {s.seed}), good to about ±{margin(s.rollouts)} points;"
+           f" {marked} decision{'' if marked == 1 else 's'} marked")
+    style(fig, f"{a.line.ruleset.title}: {chance} after every event", "event number", f"{chance} (%)", subtitle=sub)
     labels.frame_layout(fig)
     fig.update_layout(meta={"players": list(a.players), "game": a.line.game.id, "kind": "chances"})
     return fig
+
+
+def _lines(text: str, width: int = 80) -> str:
+    """``text`` broken at spaces into lines of about ``width`` characters for a hover box (plotly breaks none)."""
+    import textwrap
+
+    return "<br>".join(textwrap.wrap(text, width)) or text
 
 
 def _alpha(hex_color: str, alpha: float) -> str:
@@ -169,3 +251,31 @@ def for_line(svc: Any, line: Any) -> dict[str, Any] | None:
     if a is None:
         return None
     return {"rows": position_rows(a), "decisions": decision_rows(a), "summary": summary(a), "figure": figure(a)}
+
+
+def at_parting(svc: Any, a: Any, b: Any, n: int) -> dict[str, Any] | None:
+    """Each player's chance right after event ``n`` on line ``a`` and on line ``b`` (where two lines part), from
+    the newest cached analysis that holds both positions, or None. Reads the cache only: it never plays a game.
+    ``agon analyse`` keeps the position of every alternative it judged, so an analysed line answers for a what-if
+    branch that took one of them."""
+    from agon.core.analyse import exact
+    from agon.core.engine import Over
+    from agon.core.rollout import Tally
+    from agon.events import analysis_cache as cache
+
+    if n >= len(a.envelopes) or n >= len(b.envelopes):
+        return None
+    version, names = a.ruleset.version, a.created.names
+    known: dict[int, Tally] = {}  # a line whose game ends at ``n``: its outcome is known, and never cached
+    for k, line in enumerate((a, b)):
+        over = line.ruleset.pending(line.state) if n == len(line.envelopes) - 1 else None
+        if isinstance(over, Over):
+            known[k] = exact(line.ruleset, line.state, over, names)
+    for bot, rollouts, seed in cache.available(svc.store, a.envelopes[0].id, version):
+        keys = [cache.Key(line.envelopes[n].id, version, bot, rollouts, seed) for line in (a, b)]
+        got = cache.get(svc.store, [key for k, key in enumerate(keys) if k not in known])
+        if all(k in known or key in got for k, key in enumerate(keys)):
+            ta, tb = (known[k] if k in known else Tally.from_json(got[key]) for k, key in enumerate(keys))
+            return {"n": n, "bot": bot, "rollouts": rollouts, "seed": seed, "margin": margin(rollouts),
+                    "a": {p: ta.chance(p) for p in a.created.names}, "b": {p: tb.chance(p) for p in a.created.names}}
+    return None

@@ -76,6 +76,8 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
                         "diff": None if sa is None or sb is None else sb - sa,
                         "at_fork": rows_a[fork]["scores"].get(p)})
     out_a, out_b = outcome_of(a), outcome_of(b)
+    first = after[0] if after and after[0]["a"] is not None and after[0]["b"] is not None else None
+    actors = (a.envelopes[first["n"]].actor, b.envelopes[first["n"]].actor) if first else None
     return {
         "game": a.game.id,
         "viewer": viewer,
@@ -87,7 +89,49 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
         "b": _side(b, out_b),
         "same_luck": a.branch.luck == b.branch.luck,
         "outcome_changed": (out_a["over"], sorted(out_a["winners"])) != (out_b["over"], sorted(out_b["winners"])),
+        "parting": None if first is None or actors is None else {
+            "n": first["n"], "a": first["a"], "b": first["b"], "actor": actors[0] if actors[0] == actors[1] else None,
+            "luck": actors[0] == actors[1] == "chance"},
     }
+
+
+def what_if(c: dict[str, Any]) -> str:
+    """The comparison in a sentence or two, answering "what if she had bid 5 instead of 3?": what was done
+    differently where the lines part, and how each player's final score and the outcome came out on each."""
+    na, nb = c["a"]["branch"], c["b"]["branch"]
+    part = c["parting"]
+    if part is None:
+        return f"{nb} and {na} do not part: one line holds all of the other."
+    a_text, b_text = part["a"].rstrip("."), part["b"].rstrip(".")
+    if a_text == b_text:
+        head = f"At #{part['n']} the lines part in what is not told here: {b_text} on both."
+    elif part["luck"]:
+        head = f"At #{part['n']} luck falls differently: {b_text} on {nb}, where {na} has: {a_text}."
+    else:
+        head = f"At #{part['n']} on {nb}: {b_text}, instead of (on {na}): {a_text}."
+    ends = []
+    for r in c["players"]:
+        if r["a"] is None or r["b"] is None:
+            continue
+        if r["diff"]:
+            ends.append(f"{r['player']} {_num(r['b'])} instead of {_num(r['a'])}")
+        else:
+            ends.append(f"{r['player']} {_num(r['b'])} as before")
+    oa, ob = c["a"], c["b"]
+    if oa["over"] and ob["over"]:
+        wa, wb = " and ".join(oa["winners"]) or "nobody", " and ".join(ob["winners"]) or "nobody"
+        verb = "win" if len(ob["winners"]) > 1 else "wins"
+        result = (f"{wb} {verb} on both lines" if sorted(oa["winners"]) == sorted(ob["winners"])
+                  else f"{wb} {verb} on {nb}, where {wa} {'win' if len(oa['winners']) > 1 else 'wins'} on {na}")
+        tail = f" Played on, {result}; final scores on {nb}: {', '.join(ends)}." if ends else f" {result}."
+    else:
+        tail = (f" Scores so far on {nb}: {', '.join(ends)}; the outcome is not known yet, since "
+                f"{'neither line is' if not oa['over'] and not ob['over'] else 'one line is not'} over.")
+    return head + tail
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
 def _side(line: Any, outcome: dict[str, Any]) -> dict[str, Any]:

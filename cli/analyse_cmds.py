@@ -1,6 +1,7 @@
 """``agon analyse``: win chances after every event and the better decisions, by bot rollouts; ``agon plot chances``
 draws them. The work is done by ``core.analyse``; this module parses, shows progress and renders."""
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -29,6 +30,7 @@ from agon.cli.common import (
     with_db,
 )
 from agon.cli.plot_cmds import OutOpt, PngOpt, _output, _target, _write, plot_app
+from agon.core.service import Line
 
 app = typer.Typer()
 
@@ -58,17 +60,20 @@ AltOpt = Annotated[int, typer.Option("--alternatives", help="Judge at most this 
 
 
 def _run(game: str, branch: str | None, rollouts: int, bot: str, seed: int, workers: int | None, judge_all: bool,
-         fresh: bool, cluster: str | None, threshold: float, alternatives: int, quiet: bool = False) -> Any:
+         fresh: bool, cluster: str | None, threshold: float, alternatives: int, quiet: bool = False,
+         announce: Callable[[Line], None] | None = None) -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from agon.core.analyse import Settings, analyse
 
     svc = service()
     line = svc.load(game, branch)
+    if announce is not None:
+        announce(line)
     settings = Settings(rollouts=rollouts, bot=bot, seed=seed, workers=workers or default_workers(),
                         judge_all=judge_all, threshold=threshold, max_alternatives=max(2, alternatives),
                         fresh=fresh, cluster=cluster)
-    columns = (TextColumn("rollouts"), BarColumn(), MofNCompleteColumn(), TextColumn("time left"),
+    columns = (TextColumn("games played on"), BarColumn(), MofNCompleteColumn(), TextColumn("time left"),
                TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True, disable=bars_off(quiet)) as bar:
         task = bar.add_task("rollouts", total=None)
@@ -100,44 +105,70 @@ def analyse(
     plays the better move. Results are cached in the store: a second run is instant."""
     from agon.analysis import chances
 
+    def announce(line: Line) -> None:
+        # what it is about to do, before the games are played (the bar on stderr then says how long is left)
+        console.print(f"[bold]{escape(line.ruleset.title)}[/] game {line.game.id}, branch {escape(line.branch.name)}:"
+                      f" each position is judged by {rollouts} games played on to the end by {escape(bot)} bots"
+                      f" (seed {seed}).", markup=True)
+
     a = _run(game, branch, rollouts, bot, seed, workers, judge_all, fresh, cluster, threshold, alternatives,
-             quiet=as_json)
+             quiet=as_json, announce=None if as_json else announce)
     if as_json:
         print_json(chances.to_json(a))
         return
     s = a.settings
     line = a.line
-    console.print(f"[bold]{escape(line.ruleset.title)}[/] game {line.game.id}, branch {escape(line.branch.name)}:"
-                  f" {s.rollouts} rollouts per position by {escape(s.bot)} bots, seed {s.seed}.", markup=True)
+    what = chances.what(a)
+    crew = len(a.players) > 1 and what != "win chance"  # a co-operative game: one chance, the crew's
+    console.print(f"Each chance is the share of those games won, good to about ±{chances.margin(s.rollouts)} points"
+                  f" either way; more games per position (--rollouts) are surer and slower.")
     console.print(f"Note: {chances.OBSERVER}.")
-    solo = len(a.players) == 1
-    what = "chance the voyage succeeds" if solo else "win chance"
+
+    def chances_at(p: Any) -> str:
+        if crew:
+            name = a.players[0]
+            return f"the crew {chances.pct(p.chances[name])} (expected final score {p.scores[name]:.1f})"
+        return ", ".join(f"{name} {chances.pct(p.chances[name])}" + (" (expected final score " if k == 0 else " (")
+                         + f"{p.scores[name]:.1f})" for k, name in enumerate(a.players))
+
     first, last = a.positions[0], a.positions[-1]
-    for label, p in (("At the start", first), (f"After #{last.n}" if not last.over else "At the end", last)):
-        console.print(f"{label}: " + ", ".join(f"{name} {chances.pct(p.chances[name])} (score"
-                                               f" {p.scores[name]:.1f})" for name in a.players) + f" — {what}")
-    console.print("\n[bold]Where the game turned[/] (the largest moves of a win chance):", markup=True)
-    for r in chances.swings(a):
-        console.print(f"  #{r['n']} {r['text']}  {r['player']} {chances.pct(r['before'])} ->"
-                      f" {chances.pct(r['after'])}")
+    console.print(f"\nThe {what}:", markup=False)
+    for label, p in (("at the start", first), (f"after #{last.n}" if not last.over else "at the end", last)):
+        console.print(f"  {label}: {chances_at(p)}", markup=False)
+    if not last.over:
+        console.print(f"  (the game is not over on this line: it stops at #{last.n})", markup=False)
+    turned = chances.swings(a)
+    console.print(f"\n[bold]Where the game turned[/] (where the {what} moved most and stayed moved: the"
+                  f" {chances.SPAN} positions before each event against the {chances.SPAN} from it on):",
+                  markup=True)
+    for r in turned:
+        who = "the crew" if crew else r["player"]
+        luck = "luck: " if r["luck"] else ""
+        console.print(f"  #{r['n']} {luck}{chances.readable(a, r['text'])}  {who} {chances.pct(r['before'])} ->"
+                      f" {chances.pct(r['after'])}", markup=False)
+    if not turned:
+        console.print(f"  No move stands out from the estimates' own uncertainty (about ±{chances.margin(s.rollouts)}"
+                      " points); more games per position (--rollouts) would show smaller ones.", markup=False)
     judged = a.decisions
     sampled = sum(1 for d in judged if d.sampled)
-    who = "every player's" if s.judge_all or all(p.bot for p in line.created.players) else "the people's"
-    console.print(f"\n[bold]Decisions[/]: {len(judged)} of {who} decisions judged against their alternatives"
+    whose = (f"{a.players[0]}'s" if len(a.players) == 1
+             else "every player's" if s.judge_all or all(p.bot for p in line.created.players) else "the people's")
+    console.print(f"\n[bold]Decisions[/]: {len(judged)} decision{'' if len(judged) == 1 else 's'} ({whose}) judged"
+                  " against their alternatives"
                   + (f" ({sampled} with long lists judged on a sample of {s.max_alternatives}, always with the choice"
                      " made and the bot's choice)" if sampled else "") + ".", markup=True)
     if not a.marked:
-        console.print(f"No decision lost more than {chances.threshold_pct(s.threshold)} of win chance against the"
+        console.print(f"No decision lost more than {chances.threshold_pct(s.threshold)} of the {what} against the"
                       " best alternative.")
     else:
-        console.print(f"Marked: lost more than {chances.threshold_pct(s.threshold)} of win chance against the"
-                      " best alternative (re-checked with a fresh batch of rollouts):")
+        console.print(f"Marked: lost more than {chances.threshold_pct(s.threshold)} of the {what} against the best"
+                      " alternative; each figure is the player's chance after the move made, then after the best"
+                      " one, re-checked with a fresh batch of games (?! lost up to 20 points, ? up to 30, ?? more):")
         for d in a.marked:
-            console.print(f"  {d.glyph:<2} {chances.marked_text(d)}")
+            console.print(f"  {d.glyph:<2} {chances.readable(a, chances.marked_text(d))}", markup=False)
             console.print(f"     [dim]{escape(with_db(chances.branch_command(a, d)))}[/]", markup=True)
-    rate = f", {a.rollout_events / a.seconds:,.0f} events/s" if a.rollout_events and a.seconds else ""
-    console.print(f"\n{a.computed:,} rollouts played ({a.rollout_events:,} events) in {a.seconds:.1f} s{rate};"
-                  f" {a.cached} position(s) read from the cache."
+    console.print(f"\nPlayed {a.computed:,} games ({a.rollout_events:,} events) in {chances.seconds_text(a.seconds)};"
+                  f" {a.cached} position{'' if a.cached == 1 else 's'} read from the cache."
                   f" '{agon_line(f'plot chances {line.game.id}{branch_flag(line)}')}' draws"
                   " the chart; --json gives every row.", markup=False)
 

@@ -184,7 +184,8 @@ def _fmt(x: Any) -> str:
     return str(x)
 
 
-@app.command(epilog=examples("agon compare 3f2a main whatif", "agon compare 3f2a main whatif --as Ana --json"))
+@app.command(epilog=examples("agon branch 3f2a bid5 --at 16 && agon act 3f2a 9 && agon compare 3f2a main bid5",
+                             "agon compare 3f2a main whatif --as Ana --json"))
 @friendly
 def compare(
     game: GameArg,
@@ -194,11 +195,12 @@ def compare(
                                                   "(default: in full, every hidden draw named).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Where two lines of a game part, what differs after the fork (hidden draws named, unless --as PLAYER), and
-    how their scores and outcome differ."""
+    """Where two lines of a game part, what differs after the fork (hidden draws named, unless --as PLAYER), how
+    their scores and outcome differ, and in a sentence: what was done instead and how it came out (with the chances
+    after both moves where 'agon analyse' has them)."""
     from rich.table import Table
 
-    from agon.analysis.compare import compare_lines
+    from agon.analysis.compare import compare_lines, what_if
 
     if branch_a == branch_b:
         raise UsageFail(f"give two different branches to compare, not {branch_a} twice"
@@ -208,8 +210,13 @@ def compare(
     if as_player is not None and as_player not in a.created.names:
         raise Fail(f"no player {as_player!r} in this game; its players: {', '.join(a.created.names)}")
     c = compare_lines(a, b, viewer=as_player)
+    estimate = None
+    if as_player is None and c["parting"] is not None:
+        from agon.analysis.chances import at_parting
+
+        estimate = at_parting(svc, a, b, c["parting"]["n"])  # from the full state: never told as one player
     if as_json:
-        print_json(c)
+        print_json({**c, "what_if": what_if(c), "estimate": estimate})
         return
     na, nb = a.branch.name, b.branch.name
     console.print(f"[bold]{escape(a.ruleset.title)}[/] game {c['game']}: {escape(na)} and {escape(nb)} share events"
@@ -257,6 +264,33 @@ def compare(
                       " yet.", markup=False)
     else:
         console.print("The outcome differs." if c["outcome_changed"] else "The outcome is the same.")
+    console.print(f"\n[bold]What if[/]: {escape(what_if(c))}", markup=True)
+    if c["parting"] is not None and as_player is None:
+        _estimate(c, estimate, a)
+
+
+def _estimate(c: dict[str, Any], estimate: dict[str, Any] | None, a: Line) -> None:
+    """What 'agon analyse' says of the two positions where the lines part, or how to ask it."""
+    from agon.analysis.chances import pct
+    from agon.analysis.figures import shared_score
+
+    na, nb = c["a"]["branch"], c["b"]["branch"]
+    actor = c["parting"]["actor"]
+    if estimate is None:
+        people = [p for p in a.created.players if not p.bot]
+        judge_all = " --all" if people and actor not in {p.name for p in people} else ""
+        command = agon_line(f"analyse {c['game']} -b {shlex.quote(na)}{judge_all}")
+        console.print(f"One line played on is one possible future: '{command}' estimates the chances after both"
+                      " moves from many games, and this comparison then shows them.", markup=False)
+        return
+    who = [actor] if actor in estimate["a"] else list(estimate["a"])
+    if len(who) > 1 and shared_score(a.ruleset.name):
+        who = who[:1]  # one chance, the crew's
+    chance = "chance the voyage succeeds" if len(estimate["a"]) == 1 or shared_score(a.ruleset.name) else "win chance"
+    each = "; ".join(f"{p} {pct(estimate['a'][p])} on {na}, {pct(estimate['b'][p])} on {nb}" for p in who)
+    console.print(f"The {chance} right after #{estimate['n']}, as 'agon analyse' estimated it ({estimate['rollouts']}"
+                  f" games played on from each position by {estimate['bot']} bots, seed {estimate['seed']}, good to"
+                  f" about ±{estimate['margin']} points): {each}.", markup=False)
 
 
 @app.command(epilog=examples("agon view 3f2a", "agon view 3f2a -b main -b whatif --as Ana -o for-ana.html"))

@@ -99,7 +99,7 @@ def test_a_threshold_given_as_a_percentage_marks_as_the_same_decimal_does(agon):
 def test_analyse_names_the_threshold_as_given(agon, given, shown):
     gid = new_toy(agon)
     out = agon("analyse", gid, "--rollouts", "4", "--workers", "1", "--threshold", given, "--fresh").stdout
-    assert f"lost more than {shown} of win chance" in out
+    assert f"lost more than {shown} of the win chance" in out
 
 
 @pytest.mark.parametrize("workers", ["99999", "65", "0", "-1"])

@@ -102,15 +102,15 @@ def test_agon_analyse_says_what_it_did_and_json_gives_the_rows(agon):
     set_db(None)  # the store of this test's AGON_DB
     gid = pig(service())
     out = agon("analyse", gid, "--rollouts", "40", "--workers", "1").stdout
-    assert "40 rollouts per position by random bots, seed 0" in out
-    assert "rollouts start from the full state" in out
+    assert "each position is judged by 40 games played on to the end by random bots (seed 0)" in out
+    assert "see every hidden card and the order of every deck" in out
     assert "#10 Ana rolls: " in out and "(best: Ana holds, banking 24, 100%)" in out
     assert f"agon branch {gid} better-10 --at 9 -b main && agon act {gid} 2" in out
     data = json.loads(agon("analyse", gid, "--rollouts", "40", "--json").stdout)
     assert data["rollouts_played"] == 0 and data["positions_cached"] > 0  # the cache answered
     assert [r["n"] for r in data["positions"]] == list(range(12))
     assert data["marked"] == [d["summary"] for d in data["decisions"] if d["marked"]]
-    assert "full state" in data["observer"]
+    assert "every hidden card" in data["observer"]
     # The command it prints plays the better move.
     agon("branch", gid, "better-10", "--at", "9", "-b", "main")
     agon("act", gid, "2")

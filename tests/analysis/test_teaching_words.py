@@ -1,0 +1,93 @@
+"""What a teacher or an analyst reads: ``agon analyse`` says how sure its figures are, in words without the
+internals, names as turning points only moves that last (one noisy estimate is none) and marks luck as luck;
+``agon compare`` answers "what if she had done that instead?" in a sentence, with the analysis's estimate of the
+two moves where one exists."""
+
+from __future__ import annotations
+
+import json
+import re
+from types import SimpleNamespace
+
+from agon.analysis.chances import margin, readable, seconds_text, swings
+from agon.core.analyse import Position
+from tests.test_rollout import pig
+
+
+def _positions(ana: list[float], actors: dict[int, str] | None = None, rollouts: int = 100) -> list[Position]:
+    return [Position(n, f"id{n}", (actors or {}).get(n, "Ana"), f"event {n}", {"Ana": p, "Bruno": 1 - p},
+                     {"Ana": 0.0, "Bruno": 0.0}, rollouts) for n, p in enumerate(ana)]
+
+
+def test_a_lasting_move_is_a_turning_point_and_one_noisy_estimate_is_not():
+    # Ana's chance: even, one estimate off by 30 points at #4 (and back at #5), then a lasting rise at #10 (luck)
+    ana = [0.5] * 4 + [0.8] + [0.5] * 5 + [0.9] * 6
+    a = SimpleNamespace(players=("Ana", "Bruno"), positions=_positions(ana, {10: "chance"}))
+    rows = swings(a)
+    assert [(r["n"], r["luck"], round(100 * r["before"]), round(100 * r["after"])) for r in rows] == [
+        (10, True, 50, 90)]
+
+
+def test_moves_within_the_estimates_noise_make_no_turning_point():
+    # the same rise, estimated from 4 games a position: it could be noise, and is not named
+    ana = [0.5] * 10 + [0.75] * 6
+    a = SimpleNamespace(players=("Ana", "Bruno"), positions=_positions(ana, rollouts=4))
+    assert swings(a) == []
+    a.positions = _positions(ana, rollouts=400)
+    assert [r["n"] for r in swings(a)] == [10]
+
+
+def test_the_numbers_read_as_a_person_reads_them():
+    assert [margin(n) for n in (100, 400, 20)] == [10, 5, 22]
+    assert [seconds_text(s) for s in (0.04, 31.4, 267.9)] == ["0.0 s", "31 s", "4 min 28 s"]
+
+
+def test_ids_in_a_sentence_read_as_names():
+    cards = {"player_cards": [{"number": 17, "title": "Astrólogo"}, {"number": 8, "title": "Carpinteiro"}]}
+    a = SimpleNamespace(line=SimpleNamespace(ruleset=SimpleNamespace(name="adamastor"),
+                                             created=SimpleNamespace(cards=cards)))
+    assert readable(a, "The adventure strip is c17, Ana holds c8; the fleet sails from 0b to 1b.") == (
+        "The adventure strip is Astrólogo, Ana holds Carpinteiro; the fleet sails from 0b to 1b.")
+
+
+def _pig(agon) -> str:
+    from agon.cli.common import service, set_db
+
+    set_db(None)  # the store of this test's AGON_DB
+    return pig(service())
+
+
+def test_agon_analyse_says_how_sure_it_is_in_plain_words(agon):
+    gid = _pig(agon)
+    out = agon("analyse", gid, "--rollouts", "40", "--workers", "1").stdout
+    first = out.splitlines()[0]
+    assert first == (f"Pig (test game) game {gid}, branch main: each position is judged by 40 games played on to"
+                     " the end by random bots (seed 0).")
+    assert "good to about ±15 points either way" in out
+    assert "see every hidden card" in out and "not to a player during it" in out
+    # no internals: no "rollouts" but the option's name, no long decimals, no position ids
+    assert "rollout" not in out.replace("--rollouts", "").lower()
+    assert re.search(r"\d\.\d\d", out) is None
+    assert "Where the game turned" in out and "?! lost up to 20 points, ? up to 30, ?? more" in out
+    assert "the game is not over on this line: it stops at #11" in out  # Bruno is still to play
+
+
+def test_compare_answers_what_if_in_words_with_the_analysis_estimate(agon):
+    gid = _pig(agon)
+    agon("branch", gid, "held", "--at", "9", "-b", "main")
+    agon("act", gid, "2")  # Ana holds at 24 instead of rolling again
+    out = agon("compare", gid, "main", "held").stdout
+    words = " ".join(out.split())
+    assert "What if: At #10 on held: Ana holds, banking 24, instead of (on main): Ana rolls." in words
+    assert "the outcome is not known yet, since one line is not over" in words
+    assert f"'agon analyse {gid} -b main' estimates the chances after both moves" in words
+    agon("analyse", gid, "-b", "main", "--rollouts", "20", "--workers", "1")
+    out = " ".join(agon("compare", gid, "main", "held").stdout.split())
+    m = re.search(r"The win chance right after #10, as 'agon analyse' estimated it \(20 games played on from each"
+                  r" position by random bots, seed 0, good to about ±22 points\): Ana (\d+)% on main, 100% on held\.",
+                  out)
+    assert m is not None and int(m.group(1)) < 100, out
+    data = json.loads(agon("compare", gid, "main", "held", "--json").stdout)
+    assert data["estimate"]["b"]["Ana"] == 1.0 and data["what_if"].startswith("At #10 on held: Ana holds")
+    # told as a player, no estimate: it comes from the full state
+    assert "right after #10" not in agon("compare", gid, "main", "held", "--as", "Bruno").stdout
