@@ -615,6 +615,7 @@ _SCRIPT = (r"""
   }
 
   // -- the timeline --------------------------------------------------------------------------------------------------
+  const TITLE = () => "Scores along " + line.name + " (click anywhere to go there)";
   function figure() {
     const xs = line.path.map(k => nodes[k].n);
     const traces = players.map(p => ({
@@ -628,7 +629,7 @@ _SCRIPT = (r"""
       text: "#" + m.n + " " + m.label, showarrow: false, font: {size: 10, color: "#555"}, yanchor: "bottom",
       xanchor: m.anchor || "center"}));
     const layout = {
-      title: {text: "Scores along " + line.name + " (click anywhere to go there)", x: 0.01, font: {size: 13},
+      title: {text: TITLE(), x: 0.01, font: {size: 13},
               y: 1, yref: "container", yanchor: "top", pad: {t: 8}},
       margin: {t: top(1), b: FOOT + 20, l: 50, r: 20}, dragmode: false, hovermode: "x",  // the size: its box's
       xaxis: {title: {text: "event"}, range: [-0.5, xs[xs.length - 1] + 0.5]}, yaxis: {title: {text: "score"}},
@@ -663,9 +664,9 @@ _SCRIPT = (r"""
   }
   const measurer = document.createElement("canvas").getContext("2d");
   // a label's text in lines no wider than `width` pixels (broken at spaces; "<br>" between lines, as plotly reads)
-  function wrap(text, width) {
+  function wrap(text, width, size) {
     const fam = (plot._fullLayout && plot._fullLayout.font && plot._fullLayout.font.family) || "sans-serif";
-    measurer.font = "10px " + fam;
+    measurer.font = (size || 10) + "px " + fam;
     const out = [];
     let cur = "";
     text.split(" ").forEach(w => {
@@ -692,6 +693,12 @@ _SCRIPT = (r"""
       const t = wrap("#" + m.n + " " + m.label, right - area.left - 8);
       if (t !== a.text) texts["annotations[" + i + "].text"] = t;
     });
+    // the title too, in lines as wide as the figure (on a phone's width it ran past the right edge, cut off)
+    const title = wrap(TITLE(), plot.getBoundingClientRect().width - 16, 13);
+    if (plot.layout.title.text !== title) {
+      texts["title.text"] = title;
+      texts["title.pad.t"] = 8 + 17 * (title.split("<br>").length - 1);  // plotly grows a title upwards from its line
+    }
     if (Object.keys(texts).length) return Plotly.relayout(plot, texts).then(stack);
     const spans = [...plot.querySelectorAll("g.annotation[data-index]")].map(g => {
       const r = g.getBoundingClientRect(), i = Number(g.dataset.index), a = anns[i] || {};
@@ -716,7 +723,7 @@ _SCRIPT = (r"""
       if (a.yshift !== shift) changes["annotations[" + i + "].yshift"] = shift;
       if ((a.xshift || 0) !== (shifts[i] || 0)) changes["annotations[" + i + "].xshift"] = shifts[i] || 0;
     });
-    const t = top(ends.length), b = bottom();
+    const t = top(ends.length) + ROW * (title.split("<br>").length - 1), b = bottom();
     if (plot.layout.margin.t !== t) changes["margin.t"] = t;
     if (plot.layout.margin.b !== b) changes["margin.b"] = b;
     // the plot keeps its own height: its box grows by what the rows of labels take above it and the legend below,

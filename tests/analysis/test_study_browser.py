@@ -273,3 +273,26 @@ def test_long_labels_stay_whole_inside_the_plot_and_the_legend_under_the_axis_ti
             ARTIFACTS.mkdir(exist_ok=True)
             page.locator("#timeline").screenshot(path=str(ARTIFACTS / "study-long-names-500.png"))
     assert page.page_errors == []
+
+
+def test_the_timeline_title_stays_whole_on_a_phone(page, study):
+    # at 300 px the title ran past the right edge and was cut off: it is broken into lines, above the labels
+    page.set_viewport_size({"width": 300, "height": 900})
+    page.goto(study.as_uri() + "#line=main&step=14")
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+    for _ in range(50):
+        got = page.evaluate("""() => {
+            const plot = document.getElementById('timeline'), t = plot.querySelector('.gtitle').getBoundingClientRect();
+            const box = plot.getBoundingClientRect();
+            const labels = [...plot.querySelectorAll('g.annotation')].map(g => g.getBoundingClientRect().top);
+            return {text: plot.querySelector('.gtitle').textContent, left: t.left, right: t.right, top: t.top,
+                    bottom: t.bottom, box: [box.left, box.right, box.top], labels};
+        }""")
+        if got["right"] <= got["box"][1] + 0.5:
+            break
+        page.wait_for_timeout(100)
+    assert got["text"].replace(" ", "") == "Scoresalongmain(clickanywheretogothere)"
+    assert got["box"][0] - 0.5 <= got["left"] and got["right"] <= got["box"][1] + 0.5, got
+    assert got["top"] >= got["box"][2] - 0.5 and all(got["bottom"] <= y + 0.5 for y in got["labels"]), got
+    _, found = settled(page)
+    assert found == []
