@@ -17,8 +17,8 @@ from rich.console import Console
 from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
 
-from agon.core.service import Service, ServiceError
-from agon.events.store import Store, StoreError
+from agon.core.service import Service, ServiceError, store_trouble
+from agon.events.store import Store, StoreError, shown_url
 
 # Markup is off by default: names, titles and sentences come from people and from data, and a name such as
 # '[/x]' must print as written. A line that styles itself passes markup=True and escapes every value in it.
@@ -236,7 +236,7 @@ def service() -> Service:
     if _service is None:
         url = db_url()
         if url.startswith("sqlite:///"):
-            path = Path(url.removeprefix("sqlite:///"))
+            path = Path(shown_url(url))  # the file (of a 'file:' URI too), without SQLite's options
             if path.is_dir():
                 raise StoreError(f"cannot open database {url}: {path} is a folder; give a file in it, e.g."
                                  f" --db {path / 'agon.db'}")
@@ -290,7 +290,11 @@ def output_file(path: Path) -> Iterator[Path]:
         raise Fail(f"{path} is a folder; give the file to write, e.g. {path / ('out' + (path.suffix or '.txt'))}")
     if path.is_symlink():
         path = path.resolve()  # a link is written through, as a plain write would, not replaced by a file
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):  # a file stands where a folder of the path should be
+        blocking = next(p for p in reversed(path.parents) if p.exists() and not p.is_dir())
+        raise Fail(f"cannot write {path}: {blocking} is a file, not a folder; give another path") from None
     try:
         fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.tmp-", suffix=path.suffix)
     except OSError as e:
@@ -365,6 +369,8 @@ def friendly(fn: F) -> F:
             return fn(*args, **kwargs)
         except (ServiceError, StoreError) as e:
             error_line(with_db_quoted(str(e)), as_json)  # the service's hints do not know this command's --db
+        except SQLAlchemyError as e:  # escaped the store's own wording: worded as the store words it
+            error_line(str(store_trouble(e, db_url())), as_json)
         except Fail as e:
             error_line(str(e), as_json)
             raise typer.Exit(2 if isinstance(e, UsageFail) else 1) from None
@@ -372,10 +378,6 @@ def friendly(fn: F) -> F:
             raise  # the reader of the output has gone (agon log GAME | head): not an error, ended quietly above
         except OSError as e:
             error_line(f"{e.strerror or e}: {e.filename or ''}".rstrip(": "), as_json)
-        except SQLAlchemyError as e:
-            detail = str(getattr(e, "orig", None) or e).splitlines()[0]
-            error_line(f"the store at {db_url()} failed: {detail}; nothing was recorded (check --db, or 'agon"
-                       " verify' the game)", as_json)
         raise typer.Exit(1)
 
     return wrapper  # type: ignore[return-value]

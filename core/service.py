@@ -60,8 +60,10 @@ from agon.events.store import (
     NewBranch,
     Store,
     StoreError,
+    Unavailable,
     Unknown,
     now,
+    unavailable,
 )
 from agon.events.summary import Listed, Summary
 
@@ -96,14 +98,26 @@ class Words:
     """What creates a game."""
     asking: str = hints.CLI["asking"]
     """What a person's one try is called (a race lost while it ran)."""
+    store: str = hints.CLI["store"]
+    """How an unavailable store is named (the command line names where it is; a player needs no address)."""
+    cause: str = hints.CLI["cause"]
+    """The database driver's own words on an unavailable store (with a leading space), or nothing."""
 
     def at(self, game: str = "", ruleset: str = "") -> Words:
-        """These words with a game's id and ruleset filled in."""
-        return replace(self, **{f.name: getattr(self, f.name).format(game=game, ruleset=ruleset) for f in fields(self)})
+        """These words with a game's id and ruleset filled in (a message's other parts are left for it to fill)."""
+        known = _Known(game=game, ruleset=ruleset)
+        return replace(self, **{f.name: getattr(self, f.name).format_map(known) for f in fields(self)})
 
     def told(self, e: BaseException) -> str:
         """``e``'s message, a step it names in these words."""
         return e.told(asdict(self)) if isinstance(e, hints.Hinted) else str(e)
+
+
+class _Known(dict):
+    """The parts of a message known so far: any other stays a ``{name}`` to fill later."""
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
 
 
 CLI_WORDS = Words()
@@ -136,6 +150,20 @@ class NotFound(ServiceError):
 
 class RaceLost(ServiceError):
     """Another writer moved the branch head first; nothing was recorded (the server answers 409)."""
+
+
+def store_trouble(e: BaseException, url: str = "") -> hints.Hinted | None:
+    """``e`` as the store being unavailable (locked, unreachable, full, read-only, a connection ended), or None
+    when it is something else. The one place both faces ask: the command line prints its sentence and exits 1,
+    the server answers 503 with it. The sentences themselves are worded in one place too (``events.store``
+    ``unavailable``); a driver error that escaped the store is worded there as well."""
+    import sqlalchemy as sa
+
+    if isinstance(getattr(e, "origin", e), Unavailable):
+        return e if isinstance(e, hints.Hinted) else e.origin  # type: ignore[attr-defined]
+    if isinstance(e, sa.exc.SQLAlchemyError):
+        return unavailable(e, url)
+    return None
 
 
 def _store_failure(e: StoreError) -> ServiceError:

@@ -24,9 +24,12 @@ CLI: dict[str, str] = {
     "seats": "--player/--bot options",
     "new": "'agon new'",
     "asking": "command",
+    "store": "the store {store}",
+    "cause": " ({cause})",
 }
 """Each step as the command line names it. A step a face may have no word for (``verify``) carries its own leading
-separator, so that leaving it out leaves no dangling clause. ``{game}`` and ``{ruleset}`` are the message's own."""
+separator, so that leaving it out leaves no dangling clause. ``{game}`` and ``{ruleset}`` are the message's own, as
+are ``{store}`` (where the store is) and ``{cause}`` (a database driver's words) in an unavailable store's message."""
 
 
 def say(then: str, words: Mapping[str, str], about: Mapping[str, str]) -> str:
@@ -51,8 +54,11 @@ E = TypeVar("E", bound=Exception)
 
 def again(e: BaseException, kind: type[E], before: str = "", after: str = "") -> E:
     """``e``'s message as a ``kind`` (a ``Hinted``) with ``before`` and ``after`` around it, its step kept (so a
-    face still names it its way)."""
+    face still names it its way), and the exception first raised kept as its ``origin``."""
     if isinstance(e, Hinted) and e.then:
         then = e.then + after.replace("{", "{{").replace("}", "}}")
-        return kind(before + e.said, then, **e.about)  # type: ignore[call-arg]
-    return kind(before + str(e) + after)
+        out = kind(before + e.said, then, **e.about)  # type: ignore[call-arg]
+    else:
+        out = kind(before + str(e) + after)
+    out.origin = getattr(e, "origin", e)  # what was raised first (the store's Unavailable: the server's 503)
+    return out

@@ -29,6 +29,7 @@ import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
 from agon.events.envelope import Envelope
+from agon.events.hints import Hinted
 
 Store = Any
 """An ``events.store.Store`` (not imported: the store imports this module to create the table)."""
@@ -121,7 +122,7 @@ def tail(store: Store, game_id: str, head_id: str, version: str, budget: int = 2
     try:
         with store._read() as c:
             rows = c.exec_driver_sql(sql, args).all()
-    except sa.exc.SQLAlchemyError:  # a busy or odd store: the caller reads the whole line
+    except (sa.exc.SQLAlchemyError, Hinted):  # a busy or odd store (Unavailable): the caller reads the whole line
         return [], None, None
     times: dict[object, datetime] = {}
     root = _envelope(rows.pop(), times) if rows and rows[-1][12] == -1 else None
@@ -165,7 +166,7 @@ def put(store: Store, snaps: Iterable[Snapshot]) -> None:
                 c.execute(SNAPSHOT.delete().where(SNAPSHOT.c.event_id == r["event_id"],
                                                   SNAPSHOT.c.ruleset_version == r["ruleset_version"]))
             c.execute(SNAPSHOT.insert(), rows)
-    except sa.exc.SQLAlchemyError:
+    except (sa.exc.SQLAlchemyError, Hinted):  # the store unavailable: a cache is written another time
         pass
 
 

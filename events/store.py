@@ -178,6 +178,110 @@ class GameIdTaken(StoreError):
     written; the caller draws another id."""
 
 
+class Unavailable(StoreError):
+    """The database could not do what was asked, for a reason outside any game: unreachable, locked by another
+    program, full, read-only, not a database, a connection ended by its server. Every driver error of the store
+    becomes one (``unavailable``), so each face says it in one sentence (the server answers 503)."""
+
+
+BUSY_SECONDS = 10
+"""How long a SQLite writer waits for another program's write lock before it gives up (``busy_timeout``)."""
+
+
+def shown_url(url: str) -> str:
+    """The store as a message names it: a SQLite file's path, or the URL without its password."""
+    try:
+        u = sa.engine.make_url(url)
+    except Exception:  # noqa: BLE001 - not a URL: named as it was given
+        return url
+    if u.get_backend_name() == "sqlite":
+        return (u.database or url).removeprefix("file:").split("?")[0]
+    return u.render_as_string(hide_password=True)
+
+
+def _cause(e: BaseException) -> tuple[str, str]:
+    """(the driver's code for ``e``, its first line): an SQLite error name or a PostgreSQL SQLSTATE, or ''."""
+    orig = getattr(e, "orig", None) or e
+    code = getattr(orig, "sqlite_errorname", None) or getattr(orig, "sqlstate", None) or ""
+    text = str(orig).strip().splitlines()[0] if str(orig).strip() else type(orig).__name__
+    return str(code), text.removeprefix("connection failed: ")
+
+
+def unavailable(e: BaseException, url: str, *, opening: bool = False, writing: bool = False) -> Unavailable:
+    """The one sentence a person reads when the database at ``url`` failed with ``e`` (a driver error): what is
+    wrong in words, and whether anything was recorded. ``opening``: the store was being opened (by the command
+    line: the sentence names the store); ``writing``: a write had been sent, so a connection lost before its answer
+    leaves it unknown whether it was stored.
+
+    Where the store is and the driver's own words are steps (``{store}``, ``{cause}``: events/hints.py), so that
+    the server tells a player what happened without the database's address."""
+    code, text = _cause(e)
+    low = text.lower()
+    where = shown_url(url)
+    nothing = "; nothing was recorded: retry the {asking}"
+    if code.startswith("SQLITE_CANTOPEN") or "unable to open database file" in low:
+        return Unavailable(f"cannot open database {where}{_why_not_open(url)}")
+    if code.startswith("SQLITE_NOTADB") or "file is not a database" in low:
+        return Unavailable(f"cannot open database {where}: it is not a SQLite database (another kind of file);"
+                           " give the path of agon's store, or of a new file")
+    if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in low:
+        what = f"is busy: another program has held it locked for writing for over {BUSY_SECONDS} seconds"
+        then = nothing + " when it is done"
+    elif code.startswith("SQLITE_FULL") or "database or disk is full" in low or code == "53100":
+        what, then = "is full: its disk has no room left", "; nothing was recorded: free some space and retry"
+    elif code.startswith("SQLITE_READONLY") or "readonly database" in low or code == "25006":
+        what = "is read-only (a read-only file, folder or mount, or a store opened read-only)"
+        then = "; nothing was recorded: give a store agon may write to"
+    elif code.startswith("SQLITE_CORRUPT") or "malformed" in low:
+        what, then = "is damaged: SQLite finds its file malformed", "; restore it from a copy"
+    elif code.startswith("SQLITE_IOERR") or "disk i/o error" in low:
+        what, then = "could not be read or written: the disk failed{cause}", nothing
+    elif code == "57014":  # query_canceled: a statement_timeout, or cancelled by an administrator
+        what, then = "cancelled a statement that ran too long (a statement timeout){cause}", nothing
+    elif code.startswith("57P"):  # the server shut down, or ended this session (pg_terminate_backend)
+        what, then = "ended the connection{cause}", nothing
+    elif code == "53300":
+        what, then = "has no connection free{cause}", "; retry the {asking} later"
+    elif code.startswith("28") or code == "3D000" or (not code and opening) or isinstance(e, sa.exc.TimeoutError):
+        if opening:
+            return Unavailable(f"cannot connect to the store {where}: {text}", "; check its server and the URL")
+        what, then = "does not answer{cause}", "; nothing was recorded: retry the {asking} later"
+    elif isinstance(e, sa.exc.DBAPIError) and (e.connection_invalidated or code.startswith("08") or not code):
+        what = "lost the connection{cause}"
+        then = ("; it may have been recorded before it broke: look at the game before you retry" if writing
+                else "; retry the {asking}")
+    else:
+        what, then = "failed{cause}", nothing
+    if opening:
+        return Unavailable(f"cannot open database {where}: it {what.format(cause=f' ({text})')}",
+                           then.replace("{asking}", "command"))
+    return Unavailable("", "{store} " + what + then, store=where, cause=text)
+
+
+def psycopg_lost() -> tuple[type[Exception], ...]:
+    """psycopg's errors of the database rather than of a statement (a connection lost, a statement cancelled, a
+    server shut down), as a raw connection raises them, unwrapped by SQLAlchemy."""
+    import psycopg
+
+    return psycopg.OperationalError, psycopg.InterfaceError
+
+
+def _why_not_open(url: str) -> str:
+    """Why SQLite could not open the file of ``url`` (it names no reason): a read-only folder, when it is one."""
+    import os
+
+    path = shown_url(url)
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        readonly = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return ""
+    if readonly:
+        return (f": {folder} is on a read-only file system, and SQLite writes beside the file even to read it"
+                " (copy the store to a folder agon may write to)")
+    return ""
+
+
 @dataclass(frozen=True)
 class GameInfo:
     id: str
@@ -237,12 +341,24 @@ def _sqlite_setup(engine: Engine) -> None:
         cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=10000")
+        cur.execute(f"PRAGMA busy_timeout={BUSY_SECONDS * 1000}")
         cur.close()
 
     @sa.event.listens_for(engine, "begin")
     def _begin(conn):  # pragma: no cover
         conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.info.get("write") else "BEGIN")
+
+
+def _sqlite_uri(url: str) -> str:
+    """``url``, a SQLite file named with SQLite's own options (``?mode=ro``), as the URI that passes them on: the
+    driver ignores them otherwise (SQLAlchemy warned on stderr, and a read-only store was opened for writing)."""
+    if not url.startswith("sqlite:///") or "?" not in url:
+        return url
+    path, _, query = url.removeprefix("sqlite:///").partition("?")
+    keys = {part.partition("=")[0] for part in query.split("&")}
+    if "uri" in keys or not keys & {"mode", "immutable", "cache", "vfs", "nolock"}:
+        return url
+    return f"sqlite:///file:{path}?{query}&uri=true"
 
 
 def _aware(t: datetime) -> datetime:
@@ -260,7 +376,7 @@ class Store:
     """All reads and writes of games. One instance per database URL."""
 
     def __init__(self, url: str, *, create: bool = True) -> None:
-        self.url = url
+        self.url = url = _sqlite_uri(url)
         try:
             self.engine = sa.create_engine(url, future=True)
         except Exception as e:  # noqa: BLE001 - any driver/URL problem becomes one clear line
@@ -277,12 +393,41 @@ class Store:
             _sqlite_setup(self.engine)
         if create:
             try:
+                self._foreign()
                 tables = [GAME, EVENT, BRANCH, HEAD_MOVE, NOTE, SCHEMA, CARD_SET, *DERIVED, *SIDE]
                 SQLModel.metadata.create_all(self.engine, tables=tables)
                 self._upgrade()
+            except Unavailable as e:  # from _read or _write: said again as the store's opening
+                if e.__cause__ is None:
+                    raise
+                raise unavailable(e.__cause__, url, opening=True) from None
             except sa.exc.SQLAlchemyError as e:
-                msg = str(e.orig) if getattr(e, "orig", None) else str(e)
-                raise StoreError(f"cannot open database {url}: {msg.splitlines()[0]}") from None
+                raise unavailable(e, url, opening=True) from None
+
+    def _foreign(self) -> None:
+        """Refuse a SQLite file that holds another program's tables and none of agon's: its file is that program's
+        document (a browser's history, another game's save), and agon would add a dozen tables to it."""
+        import os
+        import sqlite3
+        from urllib.parse import quote
+
+        path = shown_url(self.url)
+        if not self.sqlite or not os.path.isfile(path) or not os.path.getsize(path):
+            return  # a PostgreSQL database is shared by design: agon's tables sit beside others
+        # looked at read-only, on a connection of its own: agon's connections switch a file to WAL as they open it
+        try:
+            db = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+            try:
+                tables = [r[0] for r in db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name")]
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return  # not a database, damaged...: opening it says which
+        if tables and not {"game", "event", "agon_schema"} & set(tables):
+            shown = ", ".join(tables[:3]) + (f" and {len(tables) - 3} more" if len(tables) > 3 else "")
+            raise StoreError(f"cannot open database {shown_url(self.url)}: it is another program's SQLite database"
+                             f" (tables {shown}), not agon's store; give the path of agon's store, or of a new file")
 
     def _upgrade(self) -> None:
         """Bring a store written by an older agon up to ``SCHEMA_VERSION``; events are never touched."""
@@ -313,20 +458,35 @@ class Store:
 
     # -- transactions ------------------------------------------------------------------------------------------
 
+    # Every driver error but a broken constraint (which the writers below read as a lost race or a name taken)
+    # leaves these two as ``Unavailable``: one sentence for every face, whatever the database.
+
     @contextmanager
     def _write(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn:
-            conn.info["write"] = True
-            try:
-                with conn.begin():
-                    yield conn
-            finally:
-                conn.info["write"] = False
+        committing = False
+        try:
+            with self.engine.connect() as conn:
+                conn.info["write"] = True
+                try:
+                    with conn.begin():
+                        yield conn
+                        committing = True
+                finally:
+                    conn.info["write"] = False
+        except sa.exc.IntegrityError:
+            raise
+        except sa.exc.SQLAlchemyError as e:
+            raise unavailable(e, self.url, writing=committing) from e
 
     @contextmanager
     def _read(self) -> Iterator[Connection]:
-        with self._auto.connect() as conn:
-            yield conn
+        try:
+            with self._auto.connect() as conn:
+                yield conn
+        except sa.exc.IntegrityError:
+            raise
+        except sa.exc.SQLAlchemyError as e:
+            raise unavailable(e, self.url) from e
 
     # -- games -------------------------------------------------------------------------------------------------
 
@@ -395,19 +555,25 @@ class Store:
             args += [list(new_sets), list(new_sets.values())]
         args += self._event_arrays(envs)
         sql = f"WITH {', '.join(parts)} {EVENT_INSERT} SELECT g.id, u.* FROM g, {UNNEST}"
-        raw = self.engine.raw_connection()  # the driver's own connection, from the pool: no ORM layer per game
+        try:
+            raw = self.engine.raw_connection()  # the driver's own connection, from the pool: no ORM layer per game
+        except sa.exc.SQLAlchemyError as e:
+            raise unavailable(e, self.url) from e
         try:
             pg = raw.driver_connection
             pg.autocommit = True
             try:
                 pg.execute(sql, args)
             finally:
-                pg.autocommit = False
+                if not pg.closed:
+                    pg.autocommit = False
         except Exception as e:  # noqa: BLE001 - a driver error here is not wrapped by SQLAlchemy: one line
             if getattr(getattr(e, "diag", None), "constraint_name", None) == "game_pkey":
                 raise GameIdTaken(f"a game {game_id} is already stored") from None
-            if getattr(e, "sqlstate", None) is None or str(e.sqlstate).startswith("08"):  # the connection broke
-                raw.invalidate()  # not back to the pool
+            if pg.closed or getattr(e, "sqlstate", None) is None or str(e.sqlstate).startswith(("08", "57P")):
+                raw.invalidate()  # the connection broke: not back to the pool
+            if isinstance(e, psycopg_lost()):
+                raise unavailable(e, self.url, writing=True) from e
             raise StoreError(f"cannot record game {game_id}: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
                              ) from None
         finally:
@@ -777,11 +943,15 @@ class Store:
     def _moved_pg(self, parts: list[str], args: list[object], game_id: str, branch: str) -> None:
         """Run the one statement of ``parts`` (WITH clauses, ``cas`` first) on its own; ``Conflict`` unless the
         head moved (then nothing at all was written)."""
+        sent = False
         try:
             with self._auto.connect() as c:
+                sent = True
                 moved = c.exec_driver_sql(f"WITH {', '.join(parts)} SELECT count(*) FROM cas", tuple(args)).scalar()
         except sa.exc.IntegrityError:  # e.g. the name of the line left behind was taken meanwhile
             moved = 0
+        except sa.exc.SQLAlchemyError as e:
+            raise unavailable(e, self.url, writing=sent) from e
         if moved != 1:
             raise Conflict(
                 f"branch {branch!r} of game {game_id} moved", _MOVED.format(what="an event"), game=game_id)

@@ -40,6 +40,7 @@ from agon.core.service import (
     Words,
     check_position,
     position,
+    store_trouble,
     told,
 )
 
@@ -189,10 +190,11 @@ def route(fn: Callable[[Call], Any], *, raw_body: bool = False) -> Callable[[Req
 
 def failure(e: Exception) -> JSONResponse:
     """The status and sentence for an exception raised while answering."""
-    from sqlalchemy.exc import SQLAlchemyError
-
     if isinstance(e, HttpError):
         return error(e.status, str(e))
+    down = store_trouble(e)
+    if down is not None:  # the store, not the request: the same request may succeed later
+        return error(503, said(down))
     if isinstance(e, seats.WrongToken):
         return error(403, said(e))
     if isinstance(e, NotFound):
@@ -201,9 +203,6 @@ def failure(e: Exception) -> JSONResponse:
         return error(409, said(e))
     if isinstance(e, ServiceError):
         return error(422 if str(e).startswith("refused:") else 400, said(e))
-    if isinstance(e, SQLAlchemyError):
-        detail = str(getattr(e, "orig", None) or e).splitlines()[0]
-        return error(503, f"the store failed: {detail}; nothing was recorded, retry")
     import logging
 
     logging.getLogger("agon.server").exception("unexpected error")
@@ -252,6 +251,8 @@ HTTP_WORDS = Words(
     seats="'players' and 'bots'",
     new="POST /api/games",
     asking="request",
+    store="the store",  # where the database is, and its driver's words, are the host's, not a player's
+    cause="",
 )
 """What the service's refusals tell a caller of this API to do next (the command line's words name commands): a
 route, or nothing where the API has none; a web player is never told to run a command."""
@@ -645,8 +646,12 @@ async def stream(request: Request) -> Response:
                         text, last_id, after = await run_in_threadpool(batch, ln, after, last_id)
                         yield text
                 except Exception as e:  # noqa: BLE001 - the stream ends with one line
-                    yield _sse("error", {"error": said(e)}, None)
-                    return
+                    down = store_trouble(e)
+                    yield _sse("error", {"error": said(down or e)}, None)
+                    if down is None:
+                        return
+                    # the store is down for a moment: the stream stays open (a browser that reconnected would
+                    # meet a 503, and EventSource gives up on that) and reads again at the next news or look
                 left = end - loop.time()
                 if left <= 0:
                     return
@@ -732,6 +737,8 @@ class Watcher:
     async def run(self) -> None:
         import logging
 
+        log = logging.getLogger("agon.server")
+        failing = False  # said once when the store stops answering, and once when it answers again
         while True:
             await asyncio.sleep(self.poll)
             games = list(self.follows)
@@ -739,9 +746,17 @@ class Watcher:
                 continue
             try:
                 now = await run_in_threadpool(seats.signatures, self.app.state.service, games)
-            except Exception:  # noqa: BLE001 - the store is down for a moment: look again next time
-                logging.getLogger("agon.server").warning("could not look for news", exc_info=True)
+            except Exception as e:  # noqa: BLE001 - the store is down for a moment: look again next time
+                down = store_trouble(e)
+                if down is None:
+                    log.warning("could not look for news", exc_info=True)
+                elif not failing:
+                    log.warning("could not look for news, trying every %g s: %s", self.poll, down)
+                failing = down is not None
                 continue
+            if failing:
+                log.warning("the store answers again")
+                failing = False
             for game_id, sig in now.items():
                 if game_id in self.follows and self.seen.get(game_id) != sig:
                     self.seen[game_id] = sig
