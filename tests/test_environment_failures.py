@@ -1,0 +1,314 @@
+"""When the environment fails rather than the person: the store's file is missing, a folder, another kind of file or
+another program's database; another program holds it locked; its disk is full; it is read-only; a PostgreSQL
+server ends the connection. Each is one line (exit status 1) on the command line or a 503 with one sentence over
+HTTP, and afterwards the store verifies with exactly the events that were acknowledged: nothing lost, nothing
+half-written, nothing twice.
+
+Checked by hand only (not portable to every machine the tests run on): a full disk (a small tmpfs) under the store
+and under '-o', a read-only mount, a PostgreSQL server that is not running, a wrong database or user."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import warnings
+
+import pytest
+import sqlalchemy as sa
+
+from agon.events import store as store_mod
+
+with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test client; httpx works the same here
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+
+def one_line(result, *words: str) -> str:
+    """The error of a failed command: exit status 1 and one line on stderr, holding ``words``; no traceback."""
+    line = result.stderr.strip()
+    assert result.exit_code == 1, (result.stdout, result.stderr, result.exception)
+    assert "\n" not in line and "Traceback" not in line, line
+    for w in words:
+        assert w in line, line
+    return line
+
+
+def toy(agon, seed: str = "3") -> str:
+    return agon("new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", seed).stdout.splitlines()[0]
+
+
+def log_of(agon, gid: str) -> str:
+    return agon("log", gid, "--full", "--json").stdout
+
+
+class Locker:
+    """Another program holding the SQLite store locked for writing (BEGIN IMMEDIATE) until ``release``."""
+
+    def __init__(self, path) -> None:
+        code = ("import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None);"
+                " c.execute('BEGIN IMMEDIATE'); print('locked', flush=True); sys.stdin.readline(); c.rollback()")
+        self.proc = subprocess.Popen([sys.executable, "-c", code, str(path)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout.readline().strip() == "locked"
+
+    def release(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.communicate("go\n", timeout=30)
+
+
+@pytest.fixture
+def short_wait(monkeypatch):
+    """A writer gives up on another program's lock after 1 second instead of 10 (the wording says how long)."""
+    monkeypatch.setattr(store_mod, "BUSY_SECONDS", 1)
+
+
+# -- the store's file --------------------------------------------------------------------------------------------
+
+
+def test_a_store_that_is_no_store_is_one_line_and_the_file_is_left_as_it_was(agon, tmp_path):
+    (tmp_path / "folder").mkdir()
+    one_line(agon("--db", str(tmp_path / "missing" / "x.db"), "games", ok=False), "does not exist")
+    one_line(agon("--db", str(tmp_path / "folder"), "games", ok=False), "is a folder")
+    notes = tmp_path / "notes.db"
+    notes.write_text("my notes, not a database\n")
+    one_line(agon("--db", str(notes), "games", ok=False), "not a SQLite database")
+    assert notes.read_text() == "my notes, not a database\n"
+    cut = tmp_path / "cut.db"
+    gid = toy(agon)
+    db = sqlite3.connect(tmp_path / "games.db")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    data = (tmp_path / "games.db").read_bytes()
+    cut.write_bytes(data[: len(data) // 2])  # a copy that stopped half way
+    for command in (["games"], ["log", gid], ["verify"]):
+        one_line(agon("--db", str(cut), *command, ok=False), "damaged", "malformed")
+
+
+def test_another_programs_database_is_refused_without_adding_agons_tables(agon, tmp_path):
+    other = tmp_path / "places.sqlite"
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT)")
+    db.execute("INSERT INTO moz_places (url) VALUES ('https://example.org')")
+    db.commit()
+    db.close()
+    before = other.read_bytes()
+    line = one_line(agon("--db", str(other), "new", "toy", "--player", "ann", "--bot", "bob:random", ok=False),
+                    "another program's SQLite database", "moz_places")
+    assert "agon's store" in line
+    assert other.read_bytes() == before
+    db = sqlite3.connect(other)
+    assert [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")] == ["moz_places"]
+    db.close()
+
+
+# -- another program holds the store --------------------------------------------------------------------------
+
+
+def test_a_store_locked_by_another_program_refuses_a_decision_in_one_line_and_records_nothing(
+        agon, tmp_path, short_wait):
+    gid = toy(agon)
+    before = log_of(agon, gid)
+    locker = Locker(tmp_path / "games.db")
+    try:
+        assert log_of(agon, gid) == before  # reading goes on meanwhile (WAL)
+        one_line(agon("act", gid, "1", ok=False), "is busy", "another program", "1 seconds",
+                 "nothing was recorded", "retry the command")
+        one_line(agon("new", "toy", "--player", "cy", "--bot", "di:random", ok=False), "is busy")
+        r = agon("act", gid, "1", "--json", ok=False)
+        assert r.exit_code == 1 and '"error"' in r.stderr and "is busy" in r.stderr
+    finally:
+        locker.release()
+    assert log_of(agon, gid) == before
+    assert "1 game checked" in agon("verify").stdout
+    agon("act", gid, "1")  # and once the other program is done, the same decision is taken
+    assert log_of(agon, gid) != before
+    agon("verify")
+
+
+def test_a_server_answers_503_while_another_program_holds_the_store_and_goes_on_after(tmp_path, short_wait):
+    from agon.core.service import Service
+    from agon.events.store import Store
+    from agon.server.app import create_app
+
+    path = tmp_path / "club.db"
+    app = create_app(f"sqlite:///{path}", poll=0.05)
+    with TestClient(app) as client:
+        g = client.post("/api/games", json={"ruleset": "toy", "players": ["ann", "bob"], "seed": 3}).json()
+        gid = g["game"]
+        state = client.get(f"/api/games/{gid}").json()
+        who = state["pending"]["player"]
+        auth = {"Authorization": f"Bearer {g['seats'][who]['token']}"}
+        body = {"choice": 1, "expect": state["position"]}
+        locker = Locker(path)
+        try:
+            r = client.post(f"/api/games/{gid}/act", headers=auth, json=body)
+            assert r.status_code == 503
+            said = r.json()["error"]
+            assert said == ("the store is busy: another program has held it locked for writing for over 1 seconds;"
+                            " nothing was recorded: retry the request when it is done")
+            assert str(path) not in said  # a player is not told where the host keeps the store
+            assert client.get(f"/api/games/{gid}").json()["event"] == state["event"]  # reads go on
+            assert client.get("/api/games").status_code == 200
+        finally:
+            locker.release()
+        r = client.post(f"/api/games/{gid}/act", headers=auth, json=body)  # the same request, retried
+        assert r.status_code == 200, r.text
+        assert client.post(f"/api/games/{gid}/act", headers=auth, json=body).status_code == 409  # and only once
+    app.state.service.store.close()
+    check = Service(Store(f"sqlite:///{path}"))
+    assert not check.verify(gid)
+    line = check.load(gid)
+    assert [e.actor for e in line.envelopes[state["event"] + 1:]][:1] == [who]  # the decision, once
+    assert sum(1 for e in line.envelopes if e.actor in ("ann", "bob")) == 1
+    check.store.close()
+
+
+# -- a full disk, a read-only store ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def full_disk():
+    """Call it to fill the disk: every SQLite connection opened from then on may not grow its file, and SQLite says
+    'database or disk is full', as on a full disk (a tmpfs that small needs root and a mount; this needs neither).
+    It returns a call that frees the disk again."""
+
+    def cap(dbapi_conn, _record):
+        cur = dbapi_conn.cursor()
+        pages = cur.execute("PRAGMA page_count").fetchone()[0]
+        cur.execute(f"PRAGMA max_page_count = {max(pages, 1)}")
+        cur.close()
+
+    def free() -> None:
+        if sa.event.contains(sa.engine.Engine, "connect", cap):
+            sa.event.remove(sa.engine.Engine, "connect", cap)
+
+    def fill():
+        sa.event.listen(sa.engine.Engine, "connect", cap)
+        return free
+
+    yield fill
+    free()
+
+
+def test_a_full_disk_records_nothing_and_says_so_in_one_line(agon, tmp_path, full_disk):
+    gid = toy(agon)
+    for _ in range(3):
+        agon("act", gid, "1")
+    db = sqlite3.connect(tmp_path / "games.db")
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.execute("VACUUM")  # no free page left inside the file: a game's worth of events must grow it
+    db.close()
+    before = log_of(agon, gid)
+    free = full_disk()
+    one_line(agon("demo", "--seed", "4", ok=False), "is full", "no room left", "nothing was recorded")
+    free()
+    assert log_of(agon, gid) == before
+    assert "1 game checked" in agon("verify").stdout
+
+
+def test_a_read_only_store_is_read_and_refuses_a_write_in_one_line(agon, tmp_path):
+    gid = toy(agon)
+    before = log_of(agon, gid)
+    ro = f"sqlite:///{tmp_path / 'games.db'}?mode=ro"  # SQLite's own option, passed on (a URI)
+    r = agon("--db", ro, "log", gid, "--full", "--json")
+    assert r.stdout == before and not r.stderr  # no driver warning about the option either
+    one_line(agon("--db", ro, "act", gid, "1", ok=False), "is read-only", "nothing was recorded")
+    assert log_of(agon, gid) == before
+    agon("verify")
+
+
+# -- files written with -o ---------------------------------------------------------------------------------------
+
+
+def test_an_output_path_through_a_file_is_one_line(agon, tmp_path):
+    gid = toy(agon)
+    (tmp_path / "notes.txt").write_text("keep\n")
+    one_line(agon("export", gid, "-o", str(tmp_path / "notes.txt" / "game.jsonl"), ok=False),
+             "notes.txt is a file, not a folder")
+    assert (tmp_path / "notes.txt").read_text() == "keep\n"
+
+
+def test_an_output_file_that_cannot_be_written_whole_keeps_the_old_one(agon, tmp_path):
+    """A write that fails part way (here: a file size limit, as a full disk would) leaves the file that was there,
+    and no temporary file beside it."""
+    gid = toy(agon)
+    for _ in range(6):
+        agon("act", gid, "1")
+    out = tmp_path / "out" / "game.html"
+    out.parent.mkdir()
+    out.write_text("the old page\n")
+    code = ("import resource, sys; from agon.cli.app import main;"
+            " resource.setrlimit(resource.RLIMIT_FSIZE, (20000, 20000)); sys.argv = ['agon', *sys.argv[1:]]; main()")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # for the test ruleset's module
+    env = {**os.environ, "AGON_DB": str(tmp_path / "games.db"), "PYTHONPATH": root}
+    r = subprocess.run([sys.executable, "-c", code, "view", gid, "-o", str(out)], env=env, capture_output=True,
+                       text=True, cwd=tmp_path)
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert r.stderr.count("\n") == 1 and "File too large" in r.stderr and str(out) in r.stderr
+    assert out.read_text() == "the old page\n"
+    assert [p.name for p in out.parent.iterdir()] == ["game.html"]
+
+
+# -- PostgreSQL: the server ends the connection ----------------------------------------------------------------
+
+
+@pytest.mark.postgres
+def test_a_server_whose_database_connections_are_ended_answers_503_then_goes_on(pg_base):
+    """pg_terminate_backend on every connection of the server (as a database restart or an administrator does):
+    the next request on each pool gets a 503 with one sentence, the ones after it are answered, and the game holds
+    every acknowledged decision once."""
+    import secrets
+
+    from agon.core.service import Service
+    from agon.events.store import Store
+    from agon.server.app import create_app
+    from tests.conftest import _pg_schema_url
+
+    name = f"agon_envfail_{secrets.token_hex(4)}"
+    urls = _pg_schema_url(pg_base)
+    url = next(urls) + f"&application_name={name}"
+    admin = sa.create_engine(pg_base, isolation_level="AUTOCOMMIT")
+
+    def end_connections() -> int:
+        with admin.connect() as c:
+            return c.execute(sa.text("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                                     " WHERE application_name = :n"), {"n": name}).scalar()
+
+    try:
+        app = create_app(url, poll=0.05)
+        acked = 0
+        with TestClient(app) as client:
+            g = client.post("/api/games", json={"ruleset": "toy", "players": ["ann", "bob"], "seed": 3}).json()
+            gid = g["game"]
+            refused = []
+            for _ in range(8):
+                state = client.get(f"/api/games/{gid}").json()
+                who = state["pending"]["player"]
+                auth = {"Authorization": f"Bearer {g['seats'][who]['token']}"}
+                assert end_connections() >= 1
+                answers = [client.post(f"/api/games/{gid}/act", headers=auth,
+                                       json={"choice": 1, "expect": state["position"]}) for _ in range(3)]
+                codes = [a.status_code for a in answers]
+                assert 200 in codes, [a.text for a in answers]
+                assert all(c in (200, 409, 503) for c in codes), [a.text for a in answers]
+                acked += 1
+                refused += [a.json()["error"] for a in answers if a.status_code == 503]
+                assert client.get(f"/api/games/{gid}").status_code in (200, 503)
+            assert refused  # the store did go away under the server
+            for said in refused:
+                assert "\n" not in said and "nothing was recorded" in said and "retry the request" in said
+                assert name not in said and "127.0.0.1" not in said  # no address of the database
+            head = client.get(f"/api/games/{gid}").json()["event"]
+        app.state.service.store.close()
+        check = Service(Store(url))
+        assert not check.verify(gid)
+        line = check.load(gid)
+        assert line.head.depth == head
+        people = [e for e in line.envelopes if e.actor in ("ann", "bob")]
+        assert len(people) == acked  # each acknowledged decision once, none lost
+        check.store.close()
+    finally:
+        admin.dispose()
+        next(urls, None)
