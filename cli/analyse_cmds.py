@@ -39,8 +39,9 @@ MAX_ROLLOUTS = 1_000_000  # per position: 100 (the default) already gives a win 
 
 RolloutsOpt = Annotated[int, typer.Option("--rollouts", help="Rollouts (games played to the end by bots)"
                                           " per position.", parser=whole(1, MAX_ROLLOUTS))]
-BotOpt = Annotated[str, typer.Option("--bot", help="The bot that plays every seat in the rollouts (random is"
-                                     " fastest; greedy plays better and slower).")]
+BotOpt = Annotated[str | None, typer.Option("--bot", help="The bot that plays every seat in the rollouts (default:"
+                                            " random, the fastest; greedy for Adamastor, where random crews almost"
+                                            " never arrive; greedy plays better and slower).", show_default=False)]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed of the rollouts' luck: the same seed gives the same"
                                       " figures, whatever --workers.", parser=SEED)]
 WorkersOpt = Annotated[int | None, typer.Option(
@@ -59,7 +60,7 @@ AltOpt = Annotated[int, typer.Option("--alternatives", help="Judge at most this 
                                      parser=whole(2, 10_000))]
 
 
-def _run(game: str, branch: str | None, rollouts: int, bot: str, seed: int, workers: int | None, judge_all: bool,
+def _run(game: str, branch: str | None, rollouts: int, bot: str | None, seed: int, workers: int | None, judge_all: bool,
          fresh: bool, cluster: str | None, threshold: float, alternatives: int, quiet: bool = False,
          announce: Callable[[Line], None] | None = None) -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -90,7 +91,7 @@ def analyse(
     game: GameArg,
     branch: BranchOpt = None,
     rollouts: RolloutsOpt = 100,
-    bot: BotOpt = "random",
+    bot: BotOpt = None,
     seed: SeedOpt = 0,
     workers: WorkersOpt = None,
     judge_all: AllOpt = False,
@@ -104,11 +105,13 @@ def analyse(
     lost more than --threshold of win chance against the best alternative are marked, with the command that
     plays the better move. Results are cached in the store: a second run is instant."""
     from agon.analysis import chances
+    from agon.core.bots import judging_bot
 
     def announce(line: Line) -> None:
         # what it is about to do, before the games are played (the bar on stderr then says how long is left)
         console.print(f"[bold]{escape(line.ruleset.title)}[/] game {line.game.id}, branch {escape(line.branch.name)}:"
-                      f" each position is judged by {rollouts} games played on to the end by {escape(bot)} bots"
+                      f" each position is judged by {rollouts} games played on to the end by"
+                      f" {escape(bot or judging_bot(line.ruleset))} bots"
                       f" (seed {seed}).", markup=True)
 
     a = _run(game, branch, rollouts, bot, seed, workers, judge_all, fresh, cluster, threshold, alternatives,
@@ -179,7 +182,7 @@ def plot_chances(
     game: GameArg,
     branch: BranchOpt = None,
     rollouts: RolloutsOpt = 100,
-    bot: BotOpt = "random",
+    bot: BotOpt = None,
     seed: SeedOpt = 0,
     workers: WorkersOpt = None,
     judge_all: AllOpt = False,

@@ -23,11 +23,11 @@ import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agon.core import rollout
-from agon.core.bots import bots_of
+from agon.core.bots import bots_of, judging_bot
 from agon.core.chance import rng_for
 from agon.core.engine import Decision, Over, Ruleset, State, option_text
 from agon.core.rollout import Tally, Task
@@ -43,7 +43,8 @@ GLYPHS = ((0.30, "??"), (0.20, "?"), (0.0, "?!"))
 @dataclass(frozen=True)
 class Settings:
     rollouts: int = 100
-    bot: str = "random"
+    bot: str | None = None
+    """The bots that play positions on (None: the ruleset's ``judging_bot``, core/bots.py)."""
     seed: int = 0
     workers: int = 1
     judge_all: bool = False
@@ -351,6 +352,8 @@ def analyse(svc: Service, line: Line, settings: Settings, progress: Progress | N
     has none (a decision whose alternatives are not all cached is left out)."""
     if settings.rollouts < 1:
         raise ServiceError("--rollouts must be at least 1")
+    if settings.bot is None:
+        settings = replace(settings, bot=judging_bot(line.ruleset))
     if settings.bot not in bots_of(line.ruleset):
         raise ServiceError(f"unknown bot kind {settings.bot!r} for {line.ruleset.name}; choose one of:"
                            f" {', '.join(sorted(bots_of(line.ruleset)))}")

@@ -21,3 +21,10 @@ def random_bot(ruleset: Ruleset, state: Any, legal: Sequence[Event], rng: random
 
 def bots_of(ruleset: Ruleset) -> dict[str, Bot]:
     return {"random": random_bot, **dict(ruleset.bots)}
+
+
+def judging_bot(ruleset: Ruleset) -> str:
+    """The bot whose games judge a position when none is asked for (``agon analyse``): ``random``, the fastest, or
+    the one a ruleset names as ``judging_bot`` where random play tells nothing (an Adamastor fleet crewed at random
+    almost never reaches its destination, so every position would read 0%)."""
+    return getattr(ruleset, "judging_bot", "random")

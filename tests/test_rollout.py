@@ -140,3 +140,17 @@ def test_the_study_page_gets_an_analysis_only_where_one_exists(sqlite_svc):
     found = for_line(sqlite_svc, line)
     assert found is not None and found["summary"]["rollouts"] == 20 and len(found["rows"]) == 12
     assert found["figure"].layout.meta["kind"] == "chances"
+
+
+def test_a_ruleset_where_random_crews_never_arrive_is_judged_by_its_greedy_bot_unless_asked(sqlite_svc):
+    # Adamastor's random crews almost never reach the destination, so random rollouts would read every position
+    # as lost; the toy game is judged by random bots, the fastest
+    gid = sqlite_svc.new_game(NewGame("adamastor", players=["Ana"], seed=4, salt="judge"))
+    line = sqlite_svc.load(gid)
+    few = Settings(rollouts=2, seed=1, max_alternatives=2)
+    assert analyse(sqlite_svc, line, few, only_cached=True) is None  # nothing played yet, and nothing cached
+    assert analyse(sqlite_svc, line, few).settings.bot == "greedy"
+    asked = Settings(rollouts=2, seed=1, max_alternatives=2, bot="random")
+    assert analyse(sqlite_svc, line, asked).settings.bot == "random"
+    toy = sqlite_svc.load(pig(sqlite_svc))
+    assert analyse(sqlite_svc, toy, Settings(rollouts=2, seed=1)).settings.bot == "random"

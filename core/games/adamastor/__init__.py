@@ -30,6 +30,8 @@ class Adamastor:
     events = EVENT_TYPES
     upcasters: Mapping[str, Any] = {}
     bots = {"greedy": bots.greedy}
+    judging_bot = "greedy"
+    """What judges a position in ``agon analyse`` by default: random crews almost never arrive (core/bots.py)."""
     projections = {"voyage": view.voyage, "sails": view.sails}
     option_names = {
         "difficulty": "easy, regular or hard: 2, 3 or 4 regular map cards before the final one (default regular)",
