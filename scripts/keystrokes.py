@@ -609,7 +609,15 @@ def wrong_entry(line, plan: Plan, category: str, event) -> tuple[str, bool] | No
 
 
 def main(argv: list[str]) -> int:
-    names = argv or sorted(p.stem for p in (ROOT / "replays").glob("*.jsonl"))
+    if {"-h", "--help"} & set(argv):
+        print(__doc__)
+        return 0
+    shipped = sorted(p.stem for p in (ROOT / "replays").glob("*.jsonl"))
+    unknown = [n for n in argv if n not in shipped]
+    if unknown:
+        print(f"error: no replay {unknown[0]!r} in replays/; the games are: {', '.join(shipped)}", file=sys.stderr)
+        return 2
+    names = argv or shipped
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         results = [measure(n, Path(tmp)) for n in names]

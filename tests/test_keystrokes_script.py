@@ -76,3 +76,12 @@ def test_each_word_is_typed_only_until_play_takes_it_and_enter_only_where_the_en
     # the next prompt after an entry that ended by itself: keys that would spell its word on get a space first
     assert ks.carried(complete, "rta-2", "r", True) == (" r", None)
     assert ks.carried(complete, "rta-2", "c20", False) == ("c20", None)
+
+
+def test_help_and_an_unknown_game_answer_without_measuring(capsys):
+    ks = load()
+    assert ks.main(["--help"]) == 0
+    assert "pseudo-terminal" in capsys.readouterr().out
+    assert ks.main(["perikles"]) == 2  # a ruleset, not a replay's name: said in one line, nothing measured
+    err = capsys.readouterr().err
+    assert err.startswith("error: no replay 'perikles' in replays/") and "perikles-4p" in err
