@@ -3,7 +3,7 @@
 # Needs the png extra (kaleido) and Chromium: .venv/bin/pip install -e '.[png]' (the test extra has both).
 #   bash scripts/pictures.sh            # all of them, into docs/
 #   bash scripts/pictures.sh OUTDIR     # somewhere else, to look at them first
-# docs/chances.png is left alone: it needs 'agon analyse' (8 minutes of rollouts on 2 cores); the README gives its
+# docs/chances.png is left alone: it needs 'agon analyse' (under a minute of rollouts on 2 cores); the README gives its
 # commands (agon import replays/pergamemnon-3p.jsonl; agon analyse GAME; agon plot chances GAME --png).
 # The study page's screenshot belongs to the study page (agon view) and is made with it.
 set -euo pipefail
