@@ -1,7 +1,7 @@
 """agon: record, replay, branch and plot tabletop games as immutable event logs.
 
-The installed package is one namespace: ``agon.core``, ``agon.events``, ``agon.cli`` and ``agon.analysis`` are the
-project's top-level folders of the same names, mapped under ``agon`` by pyproject.toml.
+The installed package is one namespace: ``agon.core``, ``agon.events``, ``agon.cli``, ``agon.analysis`` and
+``agon.server`` are the project's top-level folders of the same names, mapped under ``agon`` by setup.py.
 """
 
 from importlib.metadata import PackageNotFoundError, version
