@@ -184,8 +184,7 @@ def _fmt(x: Any) -> str:
     return str(x)
 
 
-@app.command(epilog=examples("agon branch 3f2a bid5 --at 16 && agon act 3f2a 9 && agon compare 3f2a main bid5",
-                             "agon compare 3f2a main whatif --as Ana --json"))
+@app.command(epilog=examples("agon compare 3f2a main bid5", "agon compare 3f2a main whatif --as Ana --json"))
 @friendly
 def compare(
     game: GameArg,
@@ -197,7 +196,8 @@ def compare(
 ) -> None:
     """Where two lines of a game part, what differs after the fork (hidden draws named, unless --as PLAYER), how
     their scores and outcome differ, and in a sentence: what was done instead and how it came out (with the chances
-    after both moves where 'agon analyse' has them)."""
+    after both moves where 'agon analyse' has them). A what-if to compare: 'agon branch 3f2a bid5 --at 16', then
+    'agon act 3f2a 9' (the other choice), then 'agon play 3f2a' or more 'agon act' to play it on."""
     from rich.table import Table
 
     from agon.analysis.compare import compare_lines, what_if
