@@ -5,14 +5,28 @@
 Every figure is the median of the ratios of interleaved pairs (``paired``: the two sides run in turn, alternating
 which goes first), never a best-of: a pair runs under one load, so the ratio holds still while the load changes.
 
-1. Append throughput: the store's batched append against raw ``sqlite3`` ``executemany`` of the same rows into the
-   same schema (target: at least 0.5x).
-2. Append and read back 10,000 events against the ``eventsourcing`` library's SQLite application doing the same
-   (target: at least 3x faster).
-3. Branch creation and undo at depth 10 against depth 10,000 (target: within 1.5x, i.e. O(1)).
-4. ``agon state`` end to end against a bare interpreter importing the same libraries (target: at most 1.5x).
-5. Rollouts (scripts/bench_rollouts.py): events/s per ruleset against today's play-out, two workers against one,
-   and the shipped Pergamemnon replay analysed with 100 rollouts per position.
+The groups (``bench.py GROUP...`` runs only those; SQLite, and PostgreSQL at ``AGON_BENCH_PG_URL`` or the local
+``test`` database, where a group names both):
+
+- ``append``: the store's batched append against raw ``sqlite3`` ``executemany`` of the same rows into the same
+  schema (target: at least 0.5x).
+- ``eventsourcing``: append, read back and rebuild the state of 10,000 events against the ``eventsourcing``
+  library's SQLite application doing the same, both syncing every commit (target: at least 3x faster).
+- ``o1``: branch creation, and undo with redo, at depth 10,000 against depth 10, as service calls (target: within
+  1.5x, i.e. O(1)).
+- ``recording``: a whole bot game recorded through the service against the same game played in memory, per
+  ruleset (target: at most 1.5x).
+- ``commands``: ``agon branch``, ``agon undo`` + ``agon redo`` end to end at the head of lines of about 10,000
+  events against about 10 (target: within 1.5x); with ``undo``: ``agon undo`` at the head of about 100,000 events
+  against about 100 (``undo`` alone runs only this one).
+- ``snapshots``: ``agon state`` with the options and ``agon act`` at the head of a 100,000-event line against a
+  100-event one, in process and end to end (target: within 2x).
+- ``listing``: ``agon games --limit 50`` in a 10,000-game store against a 10-game one (target: within 1.5x), and
+  ``agon stats`` against reading its summary rows alone (target: within 2x).
+- ``startup``: ``agon state`` end to end against a bare interpreter importing the same libraries (target: at most
+  1.5x).
+- ``rollouts`` (scripts/bench_rollouts.py): events/s per ruleset against today's play-out, two workers against one,
+  and the shipped Pergamemnon replay analysed with 100 rollouts per position.
 
 Exit status 1 when a target is missed, so the script can guard a change.
 """

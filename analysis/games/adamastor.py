@@ -16,7 +16,8 @@ SCORE = "the crew's shared result"
 
 
 def label(text: str, cards: Any) -> str | None:
-    """A crew card's number (``c38``, also ``c24 disease`` as traumas and skills list them) by its title."""
+    """A crew card's id (``c38``, as the view's ``card`` columns and the events name it; ``c24 disease`` with what
+    follows it in brackets) by its title, for the study page's tables and analyse's sentences."""
     head, _, rest = text.partition(" ")
     if len(head) < 2 or head[0] != "c" or not head[1:].isdigit():
         return None
@@ -25,6 +26,8 @@ def label(text: str, cards: Any) -> str | None:
     if title is None:
         return None
     return f"{title} ({rest.replace('_', ' ')})" if rest else title
+
+
 SHARED_SCORE = "crew"
 """The game is won or lost together: the score timeline draws the one shared score once, credited to the crew."""
 
