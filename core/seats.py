@@ -137,11 +137,12 @@ def _blocker(line: Line, seat: str) -> object:
     return SETUP_ACTOR
 
 
-def may_undo(line: Line, seat: str) -> bool:
-    """Whether ``seat`` may undo one decision on ``line`` now: the host whenever anything was entered, a player
-    their own last decision while nobody acted, nothing was drawn and nothing was revealed since."""
+def may_undo(service: Service, line: Line, seat: str) -> bool:
+    """Whether ``seat`` may undo one decision on ``line`` now: the host while something on it was entered (not on a
+    new game's or a new branch's events that no person entered: ``Service.undoable``), a player their own last
+    decision while nobody acted, nothing was drawn and nothing was revealed since."""
     if seat == HOST:
-        return line.head.depth > 0
+        return service.undoable(line)
     return _blocker(line, seat) is None
 
 

@@ -1153,7 +1153,7 @@ class Service:
         head = env = self.store.event(game.id, b.head_id)
         count = 0
         while env is not None and env.parent is not None:
-            if env.actor not in (CHANCE_ACTOR, SETUP_ACTOR) and (not humans or env.actor in humans):
+            if _entered(env.actor, humans, None):
                 count += 1
                 if count == steps_back:
                     break
@@ -1162,6 +1162,23 @@ class Service:
             what = "decisions" if not humans else "decisions by people"
             raise ServiceError(_too_far(b.name, steps_back, count, what))
         return self._move_back(game, b, env.parent, head.depth - env.depth + 1)
+
+    def undoable(self, line: Line) -> bool:
+        """Whether ``undo`` of one step would take something back on ``line`` now (what the host's undo button
+        shows by), told walking back from the head only as far as the first event a person entered (a line read from
+        a snapshot is read whole only when none lies in its tail), then, as ``undo`` does first, from the newest
+        head moves when the head was reached by an entry that no count finds (a decision typed at a bot's seat)."""
+        if line.depth == 0:
+            return False
+        humans = {p.name for p in line.created.players if not p.bot}
+        table = line.created.table
+        for env in line.newest_first():
+            if env.depth == 0:
+                break
+            before = (lambda n=env.depth - 1: line.ruleset.pending(line.state_at(n))) if table else None
+            if _entered(env.actor, humans, before):
+                return True
+        return self._entry_start(line.game.id, line.branch.name, line.head.id) is not None
 
     def _entry_start(self, game_id: str, branch: str, head_id: str) -> Envelope | None:
         """Where the last thing entered on ``branch`` started: the head before the 'act' that recorded the head
@@ -1220,13 +1237,7 @@ class Service:
         humans = {p.name for p in created.players if not p.bot}
         entered = []  # the events a person typed: decisions (by anyone when nobody is a person) and chance
         for st in line.steps()[1:]:
-            actor = st.actor
-            if actor == CHANCE_ACTOR:
-                pend = line.ruleset.pending(st.before)
-                typed = isinstance(pend, Chance) and not pend.forced
-            else:
-                typed = actor != SETUP_ACTOR and (not humans or actor in humans)
-            if typed:
+            if _entered(st.actor, humans, lambda st=st: line.ruleset.pending(st.before)):
                 entered.append(st.index)
         if len(entered) < steps_back:
             raise ServiceError(_too_far(b.name, steps_back, len(entered), "entered events"))
@@ -1670,6 +1681,18 @@ class Service:
                 problems.append(f"branch {b.name}: its head points to an event that is not stored (id"
                                 f" {b.head_id[:12]})")
         return problems + edited
+
+
+def _entered(actor: str, humans: Collection[str], pending_before: Callable[[], Pending] | None) -> bool:
+    """Whether an event by ``actor`` is a step ``undo`` counts: a decision by a person (by anyone when nobody is
+    one, ``humans`` empty) or, in a game played at a table (``pending_before``: what the rules asked for just before
+    the event), a chance outcome typed there (not one the service recorded by itself, having one outcome only)."""
+    if actor == CHANCE_ACTOR:
+        if pending_before is None:
+            return False
+        pend = pending_before()
+        return isinstance(pend, Chance) and not pend.forced
+    return actor != SETUP_ACTOR and (not humans or actor in humans)
 
 
 def _too_far(branch: str, steps_back: int, count: int, what: str) -> str:

@@ -298,17 +298,17 @@ def game_head(line: Line) -> dict[str, Any]:
             "status": line.status()}
 
 
-def state_data(line: Line, seat: str | None) -> dict[str, Any]:
+def state_data(svc: Service, line: Line, seat: str | None) -> dict[str, Any]:
     rs = line.ruleset
     return {**game_head(line), "you": seat_name(seat), "table": line.created.table,
             "players": [{"name": p.name, "bot": p.bot} for p in line.created.players],
             "pending": pending_for(line, seat), "round": rs.round(line.state), "scores": rs.scores(line.state),
-            "view": rs.view(line.state, viewer_of(seat)), "may_undo": may_undo(line, seat)}
+            "view": rs.view(line.state, viewer_of(seat)), "may_undo": may_undo(svc, line, seat)}
 
 
-def may_undo(line: Line, seat: str | None) -> bool:
+def may_undo(svc: Service, line: Line, seat: str | None) -> bool:
     """Whether ``seat`` may undo now (the undo policy, core/seats.py ``may_undo``); a spectator never."""
-    return seat is not None and seats.may_undo(line, seat)
+    return seat is not None and seats.may_undo(svc, line, seat)
 
 
 def seat_name(seat: str | None) -> str | None:
@@ -424,7 +424,7 @@ def create_game(call: Call) -> Any:
 def get_state(call: Call) -> Any:
     """The game now, as the caller's seat sees it (without a token: as every player sees it)."""
     line, seat = load(call)
-    return state_data(line, seat)
+    return state_data(call.svc, line, seat)
 
 
 def get_options(call: Call) -> Any:

@@ -146,10 +146,11 @@ def test_whether_a_seat_may_undo_is_told_from_the_tail_a_page_reads(svc, every):
     for seat in ("ann", "bob", seat_policy.HOST):
         line = svc.load(gid)
         assert not line.whole and line.base > 0
-        allowed = seat_policy.may_undo(line, seat)
+        allowed = seat_policy.may_undo(svc, line, seat)
         assert not line.whole, seat
         assert allowed == (seat_policy.undo_refusal(_whole(svc, gid), seat) is None), seat
-    assert seat_policy.may_undo(svc.load(gid), seat_policy.HOST) and not seat_policy.may_undo(svc.load(gid), "ann")
+    assert seat_policy.may_undo(svc, svc.load(gid), seat_policy.HOST)
+    assert not seat_policy.may_undo(svc, svc.load(gid), "ann")
 
 
 def test_a_line_is_read_from_its_last_snapshot(svc, every):

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from agon.core import seats
 from agon.core.service import NewGame, ServiceError
 
 
@@ -278,3 +279,33 @@ def test_redo_on_another_branch_than_the_undo_says_which_branch_has_it(svc):
     svc.switch(game, "main")
     _, n = svc.redo(game)
     assert n == 1 and svc.load(game).head.id == heads[-1]
+
+
+def test_the_host_is_offered_undo_exactly_when_an_undo_would_take_something_back(svc):
+    """The host's page shows undo by ``seats.may_undo`` (``Service.undoable``): not merely when the line has
+    events, but when something on it was entered: a seeded game the bots and the draws opened, and a new branch
+    made before any person decided, have events and nothing to take back (the button was there, and refused)."""
+    def offered_and_done(game: str, branch: str | None = None) -> tuple[bool, bool]:
+        offered = seats.may_undo(svc, svc.load(game, branch), seats.HOST)
+        try:
+            svc.undo(game, branch=branch)
+        except ServiceError:
+            return offered, False
+        svc.redo(game, branch)
+        return offered, True
+
+    game = svc.new_game(NewGame("pergamemnon", players=("Ana",), bots=(("Bo", "random"),), seed=1))
+    opened = svc.load(game).head.depth
+    assert opened > 0 and svc.load(game).pending.player == "Ana"
+    assert offered_and_done(game) == (False, False)
+    svc.act(game, "1")
+    assert offered_and_done(game) == (True, True)
+    svc.branch(game, "before", opened - 1, "main")  # before Ana's decision: nothing entered on that line
+    assert svc.load(game, "before").head.depth > 0 and offered_and_done(game, "before") == (False, False)
+    svc.branch(game, "after", opened + 1, "main")  # Ana's decision is on it: taken back from the new branch
+    assert offered_and_done(game, "after") == (True, True)
+
+    table, _ = table_game(svc)  # at a table: a typed chance outcome is an entry, a new game has none
+    assert offered_and_done(table) == (True, True)
+    svc.undo(table, 3)
+    assert offered_and_done(table) == (False, False)
