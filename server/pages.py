@@ -51,6 +51,23 @@ vertical-align: top; } th { background: #fafafa; font-weight: 600; }
 #status.yours { border-left-color: #D55E00; background: #fdf0e6; font-weight: 600; }
 input, select { font-size: .95rem; max-width: 100%; } code { background: #f4f4f4; padding: 0 .2rem; }
 #links a { overflow-wrap: anywhere; } #games-box { overflow-x: auto; }
+#view td, #scores td { overflow-wrap: anywhere; } #view th { overflow-wrap: normal; }
+#view .kv .kv, #view .kv .rows { margin: .1rem 0; }
+.kv > tr.mine > th, .rows > tr.mine > td { background: #fdf0e6; } .kv > tr.mine > th { border-left: 3px solid #D55E00; }
+span.mine { font-weight: 600; }
+@media (max-width: 40rem) {  /* a phone: a nested table puts its labels above its values, not in a column beside */
+  #view .kv, #view .kv > tr, #view .kv > tr > th, #view .kv > tr > td { display: block; border: 0; }
+  #view .kv > tr > th { background: none; padding: .3rem 0 0; }
+  #view .kv > tr > td { padding: 0 0 .2rem .5rem; border-left: 2px solid #e3e3e3; }
+  #view .kv > tr.mine > td { border-left-color: #D55E00; } #view .kv > tr.mine > th { border-left: 0; }
+  #view .rows, #view .rows > tr, #view .rows > tr > td { display: block; border: 0; padding: 0 .3rem; }
+  #view .rows > tr:first-child { display: none; }
+  #view .rows > tr { border-bottom: 1px solid #e3e3e3; padding: .2rem 0; }
+  #view .rows > tr > td::before { content: attr(data-label) ": "; font-weight: 600; }
+  #view .rows > tr > td:empty { display: none; }
+  #view .kv > tr.leaf > th, #view .kv > tr.leaf > td { display: inline; border: 0; padding: 0; }
+  #view .kv > tr.leaf { padding: .1rem 0; } #view .kv > tr.leaf > th::after { content: ": "; }
+}
 """
 
 # The shared script: rendering a view as tables, reading the API with the seat's token, following the stream.
@@ -59,23 +76,59 @@ const GAME = document.body.dataset.game;
 const TOKEN = (/[#&]token=([^&]+)/.exec(location.hash) || [])[1] || null;
 function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text;
   if (cls) e.className = cls; return e; }
-function flat(v) { return v === null || typeof v !== "object" ||
-  (Array.isArray(v) && v.every(x => x === null || typeof x !== "object")); }
-function text(v) { return Array.isArray(v) ? (v.length ? v.join(", ") : "(none)") : String(v); }
-function render(v) {
+// The view is rendered as it comes, whatever the ruleset: its field names as words, the seat's own entries (under
+// its name, or a named item of that name) first and marked, small counts on one line; nothing is added to it.
+let ME = null;  // the seat's player name
+const NAMES = new Set();  // the game's player names: keys that are names are shown as they are
+function scalar(v) { return v === null || typeof v !== "object"; }
+function flat(v) { return scalar(v) || (Array.isArray(v) && v.every(scalar)); }
+function words(k) { k = String(k); if (NAMES.has(k)) return k;
+  const w = k.replace(/_/g, " "); return w.charAt(0).toUpperCase() + w.slice(1); }
+function text(v) { if (v === null || v === undefined) return "–"; if (typeof v === "boolean") return v ? "yes" : "no";
+  if (Array.isArray(v)) return v.length ? v.map(text).join(", ") : "none"; return String(v); }
+function record(x) { return x !== null && typeof x === "object" && !Array.isArray(x); }
+function mine(x) { return ME !== null && record(x) && (x.name === ME || x.player === ME); }
+function holdsMine(v) { return ME !== null && v !== null && typeof v === "object" &&  // an entry of the seat's own
+  (Array.isArray(v) ? v.some(x => record(x) && x.name === ME) : Object.prototype.hasOwnProperty.call(v, ME)); }
+function entries(v) {  // [label, value, mine]: a list of items with distinct names is labelled by them
+  let out;
+  if (Array.isArray(v)) {
+    const named = v.every(x => record(x) && typeof x.name === "string")
+      && new Set(v.map(x => x.name)).size === v.length;
+    out = v.map((x, i) => named ? [x.name, Object.fromEntries(Object.entries(x).filter(([k]) => k !== "name")),
+      mine(x)] : [String(i + 1), x, mine(x)]);
+  } else out = Object.entries(v).map(([k, x]) => [k, x, ME !== null && k === ME]);
+  return out.filter(e => e[2]).concat(out.filter(e => !e[2]));
+}
+function render(v, depth) {
+  depth = depth || 0;
   if (flat(v)) return el("span", text(v));
-  if (Array.isArray(v) && v.every(x => x && typeof x === "object" && !Array.isArray(x) && Object.values(x).every(
-      y => flat(y)))) {
+  const list = Object.values(v);
+  if (!list.length) return el("span", "none");
+  if (Array.isArray(v) && v.every(x => record(x) && Object.values(x).every(flat))) {  // rows of one kind: a table
     const cols = []; v.forEach(r => Object.keys(r).forEach(k => { if (!cols.includes(k)) cols.push(k); }));
-    const t = el("table"), head = el("tr"); cols.forEach(c => head.appendChild(el("th", c))); t.appendChild(head);
-    v.forEach(r => { const tr = el("tr"); cols.forEach(c => tr.appendChild(el("td", r[c] === undefined ? "" :
-      text(r[c])))); t.appendChild(tr); });
+    const t = el("table", undefined, "rows"), head = el("tr");
+    cols.forEach(c => head.appendChild(el("th", words(c)))); t.appendChild(head);
+    v.forEach(r => { const tr = el("tr", undefined, mine(r) ? "mine" : undefined);
+      cols.forEach(c => { const td = el("td", r[c] === undefined ? "" : text(r[c])); td.dataset.label = words(c);
+        tr.appendChild(td); }); t.appendChild(tr); });
     return t;
   }
-  const t = el("table");
-  const entries = Array.isArray(v) ? v.map((x, i) => [String(i + 1), x]) : Object.entries(v);
-  for (const [k, x] of entries) { const tr = el("tr"); tr.appendChild(el("th", k)); const td = el("td");
-    td.appendChild(render(x)); tr.appendChild(td); t.appendChild(tr); }
+  if (depth && !Array.isArray(v) && list.length <= 8 && list.every(x => x === null || ["number", "boolean"].includes(
+      typeof x))) {  // a few counts: "wood 2, stone 1"
+    const line = el("span", undefined, "counts");
+    Object.entries(v).forEach(([k, x], i) => { if (i) line.appendChild(document.createTextNode(", "));
+      line.appendChild(el("span", (NAMES.has(k) ? k : k.replace(/_/g, " ")) + " " + text(x),
+        ME !== null && k === ME ? "mine" : undefined)); });
+    return line;
+  }
+  const t = el("table", undefined, "kv");
+  let rows = entries(v);
+  if (!depth) rows = rows.filter(e => holdsMine(e[1])).concat(rows.filter(e => !holdsMine(e[1])));
+  for (const [k, x, own] of rows) { const shown = render(x, depth + 1);
+    const tr = el("tr", undefined, (own ? "mine " : "") + (shown.tagName === "SPAN" ? "leaf" : ""));
+    tr.appendChild(el("th", words(k))); const td = el("td"); td.appendChild(shown); tr.appendChild(td);
+    t.appendChild(tr); }
   return t;
 }
 async function call(method, path, body) {
