@@ -173,10 +173,11 @@ SEAT_SCRIPT = (r"""
 let current = null;
 // a decision of many variants, built step by step (/steps): the steps taken, and those before each step back
 let chosen = [], earlier = [], stepsAt = null;
-async function drawSteps(position) {
-  let q;
-  try { q = await call("GET", "/steps?chosen=" + encodeURIComponent(chosen.join(" "))); }
-  catch (e) { chosen = []; earlier = []; q = await call("GET", "/steps"); }  // steps no longer fit: start again
+async function readSteps() {
+  try { return await call("GET", "/steps?chosen=" + encodeURIComponent(chosen.join(" "))); }
+  catch (e) { chosen = []; earlier = []; return await call("GET", "/steps"); }  // steps no longer fit: start again
+}
+function drawSteps(q, position) {
   const box = el("div"); box.id = "steps";
   box.appendChild(el("p", q.chosen.length ? "So far: " + q.chosen.map(c => c.field + " " + c.value).join(", ")
     : "Build your decision step by step.", "muted"));
@@ -184,22 +185,29 @@ async function drawSteps(position) {
   if (q.complete) {
     const b = el("button", "record: " + q.decision.text); b.className = "finish";
     b.onclick = () => act(q.choice, position); box.appendChild(b);
-  } else {
+  } else {  // a step that may end the decision is one of the choices ('done'): other steps may follow it
     box.appendChild(el("p", "Next, " + q.question.prompt + ":"));
     q.question.choices.forEach(c => { const b = el("button", c.value + (c.label ? ": " + c.label : ""));
       b.className = "step"; b.dataset.value = c.value;
       b.onclick = () => take(q.chosen.map(x => x.value).concat([c.value])); box.appendChild(b); });
-    if (q.question.may_end) { const b = el("button", "end the decision here"); b.className = "finish";
-      b.onclick = () => act(q.choice, position); box.appendChild(b); }
   }
   if (earlier.length) { const b = el("button", "back one step"); b.className = "back";
     b.onclick = () => { chosen = earlier.pop(); refresh(); }; box.appendChild(b); }
-  document.getElementById("options").appendChild(box);
+  return box;
 }
+// redraws overlap (the stream's, this page's own after an action): each reads everything first, and only the
+// newest one started draws, at once (two drew their steps into the page one after the other, doubling its buttons)
+let redraws = 0;
 async function refresh() {
+  const mine = ++redraws;
   try {
     const s = await call("GET", "");
+    const o = await call("GET", "/options?brief=1");
+    if (o.position !== stepsAt) { chosen = []; earlier = []; stepsAt = o.position; }
+    const q = o.stepwise ? await readSteps() : null;
+    if (mine !== redraws) return;  // a newer redraw is under way
     current = s;
+    ME = s.you === "host" ? null : s.you; NAMES.clear(); s.players.forEach(p => NAMES.add(p.name));
     document.getElementById("you").textContent = s.you === "host" ? "You are the host (the table's recorder)."
       : s.you ? "You play " + s.you + "." : "No seat: you see what every player sees.";
     // the seat whose turn it is is told so in words, in colour and in the tab's title (seen from another tab)
@@ -212,10 +220,8 @@ async function refresh() {
     document.getElementById("status").dataset.event = s.event;
     document.getElementById("view").replaceChildren(render(s.view));
     document.getElementById("scores").replaceChildren(render(s.scores));
-    const o = await call("GET", "/options?brief=1");
     const box = document.getElementById("options"); box.replaceChildren();
-    if (o.position !== stepsAt) { chosen = []; earlier = []; stepsAt = o.position; }
-    if (o.stepwise) await drawSteps(o.position);
+    if (q) box.appendChild(drawSteps(q, o.position));
     o.options.forEach(opt => { const b = el("button", opt.n + ". " + opt.text); b.dataset.n = opt.n;
       b.onclick = () => act(opt.n, o.position); box.appendChild(b); });
     if (o.note) box.appendChild(el("p", o.note, "muted"));
@@ -225,9 +231,13 @@ async function refresh() {
       ? (p.count === 1 ? "roll a die of " + p.sides + " sides and type what it shows, a number from 1 to "
         : "roll " + p.count + " dice of " + p.sides + " sides and type each, separated by spaces: numbers from 1 to ")
         + p.sides : p.items && p.items.length ? "possible: " + p.items.join(", ") : "";
-    document.getElementById("undo").hidden = !s.may_undo;  // shown only while the undo policy allows it
+    const undo = document.getElementById("undo");
+    undo.hidden = !s.may_undo;  // shown only while the undo policy allows it (the host's too: 'undoable')
+    undo.textContent = s.you === "host" ? "undo the last entry" : "undo my last decision";
+    undo.title = s.you === "host" ? "take back the last decision or chance outcome entered, with what followed it"
+      + " by itself" : "take back your last decision";
     if (s.event !== errorAt) { showError(null); errorAt = null; }  // an action's refusal stays while it is news
-  } catch (e) { showError(e); errorAt = null; }
+  } catch (e) { if (mine === redraws) { showError(e); errorAt = null; } }
 }
 // the event a refused action's sentence was shown at: a redraw for that same event (the stream's, or this seat's
 // other page's) keeps it; the game moving on, or the next action, clears it
