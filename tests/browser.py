@@ -11,13 +11,20 @@ The fixtures (registered in tests/conftest.py):
 Use it as any Playwright page: ``page.goto(url)``, ``page.click("#next")``, ``page.keyboard.press("ArrowRight")``,
 ``page.wait_for_function("...")``, ``page.evaluate("...")``, ``page.screenshot(path=...)``.
 Screenshots worth keeping go to ``ARTIFACTS`` (test-artifacts/ at the top of the checkout).
+
+``live_server(url)`` runs ``agon serve``'s app over the store at ``url`` in this process, under uvicorn on a free
+loopback port, for as long as the ``with`` block: it gives (the server's address, ``url``).
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import socket
+import threading
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -75,3 +82,29 @@ def page(browser) -> Iterator[object]:
         yield p
     finally:
         context.close()
+
+
+@contextmanager
+def live_server(url: str) -> Iterator[tuple[str, str]]:
+    """The app over the store at ``url`` on a free loopback port: (its address, ``url``); stopped afterwards."""
+    import uvicorn
+
+    from agon.server.app import create_app
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    srv = uvicorn.Server(uvicorn.Config(create_app(url, poll=0.1), host="127.0.0.1", port=port, log_level="warning",
+                                        timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}", url
+    finally:
+        srv.should_exit = True
+        thread.join(15)

@@ -8,20 +8,17 @@ The server runs in this process under uvicorn on 127.0.0.1 and stops when the te
 
 from __future__ import annotations
 
-import socket
-import threading
 import time
 from collections.abc import Iterator
 
 import httpx
 import pytest
-import uvicorn
 
 from agon.core import registry
 from agon.core.engine import PUBLIC
 from agon.core.service import Service
 from agon.events.store import Store
-from agon.server.app import create_app
+from tests.browser import live_server
 from tests.hidden import hidden_identifiers, leaks, visible
 
 pytestmark = pytest.mark.browser
@@ -30,24 +27,8 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def server(tmp_path) -> Iterator[tuple[str, str]]:
     """A live server on a free loopback port over a fresh SQLite store: (its address, the store's URL)."""
-    url = f"sqlite:///{tmp_path / 'club.db'}"
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    srv = uvicorn.Server(uvicorn.Config(create_app(url, poll=0.1), host="127.0.0.1", port=port, log_level="warning",
-                                        timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}", url
-    finally:
-        srv.should_exit = True
-        thread.join(15)
+    with live_server(f"sqlite:///{tmp_path / 'club.db'}") as address:
+        yield address
 
 
 def _context(browser, errors: list[str]):
