@@ -51,22 +51,25 @@ vertical-align: top; } th { background: #fafafa; font-weight: 600; }
 #status.yours { border-left-color: #D55E00; background: #fdf0e6; font-weight: 600; }
 input, select { font-size: .95rem; max-width: 100%; } code { background: #f4f4f4; padding: 0 .2rem; }
 #links a { overflow-wrap: anywhere; } #games-box { overflow-x: auto; }
-#view td, #scores td { overflow-wrap: anywhere; } #view th { overflow-wrap: normal; }
+#view td, #scores td { overflow-wrap: break-word; } #view { container-type: inline-size; }
 #view .kv .kv, #view .kv .rows { margin: .1rem 0; }
 .kv > tr.mine > th, .rows > tr.mine > td { background: #fdf0e6; } .kv > tr.mine > th { border-left: 3px solid #D55E00; }
 span.mine { font-weight: 600; }
-@media (max-width: 40rem) {  /* a phone: a nested table puts its labels above its values, not in a column beside */
+@container (max-width: 48rem) {  /* a phone, or a column as narrow: labels above values, not in columns beside */
   #view .kv, #view .kv > tr, #view .kv > tr > th, #view .kv > tr > td { display: block; border: 0; }
   #view .kv > tr > th { background: none; padding: .3rem 0 0; }
   #view .kv > tr > td { padding: 0 0 .2rem .5rem; border-left: 2px solid #e3e3e3; }
   #view .kv > tr.mine > td { border-left-color: #D55E00; } #view .kv > tr.mine > th { border-left: 0; }
+  #view .kv > tr.leaf > th, #view .kv > tr.leaf > td { display: inline; border: 0; padding: 0; }
+  #view .kv > tr.leaf { padding: .1rem 0; } #view .kv > tr.leaf > th::after { content: ": "; }
+  #view .rows { display: block; overflow-x: auto; max-width: 100%; }  /* a wide one scrolls in its own box */
+}
+@container (max-width: 30rem) {  /* a phone: each row of a table as a card of labelled values */
   #view .rows, #view .rows > tr, #view .rows > tr > td { display: block; border: 0; padding: 0 .3rem; }
   #view .rows > tr:first-child { display: none; }
   #view .rows > tr { border-bottom: 1px solid #e3e3e3; padding: .2rem 0; }
   #view .rows > tr > td::before { content: attr(data-label) ": "; font-weight: 600; }
   #view .rows > tr > td:empty { display: none; }
-  #view .kv > tr.leaf > th, #view .kv > tr.leaf > td { display: inline; border: 0; padding: 0; }
-  #view .kv > tr.leaf { padding: .1rem 0; } #view .kv > tr.leaf > th::after { content: ": "; }
 }
 """
 
