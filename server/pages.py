@@ -73,8 +73,19 @@ span.mine { font-weight: 600; }
 }
 """
 
+REOPENING = r"""
+// A stream answered with an error status (a 503 while the store is down) is closed for good by the browser: it is
+// opened again after a pause that doubles up to a minute.
+function reopening(open) { let wait = 2000;
+  const start = () => { const es = open(() => { wait = 2000; });
+    es.addEventListener("error", () => { if (es.readyState === EventSource.CLOSED) {
+      setTimeout(start, wait); wait = Math.min(2 * wait, 60000); } }); };
+  start(); }
+"""
+"""The pages' event streams, opened again when the server refused one (the seat's page and the spectators')."""
+
 # The shared script: rendering a view as tables, reading the API with the seat's token, following the stream.
-SCRIPT = r"""
+SCRIPT = REOPENING + r"""
 const GAME = document.body.dataset.game;
 const TOKEN = (/[#&]token=([^&]+)/.exec(location.hash) || [])[1] || null;
 function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text;
@@ -155,14 +166,14 @@ async function loadLog() {
 }
 function follow(onRecorded, onChange) {
   const q = TOKEN ? "?token=" + encodeURIComponent(TOKEN) : "";
-  const es = new EventSource("/api/games/" + GAME + "/events" + q);
-  es.addEventListener("recorded", ev => onRecorded(JSON.parse(ev.data)));
-  es.addEventListener("status", ev => onChange(JSON.parse(ev.data)));
-  es.addEventListener("moved", ev => { loadLog().catch(showError); onChange(JSON.parse(ev.data)); });
-  // the browser reconnects a dropped stream by itself; what changed meanwhile (an undo included) is read again
   let opened = false;
-  es.onopen = () => { if (opened) { loadLog().catch(showError); onChange({}); } opened = true; };
-  return es;
+  reopening(ok => { const es = new EventSource("/api/games/" + GAME + "/events" + q);
+    es.addEventListener("recorded", ev => onRecorded(JSON.parse(ev.data)));
+    es.addEventListener("status", ev => onChange(JSON.parse(ev.data)));
+    es.addEventListener("moved", ev => { loadLog().catch(showError); onChange(JSON.parse(ev.data)); });
+    // the browser reconnects a dropped stream by itself; what changed meanwhile (an undo included) is read again
+    es.onopen = () => { ok(); if (opened) { loadLog().catch(showError); onChange({}); } opened = true; };
+    return es; });
 }
 function appendLog(row) { const log = document.getElementById("log");
   // a row the page holds at this number or later was taken back (an undo whose re-reading of the record failed,
@@ -387,7 +398,7 @@ async def seat(request: Request) -> Response:
     return _page(f"agon game {game}", body, game, SEAT_SCRIPT)
 
 
-WATCH_SCRIPT = r"""
+WATCH_SCRIPT = REOPENING + r"""
 (function () {
   "use strict";
   const study = window.agonStudy, game = study.data().game;
@@ -407,12 +418,15 @@ WATCH_SCRIPT = r"""
     finally { busy = false; if (again) { again = false; reload(); } }
     document.body.dataset.live = shown();
   }
-  const es = new EventSource("/api/games/" + encodeURIComponent(game) + "/events");
   const changed = ev => { const s = JSON.parse(ev.data);
     if (ev.type === "status" && s.branch + "@" + s.event === shown()) return;  // nothing new
     reload(); };
-  es.addEventListener("status", changed);
-  es.addEventListener("moved", changed);
+  let opened = false;
+  reopening(ok => { const es = new EventSource("/api/games/" + encodeURIComponent(game) + "/events");
+    es.addEventListener("status", changed);
+    es.addEventListener("moved", changed);
+    es.onopen = () => { ok(); if (opened) reload(); opened = true; };  // what changed while it was closed
+    return es; });
   if (!/step=/.test(study.opened)) study.end();  // a spectator arrives at the newest event
   document.body.dataset.live = shown();
 })();

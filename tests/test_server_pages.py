@@ -383,3 +383,42 @@ def test_a_seat_whose_connection_blinks_through_an_undo_shows_the_record_as_it_i
                                "p => p.innerText)) === JSON.stringify(want)", arg=want, timeout=10_000)
     finally:
         ctx.close()
+
+
+def test_a_seat_and_the_spectators_refused_their_stream_by_a_store_down_open_it_again_and_follow(browser, server):
+    """A stream answered with a 503 (the store down for a moment) is closed for good by the browser: each page opens
+    it again after a pause, reads what changed meanwhile, and follows the game live from then on."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
+                                                    "seed": 3}).json()
+    gid, tokens = created["game"], {p: s["token"] for p, s in created["seats"].items()}
+    errors: list[str] = []
+    ctx, seat = _context(browser, errors)
+    refused = {"n": 0}
+
+    def down_then_up(route) -> None:
+        if refused["n"] < 2:  # the first stream of each page
+            refused["n"] += 1
+            route.fulfill(status=503, content_type="application/json",
+                          body='{"error": "the store is busy; nothing was recorded: retry the request"}')
+        else:
+            route.continue_()
+
+    ctx.route("**/api/games/*/events*", down_then_up)
+    try:
+        seat.goto(base + created["seats"]["Ana"]["link"])
+        seat.wait_for_selector("#log p")
+        watch = ctx.new_page()
+        watch.goto(f"{base}/games/{gid}/watch")
+        watch.wait_for_function("document.body.dataset.live")
+        assert refused["n"] == 2
+        for _ in range(2):  # made while the streams are closed, then after they opened again
+            who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+            assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": tokens[who]},
+                              json={"choice": 1}).status_code == 200
+            event = httpx.get(f"{base}/api/games/{gid}").json()["event"]
+            _at(seat, event)
+            _at(watch, event)
+        assert not errors, errors
+    finally:
+        ctx.close()
