@@ -24,8 +24,9 @@ _TILE = re.compile(r"^([a-z]+)-(?:([ht])(\d+)-\d+|(\d+)|(assassin|candidate))$")
 
 
 def label(text: str, cards: Any) -> str | None:
-    """Tiles and counters by name: ``sparta-h3-2`` is "Sparta hoplite 3", ``argos-2`` "Argos influence 2",
-    ``thebes-assassin`` "Thebes assassin"; a special tile (``slave-revolt``) by its title."""
+    """Tiles and counters by name, as the ruleset's sentences name them (core.games.perikles.data): ``sparta-h3-2``
+    is "Sparta hoplite 3", ``argos-2`` "Argos 2-cube", ``thebes-assassin`` "Thebes assassin"; a special tile
+    (``slave-revolt``) by its title."""
     if any(sp.get("name") == text for sp in (cards or {}).get("specials", ())):
         return text.replace("-", " ").title()
     m = _TILE.match(text)
@@ -35,7 +36,7 @@ def label(text: str, cards: Any) -> str | None:
     if kind:
         return f"{city.title()} {'hoplite' if kind == 'h' else 'trireme'} {strength}"
     if influence:
-        return f"{city.title()} influence {influence}"
+        return f"{city.title()} {influence}-cube"
     return f"{city.title()} {role}"
 
 

@@ -159,7 +159,7 @@ def test_tiles_and_cards_are_shown_by_name():
     cards = registry.get("perikles").default_cards()
     assert perikles.label("sparta-h3-2", cards) == "Sparta hoplite 3"
     assert perikles.label("persia-t2-1", cards) == "Persia trireme 2"
-    assert perikles.label("argos-2", cards) == "Argos influence 2"
+    assert perikles.label("argos-2", cards) == "Argos 2-cube"
     assert perikles.label("thebes-assassin", cards) == "Thebes assassin"
     assert perikles.label("slave-revolt", cards) == "Slave Revolt"
     assert perikles.label("Ana", cards) is None and perikles.label("athens", cards) is None
@@ -174,12 +174,15 @@ def test_the_page_names_only_what_its_own_views_show(sqlite_svc):
     from agon.core.service import NewGame
 
     gid = sqlite_svc.new_game(NewGame("perikles", players=["Ana", "Bruno", "Chloe"], seed=1))
-    for _ in range(8):  # past the setup placements: the display of influence tiles is out
+    for _ in range(200):  # to the commitments: Ana's counters at home are listed, their ids in the 'counter' column
+        if sqlite_svc.load(gid).state.phase == "commit":
+            break
         sqlite_svc.act(gid, "1")
     data = study_data(sqlite_svc.lines(gid), as_player="Ana")
-    assert any(" influence " in name for name in data["names"].values()), data["names"]
+    assert any(" hoplite " in name for name in data["names"].values()), data["names"]
     shown = json.dumps(states_of(data, "Ana"))
     assert all(json.dumps(text) in shown for text in data["names"])
+    assert re.search(r'"display": \[[^]]*"[A-Z][a-z]+ (?:2-cube|candidate|assassin)"', shown)  # tiles by name
 
 
 def test_where_an_analysis_exists_the_page_carries_its_win_chances(agon, tmp_path):

@@ -35,7 +35,7 @@ def test_perikles_places_two_cubes_in_athens_once():
     s = influence_turn("perikles")
     s = play(s, PeriklesPlayed(player="P1"))
     assert s.cubes[0][0] == 4 and s.used[0]
-    assert "no unused perikles" in refused(s, PeriklesPlayed(player="P1"))
+    assert "no unused Perikles tile" in refused(s, PeriklesPlayed(player="P1"))
     assert RS.pending(s).player == "P1"
 
 
@@ -84,7 +84,7 @@ def test_slave_revolt_removes_a_spartan_hoplite_drawn_blind_on_ones_own_commitme
     assert "not a Spartan hoplite" in refused(s, SlaveRevoltStruck(counter="athens-h1-1"))
     s = play(s, SlaveRevoltStruck(counter="sparta-h4-2"))
     assert s.revolted == ("sparta-h4-2",) and RS.pending(s).player == "P1"
-    assert "no unused slave-revolt" in refused(s, SlaveRevoltPlayed(player="P1", place="Plataea"))
+    assert "no unused Slave Revolt tile" in refused(s, SlaveRevoltPlayed(player="P1", place="Plataea"))
     assert strengths(s, "Plataea", "H") == (4, 1)
     s = play(s, ForcesCommitted(player="P1", tile="any"))
     assert RS.pending(s).player == "P2"
@@ -110,7 +110,7 @@ def test_brasidas_doubles_spartan_hoplite_strength_in_one_battle():
     pending = RS.pending(s)
     assert isinstance(pending, Decision) and pending.player == "P4"
     assert strengths(s, "Mantinea", "H") == (5, 3)
-    assert "holds brasidas, not phormio" in refused(s, BattleTilePlayed(player="P4", tile="phormio"))
+    assert "holds the Brasidas tile, not the Phormio tile" in refused(s, BattleTilePlayed(player="P4", tile="phormio"))
     s = play(s, BattleTilePlayed(player="P4", tile="brasidas"))
     assert strengths(s, "Mantinea", "H", s.battle.played) == (8, 3)
     assert isinstance(RS.pending(s), Chance) and s.used[3]

@@ -68,7 +68,7 @@ def test_every_holder_of_an_unused_tile_is_asked_before_a_battle_and_one_whose_t
     s = play(s, BattleTileKept(player="P1"), BattleTilePlayed(player="P2", tile="brasidas"),
              BattleTileKept(player="P3"))
     assert not tile_usable(s, 3)
-    assert "phormio cannot serve in the hoplite battle at Mantinea" in refused(
+    assert "the Phormio tile cannot serve in the hoplite battle at Mantinea" in refused(
         s, BattleTilePlayed(player="P4", tile="phormio"))
     assert isinstance(RS.pending(play(s, BattleTileKept(player="P4"))), Chance)
 

@@ -20,10 +20,10 @@ LEADERS = {"athens": 0, "sparta": 1, "corinth": 2, "megara": 3}
 def test_unused_special_tiles_are_hidden_from_others_and_shown_once_used():
     s = at_commit(leaders=LEADERS)
     mine = RS.view(s, "P1")["players"]
-    assert mine["P1"]["special_tile"] == "perikles" and mine["P2"]["special_tile"] == "hidden"
-    assert RS.view(s, None)["players"]["P2"]["special_tile"] == "plague"
+    assert mine["P1"]["special_tile"] == "Perikles tile" and mine["P2"]["special_tile"] == "hidden"
+    assert RS.view(s, None)["players"]["P2"]["special_tile"] == "Plague tile"
     used = s.__class__(**{**{f: getattr(s, f) for f in s.__struct_fields__}, "used": (False, True, False, False)})
-    assert RS.view(used, "P1")["players"]["P2"]["special_tile"] == "plague"
+    assert RS.view(used, "P1")["players"]["P2"]["special_tile"] == "Plague tile"
 
 
 def test_committed_counters_are_face_down_to_others_until_their_battle():
@@ -146,8 +146,9 @@ def test_the_public_log_keeps_committed_counters_face_down_but_the_options_name_
     s = at_commit(leaders=LEADERS)
     e = ForcesCommitted(player="P1", tile="any",
                         placements=(Placement(counter="athens-t4-1", location="Pylos", side="attacker", role="main"),))
-    assert "athens-t4-1" not in RS.narrate(s, e) and "1 counter to Pylos as main attacker" in RS.narrate(s, e)
-    assert "athens-t4-1 (trireme 4) to Pylos as main attacker" in option_text(RS, s, e)
+    assert "1 counter to Pylos as main attacker" in RS.narrate(s, e)
+    assert "athens-t4-1" not in RS.narrate(s, e) and "trireme" not in RS.narrate(s, e)
+    assert "Athens trireme 4 to Pylos as main attacker" in option_text(RS, s, e)
 
 
 def test_the_election_report_is_shown_in_its_own_turn_only():

@@ -10,7 +10,7 @@ Allies). Readings chosen (what "2 steps" means, battles nobody can fight...) are
 
 from __future__ import annotations
 
-from agon.core.games.perikles.data import KIND_NAMES, PERSIA, Data
+from agon.core.games.perikles.data import KIND_NAMES, PERSIA, Data, special_name
 from agon.core.games.perikles.state import (
     BATTLE,
     DEAL_LOCATIONS,
@@ -154,10 +154,12 @@ def validate_tile(s: State, e: BattleTilePlayed | BattleTileKept) -> str | None:
     if s.battle is None or s.battle.stage != "tiles" or tile_chooser(s) != p:
         return f"{R_TILES}: {e.player} has no special tile to play before this battle"
     if isinstance(e, BattleTilePlayed) and e.tile != s.specials[p]:
-        return f"{R_TILES}: {e.player} holds {s.specials[p]}, not {e.tile}"
+        typed = f"the {special_name(e.tile)}" if e.tile in s.data.specials else repr(e.tile)
+        return f"{R_TILES}: {e.player} holds the {special_name(s.specials[p])}, not {typed}"
     if isinstance(e, BattleTilePlayed) and not tile_usable(s, p):
         location, kind = current(s)
-        return f"{R_TILES}: {e.tile} cannot serve in the {KIND_NAMES[kind]} battle at {location}; it may only be kept"
+        return (f"{R_TILES}: the {special_name(e.tile)} cannot serve in the {KIND_NAMES[kind]} battle at {location}; it"
+                " may only be kept")
     return None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from agon.core.games.perikles.data import PERSIA, ROLES, SIDES, Counter, Data
+from agon.core.games.perikles.data import PERSIA, ROLES, SIDES, Counter, Data, city_name, counter_label, tile_name
 from agon.core.games.perikles.state import (
     BATTLE,
     COMMIT,
@@ -116,10 +116,10 @@ def placement_error(
     counter = s.data.counter(pl.counter)
     name = s.players[player]
     if not commands(s, player, counter.city):
-        who = "lead no city" if counter.city == PERSIA else f"lead {counter.city}"
-        return f"{R_COMMIT}: {name} does not command {pl.counter} (only players who {who} do)", NOBODY
+        who = "lead no city" if counter.city == PERSIA else f"lead {city_name(counter.city)}"
+        return f"{R_COMMIT}: {name} does not command the {counter_label(counter)} (only players who {who} do)", NOBODY
     if pl.counter in used or not at_home(s, counter):
-        return f"{R_COMMIT}: {pl.counter} is not at home to be sent", NOBODY
+        return f"{R_COMMIT}: that {counter_label(counter)} is not at home to be sent", NOBODY
     if pl.location not in s.locations:
         return f"{R_COMMIT}: {pl.location!r} is not one of this turn's locations", NOBODY
     if pl.side not in SIDES or pl.role not in ROLES:
@@ -179,7 +179,8 @@ def commitment_error(s: State, e: ForcesCommitted) -> tuple[str | None, int, str
     """(the broken rule or None, the leader whose permission is needed, the location concerned)."""
     p = pidx(s, e.player)
     if e.tile not in s.hands[p]:
-        return f"{R_COMMIT}: {e.player} holds no {e.tile!r} influence tile to spend", NOBODY, ""
+        held = tile_name(e.tile) if e.tile in s.data.deck else f"{e.tile!r} influence tile"
+        return f"{R_COMMIT}: {e.player} holds no {held} to spend", NOBODY, ""
     if e.tile not in eligible_tiles(s, p):
         return f"{R_COMMIT}: 2-cube tiles are spent first, while any player still holds one", NOBODY, ""
     limit = s.data.units_per_commitment + (s.data.extra_units if e.cube else 0)
@@ -270,7 +271,7 @@ def validate_revolt(s: State, e: SlaveRevoltPlayed) -> str | None:
     if s.phase != COMMIT or s.request is not None or s.revolt_place:
         return f"{R_REVOLT}: the Slave Revolt is played on your own turn while committing forces"
     if s.specials[p] != "slave-revolt" or s.used[p]:
-        return f"{R_REVOLT}: {e.player} holds no unused slave-revolt tile"
+        return f"{R_REVOLT}: {e.player} holds no unused Slave Revolt tile"
     if e.place not in revolt_places(s):
         return (f"{R_REVOLT}: no Spartan counter stands at {e.place!r}; possible:"
                 f" {', '.join(revolt_places(s)) or 'none'}")

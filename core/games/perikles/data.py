@@ -101,6 +101,52 @@ def tile_cubes(tile: str) -> int:
     return 2 if tile_kind(tile) == "2" else 1
 
 
+# --- words for a player: what the facts call a tile or a counter, never its id --------------------------------
+
+
+def city_name(city: str) -> str:
+    """A city as the facts write it ("athens" -> "Athens")."""
+    return city.capitalize()
+
+
+def tile_label(tile: str) -> str:
+    """An influence tile in a list, as the facts' deck table names it: "Megara 2-cube", "Argos candidate",
+    "Thebes assassin", "Any" (perikles-data-facts.md, 'Influence deck'). A string that is no tile of the deck's kinds
+    is told as given."""
+    kind = tile_kind(tile)
+    if kind == "any":
+        return "Any"
+    if kind not in ("2", "candidate", "assassin"):
+        return tile
+    return f"{city_name(tile_city(tile))} {'2-cube' if kind == '2' else kind}"
+
+
+def tile_name(tile: str, article: bool = False) -> str:
+    """An influence tile in a sentence: "Megara 2-cube tile" ("a Megara 2-cube tile" with ``article``)."""
+    name = f"{tile_label(tile)} tile"
+    if not article:
+        return name
+    return ("an " if name[0] in "AEIOU" else "a ") + name
+
+
+def tile_names(tiles: tuple[str, ...] | list[str]) -> str:
+    """Tiles in a sentence: their labels joined by commas."""
+    return ", ".join(tile_label(t) for t in tiles)
+
+
+def special_name(tile: str) -> str:
+    """A special tile by its title in the facts: "persian-fleet" -> "Persian Fleet tile" ("tile" tells the Perikles
+    tile from the game and the man)."""
+    return tile.replace("-", " ").title() + " tile"
+
+
+def counter_label(c: Counter) -> str:
+    """A military counter as a player reads it: its city, kind and strength, "Corinth hoplite 2" (the facts'
+    counter table: city, hoplites or triremes, strength). Counters alike are alike to a player; the id's last
+    number only tells them apart in what is typed."""
+    return f"{city_name(c.city)} {KIND_NAMES.get(c.kind, c.kind)} {c.strength}"
+
+
 def default_cards() -> dict[str, Any]:
     text = resources.files("agon.core.games.perikles").joinpath("cards.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)

@@ -8,7 +8,15 @@ candidates and assassins, nominations, elections) and perikles-data-facts.md ("S
 from __future__ import annotations
 
 from agon.core.games.perikles.commit import first_committer
-from agon.core.games.perikles.data import tile_city, tile_cubes, tile_kind
+from agon.core.games.perikles.data import (
+    city_name,
+    special_name,
+    tile_city,
+    tile_cubes,
+    tile_kind,
+    tile_name,
+    tile_names,
+)
 from agon.core.games.perikles.state import (
     COMMIT,
     DEAL_LOCATIONS,
@@ -135,18 +143,19 @@ def validate_take(s: State, e: InfluenceTileTaken) -> str | None:
     not use is refused before anything else, so a candidate tile never also removes a candidate, an assassin tile
     never nominates one, and a city that does not exist is named as such (never looked up)."""
     if e.tile not in s.display:
-        return f"{R_TAKE}: {e.tile!r} is not on display; on display: {', '.join(sorted(set(s.display)))}"
+        named = tile_name(e.tile, article=True) if e.tile in s.data.deck else repr(e.tile)
+        return f"{R_TAKE}: {named} is not on display; on display: {tile_names(sorted(set(s.display)))}"
     kind = tile_kind(e.tile)
     if kind == "any":
         if e.city not in s.data.cities:
-            return f"{R_TAKE}: an 'any' tile puts its cube in a city you name ({', '.join(s.data.cities)})"
+            return f"{R_TAKE}: an Any tile puts its cube in a city you name ({', '.join(s.data.cities)})"
     elif e.city and e.city != tile_city(e.tile):
-        return f"{R_TAKE}: the {e.tile} tile puts its cubes in {tile_city(e.tile)}, not {e.city}"
+        return f"{R_TAKE}: the {tile_name(e.tile)} puts its cubes in {city_name(tile_city(e.tile))}, not {e.city}"
     if kind != "candidate" and (e.nominee or e.nominee_city or e.slot):
-        return f"{R_TAKE}: only a candidate tile nominates a candidate; the {e.tile} tile names no nominee"
+        return f"{R_TAKE}: only a candidate tile nominates a candidate; the {tile_name(e.tile)} names no nominee"
     old_target = s.version < ONLY_AS_PRINTED and kind == "candidate" and bool(e.nominee or e.nominee_city or e.slot)
     if kind != "assassin" and (e.target_city or e.target_slot) and not old_target:
-        return f"{R_TAKE}: only an assassin tile removes a candidate; the {e.tile} tile names no target"
+        return f"{R_TAKE}: only an assassin tile removes a candidate; the {tile_name(e.tile)} names no target"
     after = _place_tile_cubes(s, e)
     if kind == "candidate":
         if e.nominee or e.nominee_city or e.slot:
@@ -227,9 +236,9 @@ def validate_influence_special(s: State, e: PeriklesPlayed | AlkibiadesPlayed | 
     name = {PeriklesPlayed: "perikles", AlkibiadesPlayed: "alkibiades", PlaguePlayed: "plague"}[type(e)]
     p = pidx(s, e.player)
     if s.phase != INFLUENCE or s.refill:
-        return f"{R_SPECIAL}: the {name} tile is played in the influence phase, on your own turn"
+        return f"{R_SPECIAL}: the {special_name(name)} is played in the influence phase, on your own turn"
     if s.specials[p] != name or s.used[p]:
-        return f"{R_SPECIAL}: {e.player} holds no unused {name} tile"
+        return f"{R_SPECIAL}: {e.player} holds no unused {special_name(name)}"
     if isinstance(e, PlaguePlayed) and e.city not in s.data.cities:
         return f"{R_SPECIAL}, Plague: {e.city!r} is not a city"
     if isinstance(e, AlkibiadesPlayed):

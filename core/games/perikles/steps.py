@@ -12,12 +12,10 @@ possible value is still a question (core.steps answers it by itself), so typing 
 from __future__ import annotations
 
 from agon.core.games.perikles.commit import commitment_error, main_of_in
-from agon.core.games.perikles.data import SIDES
+from agon.core.games.perikles.data import SIDES, counter_label, tile_name
 from agon.core.games.perikles.state import NOBODY, Commit, State, cube_count, eligible_tiles, home_counters
 from agon.core.steps import DONE, Choice, Question
 from agon.events.perikles import ForcesCommitted, Placement
-
-KINDS = {"H": "hoplite", "T": "trireme"}
 
 
 def _event(s: State, tile: str, placements: tuple[Placement, ...], cube: str = "") -> ForcesCommitted:
@@ -71,7 +69,7 @@ def commitment_steps(s: State, chosen: tuple[tuple[str, str], ...]) -> Question 
     steps = list(chosen)
     tile = steps.pop(0)[1] if steps and steps[0][0] == "tile" else ""
     if not tile:
-        return Question("tile", "which influence tile to spend", tuple(Choice(t) for t in tiles))
+        return Question("tile", "which influence tile to spend", tuple(Choice(t, tile_name(t)) for t in tiles))
     placements: tuple[Placement, ...] = ()
     location = side = ""
     here = 0  # counters sent to ``location`` since it was named
@@ -92,8 +90,8 @@ def commitment_steps(s: State, chosen: tuple[tuple[str, str], ...]) -> Question 
             cube = value
     if not finished:
         can_end = bool(_cubes(s, tile, placements))
-        ending = (Choice(DONE, f"spend {tile} sending {f'{len(placements)} counter(s)' if placements else 'no units'}"),
-                  ) if can_end else ()
+        sent = f"{len(placements)} counter(s)" if placements else "no units"
+        ending = (Choice(DONE, f"spend the {tile_name(tile)} sending {sent}"),) if can_end else ()
         if not location:
             locs = [loc for loc in s.locations if _reachable(s, tile, placements, loc)]
             return Question("location", "where counters go" + (" ('done': none)" if can_end else ""),
@@ -104,9 +102,9 @@ def commitment_steps(s: State, chosen: tuple[tuple[str, str], ...]) -> Question 
                 _placement(s, placements, ids[0], location, x),)) for ids in kinds.values())]
             return Question("side", f"at {location}: attack or defend", tuple(Choice(x) for x in sides))
         counters, accepts = [], []
-        for (city, kind, strength), ids in kinds.items():
+        for ids in kinds.values():
             if _ok(s, tile, placements + (_placement(s, placements, ids[0], location, side),)):
-                counters.append(Choice(ids[0], f"{city} {KINDS.get(kind, kind)} {strength} ({len(ids)} at home)"))
+                counters.append(Choice(ids[0], f"{counter_label(s.data.counter(ids[0]))} ({len(ids)} at home)"))
                 accepts += ids
         if not here:
             return Question("counter", f"which counter to send to {location} ({side})", tuple(counters),

@@ -14,7 +14,16 @@ from typing import Any
 from agon.core.engine import PUBLIC
 from agon.core.games.perikles.battle import current, roll_outcome, strengths, targets
 from agon.core.games.perikles.commit import commitment_error
-from agon.core.games.perikles.data import KIND_NAMES, tile_city, tile_kind
+from agon.core.games.perikles.data import (
+    KIND_NAMES,
+    counter_label,
+    special_name,
+    tile_city,
+    tile_kind,
+    tile_label,
+    tile_name,
+    tile_names,
+)
 from agon.core.games.perikles.scoring import breakdown
 from agon.core.games.perikles.state import BATTLE, COMMIT, NOBODY, OVER, State, home_counters, pidx
 from agon.events.base import GameCreated
@@ -80,7 +89,7 @@ def view(s: State, player: str | None, to_act: str | None = None) -> dict[str, A
             }
             for c, city in enumerate(cities)
         },
-        "display": list(s.display),
+        "display": [tile_label(t) for t in s.display],
         "deck_count": len(s.deck),
         "locations": [],
         "players": {},
@@ -101,7 +110,8 @@ def view(s: State, player: str | None, to_act: str | None = None) -> dict[str, A
             counter = s.data.counter(cm.counter)
             row: dict[str, Any] = {"player": s.players[cm.player], "role": cm.role, "city": counter.city}
             if everything or cm.player == me or revealed(s, name):
-                row |= {"counter": counter.id, "kind": KIND_NAMES[counter.kind], "strength": counter.strength,
+                row |= {"counter": counter.id, "name": counter_label(counter), "kind": KIND_NAMES[counter.kind],
+                        "strength": counter.strength,
                         "lost": counter.id in s.lost, "revolted": counter.id in s.revolted}
             else:
                 row["face_down"] = True
@@ -114,17 +124,18 @@ def view(s: State, player: str | None, to_act: str | None = None) -> dict[str, A
         used = bool(s.used[p]) if s.used else False
         special = s.specials[p] if s.specials else None
         info: dict[str, Any] = {
-            "influence_tiles": list(s.hands[p]) if s.hands else [],
+            "influence_tiles": [tile_label(t) for t in s.hands[p]] if s.hands else [],
             "locations_won": list(s.won[p]) if s.won else [],
             "statues": {city: s.statues[p][c] for c, city in enumerate(cities) if s.statues and s.statues[p][c]},
             "score": breakdown(s, p) if s.cubes else {},
-            "special_tile": special if (mine or used) else ("hidden" if special else None),
+            "special_tile": special_name(special) if special and (mine or used) else ("hidden" if special else None),
             "special_used": used,
         }
         if s.cubes:
             home = home_counters(s, p)
             info["forces_at_home"] = (
-                [{"counter": c.id, "kind": KIND_NAMES[c.kind], "strength": c.strength} for c in home]
+                [{"counter": c.id, "name": counter_label(c), "kind": KIND_NAMES[c.kind], "strength": c.strength}
+                 for c in home]
                 if mine else {"count": len(home)}
             )
         out["players"][name] = info
@@ -134,7 +145,7 @@ def view(s: State, player: str | None, to_act: str | None = None) -> dict[str, A
         col, need_a, need_d = targets(s.data, att, dfn)
         out["battle"] = {"location": location, "kind": KIND_NAMES[kind], "attack": att, "defence": dfn,
                          "column": col, "attacker_needs": need_a, "defender_needs": need_d,
-                         "token": s.battle.token, "played": list(s.battle.played)}
+                         "token": s.battle.token, "played": [special_name(t) for t in s.battle.played]}
     return out
 
 
@@ -143,13 +154,7 @@ def view(s: State, player: str | None, to_act: str | None = None) -> dict[str, A
 
 
 def _tile_text(tile: str) -> str:
-    kind = tile_kind(tile)
-    if kind == "any":
-        return "an any-city tile"
-    city = tile_city(tile).capitalize()
-    article = "an" if city[0] in "AEIOU" else "a"
-    return {"2": f"a 2-cube {city} tile", "candidate": f"{article} {city} candidate tile",
-            "assassin": f"{article} {city} assassin tile"}[kind]
+    return tile_name(tile, article=True)
 
 
 def secrets(s: State, e: Any) -> list[tuple[tuple[str | int, ...], str]]:
@@ -172,7 +177,8 @@ def narrate(s: State, e: Any, apply: Apply | None, viewer: str | None = PUBLIC) 
         case GameCreated():
             return f"A game of Perikles begins for {', '.join(e.names)}."
         case SpecialTilesDealt(tiles=tiles):
-            mine = [f"{p} gets {t}" for p, t in zip(s.players, tiles) if viewer is None or viewer == p]
+            mine = [f"{p} gets the {special_name(t)}" for p, t in zip(s.players, tiles)
+                    if viewer is None or viewer == p]
             return (f"Special tiles are dealt face down to {', '.join(s.players)} ({len(tiles)} tiles)"
                     + (f": {', '.join(mine)}." if mine else "."))
         case StartingCubePlaced(player=p, city=city):
@@ -180,9 +186,9 @@ def narrate(s: State, e: Any, apply: Apply | None, viewer: str | None = PUBLIC) 
         case LocationsDealt(locations=locs):
             return f"Turn {s.turn + 1}: the locations to fight over are {', '.join(locs)}."
         case InfluenceDisplayed(tiles=tiles):
-            return f"The influence display shows {', '.join(tiles)}."
+            return f"The influence display shows the tiles {tile_names(tiles)}."
         case DisplayRefilled(tile=tile):
-            return f"The display is refilled with {tile}."
+            return f"The display is refilled with {tile_name(tile, article=True)}."
         case InfluenceTileTaken():
             return _narrate_take(s, e)
         case CandidateNominated(player=p, city=city, nominee=n, slot=slot):
@@ -216,7 +222,8 @@ def narrate(s: State, e: Any, apply: Apply | None, viewer: str | None = PUBLIC) 
             return f"The revolt takes one Spartan hoplite {where} out of this turn (drawn face down)."
         case BattleTilePlayed(player=p, tile=tile):
             location, kind = current(s)
-            return f"{p} plays {tile} before the {KIND_NAMES[kind]} battle at {location}." + _aftermath(s, e, apply)
+            return (f"{p} plays the {special_name(tile)} before the {KIND_NAMES[kind]} battle at {location}."
+                    + _aftermath(s, e, apply))
         case BattleTileKept(player=p):
             return f"{p} keeps their special tile for later." + _aftermath(s, e, apply)
         case BattleDiceRolled():
@@ -318,9 +325,9 @@ def _aftermath(s: State, e: Any, apply: Apply | None) -> str:
 
 
 def _counter_text(s: State, cid: str) -> str:
-    """A counter as a sentence names it: its id (what is typed) and what it is, e.g. 'corinth-h2-2 (hoplite 2)'."""
-    counter = s.data.counter(cid)
-    return f"{cid} ({KIND_NAMES[counter.kind]} {counter.strength})"
+    """A counter as a sentence names it: its city, kind and strength, e.g. 'Corinth hoplite 2' (data.counter_label);
+    the id is what is typed, not what is read."""
+    return counter_label(s.data.counter(cid))
 
 
 def _commit_text(s: State, e: ForcesCommitted) -> str:
