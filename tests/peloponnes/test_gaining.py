@@ -44,7 +44,7 @@ def test_building_payment_must_cover_exactly_the_missing_resources_with_held_coi
     assert "holds 3 wood and 2 stone" in refused(s, BuildingBuilt(player="Alice", card="T_STONE4", stone=3))
     assert "missing" in refused(s, BuildingBuilt(player="Alice", card="T_STONE4", stone=2, wood=1))
     assert "Pagando recursos" in refused(s, BuildingBuilt(player="Alice", card="T_STONE4", stone=2, wood=1))
-    assert "not T_WOOD5" in refused(s, BuildingBuilt(player="Alice", card="T_WOOD5"))
+    assert "now, not Wooden Hall" in refused(s, BuildingBuilt(player="Alice", card="T_WOOD5"))
 
 
 def test_the_new_building_does_not_pay_for_itself():

@@ -78,7 +78,7 @@ def placement_error(s: State, player: str, card: str, count: int, verb: str) -> 
             )
         return None
     if card not in s.row:
-        return f"{verb} (rulebook, 'Leilão'): {card} is not one of this round's power cards"
+        return f"{verb} (rulebook, 'Leilão'): {_name(s, card)} is not one of this round's power cards"
     value = s.cat.power[card].value
     if met < value:
         era, unit, bid, why = _reading(old, eff, count)

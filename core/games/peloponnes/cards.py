@@ -21,6 +21,13 @@ CATASTROPHE_NAMES = {
     "decline": "Decline",
 }
 SPECIALS = ("", "market", "agora", "barracks", "palisade")
+SPECIAL_TEXTS = {
+    "market": "a bid counts half a coin more against another bid (1 more with both Market and Agora)",
+    "agora": "a bid counts half a coin more against another bid (1 more with both Market and Agora)",
+    "barracks": "the conquest row costs 1 coin less (2 less with both Barracks and Palisade)",
+    "palisade": "the conquest row costs 1 coin less (2 less with both Barracks and Palisade)",
+}
+"""A special function in words (rulebook, 'Edifícios Especiais': 'Mercado + Ágora', 'Quartel + Paliçada')."""
 ERAS = ("A", "B", "C")
 ROUNDS = 8
 ROW_SIZE = 6

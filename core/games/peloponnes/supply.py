@@ -84,7 +84,7 @@ def validate_build(s: State, e: BuildingBuilt | ConstructionStarted | BuildingLo
         return err
     seat = s.seat(e.player)
     if e.card != seat.gained:
-        return f"{BUILD}: {e.player} places {s.cat.name(seat.gained)} now, not {e.card}"
+        return f"{BUILD}: {e.player} places {s.cat.name(seat.gained)} now, not {s.cat.name(e.card)}"
     match e:
         case BuildingBuilt():
             need_w, need_s, _, _ = shortfall(s, seat, e.card)

@@ -8,7 +8,7 @@ from typing import Any
 
 from agon.core.engine import HIDDEN, PUBLIC, Decision
 from agon.core.games.peloponnes import auction, flow
-from agon.core.games.peloponnes.cards import CATASTROPHE_NAMES, CATASTROPHES
+from agon.core.games.peloponnes.cards import CATASTROPHE_NAMES, CATASTROPHES, SPECIAL_TEXTS
 from agon.core.games.peloponnes.rules import apply, pending
 from agon.core.games.peloponnes.state import (
     Bid,
@@ -47,9 +47,12 @@ def card_info(s: State, card: str) -> dict[str, Any]:
     info.update(inhabitants=c.people, power=c.power, produce={"wood": c.wood, "stone": c.stone, "grain": c.grain})
     if c.income_coins or c.income_luxury:
         info["income"] = {"coins": c.income_coins, "luxury": c.income_luxury}
-    for key in ("symbol", "special", "protects"):
-        if getattr(c, key):
-            info[key] = getattr(c, key)
+    if c.symbol:
+        info["symbol"] = CATASTROPHE_NAMES.get(c.symbol, c.symbol)
+    if c.special:
+        info["special"] = SPECIAL_TEXTS.get(c.special, c.special)
+    if c.protects:
+        info["protects"] = CATASTROPHE_NAMES.get(c.protects, c.protects)
     if c.supply:
         info["supply"] = True
     return info
@@ -58,7 +61,7 @@ def card_info(s: State, card: str) -> dict[str, Any]:
 def _slot(s: State, slot: Slot, mine: bool) -> dict[str, Any]:
     out: dict[str, Any] = {"id": slot.card, "name": s.cat.name(slot.card)}
     if slot.cover:
-        out["covered_by"] = slot.cause
+        out["covered_by"] = CATASTROPHE_NAMES.get(slot.cause, slot.cause)
     if slot.under:
         out["under_construction"] = True
     return out
