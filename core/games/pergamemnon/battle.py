@@ -31,6 +31,7 @@ from agon.core.games.pergamemnon.state import (
     Strike,
     attack_of,
     card,
+    card_name,
     defence_of,
     distinct,
     effects,
@@ -242,7 +243,7 @@ def validate(s: State, e: DefenceCommitted | Reinforced | Yielded) -> str | None
         if e.player != b.defender:
             return f"Battle ({BATTLE}): {b.defender}, the defender, lays the defending card, not {e.player}"
         if e.card not in player(s, e.player).hand:
-            return f"Battle ({BATTLE}): {e.card} is not in {e.player}'s hand"
+            return f"Battle ({BATTLE}): {card_name(s, e.card)} is not in {e.player}'s hand"
         return None
     if not b.defender_cards:
         return f"Battle ({BATTLE}): {b.defender} must first lay a defending card face down"
@@ -259,7 +260,7 @@ def validate(s: State, e: DefenceCommitted | Reinforced | Yielded) -> str | None
         return f"Battle ({BATTLE}): {st.struck} is struck now and answers, not {e.player}"
     if isinstance(e, Reinforced):
         if e.card not in player(s, e.player).hand:
-            return f"Reinforcement ({BATTLE}): {e.card} is not in {e.player}'s hand"
+            return f"Reinforcement ({BATTLE}): {card_name(s, e.card)} is not in {e.player}'s hand"
     return None
 
 
@@ -289,7 +290,7 @@ def validate_after(s: State, e: CapturesPlaced | HandDiscarded) -> str | None:
             return f"Captures ({AFTER}): a card is named twice"
         for c in e.under_city:
             if c not in a.captured:
-                return f"Captures ({AFTER}): {c} is not among the cards captured in this battle"
+                return f"Captures ({AFTER}): {card_name(s, c)} is not among the cards captured in this battle"
             if card(s, c).charisma <= 0:
                 name = card(s, c).name
                 return f"Captures ({AFTER}): {name} has no charisma value, so it can only go to the discard pile"

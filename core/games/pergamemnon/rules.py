@@ -19,6 +19,7 @@ from agon.core.games.pergamemnon.state import (
     PlayerState,
     State,
     card,
+    card_name,
     distinct,
     effects,
     hand_size,
@@ -183,9 +184,9 @@ def legal_recruits(s: State, p: PlayerState) -> list[Event]:
 def validate_recruit(s: State, e: CreatureRecruited) -> str | None:
     p = player(s, e.player)
     if e.creature not in s.creatures:
-        return f"Recruit ({RECRUIT}): {e.creature} is not among the face-up creatures"
+        return f"Recruit ({RECRUIT}): {card_name(s, e.creature)} is not among the face-up creatures"
     if e.hand_card not in p.hand:
-        return f"Recruit ({RECRUIT}): {e.hand_card} is not in your hand"
+        return f"Recruit ({RECRUIT}): {card_name(s, e.hand_card)} is not in your hand"
     top = max(card(s, c).charisma for c in p.hand)
     played = card(s, e.hand_card)
     if played.charisma != top:
@@ -264,7 +265,7 @@ def validate_attack(s: State, e: Attacked) -> str | None:
             "active can be attacked"
         )
     if e.card not in player(s, e.player).hand:
-        return f"Attack ({ATTACK}): {e.card} is not in your hand"
+        return f"Attack ({ATTACK}): {card_name(s, e.card)} is not in your hand"
     if e.weapon not in WEAPONS:
         return f"Attack ({battle.BATTLE}): the weapon is a sword, a spear or a bow, not {e.weapon!r}"
     c = card(s, e.card)

@@ -128,6 +128,13 @@ def card(s: State, cid: str) -> Card:
     return s.table.cards[cid]
 
 
+def card_name(s: State, cid: str) -> str:
+    """A card as a refusal names it: "that Elephant" (copies alike are alike to a player; the id only tells them
+    apart in what is typed), or an id that names no card as typed."""
+    c = s.table.cards.get(cid)
+    return f"that {c.name}" if c is not None else repr(cid)
+
+
 def effects(s: State, p: PlayerState) -> Effects:
     nation = s.table.nations.get(p.nation)
     if nation is None:

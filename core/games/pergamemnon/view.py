@@ -102,7 +102,7 @@ def view(s: State, viewer: str | None) -> dict[str, Any]:
                 "hand": [_card_view(s, c) for c in p.hand] if sees else None,
                 "hand_count": len(p.hand),
                 "deck_count": len(p.deck),
-                "deck": sorted(p.deck) if viewer is None else None,
+                "deck": _named(s, tuple(sorted(p.deck))) if viewer is None else None,
                 "discard": _named(s, p.discard),
                 "charisma_cards": p.charisma,
                 "under_city": _named(s, p.under),
