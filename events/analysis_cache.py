@@ -74,11 +74,13 @@ def get(store: Store, keys: Iterable[Key]) -> dict[Key, dict[str, Any]]:
 
 
 def put(store: Store, results: Mapping[Key, Mapping[str, Any]]) -> None:
-    """Keep ``results``, replacing rows with the same key (``--fresh`` recomputes and overwrites)."""
+    """Keep ``results``, replacing rows with the same key (``--fresh`` recomputes and overwrites). A store that may
+    only be read keeps none (``Store.keep``): the analysis is played again next time."""
     if not results:
         return
     at = datetime.now(UTC)
-    with store._write() as c:
+
+    def write(c: Any) -> None:
         for k, result in results.items():
             where = (ANALYSIS.c.node_id == k.node_id, ANALYSIS.c.ruleset_version == k.ruleset_version,
                      ANALYSIS.c.bot == k.bot, ANALYSIS.c.rollouts == k.rollouts, ANALYSIS.c.seed == k.seed,
@@ -87,6 +89,8 @@ def put(store: Store, results: Mapping[Key, Mapping[str, Any]]) -> None:
             c.execute(ANALYSIS.insert().values(
                 node_id=k.node_id, ruleset_version=k.ruleset_version, bot=k.bot, rollouts=k.rollouts, seed=k.seed,
                 start=k.start, result=msgspec.json.encode(result), computed_at=at))
+
+    store.keep("analysis results", write)
 
 
 def available(store: Store, node_id: str, ruleset_version: str) -> list[tuple[str, int, int]]:

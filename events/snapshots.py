@@ -160,12 +160,15 @@ def put(store: Store, snaps: Iterable[Snapshot]) -> None:
             for s in snaps]
     if not rows:
         return
+
+    def write(c: Any) -> None:
+        for r in rows:
+            c.execute(SNAPSHOT.delete().where(SNAPSHOT.c.event_id == r["event_id"],
+                                              SNAPSHOT.c.ruleset_version == r["ruleset_version"]))
+        c.execute(SNAPSHOT.insert(), rows)
+
     try:
-        with store._write() as c:
-            for r in rows:
-                c.execute(SNAPSHOT.delete().where(SNAPSHOT.c.event_id == r["event_id"],
-                                                  SNAPSHOT.c.ruleset_version == r["ruleset_version"]))
-            c.execute(SNAPSHOT.insert(), rows)
+        store.keep("state snapshots", write)  # a read-only store keeps none: the line is folded every time
     except (sa.exc.SQLAlchemyError, Hinted):  # the store unavailable: a cache is written another time
         pass
 
@@ -185,15 +188,20 @@ def of_nodes(store: Store, ids: Sequence[str]) -> dict[str, tuple[str, int, int,
     return out
 
 
-def drop(store: Store, ids: Sequence[str] | None = None) -> int:
-    """Delete the snapshots of these nodes (every snapshot: ``agon rebuild``); returns how many there were."""
-    with store._write() as c:
+def drop(store: Store, ids: Sequence[str] | None = None) -> int | None:
+    """Delete the snapshots of these nodes (every snapshot: ``agon rebuild``); returns how many there were, or None
+    when the store may only be read (none was deleted)."""
+    n = 0
+
+    def write(c: Any) -> None:
+        nonlocal n
         if ids is None:
-            return c.execute(SNAPSHOT.delete()).rowcount
-        n = 0
+            n = c.execute(SNAPSHOT.delete()).rowcount
+            return
         for i in range(0, len(ids), 500):
             n += c.execute(SNAPSHOT.delete().where(SNAPSHOT.c.event_id.in_(list(ids[i:i + 500])))).rowcount
-        return n
+
+    return n if store.keep("state snapshots", write) else None
 
 
 def count(store: Store) -> int:

@@ -13,7 +13,7 @@ writer waits for the first instead of failing on a stale snapshot. PostgreSQL is
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -232,6 +232,9 @@ def unavailable(e: BaseException, url: str, *, opening: bool = False, writing: b
     elif code.startswith("SQLITE_READONLY") or "readonly database" in low or code == "25006":
         what = "is read-only (a read-only file, folder or mount, or a store opened read-only)"
         then = "; nothing was recorded: give a store agon may write to"
+    elif code == "42501":  # insufficient_privilege: a user that may only read (SELECT)
+        what = "is read-only for this database user{cause}"
+        then = "; nothing was recorded: connect as a user who may write to it"
     elif code.startswith("SQLITE_CORRUPT") or "malformed" in low:
         what, then = "is damaged: SQLite finds its file malformed", "; restore it from a copy"
     elif code.startswith("SQLITE_IOERR") or "disk i/o error" in low:
@@ -267,10 +270,13 @@ def psycopg_lost() -> tuple[type[Exception], ...]:
 
 
 def _why_not_open(url: str) -> str:
-    """Why SQLite could not open the file of ``url`` (it names no reason): a read-only folder, when it is one."""
+    """Why SQLite could not open the file of ``url`` (it names no reason): a missing file it was told only to read,
+    a read-only folder, when it is one."""
     import os
 
     path = shown_url(url)
+    if not os.path.exists(path):
+        return ": there is no such file (a store opened read-only is never created)"
     folder = os.path.dirname(os.path.abspath(path))
     try:
         readonly = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
@@ -333,12 +339,13 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def _sqlite_setup(engine: Engine) -> None:
+def _sqlite_setup(engine: Engine, read_only: bool) -> None:
     @sa.event.listens_for(engine, "connect")
     def _connect(dbapi_conn, _record):  # pragma: no cover - exercised by every SQLite test
         dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
         cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA journal_mode=WAL")
+        if not read_only:  # switching a file to WAL writes it: a read-only store is read as its journal mode is
+            cur.execute("PRAGMA journal_mode=WAL")
         cur.execute("PRAGMA synchronous=NORMAL")
         cur.execute("PRAGMA foreign_keys=ON")
         cur.execute(f"PRAGMA busy_timeout={BUSY_SECONDS * 1000}")
@@ -361,6 +368,41 @@ def _sqlite_uri(url: str) -> str:
     return f"sqlite:///file:{path}?{query}&uri=true"
 
 
+def _sqlite_read_only(url: str) -> tuple[str, bool]:
+    """(the URL to open, whether the store is read-only) for a SQLite ``url``: read-only by SQLite's own options
+    (``?mode=ro``, ``immutable=1``), or a file agon may not write (a read-only file or mount), which is then opened
+    with ``mode=ro`` (else SQLite would try to switch its journal, and fail) and, when its folder may not be written
+    either and no ``-wal`` file lies beside it, ``immutable=1``: SQLite cannot make its shared-memory file there,
+    and without a ``-wal`` file every commit is in the file itself. A few file checks, no query."""
+    import os
+
+    if not url.startswith("sqlite:///"):
+        return url, False
+    try:
+        query = sa.engine.make_url(url).query
+    except Exception:  # noqa: BLE001 - not a URL: opening it says what is wrong
+        return url, False
+    if query.get("mode") == "ro" or query.get("immutable") == "1":
+        return url, True
+    path = shown_url(url)
+    if not os.path.isfile(path) or os.access(path, os.W_OK):
+        return url, False
+    extra = "mode=ro"
+    if not os.access(os.path.dirname(os.path.abspath(path)), os.W_OK) and not os.path.exists(f"{path}-wal"):
+        extra += "&immutable=1"
+    return _sqlite_uri(f"{url}{'&' if '?' in url else '?'}{extra}"), True
+
+
+def read_only_error(e: BaseException | None) -> bool:
+    """Whether the driver error ``e`` says the store may not be written: a read-only SQLite file or connection,
+    a PostgreSQL read-only transaction (25006: a standby, ``default_transaction_read_only``) or a user without
+    the privilege (42501: a role that may only SELECT)."""
+    if e is None:
+        return False
+    code, text = _cause(e)
+    return code.startswith("SQLITE_READONLY") or code in ("25006", "42501") or "readonly database" in text.lower()
+
+
 def _aware(t: datetime) -> datetime:
     """SQLite hands back naive datetimes; every time agon stores is UTC."""
     return t if t.tzinfo else t.replace(tzinfo=UTC)
@@ -377,6 +419,12 @@ class Store:
 
     def __init__(self, url: str, *, create: bool = True) -> None:
         self.url = url = _sqlite_uri(url)
+        url, self.read_only = _sqlite_read_only(url)
+        """Whether the store may only be read: known as a SQLite store opens (its options, its file), or learnt
+        when a first write of derived data is refused (PostgreSQL: a read-only transaction, a user that may only
+        read; no query is spent asking). Derived data is then computed and not kept (``keep``)."""
+        self.on_unkept: Callable[[str], None] | None = None
+        """Called with what was computed and not kept (``keep``), each time: a face says it, once."""
         try:
             self.engine = sa.create_engine(url, future=True)
         except Exception as e:  # noqa: BLE001 - any driver/URL problem becomes one clear line
@@ -390,7 +438,7 @@ class Store:
             url, future=True, isolation_level="AUTOCOMMIT", pool_reset_on_return=None)
         self._card_sets: dict[str, bytes] = {}  # stored sets read or written (content-addressed: never stale)
         if self.sqlite:
-            _sqlite_setup(self.engine)
+            _sqlite_setup(self.engine, self.read_only)
         if create:
             try:
                 self._foreign()
@@ -400,9 +448,19 @@ class Store:
             except Unavailable as e:  # from _read or _write: said again as the store's opening
                 if e.__cause__ is None:
                     raise
-                raise unavailable(e.__cause__, url, opening=True) from None
+                raise self._not_opened(e.__cause__) from None
             except sa.exc.SQLAlchemyError as e:
-                raise unavailable(e, url, opening=True) from None
+                raise self._not_opened(e) from None
+
+    def _not_opened(self, e: BaseException) -> StoreError:
+        """Why the store could not be opened: one that may only be read and lacks tables this agon keeps (an older
+        agon's store, or none yet), which it would have added, is said so; any other failure as ``unavailable``
+        words it."""
+        if not read_only_error(e):
+            return unavailable(e, self.url, opening=True)
+        return StoreError(f"cannot open database {shown_url(self.url)}: it is read-only, and lacks tables this agon"
+                          " keeps (an older agon's store, or no store yet); open it once where agon may write to it"
+                          " (a writable copy will do)")
 
     def _foreign(self) -> None:
         """Refuse a SQLite file that holds another program's tables and none of agon's: its file is that program's
@@ -477,6 +535,24 @@ class Store:
             raise
         except sa.exc.SQLAlchemyError as e:
             raise unavailable(e, self.url, writing=committing) from e
+
+    def keep(self, what: str, write: Callable[[Connection], object]) -> bool:
+        """Write derived data (``what``: "game summaries", "state snapshots", "analysis results"), never the truth,
+        with ``write`` in a transaction of its own. False when the store may not be written: nothing is written,
+        the caller uses what it computed, and ``on_unkept`` is told. A first refusal (a read-only file, a
+        PostgreSQL user who may only read) marks the store read-only: no later write is tried."""
+        if not self.read_only:
+            try:
+                with self._write() as c:
+                    write(c)
+                return True
+            except Unavailable as e:
+                if not read_only_error(e.__cause__):
+                    raise
+                self.read_only = True
+        if self.on_unkept is not None:
+            self.on_unkept(what)
+        return False
 
     @contextmanager
     def _read(self) -> Iterator[Connection]:
@@ -574,6 +650,8 @@ class Store:
                 raw.invalidate()  # the connection broke: not back to the pool
             if isinstance(e, psycopg_lost()):
                 raise unavailable(e, self.url, writing=True) from e
+            if read_only_error(e):  # a user who may only read, a read-only transaction: refused, nothing written
+                raise unavailable(e, self.url) from e
             raise StoreError(f"cannot record game {game_id}: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
                              ) from None
         finally:

@@ -177,9 +177,11 @@ def write(c: Connection, summaries: Sequence[Summary]) -> None:
         c.exec_driver_sql(sql, tuple(row[k] for k in COLUMNS))
 
 
-def put(store: Store, summaries: Sequence[Summary]) -> None:
-    with store._write() as c:
-        write(c, summaries)
+def put(store: Store, summaries: Sequence[Summary]) -> bool:
+    """Keep these rows; False when the store may only be read (nothing written: the caller keeps them in memory)."""
+    if not summaries:
+        return True
+    return store.keep("game summaries", lambda c: write(c, summaries))
 
 
 def clear(store: Store) -> int:
@@ -247,10 +249,19 @@ class Listed:
     damaged: bool = False
 
 
+Computed = Mapping[str, Mapping[str, Summary]]
+"""Summaries computed and not kept (a store that may only be read), by game id and branch."""
+
+
 def listing(store: Store, which: str = "current", ruleset: str | None = None, over: bool | None = None,
-            order: str = "oldest", limit: int | None = None, count_branches: bool = True) -> list[Listed]:
+            order: str = "oldest", limit: int | None = None, count_branches: bool = True,
+            computed: Computed | None = None) -> list[Listed]:
     """Games with the summary of their current branch (or main line), filtered, ordered and limited in SQL (and
-    each game's number of branches, unless not ``count_branches``: then it reads 0)."""
+    each game's number of branches, unless not ``count_branches``: then it reads 0). ``computed``: summaries
+    that stand instead of the stored ones where made at the branch's head (then filtered, ordered and limited
+    here)."""
+    if computed:
+        return _listing_with(store, computed, which, ruleset, over, order, limit, count_branches)
     joined, where = _scope(which, ruleset)
     if over is not None:
         where.append(SUMMARY.c.over == over)
@@ -277,12 +288,61 @@ def listing(store: Store, which: str = "current", ruleset: str | None = None, ov
     return out
 
 
-def main_lines(store: Store, ruleset: str, version: str, limit: int | None = None
+def _time(at: Any) -> datetime:
+    """A game's creation time as read back (SQLite: text, without a zone; every time agon stores is UTC)."""
+    if isinstance(at, str):
+        at = datetime.fromisoformat(at)
+    return at if at.tzinfo else at.replace(tzinfo=UTC)
+
+
+def _listing_with(store: Store, computed: Computed, which: str, ruleset: str | None, over: bool | None,
+                  order: str, limit: int | None, count_branches: bool) -> list[Listed]:
+    """``listing`` on a store that may only be read: every game in scope with its stored row or the one computed
+    at its branch's head, then filtered, ordered and limited here (the rows computed are in no table)."""
+    joined, where = _scope(which, ruleset)
+    every = _BRANCH.alias("every_branch")
+    n_branches = sa.select(sa.func.count()).select_from(every).where(
+        every.c.game_id == _GAME.c.id).correlate(_GAME).scalar_subquery() if count_branches else sa.literal(0)
+    q = sa.select(_GAME.c.id, _GAME.c.ruleset, _GAME.c.title, _GAME.c.created_at, _GAME.c.current_branch,
+                  n_branches, _BRANCH.c.name, _BRANCH.c.head_id, SUMMARY.c.layout, *FACTS).select_from(joined).where(
+        *where).order_by(*ORDERS["oldest"])
+    marks = sa.select(SUMMARY.c.game_id, SUMMARY.c.branch).where(SUMMARY.c.ruleset_version.in_([UNREADABLE,
+                                                                                                DAMAGED]))
+    with store._read() as c:
+        rows = c.execute(q).all()
+        marked = {(r[0], r[1]) for r in c.execute(marks)}
+    for game_id, by_branch in computed.items():  # a row computed here says how the branch stands now
+        for branch, s in by_branch.items():
+            if s.readable:
+                marked.discard((game_id, branch))
+            else:
+                marked.add((game_id, branch))
+    games_marked = {game_id for game_id, _ in marked}
+    out = []
+    for r in rows:
+        mine = computed.get(r[0], {}).get(r[6])
+        if mine is not None and mine.head_id == r[7]:
+            s = mine
+        elif r[8] == LAYOUT:
+            s = from_row(r[9:])
+        else:
+            continue
+        if over is None or s.over == over:
+            out.append(Listed(r[0], r[1], r[2], _time(r[3]), r[4], r[5], s, r[0] in games_marked))
+    if order == "newest":
+        out.reverse()
+    elif order in ("longest", "shortest"):  # stable: the oldest first among games as long
+        out.sort(key=lambda g: -g.summary.events if order == "longest" else g.summary.events)
+    return out if limit is None else out[:limit]
+
+
+def main_lines(store: Store, ruleset: str, version: str, limit: int | None = None, computed: Computed | None = None
            ) -> tuple[list[Summary], list[tuple[str, str, str, str]]]:
     """The stored summaries of the main lines of a ruleset's games, newest first (at most ``limit``), and the
     (game id, branch, ruleset, head id) of those in that window whose row is missing or stale (``version``: the
     ruleset's version now; an unreadable one is stale, and listed too), in one query: what statistics read,
-    without a listing's titles, times and marks."""
+    without a listing's titles, times and marks. ``computed``: summaries that stand instead of the stored ones
+    where made at the main line's head (a store that may only be read)."""
     s_game = _GAME.alias("g")
     q = sa.select(_BRANCH.c.head_id, SUMMARY.c.layout, s_game.c.id, *FACTS).select_from(
         s_game.join(_BRANCH, sa.and_(_BRANCH.c.game_id == s_game.c.id, _BRANCH.c.name == "main")).outerjoin(
@@ -295,6 +355,12 @@ def main_lines(store: Store, ruleset: str, version: str, limit: int | None = Non
     present, stale = [], []
     for r in rows:
         head, layout, game_id, facts = r[0], r[1], r[2], r[3:]
+        mine = computed.get(game_id, {}).get("main") if computed else None
+        if mine is not None and mine.head_id == head:
+            present.append(mine)
+            if not current(mine, head, version):  # unreadable: tried again, as a stored row would be
+                stale.append((game_id, "main", ruleset, head))
+            continue
         if layout != LAYOUT or facts[2] != head or facts[3] not in (version, DAMAGED):
             stale.append((game_id, "main", ruleset, head))
         if layout == LAYOUT:
