@@ -22,7 +22,7 @@ from agon.cli import (
     summary_cmds,
     tree_cmds,
 )
-from agon.cli.common import error_line, examples, set_db
+from agon.cli.common import error_line, examples, set_db, unkept_notice
 
 
 def _flags_show_no_type() -> None:
@@ -82,6 +82,8 @@ class AgonGroup(TyperGroup):
                        " recorded before it stays recorded. Run the same command with AGON_DEBUG=1 to see the"
                        " traceback, and report it with the command you ran", as_json=as_json)
             sys.exit(2)
+        if code in (None, 0):  # a command that failed said so in one line: nothing more
+            unkept_notice(as_json)
         sys.exit(code if isinstance(code, int) else 0)
 
 

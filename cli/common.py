@@ -158,6 +158,8 @@ def examples(*commands: str) -> str:
 _db_url: str | None = None
 _db_typed: str | None = None  # the --db value as typed on this command line (not AGON_DB), for the hints
 _service: Service | None = None
+_unkept: list[str] = []
+"""What this command computed and could not keep (a store that may only be read), said once when it ends."""
 
 
 def default_db_path() -> Path:
@@ -203,6 +205,7 @@ def set_db(url: str | None, typed: bool = False) -> None:
     _db_url = url
     _db_typed = url if typed else None
     _service = None
+    _unkept.clear()
 
 
 def agon_line(rest: str) -> str:
@@ -244,8 +247,29 @@ def service() -> Service:
             if not parent.is_dir():
                 raise StoreError(f"cannot open database {url}: folder {parent} does not exist; create it or"
                                  " choose another --db")
-        _service = Service(Store(url))
+        store = Store(url)
+        store.on_unkept = _not_kept
+        _service = Service(store)
     return _service
+
+
+def _not_kept(what: str) -> None:
+    if what not in _unkept:
+        _unkept.append(what)
+
+
+def unkept_notice(as_json: bool = False) -> None:
+    """One line on stderr after a command that computed what a store that may only be read cannot keep (summaries,
+    snapshots, analysis results): it worked, and the next command computes them again."""
+    if not _unkept:
+        return
+    what = _unkept[0] if len(_unkept) == 1 else ", ".join(_unkept[:-1]) + " and " + _unkept[-1]
+    message = f"read-only store: {what} are computed, not kept"
+    _unkept.clear()
+    if as_json:
+        typer.echo(dumps({"note": message}), err=True)
+    else:
+        err.print(message)
 
 
 class Fail(Exception):

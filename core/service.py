@@ -568,6 +568,9 @@ class Service:
         self.snapshots = os.environ.get("AGON_SNAPSHOTS", "1") != "0"
         """Whether lines are read from state snapshots (events/snapshots.py); off (AGON_SNAPSHOTS=0), every line
         is read whole and no snapshot is written."""
+        self._computed: dict[str, dict[str, Summary]] = {}
+        """Summaries computed and not kept, by game and branch: what listings read on a store that may only be
+        read (``_keep``); empty while the store may be written."""
 
     # -- reading -----------------------------------------------------------------------------------------------
 
@@ -589,7 +592,7 @@ class Service:
             return self.store.line(game.id, head_id)
         except StoreError as e:
             if isinstance(e, Damaged):  # 'agon games' marks it from now on (its summary says so)
-                summary_table.put(self.store, [summary_table.unreadable(game.id, branch, head_id, str(e))])
+                self._keep([summary_table.unreadable(game.id, branch, head_id, str(e))])
             raise hints.again(e, ServiceError) from None
 
     def _fetch(self, game: GameInfo, b: BranchInfo) -> Callable[[str], tuple[list[Envelope], list[Event]]]:
@@ -1351,7 +1354,7 @@ class Service:
             raise _store_failure(e) from None
         src = summary_table.of_game(self.store, game.id, src_b.name).get(src_b.name)
         if src is not None and src.head_id == head_id:  # the same position: the same summary, still O(1)
-            summary_table.put(self.store, [msgspec.structs.replace(src, branch=name)])
+            self._keep([msgspec.structs.replace(src, branch=name)])
         return self.store.branch(game.id, name)
 
     def switch(self, game_ref: str, name: str) -> Line:
@@ -1366,7 +1369,7 @@ class Service:
         """Where a branch stands (its head's summary) without reading its line when the stored summary is current
         (after a redo, a branch made at a head, an act); else recomputed and stored."""
         game, b = self._head(game_id, branch)
-        row = summary_table.of_game(self.store, game.id, branch).get(branch)
+        row = self._known(game.id, {branch: b.head_id}).get(branch)
         try:
             version = registry.get(game.ruleset).version
         except registry.UnknownRuleset as e:
@@ -1374,7 +1377,7 @@ class Service:
         if summary_table.current(row, b.head_id, version):
             return row
         row = self.load(game_id, branch).summary
-        summary_table.put(self.store, [row])
+        self._keep([row])
         return row
 
     def tree(self, game_ref: str) -> tuple[GameInfo, list[BranchRow]]:
@@ -1387,14 +1390,15 @@ class Service:
             version = registry.get(game.ruleset).version
         except registry.UnknownRuleset as e:
             raise hints.again(e, ServiceError) from None
-        known = summary_table.of_game(self.store, game.id)
+        heads = {b.name: b.head_id for b in branches}
+        known = self._known(game.id, heads)
         stale = [(game.id, b.name, game.ruleset, b.head_id) for b in branches
                  if not summary_table.current(known.get(b.name), b.head_id, version)]
         problems = self.refresh(stale)
         if problems:
             raise ServiceError(problems[0])
         if stale:
-            known = summary_table.of_game(self.store, game.id)
+            known = self._known(game.id, heads)
         marked = next((s.status for s in known.values() if s.ruleset_version == summary_table.DAMAGED), None)
         if marked:  # found by 'agon verify': the tree is damaged somewhere, though these lines read
             raise ServiceError(marked)
@@ -1434,6 +1438,36 @@ class Service:
 
     # -- summaries -------------------------------------------------------------------------------------------
 
+    def _keep(self, rows: Sequence[Summary]) -> None:
+        """Store these summaries; a store that may only be read keeps none (``Store.keep``): they are held here,
+        for the listings this service makes (a command's, or a server's while it runs)."""
+        if rows and not summary_table.put(self.store, rows):
+            for s in rows:
+                self._computed.setdefault(s.game_id, {})[s.branch] = s
+
+    def _known(self, game_id: str, heads: Mapping[str, str]) -> dict[str, Summary]:
+        """The stored summaries of a game's branches (stale ones too), by branch; on a store that may only be read,
+        those computed here instead, where made at the branch's head (``heads``: branch -> head id)."""
+        known = summary_table.of_game(self.store, game_id, next(iter(heads)) if len(heads) == 1 else None)
+        for name, s in self._computed.get(game_id, {}).items():
+            if heads.get(name) == s.head_id:
+                known[name] = s
+        return known
+
+    def _not_computed(self, branches: Sequence[tuple[str, str, str, str]]) -> list[tuple[str, str, str, str]]:
+        """``branches`` (game id, branch, ruleset, head id) but those whose summary was computed here and still
+        stands (a store that may only be read keeps none: each listing would compute it again)."""
+        if not self._computed:
+            return list(branches)
+        versions: dict[str, str | None] = {}
+        for rs in {b[2] for b in branches}:
+            try:
+                versions[rs] = registry.get(rs).version
+            except registry.UnknownRuleset:
+                versions[rs] = None
+        return [b for b in branches if versions[b[2]] is None or not summary_table.current(
+            self._computed.get(b[0], {}).get(b[1]), b[3], versions[b[2]] or "")]
+
     def listing(self, which: str = "current", ruleset: str | None = None, over: bool | None = None,
                 order: str = "oldest", limit: int | None = None,
                 progress: Callable[[int], Callable[[], None]] | None = None, count_branches: bool = True
@@ -1448,8 +1482,10 @@ class Service:
                 ruleset = registry.get(ruleset).name
             except registry.UnknownRuleset:
                 pass
-        self.refresh(summary_table.stale(self.store, self._versions(ruleset), which, ruleset), progress)
-        return summary_table.listing(self.store, which, ruleset, over, order, limit, count_branches)
+        self.refresh(self._not_computed(summary_table.stale(self.store, self._versions(ruleset), which, ruleset)),
+                     progress)
+        return summary_table.listing(self.store, which, ruleset, over, order, limit, count_branches,
+                                     self._computed or None)
 
     def main_summaries(self, ruleset: str, limit: int | None = None,
                        progress: Callable[[int], Callable[[], None]] | None = None) -> list[Summary]:
@@ -1461,10 +1497,10 @@ class Service:
         except registry.UnknownRuleset as e:
             raise hints.again(e, ServiceError) from None
         ruleset, version = rs.name, rs.version  # as the games store it, however it was typed
-        rows, stale = summary_table.main_lines(self.store, ruleset, version, limit)
+        rows, stale = summary_table.main_lines(self.store, ruleset, version, limit, self._computed or None)
         if stale:
             self.refresh(stale, progress)
-            rows, _ = summary_table.main_lines(self.store, ruleset, version, limit)
+            rows, _ = summary_table.main_lines(self.store, ruleset, version, limit, self._computed or None)
         return rows
 
     def _versions(self, ruleset: str | None) -> dict[str, str]:
@@ -1494,18 +1530,21 @@ class Service:
                 problems.append(f"{game_id}: {e}")
                 batch.append(summary_table.unreadable(game_id, branch, head_id, str(e)))
             if len(batch) >= 200:
-                summary_table.put(self.store, batch)
+                self._keep(batch)
                 batch = []
             if step:
                 step()
-        summary_table.put(self.store, batch)
+        self._keep(batch)
         return problems
 
     def rebuild(self, progress: Callable[[int], Callable[[], None]] | None = None
                 ) -> tuple[int, dict[str, list[str]]]:
         """Drop every game summary and state snapshot, and recompute a summary for every branch of every game from
         its events, checking each game as 'agon verify' does (``verify_all``), so the damaged ones are marked, not
-        summarised as sound."""
+        summarised as sound. Refused on a store that may only be read: it would keep nothing."""
+        if self.store.read_only:
+            raise ServiceError("the store is read-only: rebuild replaces the summaries and snapshots a store keeps, and"
+                               " none can be kept here; 'agon verify' checks every game without writing")
         summary_table.clear(self.store)
         snapshots_table.drop(self.store)
         return self.verify_all(progress)
@@ -1549,7 +1588,7 @@ class Service:
         reads; returns every problem found (none: all good). A damaged game is reported, never raised, and its
         branches' summaries are marked so that 'agon games' shows it (``summary.DAMAGED``)."""
         problems, rows = self._checked(self.game(game_ref))
-        summary_table.put(self.store, rows)
+        self._keep(rows)
         return problems
 
     def verify_all(self, progress: Callable[[int], Callable[[], None]] | None = None
@@ -1566,11 +1605,11 @@ class Service:
                 damaged[game.id] = problems
             batch += rows
             if len(batch) >= 200:
-                summary_table.put(self.store, batch)
+                self._keep(batch)
                 batch = []
             if step:
                 step()
-        summary_table.put(self.store, batch)
+        self._keep(batch)
         return len(games), damaged
 
     def _checked(self, game: GameInfo) -> tuple[list[str], list[Summary]]:
@@ -1631,8 +1670,9 @@ class Service:
                 bad.append(env.id)
                 problems.append(f"the state snapshot after event #{env.depth} differs from the fold of the events"
                                 " (a damaged cache, never the truth): dropped; commands fold the events instead")
-        if bad:
-            snapshots_table.drop(self.store, bad)
+        if bad and snapshots_table.drop(self.store, bad) is None:  # a store that may only be read keeps it
+            problems = [p.replace(": dropped; commands fold the events instead", ", and stays: the store is"
+                                  " read-only; 'agon rebuild' where agon may write to it drops it") for p in problems]
         return problems
 
     def check_intact(self, game_id: str) -> None:
