@@ -1,0 +1,289 @@
+"""A club's archive read from a store agon may not write: a SQLite file opened with SQLite's own ``?mode=ro`` or
+``immutable=1`` (what agon opens a read-only file or mount with; neither can be made portably here, and root writes
+through file permissions), and a PostgreSQL user who may only SELECT.
+
+The archive's summaries and snapshots are missing (an older copy, or dropped): every reading command answers as it
+does on a writable copy, computing them without keeping them, and says so in one line on stderr at most; a writing
+command is refused in one line saying the store is read-only; the store is left exactly as it was."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+
+import pytest
+import sqlalchemy as sa
+
+from tests.conftest import _pg_schema_url
+
+NOTE = "read-only store: "
+DERIVED = ("game_summary", "state_snapshot", "analysis_result")
+
+
+def one_line(result, *words: str) -> str:
+    line = result.stderr.strip()
+    assert result.exit_code == 1, (result.stdout, result.stderr, result.exception)
+    assert "\n" not in line and "Traceback" not in line, line
+    for w in words:
+        assert w in line, line
+    return line
+
+
+def noted(result, *kinds: str) -> None:
+    """A reading command that worked: at most one line on stderr, saying what it computed and did not keep (naming
+    ``kinds``)."""
+    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
+    line = result.stderr.strip()
+    assert "\n" not in line, line
+    if line.startswith("{"):  # with --json: {"note": ...}
+        line = json.loads(line)["note"]
+    if kinds:
+        assert line.startswith(NOTE) and line.endswith("are computed, not kept"), line
+        for k in kinds:
+            assert k in line, line
+    else:
+        assert line == "" or line.startswith(NOTE), line
+
+
+def make_archive(run) -> dict[str, str]:
+    """Games as a club leaves them: one long bot game (its line passes several snapshot points), one played by a
+    person with a what-if branch, an undo and a note, and a short one still going. ``run(*args)`` is agon on the
+    store."""
+    long = run("new", "toy", "--bot", "a:random", "--bot", "b:random", "--seed", "5", "--option",
+               "target=100").stdout.splitlines()[0]
+    game = run("new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3").stdout.splitlines()[0]
+    for _ in range(6):
+        if "over" in run("options", game).stdout:
+            break
+        run("act", game, "1")
+    run("branch", game, "aside", "--at", "2")
+    run("act", game, "seed")  # the die, drawn from the game's seed
+    run("act", game, "2")  # hold
+    run("undo", game)
+    run("switch", game, "main")
+    run("note", game, "2", "a bold roll", "--glyph", "!?")
+    short = run("new", "toy", "--player", "cy", "--bot", "di:random", "--seed", "8").stdout.splitlines()[0]
+    return {"long": long, "game": game, "short": short}
+
+
+def reading(ids: dict[str, str]) -> list[tuple[str, ...]]:
+    """The reading commands that print what they read (as JSON where they can)."""
+    long, game = ids["long"], ids["game"]
+    return [
+        ("games", "--json"), ("games", "--json", "--limit", "2"), ("games", "--json", "--ruleset", "toy"),
+        ("games", "--json", "--status", "over"), ("games", "--json", "--status", "playing", "--order", "longest"),
+        ("games", "--json", "--order", "newest", "--limit", "1"),
+        ("stats", "toy", "--json"), ("log", long, "--full", "--json"), ("log", game, "-b", "aside", "--json"),
+        ("state", long, "--json"), ("state", long, "--at", "70", "--json"), ("options", game, "--json"),
+        ("branches", game, "--json"), ("replay", long, "--from", "60", "--to", "70"), ("export", game),
+        ("verify", game), ("verify",), ("compare", game, "main", "aside", "--json"), ("notes", game, "--json"),
+        ("where",),
+    ]
+
+
+def written(run, ids: dict[str, str], tmp_path, tag: str) -> None:
+    """The commands that write a file of what they read (to a writable folder): they work."""
+    game = ids["game"]
+    for args in (("view", game, "-o", str(tmp_path / f"{tag}.html")),
+                 ("plot", "scores", ids["long"], "-o", str(tmp_path / f"{tag}-scores.html")),
+                 ("plot", "stats", "toy", "-o", str(tmp_path / f"{tag}-stats.html"))):
+        noted(run(*args))
+    for name in (f"{tag}.html", f"{tag}-scores.html", f"{tag}-stats.html"):
+        assert (tmp_path / name).stat().st_size, name
+
+
+def writing(agon, ids: dict[str, str], tmp_path) -> list[tuple[str, ...]]:
+    """The writing commands: to record a decision, a game, a head move, a branch, a note; to import a game (one
+    from another store: the archive lacks it); to rebuild the summaries."""
+    game, short = ids["game"], ids["short"]
+    other = tmp_path / "other.db"
+    new = agon("--db", str(other), "new", "toy", "--player", "eve", "--bot", "bob:random").stdout.splitlines()[0]
+    agon("--db", str(other), "export", new, "-o", str(tmp_path / "other.jsonl"))
+    return [
+        ("act", short, "1"), ("new", "toy", "--player", "ann", "--bot", "bob:random"), ("undo", game),
+        ("redo", game, "-b", "aside"), ("branch", game, "again", "--at", "1"), ("switch", game, "aside"),
+        ("note", game, "1", "hello"), ("import", str(tmp_path / "other.jsonl")), ("rebuild",), ("demo", "adamastor"),
+    ]
+
+
+def analysed(run, game: str) -> tuple[dict, object]:
+    """What 'agon analyse --json' finds (without its timing and cache count), and the command's result."""
+    r = run("analyse", game, "--rollouts", "3", "--workers", "1", "--json")
+    out = json.loads(r.stdout)
+    out.pop("seconds", None)
+    out.pop("cached", None)
+    return out, r
+
+
+def sqlite_contents(path) -> dict[str, list]:
+    """Every row of every table of a SQLite store (its derived tables included)."""
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        return {t: sorted(map(repr, db.execute(f"SELECT * FROM {t}"))) for t in tables}
+    finally:
+        db.close()
+
+
+def stale(path) -> None:
+    """The archive as an older copy: no summary, no snapshot, no analysis kept; its log in the file itself."""
+    db = sqlite3.connect(path)
+    for t in DERIVED:
+        db.execute(f"DELETE FROM {t}")
+    db.commit()
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+
+
+@pytest.fixture
+def archive(agon, tmp_path):
+    """A stale archive at ``archive.db`` and a writable copy of it, ``copy.db``, to compare with."""
+    ids = make_archive(agon)
+    stale(tmp_path / "games.db")
+    shutil.copy(tmp_path / "games.db", tmp_path / "archive.db")
+    shutil.copy(tmp_path / "games.db", tmp_path / "copy.db")
+    return ids
+
+
+def test_a_read_only_sqlite_store_reads_as_a_writable_copy_and_keeps_nothing(agon, tmp_path, archive):
+    ids = archive
+    ro = f"sqlite:///{tmp_path / 'archive.db'}?mode=ro"
+    before = sqlite_contents(tmp_path / "archive.db")
+
+    def on_ro(*args, ok=False):
+        return agon("--db", ro, *args, ok=ok)
+
+    def on_copy(*args):
+        return agon("--db", str(tmp_path / "copy.db"), *args)
+
+    for args in reading(ids):
+        r = on_ro(*args)
+        noted(r)
+        if args != ("where",):
+            expected = on_copy(*args).stdout
+            assert r.stdout == expected.replace(str(tmp_path / "copy.db"), ro), args
+        stale(tmp_path / "copy.db")  # the copy as stale again: each command on it computes what the archive does
+    noted(on_ro("games"), "game summaries")  # computed at every command: nothing is kept
+    noted(on_ro("log", ids["long"]), "state snapshots")
+    assert on_ro("where").stdout.strip() == ro
+    written(on_ro, ids, tmp_path, "ro")
+    got, r = analysed(on_ro, ids["long"])
+    noted(r, "analysis results")
+    assert json.loads(r.stderr) == {"note": f"{NOTE}analysis results are computed, not kept"}
+    assert got == analysed(on_copy, ids["long"])[0]
+    assert sqlite_contents(tmp_path / "archive.db") == before  # nothing kept, nothing changed
+
+    for args in writing(agon, ids, tmp_path):
+        one_line(on_ro(*args), "read-only")
+    assert sqlite_contents(tmp_path / "archive.db") == before
+
+
+@pytest.mark.parametrize("journal", ["wal", "delete"])
+@pytest.mark.parametrize("option", ["mode=ro", "immutable=1"])
+def test_a_read_only_sqlite_file_in_either_journal_mode_is_read(agon, tmp_path, archive, option, journal):
+    """``immutable=1`` is how agon opens a file on a read-only mount (no -wal beside it); a store kept in SQLite's
+    older journal mode (a copy made by another tool) is read as it is, not switched to WAL."""
+    db = sqlite3.connect(tmp_path / "archive.db")
+    db.execute(f"PRAGMA journal_mode={journal}")
+    db.close()
+    before = sqlite_contents(tmp_path / "archive.db")
+    url = f"sqlite:///{tmp_path / 'archive.db'}?{option}"
+    listed = agon("--db", url, "games", "--json")
+    noted(listed, "game summaries")
+    assert listed.stdout == agon("--db", str(tmp_path / "copy.db"), "games", "--json").stdout
+    noted(agon("--db", url, "log", archive["long"]), "state snapshots")
+    one_line(agon("--db", url, "act", archive["short"], "1", ok=False), "is read-only", "nothing was recorded")
+    assert sqlite_contents(tmp_path / "archive.db") == before
+
+
+def test_a_writable_store_keeps_what_it_computes_and_says_nothing(agon, tmp_path, archive):
+    r = agon("games")
+    assert r.stderr == ""
+    agon("log", archive["long"])
+    kept = sqlite_contents(tmp_path / "games.db")
+    assert kept["game_summary"] and kept["state_snapshot"]
+
+
+# -- PostgreSQL: a user who may only SELECT ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def pg_reader(pg_base):
+    """(the owner's URL, a SELECT-only user's URL) on a fresh schema; the user is dropped afterwards."""
+    for url in _pg_schema_url(pg_base):
+        schema = url.rsplit("%3D", 1)[1]
+        role = f"{schema}_reader"
+        admin = sa.create_engine(pg_base)
+        with admin.begin() as c:
+            c.execute(sa.text(f"CREATE ROLE {role} LOGIN"))
+        reader = sa.engine.make_url(url).set(username=role, password=None).render_as_string(hide_password=False)
+        try:
+            yield url, reader, (schema, role, admin)
+        finally:
+            with admin.begin() as c:
+                c.execute(sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = :r"),
+                          {"r": role})
+                c.execute(sa.text(f"DROP OWNED BY {role}"))
+                c.execute(sa.text(f"DROP ROLE {role}"))
+            admin.dispose()
+
+
+def pg_contents(admin, schema: str) -> dict[str, int]:
+    with admin.connect() as c:
+        return {t: c.execute(sa.text(f"SELECT count(*) FROM {schema}.{t}")).scalar_one()
+                for t in ("event", "branch", "head_move", "note", "game", *DERIVED)}
+
+
+@pytest.mark.postgres
+def test_a_select_only_postgresql_user_reads_the_archive_and_writes_nothing(agon, tmp_path, pg_reader):
+    owner, reader, (schema, role, admin) = pg_reader
+
+    def on(url):
+        return lambda *args, ok=True: agon("--db", url, *args, ok=ok)
+
+    ids = make_archive(on(owner))
+    with admin.begin() as c:
+        for t in DERIVED:
+            c.execute(sa.text(f"DELETE FROM {schema}.{t}"))
+        c.execute(sa.text(f"GRANT USAGE ON SCHEMA {schema} TO {role}"))
+        c.execute(sa.text(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}"))
+    before = pg_contents(admin, schema)
+    expected = {}
+    for args in reading(ids):
+        if args != ("where",):
+            expected[args] = on(owner)(*args).stdout.replace(owner, reader)
+    with admin.begin() as c:  # the owner's commands kept what they computed: gone again
+        for t in DERIVED:
+            c.execute(sa.text(f"DELETE FROM {schema}.{t}"))
+
+    run = on(reader)
+    first = run("games", "--json", ok=False)  # the first refused write tells the store it may only be read
+    noted(first, "game summaries")
+    assert first.stdout == expected[("games", "--json")]
+    for args in reading(ids):
+        r = run(*args, ok=False)
+        noted(r)
+        if args in expected:
+            assert r.stdout == expected[args], args
+    written(run, ids, tmp_path, "pg")
+    noted(analysed(run, ids["long"])[1], "analysis results")
+    assert pg_contents(admin, schema) == before
+
+    for args in writing(agon, ids, tmp_path):
+        one_line(run(*args, ok=False), "read-only")
+    assert pg_contents(admin, schema) == before
+
+
+def test_a_read_only_store_agon_cannot_read_as_it_is_says_why_in_one_line(agon, tmp_path, archive):
+    """One that lacks a table this agon keeps (an older agon's, which agon would add on opening it), and a file
+    that is not there (a store opened read-only is never created)."""
+    db = sqlite3.connect(tmp_path / "archive.db")
+    db.execute("DROP TABLE analysis_result")
+    db.commit()
+    db.close()
+    one_line(agon("--db", f"sqlite:///{tmp_path / 'archive.db'}?mode=ro", "games", ok=False), "is read-only",
+             "lacks tables", "open it once where agon may write to it")
+    assert agon("--db", str(tmp_path / "archive.db"), "games").stderr == ""  # a writable copy gains the table
+    one_line(agon("--db", f"sqlite:///{tmp_path / 'none.db'}?mode=ro", "games", ok=False), "no such file")
+    assert not (tmp_path / "none.db").exists()
