@@ -22,7 +22,7 @@ from agon.cli import (
     summary_cmds,
     tree_cmds,
 )
-from agon.cli.common import error_line, examples, set_db, unkept_notice
+from agon.cli.common import error_line, examples, hint, set_db, unkept_notice
 
 
 def _flags_show_no_type() -> None:
@@ -112,7 +112,8 @@ def usage_message(e: Any) -> str:
     if name == "--db" and type(e).__name__ == "NoSuchOption" and " " in path:
         # 'agon games --db club.db': the store is agon's own option, named before the command (or AGON_DB)
         top, _, rest = path.partition(" ")
-        return f"--db goes before the command: {top} --db FILE {rest} ... (or set AGON_DB); see '{top} --help'"
+        command = hint(f"{top} --db FILE {rest} ...")
+        return f"--db goes before the command: {command} (or set AGON_DB); see '{top} --help'"
     if ctx is not None and ctx.command.get_help_option(ctx) is not None:
         message += f"; see '{path} --help'"
     return message

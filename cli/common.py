@@ -20,10 +20,97 @@ from sqlalchemy.exc import SQLAlchemyError
 from agon.core.service import Service, ServiceError, store_trouble
 from agon.events.store import Store, StoreError, shown_url
 
+_hints: dict[str, None] = {}  # the commands printed as hints lately (``hint``), kept whole when a line is folded
+
+
+def hint(command: str) -> str:
+    """``command``, a command printed for a person to copy: a line that holds it is never folded inside it."""
+    _hints[command.strip()] = None
+    if len(_hints) > 256:  # one command line prints a few; a long test session many
+        del _hints[next(iter(_hints))]
+    return command
+
+
+class Screen(Console):
+    """A console that folds its lines to the terminal's width at spaces, never inside a word or a command to copy
+    (``render.fold``): rich itself would cut an id or a command in two, or a terminal would.
+
+    Lines are folded where the output is a terminal, or where COLUMNS names a width; output piped elsewhere keeps
+    each line whole, as scripts read it. The width is read for every command (COLUMNS, else the terminal's size),
+    not fixed when the console is made. Other renderables (tables) are printed as rich lays them out."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._width = None  # rich fixes COLUMNS when the console is made: read it for every command instead
+
+    def fits(self) -> bool:
+        """Whether lines are folded to ``self.width``."""
+        return self.is_terminal or os.environ.get("COLUMNS", "").strip().isdigit()
+
+    def print(self, *objects: Any, sep: str = " ", markup: bool | None = None, hang: int | str | None = None,
+              fold: bool = True, **kwargs: Any) -> None:
+        """As rich's ``print``, each string or Text folded (``hang``: how the lines folded begin, see
+        ``render.breaks``; ``fold=False``: folded already)."""
+        if fold and objects and self.fits() and all(isinstance(o, str | Text) for o in objects):
+            from agon.cli.render import fold_text
+
+            parts = [self.render_str(o, markup=markup, emoji=kwargs.get("emoji"), highlight=kwargs.get("highlight"))
+                     if isinstance(o, str) else o for o in objects]
+            objects = (fold_text(Text(sep).join(parts), self.width, _hints, hang),)
+        kwargs["soft_wrap"] = True  # folded here, or not at all: never by rich
+        super().print(*objects, sep=sep, markup=markup, **kwargs)
+
+
 # Markup is off by default: names, titles and sentences come from people and from data, and a name such as
 # '[/x]' must print as written. A line that styles itself passes markup=True and escapes every value in it.
-console = Console(highlight=False, soft_wrap=True, markup=False)
-err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
+console = Screen(highlight=False, soft_wrap=True, markup=False)
+err = Screen(stderr=True, highlight=False, soft_wrap=True, markup=False)
+
+
+def fit_columns(table: Any) -> list[int] | None:
+    """Set the widths of a rich ``table``'s columns so that it fits the width with every word of every cell whole
+    (rich would otherwise cut words short with '…', an id too): each column as wide as its widest line where there
+    is room, else the widest give up room first, none narrower than its longest word. Returns the widths, or None
+    (and nothing set) where even the longest words do not fit side by side."""
+    from rich.cells import cell_len
+
+    columns = [[str(x) for x in (c.header, *c.cells)] for c in table.columns]
+    least = [max((cell_len(w) for cell in cells for w in cell.split()), default=1) for cells in columns]
+    widths = [max((cell_len(line) for cell in cells for line in cell.splitlines()), default=1) for cells in columns]
+    _, right, _, left = table.padding
+    framed = table.box is not None
+    room = console.width - (2 if framed and table.show_edge else 0) - (len(columns) - 1 if framed else 0) - (
+        (left + right) * len(columns) - (0 if table.pad_edge else left + right))
+    if sum(least) > room:
+        return None
+    while sum(widths) > room:  # the widest column gives up a column of its width, down to its longest word
+        i = max((j for j in range(len(widths)) if widths[j] > least[j]), key=lambda j: widths[j])
+        widths[i] -= 1
+    for column, w in zip(table.columns, widths):
+        column.width = w
+    return widths
+
+
+def show_table(table: Any, key: str = "") -> None:
+    """Print a rich ``table`` with every word of every cell whole (``fit_columns``). Where even that is too wide,
+    each row is printed as a record instead: its first cell on a line (after ``key``, a prefix saying what it is:
+    '#', 'seat '), each other column's below it on a line of its own."""
+    if fit_columns(table) is not None:
+        console.print(table)
+        return
+    if table.title:
+        console.print(str(table.title))
+    columns = [[str(x) for x in c.cells] for c in table.columns]
+    for i, first in enumerate(columns[0]):
+        console.print(f"{key}{first}", style="bold")
+        for column, cells in zip(table.columns[1:], columns[1:]):
+            header = str(column.header)
+            console.print(f"  {header}: {cells[i]}" if header else f"  {cells[i]}")
+
+
+def fit_width() -> int | None:
+    """The width output is laid out for (``Screen.fits``), or None where lines stay as long as they are."""
+    return console.width if console.fits() else None
 
 # -- the option conventions -------------------------------------------------------------------------------------
 # One meaning per option name across every command (the README's "Options" lists them). Build a command's options
@@ -211,7 +298,7 @@ def set_db(url: str | None, typed: bool = False) -> None:
 def agon_line(rest: str) -> str:
     """A command to print as a hint, ``agon REST``, with the ``--db`` this command line was given (shell-quoted):
     a hint copied from 'agon --db club.db new ...' must read the same store, not the default one."""
-    return f"agon --db {shlex.quote(_db_typed)} {rest}" if _db_typed else f"agon {rest}"
+    return hint(f"agon --db {shlex.quote(_db_typed)} {rest}" if _db_typed else f"agon {rest}")
 
 
 def branch_flag(line: Any) -> str:
@@ -223,7 +310,7 @@ def branch_flag(line: Any) -> str:
 
 def with_db(commands: str) -> str:
     """``commands`` (``agon ...``, or several joined by ``&&``) as hints: each with this command line's ``--db``."""
-    return re.sub(r"(^|&& )agon ", lambda m: m.group(1) + agon_line(""), commands)
+    return hint(re.sub(r"(^|&& )agon ", lambda m: m.group(1) + agon_line(""), commands))
 
 
 def with_db_quoted(message: str) -> str:
@@ -422,6 +509,11 @@ def print_lines(lines: Iterable[tuple[str, str | None]], batch: int = 512) -> No
     """Many lines of plain text (each with a rich style or None), printed a batch at a time: one rich call per
     line cost about 0.1 ms, 14 s for the log of a 100,000-event line. Written as they are where rich would add
     no style (not a terminal): the same bytes, without rich's layout work."""
+    width = fit_width()
+    if width is not None:  # folded to the terminal (a line that fits, most of them, costs one length)
+        from agon.cli.render import fold
+
+        lines = ((fold(line, width, _hints), style) for line, style in lines)
     if not console.is_terminal:
         out = console.file
         for line, _style in lines:
@@ -436,10 +528,10 @@ def print_lines(lines: Iterable[tuple[str, str | None]], batch: int = 512) -> No
         text.append(line, style=style)
         n += 1
         if n == batch:
-            console.print(text)
+            console.print(text, fold=False)  # folded above already
             text, n = Text(), 0
     if n:
-        console.print(text)
+        console.print(text, fold=False)
 
 
 def dumps(data: Any) -> str:

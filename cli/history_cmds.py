@@ -16,6 +16,7 @@ from agon.cli.common import (
     UsageFail,
     console,
     examples,
+    fit_width,
     friendly,
     print_json,
     print_lines,
@@ -58,7 +59,7 @@ def state(
         return
     who = f" as {as_player} sees it" if as_player else ""
     console.print(view_text(f"{rs.title} game {line.game.id}, branch {line.branch.name}, after event "
-                            f"#{n}{who}", view))
+                            f"#{n}{who}", view, fit_width()))
     console.print(f"Now: {status}")
     console.print(f"Scores: {scores_text(rs.scores(s))}")
 
@@ -147,7 +148,8 @@ def replay(
             continue
         console.rule(f"#{st.index}")
         console.print(sentence, markup=False)
-        console.print(view_text(f"after #{st.index}" + (f", as {as_player} sees it" if as_player else ""), view))
+        console.print(view_text(f"after #{st.index}" + (f", as {as_player} sees it" if as_player else ""), view,
+                                fit_width()))
         if pause:
             try:
                 answer = typer.prompt("Enter for the next step (q to stop)", default="", show_default=False)

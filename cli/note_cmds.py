@@ -60,8 +60,8 @@ def notes(game: GameArg, as_json: JsonOpt = False) -> None:
         return
     if not rows:
         gid = lines[0].game.id
-        console.print(f"Game {gid} has no notes yet; write one with: {agon_line(f'note {gid} N')} \"text\"",
-                      markup=False)
+        write = agon_line(f'note {gid} N "text"')
+        console.print(f"Game {gid} has no notes yet; write one with: {write}", markup=False)
         return
     for b, nt in rows:
         where = f"{b} #{nt.n}" if b else f"undone event #{nt.n}"

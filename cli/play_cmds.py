@@ -18,6 +18,7 @@ from agon.cli.common import (
     console,
     error_line,
     examples,
+    fit_width,
     friendly,
     print_json,
     service,
@@ -249,7 +250,7 @@ def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | No
         elif word == "state":
             whose = {None: ", everything", PUBLIC: ", as every player sees it"}.get(who, f", as {who} sees it")
             console.print(view_text(f"{line.ruleset.title}, event #{line.head.depth}{whose}",
-                                    line.ruleset.view(line.state, who)))
+                                    line.ruleset.view(line.state, who), fit_width()))
         else:
             console.print(HELP, markup=False)
     except ServiceError as e:

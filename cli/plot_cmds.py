@@ -31,6 +31,7 @@ from agon.cli.common import (
     output_file,
     print_json,
     service,
+    show_table,
     whole,
 )
 from agon.core.service import Line
@@ -240,7 +241,7 @@ def compare(
                     else "differs, though it reads alike (another copy of a card, say)" if r["reads_alike"]
                     else "differs")
             t.add_row(str(r["n"]), r["a"] or "(line ends)", r["b"] or "(line ends)", note)
-        console.print(t)
+        show_table(t, "#")
     else:
         console.print(f"The two lines are the same line: both end at #{c['fork']}.")
     t = Table(title="Scores", show_edge=False, header_style="bold")
@@ -253,7 +254,7 @@ def compare(
         d = r["diff"]
         t.add_row(r["player"], _fmt(r["at_fork"]), _fmt(r["a"]), _fmt(r["b"]),
                   "-" if d is None else ("+" if d > 0 else "") + _fmt(d))
-    console.print(t)
+    show_table(t)
     for side in (c["a"], c["b"]):
         console.print(f"{side['branch']}: {side['events']} events (to #{side['last']}), {side['summary']}")
     unfinished = [side["branch"] for side in (c["a"], c["b"]) if not side["over"]]
@@ -402,7 +403,7 @@ def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False)
     for r in result["by_setup"]:
         setup.add_row(r["setup"], str(r["played"]), str(r["wins"]), f"{r['win_rate']:.0%}", _ci(r),
                       f"{r['avg_score']:.1f}")
-    console.print(setup)
+    show_table(setup)
     groups = [("seat", "by_seat", "seat")]
     if result["by_side"]:
         groups.insert(0, (result["side_label"] or "side", "by_side", "side"))
@@ -414,7 +415,7 @@ def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False)
         for r in result[key]:
             t.add_row(str(r[col]), str(r["played"]), str(r["wins"]), f"{r['win_rate']:.0%}", _ci(r),
                       f"{r['avg_score']:.1f}")
-        console.print(t)
+        show_table(t, "seat " if col == "seat" else "")
     console.print(f"95% CI: the Wilson interval of the win rate; '{agon_line(f'plot stats {rs.name}')}' draws"
                   " these.", markup=False)
 

@@ -1,11 +1,15 @@
-"""Generic rendering of a ruleset's view (plain nested data) as indented text for a terminal.
+"""Generic rendering of a ruleset's view (plain nested data) as indented text for a terminal, and the folding of
+long lines to the terminal's width.
 
 Plain text, not a rich Tree: a big view (a map, a deck) renders in a few milliseconds, reads well when piped,
 and never mistakes a value in brackets for markup.
 """
 
+import re
+from collections.abc import Iterable
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 
 
@@ -37,39 +41,46 @@ def _flat(v: Any) -> bool:
     return False
 
 
-def _table(rows: list[dict[str, Any]], indent: str) -> list[str]:
+def _table(rows: list[dict[str, Any]], indent: str, width: int | None) -> list[str]:
+    """A list of records as a table, a column per key; where the table is wider than ``width``, each record as one
+    line of its own instead ('- key: value; key: value'), for the terminal to fold (``fold``)."""
     cols: list[str] = []
     for r in rows:
         for k in r:
             if k not in cols:
                 cols.append(k)
     cells = [[str(c) for c in cols]] + [[_fmt(r.get(c)) for c in cols] for r in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(cols))]
-    return [indent + "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in cells]
+    widths = [max(cell_len(row[i]) for row in cells) for i in range(len(cols))]
+    if width is not None and len(indent) + sum(widths) + 2 * (len(cols) - 1) > width:
+        return [f"{indent}- " + "; ".join(f"{c}: {_fmt(r.get(c))}" for c in cols if c in r) for r in rows]
+    return [indent + "  ".join(cell + " " * (w - cell_len(cell)) for cell, w in zip(row, widths)).rstrip()
+            for row in cells]
 
 
-def _lines(key: str, value: Any, indent: str, out: list[str]) -> None:
+def _lines(key: str, value: Any, indent: str, out: list[str], width: int | None) -> None:
     if _flat(value):
         out.append(f"{indent}{key}: {_fmt(value)}")
     elif isinstance(value, list | tuple) and all(isinstance(x, dict) and _flat(x) for x in value):
         out.append(f"{indent}{key}:")
-        out.extend(_table(list(value), indent + "  "))
+        out.extend(_table(list(value), indent + "  ", width))
     elif isinstance(value, dict):
         out.append(f"{indent}{key}:")
         for k, v in value.items():
-            _lines(str(k), v, indent + "  ", out)
+            _lines(str(k), v, indent + "  ", out, width)
     elif isinstance(value, list | tuple):
         out.append(f"{indent}{key}:")
         for i, v in enumerate(value, start=1):
-            _lines(str(i), v, indent + "  ", out)
+            _lines(str(i), v, indent + "  ", out, width)
     else:
         out.append(f"{indent}{key}: {_fmt(value)}")
 
 
-def view_text(title: str, view: dict[str, Any]) -> Text:
+def view_text(title: str, view: dict[str, Any], width: int | None = None) -> Text:
+    """``view`` under ``title``; ``width``: the terminal's, where a table too wide for it lists its rows one by
+    one instead (None: tables as wide as they are, as when the output is piped)."""
     out = [title]
     for k, v in view.items():
-        _lines(str(k), v, "  ", out)
+        _lines(str(k), v, "  ", out, width)
     return Text("\n".join(out))
 
 
@@ -83,3 +94,108 @@ def said(actor: str, sentence: str) -> str:
     if actor in ("chance", "setup") or sentence.startswith(f"{actor} "):
         return sentence
     return f"{actor}: {sentence}"
+
+
+# -- folding long lines -------------------------------------------------------------------------------------------
+# A line longer than the terminal is folded at spaces, never inside a word: an id, a path or a position stays whole,
+# and so does a command to copy (``keep``, and any quoted 'agon ...'), which moves to the next line whole instead,
+# standing past the edge only where it is longer than a line. The lines after the first are indented (``hang``) so
+# that a folded line reads as one: under the text after a number ('  12. ...', '#6  ...'), after the first column of
+# a two-column line ('u, undo    take back ...'), else two more than the line's own indent.
+
+_LABEL = re.compile(r"(#\d+\.?|\d+\.|[-*•]|[?!]{1,2}(?= #\d))\s+")
+_COLUMN = re.compile(r"\S.*?\s{2,}(?=\S)")
+_QUOTED = re.compile(r"'agon [^']*'")
+
+
+def hang_of(line: str, width: int) -> int:
+    """How far the lines folded from ``line`` are indented."""
+    lead = len(line) - len(line.lstrip(" "))
+    rest = line[lead:]
+    label = _LABEL.match(rest)
+    column = _COLUMN.match(rest)
+    if label is not None:
+        hang = lead + label.end()
+    elif column is not None and lead + column.end() <= width // 2:
+        hang = lead + column.end()
+    else:
+        hang = lead + 2
+    return min(hang, width // 2)
+
+
+def _kept(line: str, keep: Iterable[str]) -> list[tuple[int, int]]:
+    spans = [m.span() for m in _QUOTED.finditer(line)]
+    for k in keep:
+        if " " not in k:
+            continue
+        at = line.find(k)
+        while at >= 0:
+            spans.append((at, at + len(k)))
+            at = line.find(k, at + len(k))
+    return spans
+
+
+Hang = int | str | None
+"""How lines folded from a line begin: that many spaces, or that text (a tree's '│   '); None: ``hang_of``."""
+
+
+def breaks(line: str, width: int, keep: Iterable[str] = (), hang: Hang = None) -> tuple[list[tuple[int, int]], str]:
+    """Where to fold ``line`` (no newline in it) to ``width`` columns: the runs of spaces to replace by a newline
+    and the beginning of a folded line (returned too)."""
+    if cell_len(line) <= width:
+        return [], ""
+    lead = " " * hang_of(line, width) if hang is None else " " * hang if isinstance(hang, int) else hang
+    hang = cell_len(lead)
+    spans = _kept(line, keep)
+    words: list[list[int]] = []  # [start, end] of each word, a command to keep whole as one word
+    for m in re.finditer(r"\S+", line):
+        if words and any(a < words[-1][1] and m.start() < b for a, b in spans):
+            words[-1][1] = m.end()
+        else:
+            words.append([m.start(), m.end()])
+    cuts: list[tuple[int, int]] = []
+    col = cell_len(line[:words[0][1]]) if words else 0
+    for (_, end), (start, nxt) in zip(words, words[1:]):
+        size = cell_len(line[start:nxt])
+        if col + start - end + size <= width or col <= hang:  # it fits, or the line holds only its indent so far
+            col += start - end + size
+        else:
+            cuts.append((end, start))
+            col = hang + size
+    return cuts, lead
+
+
+def fold(text: str, width: int, keep: Iterable[str] = (), hang: Hang = None) -> str:
+    """``text`` (one line or several) folded to ``width`` columns (``breaks``)."""
+    out = []
+    for line in text.split("\n"):
+        cuts, h = breaks(line, width, keep, hang)
+        at = 0
+        for a, b in cuts:
+            out.append(line[at:a])
+            out.append("\n" + h)
+            at = b
+        out.append(line[at:])
+        out.append("\n")
+    return "".join(out[:-1])
+
+
+def fold_text(text: Text, width: int, keep: Iterable[str] = (), hang: Hang = None) -> Text:
+    """A rich ``Text`` folded as ``fold`` folds a string, its styles kept."""
+    plain = text.plain
+    cuts: list[tuple[int, int, str]] = []
+    offset = 0
+    for line in plain.split("\n"):
+        found, h = breaks(line, width, keep, hang)
+        cuts.extend((offset + a, offset + b, h) for a, b in found)
+        offset += len(line) + 1
+    if not cuts:
+        return text
+    out = text.blank_copy()
+    at = 0
+    for a, b, h in cuts:
+        out.append_text(text[at:a])
+        out.append("\n" + h)
+        at = b
+    out.append_text(text[at:])
+    return out

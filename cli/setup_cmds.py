@@ -22,13 +22,16 @@ from agon.cli.common import (
     console,
     db_url,
     examples,
+    fit_columns,
     friendly,
+    hint,
     input_file,
     named_as,
     not_a_folder,
     one_of,
     print_json,
     service,
+    show_table,
     whole,
     write_file,
 )
@@ -74,7 +77,7 @@ def rulesets(as_json: JsonOpt = False) -> None:
         players = f"{lo}" if lo == hi else f"{lo}-{hi}"
         t.add_row(r["name"], r["title"], players, "provisional" if r["provisional"] else "exact",
                   ", ".join(r["bots"]), ", ".join(r["options"]) or "-")
-    console.print(t)
+    show_table(t)
 
 
 def load_cards(path: Path) -> dict[str, Any]:
@@ -115,8 +118,8 @@ def cards(
             write_file(export, tomli_w.dumps(data))
         else:
             write_file(export, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-        hint = agon_line(f"new {rs.name} --cards {shlex.quote(str(export))} ...")
-        console.print(f"Wrote {rs.name}'s card set to {export}. Edit it, then: {hint}", markup=False)
+        then = agon_line(f"new {rs.name} --cards {shlex.quote(str(export))} ...")
+        console.print(f"Wrote {rs.name}'s card set to {export}. Edit it, then: {then}", markup=False)
         return
     if as_json:
         print_json(data)
@@ -126,7 +129,7 @@ def cards(
     for key, value in data.items():
         size = len(value) if isinstance(value, list | dict) else value
         console.print(f"  {key}: {size}{' entries' if isinstance(value, list | dict) else ''}")
-    console.print(f"Export it with: agon cards {rs.name} -o cards.toml")
+    console.print(f"Export it with: {hint(f'agon cards {rs.name} -o cards.toml')}")
 
 
 @app.command(epilog=examples("agon schema peloponnes", "agon schema --file-format > agon-game.schema.json"))
@@ -254,13 +257,30 @@ def games(
         return
     t = Table(title=f"Games in {db_url()}")
     for col in ("id", "ruleset", "players", "events", "status", "branches", "scores"):
-        t.add_column(col)
+        t.add_column(col, no_wrap=col in ("id", "ruleset", "events"))
     for r in rows:
         damaged = "DAMAGED: " + agon_line("verify " + r["id"])
-        status = damaged if r["damaged"] else r["status"]  # the whole story: --json
-        t.add_row(r["id"], r["ruleset"], ", ".join(r["players"]), str(r["events"]), status,
+        r["status"] = damaged if r["damaged"] else r["status"]  # the whole story: --json
+        t.add_row(r["id"], r["ruleset"], ", ".join(r["players"]), str(r["events"]), r["status"],
                   f"{r['branches']} (on {r['branch']})", scores_text(r["scores"]))
-    console.print(t)
+    widths = fit_columns(t)
+    if widths is not None and widths[4] >= min(STATUS, max(len(r["status"]) for r in rows)):
+        console.print(t)
+        return
+    # narrower, a game is a few lines: its id first (to copy), then who plays and the scores, then its status
+    console.print(t.title)
+    for r in rows:
+        branches = f"{r['branches']} branch{'es' if r['branches'] != 1 else ''} (on {r['branch']})"
+        console.print(f"{r['id']}  {r['ruleset']}, {r['events']} events, {branches}", markup=False)
+        scores = scores_text(r["scores"])
+        console.print(f"  {scores}" if set(r["scores"]) == set(r["players"]) else
+                      f"  players: {', '.join(r['players'])}; scores: {scores or '-'}", markup=False)
+        console.print(f"  {r['status']}", markup=False)
+
+
+STATUS = 40
+"""How wide the status column of 'agon games' must be for the games to be listed as a table, a game a row;
+narrower (below about 140 columns), each game is a few lines instead."""
 
 
 @app.command(epilog=examples("agon where", "agon --db demo.db where"))

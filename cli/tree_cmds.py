@@ -130,8 +130,10 @@ def branches(game: GameArg, as_json: JsonOpt = False) -> None:
             # a head on its parent's line (a branch just made, or an undone line entered again on the parent)
             none = f" (no events of its own: its head is on {r['parent']}'s line)" if (
                 r["parent"] and r["fork_at"] == r["head"]) else ""
+            below = indent + ("    " if last else "│   ")  # where its lines continue, folded
             console.print(f"{indent}{'└── ' if last else '├── '}{r['name']}{mark}: {fork}head #{r['head']}{none},"
-                          f" {r['luck']} luck — {r['status']} ({scores_text(r['scores'])})", markup=False)
+                          f" {r['luck']} luck — {r['status']} ({scores_text(r['scores'])})", markup=False,
+                          hang=below + ("│   " if children.get(r["name"]) else "    ") + "  ")
             show(r["name"], indent + ("    " if last else "│   "))
 
     show(None, "")

@@ -116,6 +116,9 @@ def agon(tmp_path, monkeypatch):
     from agon.cli.app import app
 
     monkeypatch.setenv("AGON_DB", str(tmp_path / "games.db"))
+    # output that is not a terminal is folded only to a width COLUMNS names (tests/test_cli_widths.py): the tests
+    # read whole lines, whatever the shell that runs them exports
+    monkeypatch.delenv("COLUMNS", raising=False)
     monkeypatch.chdir(tmp_path)
     # Typer rebuilds the click command from the functions' signatures on every invoke (a tenth of a second); the
     # command is the same every time, so build it once.

@@ -32,9 +32,10 @@ def table(sqlite_svc, tmp_path):
 
     def play() -> pexpect.spawn:
         cmd = agon_command()
-        env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="120", NO_COLOR="1")
+        # a terminal wide enough that no message asserted on below is folded (tests/test_cli_widths.py folds them)
+        env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="250", NO_COLOR="1")
         child = pexpect.spawn(cmd[0], [*cmd[1:], "play", game], env=env, encoding="utf-8", timeout=60,
-                              dimensions=(60, 120))
+                              dimensions=(60, 250))
         child.expect(PROMPT)
         return child
 
@@ -248,9 +249,9 @@ def test_play_shows_a_person_only_their_own_view(sqlite_svc, tmp_path):
                                 seed=21))
     before = svc.load(game)
     cmd = agon_command()
-    env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="120", NO_COLOR="1")
+    env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="250", NO_COLOR="1")  # as in ``table``
     child = pexpect.spawn(cmd[0], [*cmd[1:], "play", game], env=env, encoding="utf-8", timeout=60,
-                          dimensions=(60, 120))
+                          dimensions=(60, 250))
     child.logfile_read = seen = io.StringIO()
     for typed in ("state", "log", "1", "state", "log", "q"):
         child.expect(PROMPT)
