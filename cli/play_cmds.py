@@ -207,14 +207,15 @@ COMMANDS = ("u", "undo", "r", "redo", "log", "state", "?", "help")
 or step value asked for now (then it is that item). ``b NAME`` is a branch only when the line is not an entry here;
 ``branch NAME`` always is. Every other line is an entry."""
 QUIT = ("q", "quit", "exit")
-HELP = """Commands (one word alone on the line; a full item name that is the same word is the item):
-  u, undo        take back the last step (at a table: the last event entered, a typed die included)
-  r, redo        bring back what the last undo took back
-  branch NAME    start a branch NAME here and play on it (the old line stays);  b NAME: the same, unless
-                 the line is also an entry here ('b c' naming two items): then it is the entry
-  log            the last events of this line;  state: the state as you see it
-  ?TEXT          only the options that mention TEXT;  ?: this help;  q: stop (everything is recorded)
-  -              one step back while building a decision"""
+HELP = "\n".join((  # an entry a line, folded to the terminal (``b NAME`` as much as the others)
+    "Commands (one word alone on the line; a full item name that is the same word is the item):",
+    "  u, undo        take back the last step (at a table: the last event entered, a typed die included)",
+    "  r, redo        bring back what the last undo took back",
+    "  branch NAME    start a branch NAME here and play on it (the old line stays);  b NAME: the same, unless the"
+    " line is also an entry here ('b c' naming two items): then it is the entry",
+    "  log            the last events of this line;  state: the state as you see it",
+    "  ?TEXT          only the options that mention TEXT;  ?: this help;  q: stop (everything is recorded)",
+    "  -              one step back while building a decision"))
 
 
 def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | None) -> str | None:

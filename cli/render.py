@@ -106,6 +106,7 @@ def said(actor: str, sentence: str) -> str:
 _LABEL = re.compile(r"(#\d+\.?|\d+\.|[-*•]|[?!]{1,2}(?= #\d))\s+")
 _COLUMN = re.compile(r"\S.*?\s{2,}(?=\S)")
 _QUOTED = re.compile(r"'agon [^']*'")
+_WORD = re.compile(r"\S+")
 
 
 def hang_of(line: str, width: int) -> int:
@@ -124,6 +125,8 @@ def hang_of(line: str, width: int) -> int:
 
 
 def _kept(line: str, keep: Iterable[str]) -> list[tuple[int, int]]:
+    if "agon" not in line:  # every command to keep names agon (a log's lines never do: no search for them)
+        return []
     spans = [m.span() for m in _QUOTED.finditer(line)]
     for k in keep:
         if " " not in k:
@@ -142,21 +145,25 @@ Hang = int | str | None
 def breaks(line: str, width: int, keep: Iterable[str] = (), hang: Hang = None) -> tuple[list[tuple[int, int]], str]:
     """Where to fold ``line`` (no newline in it) to ``width`` columns: the runs of spaces to replace by a newline
     and the beginning of a folded line (returned too)."""
-    if cell_len(line) <= width:
+    measure = len if line.isascii() else cell_len  # most lines: a character a column
+    if measure(line) <= width:
         return [], ""
     lead = " " * hang_of(line, width) if hang is None else " " * hang if isinstance(hang, int) else hang
     hang = cell_len(lead)
     spans = _kept(line, keep)
-    words: list[list[int]] = []  # [start, end] of each word, a command to keep whole as one word
-    for m in re.finditer(r"\S+", line):
-        if words and any(a < words[-1][1] and m.start() < b for a, b in spans):
-            words[-1][1] = m.end()
-        else:
-            words.append([m.start(), m.end()])
+    words = [m.span() for m in _WORD.finditer(line)]
+    if spans:  # a command to keep whole is one word
+        joined: list[tuple[int, int]] = []
+        for start, end in words:
+            if joined and any(a < joined[-1][1] and start < b for a, b in spans):
+                joined[-1] = (joined[-1][0], end)
+            else:
+                joined.append((start, end))
+        words = joined
     cuts: list[tuple[int, int]] = []
-    col = cell_len(line[:words[0][1]]) if words else 0
+    col = measure(line[:words[0][1]]) if words else 0
     for (_, end), (start, nxt) in zip(words, words[1:]):
-        size = cell_len(line[start:nxt])
+        size = nxt - start if measure is len else cell_len(line[start:nxt])
         if col + start - end + size <= width or col <= hang:  # it fits, or the line holds only its indent so far
             col += start - end + size
         else:
