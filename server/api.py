@@ -661,8 +661,9 @@ async def stream(request: Request) -> Response:
                     feed.changed(game_id)  # quiet for long: read the store again anyway
                     yield ": waiting\n\n"  # a comment line: keeps proxies from closing an idle stream
         finally:
-            if not watcher.unfollow(game_id):
+            if not watcher.unfollow(game_id):  # the last stream of the game here: nothing is kept for it
                 feed.forget(game_id)
+                wakeups.pop(game_id, None)
 
     return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
 
@@ -683,11 +684,14 @@ class Feed:
 
     def __init__(self, app: Any) -> None:
         self.app = app
-        self.announced: dict[str, int] = {}  # game -> changes announced (in this worker)
+        self.announced: dict[str, int] = {}  # game -> changes announced (in this worker) while streams follow it
         self.reading: dict[tuple[str, str | None], tuple[int, asyncio.Future]] = {}
 
     def changed(self, game_id: str) -> None:
-        self.announced[game_id] = self.announced.get(game_id, 0) + 1
+        # Only a followed game has readings to renew (the first stream of a game reads it anew): a server that runs
+        # for weeks sees every game change, and must not keep a count for each.
+        if game_id in self.app.state.watcher.follows:
+            self.announced[game_id] = self.announced.get(game_id, 0) + 1
 
     def forget(self, game_id: str) -> None:
         self.announced.pop(game_id, None)
