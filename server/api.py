@@ -54,7 +54,11 @@ class Lines:
     event's id is its chain hash), so a line found here is the line the store holds: the many readers of one
     position (every seat's page and stream) fold it once. A line read anew that continues one held here (the
     same branch, moved on by another worker or the CLI) is folded from that one's state: only its new events are
-    applied. Each worker keeps its own; nothing is shared, and every answer starts from the head the store holds."""
+    applied. Each worker keeps its own; nothing is shared, and every answer starts from the head the store holds.
+
+    ``size``: a club's games in play, each at the few heads its readers stand at, fit many times over; the lobby
+    reads every game, so with more games than ``size`` each entry may be a game of its own: a finished game's line
+    held 0.16-0.3 MB, 0.25-0.45 MB with its steps (what streams and logs read), some 230 MB at most per worker."""
 
     def __init__(self, size: int = 512) -> None:
         self.items: OrderedDict[tuple[str, str, str], Line] = OrderedDict()
