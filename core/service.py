@@ -592,7 +592,7 @@ class Service:
             return self.store.line(game.id, head_id)
         except StoreError as e:
             if isinstance(e, Damaged):  # 'agon games' marks it from now on (its summary says so)
-                self._keep([summary_table.unreadable(game.id, branch, head_id, str(e))])
+                self._keep([summary_table.unreadable(game.id, branch, head_id, e)])
             raise hints.again(e, ServiceError) from None
 
     def _fetch(self, game: GameInfo, b: BranchInfo) -> Callable[[str], tuple[list[Envelope], list[Event]]]:
@@ -1528,7 +1528,7 @@ class Service:
                 batch.append(self.load(game_id, branch).summary)
             except ServiceError as e:
                 problems.append(f"{game_id}: {e}")
-                batch.append(summary_table.unreadable(game_id, branch, head_id, str(e)))
+                batch.append(summary_table.unreadable(game_id, branch, head_id, e))
             if len(batch) >= 200:
                 self._keep(batch)
                 batch = []
@@ -1627,7 +1627,7 @@ class Service:
             except ServiceError as e:
                 if b.head_id in ids:  # a head pointing to nothing is reported by damage()
                     problems.append(f"branch {b.name}: {e}")
-                rows.append(summary_table.unreadable(game.id, b.name, b.head_id, str(e)))
+                rows.append(summary_table.unreadable(game.id, b.name, b.head_id, e))
                 continue
             p = replay_problem(line, lucks)
             if p:

@@ -24,6 +24,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 from sqlmodel import Field, SQLModel
 
+from agon.events.hints import Hinted
+
 Store = Any
 """An ``events.store.Store`` (not imported: the store imports this module to create the table)."""
 
@@ -91,7 +93,11 @@ UNREADABLE = "?"
 version, so it is tried again at every listing, and the listing still shows the game."""
 
 
-def unreadable(game_id: str, branch: str, head_id: str, problem: str) -> Summary:
+def unreadable(game_id: str, branch: str, head_id: str, problem: str | BaseException) -> Summary:
+    """The row of a branch that cannot be read: its status says why, without the step a face names next (the
+    command line's 'agon games' marks the game DAMAGED with its command; the server names no command)."""
+    if isinstance(problem, Hinted) and problem.then:
+        problem = problem.said
     return Summary(game_id, branch, head_id, UNREADABLE, 0, 0, False, f"unreadable: {problem}", (), {}, (), None,
                    {}, {}, "")
 

@@ -28,7 +28,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from agon.core import registry, seats
 from agon.core import steps as steps_mod
 from agon.core.bots import bots_of
-from agon.core.engine import PUBLIC, Chance, Decision, Over, Step, option_text
+from agon.core.engine import PUBLIC, Chance, Decision, Step, option_text
 from agon.core.service import (
     Line,
     NewGame,
@@ -368,16 +368,32 @@ def list_rulesets(call: Call) -> Any:
 
 
 def list_games(call: Call) -> Any:
-    """Every game: id, ruleset, title, players, events and status (as every player sees them)."""
-    rows = []
-    for g in call.svc.games():
-        row: dict[str, Any] = {"game": g.id, "ruleset": g.ruleset, "title": g.title, "players": list(g.players),
-                               "created_at": g.created_at.isoformat(timespec="seconds"), "branch": g.current_branch}
+    """The games: id, ruleset, title, players, events and status (as every player sees them), read from the game
+    summaries as 'agon games' reads them (no game is replayed; a summary missing or stale is computed first).
+    ``?ruleset=``, ``?status=over|playing``, ``?order=oldest|newest|longest|shortest`` and ``?limit=N`` as
+    'agon games' takes them."""
+    status, order, limit = _str(call, "status"), _str(call, "order") or "oldest", _int(call, "limit")
+    if status not in (None, "over", "playing"):
+        raise HttpError(400, f"status {status!r} is not one of: over, playing")
+    if limit is not None and limit < 0:
+        raise HttpError(400, "'limit' must be 0 or more")
+    ruleset = _str(call, "ruleset")
+    if ruleset is not None:
         try:
-            line = call.lines.get(call.svc, g.id, None) if call.lines else call.svc.load(g.id)
-            row.update(event=line.head.depth, status=line.status(), over=isinstance(line.pending, Over))
-        except ServiceError as e:
-            row.update(event=None, status=f"unreadable: {said(e)}", over=False)
+            ruleset = registry.get(ruleset).name
+        except registry.UnknownRuleset as e:
+            raise HttpError(400, said(e)) from None
+    rows = []
+    for g in call.svc.listing(ruleset=ruleset, over=None if status is None else status == "over", order=order,
+                              limit=limit, count_branches=False):
+        s = g.summary
+        row: dict[str, Any] = {"game": g.id, "ruleset": g.ruleset, "title": g.title, "players": list(s.players),
+                               "created_at": g.created_at.isoformat(timespec="seconds"), "branch": g.current_branch}
+        if s.readable:
+            row.update(event=s.events - 1, status=s.status, over=s.over)
+        else:
+            row.update(event=None, status=s.status if s.status.startswith("unreadable") else f"damaged: {s.status}",
+                       over=False)
         rows.append(row)
     return rows
 

@@ -306,9 +306,15 @@ def _failed(request: Request, e: Exception) -> Response:
     return page
 
 
+LOBBY_GAMES = 100
+"""How many games the lobby lists, the newest first (a club's whole history is ``GET /api/games``'s, by its
+filters)."""
+
+
 async def lobby(request: Request) -> Response:
     svc: Service = request.app.state.service
-    games = await run_in_threadpool(api.list_games, api.Call(svc, "", None, {}, {}))
+    games = await run_in_threadpool(api.list_games, api.Call(svc, "", None, {}, {
+        "order": "newest", "limit": str(LOBBY_GAMES)}))
     rulesets = await run_in_threadpool(api.list_rulesets, None)
     rows = "".join(
         f"<tr><td><code>{html.escape(g['game'])}</code></td><td>{html.escape(g['ruleset'])}</td>"
@@ -323,6 +329,7 @@ async def lobby(request: Request) -> Response:
     body = f"""<h1>agon: games on this server</h1>
 <p class="sub">Create a game, then give each player their own link: it opens their seat, and only theirs.</p>
 <div id="games-box">{table}</div>
+<p class="muted">The newest {LOBBY_GAMES} games are listed here; <a href="/api/games">/api/games</a> lists them all.</p>
 <h2>Create a game</h2>
 <form id="create">
 <p><label>Ruleset <select id="ruleset">{options}</select></label></p>
@@ -336,7 +343,7 @@ async def lobby(request: Request) -> Response:
 <div id="links"></div>"""
     script = (r"""
 async function games() {
-  const rows = await (await fetch("/api/games", {cache: "no-store"})).json();
+  const rows = await (await fetch("/api/games?order=newest&limit=@LOBBY@", {cache: "no-store"})).json();
   const t = el("table"); t.id = "games"; const head = el("tr");
   ["game", "ruleset", "title", "players", "status", ""].forEach(c => head.appendChild(el("th", c)));
   t.appendChild(head);
@@ -370,7 +377,7 @@ document.getElementById("create").onsubmit = async ev => {
   add("host", data.host.link); add("spectators", data.spectate);
   box.appendChild(el("p", "Keep these now: the server stores only their hashes and cannot show them again.", "muted"));
 };
-""")
+""").replace("@LOBBY@", str(LOBBY_GAMES))
     return _page("agon", body, "", script)
 
 

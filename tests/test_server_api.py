@@ -68,6 +68,26 @@ def test_creating_a_game_answers_a_secret_link_per_person_and_the_host_and_store
     assert [x["game"] for x in listed] == [g["game"]] and "to act" in listed[0]["status"]
 
 
+def test_the_games_are_listed_from_their_summaries_filtered_and_ordered_as_agon_games_takes_them(client):
+    first, second = new_duel(client), new_duel(client, title="rematch")
+    duo = client.post("/api/games", json={"ruleset": "toy", "players": [], "bots": [
+        {"name": "ann", "kind": "random"}, {"name": "bob", "kind": "random"}], "seed": 1}).json()
+    client.app.state.lines.items.clear()
+    listed = client.get("/api/games").json()
+    assert [x["game"] for x in listed] == [first["game"], second["game"], duo["game"]]
+    assert listed[2]["over"] and listed[2]["status"].startswith("over") and listed[2]["players"] == ["ann", "bob"]
+    assert not client.app.state.lines.items  # no game's line was read to list them
+    assert listed[0]["event"] == client.get(f"/api/games/{first['game']}").json()["event"]
+    newest = client.get("/api/games", params={"order": "newest", "limit": 2, "status": "playing"}).json()
+    assert [x["game"] for x in newest] == [second["game"], first["game"]]
+    assert [x["game"] for x in client.get("/api/games", params={"ruleset": "PERGAMEMNON"}).json()] == [
+        first["game"], second["game"]]
+    assert client.get("/api/games", params={"status": "won"}).json() == {
+        "error": "status 'won' is not one of: over, playing"}
+    assert client.get("/api/games", params={"order": "best"}).status_code == 400
+    assert "GET /api/rulesets" in client.get("/api/games", params={"ruleset": "chess"}).json()["error"]
+
+
 def test_a_seat_sees_its_own_hand_and_options_nobody_else_does(client):
     g = new_duel(client)
     who, tok = acting(client, g)
