@@ -9,6 +9,7 @@ chosen number of frames, as a browser tab closed or a phone that lost its networ
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 
@@ -68,6 +69,13 @@ async def _stream(app, game: str, query: str, frames: int, how: str, linger: flo
     return seen
 
 
+def _run(main) -> None:
+    """``main()`` to its end on an event loop of its own, in a thread of its own: the browser tests' Playwright
+    keeps a loop running in this thread, where ``asyncio.run`` refuses to start another."""
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, main()).result()
+
+
 def _held(app) -> dict:
     s = app.state
     return {"follows": dict(s.watcher.follows), "seen": dict(s.watcher.seen), "wakeups": dict(s.wakeups),
@@ -124,7 +132,7 @@ def test_two_hundred_streams_dropped_every_way_leave_the_worker_following_nothin
         await http.aclose()
 
     try:
-        asyncio.run(main())
+        _run(main)
     finally:
         app.state.service.store.close()
 
@@ -152,7 +160,7 @@ def test_games_played_while_no_stream_follows_them_leave_nothing_behind(store_ur
         await http.aclose()
 
     try:
-        asyncio.run(main())
+        _run(main)
     finally:
         app.state.service.store.close()
 
@@ -179,6 +187,6 @@ def test_the_line_and_study_caches_stay_at_their_bounds(store_url):
         await http.aclose()
 
     try:
-        asyncio.run(main())
+        _run(main)
     finally:
         app.state.service.store.close()
