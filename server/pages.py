@@ -39,7 +39,7 @@ from agon.server import api
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1rem 1.5rem; color: #222; max-width: 80rem; }
 h1 { font-size: 1.3rem; margin: 0 0 .3rem; } h2 { font-size: 1.05rem; margin: 1rem 0 .3rem; }
-.sub { color: #555; margin: 0 0 .8rem; } .muted { color: #888; } .err { color: #b00020; min-height: 1.2rem; }
+.sub { color: #555; margin: 0 0 .8rem; } .muted { color: #5e5e5e; } .err { color: #b00020; min-height: 1.2rem; }
 table { border-collapse: collapse; } td, th { border: 1px solid #e3e3e3; padding: .15rem .45rem; text-align: left;
 vertical-align: top; } th { background: #fafafa; font-weight: 600; }
 #status { font-size: 1.1rem; padding: .5rem .8rem; background: #f4f6f8; border-left: 4px solid #0072B2; }
@@ -55,11 +55,13 @@ input, select { font-size: .95rem; max-width: 100%; } code { background: #f4f4f4
 #view .kv .kv, #view .kv .rows { margin: .1rem 0; }
 .kv > tr.mine > th, .rows > tr.mine > td { background: #fdf0e6; } .kv > tr.mine > th { border-left: 3px solid #D55E00; }
 span.mine { font-weight: 600; }
+.rows > tr.mine > td:first-child { box-shadow: inset 4px 0 #D55E00; }  /* a mark beside the colour */
+:focus-visible { outline: 3px solid #0072B2; outline-offset: 2px; }  /* where the keyboard is, plain to see */
 @container (max-width: 48rem) {  /* a phone, or a column as narrow: labels above values, not in columns beside */
   #view .kv, #view .kv > tr, #view .kv > tr > th, #view .kv > tr > td { display: block; border: 0; }
   #view .kv > tr > th { background: none; padding: .3rem 0 0; }
   #view .kv > tr > td { padding: 0 0 .2rem .5rem; border-left: 2px solid #e3e3e3; }
-  #view .kv > tr.mine > td { border-left-color: #D55E00; } #view .kv > tr.mine > th { border-left: 0; }
+  #view .kv > tr.mine > td { border-left: 4px solid #D55E00; } #view .kv > tr.mine > th { border-left: 0; }
   #view .kv > tr.leaf > th, #view .kv > tr.leaf > td { display: inline; border: 0; padding: 0; }
   #view .kv > tr.leaf { padding: .1rem 0; } #view .kv > tr.leaf > th::after { content: ": "; }
   #view .rows { display: block; overflow-x: auto; max-width: 100%; }  /* a wide one scrolls in its own box */
@@ -70,6 +72,7 @@ span.mine { font-weight: 600; }
   #view .rows > tr { border-bottom: 1px solid #e3e3e3; padding: .2rem 0; }
   #view .rows > tr > td::before { content: attr(data-label) ": "; font-weight: 600; }
   #view .rows > tr > td:empty { display: none; }
+  #view .rows > tr.mine { border-left: 4px solid #D55E00; } #view .rows > tr.mine > td { box-shadow: none; }
 }
 """
 
@@ -114,6 +117,8 @@ function entries(v) {  // [label, value, mine]: a list of items with distinct na
   } else out = Object.entries(v).map(([k, x]) => [k, x, ME !== null && k === ME]);
   return out.filter(e => e[2]).concat(out.filter(e => !e[2]));
 }
+// the seat's own entry, marked by colour and a bar, is named so for a screen reader too (nothing is shown added)
+function yours(cell) { cell.setAttribute("aria-label", cell.textContent + " (yours)"); }
 function render(v, depth) {
   depth = depth || 0;
   if (flat(v)) return el("span", text(v));
@@ -122,10 +127,11 @@ function render(v, depth) {
   if (Array.isArray(v) && v.every(x => record(x) && Object.values(x).every(flat))) {  // rows of one kind: a table
     const cols = []; v.forEach(r => Object.keys(r).forEach(k => { if (!cols.includes(k)) cols.push(k); }));
     const t = el("table", undefined, "rows"), head = el("tr");
-    cols.forEach(c => head.appendChild(el("th", words(c)))); t.appendChild(head);
+    cols.forEach(c => { const th = el("th", words(c)); th.scope = "col"; head.appendChild(th); }); t.appendChild(head);
     v.forEach(r => { const tr = el("tr", undefined, mine(r) ? "mine" : undefined);
       cols.forEach(c => { const td = el("td", r[c] === undefined ? "" : text(r[c])); td.dataset.label = words(c);
-        tr.appendChild(td); }); t.appendChild(tr); });
+        tr.appendChild(td); }); t.appendChild(tr);
+      if (mine(r)) yours(tr.firstChild); });
     return t;
   }
   if (depth && !Array.isArray(v) && list.length <= 8 && list.every(x => x === null || ["number", "boolean"].includes(
@@ -141,7 +147,8 @@ function render(v, depth) {
   if (!depth) rows = rows.filter(e => holdsMine(e[1])).concat(rows.filter(e => !holdsMine(e[1])));
   for (const [k, x, own] of rows) { const shown = render(x, depth + 1);
     const tr = el("tr", undefined, (own ? "mine " : "") + (shown.tagName === "SPAN" ? "leaf" : ""));
-    tr.appendChild(el("th", words(k))); const td = el("td"); td.appendChild(shown); tr.appendChild(td);
+    const th = el("th", words(k)); th.scope = "row"; if (own) yours(th);
+    tr.appendChild(th); const td = el("td"); td.appendChild(shown); tr.appendChild(td);
     t.appendChild(tr); }
   return t;
 }
@@ -220,6 +227,7 @@ async function refresh() {
     if (o.position !== stepsAt) { chosen = []; earlier = []; stepsAt = o.position; }
     const q = o.stepwise ? await readSteps() : null;
     if (mine !== redraws) return;  // a newer redraw is under way
+    const focused = document.activeElement;
     current = s;
     ME = s.you === "host" ? null : s.you; NAMES.clear(); s.players.forEach(p => NAMES.add(p.name));
     document.getElementById("you").textContent = s.you === "host" ? "You are the host (the table's recorder)."
@@ -228,9 +236,11 @@ async function refresh() {
     const yours = s.pending.kind === "decision" ? s.pending.player === s.you
       : s.pending.kind === "chance" && s.table && s.you === "host";
     const status = document.getElementById("status");
-    status.textContent = (yours ? "Your turn. " : "") + "#" + s.event + ": " + s.status;
+    const said = (yours ? "Your turn. " : "") + "#" + s.event + ": " + s.status;
+    if (status.textContent !== said) status.textContent = said;  // a screen reader reads it out when it changes
     status.classList.toggle("yours", yours);
-    document.title = (yours ? "(your turn) " : "") + "agon game " + GAME;
+    document.title = (yours ? "(your turn) " : "") + (s.you === "host" ? "host" : s.you || "no seat") + ": "
+      + s.title + ", game " + GAME + " - agon";
     document.getElementById("status").dataset.event = s.event;
     document.getElementById("view").replaceChildren(render(s.view));
     document.getElementById("scores").replaceChildren(render(s.scores));
@@ -251,7 +261,15 @@ async function refresh() {
     undo.title = s.you === "host" ? "take back the last decision or chance outcome entered, with what followed it"
       + " by itself" : "take back your last decision";
     if (s.event !== errorAt) { showError(null); errorAt = null; }  // an action's refusal stays while it is news
+    keepFocus(focused);
   } catch (e) { if (mine === redraws) { showError(e); errorAt = null; } }
+}
+// a redraw that took away the focused control (an option it replaced, the undo or chance entry it hid) moves the
+// focus to the first decision it drew, or else to the status, not to the top of the page (where a keyboard or a
+// screen reader would have to start again); focus elsewhere, or none, is left where it is, and so is the scroll
+function keepFocus(was) {
+  if (!was || was === document.body || (was.isConnected && was.getClientRects().length)) return;
+  (document.querySelector("#options button") || document.getElementById("status")).focus({preventScroll: true});
 }
 // the event a refused action's sentence was shown at: a redraw for that same event (the stream's, or this seat's
 // other page's) keeps it; the game moving on, or the next action, clears it
@@ -321,8 +339,9 @@ async def lobby(request: Request) -> Response:
         f"<td>{html.escape(g['title'])}</td><td>{html.escape(', '.join(g['players']))}</td>"
         f"<td>{html.escape(str(g['status']))}</td>"
         f"<td><a href=\"/games/{html.escape(g['game'])}/watch\">watch</a></td></tr>" for g in games)
-    table = (f"<table id=\"games\"><tr><th>game</th><th>ruleset</th><th>title</th><th>players</th><th>status</th>"
-             f"<th></th></tr>{rows}</table>" if games else "<p class=\"muted\">No games yet.</p>")
+    heads = "".join(f'<th scope="col">{c}</th>' for c in ("game", "ruleset", "title", "players", "status"))
+    table = (f'<table id="games"><tr>{heads}<th scope="col" aria-label="spectators\' page"></th></tr>{rows}</table>'
+             if games else "<p class=\"muted\">No games yet.</p>")
     options = "".join(f"<option value=\"{html.escape(r['name'])}\">{html.escape(r['title'])} ({r['min_players']}"
                       f"-{r['max_players']} players; bots: {html.escape(', '.join(r['bots']))})</option>"
                       for r in rulesets)
@@ -330,8 +349,8 @@ async def lobby(request: Request) -> Response:
 <p class="sub">Create a game, then give each player their own link: it opens their seat, and only theirs.</p>
 <div id="games-box">{table}</div>
 <p class="muted">The newest {LOBBY_GAMES} games are listed here; <a href="/api/games">/api/games</a> lists them all.</p>
-<h2>Create a game</h2>
-<form id="create">
+<h2 id="create-title">Create a game</h2>
+<form id="create" aria-labelledby="create-title">
 <p><label>Ruleset <select id="ruleset">{options}</select></label></p>
 <p><label>People (names, comma-separated) <input id="players" size="40" placeholder="Ana, Bo"></label></p>
 <p><label>Bots (NAME:KIND, comma-separated) <input id="bots" size="40" placeholder="Chloe:random"></label></p>
@@ -339,13 +358,14 @@ async def lobby(request: Request) -> Response:
 <label><input type="checkbox" id="table"> played at a real table (the host enters dice and draws)</label></p>
 <p><button type="submit">Create</button></p>
 </form>
-<p class="err" id="error"></p>
+<p class="err" id="error" role="alert"></p>
 <div id="links"></div>"""
     script = (r"""
 async function games() {
   const rows = await (await fetch("/api/games?order=newest&limit=@LOBBY@", {cache: "no-store"})).json();
   const t = el("table"); t.id = "games"; const head = el("tr");
-  ["game", "ruleset", "title", "players", "status", ""].forEach(c => head.appendChild(el("th", c)));
+  ["game", "ruleset", "title", "players", "status", ""].forEach(c => { const th = el("th", c); th.scope = "col";
+    if (!c) th.setAttribute("aria-label", "spectators' page"); head.appendChild(th); });
   t.appendChild(head);
   rows.forEach(g => { const tr = el("tr"), id = el("td"); id.appendChild(el("code", g.game)); tr.appendChild(id);
     [g.ruleset, g.title, g.players.join(", "), String(g.status)].forEach(x => tr.appendChild(el("td", x)));
@@ -368,7 +388,8 @@ document.getElementById("create").onsubmit = async ev => {
   const data = await r.json();
   if (!r.ok) { showError(new Error(data.error)); return; }
   showError(null);
-  const box = document.getElementById("links"); box.replaceChildren(el("h2", "Game " + data.game + ": its links"));
+  const box = document.getElementById("links"), said = el("h2", "Game " + data.game + ": its links");
+  said.tabIndex = -1; box.replaceChildren(said);
   const add = (who, link) => { const p = el("p"); p.appendChild(el("b", who + ": "));
     const a = el("a", location.origin + link); a.href = link; a.className = "seat-link"; a.dataset.who = who;
     p.appendChild(a); box.appendChild(p); };
@@ -376,9 +397,10 @@ document.getElementById("create").onsubmit = async ev => {
   games().catch(() => {});  // the list above shows the new game too (it said "No games yet." beside its links)
   add("host", data.host.link); add("spectators", data.spectate);
   box.appendChild(el("p", "Keep these now: the server stores only their hashes and cannot show them again.", "muted"));
+  said.focus();  // a keyboard or a screen reader goes on from the new links, which it would not know were there
 };
 """).replace("@LOBBY@", str(LOBBY_GAMES))
-    return _page("agon", body, "", script)
+    return _page("agon: games on this server", body, "", script)
 
 
 async def seat(request: Request) -> Response:
@@ -389,17 +411,19 @@ async def seat(request: Request) -> Response:
         return _failed(request, e)
     body = f"""<h1>Game <code>{html.escape(game)}</code></h1>
 <p class="sub" id="you"></p>
-<p id="status"></p>
-<p class="err" id="error"></p>
+<p id="status" role="status" tabindex="-1"></p>
+<p class="err" id="error" role="alert"></p>
 <div class="cols">
-<div><h2>Your decisions</h2><div id="options"></div>
-<div id="chance" hidden><h2>Chance outcome</h2><p class="muted" id="chance-items"></p>
-<form id="chance-form"><input id="chance-input" size="30" placeholder="3 5, card ids, or seed">
+<div><h2 id="options-title">Your decisions</h2><div id="options" role="group" aria-labelledby="options-title"></div>
+<div id="chance" hidden><h2 id="chance-title">Chance outcome</h2><p class="muted" id="chance-items"></p>
+<form id="chance-form" aria-labelledby="chance-title"><input id="chance-input" size="30"
+ placeholder="3 5, card ids, or seed" aria-labelledby="chance-title" aria-describedby="chance-items">
 <button type="submit">record</button></form></div>
 <p><button id="undo" hidden title="take back your last decision">undo my last decision</button></p>
-<h2>Scores</h2><div id="scores"></div>
-<h2>Record</h2><div id="log"></div></div>
-<div><h2>The game as you see it</h2><div id="view"></div></div>
+<h2 id="scores-title">Scores</h2><div id="scores" role="region" aria-labelledby="scores-title" tabindex="0"></div>
+<h2 id="log-title">Record</h2><div id="log" role="region" aria-labelledby="log-title" tabindex="0"></div></div>
+<div><h2 id="view-title">The game as you see it</h2>
+<div id="view" role="region" aria-labelledby="view-title" tabindex="0"></div></div>
 </div>
 <p class="muted"><a href="/games/{html.escape(game)}/watch">spectators' page</a> · <a href="/">lobby</a></p>"""
     return _page(f"agon game {game}", body, game, SEAT_SCRIPT)
