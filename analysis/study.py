@@ -9,7 +9,10 @@
 - the state after the current event as one player sees it (or in full), laid out as a table would be: each
   player's area side by side, then the rest of the table (market, board, decks), with cards by name;
 - keys: left/right step, Home/End, up/down switch between the lines that part at the current position; the address's
-  fragment (``#line=NAME&step=N``) names the position, so a link opens it and a reload restores it.
+  fragment (``#line=NAME&step=N``) names the position, so a link opens it and a reload restores it;
+- for a keyboard and a screen reader: every move, line and variation a link to its position, the move shown the move
+  list's one stop of the Tab key (the arrows go on from there), the controls named, the plots one named picture each
+  whose words are the move list and the state (and, for the win chances, a sentence of them after the event shown).
 
 Size: plotly.js is included once; events shared by several lines are stored once; each state is stored as the
 changes from the state before it where that is smaller than the state itself. A page made ``--as`` a player holds
@@ -315,19 +318,19 @@ _PAGE = """<!DOCTYPE html>
   #tree > ul { padding-left: 0; }
   #tree a, #moves a { color: inherit; text-decoration: none; cursor: pointer; }
   #tree a.on { font-weight: 700; color: #0072B2; }
-  #tree .fork { color: #777; font-size: .85rem; }
+  #tree .fork { color: #666; font-size: .85rem; }
   #moves { font-size: .92rem; }
   #moves .round { font-weight: 600; color: #555; margin: .5rem 0 .1rem; border-bottom: 1px solid #eee; }
   #moves .move { padding: .08rem .3rem; border-radius: 3px; }
   #moves .move:hover { background: #f0f4f8; }
   #moves .move.current { background: #dbe9f6; outline: 1px solid #0072B2; }
   #moves .move.chance { color: #666; }
-  #moves .num { color: #888; font-variant-numeric: tabular-nums; margin-right: .3rem; }
+  #moves .num { color: #5e5e5e; font-variant-numeric: tabular-nums; margin-right: .3rem; }
   #moves .glyph { font-weight: 700; color: #b0004a; margin-left: .15rem; }
   #moves .note { display: block; font-style: italic; color: #5a3e00; background: #fff8e1; margin: .1rem 0 .2rem 1.4rem;
                  padding: .1rem .4rem; border-left: 3px solid #E69F00; }
   #moves .variation { display: block; margin: .1rem 0 .2rem 1.4rem; font-size: .85rem; color: #0072B2; }
-  #moves .variation::before { content: "\\21B3  "; }
+  #moves .variation::before { content: "\\21B3  " / ""; }  /* an arrow to see, nothing to read out */
   #controls { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .3rem 0; }
   #controls button { font-size: .95rem; padding: .2rem .6rem; }
   #narration { font-size: 1.1rem; padding: .5rem .8rem; background: #f4f6f8; border-left: 4px solid #0072B2;
@@ -353,9 +356,12 @@ _PAGE = """<!DOCTYPE html>
   .cards { display: inline-flex; flex-wrap: wrap; gap: .25rem; vertical-align: top; }
   .card { display: inline-block; border: 1px solid #bbb; border-radius: 4px; padding: .05rem .35rem; background: #fff;
           font-size: .88rem; }
-  .card.hidden { background: repeating-linear-gradient(45deg, #eee, #eee 4px, #ddd 4px, #ddd 8px); color: #666; }
+  .card.hidden { background: repeating-linear-gradient(45deg, #eee, #eee 4px, #ddd 4px, #ddd 8px); color: #555; }
   .sub { margin-left: .8rem; }
-  .muted { color: #888; }
+  .muted { color: #5e5e5e; }
+  :focus-visible { outline: 3px solid #0072B2; outline-offset: 2px; }
+  .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
+             white-space: nowrap; }
 </style>
 </head>
 <body>
@@ -369,16 +375,23 @@ _PAGE = """<!DOCTYPE html>
 </div>
 <div id="board">
   <div id="controls">
-    <button id="first" title="first event (Home)">|&#x25C0;</button>
-    <button id="prev" title="previous event (left arrow)">&#x25C0;</button>
-    <button id="next" title="next event (right arrow)">&#x25B6;</button>
-    <button id="last" title="last event (End)">&#x25B6;|</button>
+    <button id="first" title="first event (Home)" aria-label="first event" aria-keyshortcuts="Home">|&#x25C0;</button>
+    <button id="prev" title="previous event (left arrow)" aria-label="previous event"
+            aria-keyshortcuts="ArrowLeft">&#x25C0;</button>
+    <button id="next" title="next event (right arrow)" aria-label="next event"
+            aria-keyshortcuts="ArrowRight">&#x25B6;</button>
+    <button id="last" title="last event (End)" aria-label="last event" aria-keyshortcuts="End">&#x25B6;|</button>
     <span id="step-label"></span>
     <label id="as-label">state as seen by <select id="as"></select></label>
   </div>
-  <p id="narration" aria-live="polite"></p>
-  <div id="timeline-box"><div id="timeline"></div><div id="marker"></div></div>
-  <div id="chances"></div>
+  <p id="narration" aria-live="polite" aria-atomic="true"></p>
+  <div id="timeline-box"><div id="timeline" role="img" aria-describedby="plots-in-words"></div>
+    <div id="marker" aria-hidden="true"></div></div>
+  <div id="chances" aria-describedby="plots-in-words"></div>
+  <p id="chances-now" class="sr-only"></p>
+  <p id="plots-in-words" class="sr-only">The plots say in pictures what the move list and the state below say in
+    words: every event of the line in the move list; after the event shown, each player's score beside their name
+    and, where the win chances are drawn, each player's chance just above.</p>
   <h2 id="state-title"></h2>
   <div id="state"></div>
 </div>
@@ -415,6 +428,8 @@ _SCRIPT = (r"""
     return Number.isInteger(x) ? String(x) : String(Math.round(x * 100) / 100);
   }
   function human(k) { return String(k).replace(/[_]+/g, " "); }
+  // the address of a position (what a link to it holds; a click shows it without leaving the page)
+  function address(name, n) { return "#line=" + encodeURIComponent(name) + "&step=" + n; }
 
   // -- states: whole, or the changes from the parent node's state ------------------------------------------------
   function clone(v) { return v === undefined ? v : JSON.parse(JSON.stringify(v)); }
@@ -547,7 +562,9 @@ _SCRIPT = (r"""
         const li = el("li");
         const a = el("a", l.name, l === line ? "on" : "");
         a.dataset.line = l.name;
-        a.addEventListener("click", () => enter(l.name, l.fork === null ? 0 : l.fork + 1));
+        a.href = address(l.name, nodes[l.path[Math.min(l.fork === null ? 0 : l.fork + 1, l.path.length - 1)]].n);
+        if (l === line) a.setAttribute("aria-current", "true");
+        a.addEventListener("click", ev => { ev.preventDefault(); enter(l.name, l.fork === null ? 0 : l.fork + 1); });
         li.appendChild(a);
         const head = nodes[l.path[l.path.length - 1]].n;
         li.appendChild(el("span", """
@@ -594,21 +611,27 @@ _SCRIPT = (r"""
     let round = null;
     line.path.forEach((k, i) => {
       const nd = nodes[k];
-      if (nd.round !== round) { round = nd.round; box.appendChild(el("div", "Round " + round, "round")); }
+      if (nd.round !== round) {
+        round = nd.round;
+        const r = el("div", "Round " + round, "round");
+        r.setAttribute("role", "heading"); r.setAttribute("aria-level", "3");
+        box.appendChild(r);
+      }
       const m = el("div", null, "move" + (nd.actor === "chance" || nd.actor === "setup" ? " chance" : ""));
       m.dataset.step = String(i);
       m.appendChild(el("span", nd.n + ".", "num"));
       const a = el("a", nd.text);
+      a.href = address(line.name, nd.n); a.tabIndex = -1;  // the current move only is a stop of the Tab key
       m.appendChild(a);
       if (nd.glyph) m.appendChild(el("span", nd.glyph, "glyph"));
       if (nd.note) m.appendChild(el("span", nd.note, "note"));
-      m.addEventListener("click", () => show(i));
+      m.addEventListener("click", ev => { ev.preventDefault(); show(i); });
       box.appendChild(m);
       partings(i).forEach(l => {
         const first = nodes[l.path[i + 1]];
         const v = el("a", l.name + ": " + first.n + ". " + first.text, "variation");
-        v.dataset.line = l.name;
-        v.addEventListener("click", ev => { ev.stopPropagation(); enter(l.name, i + 1); });
+        v.dataset.line = l.name; v.href = address(l.name, first.n);
+        v.addEventListener("click", ev => { ev.preventDefault(); ev.stopPropagation(); enter(l.name, i + 1); });
         box.appendChild(v);
       });
     });
@@ -642,13 +665,14 @@ _SCRIPT = (r"""
   }
   function drawTimeline() {
     const f = figure();
+    plot.setAttribute("aria-label", "Scores along " + line.name + ", a plot");
     const go = plotted ? Plotly.react : Plotly.newPlot;
     return go(plot, f.traces, f.layout, {responsive: true, displaylogo: false, displayModeBar: false}).then(() => {
       if (!plotted) {
         plot.on("plotly_relayout", ev => { if (ev && ev.autosize) stack(); });  // the page resized
         plot.on("plotly_afterplot", mark);  // drawn again (resized, labels stacked): the marker follows its event
       }
-      plotted = true; mark();
+      plotted = true; mark(); pictureOnly(plot);
       return stack();
     });
   }
@@ -760,31 +784,74 @@ _SCRIPT = (r"""
     if (ev.clientX < r.left || ev.clientX > r.right) return;
     show(nearest(full.xaxis.p2d(ev.clientX - r.left)));
   });
+  // a plot is one picture to a screen reader, named by its box (plotly's drawing would be read as its tick labels,
+  // and the drawing it measures text in, off the screen, as a picture without a name)
+  function pictureOnly(box) {
+    box.querySelectorAll("svg").forEach(s => s.setAttribute("aria-hidden", "true"));
+    const tester = document.getElementById("js-plotly-tester");
+    if (tester) tester.setAttribute("aria-hidden", "true");
+  }
+  // the win chances after event n in words (the chart's hover text says the same, for a mouse)
+  function chancesNow(n) {
+    const f = data.chances[line.name];
+    if (!f) return "";
+    const said = f.data.filter(t => t.meta && t.meta.player && t.x && t.y).map(t => {
+      let i = -1;
+      t.x.forEach((x, j) => { if (x <= n) i = j; });
+      return i < 0 ? null : t.meta.player + " " + Math.round(t.y[i]) + "%";
+    }).filter(x => x);
+    return said.length ? "Win chances after #" + n + ": " + said.join(", ") + "." : "";
+  }
   function drawChances() {
     const box = document.getElementById("chances");
     const f = data.chances[line.name];
-    if (!f) { if (box.data) Plotly.purge(box); box.replaceChildren(); return; }
+    if (!f) { if (box.data) Plotly.purge(box); box.replaceChildren(); box.removeAttribute("role"); return; }
+    const t = f.layout && f.layout.title;
+    box.setAttribute("role", "img");
+    box.setAttribute("aria-label", String((t && (t.text || t)) || "win chances").replace(/<[^>]*>/g, " "));
     // drawn at the size its labels were placed for ('agon plot chances': 1200 wide), the box scrolling sideways
     // where the column is narrower; squeezed into the column the labels ran over one another and the legend over
     // the axis title
     const size = {width: f.layout.width || 1200, height: f.layout.height || 700, autosize: false};
-    Plotly.react(box, f.data, Object.assign({}, f.layout, size), {displaylogo: false, responsive: false});
+    Plotly.react(box, f.data, Object.assign({}, f.layout, size), {displaylogo: false, responsive: false})
+      .then(() => pictureOnly(box));
   }
 
   // -- showing a position -------------------------------------------------------------------------------------------
   function enter(name, i) {
     if (!(name in lines)) return;
-    const changed = lines[name] !== line;
+    const changed = lines[name] !== line, place = placeOf();
     line = lines[name];
     if (changed) { drawTree(); drawMoves(); drawChances(); if (plotted) drawTimeline(); }
     show(i);
+    keepPlace(place);
+  }
+  // the tree and the move list drawn again keep the keyboard's place (a link of theirs that had the focus is gone):
+  // on the link of the line shown in the tree, or on the move shown, not back at the top of the page
+  function placeOf() {
+    const was = document.activeElement;
+    return {was, where: !was ? null : was.closest("#tree") ? "tree" : was.closest("#moves") ? "moves" : null};
+  }
+  function keepPlace(place) {
+    if (!place.where || place.was.isConnected) return;
+    const to = place.where === "tree" ? document.querySelector("#tree a.on")
+      : document.querySelector("#moves .move.current a");
+    if (to) to.focus();
   }
   function show(i) {
     step = Math.max(0, Math.min(line.path.length - 1, i));
     const nd = nodes[line.path[step]];
-    document.querySelectorAll("#moves .move.current").forEach(e => e.classList.remove("current"));
+    const inMoves = document.getElementById("moves").contains(document.activeElement);
+    document.querySelectorAll("#moves .move.current").forEach(e => {
+      e.classList.remove("current");
+      const a = e.querySelector("a"); a.tabIndex = -1; a.removeAttribute("aria-current"); });
     const cur = document.querySelector('#moves .move[data-step="' + step + '"]');
-    if (cur) { cur.classList.add("current"); cur.scrollIntoView({block: "nearest"}); }
+    if (cur) {
+      cur.classList.add("current"); cur.scrollIntoView({block: "nearest"});
+      const a = cur.querySelector("a");  // the Tab key reaches the move shown; the arrows go on from there
+      a.tabIndex = 0; a.setAttribute("aria-current", "step");
+      if (inMoves) a.focus({preventScroll: true});
+    }
     const head = nodes[line.path[line.path.length - 1]].n;
     document.getElementById("step-label").textContent = "line " + line.name + " \u00b7 event " + """
         r"""nd.n + " of " + head + " \u00b7 round " + nd.round;
@@ -798,8 +865,9 @@ _SCRIPT = (r"""
     document.getElementById("state-title").textContent = "After #" + nd.n + (persp === "(everything)" ? ", everything" :
       persp === "(every player)" ? ", as every player sees it" : ", as " + persp + " sees it");
     document.getElementById("state").replaceChildren(layout(stateOf(persp, line.path[step]), persp));
+    document.getElementById("chances-now").textContent = chancesNow(nd.n);
     mark();
-    const frag = "#line=" + encodeURIComponent(line.name) + "&step=" + nd.n;
+    const frag = address(line.name, nd.n);
     if (location.hash !== frag && history.replaceState) history.replaceState(null, "", frag);
     document.body.dataset.line = line.name;
     document.body.dataset.step = String(nd.n);
@@ -848,13 +916,14 @@ _SCRIPT = (r"""
   // line if it showed the last one of it, else it stays where it was
   function update(fresh) {
     const following = line.name === data.current && step === line.path.length - 1;
-    const name = line.name, at = nodes[line.path[step]].n;
+    const name = line.name, at = nodes[line.path[step]].n, place = placeOf();
     data = fresh; nodes = fresh.nodes; lines = {}; cache = {};
     fresh.lines.forEach(l => { lines[l.name] = l; });
     line = lines[following || !(name in lines) ? fresh.current : name];
     drawTree(); drawMoves(); drawChances();
     const i = following ? line.path.length - 1 : line.path.findIndex(k => nodes[k].n === at);
     show(i < 0 ? line.path.length - 1 : i);
+    keepPlace(place);
     return drawTimeline();
   }
   // the newest event of the game's current line

@@ -228,6 +228,11 @@ def test_the_win_chance_chart_is_drawn_where_an_analysis_exists(page, agon, tmp_
     size = page.evaluate("() => { const c = document.getElementById('chances'); "
                          "return [c._fullLayout.width, c._fullLayout.height, c.scrollWidth, c.clientWidth]; }")
     assert size[:2] == [1200, 700] and size[2] >= 1200 > size[3], size
+    # to a screen reader: one picture named by its title, and the chances after the event shown in a sentence
+    assert page.get_attribute("#chances", "role") == "img" and "after every event" in page.get_attribute(
+        "#chances", "aria-label")
+    said = page.text_content("#chances-now")
+    assert said.startswith("Win chances after #20: Ana ") and ", Bruno " in said and said.endswith("%."), said
     assert page.page_errors == []
 
 
