@@ -219,12 +219,18 @@ def unavailable(e: BaseException, url: str, *, opening: bool = False, writing: b
     low = text.lower()
     where = shown_url(url)
     nothing = "; nothing was recorded: retry the {asking}"
-    if code.startswith("SQLITE_CANTOPEN") or "unable to open database file" in low:
+    cantopen = code.startswith("SQLITE_CANTOPEN") or "unable to open database file" in low
+    notadb = code.startswith("SQLITE_NOTADB") or "file is not a database" in low
+    if cantopen and opening:
         return Unavailable(f"cannot open database {where}{_why_not_open(url)}")
-    if code.startswith("SQLITE_NOTADB") or "file is not a database" in low:
+    if notadb and opening:
         return Unavailable(f"cannot open database {where}: it is not a SQLite database (another kind of file);"
                            " give the path of agon's store, or of a new file")
-    if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in low:
+    if cantopen:  # once open (a server's new connection): its file removed, moved or out of reach since
+        what, then = "could not be opened again: its file was removed, moved or cannot be reached{cause}", nothing
+    elif notadb:  # once open: its file replaced by another
+        what, then = "is no SQLite database any more: its file was replaced{cause}", "; restore it from a copy"
+    elif code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in low:
         what = f"is busy: another program has held it locked for writing for over {BUSY_SECONDS} seconds"
         then = nothing + " when it is done"
     elif code.startswith("SQLITE_FULL") or "database or disk is full" in low or code == "53100":

@@ -165,6 +165,45 @@ def test_a_server_answers_503_while_another_program_holds_the_store_and_goes_on_
     check.store.close()
 
 
+def test_a_server_whose_store_file_goes_away_or_is_replaced_answers_503_without_its_path(tmp_path):
+    """The store's file removed (its folder with it), then replaced by another kind of file, under a running server:
+    a new connection cannot open it. The 503 says so in one sentence without the path, as every other store failure
+    over HTTP does (it answered 'cannot open database /srv/...: there is no such file (a store opened read-only is
+    never created)', the opening's words for the command line)."""
+    import shutil
+
+    from agon.server.app import create_app
+
+    folder = tmp_path / "club"
+    folder.mkdir()
+    path = folder / "club.db"
+    app = create_app(f"sqlite:///{path}", poll=0.05)
+    with TestClient(app) as client:
+        gid = client.post("/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"], "seed": 3}).json()[
+            "game"]
+        store = app.state.service.store
+        shutil.rmtree(folder)
+        store.engine.dispose()  # the pool's connections held the removed file open: the next one opens it anew
+        app.state.lines.items.clear()
+        said = []
+        for url in (f"/api/games/{gid}", "/api/games"):
+            r = client.get(url)
+            assert r.status_code == 503, r.text
+            said.append(r.json()["error"])
+        assert said[0] == ("the store could not be opened again: its file was removed, moved or cannot be reached;"
+                           " nothing was recorded: retry the request")
+        folder.mkdir()
+        path.write_bytes(b"a letter, not a database\n" * 400)
+        store.engine.dispose()
+        r = client.get(f"/api/games/{gid}")
+        assert r.status_code == 503
+        said.append(r.json()["error"])
+        assert said[-1] == "the store is no SQLite database any more: its file was replaced; restore it from a copy"
+        for text in said:
+            assert str(tmp_path) not in text and "club" not in text and "\n" not in text
+    store.close()
+
+
 # -- a full disk, a read-only store ----------------------------------------------------------------------------
 
 
