@@ -367,6 +367,13 @@ def list_rulesets(call: Call) -> Any:
     return out
 
 
+DAMAGED_STATUS = ("damaged: this game's record in the store is broken (an event changed, lost or breaking a rule);"
+                  " the host's check of the store says what is wrong")
+"""The status of a game 'agon verify' found damaged, as anyone who lists the games reads it. The mark kept in its
+summary says what is broken for the store's keeper: the rule an event breaks, told as the rules tell the player
+who made it (the cards a deck held, say), and the command to run; neither is for everyone."""
+
+
 def list_games(call: Call) -> Any:
     """The games: id, ruleset, title, players, events and status (as every player sees them), read from the game
     summaries as 'agon games' reads them (no game is replayed; a summary missing or stale is computed first).
@@ -391,9 +398,10 @@ def list_games(call: Call) -> Any:
                                "created_at": g.created_at.isoformat(timespec="seconds"), "branch": g.current_branch}
         if s.readable:
             row.update(event=s.events - 1, status=s.status, over=s.over)
+        elif s.status.startswith("unreadable"):
+            row.update(event=None, status=s.status, over=False)
         else:
-            row.update(event=None, status=s.status if s.status.startswith("unreadable") else f"damaged: {s.status}",
-                       over=False)
+            row.update(event=None, status=DAMAGED_STATUS, over=False)
         rows.append(row)
     return rows
 

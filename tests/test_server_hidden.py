@@ -136,3 +136,47 @@ def test_no_endpoint_shows_a_viewer_what_their_seat_may_not_see(tmp_path, name, 
         assert export.status_code == 200
         svc.store.close()
     assert hidden_seen > checked // 2  # something was hidden from most viewers most of the time
+
+
+def test_a_damaged_game_in_the_listing_names_no_hidden_card(tmp_path):
+    """'agon verify' marks a game whose line breaks a rule; its summary keeps what is broken for the store's keeper:
+    the rule as it refuses the player who made the event, which may name what only they see (here a draw from Bo's
+    deck that is not in it: "each card must be one of" every card of his deck), and the command to run. The games'
+    listing, which anyone may read (the lobby), said all of it; it says the game is damaged, in words for anyone."""
+    import msgspec
+
+    from agon.core import chance as chance_mod
+    from agon.core.service import NewGame
+    from agon.events.envelope import seal
+    from agon.events.pergamemnon import CardsDrawn
+    from agon.events.store import now
+
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    svc = Service(Store(url))
+    gid = svc.new_game(NewGame(ruleset="pergamemnon", players=("Ana", "Bo", "Cy"), seed=4, table=True))
+    while True:  # the host types the seed's draws until Bo's first
+        line = svc.load(gid)
+        p = line.pending
+        ev = p.build(chance_mod.draw(p, chance_mod.rng_for(line.created.seed, line.branch.luck, line.chance_count)))
+        if isinstance(ev, CardsDrawn) and ev.player == "Bo":
+            break
+        svc.record(gid, msgspec.json.encode(ev).decode())
+    rs, state = line.ruleset, line.state
+    deck = [c for c in p.items if c not in ev.cards]
+    bad = msgspec.structs.replace(ev, cards=state.players[0].hand[:p.count])  # Ana's cards: a store edited by hand
+    head = seal(line.head, line.codec.tag_of(bad), 1, "chance", msgspec.json.encode(bad), now())
+    svc.store.append(gid, "main", line.head.id, [head])
+    problems = svc.verify(gid)
+    assert "breaks a rule" in problems[0] and deck[0] in problems[0]  # the keeper is told all of it
+    hidden = frozenset().union(*(hidden_identifiers(rs, state, who) for who in (*line.created.names, PUBLIC)))
+    assert set(deck) <= hidden
+    with TestClient(create_app(url, poll=0.01)) as client:
+        listed = client.get("/api/games").json()
+        lobby = client.get("/").text
+    svc.store.close()
+    assert [g["game"] for g in listed] == [gid]
+    status = listed[0]["status"]
+    assert status.startswith("damaged: ") and listed[0]["event"] is None
+    for said in (status, lobby):
+        assert not leaks(said, hidden), leaks(said, hidden)
+        assert "agon verify" not in said and "breaks a rule" not in said  # no command, no rule's words to anyone
