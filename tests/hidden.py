@@ -1,8 +1,9 @@
 """Finding hidden information where it must not be: a helper for the conformance tests of every surface.
 
 What a player may not see is read from the ruleset itself: the identifiers (card ids, card and tile names: see
-``strings``) that the full view of a state has and that player's view lacks. A text or JSON blob shown to that player
-leaks when it names one of them as a whole word::
+``strings``) that the full view of a state has and that player's view lacks, each by its id and by the words the
+texts use for it (``_other_names``: a view may list a deck in words only, a sentence names a card in words). A
+text or JSON blob shown to that player leaks when it names one of them as a whole word::
 
     hidden = hidden_identifiers(ruleset, state, "Ana")       # what Ana may not see in ``state``
     assert not leaks(options_json, hidden)                   # [] when nothing hidden is named
@@ -54,9 +55,64 @@ def _identifier(text: str) -> bool:
     return len(text) >= 2 and not text.isdigit() and any(c.isalpha() for c in text)
 
 
+def _other_names(ruleset: Ruleset, state: State) -> dict[str, frozenset[str]]:
+    """The other names of what a view names one way: each card, tile or counter id with the words a player reads for
+    it (Adamastor's "Piloto (3)" and its title, Perikles' "Persian Fleet tile" and "Corinth hoplite 2", a
+    Pergamemnon or Peloponnes card's name), and each such wording that names one item alone with its id. A view
+    that lists a hidden deck in words only ("Piloto (3)") then hides its ids too, and one that lists ids hides the
+    words a sentence would use for them."""
+    source: Any = {"adamastor": lambda: state.cards, "perikles": lambda: state.data,
+                   "pergamemnon": lambda: state.table, "peloponnes": lambda: state.cat}.get(ruleset.name,
+                                                                                           lambda: None)()
+    if source is None:
+        return {}
+    kept = _NAMES.get(id(source))
+    if kept is not None and kept[0] is source:
+        return kept[1]
+    forms: dict[str, set[str]] = {}
+
+    def same(item: str, *words: str, unique: bool = True) -> None:
+        """``words`` name ``item``; with ``unique``, the first of them names it alone (it names ``item`` back)."""
+        forms.setdefault(item, set()).update(words)
+        if unique:
+            forms.setdefault(words[0], set()).update({item, *words[1:]})
+
+    if ruleset.name == "adamastor":
+        from agon.core.games.adamastor.state import card_name
+
+        for cid, card in state.cards.player.items():
+            same(cid, card_name(state, cid), card.title)
+    elif ruleset.name == "perikles":
+        from agon.core.games.perikles.data import counter_label, special_name, tile_label
+
+        for sp in state.data.specials:
+            same(sp, special_name(sp))
+        for tile in set(state.data.deck):
+            if " " in tile_label(tile):  # "Any" is a word of every sentence, no name
+                same(tile, tile_label(tile))
+        for c in state.data.counters:
+            same(c.id, counter_label(c), unique=False)  # counters alike read alike
+    elif ruleset.name == "pergamemnon":
+        for cid, card in state.table.cards.items():
+            same(cid, card.name, unique=False)  # copies read alike
+    else:
+        for cid in (*state.cat.power, *state.cat.civs):
+            same(cid, state.cat.name(cid), unique=False)
+    out = {k: frozenset(v) for k, v in forms.items()}
+    _NAMES[id(source)] = (source, out)
+    return out
+
+
+_NAMES: dict[int, tuple[Any, dict[str, frozenset[str]]]] = {}
+"""``_other_names`` by the card data they were read from (kept with it, so an id is never reused)."""
+
+
 def visible(ruleset: Ruleset, state: State, viewer: str | None) -> frozenset[str]:
-    """The identifiers ``ruleset.view(state, viewer)`` shows."""
-    return frozenset(t for t in strings(ruleset.view(state, viewer)) if _identifier(t))
+    """The identifiers ``ruleset.view(state, viewer)`` shows, by every name (``_other_names``)."""
+    shown = strings(ruleset.view(state, viewer))
+    names = _other_names(ruleset, state)
+    shown |= {other for t in shown for other in names.get(t, ())}
+    return frozenset(t for t in shown if _identifier(t))
 
 
 def hidden_identifiers(ruleset: Ruleset, state: State, viewer: str) -> frozenset[str]:

@@ -26,7 +26,7 @@ from agon.core.service import Service
 from agon.events.base import GameCreated, PlayerSeat
 from agon.events.store import Store
 from agon.server.api import HOST, pending_for
-from tests.hidden import leaks, log_leaks, moments
+from tests.hidden import hidden_identifiers, leaks, log_leaks, moments, visible
 
 # Seeded games with hidden information: every ruleset, at a table size where something is hidden from someone.
 GAMES = [
@@ -76,6 +76,46 @@ def test_options_sentences_and_payloads_name_nothing_their_reader_may_not_see(na
             _coin_backs_stay_with_their_owner(rs, state, ev, created.names)
         state = rs.apply(state, ev)
     assert hidden_somewhere  # the game did hide something, so the checks above could fail
+
+
+def _hidden_items(name: str, s, viewer: str) -> list[tuple[str, str]]:
+    """Items ``viewer`` may not see in ``s``, each as (its id, the words a sentence names it with)."""
+    if name == "adamastor":
+        from agon.core.games.adamastor.state import card_name
+
+        return [(c, card_name(s, c)) for c in s.deck[:3]]
+    if name == "perikles":
+        from agon.core.games.perikles.data import counter_label, special_name
+
+        me = s.players.index(viewer)
+        out = [(sp, special_name(sp)) for i, sp in enumerate(s.specials) if i != me and not s.used[i]]
+        return out + [(c.counter, counter_label(s.data.counter(c.counter))) for c in s.commits if c.player != me][:3]
+    mine = next(p for p in s.players if p.name == viewer)
+    return [(c, s.table.cards[c].name) for p in s.players if p is not mine for c in p.hand][:3]
+
+
+@pytest.mark.parametrize(("name", "n", "seed"), [("adamastor", 2, 4), ("perikles", 3, 4), ("pergamemnon", 3, 4)])
+def test_the_leak_finder_knows_a_hidden_item_by_its_id_and_by_its_words(name, n, seed):
+    """The views name some items in words only (Adamastor's deck "Piloto (3)", a Perikles special tile "Persian
+    Fleet tile") and others by id and words; the sentences use the words, events and typed choices the ids. What a
+    player may not see (tests/hidden.py) holds both, so a text naming a hidden item either way is found."""
+    rs = registry.get(name)
+    created = _created(name, n, {}, seed)
+    events, _, _ = play_out(rs, created)
+    state, checked = rs.initial_state(created), 0
+    for ev in events[1:]:
+        state = rs.apply(state, ev)
+        items = _hidden_items(name, state, "P1")
+        if not items:
+            continue
+        hidden = hidden_identifiers(rs, state, "P1")
+        for ident, words in items:
+            if words in visible(rs, state, "P1"):  # a counter or card alike to one P1 sees reads alike
+                continue
+            checked += 1
+            assert {ident, words} <= hidden, (ident, words)
+            assert leaks(f"P2 takes {ident}.", hidden) == [ident] and words in leaks(f"P2 takes {words}.", hidden)
+    assert checked > 20
 
 
 def _coin_backs_stay_with_their_owner(rs, state, ev, players) -> None:

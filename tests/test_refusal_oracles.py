@@ -8,7 +8,9 @@ may not see (the ruleset's own ``view`` of both is the same for them), the same 
 The generic test plays seeded bot games of each ruleset and, at sampled decisions, changes hidden things in ways
 the submitting player cannot see (cards swapped between other players' hands and the decks, face-down counters
 and special tiles exchanged, coin backs changed), then submits the legal options of the original state and events
-naming hidden identifiers, as the player to act and (``agon act --as``) as every other player.
+naming hidden identifiers, as the player to act and (``agon act --as``) as every other player. The options the
+player to act is offered, in words too, and what every seat is shown whatever it may see (the status, the scores,
+the round) are the same in both states.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import pytest
 from agon.core import registry
 from agon.core import steps as steps_mod
 from agon.core.autoplay import play_out
-from agon.core.engine import Decision, RuleViolation, check
+from agon.core.engine import Decision, RuleViolation, check, describe_pending, option_text
 from agon.events.base import GameCreated, PlayerSeat
 from tests.hidden import hidden_identifiers
 
@@ -210,6 +212,17 @@ def _steps_differ(rs, s, t, viewer: str, rng: random.Random) -> list[tuple]:
     return []
 
 
+def option_texts(rs, s) -> list[str]:
+    """The options as the player to act reads them ('agon options', the seat page's buttons)."""
+    return [option_text(rs, s, e) for e in rs.legal(s)]
+
+
+def seen_by_all(rs, s) -> tuple:
+    """What every seat is shown whatever it may see: the status, the scores (the seat page, 'agon state --as',
+    'agon compare --as') and the round."""
+    return describe_pending(rs.pending(s)), rs.scores(s), rs.round(s)
+
+
 def differences(name: str, n: int, seed: int, positions: int, options: dict | None = None) -> list[tuple]:
     """Every (event, actor, answer in the original, answer in the changed state) where the two differ."""
     rs = registry.get(name)
@@ -235,10 +248,14 @@ def differences(name: str, n: int, seed: int, positions: int, options: dict | No
                 continue
             events_ = crafted(rs, s, hidden, rng, chance, 12 if viewer == acting else 5)
             for t in changed:
+                if seen_by_all(rs, s) != seen_by_all(rs, t):
+                    found.append(("seen by all", viewer, seen_by_all(rs, s), seen_by_all(rs, t)))
                 if viewer == acting:  # the options offered (and so the steps typed, and a number's range)
                     tried += 1
                     if list(rs.legal(s)) != list(rs.legal(t)):
                         found.append(("legal", viewer, rs.legal(s), rs.legal(t)))
+                    elif option_texts(rs, s) != option_texts(rs, t):  # as the options list them, in words
+                        found.append(("option texts", viewer, option_texts(rs, s), option_texts(rs, t)))
                     found += _steps_differ(rs, s, t, viewer, rng)
                 for ev in events_:
                     tried += 1
