@@ -69,6 +69,14 @@ def test_compare_as_a_player_names_nothing_they_may_not_see(agon, reseeded, view
     else:  # Ana sees her own draw
         assert first["a"] != first["b"] and first["hidden_difference"] is False
     assert leaks(data["fork_text"], seen_a[data["fork"]].unnamable[viewer]) == []
+    # the what-if sentence tells the same tellings (checked above, each against its own line) and names nothing
+    # hidden on both lines; the analysis's estimate (from the full state) is never given
+    n = first["n"]
+    assert first["b"].rstrip(".") in data["what_if"] and first["a"].rstrip(".") in data["what_if"]
+    assert leaks(data["what_if"], seen_a[n].unnamable[viewer] & seen_b[n].unnamable[viewer]) == [], data["what_if"]
+    assert data["estimate"] is None
+    if viewer == "Bruno":
+        assert data["what_if"].startswith(f"At #{n} the lines part in what is not told here: Ana draws 3 card")
     # the text tells exactly what the JSON (checked above) tells, word for word (the table may wrap its cells)
     out = agon("compare", reseeded, "main", "whatif", "--as", viewer).stdout
     words = set(out.split())

@@ -91,3 +91,5 @@ def test_compare_answers_what_if_in_words_with_the_analysis_estimate(agon):
     assert data["estimate"]["b"]["Ana"] == 1.0 and data["what_if"].startswith("At #10 on held: Ana holds")
     # told as a player, no estimate: it comes from the full state
     assert "right after #10" not in agon("compare", gid, "main", "held", "--as", "Bruno").stdout
+    as_bruno = json.loads(agon("compare", gid, "main", "held", "--as", "Bruno", "--json").stdout)
+    assert as_bruno["estimate"] is None and as_bruno["what_if"] == data["what_if"]  # the pig hides nothing
