@@ -92,6 +92,10 @@ def signatures(service: Service, game_ids: list[str]) -> dict[str, Any]:
     return service.store.heads_of(game_ids)
 
 
+NAMING = frozenset({"id", "name", "card", "counter", "tile", "title", "special_tile"})
+"""The keys under which a view names an item (a Perikles player's ``special_tile`` too: shown once played)."""
+
+
 def _names(data: Any) -> set[str]:
     """The strings a view names items with: every string in a list and under an id-like key."""
     out: set[str] = set()
@@ -102,7 +106,7 @@ def _names(data: Any) -> set[str]:
             if naming and len(x) > 1 and not x.isdigit():
                 out.add(x)
         elif isinstance(x, dict):
-            stack.extend((v, k in ("id", "name", "card", "counter", "tile", "title")) for k, v in x.items())
+            stack.extend((v, k in NAMING) for k, v in x.items())
         elif isinstance(x, list | tuple):
             stack.extend((v, True) for v in x)
     return out

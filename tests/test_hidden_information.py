@@ -118,6 +118,56 @@ def test_the_leak_finder_knows_a_hidden_item_by_its_id_and_by_its_words(name, n,
     assert checked > 20
 
 
+@pytest.mark.parametrize(("name", "n", "options", "seed"), [g for g in GAMES if g.values[0] != "peloponnes"])
+def test_a_decision_showing_another_player_a_hidden_item_is_not_its_players_to_take_back(name, n, options, seed):
+    """The undo policy (core/seats.py): a player may take back their last decision unless it showed another player
+    something hidden from them before (hand cards discarded to sail, a special tile played, a card laid face up),
+    or the others would have seen it and the player have it back. ``revealed`` reads the names in the views; since
+    the views name some cards in words ('Mercador (30)' in the discard) it missed an Adamastor sail and a trimmed
+    hand (the hand row said 'Mercador'), and it never saw a Perikles special tile played (under ``special_tile``).
+    Here it agrees at every decision with what a player may not see by every name (tests/hidden.py)."""
+    from agon.core.seats import revealed
+
+    rs = registry.get(name)
+    created = _created(name, n, options, seed)
+    events, _, _ = play_out(rs, created)
+    state, shown = rs.initial_state(created), 0
+    for k, ev in enumerate(events[1:], start=1):
+        pending = rs.pending(state)
+        after = rs.apply(state, ev)
+        if isinstance(pending, Decision):
+            others = [PUBLIC, *(p for p in created.names if p != pending.player)]
+            truth = any(visible(rs, after, v) & hidden_identifiers(rs, state, v) for v in others)
+            assert revealed(rs, state, after, others) == truth, (k, ev, truth)
+            shown += truth
+        state = after
+    assert shown  # some decision did show something: the check could fail
+
+
+def test_an_adamastor_player_cannot_take_back_a_sail_that_showed_the_partner_their_cards(tmp_path):
+    """Co-op Adamastor (9.3: hands are not shared): setting sail discards hand cards face up. Taken back, the
+    partner would have seen them and the sailor have them again; the seat page and 'agon undo --as' refuse it."""
+    from agon.core import seats
+    from agon.core.service import NewGame
+    from agon.events.adamastor import SailStarted
+
+    svc = Service(Store(f"sqlite:///{tmp_path / 'games.db'}"))
+    gid = svc.new_game(NewGame(ruleset="adamastor", players=("Ana", "Bo"), seed=4))
+    for _ in range(200):
+        line = svc.load(gid)
+        sail = [k for k, e in enumerate(line.ruleset.legal(line.state), start=1) if isinstance(e, SailStarted)]
+        if sail:
+            break
+        svc.record(gid, "1", as_player=line.pending.player)
+    sailor = line.pending.player
+    svc.record(gid, str(sail[0]), as_player=sailor)
+    line = svc.load(gid)
+    assert isinstance(line.events[-1], SailStarted) and line.envelopes[-1].actor == sailor
+    assert seats.undo_refusal(line, sailor) == ("your last decision showed the other players something they could"
+                                                " not see before, so it cannot be taken back; the host may undo it")
+    svc.store.close()
+
+
 def _coin_backs_stay_with_their_owner(rs, state, ev, players) -> None:
     """Peloponnes hides no named item, only the backs of coin cards (wood, stone, grain, people): whatever names
     them in a player's coin cards (drawn, bid, under a construction, over a card hit) is told to its owner only."""

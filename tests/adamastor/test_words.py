@@ -85,7 +85,7 @@ def test_a_card_reads_by_title_and_number_and_a_skill_by_its_rule_text_name():
     learn = RS.narrate(replace(s, phase="learn"), SkillLearned(card="c14"))
     assert learn.startswith("P1 learns the skill '+1 Acção' (1 more action every round) from Bombardeiro (14)")
     row = RS.view(s, "P1")["hands"]["P1"][0]
-    assert row["card"] == "c14" and row["title"] == "Bombardeiro" and row["back"] == "skill '+1 Acção' (cost 3)"
+    assert row["card"] == "c14" and row["title"] == "Bombardeiro (14)" and row["back"] == "skill '+1 Acção' (cost 3)"
     assert RS.validate(s, CardSwapped(hand_card="c9", strip_card="c40")).endswith(
         "Calafate (9) is not in P1's hand")
     assert RS.validate(s, CardSwapped(hand_card="c99", strip_card="c40")).endswith("c99 is not in P1's hand")

@@ -77,11 +77,14 @@ def scores(s: State) -> dict[str, float]:
 
 
 def describe(s: State, cid: str) -> dict[str, Any]:
-    """A player card as a person reads it (one table row): icons, navigation, land bonus, trauma or skill."""
+    """A player card as a person reads it (one table row): its id (what is typed), its title and number as every
+    text and list names it ("Calafate (9)": one name wherever the card is, so a card moving from a hand to the
+    discard is the same card to whoever reads both, core/seats.py ``revealed``), icons, navigation, land bonus,
+    trauma or skill."""
     c = s.card(cid)
     return {
         "card": cid,
-        "title": c.title,
+        "title": card_name(s, cid),
         "weather": c.weather,
         "threats": " ".join(f"{k} {n}" for k, n in c.threats) or "-",
         "motivation": c.motivation,
