@@ -9,8 +9,9 @@ The generic test plays seeded bot games of each ruleset and, at sampled decision
 the submitting player cannot see (cards swapped between other players' hands and the decks, face-down counters
 and special tiles exchanged, coin backs changed), then submits the legal options of the original state and events
 naming hidden identifiers, as the player to act and (``agon act --as``) as every other player. The options the
-player to act is offered, in words too, and what every seat is shown whatever it may see (the status, the scores,
-the round) are the same in both states.
+player to act is offered, in words too, whether a decision accepted shows the others something (then its player may
+not take it back: the undo button), and what every seat is shown whatever it may see (the status, the scores, the
+round) are the same in both states.
 """
 
 from __future__ import annotations
@@ -217,6 +218,15 @@ def option_texts(rs, s) -> list[str]:
     return [option_text(rs, s, e) for e in rs.legal(s)]
 
 
+def shows(rs, s, ev, player: str, names: tuple[str, ...]) -> bool:
+    """Whether ``player``'s decision ``ev`` shows the others something hidden from them (core/seats.py: then it is
+    not theirs to take back, and their page offers no undo)."""
+    from agon.core.engine import PUBLIC
+    from agon.core.seats import revealed
+
+    return revealed(rs, s, rs.apply(s, ev), [PUBLIC, *(p for p in names if p != player)])
+
+
 def seen_by_all(rs, s) -> tuple:
     """What every seat is shown whatever it may see: the status, the scores (the seat page, 'agon state --as',
     'agon compare --as') and the round."""
@@ -262,6 +272,9 @@ def differences(name: str, n: int, seed: int, positions: int, options: dict | No
                     a, b = answer(rs, s, ev, viewer), answer(rs, t, ev, viewer)
                     if a != b:
                         found.append((ev, viewer, a, b))
+                    elif a is None and viewer == acting and (shows(rs, s, ev, viewer, created.names)
+                                                             != shows(rs, t, ev, viewer, created.names)):
+                        found.append(("shows the others", ev, viewer))
     assert tried, "no hidden change was tried: the test could not fail"
     return found
 
