@@ -180,3 +180,64 @@ def test_a_damaged_game_in_the_listing_names_no_hidden_card(tmp_path):
     for said in (status, lobby):
         assert not leaks(said, hidden), leaks(said, hidden)
         assert "agon verify" not in said and "breaks a rule" not in said  # no command, no rule's words to anyone
+
+
+def _twin(client, svc, alter: str | None) -> dict:
+    """A Pergamemnon game at a table (seed 4) to its first decision, the host typing the seed's draws, except that
+    ``alter``'s cards are others of the same charisma (who starts is told by charisma: the public flow stays
+    the same; only that player may see the difference)."""
+    import msgspec
+
+    from agon.core import chance as chance_mod
+    from agon.core.engine import Decision
+    from agon.events.pergamemnon import CardsDrawn
+
+    g = client.post("/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo", "Cy"], "seed": 4,
+                                        "table": True}).json()
+    while True:
+        line = svc.load(g["game"])
+        p = line.pending
+        if isinstance(p, Decision):
+            return g
+        ev = p.build(chance_mod.draw(p, chance_mod.rng_for(line.created.seed, line.branch.luck, line.chance_count)))
+        if isinstance(ev, CardsDrawn) and ev.player == alter:
+            cards = line.state.table.cards
+            rest = [c for c in p.items if c not in ev.cards]
+            other = []
+            for c in ev.cards:  # another card of the same charisma where the deck has one
+                other.append(next((x for x in rest if x not in other and cards[x].charisma == cards[c].charisma
+                                   and cards[x].name != cards[c].name), c))
+            ev = msgspec.structs.replace(ev, cards=tuple(other))
+        r = client.post(f"/api/games/{g['game']}/act", json={"choice": msgspec.json.encode(ev).decode()},
+                        headers={"Authorization": f"Bearer {g['host']['token']}"})
+        assert r.status_code == 200, r.text
+
+
+def test_two_games_that_differ_in_one_hand_read_alike_byte_for_byte_to_every_other_seat(tmp_path):
+    """The attacker's comparison: two games alike but for the cards Bo drew. Every other seat, the host and a caller
+    with no token get the same answers from every route (the state, options, steps, log, branches, the event stream
+    and the games' listing), the same to the byte, lengths included, once the game's and events' ids (hashes of
+    what differs) are set aside. Bo's own seat tells them apart: the check can fail."""
+    import re
+
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    app = create_app(url, poll=0.01)
+    with TestClient(app) as client:
+        svc = app.state.service
+        games = [_twin(client, svc, None), _twin(client, svc, "Bo")]
+        assert svc.load(games[0]["game"]).state != svc.load(games[1]["game"]).state
+
+        def read(g: dict, seat: str | None, path: str) -> tuple[int, str]:
+            token = g["host"]["token"] if seat == "host" else g["seats"][seat]["token"] if seat else None
+            sep = "&" if "?" in path else "?"
+            r = client.get(f"/api/games/{g['game']}{path}" + (f"{sep}token={token}" if token else ""))
+            return r.status_code, re.sub(r"\b[0-9a-f]{8,64}\b", "ID", r.text.replace(g["game"], "GAME"))
+
+        paths = ("", "/options", "/options?brief=1", "/steps", "/log", "/branches", "/events?since=0&wait=0")
+        for seat in ("Ana", "Cy", "host", None):
+            for path in paths:
+                assert read(games[0], seat, path) == read(games[1], seat, path), (seat, path)
+        assert any(read(games[0], "Bo", path) != read(games[1], "Bo", path) for path in paths)
+        listed = {row["game"]: {k: v for k, v in row.items() if k not in ("game", "created_at")}
+                  for row in client.get("/api/games").json()}
+        assert listed[games[0]["game"]] == listed[games[1]["game"]]
