@@ -16,18 +16,10 @@ import pytest
 import sqlalchemy as sa
 
 from tests.conftest import _pg_schema_url
+from tests.test_environment_failures import one_line
 
 NOTE = "read-only store: "
 DERIVED = ("game_summary", "state_snapshot", "analysis_result")
-
-
-def one_line(result, *words: str) -> str:
-    line = result.stderr.strip()
-    assert result.exit_code == 1, (result.stdout, result.stderr, result.exception)
-    assert "\n" not in line and "Traceback" not in line, line
-    for w in words:
-        assert w in line, line
-    return line
 
 
 def noted(result, *kinds: str) -> None:
