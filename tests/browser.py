@@ -7,6 +7,8 @@ The fixtures (registered in tests/conftest.py):
                     AGON_REQUIRE_BROWSER=1 (CI)
     browser         one headless Chromium for the whole session
     page            a fresh Playwright ``Page`` (its own context) for one test; closed afterwards
+    server          ``agon serve``'s app on a free loopback port over a fresh SQLite store: (its address, the
+                    store's URL); stopped after the test
 
 Use it as any Playwright page: ``page.goto(url)``, ``page.click("#next")``, ``page.keyboard.press("ArrowRight")``,
 ``page.wait_for_function("...")``, ``page.evaluate("...")``, ``page.screenshot(path=...)``.
@@ -108,3 +110,10 @@ def live_server(url: str) -> Iterator[tuple[str, str]]:
     finally:
         srv.should_exit = True
         thread.join(15)
+
+
+@pytest.fixture
+def server(tmp_path) -> Iterator[tuple[str, str]]:
+    """A live server on a free loopback port over a fresh SQLite store: (its address, the store's URL)."""
+    with live_server(f"sqlite:///{tmp_path / 'club.db'}") as address:
+        yield address

@@ -17,7 +17,7 @@ import typer.main
 from hypothesis import HealthCheck, settings
 
 from agon.core import registry
-from tests.browser import browser, chromium_path, page  # noqa: F401  (the real-browser fixtures, Playwright)
+from tests.browser import browser, chromium_path, page, server  # noqa: F401  (the real-browser fixtures, Playwright)
 
 registry.register("toy", "tests.toygame")
 

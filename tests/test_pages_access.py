@@ -13,26 +13,17 @@ who hears the page through a screen reader, one on a phone or at 200% zoom, one 
 - the pages at 200% zoom (a 1280 px window: 640 CSS px): nothing wider than the window, a wide table scrolling in
   its own box.
 
-The server runs in this process under uvicorn on 127.0.0.1 (tests/test_server_pages.py's ``server``).
+The server runs in this process under uvicorn on 127.0.0.1 (tests/browser.py's ``server``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import httpx
 import pytest
 
-from tests.browser import live_server
-
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def server(tmp_path) -> Iterator[tuple[str, str]]:
-    with live_server(f"sqlite:///{tmp_path / 'access.db'}") as address:
-        yield address
 
 
 def _open(browser, errors: list[str], url: str, width: int = 1280, height: int = 1000, scale: float = 1):

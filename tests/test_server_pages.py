@@ -9,7 +9,6 @@ The server runs in this process under uvicorn on 127.0.0.1 and stops when the te
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -18,17 +17,9 @@ from agon.core import registry
 from agon.core.engine import PUBLIC
 from agon.core.service import Service
 from agon.events.store import Store
-from tests.browser import live_server
 from tests.hidden import hidden_identifiers, leaks, visible
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def server(tmp_path) -> Iterator[tuple[str, str]]:
-    """A live server on a free loopback port over a fresh SQLite store: (its address, the store's URL)."""
-    with live_server(f"sqlite:///{tmp_path / 'club.db'}") as address:
-        yield address
 
 
 def _context(browser, errors: list[str]):

@@ -11,13 +11,13 @@ among the page's buttons), and no page shows a seat what it may not see.
 - a seat's view reads as words on a phone's width: field names as words, empty lists as 'none', the seat's own
   entry first and marked, nested tables no wider than the screen.
 
-The server runs in this process under uvicorn on 127.0.0.1 (tests/test_server_pages.py's ``server``).
+The server runs in this process under uvicorn on 127.0.0.1 (tests/browser.py's ``server``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import httpx
 import pytest
@@ -27,17 +27,11 @@ from agon.core import registry
 from agon.core.engine import PUBLIC, Chance, Decision, Over
 from agon.core.service import Line, Service
 from agon.events.store import Store
-from tests.browser import ARTIFACTS, live_server
+from tests.browser import ARTIFACTS
 from tests.hidden import hidden_identifiers, leaks, log_leaks, moments
 from tests.test_server_pages import _at, _context
 
 pytestmark = pytest.mark.browser
-
-@pytest.fixture
-def server(tmp_path) -> Iterator[tuple[str, str]]:
-    with live_server(f"sqlite:///{tmp_path / 'table.db'}") as address:
-        yield address
-
 
 SHOWN = ("#status", "#view", "#scores", "#options")
 """The parts of a seat's page that tell the game as it is now (the record is checked event by event)."""
