@@ -34,10 +34,14 @@ def texts(
     bot: str,
     wrong: Callable[[Any, str], Iterable[Event]] = lambda s, p: (),
     typed: frozenset[str] = frozenset(),
+    played: list[Event] | None = None,
 ) -> list[str]:
-    """What the players of ``created`` (every seat the bot ``bot``) read over the whole game."""
+    """What the players of ``created`` (every seat the bot ``bot``) read over the whole game (``played``: a list
+    the game's events are added to, for a test that asks what happened too)."""
     created = replace(created, players=tuple(PlayerSeat(p.name, bot) for p in created.players))
     events, _, _ = play_out(rs, created, validate=True)
+    if played is not None:
+        played.extend(events)
     viewers = (PUBLIC, None, *created.names)
     state = rs.initial_state(created)
     out: list[str] = []

@@ -5,32 +5,19 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
-from msgspec.structs import replace
 
-from agon.core.autoplay import play_out
-from agon.core.engine import PUBLIC, Decision, describe_pending, narrate_as, option_text
 from agon.core.games.adamastor.data import SKILLS
 from agon.events.adamastor import CardSwapped, DrawnCardKept, IconIgnored, LandCardKept, SkillLearned
-from agon.events.base import PlayerSeat
-from tests.adamastor.support import RS, created, started
+from tests.adamastor.support import RS, created
+from tests.words import texts as said_in
 
 BARE = re.compile(r"\bc\d+\b|" + "|".join(SKILLS))
 
 
 def bare(text: str) -> list[str]:
     return BARE.findall(text)
-
-
-def shown(view: Any, key: str = "") -> list[str]:
-    """Every text of a view a player reads, but the 'card' column (the id a person types in an event's JSON)."""
-    if isinstance(view, dict):
-        return [t for k, v in view.items() if k != "card" for t in shown(v, k)]
-    if isinstance(view, list):
-        return [t for v in view for t in shown(v, key)]
-    return [view] if isinstance(view, str) else []
 
 
 def wrong_decisions(s) -> list:
@@ -54,38 +41,11 @@ def wrong_decisions(s) -> list:
 ])
 def test_no_option_log_line_status_view_or_refusal_of_a_bot_game_names_a_card_id_or_a_skill_code(
         players, options, seed):
-    c = created(players, options, seed=seed)
-    c = replace(c, players=tuple(PlayerSeat(p.name, "greedy") for p in c.players))
-    events, _, _ = play_out(RS, c, validate=True)
-    viewers = (PUBLIC, None, *(p.name for p in c.players))
-    state = RS.initial_state(c)
-    texts: list[str] = []
-    learned = False
-    for ev in events[1:]:
-        pending = RS.pending(state)
-        texts.append(describe_pending(pending))
-        if isinstance(pending, Decision):
-            texts += [option_text(RS, state, e) for e in RS.legal(state)]
-            texts += [r for e in wrong_decisions(state) if (r := RS.validate(state, e))]
-        texts += [narrate_as(RS, state, ev, v) for v in viewers]
-        texts += [t for v in viewers for t in shown(RS.view(state, v))]
-        learned = learned or isinstance(ev, SkillLearned)
-        state = RS.apply(state, ev)
-    texts.append(describe_pending(RS.pending(state)))
+    played: list = []
+    texts = said_in(RS, created(players, options, seed=seed), "greedy", lambda s, _: wrong_decisions(s),
+                    frozenset({"card"}), played)  # the 'card' column: the id a person types in an event's JSON
+    learned = any(isinstance(ev, SkillLearned) for ev in played)
     assert [(t, bare(t)) for t in texts if bare(t)] == []
     said = "\n".join(texts)
     assert re.search(r"[A-Z][^ ()]+ \(\d+\)", said)  # cards are named: a title and its number
     assert not learned or re.search(r"learns the skill '[^']+' \(", said)
-
-
-def test_a_card_reads_by_title_and_number_and_a_skill_by_its_rule_text_name():
-    s = started(strip=("c40", "c39", "c9"), hand=("c14", "c2", "c3"))
-    text = RS.narrate(s, CardSwapped(hand_card="c14", strip_card="c9"))
-    assert text == "P1 swaps Bombardeiro (14) from hand with Calafate (9) from the strip."
-    learn = RS.narrate(replace(s, phase="learn"), SkillLearned(card="c14"))
-    assert learn.startswith("P1 learns the skill '+1 Acção' (1 more action every round) from Bombardeiro (14)")
-    row = RS.view(s, "P1")["hands"]["P1"][0]
-    assert row["card"] == "c14" and row["title"] == "Bombardeiro (14)" and row["back"] == "skill '+1 Acção' (cost 3)"
-    assert RS.validate(s, CardSwapped(hand_card="c9", strip_card="c40")).endswith(
-        "Calafate (9) is not in P1's hand")
-    assert RS.validate(s, CardSwapped(hand_card="c99", strip_card="c40")).endswith("c99 is not in P1's hand")
