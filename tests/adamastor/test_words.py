@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from msgspec.structs import replace
 
 from agon.core.games.adamastor.data import SKILLS
 from agon.events.adamastor import CardSwapped, DrawnCardKept, IconIgnored, LandCardKept, SkillLearned
-from tests.adamastor.support import RS, created
+from tests.adamastor.support import RS, created, started
 from tests.words import texts as said_in
 
 BARE = re.compile(r"\bc\d+\b|" + "|".join(SKILLS))
@@ -49,3 +50,16 @@ def test_no_option_log_line_status_view_or_refusal_of_a_bot_game_names_a_card_id
     said = "\n".join(texts)
     assert re.search(r"[A-Z][^ ()]+ \(\d+\)", said)  # cards are named: a title and its number
     assert not learned or re.search(r"learns the skill '[^']+' \(", said)
+
+
+def test_a_card_reads_by_title_and_number_and_a_skill_by_its_rule_text_name():
+    s = started(strip=("c40", "c39", "c9"), hand=("c14", "c2", "c3"))
+    text = RS.narrate(s, CardSwapped(hand_card="c14", strip_card="c9"))
+    assert text == "P1 swaps Bombardeiro (14) from hand with Calafate (9) from the strip."
+    learn = RS.narrate(replace(s, phase="learn"), SkillLearned(card="c14"))
+    assert learn.startswith("P1 learns the skill '+1 Acção' (1 more action every round) from Bombardeiro (14)")
+    row = RS.view(s, "P1")["hands"]["P1"][0]
+    assert row["card"] == "c14" and row["title"] == "Bombardeiro (14)" and row["back"] == "skill '+1 Acção' (cost 3)"
+    assert RS.validate(s, CardSwapped(hand_card="c9", strip_card="c40")).endswith(
+        "Calafate (9) is not in P1's hand")
+    assert RS.validate(s, CardSwapped(hand_card="c99", strip_card="c40")).endswith("c99 is not in P1's hand")
