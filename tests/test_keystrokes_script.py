@@ -1,5 +1,6 @@
 """scripts/keystrokes.py types the shortest input agon play takes: checked on its helpers (the whole measurement
-replays every shipped game through a pty and takes minutes; the README states its figures)."""
+types every shipped replay's game, played anew at today's ruleset version, through a pty and takes minutes; the
+README states its figures)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from agon.core import entry
+import pytest
+
+from agon.core import entry, registry, steps
 
 SCRIPT = Path(__file__).parent.parent / "scripts" / "keystrokes.py"
 
@@ -85,3 +88,40 @@ def test_help_and_an_unknown_game_answer_without_measuring(capsys):
     assert ks.main(["perikles"]) == 2  # a ruleset, not a replay's name: said in one line, nothing measured
     err = capsys.readouterr().err
     assert err.startswith("error: no replay 'perikles' in replays/") and "perikles-4p" in err
+
+
+def table_game(svc, created):
+    from agon.core.service import NewGame
+
+    return svc.load(svc.new_game(NewGame(created.ruleset, players=created.names, seed=created.seed,
+                                         cards=created.cards, table=True, options=dict(created.options))))
+
+
+def test_a_replay_that_today_s_rules_play_otherwise_is_refused_at_the_event_where_it_diverges(sqlite_svc):
+    ks = load()
+    # perikles-4p was recorded under Perikles version 1: from version 4 every tile holder is asked before a battle
+    recorded = sqlite_svc.load(sqlite_svc.import_((ks.ROOT / "replays" / "perikles-4p.jsonl").read_bytes()))
+    assert recorded.created.ruleset_version == "1" and recorded.ruleset.version != "1"
+    table = table_game(sqlite_svc, recorded.created)
+    problem = ks.divergence(table, recorded.events, [e.actor for e in recorded.envelopes])
+    assert problem.startswith("event #80 (battle-tile-kept by Bruno) cannot follow: ")
+    assert "Ana must act now" in problem and "\n" not in problem
+
+
+def test_the_game_measured_is_the_replay_s_setup_played_at_today_s_version_and_can_be_typed_at_a_table(sqlite_svc):
+    ks = load()
+    today = ks.played_today(sqlite_svc, "perikles-4p")
+    assert today.created.ruleset_version == registry.get("perikles").version
+    assert [p.name for p in today.created.players] == ["Ana", "Bruno", "Chloe", "Dario"] and today.created.seed == 8
+    assert today.recorded_version == "1" and today.differs_at == 80
+    table = table_game(sqlite_svc, today.created)
+    assert ks.divergence(table, today.events, today.actors) is None
+    # while typing: an event play did not record as meant is named in one line, with what play said last
+    n = len(table.events)
+    with pytest.raises(ks.Diverged) as e:
+        ks.check_progress("perikles-4p", sqlite_svc, table.game.id, today.events, n, "error: no such item\nYour choice")
+    assert str(e.value) == (f"perikles-4p: the game typed through play diverged at event #{n}: play recorded nothing"
+                            f" where the game has {steps.tag_label(steps.tag_of(today.events[n]))}"
+                            " (play said: 'error: no such item')")
+    # a replay that today's rules play as recorded is measured as it is
+    assert ks.played_today(sqlite_svc, "pergamemnon-3p").differs_at is None
