@@ -33,8 +33,8 @@ it is, and else from which event on it differs.
 
 Baseline ("today", before issue 17): chance items typed as full ids with spaces between, dice as ``6 5 1 2``,
 decisions by their number in the option list when it is among the 40 options shown; beyond those, the cheaper of
-a ``?TEXT`` filter that brings it among the shown (then its number) and the event's JSON; the event's JSON when
-the list does not hold it. A keystroke is a character typed, Enter included.
+a ``?TEXT`` filter (the shortest run of the option's words) that brings it among the shown (then its number) and
+the event's JSON; the event's JSON when the list does not hold it. A keystroke is a character typed, Enter included.
 
 Mistakes are then made on purpose, once each, and corrected: a wrong die, a wrong card, a wrong decision (by its
 number, and one built step by step), each corrected by ``u`` and the right entry, and a wrong first step of a
@@ -431,7 +431,9 @@ def _plan_event(svc: Service, line, n: int, event, actor: str) -> Plan:
 def today_decision(rs, state, legal, event, obj) -> str:
     """What a person typed for a decision before issue 17: its number when it is among the options shown (the
     first 40); else the cheaper of a '?TEXT' filter that brings it among the 40 shown, then its number (two
-    inputs, written here with a newline between), and the event as JSON."""
+    inputs, written here with a newline between), and the event as JSON. The filter is the shortest run of the
+    option's words that does: one or two words no longer single out a Perikles commitment since its text names
+    counters in words ('Thebes hoplite 1 to Solygeia'), and a person would type more of it rather than JSON."""
     if event not in legal:
         return json.dumps(obj)
     n = legal.index(event) + 1
@@ -441,7 +443,8 @@ def today_decision(rs, state, legal, event, obj) -> str:
     mine = texts[n - 1]
     ws = mine.split()
     best = json.dumps(obj)
-    for f in sorted({*ws, *(" ".join(p) for p in zip(ws, ws[1:]))}, key=len):
+    runs = {" ".join(ws[i:j]) for i in range(len(ws)) for j in range(i + 1, len(ws) + 1)}
+    for f in sorted(runs, key=len):
         if len(f) + len(str(n)) + 3 >= len(best):
             break
         shown = [i for i, t in enumerate(texts) if f in t][:SHOWN]

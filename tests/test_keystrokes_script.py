@@ -125,3 +125,26 @@ def test_the_game_measured_is_the_replay_s_setup_played_at_today_s_version_and_c
                             " (play said: 'error: no such item')")
     # a replay that today's rules play as recorded is measured as it is
     assert ks.played_today(sqlite_svc, "pergamemnon-3p").differs_at is None
+
+
+def test_the_baseline_filters_a_long_option_list_by_as_many_of_its_words_as_single_it_out(sqlite_svc):
+    from agon.core.engine import option_text
+
+    ks = load()
+    today = ks.played_today(sqlite_svc, "perikles-4p")
+    rs = sqlite_svc.load(sqlite_svc.import_((ks.ROOT / "replays" / "perikles-4p.jsonl").read_bytes())).ruleset
+    state, seen = rs.initial_state(today.created), 0
+    for event in today.events[1:]:
+        if steps.tag_of(event) == "perikles.forces_committed":
+            seen += 1
+            if seen == 2:  # hundreds of commitments: no one or two of its words bring this one among the 40 shown
+                break
+        state = rs.apply(state, event)
+    legal = list(rs.legal(state))
+    n = legal.index(event) + 1
+    assert len(legal) > n > ks.SHOWN
+    typed = ks.today_decision(rs, state, legal, event, ks.event_obj_of(event))
+    words, number = typed[1:].split("\n")
+    assert typed.startswith("?") and number == str(n) and len(words.split()) > 2, typed
+    shown = [i + 1 for i, ev in enumerate(legal) if words in option_text(rs, state, ev).lower()][:ks.SHOWN]
+    assert n in shown
