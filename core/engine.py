@@ -188,7 +188,7 @@ class Ruleset(Protocol):
 #
 # A viewer is a player's name, ``PUBLIC`` (no seat: what every player sees, as in ``agon log``) or ``None``
 # (everything, as ``view(state, None)``). Besides ``narrate`` (public), a ruleset with hidden information may
-# define three optional methods:
+# define four optional methods:
 #
 # - ``narrate_as(state, event, viewer) -> str``: the sentence as ``viewer`` may read it (a player's own record
 #   names the cards they drew; ``None`` names everything).
@@ -197,6 +197,9 @@ class Ruleset(Protocol):
 #   reveals is decided when it happens: a later reveal is its own event, so an old event never changes.
 # - ``option_text(state, event) -> str``: a decision as the acting player reads it among their options, before
 #   choosing it: it names their own hidden cards but nothing the decision would reveal.
+# - ``shows(before, event, after) -> bool``: whether a decision shows the other players something hidden from them
+#   that the views do not name (a coin card's kind paid from a hand told only by its count): the undo policy
+#   (core/seats.py) reads the names in the views, and asks this besides (``shows``, below).
 
 PUBLIC = ""
 """The viewer who holds no seat (no player may be named ""): sees only what every player sees."""
@@ -209,6 +212,14 @@ def narrate_as(ruleset: Ruleset, state: State, event: Event, viewer: str | None)
     """``event`` told as ``viewer`` may read it (``narrate`` when the ruleset hides nothing in its sentences)."""
     told = getattr(ruleset, "narrate_as", None)
     return told(state, event, viewer) if told is not None else ruleset.narrate(state, event)
+
+
+def shows(ruleset: Ruleset, before: State, event: Event, after: State) -> bool:
+    """Whether the decision ``event`` (``before`` -> ``after``) showed the players besides its own something hidden
+    from them that no view names: the ruleset's optional ``shows``; False without one. It is asked on every page
+    read of a seat (the undo policy), so it looks at the event, not at whole views."""
+    told = getattr(ruleset, "shows", None)
+    return told is not None and told(before, event, after)
 
 
 def event_as(ruleset: Ruleset, state: State, event: Event, viewer: str | None) -> dict[str, Any]:

@@ -7,7 +7,9 @@ recorder, who enters chance outcomes at a real table and may undo more). Only ha
 The undo policy, as Board Game Arena's: a player may take back their own last decision, one at a time, only while
 nobody else has acted since (a bot included) and nothing hidden has been revealed since it: no chance outcome
 drawn after it, and the decision itself showed nobody a thing they could not see before (a card played from a
-hand). The host may undo any number of decisions at any time.
+hand, named in the views; or what a ruleset's ``shows`` says a decision showed though no view names it, such as
+the kinds of the coin cards a Peloponnes payment takes from a hand). The host may undo any number of decisions at
+any time.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import secrets
 from typing import Any
 
 from agon.core.autoplay import CHANCE_ACTOR
-from agon.core.engine import PUBLIC, Ruleset, State
+from agon.core.engine import PUBLIC, Ruleset, State, shows
 from agon.core.service import SETUP_ACTOR, Line, NotFound, Service, ServiceError
 from agon.events import seats as table
 from agon.events.hints import again
@@ -123,7 +125,8 @@ def revealed(rs: Ruleset, before: State, after: State, viewers: list[str]) -> bo
 
 
 REVEALED = object()
-"""``_blocker``: the seat's last decision showed the others something."""
+"""``_blocker``: the seat's last decision showed the others something (in the views, or by the ruleset's
+``shows``)."""
 
 
 def _blocker(line: Line, seat: str) -> object:
@@ -137,7 +140,10 @@ def _blocker(line: Line, seat: str) -> object:
         if env.actor != seat:
             return env.actor
         others = [PUBLIC, *(p for p in line.created.names if p != seat)]
-        return REVEALED if revealed(line.ruleset, line.state_at(env.depth - 1), line.state, others) else None
+        step = line.steps(env.depth, env.depth)[0]  # the decision with the state before it (as ``state_at``)
+        rs = line.ruleset
+        return REVEALED if (shows(rs, step.before, step.event, step.after)
+                            or revealed(rs, step.before, step.after, others)) else None
     return SETUP_ACTOR
 
 

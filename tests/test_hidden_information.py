@@ -128,20 +128,51 @@ def test_a_decision_showing_another_player_a_hidden_item_is_not_its_players_to_t
     Here it agrees at every decision with what a player may not see by every name (tests/hidden.py)."""
     from agon.core.seats import revealed
 
+    rs, shown = registry.get(name), 0
+    for k, _, state, ev, after, others in _decisions(name, n, options, seed):
+        truth = any(visible(rs, after, v) & hidden_identifiers(rs, state, v) for v in others)
+        assert revealed(rs, state, after, others) == truth, (k, ev, truth)
+        shown += truth
+    assert shown  # some decision did show something: the check could fail
+
+
+def _decisions(name: str, n: int, options: dict, seed: int):
+    """Each decision of a seeded game played out by random bots: its event number, who decided, the state before,
+    the event, the state after, and the viewers besides the decider (``PUBLIC`` and the other players)."""
     rs = registry.get(name)
     created = _created(name, n, options, seed)
     events, _, _ = play_out(rs, created)
-    state, shown = rs.initial_state(created), 0
+    state = rs.initial_state(created)
     for k, ev in enumerate(events[1:], start=1):
         pending = rs.pending(state)
         after = rs.apply(state, ev)
         if isinstance(pending, Decision):
-            others = [PUBLIC, *(p for p in created.names if p != pending.player)]
-            truth = any(visible(rs, after, v) & hidden_identifiers(rs, state, v) for v in others)
-            assert revealed(rs, state, after, others) == truth, (k, ev, truth)
-            shown += truth
+            yield k, pending.player, state, ev, after, [PUBLIC, *(p for p in created.names if p != pending.player)]
         state = after
-    assert shown  # some decision did show something: the check could fail
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_a_peloponnes_decision_is_its_players_to_take_back_unless_the_log_told_coin_cards_from_the_hand(seed):
+    """Peloponnes hides no named item, only which coin cards (wood, stone, grain, people) a hand holds; the views
+    tell a hand by its count. A decision whose public record tells how many of a kind left the player's hand (a
+    payment: 'Pagando recursos', 'Suprimento', "mostrando ...") showed the others that much of a hidden hand; one
+    that tells no kind (a bid, a coin card put under a construction or over a card hit) did not. The undo policy
+    (the names in the views, and the ruleset's ``shows``) agrees at every decision of whole games."""
+    from agon.core.engine import shows
+    from agon.core.seats import revealed
+
+    rs, told = registry.get("peloponnes"), 0
+    for k, p, state, ev, after, others in _decisions("peloponnes", 3, {}, seed):
+        hand, left = state.seat(p).hand, after.seat(p).hand
+        public = event_as(rs, state, ev, PUBLIC)
+        truth = any(public.get(kind) == hand.get(kind) - left.get(kind) > 0 for kind in COIN_KINDS)
+        refused = shows(rs, state, ev, after) or revealed(rs, state, after, others)
+        assert refused == truth, (k, ev)
+        told += truth
+    assert told  # some payment did tell coin cards: the check could fail
+
+
+COIN_KINDS = ("wood", "stone", "grain", "people")
 
 
 def test_an_adamastor_player_cannot_take_back_a_sail_that_showed_the_partner_their_cards(tmp_path):

@@ -351,6 +351,61 @@ def test_undo_policy_a_player_takes_back_only_their_own_unrevealed_last_decision
     assert client.post(f"/api/games/{gid}/redo", headers=host).json()["event"] == at + 1
 
 
+def seat_options(client, gid: str, tok: str) -> list[dict]:
+    return client.get(f"/api/games/{gid}/options", headers=bearer(tok)).json()["options"]
+
+
+def play_first_options_until(client, game: dict, offered) -> tuple[str, str, list[dict]]:
+    """Each acting person takes option 1 until ``offered(option)`` holds for one of theirs: that person, their token
+    and their options."""
+    gid = game["game"]
+    for _ in range(60):
+        who, tok = acting(client, game)
+        opts = seat_options(client, gid, tok)
+        if any(offered(o) for o in opts):
+            return who, tok, opts
+        assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    raise AssertionError("never offered")
+
+
+def decide(client, gid: str, tok: str, n: int) -> dict:
+    """Take option ``n``; the game as that seat then reads it, after checking that nobody acted since."""
+    at = client.post(f"/api/games/{gid}/act", json={"choice": n}, headers=bearer(tok)).json()["event"]
+    state = client.get(f"/api/games/{gid}", headers=bearer(tok)).json()
+    assert state["event"] == at and state["pending"]["kind"] == "decision"  # no chance drawn, nobody acted since
+    return state
+
+
+SHOWED = ("cannot undo: your last decision showed the other players something they could not see before, so it"
+          " cannot be taken back; the host may undo it")
+
+
+def test_a_peloponnes_payment_from_the_hand_shows_its_coin_cards_and_is_not_taken_back(client):
+    """Feeding the inhabitants with a grain coin card shows its back to the table ('Suprimento': "cartas de moeda de
+    sua mão mostrando os grãos faltantes"), though every view tells the hand by its count alone: the payer's page
+    offers no undo and the undo is refused. Feeding by removing a card from the tableau shows nothing hidden, and
+    may be taken back."""
+    g = client.post("/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo", "Cy"], "seed": 0}).json()
+    gid = g["game"]
+    fed = "peloponnes.population_fed"
+    who, tok, opts = play_first_options_until(client, g, lambda o: o["event"]["type"] == fed)
+    hand = client.get(f"/api/games/{gid}", headers=bearer(tok)).json()["view"]["players"][who]["hand"]
+    seen = client.get(f"/api/games/{gid}", headers=bearer(g["host"]["token"])).json()["view"]["players"][who]
+    assert hand["grain"] > 0 and "hand" not in seen and seen["hand_count"] == sum(hand.values())
+    removing = next(o["n"] for o in opts if o["event"]["removed"] and not o["event"]["grain"] + o["event"]["people"])
+    assert decide(client, gid, tok, removing)["may_undo"] is True
+    r = client.post(f"/api/games/{gid}/undo", headers=bearer(tok))
+    assert r.status_code == 200, r.text
+    grain = next(o for o in seat_options(client, gid, tok) if o["event"]["grain"] and not o["event"]["removed"])
+    state = decide(client, gid, tok, grain["n"])
+    assert state["may_undo"] is False
+    row = client.get(f"/api/games/{gid}/log").json()["events"][-1]  # what every player read
+    assert row["actor"] == who and f"feeds the hungry with {grain['event']['grain']} grain" in row["text"]
+    r = client.post(f"/api/games/{gid}/undo", headers=bearer(tok))
+    assert r.status_code == 400 and r.json()["error"] == SHOWED
+    assert client.post(f"/api/games/{gid}/undo", headers=bearer(g["host"]["token"])).status_code == 200
+
+
 def test_branch_switch_export_and_import_by_the_host(client):
     g = new_duel(client)
     gid = g["game"]

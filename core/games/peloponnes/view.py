@@ -170,6 +170,21 @@ def secrets(s: State, e: Event) -> list[tuple[tuple[str | int, ...], str]]:
     return []
 
 
+def shows(s: State, e: Event) -> bool:
+    """Whether decision ``e`` shows the other players the backs of coin cards from its player's hand: paying wood or
+    stone for a building ('Pagando recursos': "cartas de moeda de sua mão mostrando a madeira e/ou pedra faltante";
+    'Suprimento', buildings under construction: "mostrando madeira e/ou pedra") or grain and people for the
+    inhabitants ('Suprimento': "mostrando os grãos faltantes", "mostrando habitantes"). The views tell a hand by its
+    count alone (``_seat``), so the names they hold cannot say it: the undo policy asks this (core/seats.py). A bid,
+    a coin card put under a construction or laid over a card hit shows no back ('Leilão': only how many cards)."""
+    match e:
+        case BuildingBuilt() | ConstructionPaid():
+            return e.wood + e.stone > 0
+        case PopulationFed():
+            return e.grain + e.people > 0
+    return False
+
+
 def narrate(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
     """``e`` told as ``viewer`` may read it (``PUBLIC``: every player; ``None``: everything)."""
     if isinstance(e, GameCreated):
