@@ -406,6 +406,25 @@ def test_a_peloponnes_payment_from_the_hand_shows_its_coin_cards_and_is_not_take
     assert client.post(f"/api/games/{gid}/undo", headers=bearer(g["host"]["token"])).status_code == 200
 
 
+def test_an_adamastor_skill_learned_from_the_hand_shows_the_partner_that_card_and_is_not_taken_back(client):
+    """Co-op Adamastor: a skill is learned from the hand into what both players share (rulebook 7 'Aprende
+    habilidade', 9.3), and the view lists it as 'Title (n): skill', not by the name the hand row had. The learner
+    may not take it back; the host may."""
+    g = client.post("/api/games", json={"ruleset": "adamastor", "players": ["Ana", "Bo"], "seed": 4}).json()
+    gid = g["game"]
+    learn = "adamastor.skill_learned"
+    who, tok, opts = play_first_options_until(client, g, lambda o: o["event"]["type"] == learn)
+    card = next(o for o in opts if o["event"]["type"] == learn)["event"]["card"]
+    partner = next(p for p in g["seats"] if p != who)
+    theirs = client.get(f"/api/games/{gid}", headers=bearer(g["seats"][partner]["token"])).json()["view"]
+    assert list(theirs["hands"][who]) == ["count"] and f'"{card}"' not in json.dumps(theirs)
+    state = decide(client, gid, tok, next(o["n"] for o in opts if o["event"].get("card") == card))
+    assert state["may_undo"] is False and state["pending"]["player"] == partner
+    r = client.post(f"/api/games/{gid}/undo", headers=bearer(tok))
+    assert r.status_code == 400 and r.json()["error"] == SHOWED
+    assert client.post(f"/api/games/{gid}/undo", headers=bearer(g["host"]["token"])).status_code == 200
+
+
 def test_branch_switch_export_and_import_by_the_host(client):
     g = new_duel(client)
     gid = g["game"]

@@ -126,5 +126,8 @@ class Adamastor:
     def secrets(self, state: State, event: Event) -> list[tuple[tuple[str | int, ...], str]]:
         return view.secrets(state, event)
 
+    def shows(self, before: State, event: Event, after: State) -> bool:
+        return view.shows(before, event)
+
 
 RULESET = Adamastor()

@@ -165,6 +165,15 @@ def secrets(s: State, e: Event) -> list[tuple[tuple[str | int, ...], str]]:
     return []
 
 
+def shows(s: State, e: Event) -> bool:
+    """Whether decision ``e`` shows the partner a card of its player's hand that no view names as that card: a skill
+    is learned from the hand ('Aprende habilidade', rulebook 7: "podes ganhar 1 carta da tua mão que tenha uma
+    habilidade. Coloca a habilidade ganha na tua zona de habilidades") into what both players share (9.3: "tudo é
+    partilhado ... (o baralho, os traumas e as habilidades ganhas) excepto as cartas na mão"), and the view lists it
+    as 'Title (n): skill', not by the name the hand row had. The undo policy asks this (core/seats.py)."""
+    return isinstance(e, SkillLearned) and len(s.players) > 1
+
+
 def _sees(s: State, viewer: str | None, player: str) -> bool:
     return viewer is None or viewer == player or len(s.players) < 2
 
