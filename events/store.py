@@ -13,6 +13,7 @@ writer waits for the first instead of failing on a stale snapshot. PostgreSQL is
 
 from __future__ import annotations
 
+import select
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -362,6 +363,24 @@ def _sqlite_setup(engine: Engine, read_only: bool) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.info.get("write") else "BEGIN")
 
 
+def _replace_ended(dbapi_conn, _record, _proxy) -> None:
+    """A pooled PostgreSQL connection that its server ended while it lay idle in the pool (a restart,
+    ``pg_terminate_backend``) is replaced as it is taken out, before any statement is sent on it: the server said
+    goodbye and closed it, so its socket has something to read although no statement runs. One ``poll`` of the
+    socket, no round trip (``pool_pre_ping`` would cost one per read); without it the first read or write on each
+    such connection failed (a 503, a command's error) before the pool noticed. A connection lost while a statement
+    runs on it still fails that statement: a write is not sent twice (whether it was stored is unknown; the
+    compare-and-swap would refuse the second anyway)."""
+    try:
+        fd = dbapi_conn.fileno()
+    except Exception:  # noqa: BLE001 - closed already
+        raise sa.exc.DisconnectionError("the connection is closed") from None
+    poll = select.poll()
+    poll.register(fd, select.POLLIN)
+    if poll.poll(0):
+        raise sa.exc.DisconnectionError("the server ended the connection")
+
+
 def _sqlite_uri(url: str) -> str:
     """``url``, a SQLite file named with SQLite's own options (``?mode=ro``), as the URI that passes them on: the
     driver ignores them otherwise (SQLAlchemy warned on stderr, and a read-only store was opened for writing)."""
@@ -445,6 +464,9 @@ class Store:
         self._card_sets: dict[str, bytes] = {}  # stored sets read or written (content-addressed: never stale)
         if self.sqlite:
             _sqlite_setup(self.engine, self.read_only)
+        else:
+            for engine in (self.engine, self._auto):
+                sa.event.listen(engine, "checkout", _replace_ended)
         if create:
             try:
                 self._foreign()

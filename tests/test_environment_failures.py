@@ -293,61 +293,121 @@ def test_an_output_file_that_cannot_be_written_whole_keeps_the_old_one(agon, tmp
 # -- PostgreSQL: the server ends the connection ----------------------------------------------------------------
 
 
-@pytest.mark.postgres
-def test_a_server_whose_database_connections_are_ended_answers_503_then_goes_on(pg_base):
-    """pg_terminate_backend on every connection of the server (as a database restart or an administrator does):
-    the next request on each pool gets a 503 with one sentence, the ones after it are answered, and the game holds
-    every acknowledged decision once."""
+@pytest.fixture
+def pg_named(pg_base):
+    """(a fresh PostgreSQL schema's URL whose connections carry a name of their own, a call that ends every one of
+    them as a database restart or an administrator does and says how many, an administrator's engine on the schema)"""
     import secrets
 
-    from agon.core.service import Service
-    from agon.events.store import Store
-    from agon.server.app import create_app
     from tests.conftest import _pg_schema_url
 
     name = f"agon_envfail_{secrets.token_hex(4)}"
     urls = _pg_schema_url(pg_base)
-    url = next(urls) + f"&application_name={name}"
-    admin = sa.create_engine(pg_base, isolation_level="AUTOCOMMIT")
+    schema_url = next(urls)
+    admin = sa.create_engine(schema_url, isolation_level="AUTOCOMMIT")
 
     def end_connections() -> int:
         with admin.connect() as c:
-            return c.execute(sa.text("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            # waiting (up to 10 s) until each has ended, as a restart has ended them before it lets anyone in
+            return c.execute(sa.text("SELECT count(pg_terminate_backend(pid, 10000)) FROM pg_stat_activity"
                                      " WHERE application_name = :n"), {"n": name}).scalar()
 
     try:
-        app = create_app(url, poll=0.05)
-        acked = 0
-        with TestClient(app) as client:
-            g = client.post("/api/games", json={"ruleset": "toy", "players": ["ann", "bob"], "seed": 3}).json()
-            gid = g["game"]
-            refused = []
-            for _ in range(8):
-                state = client.get(f"/api/games/{gid}").json()
-                who = state["pending"]["player"]
-                auth = {"Authorization": f"Bearer {g['seats'][who]['token']}"}
-                assert end_connections() >= 1
-                answers = [client.post(f"/api/games/{gid}/act", headers=auth,
-                                       json={"choice": 1, "expect": state["position"]}) for _ in range(3)]
-                codes = [a.status_code for a in answers]
-                assert 200 in codes, [a.text for a in answers]
-                assert all(c in (200, 409, 503) for c in codes), [a.text for a in answers]
-                acked += 1
-                refused += [a.json()["error"] for a in answers if a.status_code == 503]
-                assert client.get(f"/api/games/{gid}").status_code in (200, 503)
-            assert refused  # the store did go away under the server
-            for said in refused:
-                assert "\n" not in said and "nothing was recorded" in said and "retry the request" in said
-                assert name not in said and "127.0.0.1" not in said  # no address of the database
-            head = client.get(f"/api/games/{gid}").json()["event"]
-        app.state.service.store.close()
-        check = Service(Store(url))
-        assert not check.verify(gid)
-        line = check.load(gid)
-        assert line.head.depth == head
-        people = [e for e in line.envelopes if e.actor in ("ann", "bob")]
-        assert len(people) == acked  # each acknowledged decision once, none lost
-        check.store.close()
+        yield schema_url + f"&application_name={name}", end_connections, admin
     finally:
         admin.dispose()
         next(urls, None)
+
+
+def _turn(client, g: dict) -> tuple[dict, dict, dict]:
+    """(the game's state, the acting player's header, a first choice expecting the game's position)"""
+    r = client.get(f"/api/games/{g['game']}")
+    assert r.status_code == 200, r.text
+    state = r.json()
+    auth = {"Authorization": f"Bearer {g['seats'][state['pending']['player']]['token']}"}
+    return state, auth, {"choice": 1, "expect": state["position"]}
+
+
+def _decisions(url: str, gid: str, head: int) -> int:
+    """How many decisions of a person the game holds (checked sound, its head at ``head``)."""
+    from agon.core.service import Service
+    from agon.events.store import Store
+
+    check = Service(Store(url))
+    try:
+        assert not check.verify(gid)
+        line = check.load(gid)
+        assert line.head.depth == head
+        return sum(1 for e in line.envelopes if e.actor in ("ann", "bob"))
+    finally:
+        check.store.close()
+
+
+@pytest.mark.postgres
+def test_a_server_whose_idle_database_connections_are_ended_answers_every_request_the_first_time(pg_named):
+    """pg_terminate_backend on every connection of the server between requests (as a database restart or an
+    administrator does): a pooled connection found ended as it is taken is replaced before anything is sent on it,
+    so reads, decisions and new games are all answered the first time (each pool's next request was a 503 before),
+    and the game holds every decision once."""
+    from agon.server.app import create_app
+
+    url, end_connections, _ = pg_named
+    app = create_app(url, poll=0.05)
+    with TestClient(app) as client:
+        g = client.post("/api/games", json={"ruleset": "toy", "players": ["ann", "bob"], "seed": 3}).json()
+        for _ in range(5):
+            assert end_connections() >= 1
+            _, auth, body = _turn(client, g)  # a read first
+            assert end_connections() >= 1
+            r = client.post(f"/api/games/{g['game']}/act", headers=auth, json=body)
+            assert r.status_code == 200, r.text
+            assert end_connections() >= 1
+            r = client.get("/api/games")
+            assert r.status_code == 200, r.text
+            assert end_connections() >= 1
+            r = client.post("/api/games", json={"ruleset": "toy", "players": ["cy", "di"]})
+            assert r.status_code == 201, r.text
+        head = client.get(f"/api/games/{g['game']}").json()["event"]
+    app.state.service.store.close()
+    assert _decisions(url, g["game"], head) == 5
+
+
+@pytest.mark.postgres
+def test_a_decision_whose_connection_is_ended_while_it_is_written_is_a_503_and_not_sent_again(pg_named):
+    """The server's connections ended while a decision's statement waits for a row an administrator holds: that
+    request is a 503 in one sentence, as agon never sends a write again by itself (had the connection broken after
+    the write, whether it was stored would be unknown), the game is as it was, and the request sent again is
+    recorded, once."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from agon.server.app import create_app
+
+    url, end_connections, admin = pg_named
+    app = create_app(url, poll=0.05)
+    with TestClient(app) as client:
+        g = client.post("/api/games", json={"ruleset": "toy", "players": ["ann", "bob"], "seed": 3}).json()
+        state, auth, body = _turn(client, g)
+        with admin.connect() as holder, ThreadPoolExecutor(1) as pool:
+            holder.exec_driver_sql("BEGIN")
+            holder.execute(sa.text("SELECT 1 FROM branch WHERE game_id = :g FOR UPDATE"), {"g": g["game"]})
+            sent = pool.submit(client.post, f"/api/games/{g['game']}/act", headers=auth, json=body)
+            deadline = time.monotonic() + 60
+            while not admin.connect().execute(sa.text(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH cas%'"
+                    )).scalar() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert end_connections() >= 1
+            r = sent.result()
+            holder.exec_driver_sql("ROLLBACK")
+        assert r.status_code == 503, r.text
+        said = r.json()["error"]
+        assert said == "the store ended the connection; nothing was recorded: retry the request"
+        assert client.get(f"/api/games/{g['game']}").json()["event"] == state["event"]
+        r = client.post(f"/api/games/{g['game']}/act", headers=auth, json=body)  # the same request, sent again
+        assert r.status_code == 200, r.text
+        assert client.post(f"/api/games/{g['game']}/act", headers=auth, json=body).status_code == 409
+        head = client.get(f"/api/games/{g['game']}").json()["event"]
+    app.state.service.store.close()
+    assert head > state["event"]
+    assert _decisions(url, g["game"], head) == 1
