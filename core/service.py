@@ -1456,7 +1456,12 @@ class Service:
 
     def _not_computed(self, branches: Sequence[tuple[str, str, str, str]]) -> list[tuple[str, str, str, str]]:
         """``branches`` (game id, branch, ruleset, head id) but those whose summary was computed here and still
-        stands (a store that may only be read keeps none: each listing would compute it again)."""
+        stands (a store that may only be read keeps none: each listing would compute it again). Once the store is
+        no longer taken to be read-only (``Store.read_only``: written since, or a while has passed), the summaries
+        held here are offered to it; kept, they are let go of."""
+        if self._computed and not self.store.read_only and summary_table.put(
+                self.store, [s for held in self._computed.values() for s in held.values()]):
+            self._computed.clear()
         if not self._computed:
             return list(branches)
         versions: dict[str, str | None] = {}

@@ -14,6 +14,7 @@ writer waits for the first instead of failing on a stale snapshot. PostgreSQL is
 from __future__ import annotations
 
 import select
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -187,6 +188,12 @@ class Unavailable(StoreError):
 
 BUSY_SECONDS = 10
 """How long a SQLite writer waits for another program's write lock before it gives up (``busy_timeout``)."""
+
+READ_ONLY_SECONDS = 300
+"""How long a store that refused a write of derived data is taken to be read-only before the next such write is
+tried again (``Store.read_only``): one refused write per 5 minutes on a store that may only be read, and a store made
+writable under a running server (a user granted writing) keeps summaries and snapshots again within 5 minutes, or at
+its next recorded write."""
 
 
 def shown_url(url: str) -> str:
@@ -444,10 +451,10 @@ class Store:
 
     def __init__(self, url: str, *, create: bool = True) -> None:
         self.url = url = _sqlite_uri(url)
-        url, self.read_only = _sqlite_read_only(url)
-        """Whether the store may only be read: known as a SQLite store opens (its options, its file), or learnt
-        when a first write of derived data is refused (PostgreSQL: a read-only transaction, a user that may only
-        read; no query is spent asking). Derived data is then computed and not kept (``keep``)."""
+        url, self._read_only = _sqlite_read_only(url)
+        self._refused_at: float | None = None
+        """When (``time.monotonic``) a write of derived data was refused, on a store not known as read-only as it
+        opened (``read_only``)."""
         self.on_unkept: Callable[[str], None] | None = None
         """Called with what was computed and not kept (``keep``), each time: a face says it, once."""
         try:
@@ -538,6 +545,21 @@ class Store:
             c.execute(SCHEMA.delete())
             c.execute(SCHEMA.insert().values(version=SCHEMA_VERSION))
 
+    @property
+    def read_only(self) -> bool:
+        """Whether the store may only be read: known as a SQLite store opens (its options, its file), or learnt
+        when a write of derived data is refused (PostgreSQL: a read-only transaction, a user that may only read; no
+        query is spent asking). Derived data is then computed and not kept (``keep``). What was learnt holds until a
+        write succeeds (a recording command's: it is tried whatever this says) or for ``READ_ONLY_SECONDS``, after
+        which the next write of derived data is tried again: a user granted writing under a running server."""
+        return self._read_only and (self._refused_at is None
+                                    or time.monotonic() - self._refused_at < READ_ONLY_SECONDS)
+
+    def _written(self) -> None:
+        """A write succeeded: a store learnt to be read-only may be written after all."""
+        if self._refused_at is not None:
+            self._read_only, self._refused_at = False, None
+
     def close(self) -> None:
         self.engine.dispose()
         self._auto.dispose()
@@ -563,12 +585,13 @@ class Store:
             raise
         except sa.exc.SQLAlchemyError as e:
             raise unavailable(e, self.url, writing=committing) from e
+        self._written()
 
     def keep(self, what: str, write: Callable[[Connection], object]) -> bool:
         """Write derived data (``what``: "game summaries", "state snapshots", "analysis results"), never the truth,
         with ``write`` in a transaction of its own. False when the store may not be written: nothing is written,
-        the caller uses what it computed, and ``on_unkept`` is told. A first refusal (a read-only file, a
-        PostgreSQL user who may only read) marks the store read-only: no later write is tried."""
+        the caller uses what it computed, and ``on_unkept`` is told. A refusal (a read-only file, a PostgreSQL user
+        who may only read) marks the store read-only: no write of derived data is tried while it is (``read_only``)."""
         if not self.read_only:
             try:
                 with self._write() as c:
@@ -577,7 +600,7 @@ class Store:
             except Unavailable as e:
                 if not read_only_error(e.__cause__):
                     raise
-                self.read_only = True
+                self._read_only, self._refused_at = True, time.monotonic()
         if self.on_unkept is not None:
             self.on_unkept(what)
         return False
@@ -684,6 +707,7 @@ class Store:
                              ) from None
         finally:
             raw.close()
+        self._written()
         self._card_sets.update(new_sets)
 
     def import_game(
@@ -1061,6 +1085,7 @@ class Store:
         if moved != 1:
             raise Conflict(
                 f"branch {branch!r} of game {game_id} moved", _MOVED.format(what="an event"), game=game_id)
+        self._written()
 
     def move_head(self, game_id: str, branch: str, expected_head: str, to_id: str, reason: str) -> None:
         if not self.sqlite:

@@ -279,3 +279,66 @@ def test_a_read_only_store_agon_cannot_read_as_it_is_says_why_in_one_line(agon, 
     assert agon("--db", str(tmp_path / "archive.db"), "games").stderr == ""  # a writable copy gains the table
     one_line(agon("--db", f"sqlite:///{tmp_path / 'none.db'}?mode=ro", "games", ok=False), "no such file")
     assert not (tmp_path / "none.db").exists()
+
+
+@pytest.mark.postgres
+def test_a_postgresql_user_granted_writing_under_a_running_service_keeps_derived_data_again(
+        agon, pg_reader, monkeypatch):
+    """A server runs for weeks as a user who may only SELECT; the DBA then grants it writing. The store was taken to
+    be read-only at the first refused write, and is no longer once a write succeeds (a recorded decision) or
+    ``READ_ONLY_SECONDS`` have passed (shortened here): listings keep the summaries computed meanwhile, lines keep
+    their snapshots. Within that time no write of derived data is tried."""
+    from agon.core.service import Service
+    from agon.events import store as store_mod
+
+    owner, reader, (schema, role, admin) = pg_reader
+    long = agon("--db", owner, "new", "toy", "--bot", "a:random", "--bot", "b:random", "--seed", "5", "--option",
+                "target=100").stdout.splitlines()[0]
+    game = agon("--db", owner, "new", "toy", "--player", "ann", "--bot", "bob:random", "--seed",
+                "3").stdout.splitlines()[0]
+    writes = f"INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema}"
+
+    def admin_does(*sql: str) -> None:
+        with admin.begin() as c:
+            for q in sql:
+                c.execute(sa.text(q))
+
+    def kept() -> tuple[int, int]:
+        counts = pg_contents(admin, schema)
+        return counts["game_summary"], counts["state_snapshot"]
+
+    admin_does(*(f"DELETE FROM {schema}.{t}" for t in DERIVED), f"GRANT USAGE ON SCHEMA {schema} TO {role}",
+               f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}")
+    svc = Service(store_mod.Store(reader, create=False))
+
+    def listed() -> list[str]:
+        return [g.id for g in svc.listing()]
+
+    try:
+        assert listed() == [long, game]
+        assert svc.store.read_only and kept() == (0, 0)
+        admin_does(f"GRANT {writes} TO {role}", f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA {schema} TO {role}")
+        assert listed() == [long, game]
+        svc.load(long)
+        assert svc.store.read_only and kept() == (0, 0)  # nothing tried meanwhile
+
+        svc.act(game, "1")  # a recorded decision: the store may be written
+        assert not svc.store.read_only
+        assert listed() == [long, game]
+        svc.load(long)
+        summaries, snapshots = kept()
+        assert summaries == 2 and snapshots >= 1
+
+        admin_does(*(f"DELETE FROM {schema}.{t}" for t in DERIVED), f"REVOKE {writes} FROM {role}")
+        assert listed() == [long, game]
+        assert svc.store.read_only and kept() == (0, 0)
+        admin_does(f"GRANT {writes} TO {role}")
+        assert listed() == [long, game]
+        assert kept() == (0, 0)
+        monkeypatch.setattr(store_mod, "READ_ONLY_SECONDS", 0)  # as if 5 minutes had passed, with nothing recorded
+        assert listed() == [long, game]
+        svc.load(long)
+        summaries, snapshots = kept()
+        assert summaries == 2 and snapshots >= 1
+    finally:
+        svc.store.close()
