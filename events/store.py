@@ -14,6 +14,7 @@ writer waits for the first instead of failing on a stale snapshot. PostgreSQL is
 from __future__ import annotations
 
 import select
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -188,6 +189,12 @@ class Unavailable(StoreError):
 
 BUSY_SECONDS = 10
 """How long a SQLite writer waits for another program's write lock before it gives up (``busy_timeout``)."""
+
+CARD_SETS_KEPT = 64
+CARD_SET_BYTES_KEPT = 8 << 20
+"""A store keeps the card sets it read or wrote in memory, the most recently added ones up to these many sets and
+bytes (a bundled set is 4-18 KB): a server fed many sets of its players' own would otherwise hold every one. A set let
+go of is read again, by its hash, when a game needs it."""
 
 READ_ONLY_SECONDS = 300
 """How long a store that refused a write of derived data is taken to be read-only before the next such write is
@@ -469,6 +476,8 @@ class Store:
         self._auto = self.engine if self.sqlite else sa.create_engine(
             url, future=True, isolation_level="AUTOCOMMIT", pool_reset_on_return=None)
         self._card_sets: dict[str, bytes] = {}  # stored sets read or written (content-addressed: never stale)
+        self._card_set_bytes = 0
+        self._card_sets_lock = threading.Lock()
         if self.sqlite:
             _sqlite_setup(self.engine, self.read_only)
         else:
@@ -647,7 +656,7 @@ class Store:
             summary_mod.write(c, summaries)
             new_sets = self._new_sets(card_sets)
             card_sets_mod.write(c, new_sets, self.sqlite)
-        self._card_sets.update(new_sets)
+        self._remember(new_sets)
 
     def _create_game_pg(self, game_id: str, ruleset: str, title: str, players: Sequence[str], root: Envelope,
                         then: Sequence[Envelope], summaries: Sequence[summary_mod.Summary],
@@ -708,7 +717,7 @@ class Store:
         finally:
             raw.close()
         self._written()
-        self._card_sets.update(new_sets)
+        self._remember(new_sets)
 
     def import_game(
         self, game_id: str, ruleset: str, title: str, players: Sequence[str], line: Sequence[Envelope],
@@ -770,14 +779,34 @@ class Store:
         """The sets of ``sets`` this process has not yet seen stored (a store never loses one)."""
         return {h: b for h, b in (sets or {}).items() if h not in self._card_sets}
 
+    def _remember(self, sets: Mapping[str, bytes]) -> None:
+        """Keep these stored sets in memory, letting the oldest added go beyond ``CARD_SETS_KEPT`` sets or
+        ``CARD_SET_BYTES_KEPT`` bytes (the newest is kept whatever its size). Only adding takes the lock: a set
+        looked up is not moved, so a lookup costs what a dict's does."""
+        if not sets:
+            return
+        with self._card_sets_lock:
+            kept = self._card_sets
+            for h, body in sets.items():
+                if h not in kept:
+                    kept[h] = body
+                    self._card_set_bytes += len(body)
+            while len(kept) > 1 and (len(kept) > CARD_SETS_KEPT or self._card_set_bytes > CARD_SET_BYTES_KEPT):
+                self._card_set_bytes -= len(kept.pop(next(iter(kept))))
+
     def card_sets(self, hashes: Sequence[str]) -> dict[str, bytes]:
         """The stored card sets of these hashes, as hash -> the bytes stored (not checked against the hash: the
         caller does); a hash that is not stored is absent."""
-        missing = [h for h in hashes if h not in self._card_sets]
+        kept = self._card_sets
+        found = {h: body for h in hashes if (body := kept.get(h)) is not None}
+        missing = [h for h in hashes if h not in found]
         if missing:
             with self._read() as c:
-                self._card_sets.update(card_sets_mod.read(c, missing))
-        return {h: self._card_sets[h] for h in hashes if h in self._card_sets}
+                read = card_sets_mod.read(c, missing)
+            self._remember(read)
+            found.update(read)
+            found = {h: found[h] for h in hashes if h in found}
+        return found
 
     def extend_game(
         self, game_id: str, events: Sequence[Envelope], branches: Sequence[BranchInfo],

@@ -5,7 +5,8 @@
 
 It starts ``agon serve`` (one worker) on a free 127.0.0.1 port, with a probe inside the worker that writes, every
 ``--every`` seconds, the sizes of what the worker holds in memory (the line and study caches, the watcher's
-follows, the feed's readings, the streams' wake-ups, asyncio tasks, threads, the store's pools and card sets).
+follows, the feed's readings, the streams' wake-ups, asyncio tasks, threads, the store's pools and card sets, and
+the caches kept by card set or setup).
 Beside it the script samples the process from outside (RSS, open file descriptors, threads, TCP connections,
 PostgreSQL sessions in pg_stat_activity) and drives a club's traffic for ``--minutes``: games of every ruleset
 created and played to the end by their seats (options or steps, ``expect`` on each act), players' undos, the
@@ -46,7 +47,8 @@ def _sizes(app: Any) -> dict[str, Any]:
         "follows": len(s.watcher.follows), "follow_streams": sum(s.watcher.follows.values()),
         "seen": len(s.watcher.seen), "announced": len(s.feed.announced), "reading": len(s.feed.reading),
         "wakeups": len(s.wakeups), "tasks": len(asyncio.all_tasks()), "threads": threading.active_count(),
-        "card_sets": len(store._card_sets), "pool_out": store.engine.pool.checkedout(),
+        "card_sets": len(store._card_sets), "card_set_bytes": store._card_set_bytes,
+        "pool_out": store.engine.pool.checkedout(),
     }
     if store._auto is not store.engine:
         out["auto_pool_out"] = store._auto.pool.checkedout()
@@ -55,6 +57,11 @@ def _sizes(app: Any) -> dict[str, Any]:
         m = sys.modules.get(mod)
         if m is not None:
             out[name] = getattr(m, fn).cache_info().currsize
+    for name, mod, attr in [("setups_passed", "agon.core.service", "_setups_passed"),
+                            ("perikles_relations", "agon.core.games.perikles.commit", "_RELATIONS")]:
+        m = sys.modules.get(mod)
+        if m is not None:
+            out[name] = len(getattr(m, attr))
     # Python's allocated blocks, not len(gc.get_objects()): that list holds a tuple that a worker thread is still
     # building, whose resize then fails (a SystemError, a 500) - it did in a soak
     out["py_blocks"] = sys.getallocatedblocks()

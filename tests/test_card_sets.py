@@ -276,3 +276,46 @@ def test_a_card_set_no_game_can_be_played_with_is_refused_when_the_game_is_made(
         "perikles", three, lambda c: c["rules"]["tiles_per_player"].update({"3": 500}))
     assert svc.store.all_branches() == []
     svc.store.close()
+
+
+def test_a_store_keeps_a_bounded_number_of_card_sets_and_reads_again_those_it_let_go(urls, monkeypatch):
+    """A server fed many sets of its players' own keeps only the most recent in memory (by count and by bytes);
+    every game still reads its own set, by its hash, and verifies."""
+    from agon.events import store as store_mod
+
+    name = "perikles"
+    monkeypatch.setattr(store_mod, "CARD_SETS_KEPT", 3, raising=False)
+    sets = []
+    for k in range(6):
+        cards = registry.get(name).default_cards()
+        cards["comment"] = f"the club's copy {k}"  # a set of one's own: another hash
+        sets.append(cards)
+    with opened(urls[0]) as svc:
+        games = [svc.new_game(NewGame(name, players=people(name), cards=cards, seed=k)) for k, cards in enumerate(sets)]
+        assert len(svc.store._card_sets) == 3
+        for gid, cards in zip(games, sets, strict=True):
+            assert svc.load(gid).created.cards == cards
+            assert svc.verify(gid) == []
+            assert len(svc.store._card_sets) <= 3
+        one = len(msgspec.json.encode(sets[0]))
+        monkeypatch.setattr(store_mod, "CARD_SET_BYTES_KEPT", 2 * one + one // 2, raising=False)  # room for two sets
+        for gid, cards in zip(games, sets, strict=True):
+            assert svc.load(gid).created.cards == cards
+            assert len(svc.store._card_sets) <= 2
+        assert payloads(svc.store)[0] == 6
+
+
+def test_perikles_keeps_a_bounded_number_of_parsed_card_sets_and_parses_again_those_it_let_go():
+    from agon.core.games.perikles import data
+
+    sets = []
+    for k in range(data._parse_frozen.cache_info().maxsize or 100):
+        cards = registry.get("perikles").default_cards()
+        cards["comment"] = f"copy {k}"
+        sets.append(cards)
+    sets.append(registry.get("perikles").default_cards())
+    parsed = [data.parse_cached(cards) for cards in sets]
+    info = data._parse_frozen.cache_info()
+    assert info.maxsize is not None and info.currsize <= info.maxsize
+    assert data.parse_cached(sets[0]) == parsed[0] == data.parse(sets[0])  # let go of, and parsed again alike
+    assert data.parse_cached(sets[-1]) is parsed[-1]  # the most recent kept

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
-from functools import cache
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
@@ -168,8 +168,10 @@ def parse(cards: Mapping[str, Any]) -> Data:
         raise ValueError(f"malformed Perikles card set: {type(e).__name__} {e}") from None
 
 
-@cache
+@lru_cache(maxsize=32)
 def _parse_frozen(blob: bytes) -> Data:
+    """A set's data by its JSON, the 32 used last kept (a server's players may bring sets of their own, each a new
+    key; games of one set, rollouts above all, find theirs)."""
     return _parse(msgspec.json.decode(blob))
 
 
