@@ -392,11 +392,12 @@ def test_a_decision_whose_connection_is_ended_while_it_is_written_is_a_503_and_n
             holder.exec_driver_sql("BEGIN")
             holder.execute(sa.text("SELECT 1 FROM branch WHERE game_id = :g FOR UPDATE"), {"g": g["game"]})
             sent = pool.submit(client.post, f"/api/games/{g['game']}/act", headers=auth, json=body)
+            waiting = sa.text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                              " AND query LIKE 'WITH cas%'")  # the decision's statement, on the held row
             deadline = time.monotonic() + 60
-            while not admin.connect().execute(sa.text(
-                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH cas%'"
-                    )).scalar() and time.monotonic() < deadline:
-                time.sleep(0.05)
+            with admin.connect() as look:  # not the holder's: a transaction sees pg_stat_activity as it first did
+                while not look.execute(waiting).scalar() and time.monotonic() < deadline:
+                    time.sleep(0.05)
             assert end_connections() >= 1
             r = sent.result()
             holder.exec_driver_sql("ROLLBACK")
