@@ -381,10 +381,10 @@ def _replace_ended(dbapi_conn, _record, _proxy) -> None:
     """A pooled PostgreSQL connection that its server ended while it lay idle in the pool (a restart,
     ``pg_terminate_backend``) is replaced as it is taken out, before any statement is sent on it: the server said
     goodbye and closed it, so its socket has something to read although no statement runs. One ``poll`` of the
-    socket, no round trip (``pool_pre_ping`` would cost one per read); without it the first read or write on each
-    such connection failed (a 503, a command's error) before the pool noticed. A connection lost while a statement
-    runs on it still fails that statement: a write is not sent twice (whether it was stored is unknown; the
-    compare-and-swap would refuse the second anyway)."""
+    socket, no round trip (``pool_pre_ping`` would cost one per read); without it the next read or write on each
+    pool failed (a 503, a command's error), and SQLAlchemy then let go of the rest of that pool. A connection lost
+    while a statement runs on it still fails that statement: a write is not sent twice (whether it was stored is
+    unknown; the compare-and-swap would refuse the second anyway)."""
     try:
         fd = dbapi_conn.fileno()
     except Exception:  # noqa: BLE001 - closed already
