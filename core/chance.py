@@ -33,6 +33,25 @@ def draw(chance: Chance, rng: random.Random) -> tuple[Any, ...]:
     return tuple(items)
 
 
+def canonical(chance: Chance, outcome: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``outcome`` with each group the rules read in no order (``Chance.unordered``) put in one order: dice low to
+    high, items in natural order (``c2`` before ``c10``). Applied to outcomes typed at a table, so that the same
+    dice or cards typed again in another order make the same event (and walk back onto an undone line); never to
+    outcomes drawn from the seed, which stay as drawn (recorded games, and what ``agon verify`` recomputes)."""
+    if not chance.unordered:
+        return outcome
+
+    def key(v: Any) -> Any:
+        return (entry.natural_key(v), v) if isinstance(v, str) else v
+
+    out: list[Any] = []
+    at = 0
+    for size in chance.unordered:
+        out += sorted(outcome[at:at + size], key=key)
+        at += size
+    return (*out, *outcome[at:])
+
+
 class BadOutcome(ValueError):
     """An outcome typed by a person that cannot be what the rules asked for."""
 

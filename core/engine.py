@@ -56,6 +56,11 @@ class Chance:
     whose cards are named by backs that only their holders see): the names an outcome is typed from, those of the
     whole card set. Such a draw is never recorded by itself, and a recorder is offered these names, not the items
     left (``names``), and told no more than that when an outcome typed cannot be drawn.
+    ``unordered``: the sizes of the outcome's leading groups, one after another, within which the rules read no
+    order (Perikles' ``(2, 2)``: each side's two dice are summed; ``(count,)``: a hand drawn). The values after the
+    last group keep their order. A person at a table may type such a group in any order: the service records it in
+    one order (``core.chance.canonical``), so the same dice or cards typed again are the same event. Outcomes drawn
+    from the seed keep the order they were drawn in.
     """
 
     kind: ChanceKind
@@ -66,6 +71,7 @@ class Chance:
     items: tuple[str, ...] = ()
     blind: bool = False
     unseen: tuple[str, ...] = ()
+    unordered: tuple[int, ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -881,6 +881,7 @@ class Service:
                 try:
                     outcome = chance_mod.parse(pending, text)
                     chance_mod.check(pending, outcome)
+                    outcome = chance_mod.canonical(pending, outcome)  # typed again in another order: the same event
                 except chance_mod.BadOutcome as e:
                     raise ServiceError(f"{self._outcome_rule(line, pending, text) or e};"
                                        " or type 'seed' to let agon draw it") from None

@@ -70,3 +70,22 @@ def test_a_typed_outcome_that_names_too_many_copies_or_digits_says_so():
         with pytest.raises(chance.BadOutcome) as e:
             chance.parse(dice, typed)
         assert f"4 die value(s) needed, {count} typed" in str(e.value)
+
+
+@given(st.lists(st.integers(1, 6), min_size=4, max_size=4), st.data())
+def test_the_dice_of_a_group_read_in_no_order_are_put_low_to_high_and_the_groups_stay_in_place(dice, data):
+    roll = Chance("dice", "attacker 2d6, then defender 2d6", lambda o: o, count=4, unordered=(2, 2))
+    attacker = tuple(data.draw(st.permutations(dice[:2])))
+    defender = tuple(data.draw(st.permutations(dice[2:])))
+    got = chance.canonical(roll, attacker + defender)
+    assert got == (*sorted(dice[:2]), *sorted(dice[2:]))
+    assert chance.canonical(roll, got) == got
+
+
+def test_items_of_a_group_read_in_no_order_are_put_in_natural_order_and_the_rest_keeps_its_order():
+    deal = Chance("draw", "strip, hands, shown", lambda o: o, count=7, items=tuple(f"c{i}" for i in range(1, 13)),
+                  unordered=(3, 3))
+    assert chance.canonical(deal, ("c10", "c2", "c7", "c12", "c1", "c3", "c9")) == (
+        "c2", "c7", "c10", "c1", "c3", "c12", "c9")
+    ordered = Chance("draw", "one per seat", lambda o: o, count=2, items=("a", "b", "c"))
+    assert chance.canonical(ordered, ("c", "a")) == ("c", "a")  # nothing declared unordered: as typed
