@@ -38,7 +38,7 @@ def test_a_battle_die_outside_1_to_6_in_a_table_game_is_refused_and_nothing_reco
         svc.act(game, "2 3")
     assert len(svc.load(game).events) == before
     recorded = svc.act(game, "6 5 1 2")
-    assert "attacker rolls 6+5=11" in recorded[0].sentence
+    assert "attacker rolls 5+6=11" in recorded[0].sentence  # each side's pair is summed: recorded low die first
 
 
 def test_a_tile_event_with_a_field_its_tile_does_not_use_is_refused_in_one_line_at_the_command_line(agon):

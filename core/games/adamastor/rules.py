@@ -135,7 +135,9 @@ def pending(s: State) -> Pending:
             return PlayerCardsDealt(strip=tuple(out[:3]), hands=hands, shown=out[3 + 3 * n] if s.less_luck else "")
 
         items = tuple(sorted(s.cards.player, key=lambda c: s.card(c).number))
-        return Chance("draw", "the adventure strip and hands", deal, count=deal_size(s), items=items)
+        # the strip is sorted by number (rulebook 3.4) and a hand is a set: only the shown card's place means more
+        return Chance("draw", "the adventure strip and hands", deal, count=deal_size(s), items=items,
+                      unordered=(3,) * (n + 1))
     if ph == "sunrise":
         return _deck_chance(s, "sunrise card", lambda cs: SunriseCardDrawn(card=cs[0]))
     if ph == "draw":

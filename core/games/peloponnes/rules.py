@@ -89,6 +89,7 @@ def pending(s: State) -> Pending:
             count=min(head.count, s.deck.total()),
             items=coin_items(s.deck),
             unseen=coin_kinds(s),
+            unordered=(min(head.count, s.deck.total()),),  # a hand of coin cards is counted by kind (Coins.of)
         )
     if s.phase == "reveal":
         items = flow.era_now(s)

@@ -91,7 +91,8 @@ def pending(s: State) -> Pending:
     if s.reveal:
         k = min(s.reveal, s.creature_deck, len(s.creature_pool))
         return Chance(
-            "draw", "creatures revealed", lambda out: CreaturesRevealed(cards=tuple(out)), k, items=s.creature_pool
+            "draw", "creatures revealed", lambda out: CreaturesRevealed(cards=tuple(out)), k, items=s.creature_pool,
+            unordered=(k,),
         )
     why = scoring.game_over(s)
     if why:
@@ -103,7 +104,8 @@ def pending(s: State) -> Pending:
         label = f"{p.name} draws" + (" from the reshuffled discard pile" if reshuffled else "")
         name = p.name
         return Chance(
-            "draw", label, lambda out: CardsDrawn(player=name, cards=tuple(out), reshuffled=reshuffled), k, items=source
+            "draw", label, lambda out: CardsDrawn(player=name, cards=tuple(out), reshuffled=reshuffled), k,
+            items=source, unordered=(k,),
         )
     if s.phase == "starter":
         return Chance("draw", "lots for the starting player", lambda out: StarterDrawn(player=out[0]), 1, items=s.tied)

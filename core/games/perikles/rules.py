@@ -154,7 +154,7 @@ class Perikles:
         if s.phase == DISPLAY:
             return Chance("draw", "influence tiles displayed from the shuffled deck",
                           lambda out: InfluenceDisplayed(tiles=tuple(out)), count=min(d.display_size, len(d.deck)),
-                          items=d.deck)
+                          items=d.deck, unordered=(min(d.display_size, len(d.deck)),))
         if s.phase == INFLUENCE and s.refill:
             return Chance("draw", "influence tile refilling the display", lambda out: DisplayRefilled(tile=out[0]),
                           items=s.deck)
@@ -172,7 +172,7 @@ class Perikles:
                 return Decision(s.players[battle.tile_chooser(s)], f"play or keep a special tile before {location}")
             return Chance("dice", f"battle dice at {location} (attacker 2d6, then defender 2d6)",
                           lambda out: BattleDiceRolled(attacker=(out[0], out[1]), defender=(out[2], out[3])),
-                          count=4)
+                          count=4, unordered=(2, 2))
         prompts = {SETUP: "place a starting cube", INFLUENCE: "take an influence tile",
                    NOMINATE: "nominate a candidate or pass", COMMIT: "spend an influence tile to commit forces"}
         return Decision(s.players[s.actor], prompts[s.phase])
