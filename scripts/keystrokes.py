@@ -29,7 +29,9 @@ fold to their recorded outcome. Shipping a second, current-version file for each
 ruleset at a time, with every version bump. Playing the file's setup anew measures what a person types today, and
 needs nothing when a version changes; while a ruleset plays a file's game as recorded (and its bots choose as
 they did), the game played anew is the file's own, event for event. The script prints, for each replay, whether
-it is, and else from which event on it differs.
+it is, and else from which event on it differs. Where the rules read no order in a chance outcome (``Chance.unordered``: a
+hand drawn, each side's dice), the game played anew holds it in the one order a table records a typed outcome in
+(core.chance.canonical), so its later decisions follow the hand as it was typed.
 
 Baseline ("today", before issue 17): chance items typed as full ids with spaces between, dice as ``6 5 1 2``,
 decisions by their number in the option list when it is among the 40 options shown; beyond those, the cheaper of
@@ -64,10 +66,11 @@ import pexpect  # noqa: E402
 
 from agon.cli.keyread import Typing  # noqa: E402
 from agon.cli.play_cmds import SHOWN, completion, stepwise_now  # noqa: E402
+from agon.core import chance as chance_mod  # noqa: E402
 from agon.core import entry, steps  # noqa: E402
-from agon.core.autoplay import play_out  # noqa: E402
+from agon.core.autoplay import CHANCE_ACTOR, next_auto  # noqa: E402
 from agon.core.engine import Chance, Decision, RuleViolation, check, option_text  # noqa: E402
-from agon.core.service import NewGame, Service  # noqa: E402
+from agon.core.service import NewGame, Service, codec_for  # noqa: E402
 from agon.events.base import GameCreated  # noqa: E402
 from agon.events.store import Store  # noqa: E402
 
@@ -490,14 +493,37 @@ class Today:
 
 def played_today(svc: Service, name: str) -> Today:
     """The replay's setup (players, bots, seed, card set, options), played anew by its bots at today's ruleset
-    version, as 'agon new' plays it (core.autoplay, which the service runs): the game the script types."""
+    version, as 'agon new' plays it (core.autoplay), its chance outcomes as a table records them: the game the
+    script types."""
     recorded = svc.load(svc.import_((ROOT / "replays" / f"{name}.jsonl").read_bytes()))
     rs = recorded.ruleset
     created = msgspec.structs.replace(recorded.created, ruleset_version=rs.version)
-    events, actors, _ = play_out(rs, created)
+    events, actors = played_as_typed(rs, created)
     pairs = itertools.zip_longest(events[1:], recorded.events[1:])
     differs = next((i for i, (a, b) in enumerate(pairs, 1) if a != b), None)
     return Today(created, events, actors, recorded.created.ruleset_version, differs)
+
+
+def played_as_typed(rs, created) -> tuple[list, list]:
+    """The bots' game of ``created`` as a table records it: played as core.autoplay.play_out plays it, but with each
+    chance outcome whose order the rules do not read (``Chance.unordered``) put in the one order a typed outcome
+    takes (core.chance.canonical), so that its later decisions follow a hand as it was typed. (events, actors)."""
+    codec = codec_for(rs)
+    events, actors = [created], ["setup"]
+    state, ordinal = rs.initial_state(created), 0
+    while (auto := next_auto(rs, created, state, depth=len(events), chance_ordinal=ordinal, luck=0,
+                             draw_chance=True)) is not None:
+        event = auto.event
+        if auto.actor == CHANCE_ACTOR:
+            ordinal += 1
+            pending = rs.pending(state)
+            if pending.unordered:
+                event = pending.build(chance_mod.canonical(pending, outcome_of(pending, codec.to_obj(event))))
+        check(rs, state, event, None if auto.actor == CHANCE_ACTOR else auto.actor)
+        state = rs.apply(state, event)
+        events.append(event)
+        actors.append(auto.actor)
+    return events, actors
 
 
 def divergence(line, events: list, actors: list) -> str | None:
