@@ -29,9 +29,9 @@ fold to their recorded outcome. Shipping a second, current-version file for each
 ruleset at a time, with every version bump. Playing the file's setup anew measures what a person types today, and
 needs nothing when a version changes; while a ruleset plays a file's game as recorded (and its bots choose as
 they did), the game played anew is the file's own, event for event. The script prints, for each replay, whether
-it is, and else from which event on it differs. Where the rules read no order in a chance outcome (``Chance.unordered``: a
-hand drawn, each side's dice), the game played anew holds it in the one order a table records a typed outcome in
-(core.chance.canonical), so its later decisions follow the hand as it was typed.
+it is, and else from which event on it differs. Where the rules read no order in a chance outcome
+(``Chance.unordered``: a hand drawn, each side's dice), the game played anew holds it in the one order a table
+records a typed outcome in (core.chance.canonical), so its later decisions follow the hand as it was typed.
 
 Baseline ("today", before issue 17): chance items typed as full ids with spaces between, dice as ``6 5 1 2``,
 decisions by their number in the option list when it is among the 40 options shown; beyond those, the cheaper of
