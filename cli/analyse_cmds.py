@@ -15,9 +15,9 @@ from agon.cli.common import (
     BranchOpt,
     GameArg,
     JsonOpt,
-    agon_line,
     bars_off,
     branch_flag,
+    cited,
     console,
     default_workers,
     err,
@@ -172,7 +172,7 @@ def analyse(
             console.print(f"     [dim]{escape(with_db(chances.branch_command(a, d)))}[/]", markup=True)
     console.print(f"\nPlayed {a.computed:,} games ({a.rollout_events:,} events) in {chances.seconds_text(a.seconds)};"
                   f" {a.cached} position{'' if a.cached == 1 else 's'} read from the cache."
-                  f" '{agon_line(f'plot chances {line.game.id}{branch_flag(line)}')}' draws"
+                  f" {cited(f'plot chances {line.game.id}{branch_flag(line)}')} draws"
                   " the chart; --json gives every row.", markup=False)
 
 

@@ -195,7 +195,7 @@ def branch_name(value: str) -> str:
     """``-b NAME``: a name, not an empty word (which would quietly mean the current branch)."""
     if not str(value).strip():
         raise typer.BadParameter("a branch name cannot be empty; leave -b out for the game's current branch (see"
-                                 " 'agon branches GAME')")
+                                 " `agon branches GAME`)")
     return str(value)
 
 
@@ -301,6 +301,13 @@ def agon_line(rest: str) -> str:
     return hint(f"agon --db {shlex.quote(_db_typed)} {rest}" if _db_typed else f"agon {rest}")
 
 
+def cited(rest: str) -> str:
+    """``agon REST`` (``agon_line``, with this command line's ``--db``) as a sentence names it: between backticks,
+    never between quotes, which would nest with the quotes a --db, a path or a branch name may need ('agon --db
+    'my club.db' games'). What stands between the backticks is the command to copy into a POSIX shell, as it is."""
+    return f"`{agon_line(rest)}`"
+
+
 def branch_flag(line: Any) -> str:
     """`` -b NAME`` when ``line`` is not its game's current branch (a command printed for it must name it), else
     nothing."""
@@ -314,11 +321,11 @@ def with_db(commands: str) -> str:
 
 
 def with_db_quoted(message: str) -> str:
-    """``message`` (the service's words, which name commands as ``'agon ...'``) with this command line's ``--db``
-    in each command it names, so that a hint copied from an error reads the same store."""
+    """``message`` (the service's words, which name commands as ```agon ...```, events/hints.py) with this command
+    line's ``--db`` in each command it names, so that a hint copied from an error reads the same store."""
     if not _db_typed:
         return message
-    return re.sub(r"'agon (?!--db )", lambda _: "'" + agon_line(""), message)
+    return re.sub(r"`agon (?!--db )", lambda _: "`" + agon_line(""), message)
 
 
 def service() -> Service:

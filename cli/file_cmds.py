@@ -46,7 +46,7 @@ def export(
 
     With --branch, one line only: one event per line with its envelope (id, parent, tag, version, actor)."""
     if sign is not None:
-        input_file(sign, "key file", "; 'agon keygen FILE' writes a key pair")
+        input_file(sign, "key file", "; `agon keygen FILE` writes a key pair")
     svc = service()
     if branch is not None:
         data = svc.export(game, branch)
@@ -88,9 +88,9 @@ def import_(
     does not replay cleanly or contradicts the stored game is refused whole."""
     stdin = str(file) == "-"
     if not stdin:
-        input_file(file, "game file", "; give a file written by 'agon export GAME -o FILE'")
+        input_file(file, "game file", "; give a file written by `agon export GAME -o FILE`")
     if trust is not None:
-        input_file(trust, "public key file", "; 'agon keygen FILE' writes FILE.pub")
+        input_file(trust, "public key file", "; `agon keygen FILE` writes FILE.pub")
     from agon.core import signing
     from agon.core.transfer import import_data
 
@@ -101,7 +101,7 @@ def import_(
     svc = service()
     data = sys.stdin.buffer.read() if stdin else file.read_bytes()
     if not data:
-        raise Fail(f"{'standard input' if stdin else f'game file {file}'} is empty; give what 'agon export GAME'"
+        raise Fail(f"{'standard input' if stdin else f'game file {file}'} is empty; give what `agon export GAME`"
                    " wrote")
     report = import_data(svc, data, trust=trusted)
     signer = trusted or signing.split(data).key  # checked by the import already: the key it names, if any

@@ -15,6 +15,7 @@ from agon.cli.common import (
     JsonOpt,
     agon_line,
     branch_flag,
+    cited,
     console,
     error_line,
     examples,
@@ -80,7 +81,7 @@ def print_options(line: Line, match: str | None = None, show_all: bool = False, 
         if match and not opts:
             console.print(f"  (no option mentions {match!r})")
         if len(opts) > SHOWN and not show_all:
-            console.print(f"  ... and {len(opts) - SHOWN} more: narrow them with --match TEXT (in 'agon play':"
+            console.print(f"  ... and {len(opts) - SHOWN} more: narrow them with --match TEXT (in `agon play`:"
                           " ?TEXT), or list all with --all.")
         bot = data["pending"]["bot"]
         hint = f" ('bot' lets {pending.player}'s {bot} bot choose)" if bot else ""
@@ -95,8 +96,9 @@ def print_options(line: Line, match: str | None = None, show_all: bool = False, 
                 first = steps.ask(line.ruleset, line.state)
                 if isinstance(first, steps.Question):
                     values = ", ".join(first.values[:12]) + (", ..." if len(first.values) > 12 else "")
-                    console.print(f"Or build any legal one step by step ('agon play' asks each step, or type them"
-                                  f" all: {agon_line(f'act {gid}')} 'VALUE ...'), first {first.prompt}: {values}",
+                    console.print(f"Or build any legal one step by step ({cited(f'play {gid}')} asks each step, or"
+                                  f" type them all: {agon_line(f'act {gid}')} 'VALUE ...'), first {first.prompt}:"
+                                  f" {values}",
                                   markup=False)
     elif isinstance(pending, Chance) and not line.created.table:
         how = "type 'seed' here" if here else agon_line(f"act {gid} seed")

@@ -20,8 +20,8 @@ from agon.cli.common import (
     GameArg,
     JsonOpt,
     UsageFail,
-    agon_line,
     branch_name,
+    cited,
     console,
     err,
     examples,
@@ -205,7 +205,7 @@ def compare(
 
     if branch_a == branch_b:
         raise UsageFail(f"give two different branches to compare, not {branch_a} twice"
-                        f" ('{agon_line('branches ' + shlex.quote(game))}' lists them)")
+                        f" ({cited('branches ' + shlex.quote(game))} lists them)")
     svc = service()
     a, b = svc.load(game, branch_a), svc.load(game, branch_b)
     if as_player is not None and as_player not in a.created.names:
@@ -280,8 +280,8 @@ def _estimate(c: dict[str, Any], estimate: dict[str, Any] | None, a: Line) -> No
     if estimate is None:
         people = [p for p in a.created.players if not p.bot]
         judge_all = " --all" if people and actor not in {p.name for p in people} else ""
-        command = agon_line(f"analyse {c['game']} -b {shlex.quote(na)}{judge_all}")
-        console.print(f"One line played on is one possible future: '{command}' estimates the chances after both"
+        command = cited(f"analyse {c['game']} -b {shlex.quote(na)}{judge_all}")
+        console.print(f"One line played on is one possible future: {command} estimates the chances after both"
                       " moves from many games, and this comparison then shows them.", markup=False)
         return
     who = [actor] if actor in estimate["a"] else list(estimate["a"])
@@ -289,7 +289,7 @@ def _estimate(c: dict[str, Any], estimate: dict[str, Any] | None, a: Line) -> No
         who = who[:1]  # one chance, the crew's
     chance = "chance the voyage succeeds" if len(estimate["a"]) == 1 or shared_score(a.ruleset.name) else "win chance"
     each = "; ".join(f"{p} {pct(estimate['a'][p])} on {na}, {pct(estimate['b'][p])} on {nb}" for p in who)
-    console.print(f"The {chance} right after #{estimate['n']}, as 'agon analyse' estimated it ({estimate['rollouts']}"
+    console.print(f"The {chance} right after #{estimate['n']}, as `agon analyse` estimated it ({estimate['rollouts']}"
                   f" games played on from each position by {estimate['bot']} bots, seed {estimate['seed']}, good to"
                   f" about ±{estimate['margin']} points): {each}.", markup=False)
 
@@ -358,8 +358,8 @@ def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str
     with progress_bar("summarising games", quiet=quiet) as bar:
         listed = svc.main_summaries(rs.name, limit, progress=bar)  # one query, nothing a table of games needs
     if not listed:
-        raise Fail(f"no stored {rs.name} games; record some with '{agon_line(f'demo {rs.name} --games 20')}' or"
-                   f" '{agon_line(f'new {rs.name}')}'")
+        raise Fail(f"no stored {rs.name} games; record some with {cited(f'demo {rs.name} --games 20')} or"
+                   f" {cited(f'new {rs.name}')}")
     result = aggregate(s for s in listed if s.readable)
     result["ruleset"] = rs.name
     result["unreadable"] = [f"{s.game_id}: {s.status.removeprefix('unreadable: ')}" for s in listed
@@ -416,7 +416,7 @@ def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False)
             t.add_row(str(r[col]), str(r["played"]), str(r["wins"]), f"{r['win_rate']:.0%}", _ci(r),
                       f"{r['avg_score']:.1f}")
         show_table(t, "seat " if col == "seat" else "")
-    console.print(f"95% CI: the Wilson interval of the win rate; '{agon_line(f'plot stats {rs.name}')}' draws"
+    console.print(f"95% CI: the Wilson interval of the win rate; {cited(f'plot stats {rs.name}')} draws"
                   " these.", markup=False)
 
 
@@ -440,7 +440,7 @@ def plot_stats(ruleset: RulesetArg, limit: LimitOpt = None, out: StatsOutOpt = N
     rs, result = _gather(ruleset, limit, as_json)
     if not result["finished"]:
         raise Fail(f"no finished {rs.name} game is stored yet, so there are no results to draw; record some with"
-                   f" '{agon_line(f'demo {rs.name} --games 20')}'")
+                   f" {cited(f'demo {rs.name} --games 20')}")
     if as_json:
         print_json(result)
         return

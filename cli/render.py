@@ -98,14 +98,14 @@ def said(actor: str, sentence: str) -> str:
 
 # -- folding long lines -------------------------------------------------------------------------------------------
 # A line longer than the terminal is folded at spaces, never inside a word: an id, a path or a position stays whole,
-# and so does a command to copy (``keep``, and any quoted 'agon ...'), which moves to the next line whole instead,
-# standing past the edge only where it is longer than a line. The lines after the first are indented (``hang``) so
-# that a folded line reads as one: under the text after a number ('  12. ...', '#6  ...'), after the first column of
-# a two-column line ('u, undo    take back ...'), else two more than the line's own indent.
+# and so does a command to copy (``keep``, and any `agon ...` between backticks), which moves to the next line whole
+# instead, standing past the edge only where it is longer than a line. The lines after the first are indented
+# (``hang``) so that a folded line reads as one: under the text after a number ('  12. ...', '#6  ...'), after the
+# first column of a two-column line ('u, undo    take back ...'), else two more than the line's own indent.
 
 _LABEL = re.compile(r"(#\d+\.?|\d+\.|[-*•]|[?!]{1,2}(?= #\d))\s+")
 _COLUMN = re.compile(r"\S.*?\s{2,}(?=\S)")
-_QUOTED = re.compile(r"'agon [^']*'")
+_QUOTED = re.compile(r"`agon [^`]*`")
 _WORD = re.compile(r"\S+")
 
 

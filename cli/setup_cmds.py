@@ -81,7 +81,7 @@ def rulesets(as_json: JsonOpt = False) -> None:
 
 
 def load_cards(path: Path) -> dict[str, Any]:
-    data = input_file(path, "card file", "; write one with 'agon cards RULESET -o FILE'").read_bytes()
+    data = input_file(path, "card file", "; write one with `agon cards RULESET -o FILE`").read_bytes()
     try:
         cards = tomllib.loads(data.decode()) if path.suffix == ".toml" else json.loads(data)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
@@ -148,7 +148,7 @@ def schema(
         print_json(json_schema())
         return
     if ruleset is None:
-        raise Fail("name a ruleset (see 'agon rulesets'), or give --file-format for the game file's schema")
+        raise Fail("name a ruleset (see `agon rulesets`), or give --file-format for the game file's schema")
     from agon.core.service import codec_for
 
     print_json(codec_for(_ruleset(ruleset)).json_schema())

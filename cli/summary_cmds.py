@@ -6,7 +6,7 @@ from contextlib import contextmanager
 
 import typer
 
-from agon.cli.common import JsonOpt, agon_line, bars_off, console, err, examples, friendly, print_json, service
+from agon.cli.common import JsonOpt, bars_off, cited, console, err, examples, friendly, print_json, service
 
 app = typer.Typer()
 
@@ -50,5 +50,5 @@ def checked_line(games: int, damaged: dict[str, list[str]]) -> str:
     counted = f"{games} game{'s' if games != 1 else ''} checked"
     if not damaged:
         return f"{counted}: every hash matches and every line replays the same."
-    return (f"{counted}: {len(damaged)} damaged ({', '.join(damaged)}); '{agon_line('verify GAME')}' lists what is"
-            f" broken, and '{agon_line('games')}' marks them DAMAGED.")
+    return (f"{counted}: {len(damaged)} damaged ({', '.join(damaged)}); {cited('verify GAME')} lists what is"
+            f" broken, and {cited('games')} marks them DAMAGED.")

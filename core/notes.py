@@ -48,7 +48,7 @@ def add(svc: Service, game_ref: str, n: int, text: str, glyph: str | None = None
     line = svc.load(game_ref, branch)
     if not 0 <= n <= line.head.depth:
         raise ServiceError(f"event #{n} is not on branch {line.branch.name}, which has events 0 to"
-                           f" {line.head.depth} ('agon log' numbers them)")
+                           f" {line.head.depth} (`agon log {line.game.id}` numbers them)")
     try:
         svc.store.add_note(line.game.id, NoteInfo(line.envelopes[n].id, text, glyph, now()))
     except StoreError as e:

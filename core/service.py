@@ -225,7 +225,7 @@ def _trial(rs: Ruleset, names: list[str], options: dict[str, Any], cards: Any) -
         play_out(rs, created)
     except Exception as e:  # noqa: BLE001 - whatever stops the trial stops a real game
         raise ServiceError(f"cannot set up {rs.name} with this card set: a trial game with random bots failed"
-                           f" ({_first_line(e)}); check the values changed from 'agon cards {rs.name}'") from None
+                           f" ({_first_line(e)}); check the values changed from `agon cards {rs.name}`") from None
 
 
 def default_cards(rs: Ruleset) -> dict[str, Any]:
@@ -799,7 +799,7 @@ class Service:
                 raise ServiceError(f"cannot set up {rs.name}: {_first_line(e)}") from None
             except Exception as e:  # noqa: BLE001 - check_setup is pure: whatever it raises, the setup is malformed
                 raise ServiceError(f"cannot set up {rs.name}: the card set is malformed ({type(e).__name__}:"
-                                   f" {_first_line(e)}); compare it with 'agon cards {rs.name}'") from None
+                                   f" {_first_line(e)}); compare it with `agon cards {rs.name}`") from None
             if spec.cards is not None and card_hash and card_hash != default_card_set(rs)[0]:
                 _trial(rs, names, dict(options), cards)
             if len(_setups_passed) > 1000:
@@ -969,7 +969,7 @@ class Service:
                 raise ServiceError(f"no player acts now: a chance outcome is needed ({pending.describe()})")
             if isinstance(pending, Chance) and not line.created.table and event != pending.build(chance_mod.draw(
                     pending, chance_mod.rng_for(line.created.seed, line.branch.luck, line.chance_count))):
-                raise ServiceError("this game draws every chance outcome from its seed (so 'agon verify' can"
+                raise ServiceError("this game draws every chance outcome from its seed (so `agon verify` can"
                                    " recompute it): type 'seed'; a game whose luck is typed in is", " {table}")
             actor, viewer = CHANCE_ACTOR, PUBLIC
         if tell != DECIDER:
@@ -1550,7 +1550,7 @@ class Service:
         summarised as sound. Refused on a store that may only be read: it would keep nothing."""
         if self.store.read_only:
             raise ServiceError("the store is read-only: rebuild replaces the summaries and snapshots a store keeps, and"
-                               " none can be kept here; 'agon verify' checks every game without writing")
+                               " none can be kept here; `agon verify` checks every game without writing")
         summary_table.clear(self.store)
         snapshots_table.drop(self.store)
         return self.verify_all(progress)
@@ -1678,7 +1678,7 @@ class Service:
                                 " (a damaged cache, never the truth): dropped; commands fold the events instead")
         if bad and snapshots_table.drop(self.store, bad) is None:  # a store that may only be read keeps it
             problems = [p.replace(": dropped; commands fold the events instead", ", and stays: the store is"
-                                  " read-only; 'agon rebuild' where agon may write to it drops it") for p in problems]
+                                  " read-only (a rebuild where agon may write to it drops it)") for p in problems]
         return problems
 
     def check_intact(self, game_id: str) -> None:

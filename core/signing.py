@@ -65,7 +65,7 @@ def keygen(private_path: Path) -> Path:
 
 def _read(path: Path, what: str) -> bytes:
     if not path.is_file():
-        raise SignatureError(f"{what} {path} does not exist; 'agon keygen FILE' writes a key pair")
+        raise SignatureError(f"{what} {path} does not exist; `agon keygen FILE` writes a key pair")
     return path.read_bytes()
 
 
@@ -74,10 +74,10 @@ def load_private(path: Path):
     try:
         key = serialization.load_pem_private_key(_read(path, "key file"), password=None)
     except (ValueError, TypeError) as e:
-        raise SignatureError(f"{path} is not a private key agon can sign with ({_reason(e)}); 'agon keygen FILE'"
+        raise SignatureError(f"{path} is not a private key agon can sign with ({_reason(e)}); `agon keygen FILE`"
                              " writes one") from None
     if not isinstance(key, ed25519.Ed25519PrivateKey):
-        raise SignatureError(f"{path} is not an Ed25519 private key; 'agon keygen FILE' writes one")
+        raise SignatureError(f"{path} is not an Ed25519 private key; `agon keygen FILE` writes one")
     return key
 
 
@@ -95,7 +95,7 @@ def public_hex(path: Path) -> str:
         return raw.decode().lower()
     except (ValueError, UnicodeDecodeError) as e:
         why = "neither PEM nor hex digits" if isinstance(e, UnicodeDecodeError) or "fromhex" in str(e) else _reason(e)
-        raise SignatureError(f"{path} is not a public key ({why}); give the .pub file 'agon keygen' wrote") from None
+        raise SignatureError(f"{path} is not a public key ({why}); give the .pub file `agon keygen` wrote") from None
 
 
 def _reason(e: Exception) -> str:

@@ -1,5 +1,5 @@
 """What a message tells a person to do next, kept apart from what went wrong, so that each face of the service says
-it its own way: the command line names its commands ('agon games'), the server its routes (server/api.py).
+it its own way: the command line names its commands (`agon games`), the server its routes (server/api.py).
 
 A message that ends with such a step is raised as a ``Hinted`` exception: ``said`` (what went wrong) and ``then``
 (the step, a template naming the steps below in braces, e.g. ``"; {games} lists the games"``). Its text, ``str(e)``,
@@ -13,23 +13,25 @@ from collections.abc import Mapping
 from typing import TypeVar
 
 CLI: dict[str, str] = {
-    "options": "'agon options'",
-    "play_on": ("take the last step back with 'agon undo' (a slip), or branch from an earlier position with"
-                " 'agon branch' to play on"),
-    "schema": "'agon schema {ruleset}' shows the event types",
-    "table": "made with 'agon new --table'",
-    "verify": "; 'agon verify {game}' lists what is broken",
-    "games": "'agon games'",
-    "rulesets": "'agon rulesets'",
+    "options": "`agon options {game}`",
+    "play_on": ("take the last step back with `agon undo {game}` (a slip), or branch from an earlier position with"
+                " `agon branch {game} NAME --at N` to play on"),
+    "schema": "`agon schema {ruleset}` shows the event types",
+    "table": "made with `agon new --table`",
+    "verify": "; `agon verify {game}` lists what is broken",
+    "games": "`agon games`",
+    "rulesets": "`agon rulesets`",
     "seats": "--player/--bot options",
-    "new": "'agon new'",
+    "new": "`agon new`",
     "asking": "command",
     "store": "the store {store}",
     "cause": " ({cause})",
 }
-"""Each step as the command line names it. A step a face may have no word for (``verify``) carries its own leading
-separator, so that leaving it out leaves no dangling clause. ``{game}`` and ``{ruleset}`` are the message's own, as
-are ``{store}`` (where the store is) and ``{cause}`` (a database driver's words) in an unavailable store's message."""
+"""Each step as the command line names it: a command between backticks, never between quotes, which would nest with
+the quotes of a --db that the command line adds to it (cli/common.py ``with_db_quoted``). A step a face may have no
+word for (``verify``) carries its own leading separator, so that leaving it out leaves no dangling clause.
+``{game}`` and ``{ruleset}`` are the message's own, as are ``{store}`` (where the store is) and ``{cause}`` (a
+database driver's words) in an unavailable store's message."""
 
 
 def say(then: str, words: Mapping[str, str], about: Mapping[str, str]) -> str:

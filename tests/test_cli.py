@@ -205,7 +205,7 @@ def test_an_export_piped_into_import_on_another_store(agon, tmp_path):
     writer.join()
     assert "Imported game" in out
     r = agon(*other, "import", "-", input="", ok=False)
-    assert r.exit_code == 1 and r.stderr.strip() == "error: standard input is empty; give what 'agon export GAME' wrote"
+    assert r.exit_code == 1 and r.stderr.strip() == "error: standard input is empty; give what `agon export GAME` wrote"
 
 
 def test_seed_typed_when_a_person_must_decide_says_who_decides(agon):
@@ -214,7 +214,7 @@ def test_seed_typed_when_a_person_must_decide_says_who_decides(agon):
     r = agon("act", gid, "seed", ok=False)
     assert r.exit_code == 1 and r.stderr.strip() == (
         "error: 'seed' draws a chance outcome, but none is needed now: ann must decide (roll or hold); give a"
-        " choice number from 'agon options', or the event as JSON")
+        f" choice number from `agon options {gid}`, or the event as JSON")
     assert "ann rolls." in agon("act", gid, "1").stdout  # nothing was recorded by the refused entry
 
 
@@ -242,4 +242,4 @@ def test_hints_for_a_line_that_is_not_the_current_one_name_it(agon):
     out = agon("play", gid, "-b", "main", input="").stdout  # Ctrl-D at the first prompt
     assert f"Stopped; every decision so far is recorded. Go on later with: agon play {gid} -b main" in out
     out = agon("analyse", gid, "-b", "main", "--rollouts", "2", "--workers", "1").stdout
-    assert f"'agon plot chances {gid} -b main' draws the chart" in out
+    assert f"`agon plot chances {gid} -b main` draws the chart" in out

@@ -65,7 +65,7 @@ def test_a_number_out_of_range_is_a_usage_error_naming_the_range(agon, args, opt
     command = " ".join(args[:2] if args[0] == "plot" else args[:1])
     r = agon(*args, ok=False)
     one_line(r, 2, f"invalid value for '{option}'", "out of range", f"it takes {takes}",
-             f"; see 'agon {command} --help'")
+             f"; see `agon {command} --help`")
     if args[0] != "serve":  # the one command without --json
         error = json.loads(agon(*args, "--json", ok=False).stderr)
         assert "out of range" in error["error"] and takes in error["error"]
@@ -74,8 +74,8 @@ def test_a_number_out_of_range_is_a_usage_error_naming_the_range(agon, args, opt
 def test_a_word_where_a_number_belongs_says_so(agon):
     line = one_line(agon("state", "g", "--at", "x", ok=False), 2)
     assert line == ("error: invalid value for '--at': 'x' is not a whole number (it takes 0 to 2147483647); see"
-                    " 'agon state --help'")
-    one_line(agon("note", "g", "x", "hi", ok=False), 2, "'x' is not a whole number", "see 'agon note --help'")
+                    " `agon state --help`")
+    one_line(agon("note", "g", "x", "hi", ok=False), 2, "'x' is not a whole number", "see `agon note --help`")
 
 
 @pytest.mark.parametrize(("value", "problem"), [("x", "'x' is not a number"), ("1.5", "1.5 is out of range"),
@@ -83,7 +83,7 @@ def test_a_word_where_a_number_belongs_says_so(agon):
 def test_a_threshold_is_a_share_between_0_and_1_as_a_decimal_or_a_percentage(agon, value, problem):
     line = one_line(agon("analyse", "g", "--threshold", value, ok=False), 2)
     assert line == (f"error: invalid value for '--threshold': {problem} (it takes a share of win chance between 0 and"
-                    " 1, e.g. 0.1 or 10%); see 'agon analyse --help'")
+                    " 1, e.g. 0.1 or 10%); see `agon analyse --help`")
 
 
 def test_a_threshold_given_as_a_percentage_marks_as_the_same_decimal_does(agon):
@@ -127,11 +127,11 @@ def test_games_and_stats_read_a_limit_alike(agon):
 
 
 @pytest.mark.parametrize(("args", "says"), [
-    (("state",), "error: missing argument 'game'; see 'agon state --help'"),
-    (("games", "--bogus"), "error: no such option: --bogus; see 'agon games --help'"),
-    (("gams",), "error: no such command 'gams'; did you mean 'games'?; see 'agon --help'"),
+    (("state",), "error: missing argument 'game'; see `agon state --help`"),
+    (("games", "--bogus"), "error: no such option: --bogus; see `agon games --help`"),
+    (("gams",), "error: no such command 'gams'; did you mean 'games'?; see `agon --help`"),
     (("note", "g", "-1", "hi"), "error: no such option: -1; to give -1 as a value, not an option, put -- before it;"
-                                " see 'agon note --help'"),
+                                " see `agon note --help`"),
 ])
 def test_a_usage_error_is_one_line_with_the_help_to_read(agon, args, says):
     r = agon(*args, ok=False)
@@ -400,7 +400,7 @@ def test_demo_plays_the_player_count_its_help_names(agon):
 
 def test_db_given_after_the_command_says_where_it_goes(agon):
     said = one_line(agon("games", "--db", "club.db", ok=False), 2)
-    assert said == "error: --db goes before the command: agon --db FILE games ... (or set AGON_DB); see 'agon --help'"
+    assert said == "error: --db goes before the command: agon --db FILE games ... (or set AGON_DB); see `agon --help`"
     one_line(agon("plot", "scores", "g", "--db=club.db", ok=False), 2, "agon --db FILE plot scores ...")
 
 
@@ -449,22 +449,22 @@ def test_a_mistyped_agon_rulesets_module_is_one_line_naming_the_setting(tmp_path
 
 def test_hints_in_errors_carry_the_db_given_on_the_command_line(agon, tmp_path):
     db = str(tmp_path / "club.db")
-    one_line(agon("--db", db, "log", "zzzz", ok=False), 1, f"'agon --db {db} games' lists the games")
+    one_line(agon("--db", db, "log", "zzzz", ok=False), 1, f"`agon --db {db} games` lists the games")
     gid = agon("--db", db, "new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3").stdout.split()[0]
     said = one_line(agon("--db", db, "act", gid, "99", "--json", ok=False), 1)
-    assert f"'agon --db {db} options' lists" in json.loads(said)["error"]
-    one_line(agon("log", "zzzz", ok=False), 1, "'agon games' lists the games")  # AGON_DB: the same shell finds it
+    assert f"`agon --db {db} options {gid}` lists" in json.loads(said)["error"]
+    one_line(agon("log", "zzzz", ok=False), 1, "`agon games` lists the games")  # AGON_DB: the same shell finds it
 
 
 @pytest.mark.parametrize(("args", "says"), [
     (("games", "--status", "ovr"), "error: invalid value for '--status': 'ovr' is not one of: over, playing; see"
-                                   " 'agon games --help'"),
+                                   " `agon games --help`"),
     (("games", "--order", "longst"), "error: invalid value for '--order': 'longst' is not one of: oldest, newest,"
-                                     " longest, shortest; see 'agon games --help'"),
+                                     " longest, shortest; see `agon games --help`"),
     (("new", "toy", "--player", "ann", "--bot", "Bo"), "error: invalid value for '--bot': 'Bo': write it as"
-                                                       " NAME:KIND, e.g. --bot Zeno:random; see 'agon new --help'"),
+                                                       " NAME:KIND, e.g. --bot Zeno:random; see `agon new --help`"),
     (("new", "toy", "--player", "ann", "--option", "difficulty"), "error: invalid value for '--option':"
-     " 'difficulty': write it as KEY=VALUE, e.g. --option difficulty=hard; see 'agon new --help'"),
+     " 'difficulty': write it as KEY=VALUE, e.g. --option difficulty=hard; see `agon new --help`"),
 ])
 def test_a_word_an_option_does_not_take_is_a_usage_error_like_a_number_out_of_range(agon, args, says):
     assert one_line(agon(*args, ok=False), 2) == says

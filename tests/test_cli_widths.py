@@ -34,7 +34,7 @@ def fits(text: str, width: int) -> None:
         if len(line) <= width:
             continue
         words = line.strip().lstrip("│├└─ ")  # a tree's branches are its indent
-        assert " " not in words or re.match(r"[('\"]?agon ", words), f"{len(line)} > {width} columns: {line!r}"
+        assert " " not in words or re.match(r"\(?`?agon ", words), f"{len(line)} > {width} columns: {line!r}"
 
 
 def whole(text: str, command: str) -> None:
@@ -92,15 +92,25 @@ def test_hints_stay_whole_on_one_line(at, agon, tmp_path, width):
 
 
 @pytest.mark.parametrize("width", WIDTHS)
+def test_a_command_with_a_quoted_db_stays_whole_in_a_folded_error(at, agon, tmp_path, width):
+    """A --db that needs quotes (a space, '?', '&') is part of the command between backticks: folded as one."""
+    db = f"sqlite:///{tmp_path}/my club.db?mode=rwc&cache=private"
+    gid = agon("--db", db, "new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3").stdout.split()[0]
+    err = at(width, "--db", db, "act", gid, "99", ok=False).stderr
+    fits(err, width)
+    whole(err, f"`agon --db '{db}' options {gid}`")
+
+
+@pytest.mark.parametrize("width", WIDTHS)
 def test_errors_fold_with_their_hints_whole(at, width):
     err = at(width, "log", "0123abcd", ok=False).stderr
     fits(err, width)
-    whole(err, "'agon games'")
+    whole(err, "`agon games`")
     err = at(width, "games", "--limit", "0", ok=False).stderr
     fits(err, width)
-    whole(err, "'agon games --help'")
+    whole(err, "`agon games --help`")
     assert flat(err) == ("error: invalid value for '--limit': 0 is out of range (it takes 1 to 2147483647); see"
-                         " 'agon games --help'")
+                         " `agon games --help`")
     err = at(width, "games", "--db", "x.db", ok=False).stderr
     whole(err, "agon --db FILE games ...")
 

@@ -22,8 +22,8 @@ def one_line_error(r, says: str, code: int = 1) -> None:
 
 
 @pytest.mark.parametrize("choice, says", [
-    ("²", "give a choice number from 'agon options'"),
-    ("٣", "give a choice number from 'agon options'"),
+    ("²", "give a choice number from `agon options "),
+    ("٣", "give a choice number from `agon options "),
     ("9" * 5000, "choice 999999999999... is out of range"),
     ('{"a":' * 5000 + "1" + "}" * 5000, "nested too deeply"),
     ("{" + " " * 200_000 + "}", "200,002 characters long"),

@@ -39,7 +39,7 @@ def test_a_plot_a_ruleset_has_not_names_the_game_with_its_article(agon):
 def test_serve_on_no_address_is_a_usage_error(agon, host):
     said = one_line(agon("serve", "--host", host, ok=False), 2)
     assert said == (f"error: invalid value for '--host': {host!r} is no address; give one, e.g. 127.0.0.1 (this"
-                    " machine only) or 0.0.0.0 (every network); see 'agon serve --help'")
+                    " machine only) or 0.0.0.0 (every network); see `agon serve --help`")
 
 
 @pytest.mark.parametrize("args", [("log", "GAME"), ("export", "GAME"), ("plot", "scores", "GAME"),
@@ -63,12 +63,12 @@ def test_a_key_that_is_not_one_is_named_in_a_few_words(agon, tmp_path):
     gid = new_toy(agon)
     (tmp_path / "junk.key").write_text("not a key\n")
     said = one_line(agon("export", gid, "--sign", "junk.key", "-o", "g.jsonl", ok=False), 1)
-    assert said == ("error: junk.key is not a private key agon can sign with (Unable to load PEM file); 'agon keygen"
-                    " FILE' writes one")
+    assert said == ("error: junk.key is not a private key agon can sign with (Unable to load PEM file); `agon keygen"
+                    " FILE` writes one")
     agon("export", gid, "-o", "g.jsonl")
     said = one_line(agon("import", "g.jsonl", "--trust", "junk.key", ok=False), 1)
-    assert said == ("error: junk.key is not a public key (neither PEM nor hex digits); give the .pub file 'agon"
-                    " keygen' wrote")
+    assert said == ("error: junk.key is not a public key (neither PEM nor hex digits); give the .pub file `agon"
+                    " keygen` wrote")
 
 
 def test_an_event_given_as_json_that_does_not_fit_says_why_in_words(agon):
@@ -77,11 +77,11 @@ def test_an_event_given_as_json_that_does_not_fit_says_why_in_words(agon):
 
     def said(event: str) -> str:
         return one_line(agon("act", gid, event, "--as", who, ok=False), 1, "error: not an event of pergamemnon: ",
-                        "; 'agon schema pergamemnon' shows the event types")
+                        "; `agon schema pergamemnon` shows the event types")
 
     assert "write it as 'pergamemnon.attacked';" in said('{"type": "attacked"}')
     assert "write it as 'pergamemnon.creature_recruited';" in said('{"type": "creature-recruited"}')
-    assert ": it has no event type 'zz'; 'agon schema" in said('{"type": "zz"}')
+    assert ": it has no event type 'zz'; `agon schema" in said('{"type": "zz"}')
     assert "did you mean 'pergamemnon.yielded'?" in said('{"type": "pergamemnon.battle_yielded"}')
     assert ": it has no 'type';" in said('{"player": "a"}')
     assert ": 'player' must be text, not a whole number;" in said('{"type": "pergamemnon.attacked", "player": 5}')
@@ -93,7 +93,7 @@ def test_an_empty_key_file_or_choice_is_named_as_such(agon):
     gid = new_toy(agon)
     said = one_line(agon("act", gid, " ", ok=False), 1)
     assert said.startswith("error: no choice given: ann must decide (") and said.endswith(
-        "; give a choice number from 'agon options', or the event as JSON")
+        f"; give a choice number from `agon options {gid}`, or the event as JSON")
 
 
 def test_help_shows_no_type_for_a_flag_and_wraps_each_paragraph_as_one(agon):

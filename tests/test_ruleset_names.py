@@ -44,7 +44,7 @@ def test_the_command_line_takes_a_ruleset_in_any_case_and_stores_the_canonical_n
     assert agon("cards", "Peloponnes").stdout == agon("cards", "peloponnes").stdout
     assert agon("schema", "ADAMASTOR").stdout == agon("schema", "adamastor").stdout
     one_line(agon("new", "Adamastorr", "--player", "Ana", ok=False), 1, "unknown ruleset 'Adamastorr'",
-             "(see 'agon rulesets')")
+             "(see `agon rulesets`)")
 
 
 def test_a_ruleset_named_by_agon_rulesets_is_found_in_any_case(tmp_path):

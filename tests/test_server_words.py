@@ -18,7 +18,7 @@ from tests.test_server_api import client as _client
 
 client = _client  # the API's test client (a fixture)
 
-COMMAND = re.compile(r"'agon |agon [a-z]+ [A-Z]|--[a-z]")
+COMMAND = re.compile(r"['`]agon |agon [a-z]+ [A-Z]|--[a-z]")
 """What names a command or an option of the command line in a message."""
 
 
@@ -79,7 +79,7 @@ def test_a_damaged_game_is_refused_without_a_command_to_run(client):
     try:
         svc.load(gid)
     except Exception as e:  # noqa: BLE001
-        assert str(e).endswith(f"; 'agon verify {gid}' lists what is broken"), str(e)
+        assert str(e).endswith(f"; `agon verify {gid}` lists what is broken"), str(e)
     else:
         raise AssertionError("a damaged game was read")
     finally:
@@ -98,18 +98,18 @@ def test_an_import_of_an_unknown_ruleset_points_at_the_rulesets_route(client):
 def test_the_command_lines_words_are_the_ones_every_hint_names_by_default():
     assert asdict(CLI_WORDS) == hints.CLI
     e = hints.Hinted("no game 'x' in this store", "; {games} lists the games")
-    assert str(e) == "no game 'x' in this store; 'agon games' lists the games"
+    assert str(e) == "no game 'x' in this store; `agon games` lists the games"
     assert CLI_WORDS.told(e) == str(e)
     moved = hints.again(hints.Hinted("game g1 is damaged", "{verify}", game="g1"), hints.Hinted, "cannot: ", "; stop")
-    assert str(moved) == "cannot: game g1 is damaged; 'agon verify g1' lists what is broken; stop"
+    assert str(moved) == "cannot: game g1 is damaged; `agon verify g1` lists what is broken; stop"
     assert moved.told({**hints.CLI, "verify": ""}) == "cannot: game g1 is damaged; stop"
 
 
 def test_the_command_line_names_its_commands_with_the_db_it_was_given(agon, tmp_path):
     db = str(tmp_path / "club.db")
     one_line(agon("--db", db, "new", "nope", "--player", "a", ok=False), 1,
-             "unknown ruleset 'nope'; known rulesets: adamastor,", f"(see 'agon --db {db} rulesets')")
-    one_line(agon("--db", db, "log", "abc", ok=False), 1, f"no game 'abc' in this store; 'agon --db {db} games'")
+             "unknown ruleset 'nope'; known rulesets: adamastor,", f"(see `agon --db {db} rulesets`)")
+    one_line(agon("--db", db, "log", "abc", ok=False), 1, f"no game 'abc' in this store; `agon --db {db} games`")
 
 
 def test_an_undo_of_no_steps_names_the_field_not_an_option(client):

@@ -55,8 +55,8 @@ def test_a_die_typed_again_after_an_undo_is_walked_and_redo_goes_on_past_the_nex
     assert listed(agon, gid)["status"] == "over: ann won with 9 points"
     refused = agon("act", gid, "1", ok=False)
     assert refused.exit_code == 1 and refused.stderr == (
-        "error: the game is over (ann won with 9 points); take the last step back with 'agon undo' (a slip), or"
-        " branch from an earlier position with 'agon branch' to play on\n")
+        f"error: the game is over (ann won with 9 points); take the last step back with `agon undo {gid}` (a slip),"
+        f" or branch from an earlier position with `agon branch {gid} NAME --at N` to play on\n")
     text = agon("undo", gid).stdout
     assert "#8    ann holds, banking 9." in text and "Now branch main is at event #7: ann to act" in text
     assert listed(agon, gid)["status"] == "ann to act: roll or hold"

@@ -80,10 +80,10 @@ def test_compare_answers_what_if_in_words_with_the_analysis_estimate(agon):
     words = " ".join(out.split())
     assert "What if: At #10 on held: Ana holds, banking 24, instead of (on main): Ana rolls." in words
     assert "the outcome is not known yet, since one line is not over" in words
-    assert f"'agon analyse {gid} -b main' estimates the chances after both moves" in words
+    assert f"`agon analyse {gid} -b main` estimates the chances after both moves" in words
     agon("analyse", gid, "-b", "main", "--rollouts", "20", "--workers", "1")
     out = " ".join(agon("compare", gid, "main", "held").stdout.split())
-    m = re.search(r"The win chance right after #10, as 'agon analyse' estimated it \(20 games played on from each"
+    m = re.search(r"The win chance right after #10, as `agon analyse` estimated it \(20 games played on from each"
                   r" position by random bots, seed 0, good to about ±22 points\): Ana (\d+)% on main, 100% on held\.",
                   out)
     assert m is not None and int(m.group(1)) < 100, out

@@ -108,7 +108,7 @@ def _pair(v: Any, n: int, what: str) -> list[int]:
 def parse(cards: dict[str, Any]) -> Catalog:
     """Read a card set; raises ValueError with one line naming the first malformed entry."""
     if not isinstance(cards, dict) or "power" not in cards or "civilizations" not in cards:
-        raise ValueError("the card set needs 'power' and 'civilizations' lists (see 'agon cards peloponnes')")
+        raise ValueError("the card set needs 'power' and 'civilizations' lists (see `agon cards peloponnes`)")
     power: dict[str, PowerCard] = {}
     provisional = False
     for raw in cards["power"]:
