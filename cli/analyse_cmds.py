@@ -24,6 +24,7 @@ from agon.cli.common import (
     examples,
     friendly,
     print_json,
+    read_only,
     service,
     share,
     whole,
@@ -167,9 +168,11 @@ def analyse(
         console.print(f"Marked: lost more than {chances.threshold_pct(s.threshold)} of the {what} against the best"
                       " alternative; each figure is the player's chance after the move made, then after the best"
                       " one, re-checked with a fresh batch of games (?! lost up to 20 points, ? up to 30, ?? more):")
+        playable = not read_only()  # the commands that play the better move record: none in a read-only store
         for d in a.marked:
             console.print(f"  {d.glyph:<2} {chances.readable(a, chances.marked_text(d))}", markup=False)
-            console.print(f"     [dim]{escape(with_db(chances.branch_command(a, d)))}[/]", markup=True)
+            if playable:
+                console.print(f"     [dim]{escape(with_db(chances.branch_command(a, d)))}[/]", markup=True)
     console.print(f"\nPlayed {a.computed:,} games ({a.rollout_events:,} events) in {chances.seconds_text(a.seconds)};"
                   f" {a.cached} position{'' if a.cached == 1 else 's'} read from the cache."
                   f" {cited(f'plot chances {line.game.id}{branch_flag(line)}')} draws"

@@ -347,6 +347,12 @@ def service() -> Service:
     return _service
 
 
+def read_only() -> bool:
+    """Whether this command's store is known to be read-only (``Store.read_only``): a hint then names no command
+    that records (act, undo, branch, note...), which the store would refuse."""
+    return service().store.read_only
+
+
 def _not_kept(what: str) -> None:
     if what not in _unkept:
         _unkept.append(what)

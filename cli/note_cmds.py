@@ -14,6 +14,7 @@ from agon.cli.common import (
     examples,
     friendly,
     print_json,
+    read_only,
     service,
 )
 from agon.core.document import GLYPHS
@@ -60,6 +61,9 @@ def notes(game: GameArg, as_json: JsonOpt = False) -> None:
         return
     if not rows:
         gid = lines[0].game.id
+        if read_only():  # none can be written here
+            console.print(f"Game {gid} has no notes.", markup=False)
+            return
         write = agon_line(f'note {gid} N "text"')
         console.print(f"Game {gid} has no notes yet; write one with: {write}", markup=False)
         return

@@ -22,6 +22,7 @@ from agon.cli.common import (
     fit_width,
     friendly,
     print_json,
+    read_only,
     service,
 )
 from agon.cli.render import said, scores_text, view_text
@@ -72,6 +73,10 @@ def print_options(line: Line, match: str | None = None, show_all: bool = False, 
                       f" {escape(data['status'])}",
                       markup=True)
     pending = line.pending
+    if isinstance(pending, Over):
+        console.print(f"Scores: {scores_text(dict(pending.outcome.scores))}")
+        return
+    listed_only = not here and read_only()  # nothing can be recorded in this store: no command to record one
     if isinstance(pending, Decision):
         opts = data["options"]
         if match:
@@ -87,6 +92,8 @@ def print_options(line: Line, match: str | None = None, show_all: bool = False, 
         hint = f" ('bot' lets {pending.player}'s {bot} bot choose)" if bot else ""
         if here:
             console.print(f"Type a number here{hint}, or the decision's steps by prefix; ? lists the commands.")
+        elif listed_only:
+            console.print(READ_ONLY_LISTED, markup=False)
         else:
             choose = agon_line(f"act {gid} N --expect {data['position']}")
             console.print(f"Choose: {choose}{hint}; --expect refuses"
@@ -100,14 +107,17 @@ def print_options(line: Line, match: str | None = None, show_all: bool = False, 
                                   f" type them all: {agon_line(f'act {gid}')} 'VALUE ...'), first {first.prompt}:"
                                   f" {values}",
                                   markup=False)
+    elif listed_only:
+        console.print(f"{describe_pending(pending)}. {READ_ONLY_LISTED}", markup=False)
     elif isinstance(pending, Chance) and not line.created.table:
         how = "type 'seed' here" if here else agon_line(f"act {gid} seed")
         console.print(f"This game draws its luck from its seed: {how} (the same luck as the line this one came"
                       " from, unless it was branched with --reseed).", markup=False)
-    elif isinstance(pending, Chance):
-        print_chance(pending, "type it here" if here else agon_line(f"act {gid} '...'"))
     else:
-        console.print(f"Scores: {scores_text(dict(pending.outcome.scores))}")
+        print_chance(pending, "type it here" if here else agon_line(f"act {gid} '...'"))
+
+
+READ_ONLY_LISTED = "The store is read-only: what comes next can be read here, not recorded."
 
 
 def print_chance(pending: Chance, how: str) -> None:
@@ -408,6 +418,7 @@ def play(
     is taken as soon as it can only mean one item or value (shown in full), and the entry ends by itself once it
     is complete (the dice, the items drawn, the last step, an option number no longer one can follow)."""
     svc = service()
+    svc.writable()  # every entry is recorded: a store that may only be read is said so before the first prompt
     match: str | None = None
     chosen: steps.Chosen = ()
     at: str | None = None  # the head the steps were chosen at: they are dropped when it moves

@@ -63,6 +63,7 @@ from agon.events.store import (
     Unavailable,
     Unknown,
     now,
+    read_only_refusal,
     unavailable,
 )
 from agon.events.summary import Listed, Summary
@@ -98,6 +99,9 @@ class Words:
     """What creates a game."""
     asking: str = hints.CLI["asking"]
     """What a person's one try is called (a race lost while it ran)."""
+    read_only: str = hints.CLI["read_only"]
+    """What a person can do with a store that may only be read, told when a request would record in it: never a
+    step that records (undo, branch, act), which the store would refuse again."""
     store: str = hints.CLI["store"]
     """How an unavailable store is named (the command line names where it is; a player needs no address)."""
     cause: str = hints.CLI["cause"]
@@ -750,7 +754,17 @@ class Service:
 
     # -- creating ----------------------------------------------------------------------------------------------
 
+    def writable(self) -> None:
+        """Refuse a request that would record, in a store known to be read-only, before the request is read or
+        checked: another refusal would name a step that records (a finished game's undo or branch), which the store
+        then refuses too. Every request that records asks here first. A SQLite store is known as it opens; a
+        PostgreSQL store once a write of derived data was refused (no query is spent asking): before that, its
+        refusal comes as the request writes (``events.store.unavailable``)."""
+        if self.store.read_only:
+            raise read_only_refusal(self.store.url)
+
     def new_game(self, spec: NewGame) -> str:
+        self.writable()
         try:
             rs = registry.get(spec.ruleset)
         except registry.UnknownRuleset as e:
@@ -946,6 +960,7 @@ class Service:
         ``line``: the line as the caller has just read it (the server reads it to check the seat), to save reading
         and folding it again; the compare-and-swap expects its head, so a line that moved since is a lost race.
         ``words``: how refusals name what to do next (the server's differ from the command line's)."""
+        self.writable()
         if line is None:
             line = self.load(game_ref, branch)
         if expect is not None:
@@ -1140,6 +1155,7 @@ class Service:
         the number of events undone. A seeded game walks back from the head only as far as needed. With
         ``expect_head``, undoes only while the head is still that event (the caller decided on that line:
         ``RaceLost`` otherwise)."""
+        self.writable()
         if steps_back < 1:
             raise ServiceError("--steps must be at least 1")
         game, b = self._head(game_ref, branch)
@@ -1211,6 +1227,7 @@ class Service:
         (what 'agon undo' prints). Only the undone events are read again (back from the old head by their parent
         links), and they are told forward from the new head's state, which ``load`` reads from the nearest state
         snapshot: the cost does not grow with the line."""
+        self.writable()
         game, b = self._head(game_ref, branch)
         moved, n = self.undo(game.id, steps_back, b.name, expect_head=b.head_id, to=to)
         line = self.load(game.id, moved.name)
@@ -1281,6 +1298,7 @@ class Service:
         return None
 
     def redo(self, game_ref: str, branch: str | None = None) -> tuple[BranchInfo, int]:
+        self.writable()
         game, b = self._head(game_ref, branch)
         target = self.redo_target(game.id, b.name, b.head_id)
         if target is None:
@@ -1335,6 +1353,7 @@ class Service:
         """A new line starting at event ``at`` of ``from_branch`` (default: its head); switches to it.
 
         At the head this is one row: its cost does not grow with the game. ``at`` reads the line to find it."""
+        self.writable()
         problem = branch_problem(name)
         if problem:
             raise ServiceError(problem)
@@ -1359,6 +1378,7 @@ class Service:
         return self.store.branch(game.id, name)
 
     def switch(self, game_ref: str, name: str) -> Line:
+        self.writable()
         game = self.load(game_ref).game
         try:
             self.store.set_current(game.id, name)
@@ -1567,6 +1587,7 @@ class Service:
 
     def import_(self, data: bytes) -> str:
         """A new game from an exported line; refuses, importing nothing, unless it replays cleanly."""
+        self.writable()
         try:
             envs, trailer, card_sets = read_line_file(data)
         except ImportError_ as e:

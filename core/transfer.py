@@ -96,6 +96,8 @@ def import_data(svc: Service, data: bytes, trust: str | None = None) -> ImportRe
     signed by that key."""
     from agon.core import signing
 
+    svc.writable()
+
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -222,6 +222,19 @@ def _cause(e: BaseException) -> tuple[str, str]:
     return str(code), text.removeprefix("connection failed: ")
 
 
+_READ_ONLY = ("is read-only (a read-only file, folder or mount, or a store opened read-only)",
+              "; nothing was recorded: {read_only}")
+"""What a store that may only be read is, and what a person can do instead of recording (a step of its own,
+events/hints.py: never a command that records, which the store would refuse again)."""
+
+
+def read_only_refusal(url: str) -> Unavailable:
+    """The refusal of anything that would record in the store at ``url``, known to be read-only: the sentence a
+    refused write gets (``unavailable``), said before the request is read or checked at all."""
+    what, then = _READ_ONLY
+    return Unavailable("", "{store} " + what + then, store=shown_url(url), cause="")
+
+
 def unavailable(e: BaseException, url: str, *, opening: bool = False, writing: bool = False) -> Unavailable:
     """The one sentence a person reads when the database at ``url`` failed with ``e`` (a driver error): what is
     wrong in words, and whether anything was recorded. ``opening``: the store was being opened (by the command
@@ -251,8 +264,7 @@ def unavailable(e: BaseException, url: str, *, opening: bool = False, writing: b
     elif code.startswith("SQLITE_FULL") or "database or disk is full" in low or code == "53100":
         what, then = "is full: its disk has no room left", "; nothing was recorded: free some space and retry"
     elif code.startswith("SQLITE_READONLY") or "readonly database" in low or code == "25006":
-        what = "is read-only (a read-only file, folder or mount, or a store opened read-only)"
-        then = "; nothing was recorded: give a store agon may write to"
+        what, then = _READ_ONLY
     elif code == "42501":  # insufficient_privilege: a user that may only read (SELECT)
         what = "is read-only for this database user{cause}"
         then = "; nothing was recorded: connect as a user who may write to it"
@@ -563,6 +575,12 @@ class Store:
         which the next write of derived data is tried again: a user granted writing under a running server."""
         return self._read_only and (self._refused_at is None
                                     or time.monotonic() - self._refused_at < READ_ONLY_SECONDS)
+
+    @property
+    def read_only_as_opened(self) -> bool:
+        """Whether the store was known to be read-only as it opened (SQLite: ``?mode=ro``, a file or mount agon may
+        not write): it stays so, unlike what a refused write taught (``read_only``)."""
+        return self._read_only and self._refused_at is None
 
     def _written(self) -> None:
         """A write succeeded: a store learnt to be read-only may be written after all."""

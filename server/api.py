@@ -255,6 +255,7 @@ HTTP_WORDS = Words(
     seats="'players' and 'bots'",
     new="POST /api/games",
     asking="request",
+    read_only="the games of this server may be read, not played on",
     store="the store",  # where the database is, and its driver's words, are the host's, not a player's
     cause="",
 )

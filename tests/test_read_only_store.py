@@ -9,6 +9,8 @@ command is refused in one line saying the store is read-only; the store is left 
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import shutil
 import sqlite3
 
@@ -168,6 +170,45 @@ def test_a_read_only_sqlite_store_reads_as_a_writable_copy_and_keeps_nothing(ago
 
     for args in writing(agon, ids, tmp_path):
         one_line(on_ro(*args), "read-only")
+    assert sqlite_contents(tmp_path / "archive.db") == before
+
+
+RECORDING = re.compile(r"agon (?:--db (?:'[^']*'|\S+) )?"
+                       r"(act|undo|redo|branch|switch|new|note|import|rebuild|demo|play)\b")
+"""A command that records, as a hint names it (with the --db it was given)."""
+
+
+def test_no_refusal_on_a_read_only_store_names_a_command_that_records(agon, tmp_path, archive):
+    """A finished game, a choice out of range, an undo with nothing to undo, an event not on the line: on a store
+    that may only be read each is refused as read-only, and the commands the refusal names instead read the store
+    (they run there); none records, which the store would refuse again."""
+    ids = archive
+    ro = f"sqlite:///{tmp_path / 'archive.db'}?mode=ro"
+    long, game, short = ids["long"], ids["game"], ids["short"]
+    assert json.loads(agon("--db", ro, "options", long, "--json").stdout)["pending"]["kind"] == "over"
+    agon("--db", str(tmp_path / "copy.db"), "export", long, "-o", str(tmp_path / "long.json"))
+    refused = [("act", long, "1"), ("act", short, "99"), ("act", short, "1"), ("undo", short, "--steps", "50"),
+               ("undo", long), ("redo", game), ("branch", long, "whatif", "--at", "99999"), ("branch", long, "x"),
+               ("switch", game, "nope"), ("note", game, "999", "hi"), ("import", str(tmp_path / "long.json")),
+               ("new", "toy", "--player", "a", "--bot", "b:random"), ("play", long), ("play", short)]
+    before = sqlite_contents(tmp_path / "archive.db")
+    for args in refused:
+        said = one_line(agon("--db", ro, *args, ok=False), "is read-only", "nothing was recorded")
+        assert not RECORDING.search(said), (args, said)
+        named = re.findall(r"`(agon [^`]*)`", said)
+        assert named, said  # what can be done instead
+        for command in named:
+            argv = [{"GAME": long, "FILE": str(tmp_path / "out.json")}.get(w, w) for w in shlex.split(command)]
+            assert argv[1:3] == ["--db", ro], command
+            assert agon(*argv[1:]).exit_code == 0  # it runs on this store
+    assert sqlite_contents(tmp_path / "archive.db") == before
+
+    # the reading commands' own hints name nothing that records either
+    for args in (("options", short), ("options", long), ("options", game), ("notes", short),
+                 ("analyse", long, "--rollouts", "2", "--workers", "1", "--threshold", "0.01")):
+        out = agon("--db", ro, *args).stdout
+        assert not RECORDING.search(out), (args, out)
+    assert "read-only" in agon("--db", ro, "options", short).stdout
     assert sqlite_contents(tmp_path / "archive.db") == before
 
 
