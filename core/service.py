@@ -755,12 +755,13 @@ class Service:
     # -- creating ----------------------------------------------------------------------------------------------
 
     def writable(self) -> None:
-        """Refuse a request that would record, in a store known to be read-only, before the request is read or
-        checked: another refusal would name a step that records (a finished game's undo or branch), which the store
-        then refuses too. Every request that records asks here first. A SQLite store is known as it opens; a
-        PostgreSQL store once a write of derived data was refused (no query is spent asking): before that, its
-        refusal comes as the request writes (``events.store.unavailable``)."""
-        if self.store.read_only:
+        """Refuse a request that would record, in a store known to be read-only as it opened (SQLite: its options,
+        its file), before the request is read or checked: another refusal would name a step that records (a finished
+        game's undo or branch), which the store then refuses too. Every request that records asks here first. A
+        PostgreSQL store learns it may only be read when a write is refused (no query is spent asking), and what it
+        learnt may stop holding (``Store.read_only``: a user granted writing): a request that records is tried there
+        and refused as it writes (``events.store.unavailable``), or succeeds and makes the store writable again."""
+        if self.store.read_only_as_opened:
             raise read_only_refusal(self.store.url)
 
     def new_game(self, spec: NewGame) -> str:
