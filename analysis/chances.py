@@ -4,8 +4,8 @@ Rows are plain dicts (JSON-able). ``position_rows``: one per event, ``{"n", "act
 share 0..1}, "scores": {player: expected final score}, "rollouts", "over"}``. ``decision_rows``: one per judged
 decision, with its alternatives, the best one, the win chance lost and the ``agon branch`` command that plays
 the better move. ``figure``: the chart, lichess-style (each player's win chance over the game in the player's
-colour, marked decisions annotated). ``for_line`` gives the rows and the chart of a line from the cache alone
-(no rollouts), for pages that show an analysis where one exists.
+marks: colour, marker and dash; marked decisions annotated). ``for_line`` gives the rows and the chart of a line
+from the cache alone (no rollouts), for pages that show an analysis where one exists.
 
 An analysis sees everything: its rollouts start from the full state, and alternatives read as the acting player
 sees them. Show it after the game, not to a player in the middle of one.
@@ -19,7 +19,7 @@ from statistics import fmean
 from typing import Any
 
 from agon.analysis.figures import shared_score
-from agon.analysis.palette import player_colors
+from agon.analysis.palette import marked_points, player_marks, sparse_markers
 from agon.core.analyse import Analysis, Judged, Position, standard_error
 
 OBSERVER = ("the bots that play these games on see every hidden card and the order of every deck, like an observer"
@@ -180,21 +180,25 @@ def swings(a: Analysis, top: int = 5, span: int = SPAN, sure: float = SURE) -> l
 
 
 def figure(a: Analysis) -> Any:
-    """Each player's win chance after every event, in the player's colour, the marked decisions annotated."""
+    """Each player's win chance after every event, in the player's marks (colour, marker and dash, as in every plot
+    of the game) and named at its end, the marked decisions annotated."""
     import plotly.graph_objects as go
 
-    from agon.analysis.figures import CREW_COLOR, EndLabels, style
+    from agon.analysis.figures import CREW_MARK, EndLabels, style
 
-    colors = player_colors(a.players)
+    marks = player_marks(a.players)
+    colors = {name: m.color for name, m in marks.items()}
     xs = [p.n for p in a.positions]
     fig = go.Figure()
     crew = shared_score(a.line.ruleset.name)
     # A co-operative game is won or lost together: its players' chances are one chance, drawn once for the crew.
-    drawn = [(crew, a.players[0], CREW_COLOR)] if crew else [(name, name, colors[name]) for name in a.players]
-    for label, name, colour in drawn:
+    drawn = [(crew, a.players[0], CREW_MARK)] if crew else [(name, name, marks[name]) for name in a.players]
+    for seat, (label, name, mark) in enumerate(drawn):
         ys = [100 * p.chances[name] for p in a.positions]
+        colour = mark.color
         fig.add_trace(go.Scatter(
-            x=xs, y=ys, mode="lines", name=label, line={"color": colour, "width": 2.5, "shape": "hv"},
+            x=xs, y=ys, mode="lines+markers", name=label, line=mark.line(shape="hv"), marker=mark.marker(),
+            **sparse_markers(marked_points(ys, phase=seat / len(drawn))), cliponaxis=False,
             fill="tozeroy" if len(drawn) <= 2 else None, fillcolor=_alpha(colour, 0.12),
             hovertext=[f"{_lines(f'#{p.n} {readable(a, p.text)}')}<br>{label}: {pct(p.chances[name])}, expected"
                        f" final score {p.scores[name]:.1f}" for p in a.positions],
@@ -205,8 +209,8 @@ def figure(a: Analysis) -> Any:
                       annotation_text="an even share", annotation_position="top right",
                       annotation_font={"size": 10, "color": "#888"})
     last = a.positions[-1] if a.positions else None
-    labels = EndLabels(fig, [(colour, xs[-1], 100 * last.chances[name], f"{label} {pct(last.chances[name])}")
-                             for label, name, colour in drawn] if last else [],
+    labels = EndLabels(fig, [(mark.color, xs[-1], 100 * last.chances[name], f"{label} {pct(last.chances[name])}")
+                             for label, name, mark in drawn] if last else [],
                        (xs[0], xs[-1]) if xs else (0, 1), (0, 100), height=700)
     for k, d in enumerate(a.marked):
         best = d.best_checked if d.best_checked is not None else (d.best.chance if d.best else d.chance)

@@ -10,7 +10,7 @@ from typing import Any
 
 from agon.analysis.games import module_for
 from agon.analysis.labels import AROUND, WIDTH, Box, Frame, centred_box, place, spread, text_size, thin_every
-from agon.analysis.palette import branch_dash, player_colors
+from agon.analysis.palette import Mark, branch_dash, marked_points, player_marks, sparse_markers
 from agon.analysis.timeline import (
     line_timeline,
     outcome_of,
@@ -47,9 +47,11 @@ def style(fig: Any, title: str, x: str, y: str, *, subtitle: str = "") -> Any:
 
 def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[list[dict]] | None = None,
                   height: int = 700) -> Any:
-    """Each player's score over the game. The first line is drawn solid with its round boundaries and turning
-    points; every further line (a what-if branch of the same game) is overlaid dashed in the same player colours,
-    with a mark where it parts from the first. Each line's final value is written at its end.
+    """Each player's score over the game. The first line is drawn with its round boundaries and turning points;
+    every further line (a what-if branch of the same game) is overlaid thinner, its markers hollow, with a mark where
+    it parts from the first. Each player keeps their marks (``palette.player_marks``: colour, marker and dash) on
+    every line, and each line's player, branch and final value are written at its end, so no line is told from
+    another by its colour alone.
 
     A co-operative ruleset (its figure module sets ``SHARED_SCORE``) has one score for the whole crew: it is drawn
     once, in the crew's colour (never a player's), and its swings are credited to the crew. Lines start where the
@@ -68,9 +70,10 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
     start = play_start(rows_all[0])
     rows_all = [[r for r in rows if r["n"] >= start] for rows in rows_all]
     names = series(rows_all[0])
-    colors = player_colors(main.created.names, [p for rows in rows_all for p in series(rows) if p != crew])
+    marks = player_marks(main.created.names, [p for rows in rows_all for p in series(rows) if p != crew])
     if crew:
-        colors[crew] = CREW_COLOR
+        marks[crew] = CREW_MARK
+    colors = {p: m.color for p, m in marks.items()}
     drawn: list[tuple[int, str, list[float], list[float], str]] = []  # (k, player, xs, ys, branch)
     fig = go.Figure()
     forks: list[tuple[int, int, str]] = []
@@ -84,9 +87,11 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
         for p in series(rows):
             ys = [r["scores"].get(p) for r in rows]
             drawn.append((k, p, xs, ys, line.branch.name))
+            seat = list(marks).index(p)
             fig.add_trace(go.Scatter(
-                x=xs, y=ys, mode="lines", name=f"{p}{suffix}", legendgroup=p,
-                line={"color": colors[p], "dash": branch_dash(k), "width": 2.5 if k == 0 else 2, "shape": "hv"},
+                x=xs, y=ys, mode="lines+markers", name=f"{p}{suffix}", legendgroup=p,
+                line=marks[p].line(2.5 if k == 0 else 1.5, shape="hv"), marker=marks[p].marker(9, hollow=k > 0),
+                **sparse_markers(marked_points(ys, phase=seat / len(marks))), cliponaxis=False,
                 hovertext=[f"#{r['n']} (round {r['round']}): {r['text']}<br>{p}: {_num(y)}" for r, y in zip(rows, ys)],
                 hoverinfo="text",
                 meta={"player": p, "branch": line.branch.name},
@@ -142,6 +147,10 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
     return fig
 
 
+GAP = 9
+"""Pixels between a line's end (and the player's marker there) and its label."""
+
+
 class EndLabels:
     """Each line's final value written at its end, and the arrowed labels placed after them, on a figure with one
     x and one y axis: the right margin is sized for the labels at the right edge, the labels are spread apart
@@ -149,17 +158,17 @@ class EndLabels:
 
     def __init__(self, fig: Any, finals: Sequence[tuple[str, float, float, str]], x_range: tuple[float, float],
                  y_range: tuple[float, float], *, height: int = 700, size: int = 12) -> None:
-        right = max([text_size(t, size)[0] + 14 for _c, x, _y, t in finals if x >= x_range[1]] + [40])
+        right = max([text_size(t, size)[0] + GAP + 8 for _c, x, _y, t in finals if x >= x_range[1]] + [40])
         self.frame = frame = Frame(WIDTH, height, 80, right, 120, 110, x_range, y_range)
         self.taken: list[Box] = []
         sizes = [text_size(t, size)[1] for *_, t in finals]
         wanted = [frame.py(y) for _c, _x, y, _t in finals]
         got = spread(wanted, sizes, frame.top, frame.height - frame.bottom)
         for (colour, x, y, text), want, at, h in zip(finals, wanted, got, sizes):
-            fig.add_annotation(x=x, y=y, text=text, showarrow=False, xanchor="left", xshift=6, yshift=want - at,
+            fig.add_annotation(x=x, y=y, text=text, showarrow=False, xanchor="left", xshift=GAP, yshift=want - at,
                                font={"color": colour, "size": size}, name="final")
             w = text_size(text, size)[0]
-            self.taken.append(Box(frame.px(x) + 6, at - h / 2, frame.px(x) + 6 + w, at + h / 2))
+            self.taken.append(Box(frame.px(x) + GAP, at - h / 2, frame.px(x) + GAP + w, at + h / 2))
 
     def arrowed(self, x: float, y: float, text: str, size: int, *, up_first: bool = True) -> tuple[float, float]:
         """Where (ax, ay in pixels) an arrowed label pointing at (x, y) covers no label placed so far."""
@@ -172,17 +181,20 @@ class EndLabels:
         return dx, dy
 
     def frame_layout(self, fig: Any) -> None:
-        """The size, margins and axis ranges the labels were placed for; the legend below the plot."""
+        """The size, margins and axis ranges the labels were placed for; the legend below the plot, its entries
+        wide enough to show each line's dash and marker."""
         f = self.frame
         fig.update_layout(height=f.height,
                           margin={"l": f.left, "r": f.right, "t": f.top, "b": f.bottom},
-                          legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.17, "yanchor": "top"})
+                          legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.17, "yanchor": "top",
+                                  "itemsizing": "constant", "itemwidth": 60})
         fig.update_xaxes(range=list(f.x_range), autorange=False)
         fig.update_yaxes(range=list(f.y_range), autorange=False)
 
 
 CREW_COLOR = "#333333"
 """The crew's line in a co-operative game: dark grey, no player's colour."""
+CREW_MARK = Mark(CREW_COLOR, "circle", "solid")
 
 
 def shared_score(ruleset: str) -> str | None:

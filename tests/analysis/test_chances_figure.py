@@ -22,6 +22,11 @@ def test_each_players_chance_ends_with_its_final_value(sqlite_svc):
     assert fig.layout.xaxis.range == (a.positions[0].n, last.n) and fig.layout.margin.r >= 60
     marked = [x for x in fig.layout.annotations if x.name == "marked"]
     assert marked and all(x.text.startswith("#10") for x in marked)
+    # the players' lines differ by more than colour: each player's marker and dash, as in every plot of the game
+    ana, bruno = fig.data
+    assert (ana.marker.symbol, ana.line.dash, bruno.marker.symbol, bruno.line.dash) == ("circle", "solid", "square",
+                                                                                        "dash")
+    assert list(ana.selectedpoints)[-1] == len(a.positions) - 1
 
 
 def test_a_co_op_game_has_one_chance_for_the_crew(sqlite_svc):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agon.analysis.figures import scores_figure
-from agon.analysis.palette import PALETTE, player_colors
+from agon.analysis.palette import PALETTE, marked_points, player_colors, player_marks
 
 
 def _annotations(fig, name=None):
@@ -43,12 +43,45 @@ def test_score_figure_marks_rounds_and_annotates_turning_points(known):
     assert swings == {("Ana +9", 6, 9.0), ("Bruno +5", 9, 5.0), ("Bruno +6", 14, 11.0)}
 
 
-def test_overlaid_branch_is_dashed_in_the_same_colours_from_where_it_parts(known):
+def test_each_player_has_their_own_marker_and_dash_besides_their_colour():
+    marks = player_marks([f"p{i}" for i in range(len(PALETTE))])
+    assert [m.color for m in marks.values()] == list(PALETTE)
+    assert len({m.symbol for m in marks.values()}) == len({m.dash for m in marks.values()}) == len(PALETTE)
+    assert "star" not in {m.symbol for m in marks.values()}  # a star means a card won (the auction plot)
+    assert player_colors(["Ana", "Bruno"]) == {p: m.color for p, m in player_marks(["Ana", "Bruno"]).items()}
+
+
+def test_markers_sit_where_a_line_changes_and_at_its_end():
+    assert marked_points([0, 0, 9, 9, 5, 5]) == [2, 4, 5]
+    assert marked_points([0, 0, 0]) == [2]  # a flat line: its end, where its name is written
+    assert marked_points([None, 1, 2, None]) == [1, 2]  # where it starts after a gap, and its last point
+    assert marked_points([]) == []
+    steep = list(range(100))
+    few = marked_points(steep, most=10)
+    assert len(few) == 10 and few[-1] == 99 and all(b - a >= 10 for a, b in zip(few, few[1:-1]))
+    assert marked_points(steep, most=10, phase=0.5) != few  # another player's markers fall between these
+
+
+def test_score_lines_differ_by_marker_and_dash_and_say_whose_they_are_at_their_ends(known):
+    fig = scores_figure([known.svc.load(known.game)])
+    ana, bruno = fig.data
+    assert (ana.marker.symbol, ana.line.dash) == ("circle", "solid")
+    assert (bruno.marker.symbol, bruno.line.dash) == ("square", "dash")
+    assert ana.mode == bruno.mode == "lines+markers" and fig.layout.legend.itemsizing == "constant"
+    # markers where a score changes and at the end, none on the flat stretches between
+    assert list(ana.selectedpoints) == [6, 14] and list(bruno.selectedpoints) == [9, 14]
+    assert ana.unselected.marker.opacity == 0
+    assert {a.text.split()[0] for a in _annotations(fig, "final")} == {"Ana", "Bruno"}
+
+
+def test_overlaid_branch_keeps_the_players_marks_thinner_with_hollow_markers_from_where_it_parts(known):
     main, lucky = known.svc.load(known.game, "main"), known.svc.load(known.game, "lucky")
     fig = scores_figure([main, lucky])
     assert [t.name for t in fig.data] == ["Ana", "Bruno", "Ana (lucky)", "Bruno (lucky)"]
-    ana_lucky = fig.data[2]
-    assert ana_lucky.line.dash == "dash" and ana_lucky.line.color == PALETTE[0]
+    ana, ana_lucky, bruno_lucky = fig.data[0], fig.data[2], fig.data[3]
+    assert ana_lucky.line.color == PALETTE[0] and ana_lucky.line.dash == ana.line.dash == "solid"
+    assert ana_lucky.marker.symbol == "circle-open" and bruno_lucky.marker.symbol == "square-open"
+    assert ana_lucky.line.width < ana.line.width
     assert list(ana_lucky.x) == [10, 11, 12] and list(ana_lucky.y) == [9.0, 9.0, 11.0]
     assert fig.data[0].legendgroup == fig.data[2].legendgroup == "Ana"
     assert [a.text for a in fig.layout.annotations if "parts" in (a.text or "")] == ["lucky parts after #10"]

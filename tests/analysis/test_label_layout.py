@@ -117,7 +117,7 @@ def test_every_line_ends_with_its_final_value_and_colours_mean_players(replay_fi
         if kind != "scores":
             continue
         finals = {a.text for a in fig.layout.annotations if a.name == "final"}
-        lines = [t for t in fig.data if t.mode == "lines"]
+        lines = [t for t in fig.data if "lines" in t.mode]
         assert len(finals) == len(lines), (name, finals)
         for t in lines:
             value = t.y[-1]
