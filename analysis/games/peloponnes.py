@@ -1,12 +1,14 @@
 """Peloponnes' pictures: the auctions (from the ruleset's ``auctions`` projection) and the turn order across the
 rounds as a bump chart (from ``turn_order``).
 
-The auction panel has one row per card offered, grouped by round, and events left to right. A bid is a dot in
-the bidder's colour labelled with its coin cards; a bid that outbids someone puts a cross in the displaced
-player's colour on that card, and an arrow carries the displaced bid to the card it moved to (or along its row to
-"taken back"); a star marks each card won. Rows read ``auctions``: index, round, action (bid, move, withdraw,
-pass, won), player, card, card_name, conquest, coin_cards, effective, outbid, outbid_coin_cards, from_card, chain; and
-``turn_order``: index, round, player, position, bid, next_position.
+The auction panel has one row per card offered, grouped by round, and events left to right. A bid is a marker in
+the bidder's marks (``palette.player_marks``: colour and shape, as in every plot of the game) labelled with its coin
+cards; a bid that outbids someone crosses out the displaced player's marker on that card, and an arrow carries the
+displaced bid to the card it moved to (a hollow marker) or along its row to where it is taken back (named); a card
+won is a large marker, its label starred. The turn order's lines keep the players' marks and dashes, each named at
+its end, so nothing in the figure is told by colour alone. Rows read ``auctions``: index, round, action (bid, move,
+withdraw, pass, won), player, card, card_name, conquest, coin_cards, effective, outbid, outbid_coin_cards, from_card,
+chain; and ``turn_order``: index, round, player, position, bid, next_position.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from agon.analysis.figures import style
-from agon.analysis.palette import player_colors
+from agon.analysis.palette import player_marks
 
 SIDE = "civilization"
 SCORE = "lower of population and power"
@@ -71,13 +73,15 @@ def auction_figure(line: Any) -> Any:
     rows = auction_rows(line)
     order = turn_order_rows(line)
     players = list(line.created.names)
-    colors = player_colors(players)
+    marks = player_marks(players)
+    colors = {p: m.color for p, m in marks.items()}
     cards = card_rows(rows)
     names = {r["card"]: r["card_name"] for r in rows if r["card"]}
     ypos = {rc: i for i, rc in enumerate(cards)}
     rounds = sorted({r["round"] for r in order} | {r["round"] for r in rows})
     fig = make_subplots(rows=2, cols=1, row_heights=[0.68, 0.32], vertical_spacing=0.12,
-                        subplot_titles=("Auctions: bids, displacements (→) and cards won (★)",
+                        subplot_titles=("Auctions: bids, displaced bids (crossed out) and where they went (→,"
+                                        " hollow), cards won (large, ★)",
                                         "Turn order by round (1 = first)"))
     step = action_steps(rows)
     for p in players:
@@ -86,9 +90,12 @@ def auction_figure(line: Any) -> Any:
             fig.add_trace(go.Scatter(
                 x=[step[id(r)] for r in mine], y=[ypos[(r["round"], r["card"])] for r in mine],
                 mode="markers+text", name=p, legendgroup=p,
-                marker={"color": colors[p], "size": [17 if r["action"] == "won" else 13 for r in mine],
-                        "symbol": [_SYMBOL[r["action"]] for r in mine], "line": {"width": 1, "color": "white"}},
-                text=[str(r["coin_cards"]) for r in mine], textposition="middle right",
+                marker={**marks[p].marker(13), "size": [_SIZE[r["action"]] for r in mine],
+                        "symbol": [marks[p].symbol + _VARIANT[r["action"]] for r in mine],
+                        "line": {"width": [_EDGE[r["action"]][0] for r in mine],
+                                 "color": [_EDGE[r["action"]][1] or colors[p] for r in mine]}},
+                text=[("★" if r["action"] == "won" else "") + str(r["coin_cards"]) for r in mine],
+                textposition="middle right",
                 textfont={"color": colors[p], "size": 11},
                 hovertext=[_say(r) for r in mine], hoverinfo="text",
             ), row=1, col=1)
@@ -96,9 +103,9 @@ def auction_figure(line: Any) -> Any:
         if hit:
             fig.add_trace(go.Scatter(
                 x=[step[id(r)] - 0.25 for r in hit], y=[ypos[(r["round"], r["card"])] for r in hit],
-                mode="markers", name=f"{p} outbid", legendgroup=p, showlegend=False,
-                marker={"color": colors[p], "size": 12, "symbol": "x-thin", "line": {"width": 3,
-                                                                                    "color": colors[p]}},
+                mode="markers+text", name=f"{p} outbid", legendgroup=p, showlegend=False,
+                marker=marks[p].marker(15, hollow=True), text=["✕"] * len(hit), textposition="middle center",
+                textfont={"color": colors[p], "size": 13},
                 hovertext=[f"{p}'s bid of {r['outbid_coin_cards']} on {r['card_name']} is displaced by"
                            f" {r['player']}" for r in hit], hoverinfo="text",
             ), row=1, col=1)
@@ -112,7 +119,8 @@ def auction_figure(line: Any) -> Any:
             from_y = ypos[(r["round"], r["from_card"])]
             to_y = ypos[(r["round"], r["card"])] if r["action"] == "move" else from_y
             if r["action"] == "withdraw":
-                fig.add_annotation(x=step[id(r)], y=to_y, text="taken back", showarrow=False, xanchor="left",
+                fig.add_annotation(x=step[id(r)], y=to_y, text=f"taken back by {r['player']}", showarrow=False,
+                                   xanchor="left",
                                    xshift=4, font={"size": 11, "color": colors[r["player"]]}, name="taken back")
             fig.add_annotation(
                 x=step[id(r)], y=to_y, ax=start, ay=ypos[(r["round"], r["from_card"])], xref="x", yref="y",
@@ -137,17 +145,19 @@ def auction_figure(line: Any) -> Any:
         ys = [r["position"] for r in mine]
         fig.add_trace(go.Scatter(
             x=xs, y=ys, mode="lines+markers+text", name=f"{p} (turn order)", legendgroup=p, showlegend=False,
-            line={"color": colors[p], "width": 3}, marker={"size": 12, "color": colors[p]},
+            line=marks[p].line(3), marker=marks[p].marker(12),
             text=[f"{r['bid']}" for r in mine], textposition="middle right",
             textfont={"color": colors[p], "size": 10},
             hovertext=[f"round {r['round']}: {p} acts {_ordinal(r['position'])} and bids {r['bid']} coin cards"
                        f" → {_ordinal(r['next_position'])} next round" for r in mine],
             hoverinfo="text",
         ), row=2, col=1)
+        fig.add_annotation(x=xs[-1], y=ys[-1], text=p, showarrow=False, xanchor="left", xshift=26,
+                           font={"color": colors[p], "size": 11}, xref="x2", yref="y2", name="final")
     n = len(players)
     fig.update_yaxes(tickvals=list(range(1, n + 1)), ticktext=[_ordinal(i) for i in range(1, n + 1)],
                      range=[n + 0.4, 0.6], title_text="position", row=2, col=1)
-    fig.update_xaxes(tickvals=rounds, range=[min(rounds, default=1) - 0.3, max(rounds, default=1) + 0.5],
+    fig.update_xaxes(tickvals=rounds, range=[min(rounds, default=1) - 0.3, max(rounds, default=1) + 1.2],
                      title_text="round (labels: coin cards bid)",
                      row=2, col=1)
     fig.update_layout(height=max(700, 420 + 24 * len(ticks)))
@@ -159,7 +169,11 @@ def auction_figure(line: Any) -> Any:
     return fig
 
 
-_SYMBOL = {"bid": "circle", "move": "diamond", "won": "star"}
+_VARIANT = {"bid": "", "move": "-open", "won": ""}
+_SIZE = {"bid": 13, "move": 13, "won": 18}
+_EDGE = {"bid": (1, "white"), "move": (2, None), "won": (2, "#222222")}
+"""Each action in the player's own marker shape: a bid filled, a displaced bid moved hollow (outlined in the
+player's colour), a card won large and ringed in black."""
 
 
 def _say(r: dict[str, Any]) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from agon.analysis.figures import style
-from agon.analysis.palette import player_colors
+from agon.analysis.palette import player_marks
 
 SIDE = "nation"
 SCORE = "points held"
@@ -51,7 +51,8 @@ def battles_figure(line: Any) -> Any:
 
     rows = battle_rows(line)
     players = list(line.created.names)
-    colors = player_colors(players)
+    marks = player_marks(players)
+    colors = {p: m.color for p, m in marks.items()}
     labels = [strike_label(r) for r in rows]
     fig = go.Figure()
     for p in players:
@@ -86,6 +87,14 @@ def battles_figure(line: Any) -> Any:
                 hovertext=[f"{r['struck']} reinforces with {r['reinforcement']} (+{r['reinforcement_defence']}):"
                            f" {r['total']} in all" for _, r in helped], hoverinfo="text",
             ))
+        # the player's marker at the outer end of each of their bars (the strike's, or the defence's with any
+        # reinforcement): the player's shape, as in every plot of the game, and the legend entry that names it
+        ends = [(lab, r["value"]) for lab, r in mine] + [(lab, -r["total"]) for lab, r in struck]
+        if ends:
+            fig.add_trace(go.Scatter(
+                y=[lab for lab, _ in ends], x=[x for _, x in ends], mode="markers", name=p, legendgroup=p,
+                marker=marks[p].marker(10), hoverinfo="skip", cliponaxis=False,
+            ))
     right = max([r["value"] for r in rows] + [1])
     for lab, r in zip(labels, rows):
         fig.add_annotation(x=right + 0.3, y=lab, text=r["result"], showarrow=False, xanchor="left",
@@ -105,7 +114,9 @@ def battles_figure(line: Any) -> Any:
     style(fig, f"{line.ruleset.title}: battle chains", "← defence (and reinforcement)   ·   strike value →",
           "battle and strike", subtitle=f"game {line.game.id}, branch {line.branch.name}: {n} battles,"
           f" {len(rows)} strikes")
-    fig.update_layout(legend_title_text="player")
+    # who struck whom is written in each row's name, the striker's bar right of the axis and the struck card's left
+    # of it, each bar ending in its player's marker: a player is never told by the bar's colour alone
+    fig.update_layout(legend_title_text="player (rows: striker → struck)")
     return fig
 
 

@@ -125,3 +125,48 @@ def test_every_line_ends_with_its_final_value_and_colours_mean_players(replay_fi
             assert f"{t.meta['player']} {shown}" in finals, (name, t.name)
             want = CREW_COLOR if line.ruleset.name == "adamastor" else PALETTE[line.created.names.index(t.name)]
             assert t.line.color == want, (name, t.name)
+
+
+def player_cues(fig, players) -> dict[str, set[str]]:
+    """What tells each player's traces apart other than colour: their marker shapes (a filled or hollow marker is
+    one shape) and their line dashes, by the player a trace is drawn for (its legend group, or its meta's player)."""
+    cues: dict[str, set[str]] = {}
+    for t in fig.data:
+        meta = t.meta if isinstance(t.meta, dict) else {}
+        p = t.legendgroup if t.legendgroup in players else meta.get("player")
+        if p not in players:
+            continue
+        got = cues.setdefault(p, set())
+        symbols = t.marker.symbol if t.type == "scatter" and t.marker.symbol is not None else ()
+        line = t.line if t.type == "scatter" else None
+        for s in [symbols] if isinstance(symbols, str) else symbols:
+            got.add(s.removesuffix("-open"))
+        if line is not None and "lines" in t.mode and line.dash:
+            got.add(line.dash)
+    return cues
+
+
+def test_every_player_is_told_apart_by_more_than_colour_in_every_figure(replay_figures):
+    from agon.analysis.palette import player_marks
+
+    drew = set()
+    for name, kind, fig, _target, line in replay_figures:
+        players = list(line.created.names)
+        cues = player_cues(fig, players)
+        if not cues:
+            continue  # no trace stands for a player (roles, sides, the crew): players are named in words
+        drew.add(kind)
+        marks = player_marks(players)
+        for p, got in cues.items():
+            # the player's own shape (and dash, on a line) in every figure: one encoding per player
+            assert got <= {marks[p].symbol, marks[p].dash}, (name, kind, p, got)
+            assert marks[p].symbol in got, (name, kind, p, got)
+        for p in cues:
+            for q in cues:
+                assert p == q or not cues[p] & cues[q], (name, kind, p, q, cues)
+        # each line that stands for a player is named at its end
+        lines = {p for p in cues if any(t.type == "scatter" and "lines" in t.mode and t.legendgroup == p
+                                            for t in fig.data)}
+        finals = [a.text for a in fig.layout.annotations if a.name == "final"]
+        assert all(any(t == p or t.startswith(f"{p} ") for t in finals) for p in lines), (name, kind, finals)
+    assert drew >= {"scores", "battles", "auction"}

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from agon.analysis.games import figures_for, sides_of
-from agon.analysis.palette import PALETTE, player_colors
+from agon.analysis.palette import PALETTE, player_colors, player_marks
 from agon.cli.app import app
 from agon.core import registry
 from agon.core.service import NewGame
@@ -44,6 +44,13 @@ def test_pergamemnon_battle_chains_show_every_strike_and_each_battles_result(sql
         assert t.marker.color == colors[p]
     for p, t in traces(fig, " defends").items():
         assert list(t.x) == [-r["defence"] for r in rows if r["struck"] == p]
+    # each bar ends in its player's marker (their shape in every plot), so a player is not told by colour alone
+    marks = player_marks(line.created.names)
+    for p in line.created.names:
+        ends = [t for t in fig.data if t.name == p]
+        mine = [r for r in rows if r["striker"] == p] + [r for r in rows if r["struck"] == p]
+        assert sum(len(t.x) for t in ends) == len(mine)
+        assert all(t.marker.symbol == marks[p].symbol and t.legendgroup == p for t in ends)
     helped = [r for r in rows if r["reinforcement"]]
     assert sum(len(t.x) for t in traces(fig, " reinforces").values()) == len(helped)
     order = list(fig.layout.yaxis.categoryarray)
@@ -62,15 +69,28 @@ def test_peloponnes_auction_plot_shows_every_bid_and_the_turn_order_of_every_rou
     order = line.ruleset.projections["turn_order"](line.steps())
     fig = figures_for("peloponnes")["auction"](line)
     colors = player_colors(line.created.names)
+    marks = player_marks(line.created.names)
     for p in line.created.names:
         dots = next(t for t in fig.data if t.name == p)
         mine = [r for r in rows if r["player"] == p and r["action"] in ("bid", "move", "won")]
-        assert [int(x) for x in dots.text] == [r["coin_cards"] for r in mine]
-        assert list(dots.marker.symbol).count("star") == sum(1 for r in mine if r["action"] == "won")
+        assert [int(x.removeprefix("★")) for x in dots.text] == [r["coin_cards"] for r in mine]
+        # a card won is starred in words and drawn large; a moved bid hollow; all in the player's own shape
+        assert [x.startswith("★") for x in dots.text] == [r["action"] == "won" for r in mine]
+        assert [s > 13 for s in dots.marker.size] == [r["action"] == "won" for r in mine]
+        shape = marks[p].symbol
+        assert list(dots.marker.symbol) == [shape + ("-open" if r["action"] == "move" else "") for r in mine]
         assert dots.marker.color == colors[p]
+        crossed = [t for t in fig.data if t.name == f"{p} outbid"]
+        assert all(t.marker.symbol == f"{shape}-open" and set(t.text) == {"✕"} for t in crossed)
+        assert sum(len(t.x) for t in crossed) == sum(1 for r in rows if r["outbid"] == p)
         bump = next(t for t in fig.data if t.name == f"{p} (turn order)")
         assert list(bump.x) == [r["round"] for r in order if r["player"] == p]
         assert list(bump.y) == [r["position"] for r in order if r["player"] == p]
+        assert (bump.marker.symbol, bump.line.dash) == (shape, marks[p].dash)
+    # each turn-order line is named at its end, where it ends
+    finals = {(a.text, a.x, a.y) for a in fig.layout.annotations if a.name == "final"}
+    last = max(r["round"] for r in order)
+    assert finals == {(r["player"], last, r["position"]) for r in order if r["round"] == last}
     assert sorted({r["round"] for r in order}) == list(range(1, 9))
     moved = [r for r in rows if r["action"] in ("move", "withdraw") and r["from_card"]]
     assert len([a for a in fig.layout.annotations if a.name == "displacement"]) == len(moved)
