@@ -34,7 +34,7 @@ from typing import Any
 
 import msgspec
 
-from agon.analysis.palette import player_colors
+from agon.analysis.palette import player_marks
 from agon.analysis.timeline import outcome_of, score_timeline, series, turning_points
 from agon.core.engine import PUBLIC, narrate_as
 
@@ -178,14 +178,15 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
         ln["fork"] = shared - 1  # the last event both lines hold
     labels = _names(rs.name, first.created.cards, views)
     scored = series([{"scores": nd["scores"]} for nd in nodes])
-    colors = player_colors(players, scored)
+    marks = player_marks(players, scored)
     open_at = current if current in names else out_lines[0]["name"]
     return {
         "title": rs.title,
         "game": first.game.id,
         "as": as_player,
         "players": scored,
-        "colors": {p: colors[p] for p in scored},
+        "colors": {p: marks[p].color for p in scored},
+        "marks": {p: [marks[p].symbol, marks[p].dash] for p in scored},
         "perspectives": perspectives,
         "current": open_at,
         "nodes": nodes,
@@ -641,11 +642,23 @@ _SCRIPT = (r"""
   const TITLE = () => "Scores along " + line.name + " (click anywhere to go there)";
   function figure() {
     const xs = line.path.map(k => nodes[k].n);
-    const traces = players.map(p => ({
-      x: xs, y: line.path.map(k => nodes[k].scores[p] === undefined ? null : nodes[k].scores[p]),
-      name: p, mode: "lines", line: {color: data.colors[p], shape: "hv", width: 2.5},
-      hovertemplate: p + " %{y} after #%{x}<extra></extra>",
-    }));
+    const ys = players.map(p => line.path.map(k => nodes[k].scores[p] === undefined ? null : nodes[k].scores[p]));
+    // each player in their marks (colour, marker and dash: data.marks, as in every plot of the game) and named at
+    // their line's end (stack() moves the names apart), so no line is told from another by its colour alone
+    const finals = [];
+    finalNames = [];
+    const traces = players.map((p, i) => {
+      const [symbol, dash] = data.marks[p] || ["circle", "solid"], at = markedPoints(ys[i], i / players.length);
+      if (at.length) finals.push({x: xs[at[at.length - 1]], y: ys[i][at[at.length - 1]], text: p, showarrow: false,
+        xanchor: "left", xshift: 6, yshift: 0, font: {size: 11, color: data.colors[p]}, name: "final"});
+      if (at.length) finalNames.push(p);
+      return {x: xs, y: ys[i], name: p, mode: "lines+markers",
+        line: {color: data.colors[p], shape: "hv", width: 2.5, dash},
+        marker: {color: data.colors[p], symbol, size: 9, line: {color: "white", width: 1}},
+        selectedpoints: at, unselected: {marker: {opacity: 0}}, hovertemplate: p + " %{y} after #%{x}<extra></extra>"};
+    });
+    finals.forEach(f => { f.text = fitName(f.text); });
+    const right = endMargin(finals.map(f => f.text));
     // the turning points' labels above the plot, each on the side of its point away from the nearer edge
     // (m.anchor: moment_anchor) so that none is cut off there; stack() puts them in rows once they are drawn
     const moments = line.moments.map(m => ({x: m.n, y: 1.0, yref: "paper", yshift: 0,
@@ -654,14 +667,45 @@ _SCRIPT = (r"""
     const layout = {
       title: {text: TITLE(), x: 0.01, font: {size: 13},
               y: 1, yref: "container", yanchor: "top", pad: {t: 8}},
-      margin: {t: top(1), b: FOOT + 20, l: 50, r: 20}, dragmode: false, hovermode: "x",  // the size: its box's
+      // the size: its box's; the right margin holds the players' names
+      margin: {t: top(1), b: FOOT + 20, l: 50, r: right}, dragmode: false, hovermode: "x",
       xaxis: {title: {text: "event"}, range: [-0.5, xs[xs.length - 1] + 0.5]}, yaxis: {title: {text: "score"}},
-      annotations: moments, template: "plotly_white", showlegend: true,
+      annotations: moments.concat(finals), template: "plotly_white", showlegend: true,
       // the legend at the figure's foot, below the axis title in the bottom margin (paper units would move it with
       // the plot's height and lay it over the title)
-      legend: {orientation: "h", yref: "container", yanchor: "bottom", y: 0},
+      legend: {orientation: "h", yref: "container", yanchor: "bottom", y: 0, itemsizing: "constant", itemwidth: 50},
     };
     return {traces, layout};
+  }
+  // where a line carries its player's markers: where its value changes, and its last point, evenly thinned to about
+  // `most` (as analysis/palette.py's marked_points), staggered by `phase` so that lines do not hide one another's
+  function markedPoints(ys, phase, most) {
+    most = most || 24;
+    let last = -1;
+    ys.forEach((y, j) => { if (y !== null) last = j; });
+    if (last < 0) return [];
+    let changes = [];
+    for (let j = 1; j < last; j++) if (ys[j] !== null && ys[j] !== ys[j - 1]) changes.push(j);
+    if (changes.length >= most) {
+      const gap = changes.length / (most - 1), kept = new Set();
+      for (let j = 0; j < most - 1; j++) kept.add(changes[Math.min(changes.length - 1, Math.floor((j + phase) * gap))]);
+      changes = [...kept].sort((a, b) => a - b);
+    }
+    return changes.concat([last]);
+  }
+  // the players' names at their lines' ends, moved apart to be `gap` pixels from one another and kept inside the plot
+  // (the annotations after the turning points'): each name's yshift
+  function spreadFinals(anns, gap) {
+    const full = plot._fullLayout, out = {};
+    if (!full || !full.yaxis || !full._size) return out;
+    const ends = anns.map((a, i) => ({i, want: full.yaxis.l2p(a.y)})).slice(line.moments.length)
+      .sort((a, b) => a.want - b.want);
+    let prev = -Infinity;
+    ends.forEach(e => { e.at = Math.max(e.want, prev + gap); prev = e.at; });
+    let limit = full._size.h;
+    for (let k = ends.length - 1; k >= 0; k--) { ends[k].at = Math.min(ends[k].at, limit); limit = ends[k].at - gap; }
+    ends.forEach(e => { out[e.i] = Math.round(e.want - e.at); });
+    return out;
   }
   function drawTimeline() {
     const f = figure();
@@ -687,15 +731,29 @@ _SCRIPT = (r"""
     return FOOT + Math.max(20, Math.ceil(h));
   }
   const measurer = document.createElement("canvas").getContext("2d");
+  function widthOf(text, size) {
+    const fam = (plot._fullLayout && plot._fullLayout.font && plot._fullLayout.font.family) || "sans-serif";
+    measurer.font = size + "px " + fam;
+    return measurer.measureText(text).width;
+  }
+  // the players' names at their lines' ends (in the order of the figure's last annotations), each cut short ("…")
+  // to a fifth of the plot's width, the whole name in the legend; the right margin is as wide as the widest
+  let finalNames = [];
+  function fitName(name) {
+    const room = Math.max(40, plot.clientWidth / 5) - 14;
+    if (widthOf(name, 11) <= room) return name;
+    let cut = name;
+    while (cut.length > 1 && widthOf(cut + "…", 11) > room) cut = cut.slice(0, -1);
+    return cut + "…";
+  }
+  function endMargin(texts) { return Math.max(20, 14 + Math.ceil(Math.max(0, ...texts.map(t => widthOf(t, 11))))); }
   // a label's text in lines no wider than `width` pixels (broken at spaces; "<br>" between lines, as plotly reads)
   function wrap(text, width, size) {
-    const fam = (plot._fullLayout && plot._fullLayout.font && plot._fullLayout.font.family) || "sans-serif";
-    measurer.font = (size || 10) + "px " + fam;
     const out = [];
     let cur = "";
     text.split(" ").forEach(w => {
       const next = cur ? cur + " " + w : w;
-      if (cur && measurer.measureText(next).width > width) { out.push(cur); cur = w; } else cur = next;
+      if (cur && widthOf(next, size || 10) > width) { out.push(cur); cur = w; } else cur = next;
     });
     out.push(cur);
     return out.join("<br>");
@@ -719,12 +777,18 @@ _SCRIPT = (r"""
     });
     // the title too, in lines as wide as the figure (on a phone's width it ran past the right edge, cut off)
     const title = wrap(TITLE(), plot.getBoundingClientRect().width - 16, 13);
+    const names = finalNames.map(fitName), first = anns.length - names.length;
+    names.forEach((t, k) => {
+      if (anns[first + k] && anns[first + k].text !== t) texts["annotations[" + (first + k) + "].text"] = t;
+    });
+    if (plot.layout.margin.r !== endMargin(names)) texts["margin.r"] = endMargin(names);
     if (plot.layout.title.text !== title) {
       texts["title.text"] = title;
       texts["title.pad.t"] = 8 + 17 * (title.split("<br>").length - 1);  // plotly grows a title upwards from its line
     }
     if (Object.keys(texts).length) return Plotly.relayout(plot, texts).then(stack);
-    const spans = [...plot.querySelectorAll("g.annotation[data-index]")].map(g => {
+    const labels = [...plot.querySelectorAll("g.annotation[data-index]")];
+    const spans = labels.filter(g => Number(g.dataset.index) < line.moments.length).map(g => {
       const r = g.getBoundingClientRect(), i = Number(g.dataset.index), a = anns[i] || {};
       const was = a.xshift || 0, x0 = r.left - was, x1 = r.right - was;
       let shift = x1 > right ? right - x1 : 0;
@@ -742,7 +806,12 @@ _SCRIPT = (r"""
       row[s.i] = k; shifts[s.i] = Math.round(s.shift);
     });
     const changes = {};
+    const finals = spreadFinals(anns, 14);
     anns.forEach((a, i) => {
+      if (i in finals) {
+        if (a.yshift !== finals[i]) changes["annotations[" + i + "].yshift"] = finals[i];
+        return;
+      }
       const shift = ROW * (row[i] || 0);
       if (a.yshift !== shift) changes["annotations[" + i + "].yshift"] = shift;
       if ((a.xshift || 0) !== (shifts[i] || 0)) changes["annotations[" + i + "].xshift"] = shifts[i] || 0;

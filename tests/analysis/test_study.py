@@ -36,6 +36,7 @@ def test_every_line_is_a_path_through_events_stored_once(known):
     assert main["status"] == "over: Bruno won with 11 points" and lucky["status"] == "over: Ana won with 11 points"
     assert {"n": 14, "label": "Bruno takes the lead for good", "anchor": "right"} in main["moments"]
     assert data["colors"] == {"Ana": PALETTE[0], "Bruno": PALETTE[1]}
+    assert data["marks"] == {"Ana": ["circle", "solid"], "Bruno": ["square", "dash"]}  # the page's marker and dash
     assert data["perspectives"] == [FULL, "Ana", "Bruno"] and data["current"] == "main"
 
 

@@ -121,10 +121,12 @@ def test_the_study_page_in_a_real_browser(page, study):
 LABELS = """() => {
     const plot = document.getElementById('timeline'), area = plot.querySelector('.nsewdrag').getBoundingClientRect();
     const box = sel => { const r = plot.querySelector(sel).getBoundingClientRect(); return [r.top, r.bottom]; };
+    const moment = i => plot.layout.annotations[i].name !== 'final';  // the players' names at their lines' ends
     return {area: [area.left, area.right], height: area.height, page: document.documentElement.clientWidth,
             legend: box('g.legend'), xtitle: box('g.g-xtitle'),
-            anchors: plot.layout.annotations.map(a => [a.text, a.xanchor]),
-            labels: [...plot.querySelectorAll('g.annotation')].map(g => { const b = g.getBoundingClientRect();
+            anchors: plot.layout.annotations.filter((a, i) => moment(i)).map(a => [a.text, a.xanchor]),
+            labels: [...plot.querySelectorAll('g.annotation')].filter(g => moment(Number(g.dataset.index)))
+              .map(g => { const b = g.getBoundingClientRect();
                 return {text: g.textContent, x0: b.left, x1: b.right, y0: b.top, y1: b.bottom}; })};
 }"""
 
@@ -270,7 +272,7 @@ def test_long_labels_stay_whole_inside_the_plot_and_the_legend_under_the_axis_ti
         assert found == [], (width, found)
         # every label whole: one wider than the plot is broken into lines, never shortened
         texts = page.evaluate("() => document.getElementById('timeline').layout.annotations"
-                              ".map(a => a.text.split('<br>').join(' '))")
+                              ".filter(a => a.name !== 'final').map(a => a.text.split('<br>').join(' '))")
         assert texts == want, (width, texts)
         # the legend (three rows of long names on a narrow page) lies under the axis title, not over it
         assert got["xtitle"][1] <= got["legend"][0] + 0.5, ("the legend covers the axis title", width, got)
@@ -301,3 +303,31 @@ def test_the_timeline_title_stays_whole_on_a_phone(page, study):
     assert got["top"] >= got["box"][2] - 0.5 and all(got["bottom"] <= y + 0.5 for y in got["labels"]), got
     _, found = settled(page)
     assert found == []
+
+
+DRAWN = """() => { const p = document.getElementById('timeline'), r = p.getBoundingClientRect();
+    return {traces: p.data.map(t => [t.name, t.marker.symbol, t.line.dash, t.selectedpoints.length]),
+            finals: [...p.querySelectorAll('g.annotation')].filter(g => p.layout.annotations[g.dataset.index].name
+                === 'final').map(g => { const b = g.getBoundingClientRect();
+                  return {text: g.textContent, x0: b.left, x1: b.right, y0: b.top, y1: b.bottom}; }),
+            right: r.right}; }"""
+
+
+def test_the_timeline_tells_players_apart_by_marker_and_dash_and_names_them_at_their_lines_ends(page, known,
+                                                                                               tmp_path):
+    known.svc.branch(known.game, "even", at=2)  # a line that ends with both scores at 0: the names moved apart
+    for who, name, line in ((None, "all", "main"), ("Bruno", "bruno", "main"), (None, "even", "even")):
+        path = tmp_path / f"{name}.html"
+        path.write_text(build_study(known.svc.lines(known.game), as_player=who), encoding="utf-8")
+        page.goto(path.as_uri() + f"#line={line}&step=1")
+        page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+        got = page.evaluate(DRAWN)
+        assert [t[:3] for t in got["traces"]] == [["Ana", "circle", "solid"], ["Bruno", "square", "dash"]], who
+        assert all(t[3] >= 1 for t in got["traces"])  # markers on each line (at least at its end)
+        # the names only, nothing more (a page made as one player shows no more than before), inside the figure,
+        # neither covering the other
+        a, b = got["finals"]
+        assert {a["text"], b["text"]} == {"Ana", "Bruno"}, who
+        assert max(a["x1"], b["x1"]) <= got["right"] + 0.5
+        assert a["y1"] <= b["y0"] + 1 or b["y1"] <= a["y0"] + 1, (a, b)
+    assert page.page_errors == []
