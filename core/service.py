@@ -992,6 +992,21 @@ class Service:
             viewer = tell
         return self._record(line, [(event, actor)], viewer, auto=auto)
 
+    def pass_in_turn(self, game_ref: str, branch: str | None = None, tell: str | None = DECIDER,
+                     expect: str | None = None) -> list[Recorded]:
+        """The pending pass and the same pass by every person asked in turn after it (core.steps.passes_in_turn:
+        "nobody plays a tile"), as one entry: one move in the head history, so one undo takes the whole run back.
+        Told as the first of them may see it (or ``tell``). For a face where one person answers for the table
+        (``agon play``); a seat answers only for itself."""
+        line = self.load(game_ref, branch)
+        if expect is not None:
+            check_position(line, expect)
+        run = steps_mod.passes_in_turn(line.ruleset, line.state,
+                                         [p.name for p in line.created.players if not p.bot])
+        if not run:
+            raise ServiceError("no pass is asked of several players in turn now; answer the decision asked")
+        return self._record(line, run, run[0][1] if tell == DECIDER else tell, auto=True)[0]
+
     def advance(self, line: Line, viewer: str | None = PUBLIC, tell: bool = True) -> tuple[list[Recorded], Line]:
         """Let chance (outside table games) and bots move until a person must act or the game ends, in one
         transaction; what was recorded is told as ``viewer`` may see it (nothing is told unless ``tell``)."""

@@ -18,7 +18,7 @@ the default. The CLI (``agon play``, ``agon act``) and the HTTP server share thi
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -322,6 +322,35 @@ def build(ruleset: Ruleset, state: State, text: str) -> Event:
         shown = ", ".join(c.value for c in now.choices[:15]) + (", ..." if len(now.choices) > 15 else "")
         raise entry.EntryError(f"the decision is not complete: next, {now.prompt}: {shown}")
     return now
+
+
+TOGETHER = "0"
+"""Typed at ``agon play``'s prompt: the pending pass, and the same pass by every player asked in turn after
+(``passes_in_turn``), as one entry."""
+
+
+def passes_in_turn(ruleset: Ruleset, state: State, people: Collection[str]) -> list[tuple[Event, str]]:
+    """The pending decision's pass and the same pass by each player asked in turn after it, with who decides each:
+    what a table says as one ("nobody plays a tile", "everyone passes"). A pass is a kind of decision the ruleset
+    names in ``passes``: one that every player it asks may always take, whatever they hold, so that taking it for
+    them tells nothing hidden (a Perikles holder keeping a special tile before a battle, a nomination passed).
+    The run stops at the first decision that is not that pass, at a player met before in it, at a player not among
+    ``people`` (a bot's seat decides for itself) and at chance. Empty unless it holds two decisions or more (one is
+    the decision's own answer)."""
+    kinds = getattr(ruleset, "passes", ())
+    run: list[tuple[Event, str]] = []
+    s = state
+    while True:
+        pending = ruleset.pending(s)
+        if not isinstance(pending, Decision) or pending.player not in people or any(
+                pending.player == p for _, p in run):
+            break
+        found = [ev for ev in (_legal(ruleset, s) if s is state else ruleset.legal(s)) if tag_of(ev) in kinds]
+        if len(found) != 1 or (run and tag_of(found[0]) != tag_of(run[0][0])):
+            break
+        run.append((found[0], pending.player))
+        s = ruleset.apply(s, found[0])
+    return run if len(run) > 1 else []
 
 
 def stepwise(ruleset: Ruleset, state: State) -> bool:

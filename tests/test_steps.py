@@ -7,8 +7,9 @@ import pytest
 
 from agon.core import entry, steps
 from agon.core.games.perikles import RULESET as PERIKLES
-from agon.events.perikles import ForcesCommitted, Placement
-from tests.perikles.helpers import at_commit
+from agon.events.perikles import BattleTileKept, ForcesCommitted, Placement
+from tests.perikles.helpers import at_commit, keep_tiles
+from tests.perikles.test_specials import spartan_attack
 
 LEADERS = {"athens": 0, "argos": 0, "sparta": 1, "corinth": 2, "thebes": 2, "megara": 3}
 
@@ -215,3 +216,14 @@ def test_an_option_number_is_settled_when_no_longer_number_is_listed():
     assert steps.settled_value(q, "3") == "v3"
     assert steps.settled_value(q, "12") == "v12"
     assert steps.settled_value(q, "13") is None
+
+
+def test_a_pass_is_taken_for_each_person_asked_in_turn_whatever_their_tile_and_never_for_a_bots_seat():
+    s = spartan_attack("brasidas")  # before the battle at Mantinea P1-P3 may only keep; P4 may play Brasidas
+    everyone = ["P1", "P2", "P3", "P4"]
+    assert steps.passes_in_turn(PERIKLES, s, everyone) == [(BattleTileKept(player=p), p) for p in everyone]
+    assert steps.passes_in_turn(PERIKLES, s, ["P1", "P2", "P4"]) == [
+        (BattleTileKept(player="P1"), "P1"), (BattleTileKept(player="P2"), "P2")]  # P3's bot decides for itself
+    assert steps.passes_in_turn(PERIKLES, s, ["P1", "P3"]) == []  # a pass alone is the decision's own answer
+    last = keep_tiles(s, until="P4")
+    assert steps.passes_in_turn(PERIKLES, last, everyone) == []  # the dice come after P4: nobody else is asked

@@ -100,6 +100,10 @@ class Perikles:
     events: tuple[type[Event], ...] = EVENTS
     upcasters: Mapping[tuple[str, int], Any] = {}
     option_names: Mapping[str, str] = {}
+    passes = frozenset({"perikles.battle_tile_kept", "perikles.nomination_passed"})
+    """Decisions every player asked may always take, whatever they hold (core.steps.passes_in_turn): keeping one's
+    special tile before a battle (RULES.md, 'Special tiles': keeping is always allowed, and from version 4 every
+    holder of an unused tile is asked) and passing on nominating (legal_nomination offers it every turn)."""
 
     # -- setup ------------------------------------------------------------------------------------------------
 
