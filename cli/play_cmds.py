@@ -227,7 +227,8 @@ HELP = "\n".join((  # an entry a line, folded to the terminal (``b NAME`` as muc
     " line is also an entry here ('b c' naming two items): then it is the entry",
     "  log            the last events of this line;  state: the state as you see it",
     "  ?TEXT          only the options that mention TEXT;  ?: this help;  q: stop (everything is recorded)",
-    "  -              one step back while building a decision"))
+    "  -              one step back while building a decision;  0 (where offered): a pass, and the same pass by"
+    " each player asked in turn after"))
 
 
 def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | None) -> str | None:
@@ -336,9 +337,12 @@ def completion(line: Line, stepping: steps.Question | None, chosen: steps.Chosen
         return None
     rs, state = line.ruleset, line.state
     legal = len(rs.legal(state))
+    together = bool(in_turn(line, stepping, chosen))
 
     def settle(text: str) -> tuple[str, bool] | None:
         t = text.strip()
+        if together and text == steps.TOGETHER:
+            return text, True
         if stepping is None and t.isascii() and t.isdigit():  # an option number
             longer = any(str(m).startswith(t) for m in range(1, legal + 1) if str(m) != t)
             return (text, True) if t == text and 1 <= int(t) <= legal and not t.startswith("0") and not longer \
@@ -387,6 +391,24 @@ def stepwise_now(line: Line) -> bool:
     pending = line.pending
     return isinstance(pending, Decision) and not line.bot_of(pending.player) and len(
         line.ruleset.legal(line.state)) > 1 and steps.stepwise(line.ruleset, line.state)
+
+
+def in_turn(line: Line, stepping: steps.Question | None, chosen: steps.Chosen) -> list[tuple[Event, str]]:
+    """The pass a person is asked now and the same pass by each person asked in turn after it, which ``0`` records
+    as one entry (core.steps.passes_in_turn); empty when there is no such run, while a decision is being built, or
+    where ``0`` names a step's value."""
+    pending = line.pending
+    if chosen or not isinstance(pending, Decision) or line.bot_of(pending.player) or (
+            stepping is not None and steps.TOGETHER in (*stepping.values, *stepping.accepts)):
+        return []
+    return steps.passes_in_turn(line.ruleset, line.state, [p.name for p in line.created.players if not p.bot])
+
+
+def print_in_turn(line: Line, run: list[tuple[Event, str]]) -> None:
+    names = [p for _, p in run]
+    others = ", ".join(names[1:-1]) + (" and " if len(names) > 2 else "") + names[-1]
+    console.print(f"{steps.TOGETHER}: {option_text(line.ruleset, line.state, run[0][0])} So do {others}, asked in"
+                  " turn after (one entry).", markup=False)
 
 
 def back(line: Line, chosen: steps.Chosen) -> steps.Chosen:
@@ -471,6 +493,9 @@ def play(
                 print_question(line, now, chosen)
         else:
             print_options(line, match, here=True)
+        run = in_turn(line, stepping, chosen)
+        if run and not quiet:
+            print_in_turn(line, run)
         match = None
         try:
             while True:
@@ -497,6 +522,12 @@ def play(
             continue
         if answer.lower().startswith("b "):
             console.print("(read as an entry here; 'branch NAME' starts a branch)")
+        if answer == steps.TOGETHER and run:
+            try:
+                print_recorded(svc.pass_in_turn(game, branch, tell=who, expect=position(line)))
+            except ServiceError as e:
+                error_line(str(e))
+            continue
         if not answer and only is not None:
             answer = "1"
         elif not answer and stepping is not None and steps.DONE in stepping.values:

@@ -15,6 +15,7 @@ import pytest
 
 from agon.core.engine import Chance, Decision
 from agon.core.service import NewGame
+from agon.events.perikles import BattleTileKept
 
 PROMPT = "Your choice"
 
@@ -314,3 +315,30 @@ def test_a_filter_lists_the_options_of_a_decision_built_step_by_step_and_takes_t
     child.sendline("q")
     child.expect(pexpect.EOF)
     assert svc.load(game).events[len(line.events)] == legal[n]
+
+
+def test_0_records_the_pass_of_every_holder_asked_in_turn_as_one_entry_that_one_undo_takes_back(table):
+    svc, game, play = table
+    run_until(svc, game, lambda p: isinstance(p, Decision) and "special tile" in p.prompt)
+    line = svc.load(game)
+    before, first = len(line.events), line.pending.player
+    holders = []
+    state = line.state
+    while isinstance(p := line.ruleset.pending(state), Decision):  # the holders asked before this battle
+        holders.append(p.player)
+        state = line.ruleset.apply(state, BattleTileKept(player=p.player))
+    assert len(holders) >= 2
+    child = play()
+    assert child.before.count(f"0: {first} keeps their special tile for later. So do") == 1
+    child.send("0")  # no Enter: nothing else starts with it
+    for name in holders:
+        child.expect(f"{name} keeps their special tile for later")
+    child.expect(PROMPT)
+    line = svc.load(game)
+    assert len(line.events) == before + len(holders) and isinstance(line.pending, Chance)
+    child.sendline("u")  # one entry, one undo
+    child.expect(f"Took back {len(holders)} event")
+    child.expect(PROMPT)
+    assert len(svc.load(game).events) == before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
