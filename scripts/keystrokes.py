@@ -12,10 +12,12 @@ shortest unique prefix or abbreviation and dice as digits (``6512``, which ``pla
 alone right after them is ignored, so one that follows them is typed twice); a decision by its option number when
 ``play`` lists the options, else its steps' values in one line (each the shortest input that step takes; where
 ``play`` lists the options, the steps when they are shorter than the number), Enter alone when only one decision
-is legal. An event that follows by itself (a chance outcome with one possible result) is not typed. Keys are planned as
-``play`` reads them (cli.keyread.Typing): a word is typed only until ``play`` takes it, and a spelling whose first
-keys would go on spelling the word just taken (which ``play`` swallows) is typed further or not chosen; at the
-prompt after an entry that ended by itself, such keys get a space first (counted). At the end the game recorded
+is legal, and ``0`` for a pass asked of several players in turn (each keeping a special tile before a battle),
+which records them all (cli.play_cmds.in_turn). An event that follows by itself (a chance outcome with one possible
+result) is not typed. Keys are planned as ``play`` reads them (cli.keyread.Typing): a word is typed only until
+``play`` takes it, and a spelling whose first keys would go on spelling the word just taken (which ``play``
+swallows) is typed further or not chosen; at the prompt after an entry that ended by itself, such keys get a space
+first (counted). At the end the game recorded
 through ``play`` must equal the one played by the bots event for event; before typing, the script folds that game
 on the table game's setup and stops with a one-line error naming the first event that cannot follow there, and
 while typing it names the first event ``play`` recorded otherwise.
@@ -65,7 +67,7 @@ import msgspec  # noqa: E402
 import pexpect  # noqa: E402
 
 from agon.cli.keyread import Typing  # noqa: E402
-from agon.cli.play_cmds import SHOWN, completion, stepwise_now  # noqa: E402
+from agon.cli.play_cmds import SHOWN, completion, in_turn, stepwise_now  # noqa: E402
 from agon.core import chance as chance_mod  # noqa: E402
 from agon.core import entry, steps  # noqa: E402
 from agon.core.autoplay import CHANCE_ACTOR, next_auto  # noqa: E402
@@ -431,6 +433,26 @@ def _plan_event(svc: Service, line, n: int, event, actor: str) -> Plan:
     return Plan(n, "decision", built[0], today, enter=built[1])
 
 
+def passes_typed(line, target: list, n: int) -> list[Plan] | None:
+    """When the events from #n on begin with a run of passes that ``0`` records as one entry (cli.play_cmds.in_turn:
+    the pass asked now and the same pass by each player asked in turn after it), that run's plans (each with what
+    was typed for it before issue 17); else None. ``0`` is typed only where it ends the entry by itself."""
+    run = in_turn(line, asked_now(line), ())
+    if not run or [e for e, _ in run] != target[n:n + len(run)]:
+        return None
+    complete = completion(line, asked_now(line), ())
+    if complete is None or complete(steps.TOGETHER) != (steps.TOGETHER, True):
+        return None
+    rs, state = line.ruleset, line.state
+    plans = []
+    for i, (event, _) in enumerate(run):
+        legal = list(rs.legal(state))
+        plans.append(Plan(n + i, "decision", "", today_decision(rs, state, legal, event, line.codec.to_obj(event)),
+                          enter=False, tag=steps.tag_label(steps.tag_of(event))))
+        state = rs.apply(state, event)
+    return plans
+
+
 def today_decision(rs, state, legal, event, obj) -> str:
     """What a person typed for a decision before issue 17: its number when it is among the options shown (the
     first 40); else the cheaper of a '?TEXT' filter that brings it among the 40 shown, then its number (two
@@ -596,6 +618,15 @@ def measure(name: str, work: Path) -> Result:
         if n >= len(target):
             break
         event = target[n]
+        run = passes_typed(line, target, n)
+        if run is not None:  # '0': the pass and the same by every player asked in turn after it, one entry
+            out, keys = send(steps.TOGETHER, enter=False)
+            for i, plan in enumerate(run):
+                plan.now = keys if i == 0 else ""
+                account(res, plan, together=i > 0)
+            for i in range(len(run)):
+                check_progress(name, svc, game, target, n + i, out)
+            continue
         plan = plan_event(svc, line, n, event, today.actors[n])
         if plan.now is None:
             raise AssertionError(f"{name}: event #{n} should have followed by itself")
@@ -640,10 +671,11 @@ def measure(name: str, work: Path) -> Result:
     return res
 
 
-def account(res: Result, plan: Plan, twice: bool = False) -> None:
-    keys = len(plan.now) + (1 if plan.enter else 0) + (1 if twice else 0)
+def account(res: Result, plan: Plan, twice: bool = False, together: bool = False) -> None:
+    """Count ``plan``'s keys, today's and now; ``together``: recorded by the entry before it (no input of its own)."""
+    keys = 0 if together else len(plan.now) + (1 if plan.enter else 0) + (1 if twice else 0)
     today = len(plan.today) + 1  # a filter's newline is its Enter
-    res.inputs += 1
+    res.inputs += 0 if together else 1
     res.keys += keys
     res.today_inputs += 1 + plan.today.count("\n")
     res.today_keys += today
