@@ -998,6 +998,7 @@ class Service:
         "nobody plays a tile"), as one entry: one move in the head history, so one undo takes the whole run back.
         Told as the first of them may see it (or ``tell``). For a face where one person answers for the table
         (``agon play``); a seat answers only for itself."""
+        self.writable()
         line = self.load(game_ref, branch)
         if expect is not None:
             check_position(line, expect)
