@@ -144,9 +144,30 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
 
 
+def _api_routes() -> list[Route]:
+    """One route a path of ``ROUTES``, taking each method the table gives it: a method the path does not take is
+    then a 405 whose ``Allow`` names every method it does (a route a method, as before, named only the first's:
+    DELETE /api/games answered 'Allow: HEAD, GET', leaving out POST)."""
+    by_path: dict[str, dict[str, Any]] = {}
+    for method, path, handler, *_ in ROUTES:
+        by_path.setdefault(path, {})[method] = handler
+    return [Route(path, _by_method(handlers), methods=list(handlers)) for path, handlers in by_path.items()]
+
+
+def _by_method(handlers: dict[str, Any]) -> Any:
+    """An endpoint calling the handler of the request's method (HEAD: GET's, as Starlette adds it for GET)."""
+    if len(handlers) == 1:
+        return next(iter(handlers.values()))
+
+    async def endpoint(request: Request) -> Any:
+        return await handlers["GET" if request.method == "HEAD" else request.method](request)
+
+    return endpoint
+
+
 def create_app(url: str, *, max_body: int = MAX_BODY, poll: float = 0.5) -> Starlette:
     """The app over the store at ``url``; ``poll`` is how often (seconds) an event stream looks for news."""
-    routes = [Route(path, handler, methods=[method]) for method, path, handler, *_ in ROUTES]
+    routes = _api_routes()
     routes.append(Route("/openapi.json", lambda request: JSONResponse(openapi()), methods=["GET"]))
     routes += pages.routes()
     @contextlib.asynccontextmanager

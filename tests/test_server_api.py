@@ -202,6 +202,8 @@ def test_odd_bodies_numbers_and_methods_get_a_4xx_line_never_a_500(client):
     # a wrong method names the methods allowed
     r = client.delete(f"/api/games/{gid}/act")
     assert r.status_code == 405 and r.headers["allow"] == "POST"
+    r = client.delete("/api/games")  # listed with GET and created with POST: both are allowed
+    assert r.status_code == 405 and set(r.headers["allow"].split(", ")) == {"GET", "HEAD", "POST"}
     # a very long choice is not echoed back whole
     r = client.post(f"/api/games/{gid}/act", json={"choice": "x" * 50_000}, headers=bearer(tok))
     assert r.status_code == 400 and len(r.text) < 500
