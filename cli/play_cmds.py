@@ -86,8 +86,9 @@ def print_options(line: Line, match: str | None = None, show_all: bool = False, 
         if match and not opts:
             console.print(f"  (no option mentions {match!r})")
         if len(opts) > SHOWN and not show_all:
-            console.print(f"  ... and {len(opts) - SHOWN} more: narrow them with --match TEXT (in `agon play`:"
-                          " ?TEXT), or list all with --all.")
+            play = "" if listed_only else " (in `agon play`: ?TEXT)"  # play records: no hint of it where nothing can be
+            console.print(f"  ... and {len(opts) - SHOWN} more: narrow them with --match TEXT{play}, or list all with"
+                          " --all.")
         bot = data["pending"]["bot"]
         hint = f" ('bot' lets {pending.player}'s {bot} bot choose)" if bot else ""
         if here:

@@ -212,6 +212,19 @@ def test_no_refusal_on_a_read_only_store_names_a_command_that_records(agon, tmp_
     assert sqlite_contents(tmp_path / "archive.db") == before
 
 
+def test_a_long_option_list_on_a_read_only_store_names_no_command_that_records(agon, tmp_path):
+    """Past the 40 options shown, `agon options` tells how to narrow the list: on a read-only store by --match
+    alone, not by `agon play`, which records."""
+    gid = agon("new", "perikles", "--player", "a", "--bot", "b:random", "--bot", "c:random", "--seed",
+               "1").stdout.split()[0]
+    while "take an influence tile" not in agon("options", gid).stdout:  # two starting cubes, then the tiles
+        agon("act", gid, "1")
+    out = agon("--db", f"sqlite:///{tmp_path / 'games.db'}?mode=ro", "options", gid).stdout
+    assert "more: narrow them with --match TEXT, or list all with --all." in out
+    assert not RECORDING.search(out), out
+    assert "(in `agon play`: ?TEXT)" in agon("options", gid).stdout  # where it can record, play is named
+
+
 @pytest.mark.parametrize("journal", ["wal", "delete"])
 @pytest.mark.parametrize("option", ["mode=ro", "immutable=1"])
 def test_a_read_only_sqlite_file_in_either_journal_mode_is_read(agon, tmp_path, archive, option, journal):
