@@ -408,7 +408,8 @@ def in_turn(line: Line, stepping: steps.Question | None, chosen: steps.Chosen) -
 def print_in_turn(line: Line, run: list[tuple[Event, str]]) -> None:
     names = [p for _, p in run]
     others = ", ".join(names[1:-1]) + (" and " if len(names) > 2 else "") + names[-1]
-    console.print(f"{steps.TOGETHER}: {option_text(line.ruleset, line.state, run[0][0])} So do {others}, asked in"
+    verb = "does" if len(names) == 2 else "do"  # 'So does Cy', 'So do Bo and Cy'
+    console.print(f"{steps.TOGETHER}: {option_text(line.ruleset, line.state, run[0][0])} So {verb} {others}, asked in"
                   " turn after (one entry).", markup=False)
 
 

@@ -317,6 +317,24 @@ def test_a_filter_lists_the_options_of_a_decision_built_step_by_step_and_takes_t
     assert svc.load(game).events[len(line.events)] == legal[n]
 
 
+def test_the_line_offering_0_names_one_other_holder_in_the_singular(table, capsys):
+    """'So does Bruno' where one other holder is asked after the first, 'So do Bruno and Chloe' for two."""
+    from agon.cli.play_cmds import print_in_turn
+    from agon.core import steps
+
+    svc, game, _ = table
+    run_until(svc, game, lambda p: isinstance(p, Decision) and "special tile" in p.prompt)
+    line = svc.load(game)
+    run = steps.passes_in_turn(line.ruleset, line.state, ["Ana", "Bruno", "Chloe"])
+    first, second = run[0][1], run[1][1]
+    assert len(run) == 3  # every holder is asked before the first battle
+    print_in_turn(line, run[:2])
+    said = capsys.readouterr().out
+    assert f"{first} keeps their special tile for later. So does {second}, asked in turn after" in said
+    print_in_turn(line, run)
+    assert f"So do {second} and {run[2][1]}, asked" in capsys.readouterr().out
+
+
 def test_0_records_the_pass_of_every_holder_asked_in_turn_as_one_entry_that_one_undo_takes_back(table):
     svc, game, play = table
     run_until(svc, game, lambda p: isinstance(p, Decision) and "special tile" in p.prompt)
@@ -329,7 +347,10 @@ def test_0_records_the_pass_of_every_holder_asked_in_turn_as_one_entry_that_one_
         state = line.ruleset.apply(state, BattleTileKept(player=p.player))
     assert len(holders) >= 2
     child = play()
-    assert child.before.count(f"0: {first} keeps their special tile for later. So do") == 1
+    others = holders[1:]
+    named = ", ".join(others[:-1]) + (" and " if len(others) > 1 else "") + others[-1]
+    said = f"0: {first} keeps their special tile for later. So {'does' if len(others) == 1 else 'do'} {named}, asked"
+    assert " ".join(child.before.split()).count(said) == 1  # 'So does P2', 'So do P2 and P3'
     child.send("0")  # no Enter: nothing else starts with it
     for name in holders:
         child.expect(f"{name} keeps their special tile for later")
