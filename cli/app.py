@@ -113,7 +113,7 @@ def usage_message(e: Any) -> str:
         # 'agon games --db club.db': the store is agon's own option, named before the command (or AGON_DB)
         top, _, rest = path.partition(" ")
         command = hint(f"{top} --db FILE {rest} ...")
-        return f"--db goes before the command: {command} (or set AGON_DB); see `{top} --help`"
+        return f"--db goes before the command: `{command}` (or set AGON_DB); see `{top} --help`"
     if ctx is not None and ctx.command.get_help_option(ctx) is not None:
         message += f"; see `{path} --help`"
     return message

@@ -13,8 +13,8 @@ from agon.cli.common import (
     Fail,
     GameArg,
     JsonOpt,
-    agon_line,
     branch_name,
+    cited,
     console,
     examples,
     friendly,
@@ -137,8 +137,8 @@ def keygen(file: Annotated[Path, typer.Argument(help="Where to write the private
             raise Fail(f"{path} exists; choose another FILE (a key is never overwritten, nor its .pub)")
     public = signing.keygen(file)
     console.print(f"Wrote the private key to {file} and the public key to {public}.", markup=False)
-    sign = agon_line(f"export GAME --sign {shlex.quote(str(file))}")
-    trust = agon_line(f"import FILE --trust {shlex.quote(str(public))}")
+    sign = cited(f"export GAME --sign {shlex.quote(str(file))}")
+    trust = cited(f"import FILE --trust {shlex.quote(str(public))}")
     console.print(f"Sign with: {sign}; import with: {trust}", markup=False)
 
 

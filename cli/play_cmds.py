@@ -96,26 +96,26 @@ def print_options(line: Line, match: str | None = None, show_all: bool = False, 
         elif listed_only:
             console.print(READ_ONLY_LISTED, markup=False)
         else:
-            choose = agon_line(f"act {gid} N --expect {data['position']}")
+            choose = cited(f"act {gid} N --expect {data['position']}")
             console.print(f"Choose: {choose}{hint}; --expect refuses"
                           " the number if the line has moved since these options were listed. Any legal decision can"
-                          f" also be given as JSON ({agon_line(f'schema {line.ruleset.name}')}).", markup=False)
+                          f" also be given as JSON ({cited(f'schema {line.ruleset.name}')}).", markup=False)
             if not bot and steps.stepwise(line.ruleset, line.state):
                 first = steps.ask(line.ruleset, line.state)
                 if isinstance(first, steps.Question):
                     values = ", ".join(first.values[:12]) + (", ..." if len(first.values) > 12 else "")
                     console.print(f"Or build any legal one step by step ({cited(f'play {gid}')} asks each step, or"
-                                  f" type them all: {agon_line(f'act {gid}')} 'VALUE ...'), first {first.prompt}:"
+                                  f" type them all: `{agon_line(f'act {gid}')} 'VALUE ...'`), first {first.prompt}:"
                                   f" {values}",
                                   markup=False)
     elif listed_only:
         console.print(f"{describe_pending(pending)}. {READ_ONLY_LISTED}", markup=False)
     elif isinstance(pending, Chance) and not line.created.table:
-        how = "type 'seed' here" if here else agon_line(f"act {gid} seed")
+        how = "type 'seed' here" if here else cited(f"act {gid} seed")
         console.print(f"This game draws its luck from its seed: {how} (the same luck as the line this one came"
                       " from, unless it was branched with --reseed).", markup=False)
     else:
-        print_chance(pending, "type it here" if here else agon_line(f"act {gid} '...'"))
+        print_chance(pending, "type it here" if here else cited(f"act {gid} '...'"))
 
 
 READ_ONLY_LISTED = "The store is read-only: what comes next can be read here, not recorded."
@@ -251,7 +251,7 @@ def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | No
             if not rest.strip():
                 raise ServiceError("give the new branch a name: branch NAME")
             made = svc.branch(gid, rest.strip(), from_branch=line.branch.name)
-            back = agon_line(f"switch {gid} {shlex.quote(line.branch.name)}")
+            back = cited(f"switch {gid} {shlex.quote(line.branch.name)}")
             console.print(f"Now on branch {made.name}, starting after event #{line.head.depth} of"
                           f" {line.branch.name} (back: {back}).", markup=False)
             return made.name

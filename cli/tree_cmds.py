@@ -15,6 +15,7 @@ from agon.cli.common import (
     agon_line,
     branch_flag,
     branch_name,
+    cited,
     console,
     examples,
     friendly,
@@ -98,7 +99,7 @@ def branch(
         return
     console.print(f"Branch {name} starts after event #{now.events - 1} of {made.parent_branch}"
                   f" with {'fresh' if reseed else 'the same'} luck; now on {name}: {now.status}")
-    back = agon_line(f"switch {game_id} {shlex.quote(made.parent_branch or '')}")
+    back = cited(f"switch {game_id} {shlex.quote(made.parent_branch or '')}")
     console.print(f"Play on with: {agon_line(f'options {game_id}')}   (back: {back})", markup=False)
 
 

@@ -157,7 +157,7 @@ def test_a_branch_made_where_chance_is_due_draws_it_from_the_seed_with_the_same_
     roll = next(line for line in rolled.splitlines() if line.strip().startswith("#3")).split(None, 1)[1]
     agon("branch", gid, "again", "--at", "2")
     out = agon("options", gid).stdout
-    assert f"This game draws its luck from its seed: agon act {gid} seed" in out
+    assert f"This game draws its luck from its seed: `agon act {gid} seed`" in out
     assert roll in agon("act", gid, "seed").stdout
 
 

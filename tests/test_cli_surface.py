@@ -7,6 +7,8 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
+import shlex
 import socket
 import subprocess
 import sys
@@ -309,13 +311,34 @@ def test_cards_writes_toml_or_json_into_new_folders_and_nothing_else(agon, tmp_p
 # -- hints name the store they were printed for -----------------------------------------------------------------
 
 
+def test_a_command_inside_a_sentence_stands_between_backticks(agon, tmp_path):
+    """Where a sentence goes on after the command it names (the options' 'Choose:', a table's chance, the key pair,
+    the way back from a branch), the command stands between backticks and splits in a shell as printed."""
+    db = str(tmp_path / "club games.db")
+
+    def named(out: str, start: str) -> list[str]:
+        said = next(ln for ln in out.splitlines() if ln.startswith(start))
+        found = re.findall(r"`(agon [^`]*)`", said)
+        assert found and all(shlex.split(c)[:3] == ["agon", "--db", db] for c in found), said  # as a shell reads it
+        return found
+
+    gid = agon("--db", db, "new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3").stdout.split()[0]
+    assert named(agon("--db", db, "options", gid).stdout, "Choose:")[1] == f"agon --db {shlex.quote(db)} schema toy"
+    table = agon("--db", db, "new", "toy", "--player", "ann", "--bot", "bob:random", "--table").stdout.split()[0]
+    assert named(agon("--db", db, "options", table).stdout, "Enter") == [
+        f"agon --db {shlex.quote(db)} act {table} '...'"]
+    assert named(agon("--db", db, "branch", gid, "aside").stdout, "Play on with:") == [
+        f"agon --db {shlex.quote(db)} switch {gid} main"]
+    assert len(named(agon("--db", db, "keygen", str(tmp_path / "my key")).stdout, "Sign with:")) == 2
+
+
 def test_hints_carry_the_db_given_on_the_command_line(agon, tmp_path):
     db = str(tmp_path / "club games.db")
     quoted = f"'{db}'"
     out = agon("--db", db, "new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3").stdout
     gid = out.splitlines()[0]
     assert f"Next: agon --db {quoted} options {gid}" in out
-    assert f"Choose: agon --db {quoted} act {gid} N --expect" in agon("--db", db, "options", gid).stdout
+    assert f"Choose: `agon --db {quoted} act {gid} N --expect" in agon("--db", db, "options", gid).stdout
     agon("--db", db, "act", gid, "2")
     assert f"Bring them back with: agon --db {quoted} redo {gid}" in agon("--db", db, "undo", gid).stdout
     out = agon("--db", db, "demo", "adamastor").stdout
@@ -400,7 +423,7 @@ def test_demo_plays_the_player_count_its_help_names(agon):
 
 def test_db_given_after_the_command_says_where_it_goes(agon):
     said = one_line(agon("games", "--db", "club.db", ok=False), 2)
-    assert said == "error: --db goes before the command: agon --db FILE games ... (or set AGON_DB); see `agon --help`"
+    assert said == "error: --db goes before the command: `agon --db FILE games ...` (or set AGON_DB); see `agon --help`"
     one_line(agon("plot", "scores", "g", "--db=club.db", ok=False), 2, "agon --db FILE plot scores ...")
 
 
