@@ -515,6 +515,13 @@ def position_problem(line: Line, expect: str, words: Words = CLI_WORDS) -> str |
             f" nothing was recorded: look at {words.options} again and choose anew")
 
 
+def seeded_only(pending: Chance) -> ServiceError:
+    """The refusal of a chance outcome other than the seed's in a game that draws its luck from its seed (typed, or
+    sent as an event): the same words on every face, naming no command (the server words ``{table}`` its own way)."""
+    return ServiceError(f"this game draws every chance outcome from its seed ({pending.describe()}): type 'seed';"
+                        " a game whose luck is typed in is", " {table}")
+
+
 def check_position(line: Line, expect: str, words: Words = CLI_WORDS) -> None:
     """Raise unless ``line`` is still at position ``expect``: a line that moved is a lost race (``RaceLost``: the
     server's 409), a malformed position a ``ServiceError``."""
@@ -890,8 +897,7 @@ class Service:
                 outcome = chance_mod.draw(pending, chance_mod.rng_for(
                     line.created.seed, line.branch.luck, line.chance_count))
             elif not line.created.table:  # what may be typed here is 'seed' alone: say so, not what a table takes
-                raise ServiceError(f"this game draws every chance outcome from its seed ({pending.describe()}): type"
-                                   " 'seed'; a game whose luck is typed in is", " {table}")
+                raise seeded_only(pending)
             else:
                 try:
                     outcome = chance_mod.parse(pending, text)
@@ -985,8 +991,7 @@ class Service:
                 raise ServiceError(f"no player acts now: a chance outcome is needed ({pending.describe()})")
             if isinstance(pending, Chance) and not line.created.table and event != pending.build(chance_mod.draw(
                     pending, chance_mod.rng_for(line.created.seed, line.branch.luck, line.chance_count))):
-                raise ServiceError("this game draws every chance outcome from its seed (so `agon verify` can"
-                                   " recompute it): type 'seed'; a game whose luck is typed in is", " {table}")
+                raise seeded_only(pending)  # an event sent as JSON: the same words, naming no command of a face
             actor, viewer = CHANCE_ACTOR, PUBLIC
         if tell != DECIDER:
             viewer = tell

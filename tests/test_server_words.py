@@ -124,3 +124,27 @@ def test_a_wrong_number_of_seats_names_the_fields_over_http_and_the_options_at_t
             "toy is played by 2 to 4 players, not 1; give that many 'players' and 'bots'")
     one_line(agon("new", "toy", "--player", "a", ok=False), 1,
              "toy is played by 2 to 4 players, not 1; give that many --player/--bot options")
+
+
+def test_a_seeded_games_chance_sent_as_an_event_names_no_command(client):
+    """A line of a seeded game waiting for chance (a branch the club's owner made at the command line, at an event
+    followed by a draw): the host's outcome sent as an event, not the seed's, is refused without a command to run."""
+    from agon.core.engine import Chance
+
+    g = new_duel(client)
+    gid, host = g["game"], bearer(g["host"]["token"])
+    svc = client.app.state.service
+    line = svc.load(gid)
+    state, at = line.first_state, 0
+    for event in line.events[1:]:
+        if isinstance(line.ruleset.pending(state), Chance):
+            break
+        state, at = line.ruleset.apply(state, event), at + 1
+    svc.branch(gid, "drawn", at)  # `agon branch GAME drawn --at N` on the store the server serves
+    client.app.state.lines.items.clear()
+    assert client.get(f"/api/games/{gid}").json()["pending"]["entered_by"] == "seed"
+    drawn = line.codec.to_obj(event)
+    other = {**drawn, "nations": list(reversed(drawn["nations"]))}
+    refused(client.post(f"/api/games/{gid}/act", json={"choice": other}, headers=host), 400,
+            "this game draws every chance outcome from its seed", "type 'seed'", '"table": true (POST /api/games)')
+    assert client.post(f"/api/games/{gid}/act", json={"choice": "seed"}, headers=host).status_code == 200
