@@ -60,6 +60,7 @@ def import_new(service: Service, data: bytes) -> str:
     from agon.core.transfer import import_data
     from agon.events.envelope import ImportError_, from_jsonl
 
+    service.writable()
     try:
         root = document.read(data).root.id if document.is_document(data) else from_jsonl(data)[0].id
     except (ImportError_, document.DocumentError) as e:
@@ -177,6 +178,7 @@ def undo_refusal(line: Line, seat: str) -> str | None:
 
 def undo(service: Service, line: Line, seat: str, steps: int = 1) -> tuple[Any, int]:
     """Undo as ``seat`` under the policy above, on the line the caller read (a race is lost, not misapplied)."""
+    service.writable()  # a store that may only be read says so first, as to every request that records
     if seat != HOST and steps != 1:
         raise ServiceError("a player may take back only their own last decision (steps 1); the host may undo more")
     why = undo_refusal(line, seat)

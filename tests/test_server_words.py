@@ -148,3 +148,47 @@ def test_a_seeded_games_chance_sent_as_an_event_names_no_command(client):
     refused(client.post(f"/api/games/{gid}/act", json={"choice": other}, headers=host), 400,
             "this game draws every chance outcome from its seed", "type 'seed'", '"table": true (POST /api/games)')
     assert client.post(f"/api/games/{gid}/act", json={"choice": "seed"}, headers=host).status_code == 200
+
+
+def test_a_server_on_a_read_only_store_refuses_every_request_that_records_first_naming_no_command_or_path(tmp_path):
+    """A club's archive served read-only (a SQLite file opened with mode=ro): each request that would record is
+    refused as read-only before anything else is judged (a seat's undo the policy would refuse too, an import of a
+    game already there), in the API's words: no command of the command line, no path of the store; nothing changes,
+    and the games are still read."""
+    import warnings
+
+    from agon.server.app import create_app
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    path = tmp_path / "archive.db"
+    app = create_app(f"sqlite:///{path}", poll=0.05)
+    with TestClient(app) as c:
+        g = new_duel(c)
+        gid, host = g["game"], bearer(g["host"]["token"])
+        who = c.get(f"/api/games/{gid}").json()["pending"]["player"]
+        assert c.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(g["seats"][who]["token"])).is_success
+        exported = c.get(f"/api/games/{gid}/export", headers=host).content
+    app.state.service.store.close()
+    before = path.read_bytes()
+
+    app = create_app(f"sqlite:///{path}?mode=ro", poll=0.05)
+    with TestClient(app) as c:
+        state = c.get(f"/api/games/{gid}").json()
+        seat = {p: bearer(g["seats"][p]["token"]) for p in g["seats"]}
+        acting, other = state["pending"]["player"], who  # who decided last: their undo the policy allows
+        asked = [("/act", {"choice": 1}, seat[acting]), ("/act", {"choice": 99}, seat[acting]),
+                 ("/undo", {}, seat[other]), ("/undo", {}, seat[acting]), ("/undo", {"steps": 2}, host),
+                 ("/redo", {}, host), ("/branch", {"name": "x"}, host), ("/switch", {"name": "main"}, host)]
+        said = [c.post(f"/api/games/{gid}{route}", json=body, headers=h) for route, body, h in asked]
+        said += [c.post("/api/games", json={"ruleset": "pergamemnon", "players": ["A", "B"]}),
+                 c.post("/api/import", content=exported)]
+        for r in said:
+            error = refused(r, 503, "is read-only", "nothing was recorded: the games of this server may be read, not"
+                            " played on")
+            assert str(tmp_path) not in error and "archive" not in error, error
+        assert c.get(f"/api/games/{gid}").json()["event"] == state["event"]
+    app.state.service.store.close()
+    assert path.read_bytes() == before
