@@ -125,6 +125,12 @@ def revealed(rs: Ruleset, before: State, after: State, viewers: list[str]) -> bo
     return False
 
 
+def showed(rs: Ruleset, before: State, event: Any, after: State, viewers: list[str]) -> bool:
+    """Whether the decision ``event`` (``before`` -> ``after``) showed one of ``viewers`` something hidden from them:
+    named in their views (``revealed``), or what the ruleset's ``shows`` says it showed though no view names it."""
+    return shows(rs, before, event, after) or revealed(rs, before, after, viewers)
+
+
 REVEALED = object()
 """``_blocker``: the seat's last decision showed the others something (in the views, or by the ruleset's
 ``shows``)."""
@@ -142,9 +148,7 @@ def _blocker(line: Line, seat: str) -> object:
             return env.actor
         others = [PUBLIC, *(p for p in line.created.names if p != seat)]
         step = line.steps(env.depth, env.depth)[0]  # the decision with the state before it (as ``state_at``)
-        rs = line.ruleset
-        return REVEALED if (shows(rs, step.before, step.event, step.after)
-                            or revealed(rs, step.before, step.after, others)) else None
+        return REVEALED if showed(line.ruleset, step.before, step.event, step.after, others) else None
     return SETUP_ACTOR
 
 

@@ -222,9 +222,9 @@ def shows(rs, s, ev, player: str, names: tuple[str, ...]) -> bool:
     """Whether ``player``'s decision ``ev`` shows the others something hidden from them (core/seats.py: then it is
     not theirs to take back, and their page offers no undo)."""
     from agon.core.engine import PUBLIC
-    from agon.core.seats import revealed
+    from agon.core.seats import showed
 
-    return revealed(rs, s, rs.apply(s, ev), [PUBLIC, *(p for p in names if p != player)])
+    return showed(rs, s, ev, rs.apply(s, ev), [PUBLIC, *(p for p in names if p != player)])
 
 
 def seen_by_all(rs, s) -> tuple:
