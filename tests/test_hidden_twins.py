@@ -12,9 +12,9 @@ twins stop where no such pair is left (a face-down card revealed, a hand played 
 Then, as the viewer: the study page (``agon view --as``: every event's sentence, every state, the score timeline's
 players, marks and end labels, the lines and key moments), the spectators' page data (what every player sees), the
 plots (the score timeline, the auction, the battles, the voyage: each draws only what every player sees, so the
-twins' plots are the same), the player's record (``agon log --as``), and ``agon play``'s ``0`` (the passes of the
-holders asked in turn, narrated to the first of them) must read the same in both games once the game's id is left
-out.
+twins' plots are the same), the player's record (``agon log --as``), ``agon play``'s ``0`` (the passes of the
+holders asked in turn, narrated to the first of them) and every answer ``agon serve`` gives the viewer's seat must
+read the same in both games once the game's id is left out.
 """
 
 from __future__ import annotations
@@ -233,3 +233,43 @@ def test_0_at_a_table_tells_the_first_holder_nothing_of_the_tiles_the_others_kee
     record = alike(agon("log", ga, "--as", VIEWER).stdout, agon("log", gb, "--as", VIEWER).stdout, ids)
     assert "P2 keeps their special tile for later." in record[0]
     assert record[0] == record[1]
+
+
+@pytest.mark.parametrize(("ruleset", "players", "seed"), [TWINS[1], TWINS[3]])
+def test_the_server_answers_a_seat_the_same_whatever_the_others_hold(tmp_path, ruleset, players, seed):
+    """``agon serve`` on the twins' store: every answer to P1's seat (the state, the options, the record, the lines),
+    to a spectator and to the watch page's data reads the same in both games, once the game's id and position (its
+    head's id, a hash of events that differ) are left out."""
+    import re
+    import warnings
+
+    from agon.core import seats
+    from agon.server.app import create_app
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    store = Store(url)
+    try:
+        svc = Service(store)
+        ga, gb, differ = twins(svc, ruleset, players, seed)
+        tokens = [seats.issue(svc, g)[VIEWER] for g in (ga, gb)]
+    finally:
+        store.close()
+    assert differ
+    app = create_app(url, poll=0.05)
+    with TestClient(app) as c:
+        answers = []
+        for gid, token in zip((ga, gb), tokens):
+            mine = {"Authorization": f"Bearer {token}"}
+            got = [c.get(f"/api/games/{gid}{route}", headers=mine).text
+                   for route in ("", "/options", "/log", "/branches")]
+            got += [c.get(f"/api/games/{gid}{route}").text for route in ("", "/log")]
+            got.append(c.get(f"/games/{gid}/watch.json").text)
+            shown = re.sub(r'"position":"\d+\.[0-9a-f]+"', '"position":"P"', "\n".join(got))
+            answers.append(shown.replace(gid, "GAME"))
+    app.state.service.store.close()
+    assert '"you":"P1"' in answers[0]
+    assert answers[0] == answers[1]
