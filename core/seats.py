@@ -155,7 +155,10 @@ def _blocker(line: Line, seat: str) -> object:
 def may_undo(service: Service, line: Line, seat: str) -> bool:
     """Whether ``seat`` may undo one decision on ``line`` now: the host while something on it was entered (not on a
     new game's or a new branch's events that no person entered: ``Service.undoable``), a player their own last
-    decision while nobody acted, nothing was drawn and nothing was revealed since."""
+    decision while nobody acted, nothing was drawn and nothing was revealed since; nobody in a store read-only as it
+    opened (``Service.writable`` would refuse the undo: a page shows no undo it would be refused)."""
+    if service.store.read_only_as_opened:
+        return False
     if seat == HOST:
         return service.undoable(line)
     return _blocker(line, seat) is None

@@ -170,6 +170,7 @@ def test_a_server_on_a_read_only_store_refuses_every_request_that_records_first_
         gid, host = g["game"], bearer(g["host"]["token"])
         who = c.get(f"/api/games/{gid}").json()["pending"]["player"]
         assert c.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(g["seats"][who]["token"])).is_success
+        assert c.get(f"/api/games/{gid}", headers=host).json()["may_undo"] is True  # something was entered
         exported = c.get(f"/api/games/{gid}/export", headers=host).content
     app.state.service.store.close()
     before = path.read_bytes()
@@ -178,7 +179,9 @@ def test_a_server_on_a_read_only_store_refuses_every_request_that_records_first_
     with TestClient(app) as c:
         state = c.get(f"/api/games/{gid}").json()
         seat = {p: bearer(g["seats"][p]["token"]) for p in g["seats"]}
-        acting, other = state["pending"]["player"], who  # who decided last: their undo the policy allows
+        acting, other = state["pending"]["player"], who  # who decided last
+        # the store would refuse any undo: no page offers one, the host's included
+        assert [c.get(f"/api/games/{gid}", headers=h).json()["may_undo"] for h in (*seat.values(), host)] == [False] * 3
         asked = [("/act", {"choice": 1}, seat[acting]), ("/act", {"choice": 99}, seat[acting]),
                  ("/undo", {}, seat[other]), ("/undo", {}, seat[acting]), ("/undo", {"steps": 2}, host),
                  ("/redo", {}, host), ("/branch", {"name": "x"}, host), ("/switch", {"name": "main"}, host)]
