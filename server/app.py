@@ -22,79 +22,75 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agon.core.service import Service
 from agon.events.store import Store
-from agon.server import api, decide, pages
+from agon.events.summary import ORDERS
+from agon.server import api, decide, pages, schemas
+from agon.server.schemas import BRANCH, COUNT, INT, NUM, STR, Answer, Op, Param
 
 THREADS = 8
 """Worker threads for the service's (blocking) calls per worker process."""
 MAX_BODY = 4 * 1024 * 1024
 """The largest request body accepted (an exported game of a few thousand events fits)."""
 
-# method, path, handler, summary, who may call it, the body it takes
-ROUTES: list[tuple[str, str, Any, str, str, dict[str, Any] | None]] = [
-    ("GET", "/api/rulesets", api.route(api.list_rulesets), "The rulesets a game can be created with.", "anyone",
-     None),
-    ("GET", "/api/games", api.route(api.list_games), "Every game with its status.", "anyone", None),
-    ("POST", "/api/games", api.route(api.create_game),
-     "Create a game: answers one secret link per person's seat and the host's.", "anyone",
-     {"ruleset": "string", "players": ["string"], "bots": [{"name": "string", "kind": "string"}],
-      "seed": "integer", "table": "boolean", "options": {"KEY": "VALUE"}, "title": "string"}),
-    ("POST", "/api/import", api.route(api.import_game, raw_body=True),
-     "A new game from a file written by 'agon export' (the body); answers its links; 409 if already stored.",
-     "anyone", None),
-    ("GET", "/api/games/{game}", api.route(api.get_state), "The game now as the caller's seat sees it.",
-     "anyone (a seat's token: that seat's view)", None),
-    ("GET", "/api/games/{game}/options", api.route(api.get_options),
-     "Who acts now; the legal decisions for that player's own seat only.", "anyone", None),
-    ("GET", "/api/games/{game}/steps", api.route(decide.next_step),
-     "The acting seat's decision built step by step: the next step's choices after the steps 'chosen' (their"
-     " values, separated by spaces), or the finished decision; 'choice' is what /act takes.", "the acting seat",
-     None),
-    ("POST", "/api/games/{game}/act", api.route(api.act),
-     "Record a decision (the acting seat) or a chance outcome (the host of a table game).", "a seat",
-     {"choice": "string (a number from the options, an event as JSON, or a chance outcome)",
-      "expect": "string: the 'position' the options were read at (e.g. 12.a1b2c3d4), or their event number;"
-                " 409 if the game moved on"}),
-    ("POST", "/api/games/{game}/undo", api.route(api.undo),
-     "Take back a decision: a player their own last one while nobody acted since and nothing was revealed;"
-     " the host any number.", "a seat", {"steps": "integer (host only: more than 1)"}),
-    ("POST", "/api/games/{game}/redo", api.route(api.redo), "Redo the last undo.", "the host", None),
-    ("GET", "/api/games/{game}/branches", api.route(api.list_branches), "The game's lines.", "anyone", None),
-    ("POST", "/api/games/{game}/branch", api.route(api.make_branch), "A new line, made the one played.",
-     "the host", {"name": "string", "at": "integer", "reseed": "boolean"}),
-    ("POST", "/api/games/{game}/switch", api.route(api.switch), "Play on another line.", "the host",
-     {"name": "string"}),
-    ("GET", "/api/games/{game}/log", api.route(api.get_log),
-     "The line's events from 'from', told as the caller's seat may read them.", "anyone", None),
-    ("GET", "/api/games/{game}/export", api.route(api.export),
-     "The whole game as 'agon export' writes it (with ?branch=NAME: that line only).", "the host", None),
-    ("GET", "/api/games/{game}/events", api.stream,
-     "Server-sent events: each new event ('recorded'), 'moved' after an undo or switch, and 'status'.",
-     "anyone (?token= for a seat's own record)", None),
+ROUTES: list[Op] = [
+    Op("GET", "/api/rulesets", api.route(api.list_rulesets), "The rulesets a game can be created with.", "anyone",
+       Answer("Rulesets")),
+    Op("GET", "/api/games", api.route(api.list_games), "Every game with its status, as 'agon games' lists them.",
+       "anyone", Answer("Games"),
+       query=(Param("ruleset", STR, "only this ruleset's games"), Param("status", {"enum": ["over", "playing"]}),
+              Param("order", {"enum": list(ORDERS)}, "default: oldest"), Param("limit", COUNT))),
+    Op("POST", "/api/games", api.route(api.create_game),
+       "Create a game: answers one secret link per person's seat and the host's.", "anyone", Answer("Created", 201),
+       body=schemas.CREATE, example={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
+                                     "bots": [{"name": "Cy", "kind": "random"}], "seed": 7}),
+    Op("POST", "/api/import", api.route(api.import_game, raw_body=True),
+       "A new game from a file written by 'agon export' (the body); answers its links; 409 if already stored.",
+       "anyone", Answer("Created", 201), (409,), body=STR, body_media=schemas.NDJSON),
+    Op("GET", "/api/games/{game}", api.route(api.get_state), "The game now as the caller's seat sees it.",
+       "anyone (a seat's token: that seat's view)", Answer("State"), (403,), (BRANCH,)),
+    Op("GET", "/api/games/{game}/options", api.route(api.get_options),
+       "Who acts now; the legal decisions for that player's own seat only.", "anyone", Answer("Options"), (403,),
+       (BRANCH, Param("brief", {"enum": ["1", "true", "yes", "0", "false", "no"]},
+                      "with 'stepwise': leave the long list out"))),
+    Op("GET", "/api/games/{game}/steps", api.route(decide.next_step),
+       "The acting seat's decision built step by step: the next step's choices after the steps 'chosen' (their"
+       " values, separated by spaces), or the finished decision; 'choice' is what /act takes.", "the acting seat",
+       Answer("Steps"), (401, 403, 409), (BRANCH, Param("chosen", STR, "the values of the steps taken so far"))),
+    Op("POST", "/api/games/{game}/act", api.route(api.act),
+       "Record a decision (the acting seat) or a chance outcome (the host of a table game).", "a seat",
+       Answer("Acted"), (401, 403, 409, 422), body=schemas.ACT, example={"choice": 3, "expect": "12.a1b2c3d4"}),
+    Op("POST", "/api/games/{game}/undo", api.route(api.undo),
+       "Take back a decision: a player their own last one while nobody acted since and nothing was revealed;"
+       " the host any number.", "a seat", Answer("Undone"), (401, 403, 409), body=schemas.UNDO),
+    Op("POST", "/api/games/{game}/redo", api.route(api.redo), "Redo the last undo.", "the host", Answer("Redone"),
+       (401, 403, 409), body=schemas.REDO),
+    Op("GET", "/api/games/{game}/branches", api.route(api.list_branches), "The game's lines.", "anyone",
+       Answer("Branches"), (403,)),
+    Op("POST", "/api/games/{game}/branch", api.route(api.make_branch), "A new line, made the one played.",
+       "the host", Answer("Head"), (401, 403, 409), body=schemas.MAKE_BRANCH),
+    Op("POST", "/api/games/{game}/switch", api.route(api.switch), "Play on another line.", "the host",
+       Answer("Head"), (401, 403), body=schemas.SWITCH),
+    Op("GET", "/api/games/{game}/log", api.route(api.get_log),
+       "The line's events from 'from', told as the caller's seat may read them.", "anyone", Answer("Log"), (403,),
+       (BRANCH, Param("from", INT, "the first event (default 0)"))),
+    Op("GET", "/api/games/{game}/export", api.route(api.export),
+       "The whole game as 'agon export' writes it (with ?branch=NAME: that line only).", "the host",
+       Answer(STR, media=schemas.NDJSON), (401, 403), (Param("branch", STR, "that line only"),)),
+    Op("GET", "/api/games/{game}/events", api.stream,
+       "Server-sent events: each new event ('recorded'), 'moved' after an undo or switch, and 'status'; each"
+       " message's data is JSON, of the shape 'x-events' names for its kind.",
+       "anyone (?token= for a seat's own record)", Answer(STR, media=schemas.SSE), (403,),
+       (BRANCH, Param("since", INT, "the last event the client has (or the Last-Event-ID header)"),
+        Param("wait", NUM, "seconds until the stream ends (at most 3600)")),
+       extra={"x-events": {kind: schemas.ref(shape) for kind, shape in schemas.STREAM_EVENTS.items()}}),
 ]
+"""The API's routes: what each does, who may call it, what it takes and answers (server/schemas.py)."""
 
 
 def openapi() -> dict[str, Any]:
     """The OpenAPI document, from the route table above."""
-    paths: dict[str, Any] = {}
-    for method, path, _, summary, who, body in ROUTES:
-        op: dict[str, Any] = {
-            "summary": summary,
-            "description": f"Who may call it: {who}. A seat is named by its token: 'Authorization: Bearer TOKEN'"
-                           " or '?token=TOKEN'. Errors are {\"error\": \"one sentence\"}.",
-            "parameters": [{"name": "branch", "in": "query", "required": False, "schema": {"type": "string"}}]
-            if method == "GET" and "{game}" in path else [],
-            "responses": {"200": {"description": "OK"}, "4XX": {"description": "{\"error\": \"...\"}"}},
-        }
-        if "{game}" in path:
-            op["parameters"].append({"name": "game", "in": "path", "required": True, "schema": {"type": "string"}})
-        if body is not None:
-            op["requestBody"] = {"content": {"application/json": {"example": body}}}
-        paths.setdefault(path, {})[method.lower()] = op
     from agon import __version__
 
-    return {"openapi": "3.1.0", "info": {"title": "agon", "version": __version__,
-                                         "description": "Tabletop games as event logs, played over HTTP."},
-            "paths": paths}
+    return schemas.document(ROUTES, __version__)
 
 
 class BodyLimit:
@@ -149,8 +145,8 @@ def _api_routes() -> list[Route]:
     then a 405 whose ``Allow`` names every method it does (a route a method, as before, named only the first's:
     DELETE /api/games answered 'Allow: HEAD, GET', leaving out POST)."""
     by_path: dict[str, dict[str, Any]] = {}
-    for method, path, handler, *_ in ROUTES:
-        by_path.setdefault(path, {})[method] = handler
+    for op in ROUTES:
+        by_path.setdefault(op.path, {})[op.method] = op.handler
     return [Route(path, _by_method(handlers), methods=list(handlers)) for path, handlers in by_path.items()]
 
 
