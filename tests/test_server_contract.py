@@ -1,0 +1,375 @@
+"""The HTTP API keeps its published contract: a live ``agon serve`` app (on loopback, as tests/browser.py starts
+it) is driven through a session of every ruleset, as a club member's client would, and every answer is checked
+against /openapi.json: its status is one the operation declares, its media type is the declared one, and its body
+(each line of an export, each message of the event stream) validates against the declared schema. Requests meant
+to be right validate against the declared request schemas, and those of a wrong type do not.
+
+Each seat is driven with its own token only: who must act is read from what every player sees (the public state),
+and a seat's options and steps are read with that seat's token; nothing of one seat's reaches another.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import jsonschema
+import pytest
+from starlette.routing import Route
+
+from agon.server import pages
+from agon.server.app import MAX_BODY, create_app
+from tests.browser import live_server
+
+HIDDEN = {"/", "/games/{game}/seat", "/games/{game}/watch", "/games/{game}/watch.json", pages.PLOTLY_PATH,
+          "/openapi.json"}
+"""Routes left out of the document on purpose: the pages (and the data the spectators' page redraws with), and
+the document itself."""
+
+PEOPLE = ["Ana", "Bo", "Cy", "Dee", "Eli"]
+
+
+class Contract:
+    """A client of the live server that checks each answer against the OpenAPI document."""
+
+    def __init__(self, base: str, doc: dict[str, Any]) -> None:
+        self.http = httpx.Client(base_url=base, timeout=30)
+        self.doc = doc
+        self.seen: set[tuple[str, str, int]] = set()  # (method, path template, status)
+
+    def schema_of(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """``schema`` with the document's components beside it, so its '#/components/...' references resolve."""
+        return {**schema, "components": self.doc["components"]}
+
+    def valid(self, schema: dict[str, Any], value: Any) -> list[str]:
+        v = jsonschema.Draft202012Validator(self.schema_of(schema), format_checker=jsonschema.FormatChecker())
+        return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}"[:300] for e in v.iter_errors(value)]
+
+    def call(self, method: str, template: str, *args: str, token: str | None = None, params: dict | None = None,
+             json_body: Any = None, content: bytes | None = None, conforming: bool = True,
+             headers: dict | None = None) -> httpx.Response:
+        """``method`` on ``template`` (its ``{game}`` filled from ``args``), checked against the document.
+        ``conforming``: whether the request's JSON body is one the document allows (a wrong one must not be)."""
+        op = self.doc["paths"][template][method.lower()]
+        path = template.replace("{game}", args[0]) if args else template
+        declared = {p["name"] for p in op.get("parameters", []) if p["in"] == "query"}
+        assert set(params or {}) <= declared | {"token"}, (method, template, params, declared)
+        if json_body is not None and isinstance(json_body, dict | list):
+            schema = op["requestBody"]["content"]["application/json"]["schema"]
+            problems = self.valid(schema, json_body)
+            assert not problems if conforming else problems, (method, template, json_body, problems)
+        hdrs = dict(headers or {})
+        if token is not None:
+            hdrs["Authorization"] = f"Bearer {token}"
+        r = self.http.request(method, path, params=params, headers=hdrs, content=content,
+                              json=json_body if content is None else None)
+        self.check(method, template, op, r)
+        return r
+
+    def check(self, method: str, template: str, op: dict[str, Any], r: httpx.Response) -> None:
+        where = f"{method} {r.request.url} -> {r.status_code}"
+        assert r.status_code < 500, f"{where}: {r.text[:500]}"
+        declared = op["responses"].get(str(r.status_code))
+        assert declared is not None, f"{where} is not a status the operation declares: {r.text[:300]}"
+        self.seen.add((method, template, r.status_code))
+        media = r.headers.get("content-type", "").split(";")[0].strip()
+        assert media in declared["content"], f"{where}: {media!r} is not one of {list(declared['content'])}"
+        spec = declared["content"][media]
+        if media == "application/json":
+            problems = self.valid(spec["schema"], r.json())
+        elif media == "application/x-ndjson":
+            problems = [p for line in r.text.splitlines() for p in self.valid({"type": "object"}, json.loads(line))]
+            assert r.text.strip(), where
+        elif media == "text/event-stream":
+            problems = []
+            for kind, data in sse(r.text):
+                assert kind in spec["x-events"], f"{where}: the stream sent {kind!r}, not in x-events"
+                problems += self.valid(spec["x-events"][kind], data)
+        else:
+            raise AssertionError(f"{where}: no check for {media}")
+        assert not problems, f"{where}: the body does not fit the declared schema: {problems[:5]}"
+        if r.status_code >= 400:  # the README's promise: one sentence, on one line, nothing else
+            assert list(r.json()) == ["error"] and "Traceback" not in r.json()["error"], where
+
+
+def sse(text: str) -> Iterator[tuple[str, Any]]:
+    """The (kind, data) of each message of an event stream's text (comment lines skipped)."""
+    for frame in text.split("\n\n"):
+        fields = dict(ln.split(": ", 1) for ln in frame.splitlines() if ln and not ln.startswith(":"))
+        if fields:
+            yield fields["event"], json.loads(fields["data"])
+
+
+@pytest.fixture(scope="module")
+def api(tmp_path_factory) -> Iterator[Contract]:
+    with live_server(f"sqlite:///{tmp_path_factory.mktemp('contract') / 'club.db'}") as (base, _):
+        doc = httpx.get(f"{base}/openapi.json", timeout=30).json()
+        c = Contract(base, doc)
+        yield c
+        c.http.close()
+
+
+def test_every_route_served_is_documented_and_every_documented_route_is_served(api):
+    app = create_app("sqlite://")
+    served: dict[str, set[str]] = {}
+    for r in app.routes:
+        assert isinstance(r, Route)
+        served.setdefault(r.path, set()).update(m.lower() for m in r.methods or () if m != "HEAD")
+    documented = {path: set(ops) for path, ops in api.doc["paths"].items()}
+    assert {p: m for p, m in served.items() if p not in HIDDEN} == documented
+    assert HIDDEN <= set(served)
+    jsonschema.Draft202012Validator.check_schema(api.schema_of({"$ref": "#/components/schemas/State"}))
+    for schema in api.doc["components"]["schemas"].values():
+        jsonschema.Draft202012Validator.check_schema(schema)
+
+
+def public(api: Contract, gid: str) -> dict[str, Any]:
+    return api.call("GET", "/api/games/{game}", gid).json()
+
+
+def decide(api: Contract, gid: str, who: str, token: str, rng: random.Random) -> None:
+    """The seat ``who`` decides with its own token: from its options, or built at /steps when stepwise."""
+    opts = api.call("GET", "/api/games/{game}/options", gid, token=token, params={"brief": "1"}).json()
+    assert opts["you"] == who
+    if opts.get("stepwise"):
+        chosen: list[str] = []
+        while True:
+            step = api.call("GET", "/api/games/{game}/steps", gid, token=token,
+                            params={"chosen": " ".join(chosen)}).json()
+            if step["complete"]:
+                choice: Any = step["choice"]
+                break
+            chosen.append(rng.choice(step["question"]["choices"])["value"])
+    else:
+        choice = rng.randrange(1, len(opts["options"]) + 1)
+    r = api.call("POST", "/api/games/{game}/act", gid, token=token,
+                 json_body={"choice": choice, "expect": opts["position"]})
+    assert r.status_code == 200, r.text
+
+
+def play(api: Contract, game: dict[str, Any], moves: int, rng: random.Random) -> None:
+    """Up to ``moves`` turns of ``game`` (created over the API), each seat acting with its own token; at a
+    table the host enters chance outcomes (drawn from the seed)."""
+    gid = game["game"]
+    for _ in range(moves):
+        state = public(api, gid)
+        pending = state["pending"]
+        if pending["kind"] == "over":
+            return
+        if pending["kind"] == "chance":
+            host = game["host"]["token"]
+            assert api.call("GET", "/api/games/{game}/options", gid, token=host).json()["note"]
+            assert api.call("POST", "/api/games/{game}/act", gid, token=host,
+                            json_body={"choice": "seed"}).status_code == 200
+            continue
+        who = pending["player"]
+        decide(api, gid, who, game["seats"][who]["token"], rng)
+
+
+def create(api: Contract, rs: dict[str, Any], people: int, **extra: Any) -> dict[str, Any]:
+    bots = [{"name": f"bot{i}", "kind": rs["bots"][i % len(rs["bots"])]}
+            for i in range(max(0, rs["min_players"] - people))]
+    r = api.call("POST", "/api/games", json_body={"ruleset": rs["name"], "players": PEOPLE[:people], "bots": bots,
+                                                  **extra})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_a_session_of_every_ruleset_keeps_the_contract(api):
+    rng = random.Random(5)
+    rulesets = api.call("GET", "/api/rulesets").json()
+    assert {r["name"] for r in rulesets} >= {"adamastor", "peloponnes", "pergamemnon", "perikles"}
+    for rs in rulesets:
+        people = min(2, rs["max_players"])
+        game = create(api, rs, people, seed=rng.randrange(1000), title=f"{rs['name']} night")
+        gid, host = game["game"], game["host"]["token"]
+        assert set(game["seats"]) == set(PEOPLE[:people])
+        # a game of bots alone plays to the end at once
+        over = create(api, rs, 0, seed=2)
+        assert public(api, over["game"])["pending"]["kind"] == "over"
+        assert api.call("GET", "/api/games/{game}/options", over["game"]).json()["options"] == []
+        # a table game: the host enters chance outcomes
+        options = {"difficulty": "easy", "less_luck": True} if rs["name"] == "adamastor" else {}
+        table = create(api, rs, people, table=True, seed=3, options=options)
+        play(api, table, 6, rng)
+        # the game seen as each seat, as the host and as nobody
+        for name, seat in game["seats"].items():
+            mine = api.call("GET", "/api/games/{game}", gid, token=seat["token"]).json()
+            assert mine["you"] == name
+            api.call("GET", "/api/games/{game}/options", gid, params={"token": seat["token"]})
+            api.call("GET", "/api/games/{game}/log", gid, token=seat["token"], params={"from": "0"})
+        assert api.call("GET", "/api/games/{game}", gid, token=host).json()["you"] == "host"
+        api.call("GET", "/api/games/{game}/options", gid, token=host)
+        play(api, game, 8, rng)
+        start = public(api, gid)["event"]
+        play(api, game, 2, rng)
+        # the event stream, as a seat and as nobody, from an event the client has
+        for token in [None, *[s["token"] for s in game["seats"].values()]]:
+            params = {"since": str(start), "wait": "0", **({"token": token} if token else {})}
+            r = api.call("GET", "/api/games/{game}/events", gid, params=params)
+            assert r.status_code == 200 and "event: status" in r.text
+        api.call("GET", "/api/games/{game}/log", gid, params={"from": str(start)})
+        # a player takes back their own last decision, if the undo policy allows it
+        state = public(api, gid)
+        if state["pending"]["kind"] == "decision" and state["pending"]["bot"] is None:
+            who = state["pending"]["player"]
+            token = game["seats"][who]["token"]
+            decide(api, gid, who, token, rng)
+            mine = api.call("GET", "/api/games/{game}", gid, token=token).json()
+            r = api.call("POST", "/api/games/{game}/undo", gid, token=token, json_body={})
+            assert r.status_code == (200 if mine["may_undo"] else 400), r.text
+        # the host undoes, redoes, branches, switches and exports
+        before = public(api, gid)["event"]
+        assert api.call("POST", "/api/games/{game}/undo", gid, token=host,
+                        json_body={"steps": 2}).status_code == 200
+        moved = api.call("GET", "/api/games/{game}/events", gid, params={"since": str(before), "wait": "0"})
+        assert "event: moved" in moved.text
+        assert api.call("POST", "/api/games/{game}/redo", gid, token=host).status_code == 200
+        at = public(api, gid)["event"] // 2
+        made = api.call("POST", "/api/games/{game}/branch", gid, token=host,
+                        json_body={"name": "whatif", "at": at, "reseed": True})
+        assert made.status_code == 200 and made.json()["branch"] == "whatif"
+        play(api, game, 2, rng)
+        branches = api.call("GET", "/api/games/{game}/branches", gid).json()
+        assert {b["name"] for b in branches} == {"main", "whatif"}
+        api.call("GET", "/api/games/{game}", gid, params={"branch": "main"})
+        api.call("GET", "/api/games/{game}/options", gid, params={"branch": "main"})
+        api.call("GET", "/api/games/{game}/log", gid, params={"branch": "main", "from": "3"})
+        assert api.call("POST", "/api/games/{game}/switch", gid, token=host,
+                        json_body={"name": "main"}).json()["branch"] == "main"
+        exported = api.call("GET", "/api/games/{game}/export", gid, token=host)
+        assert exported.status_code == 200
+        one = api.call("GET", "/api/games/{game}/export", gid, token=host, params={"branch": "whatif"})
+        assert one.status_code == 200
+        again = api.call("POST", "/api/import", content=exported.content)
+        assert again.status_code == 409
+    # the lobby, with each of its parameters
+    for params in ({}, {"status": "over"}, {"status": "playing", "order": "newest", "limit": "3"},
+                   {"ruleset": "PERIKLES", "order": "longest"}, {"order": "shortest", "limit": "0"}):
+        api.call("GET", "/api/games", params=params)
+    # every documented operation answered its success at least once
+    for path, ops in api.doc["paths"].items():
+        for method, op in ops.items():
+            ok = next(s for s in op["responses"] if s.startswith("2"))
+            if (method.upper(), path) != ("POST", "/api/import"):
+                assert (method.upper(), path, int(ok)) in api.seen, (method, path)
+
+
+def test_a_game_exported_elsewhere_imports_with_its_links(api, tmp_path):
+    from agon.core.service import NewGame, Service
+    from agon.core.transfer import export_game
+    from agon.events.store import Store
+
+    other = Service(Store(f"sqlite:///{tmp_path / 'elsewhere.db'}"))
+    gid = other.new_game(NewGame("pergamemnon", players=["Ana", "Bo"], seed=9))
+    data = export_game(other, gid)
+    other.store.close()
+    r = api.call("POST", "/api/import", content=data)
+    assert r.status_code == 201 and set(r.json()["seats"]) == {"Ana", "Bo"}
+
+
+def test_bad_requests_of_every_kind_keep_the_contract(api):
+    rs = {"name": "pergamemnon", "min_players": 2, "bots": ["random"]}
+    game = create(api, rs, 2, seed=11)
+    gid, host = game["game"], game["host"]["token"]
+    who = public(api, gid)["pending"]["player"]
+    mine = game["seats"][who]["token"]
+    other = next(s["token"] for n, s in game["seats"].items() if n != who)
+    expected: list[tuple[int, httpx.Response]] = []
+
+    def expect(status: int, method: str, template: str, *args: str, **kw: Any) -> None:
+        expected.append((status, api.call(method, template, *args, **kw)))
+
+    # an unknown game, on every route of a game; an unknown branch
+    for path, ops in api.doc["paths"].items():
+        if "{game}" in path:
+            for method in ops:
+                body = {"choice": 1, "name": "x"} if method == "post" else None
+                expect(404, method.upper(), path, "nosuchgame", token=host, json_body=body,
+                       params={"wait": "0"} if path.endswith("/events") else None)
+    expect(404, "GET", "/api/games/{game}", gid, params={"branch": "nope"})
+    expect(404, "POST", "/api/games/{game}/switch", gid, token=host, json_body={"name": "nope"})
+    # a bad token, no token, a token that does not allow it
+    expect(403, "GET", "/api/games/{game}", gid, token="not-a-token")
+    expect(403, "GET", "/api/games/{game}/events", gid, params={"token": "not-a-token", "wait": "0"})
+    expect(401, "POST", "/api/games/{game}/act", gid, json_body={"choice": 1})
+    expect(401, "POST", "/api/games/{game}/undo", gid, json_body={})
+    expect(401, "POST", "/api/games/{game}/redo", gid)
+    expect(401, "POST", "/api/games/{game}/branch", gid, json_body={"name": "b"})
+    expect(401, "POST", "/api/games/{game}/switch", gid, json_body={"name": "main"})
+    expect(401, "GET", "/api/games/{game}/export", gid)
+    expect(401, "GET", "/api/games/{game}/steps", gid)
+    expect(403, "GET", "/api/games/{game}/export", gid, token=mine)
+    expect(403, "POST", "/api/games/{game}/redo", gid, token=mine)
+    expect(403, "POST", "/api/games/{game}/branch", gid, token=mine, json_body={"name": "b"})
+    expect(403, "POST", "/api/games/{game}/act", gid, token=host, json_body={"choice": 1})
+    expect(403, "GET", "/api/games/{game}/steps", gid, token=other)
+    # illegal decisions: out of turn, an option that is not there, an event the rules refuse
+    expect(422, "POST", "/api/games/{game}/act", gid, token=other, json_body={"choice": 1})
+    expect(400, "POST", "/api/games/{game}/act", gid, token=mine, json_body={"choice": 9999})
+    offered = api.call("GET", "/api/games/{game}/options", gid, token=mine).json()["options"][0]["event"]
+    assert "player" in offered
+    expect(422, "POST", "/api/games/{game}/act", gid, token=mine,
+           json_body={"choice": {**offered, "player": next(n for n in game["seats"] if n != who)}})
+    expect(400, "POST", "/api/games/{game}/act", gid, token=mine, json_body={"choice": "gibberish words"})
+    expect(400, "GET", "/api/games/{game}/steps", gid, token=mine, params={"chosen": "nonsense"})
+    # a stale position, and nothing to redo
+    expect(409, "POST", "/api/games/{game}/act", gid, token=mine, json_body={"choice": 1, "expect": "0.00000000"})
+    expect(409, "POST", "/api/games/{game}/act", gid, token=mine, json_body={"choice": 1, "expect": 0})
+    expect(400, "POST", "/api/games/{game}/act", gid, token=mine, json_body={"choice": 1, "expect": "soon"})
+    # malformed JSON, a body that is not an object
+    for raw in (b"{not json", b"[1, 2]", b'"text"', b"\xff\xfe", b'{"choice": ' + b"[" * 5000 + b"]" * 5000 + b"}"):
+        expect(400, "POST", "/api/games/{game}/act", gid, token=mine, content=raw,
+               headers={"Content-Type": "application/json"})
+    expect(400, "POST", "/api/games", content=b"{")
+    expect(400, "POST", "/api/games", json_body={"ruleset": "adamastor", "players": ["A"], "options": {"speed": "1"}})
+    expect(400, "POST", "/api/games", json_body={"ruleset": "perikles", "players": ["A"]})
+    # fields of the wrong type (the document refuses each as well)
+    for body in ({"ruleset": "pergamemnon", "players": "Ana"}, {"ruleset": 5},
+                 {"ruleset": "pergamemnon", "players": ["A", "B"], "seed": "x"},
+                 {"ruleset": "pergamemnon", "players": ["A", "B"], "table": "yes"},
+                 {"ruleset": "pergamemnon", "players": ["A"], "bots": [{"name": "B"}]},
+                 {"ruleset": "pergamemnon", "players": ["A", "B"], "options": ["x"]},
+                 {"ruleset": "adamastor", "players": ["A"], "options": {"difficulty": None}}, {}):
+        expect(400, "POST", "/api/games", json_body=body, conforming=False)
+    expect(400, "POST", "/api/games/{game}/act", gid, token=mine, json_body={"choice": True}, conforming=False)
+    expect(400, "POST", "/api/games/{game}/act", gid, token=mine, json_body={"choice": 1, "expect": [1]},
+           conforming=False)
+    expect(400, "POST", "/api/games/{game}/undo", gid, token=host, json_body={"steps": "two"}, conforming=False)
+    expect(400, "POST", "/api/games/{game}/undo", gid, token=host, json_body={"steps": 0}, conforming=False)
+    expect(400, "POST", "/api/games/{game}/branch", gid, token=host, json_body={"name": "b", "reseed": "yes"},
+           conforming=False)
+    expect(400, "POST", "/api/games/{game}/branch", gid, token=host, json_body={"name": 5}, conforming=False)
+    expect(400, "POST", "/api/games/{game}/switch", gid, token=host, json_body={}, conforming=False)
+    # unknown or malformed query parameters
+    expect(400, "GET", "/api/games", params={"status": "won"})
+    expect(400, "GET", "/api/games", params={"order": "best"})
+    expect(400, "GET", "/api/games", params={"limit": "-1"})
+    expect(400, "GET", "/api/games", params={"ruleset": "chess"})
+    expect(400, "GET", "/api/games/{game}/log", gid, params={"from": "x"})
+    expect(400, "GET", "/api/games/{game}/events", gid, params={"since": "x"})
+    expect(400, "GET", "/api/games/{game}/events", gid, params={"wait": "soon"})
+    # imports that are not a game's export
+    expect(400, "POST", "/api/import", content=b"")
+    expect(400, "POST", "/api/import", content=b"not an export")
+    # bodies over the limit, with and without a Content-Length
+    big = b"x" * (MAX_BODY + 1)
+    expect(413, "POST", "/api/games", content=big)
+    expect(413, "POST", "/api/import", content=iter([big[:MAX_BODY // 2], big[MAX_BODY // 2:]]))
+    expect(413, "POST", "/api/games/{game}/act", gid, token=mine, content=big)
+    for status, r in expected:
+        assert r.status_code == status, (status, r.request.method, str(r.request.url), r.text[:300])
+    # nothing of it was recorded
+    assert public(api, gid)["event"] == game["event"]
+
+
+def test_errors_outside_the_documented_operations_are_one_sentence_too(api):
+    for method, path in (("GET", "/nowhere"), ("DELETE", "/api/games"), ("PUT", "/api/games/x/act")):
+        r = api.http.request(method, path)
+        assert r.status_code in (404, 405) and r.headers["content-type"] == "application/json"
+        assert not api.valid({"$ref": "#/components/schemas/Error"}, r.json())
+    assert re.search(r"/openapi\.json", api.http.get("/nowhere").json()["error"])
