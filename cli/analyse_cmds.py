@@ -32,6 +32,7 @@ from agon.cli.common import (
 )
 from agon.cli.plot_cmds import OutOpt, PngOpt, _output, _target, _write, plot_app
 from agon.core.service import Line
+from agon.core.words import counted
 
 app = typer.Typer()
 
@@ -157,7 +158,7 @@ def analyse(
     sampled = sum(1 for d in judged if d.sampled)
     whose = (f"{a.players[0]}'s" if len(a.players) == 1
              else "every player's" if s.judge_all or all(p.bot for p in line.created.players) else "the people's")
-    console.print(f"\n[bold]Decisions[/]: {len(judged)} decision{'' if len(judged) == 1 else 's'} ({whose}) judged"
+    console.print(f"\n[bold]Decisions[/]: {counted(len(judged), 'decision')} ({whose}) judged"
                   " against their alternatives"
                   + (f" ({sampled} with long lists judged on a sample of {s.max_alternatives}, always with the choice"
                      " made and the bot's choice)" if sampled else "") + ".", markup=True)
@@ -174,7 +175,7 @@ def analyse(
             if playable:
                 console.print(f"     [dim]{escape(with_db(chances.branch_command(a, d)))}[/]", markup=True)
     console.print(f"\nPlayed {a.computed:,} games ({a.rollout_events:,} events) in {chances.seconds_text(a.seconds)};"
-                  f" {a.cached} position{'' if a.cached == 1 else 's'} read from the cache."
+                  f" {counted(a.cached, 'position')} read from the cache."
                   f" {cited(f'plot chances {line.game.id}{branch_flag(line)}')} draws"
                   " the chart; --json gives every row.", markup=False)
 

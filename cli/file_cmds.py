@@ -24,6 +24,7 @@ from agon.cli.common import (
     service,
     write_file,
 )
+from agon.core.words import counted
 
 app = typer.Typer()
 
@@ -50,15 +51,16 @@ def export(
     svc = service()
     if branch is not None:
         data = svc.export(game, branch)
-        count = f"{json.loads(data.splitlines()[-1])['events']} events of branch {branch}"  # as its trailer says
+        events = json.loads(data.splitlines()[-1])["events"]  # as its trailer says
+        count = f"{counted(events, 'event')} of branch {branch}"
     else:
         from agon.core import document
         from agon.core.transfer import build_document
 
         doc = build_document(svc, game)
         data = document.write(doc)
-        count = (f"the whole game: {len(doc.events)} events, {len(doc.branches)} branch(es), {len(doc.moves)}"
-                 f" head moves, {len(doc.notes)} note(s)")
+        count = (f"the whole game: {counted(len(doc.events), 'event')}, {counted(len(doc.branches), 'branch')},"
+                 f" {counted(len(doc.moves), 'head move')}, {counted(len(doc.notes), 'note')}")
     if sign is not None:
         from agon.core import signing
 
@@ -165,7 +167,8 @@ def verify(game: Annotated[str | None, typer.Argument(
         for p in problems:
             console.print(f"[red]problem:[/] {escape(p)}", markup=True)
     else:
-        console.print(f"OK: {n} events, {b} branch(es); every hash matches and every line replays the same.")
+        console.print(f"OK: {counted(n, 'event')}, {counted(b, 'branch')}; every hash matches and every line replays"
+                      " the same.")
     if problems:
         raise typer.Exit(1)
 

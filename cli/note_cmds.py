@@ -18,6 +18,7 @@ from agon.cli.common import (
     service,
 )
 from agon.core.document import GLYPHS
+from agon.core.words import counted
 
 app = typer.Typer()
 
@@ -44,7 +45,8 @@ def note(
         print_json({"game": line.game.id, "branch": line.branch.name, "n": n, "event": shown.event_id,
                     "text": shown.text, "glyph": shown.glyph, "replaces": shown.earlier})
         return
-    replaced = f" (replacing {shown.earlier} earlier note(s), which are kept)" if shown.earlier else ""
+    kept = "which is kept" if shown.earlier == 1 else "which are kept"
+    replaced = f" (replacing {counted(shown.earlier, 'earlier note')}, {kept})" if shown.earlier else ""
     console.print(f"Noted event #{n} of branch {line.branch.name}: {shown.label()}{replaced}", markup=False)
 
 

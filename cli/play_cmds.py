@@ -30,6 +30,7 @@ from agon.core import entry, steps
 from agon.core.engine import PUBLIC, Chance, Decision, Over, option_text
 from agon.core.entry import groups_text
 from agon.core.service import Line, Recorded, ServiceError, describe_pending, position
+from agon.core.words import counted
 from agon.events.base import Event
 
 app = typer.Typer()
@@ -127,12 +128,12 @@ def print_chance(pending: Chance, how: str) -> None:
     if pending.kind == "dice":
         digits = f" or '{'3' * pending.count}'" if pending.sides <= 9 and pending.count > 1 else ""
         if pending.sides <= 9 and how == "type it here":
-            digits += f" ({pending.count} digit(s) need no Enter)"
+            digits += f" ({counted(pending.count, 'digit')} {'needs' if pending.count == 1 else 'need'} no Enter)"
         example = " ".join(["3"] * pending.count)
-        console.print(f"Enter the {pending.count} die value(s) of {pending.label}, e.g. '{example}'{digits}:"
+        console.print(f"Enter the {counted(pending.count, 'die value')} of {pending.label}, e.g. '{example}'{digits}:"
                       f" {how} (or 'seed' to let agon draw it).")
         return
-    what = f"the {pending.count} item(s) drawn" if pending.kind == "draw" else "the new order of the items"
+    what = f"the {counted(pending.count, 'item')} drawn" if pending.kind == "draw" else "the new order of the items"
     soon = " (each is taken as soon as it can only mean one)" if how == "type it here" else ""
     console.print(f"Enter {what} ({pending.label}), each by any unique prefix, spaces or commas between{soon}:"
                   f" {how} (or 'seed' to let agon draw it). From:")
@@ -240,12 +241,12 @@ def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | No
     try:
         if word in ("u", "undo"):
             moved, n = svc.undo(gid, 1, branch, expect_head=line.head.id)
-            console.print(f"Took back {n} event(s):")
+            console.print(f"Took back {counted(n, 'event')}:")
             print_recorded(svc.log(line, who)[-n:])
         elif word in ("r", "redo"):
             moved, n = svc.redo(gid, branch)
             now = svc.load(gid, moved.name)
-            console.print(f"Brought back {n} event(s):")
+            console.print(f"Brought back {counted(n, 'event')}:")
             print_recorded(svc.log(now, who)[-n:])
         elif word in ("b", "branch"):
             if not rest.strip():
@@ -261,7 +262,8 @@ def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | No
                 console.print(f"{r.n:>5}. {said(r.actor, r.sentence)}", markup=False)
             if len(rows) > 20:
                 everything = agon_line(f"log {gid}{branch_flag(line)}")
-                console.print(f"(the last 20 of {len(rows)} events; all of them: {everything})", markup=False)
+                console.print(f"(the last 20 of {counted(len(rows), 'event')}; all of them: {everything})",
+                              markup=False)
         elif word == "state":
             whose = {None: ", everything", PUBLIC: ", as every player sees it"}.get(who, f", as {who} sees it")
             console.print(view_text(f"{line.ruleset.title}, event #{line.head.depth}{whose}",

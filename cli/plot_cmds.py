@@ -35,6 +35,7 @@ from agon.cli.common import (
     whole,
 )
 from agon.core.service import Line
+from agon.core.words import counted
 
 app = typer.Typer()
 plot_app = typer.Typer(help="Draw a recorded game: score timelines, battle chains, auctions, the voyage (HTML, or"
@@ -256,7 +257,7 @@ def compare(
                   "-" if d is None else ("+" if d > 0 else "") + _fmt(d))
     show_table(t)
     for side in (c["a"], c["b"]):
-        console.print(f"{side['branch']}: {side['events']} events (to #{side['last']}), {side['summary']}")
+        console.print(f"{side['branch']}: {counted(side['events'], 'event')} (to #{side['last']}), {side['summary']}")
     unfinished = [side["branch"] for side in (c["a"], c["b"]) if not side["over"]]
     if len(unfinished) == 2:  # two lines still being played have no outcome yet, the same or not
         console.print("Neither line is over yet, so there is no outcome to compare.")
@@ -335,11 +336,11 @@ def view(
     with output_file(target) as tmp:
         tmp.write_text(build_study(lines, shown, as_player, current, chances), encoding="utf-8")
     who = f"the state as {as_player} sees it" if as_player else "the state in full or as any player sees it"
-    counts = ", ".join(f"{ln.branch.name}: {len(ln.events)} events" for ln in lines)
+    counts = ", ".join(f"{ln.branch.name}: {counted(len(ln.events), 'event')}" for ln in lines)
     extra = f"; win chances of {', '.join(chances)}" if chances else ""
-    console.print(f"Wrote the study page of {len(lines)} line(s) ({escape(counts)}), {escape(who)}{escape(extra)},"
-                  f" to [bold]{escape(str(target))}[/] (open it in a browser; it works offline)", soft_wrap=True,
-                  markup=True)
+    console.print(f"Wrote the study page of {counted(len(lines), 'line')} ({escape(counts)}), {escape(who)}"
+                  f"{escape(extra)}, to [bold]{escape(str(target))}[/] (open it in a browser; it works offline)",
+                  soft_wrap=True, markup=True)
 
 
 def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str, Any]]:
@@ -384,8 +385,7 @@ def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False)
     if as_json:
         print_json(result)
         return
-    plural = "s" if result["games"] != 1 else ""
-    console.print(f"[bold]{escape(rs.title)}[/]: {result['games']} game{plural} stored, {result['finished']}"
+    console.print(f"[bold]{escape(rs.title)}[/]: {counted(result['games'], 'game')} stored, {result['finished']:,}"
                   " finished" + (f", {len(skipped)} unreadable" if skipped else ""), markup=True)
     for s in skipped:
         err.print(f"[yellow]skipped[/] {escape(s)}", soft_wrap=True, markup=True)
@@ -393,7 +393,7 @@ def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False)
         console.print("No game is finished yet, so there are no results to count.")
         return
     console.print(f"Average length: {result['avg_events']:.1f} events, {result['avg_rounds']:.1f} rounds"
-                  f" (shortest {result['shortest']}, longest {result['longest']} events)")
+                  f" (shortest {result['shortest']:,}, longest {counted(result['longest'], 'event')})")
     if result["no_winner"]:
         console.print(f"Games that nobody won: {result['no_winner']}")
     setup = Table(title="By setup (a game is won when anyone wins it)", show_edge=False, header_style="bold")
@@ -448,4 +448,4 @@ def plot_stats(ruleset: RulesetArg, limit: LimitOpt = None, out: StatsOutOpt = N
 
     target = _output(out, f"{_safe(rs.name)}-stats", png)
     fig = stats_figure(result, f"{rs.title}: win rates and game length")
-    _write(fig, target, png, f"the statistics of {result['finished']} finished games")
+    _write(fig, target, png, f"the statistics of {counted(result['finished'], 'finished game')}")

@@ -38,6 +38,7 @@ from agon.cli.common import (
 from agon.cli.render import scores_text
 from agon.core import registry
 from agon.core.service import NewGame, ServiceError
+from agon.core.words import counted
 
 app = typer.Typer()
 
@@ -208,7 +209,7 @@ def new(
         return
     console.print(game_id)
     console.print(f"{line.ruleset.title} for {', '.join(line.created.names)} (seed {line.created.seed}"
-                  f"{', table game' if table else ''}); {len(line.events)} events so far; {line.status()}.")
+                  f"{', table game' if table else ''}); {counted(len(line.events), 'event')} so far; {line.status()}.")
     console.print(f"Next: {agon_line(f'options {game_id}')}", markup=False)
 
 
@@ -270,8 +271,8 @@ def games(
     # narrower, a game is a few lines: its id first (to copy), then who plays and the scores, then its status
     console.print(t.title)
     for r in rows:
-        branches = f"{r['branches']} branch{'es' if r['branches'] != 1 else ''} (on {r['branch']})"
-        console.print(f"{r['id']}  {r['ruleset']}, {r['events']} events, {branches}", markup=False)
+        branches = f"{counted(r['branches'], 'branch')} (on {r['branch']})"
+        console.print(f"{r['id']}  {r['ruleset']}, {counted(r['events'], 'event')}, {branches}", markup=False)
         scores = scores_text(r["scores"])
         console.print(f"  {scores}" if set(r["scores"]) == set(r["players"]) else
                       f"  players: {', '.join(r['players'])}; scores: {scores or '-'}", markup=False)
@@ -354,7 +355,7 @@ def demo(
                     "scores": rs.scores(line.state), "db": db_url()})
         return
     console.print(f"Recorded a game of {escape(rs.title)} by {len(seats)} {kind} bots: game [bold]{game_id}[/],"
-                  f" {len(line.events)} events.", markup=True)
+                  f" {counted(len(line.events), 'event')}.", markup=True)
     console.print(f"Result: {line.status()}")
     console.print(f"Scores: {scores_text(rs.scores(line.state))}")
     console.print(f"Stored in: {db_url()}")
@@ -387,6 +388,6 @@ def _demo_many(svc: Any, rs: Any, seats: list[tuple[str, str]], seed: int, count
         print_json(rows)
         return
     events = sum(r["events"] for r in rows)
-    console.print(f"Recorded {count} {rs.title} games by {len(seats)} {seats[0][1]} bots (seeds {seed} to"
-                  f" {seed + count - 1}), {events} events in all, in {db_url()}.", soft_wrap=True)
+    console.print(f"Recorded {counted(count, f'{rs.title} game')} by {len(seats)} {seats[0][1]} bots (seeds {seed} to"
+                  f" {seed + count - 1}), {counted(events, 'event')} in all, in {db_url()}.", soft_wrap=True)
     console.print(f"Count them with: {agon_line(f'stats {rs.name}').replace('agon', _program(), 1)}", markup=False)

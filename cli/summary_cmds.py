@@ -7,6 +7,7 @@ from contextlib import contextmanager
 import typer
 
 from agon.cli.common import JsonOpt, bars_off, cited, console, err, examples, friendly, print_json, service
+from agon.core.words import counted
 
 app = typer.Typer()
 
@@ -47,8 +48,8 @@ def rebuild(as_json: JsonOpt = False) -> None:
 
 def checked_line(games: int, damaged: dict[str, list[str]]) -> str:
     """The one-line outcome of checking every game ('agon verify', 'agon rebuild')."""
-    counted = f"{games} game{'s' if games != 1 else ''} checked"
+    checked = f"{counted(games, 'game')} checked"
     if not damaged:
-        return f"{counted}: every hash matches and every line replays the same."
-    return (f"{counted}: {len(damaged)} damaged ({', '.join(damaged)}); {cited('verify GAME')} lists what is"
+        return f"{checked}: every hash matches and every line replays the same."
+    return (f"{checked}: {len(damaged):,} damaged ({', '.join(damaged)}); {cited('verify GAME')} lists what is"
             f" broken, and {cited('games')} marks them DAMAGED.")

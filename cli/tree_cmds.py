@@ -26,6 +26,7 @@ from agon.cli.common import (
 from agon.cli.play_cmds import print_recorded
 from agon.cli.render import scores_text
 from agon.core.service import Line
+from agon.core.words import counted
 
 app = typer.Typer()
 
@@ -55,7 +56,7 @@ def undo(game: GameArg,
         print_json({"undone": n, "branch": line.branch.name, "event": line.head.depth, "status": line.status(),
                     "took_back": [{"n": r.n, "actor": r.actor, "text": r.sentence} for r in taken]})
         return
-    console.print(f"Undid {n} event(s):")
+    console.print(f"Undid {counted(n, 'event')}:")
     print_recorded(taken)
     console.print(f"Now {_where(line)}")
     console.print(f"Bring them back with: {agon_line(f'redo {line.game.id}{branch_flag(line)}')}", markup=False)
@@ -71,7 +72,7 @@ def redo(game: GameArg, branch: BranchOpt = None, as_json: JsonOpt = False) -> N
     if as_json:
         print_json({"redone": n, "branch": moved.name, "event": now.events - 1, "status": now.status})
         return
-    console.print(f"Redid {n} event(s); branch {moved.name} is at event #{now.events - 1}: {now.status}")
+    console.print(f"Redid {counted(n, 'event')}; branch {moved.name} is at event #{now.events - 1}: {now.status}")
 
 
 @app.command(epilog=examples("agon branch 3f2a whatif --at 40", "agon branch 3f2a luckier --at 40 -b whatif --reseed"))

@@ -15,13 +15,14 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from agon.core.engine import Over, Ruleset, State, describe_pending
+from agon.core.words import counted
 from agon.events.summary import Summary
 
 
 def setup_label(options: dict[str, Any], seats: int) -> str:
     """A game's setup in words: its options and seat count ("difficulty=hard, 1 player")."""
     parts = [f"{k}={v}" for k, v in sorted(options.items())]
-    parts.append(f"{seats} player{'s' if seats != 1 else ''}")
+    parts.append(counted(seats, "player"))
     return ", ".join(parts)
 
 

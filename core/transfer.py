@@ -19,6 +19,7 @@ from agon.core import document, registry
 from agon.core.document import Branch, Document, DocumentError, GameHead, Move, Note
 from agon.core.names import MAX_LUCK, branch_problem, note_problem, title_problem
 from agon.core.service import Line, Service, ServiceError, codec_for, replay_problem, seats_problem
+from agon.core.words import counted
 from agon.events.base import GameCreated
 from agon.events.codec import DecodeError
 from agon.events.envelope import Envelope, ImportError_, read_line_file
@@ -50,10 +51,7 @@ class ImportReport:
 
 
 def _counted(n: int, noun: str) -> list[str]:
-    if not n:
-        return []
-    plural = noun + ("es" if noun.endswith("ch") else "s")
-    return [f"{n} {noun if n == 1 else plural}"]
+    return [counted(n, noun)] if n else []
 
 
 def _fail(message: str | Exception) -> Exception:

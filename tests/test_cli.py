@@ -46,8 +46,8 @@ def test_undo_redo_branch_switch_and_branches(agon):
     gid = new_toy(agon)
     agon("act", gid, "1")
     out = agon("undo", gid).stdout
-    assert "Undid 2 event(s)" in out and f"agon redo {gid}" in out
-    assert "Redid 2 event(s)" in agon("redo", gid).stdout
+    assert "Undid 2 events" in out and f"agon redo {gid}" in out
+    assert "Redid 2 events" in agon("redo", gid).stdout
     out = agon("branch", gid, "whatif", "--at", "1").stdout
     assert "Branch whatif starts after event #1 of main with the same luck; now on whatif" in out
     tree = agon("branches", gid).stdout

@@ -405,7 +405,7 @@ def test_view_without_a_branch_shows_every_line_as_its_help_says(agon):
     agon("branch", gid, "whatif", "--at", "1")
     assert "every line of the game" in _option_help(("view",), "--branch")
     said = agon("view", gid).stdout
-    assert "of 2 line(s)" in said and "main:" in said and "whatif:" in said
+    assert "of 2 lines" in said and "main:" in said and "whatif:" in said
 
 
 def test_plot_stats_writes_where_its_help_says(agon, tmp_path):

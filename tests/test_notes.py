@@ -36,7 +36,7 @@ def test_a_later_note_replaces_an_earlier_one_for_display_and_both_are_kept(agon
     gid = new_game(agon)
     agon("note", gid, "2", "first thought")
     out = agon("note", gid, "2", "second thought", "--glyph", "?").stdout
-    assert "replacing 1 earlier note(s), which are kept" in out
+    assert "replacing 1 earlier note, which is kept" in out
     listed = agon("notes", gid).stdout
     assert "main #2" in listed and "? second thought" in listed and "first thought" not in listed
     rows = json.loads(agon("notes", gid, "--json").stdout)

@@ -48,7 +48,7 @@ def test_battle_dice_typed_again_with_each_pair_the_other_way_round_walk_back_on
     out = agon("act", gid, "6512").stdout
     assert "attacker rolls 5+6=11" in out and "defender rolls 1+2=3" in out
     head = store.branch(gid, "main").head_id
-    assert "Undid 1 event(s)" in agon("undo", gid).stdout
+    assert "Undid 1 event:" in agon("undo", gid).stdout
     agon("act", gid, "5621")  # the same two dice each: the same roll
     assert branches(agon, gid) == ["main"]
     assert store.branch(gid, "main").head_id == head

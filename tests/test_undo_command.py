@@ -74,7 +74,7 @@ def test_the_undo_command_reads_neither_line_whole(tmp_path, monkeypatch, every)
     assert n >= 2 and [r["text"] for r in got["took_back"]] == [r.sentence for r in expected[-n:]]
     assert got["event"] == expected[-n - 1].n
     out = CliRunner().invoke(app, ["redo", gid])
-    assert out.exit_code == 0 and f"Redid {n} event(s)" in out.stdout
+    assert out.exit_code == 0 and f"Redid {n} events" in out.stdout
 
 
 @pytest.mark.parametrize("table", [False, True])

@@ -54,7 +54,8 @@ def test_a_seeded_game_undoes_a_persons_decision_with_the_bots_replies_and_says_
     assert [r["n"] for r in undone["took_back"]] == list(range(ana, len(log)))
     agon("redo", game)
     text = agon("undo", game).stdout
-    assert f"Undid {len(log) - ana} event(s):" in text and f"agon redo {game}" in text
+    n = len(log) - ana
+    assert f"Undid {n} {'event' if n == 1 else 'events'}:" in text and f"agon redo {game}" in text
     assert f"  #{ana:<4} Ana " in text and "Ana: Ana" not in text  # the sentence names who decided: not said twice
 
 

@@ -36,10 +36,10 @@ def listed(agon, gid: str) -> dict:
 def test_a_die_typed_again_after_an_undo_is_walked_and_redo_goes_on_past_the_next_die(table):
     agon, gid, store = table
     text = agon("undo", gid, "--steps", "3").stdout
-    assert "Undid 3 event(s):" in text and "#3    ann rolls a 4." in text and "#5    ann rolls a 3." in text
+    assert "Undid 3 events:" in text and "#3    ann rolls a 4." in text and "#5    ann rolls a 3." in text
     assert "Now branch main is at event #2: chance needed: ann's roll" in text
     assert "#3    ann rolls a 4." in agon("act", gid, "4").stdout  # the die as it was: the same event
-    assert "Redid 2 event(s); branch main is at event #5: ann to act" in agon("redo", gid).stdout
+    assert "Redid 2 events; branch main is at event #5: ann to act" in agon("redo", gid).stdout
     assert [(b["name"], b["head"]) for b in json.loads(agon("branches", gid, "--json").stdout)] == [("main", 5)]
     row = listed(agon, gid)
     assert (row["events"], row["branches"], row["status"]) == (6, 1, "ann to act: roll or hold")
@@ -47,7 +47,7 @@ def test_a_die_typed_again_after_an_undo_is_walked_and_redo_goes_on_past_the_nex
     assert again.exit_code == 1
     assert "nothing to redo: what was undone on branch 'main' has been brought back" in again.stderr
     assert [m[3] for m in moves(store, gid)][-3:] == ["undo", "reenter", "redo"]
-    assert agon("verify", gid).stdout.startswith("OK: 6 events, 1 branch(es)")
+    assert agon("verify", gid).stdout.startswith("OK: 6 events, 1 branch;")
     # on to the end at the prompt: the game is won, then the winning hold is undone and redone
     out = agon("play", gid, input="1\n2\n2\n").output
     assert ("The game is over: ann won with 9 points\nScores: ann 9, bob 0\n"
@@ -94,5 +94,5 @@ def test_typed_at_the_prompt_a_move_of_a_kept_line_is_walked_and_taken_back_alon
     assert (row["events"], row["branches"]) == (6, 3)
     assert len(store.all_events(gid)) == 7  # the start, five entries and the other die: nothing copied
     text = agon("undo", gid).stdout
-    assert "Undid 1 event(s):" in text and "#5    ann rolls a 3." in text
-    assert agon("verify", gid).stdout.startswith("OK: 7 events, 3 branch(es)")
+    assert "Undid 1 event:" in text and "#5    ann rolls a 3." in text
+    assert agon("verify", gid).stdout.startswith("OK: 7 events, 3 branches;")
