@@ -180,6 +180,6 @@ def test_every_command_works_on_a_fresh_bot_game(ruleset, tmp_path, monkeypatch)
     assert "Wrote the score timeline" in agon("plot", "scores", game, "-b", "main", "-b", "whatif")
     assert f"Wrote the {kind} plot to plots/{game}-main-{kind}.html" in agon("plot", kind, game)
     assert (tmp_path / f"plots/{game}-main-{kind}.html").stat().st_size > 100_000
-    assert "Wrote the study page of 2 line(s)" in agon("view", game)
+    assert "Wrote the study page of 2 lines" in agon("view", game)
     assert "share events 0 to #12" in agon("compare", game, "main", "whatif")
     assert "1 game stored, 1 finished" in agon("stats", ruleset)

@@ -140,7 +140,7 @@ def test_agon_view_writes_every_line_or_the_ones_named(agon, tmp_path):
     agon("act", gid, "seed")  # chance is due at #2: a seeded game draws it from its seed
     agon("note", gid, "2", "the first roll", "--glyph", "!")
     out = agon("view", gid, "-o", "all.html").stdout
-    assert "2 line(s) (main: 8 events, alt: 4 events)" in out and "all.html" in out
+    assert "2 lines (main: 8 events, alt: 4 events)" in out and "all.html" in out
     data = json.loads(re.search(r'id="study-data">(.*?)</script>', (tmp_path / "all.html").read_text(), re.S)[1])
     assert [ln["name"] for ln in data["lines"]] == ["main", "alt"] and data["current"] == "alt"
     assert any(n.get("note") == "the first roll" for n in data["nodes"])
