@@ -15,6 +15,7 @@ from typing import Any
 
 from agon.core import entry
 from agon.core.engine import Chance
+from agon.core.words import counted
 
 
 def rng_for(seed: int, luck: int, ordinal: int, purpose: str = "chance") -> random.Random:
@@ -71,14 +72,14 @@ def check(chance: Chance, outcome: tuple[Any, ...]) -> None:
     """Raise ``BadOutcome`` unless ``outcome`` is a possible result of ``chance``."""
     if chance.kind == "dice":
         if len(outcome) != chance.count:
-            raise BadOutcome(f"{chance.label}: {chance.count} die value(s) needed, {len(outcome)} given")
+            raise BadOutcome(f"{chance.label}: {counted(chance.count, 'die value')} needed, {len(outcome)} given")
         for v in outcome:
             if not isinstance(v, int) or not 1 <= v <= chance.sides:
                 raise BadOutcome(f"{chance.label}: a die shows 1 to {chance.sides}, not {v}")
         return
     if chance.kind == "draw":
         if len(outcome) != chance.count:
-            raise BadOutcome(f"{chance.label}: {chance.count} item(s) needed, {len(outcome)} given")
+            raise BadOutcome(f"{chance.label}: {counted(chance.count, 'item')} needed, {len(outcome)} given")
         have = Counter(chance.items)
         missing = Counter(outcome) - have
         if missing and chance.unseen:  # which items are left is hidden: neither listed nor counted

@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from agon.core.names import shown as _shown
+from agon.core.words import counted
 
 SEPARATORS = re.compile(r"[-._ ]+")
 
@@ -163,14 +164,14 @@ def dice(text: str, count: int, sides: int) -> tuple[int, ...]:
     parts = tokens(text)
     if sides <= 9 and len(parts) == 1 and count > 1 and parts[0].isdigit():
         if len(parts[0]) != count:  # '123' for four dice: the digits typed were three, not one number
-            raise EntryError(f"{count} die value(s) needed, {len(parts[0])} typed ({parts[0]})")
+            raise EntryError(f"{counted(count, 'die value')} needed, {len(parts[0])} typed ({parts[0]})")
         parts = list(parts[0])
     try:
         return tuple(int(p) for p in parts)
     except ValueError:
         example = " ".join("3" for _ in range(count))
         short = f" or '{'3' * count}'" if sides <= 9 and count > 1 else ""
-        raise EntryError(f"type {count} die value(s) as numbers, e.g. '{example}'{short}") from None
+        raise EntryError(f"type {counted(count, 'die value')} as numbers, e.g. '{example}'{short}") from None
 
 
 def groups(items: Iterable[str]) -> list[tuple[str, list[tuple[str, int]]]]:

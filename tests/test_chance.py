@@ -69,7 +69,7 @@ def test_a_typed_outcome_that_names_too_many_copies_or_digits_says_so():
     for typed, count in (("123", 3), ("12345", 5)):
         with pytest.raises(chance.BadOutcome) as e:
             chance.parse(dice, typed)
-        assert f"4 die value(s) needed, {count} typed" in str(e.value)
+        assert f"4 die values needed, {count} typed" in str(e.value)
 
 
 @given(st.lists(st.integers(1, 6), min_size=4, max_size=4), st.data())

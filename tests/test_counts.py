@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from agon.core.words import counted
+from tests.words import texts
 
 from .test_cli import new_toy
 
@@ -50,3 +53,30 @@ def test_many_recorded_games_count_their_events_with_grouped_digits(agon, tmp_pa
     assert "the statistics of 1 finished game to" in wrote
     for text in (out, one, wrote):
         _no_unnatural_count(text)
+
+
+def _bot_game(ruleset: str, seed: int):
+    """A seeded game of ``ruleset`` as (its ruleset, its first event, decisions the rules refuse at a position)."""
+    if ruleset == "adamastor":
+        from tests.adamastor.support import RS, created
+        from tests.adamastor.test_words import wrong_decisions
+        return RS, created(2, {}, seed=seed), lambda s, _: wrong_decisions(s)
+    if ruleset == "peloponnes":
+        from tests.peloponnes.helpers import rs
+        from tests.peloponnes.test_words import created, wrong
+        return rs, created(3, seed), wrong
+    if ruleset == "perikles":
+        from tests.perikles.helpers import RS, created
+        from tests.perikles.test_words import wrong
+        return RS, created(4, seed), wrong
+    from tests.pergamemnon.helpers import created, replace, rs
+    from tests.pergamemnon.test_words import wrong
+    return rs, replace(created(3), seed=seed), wrong
+
+
+@pytest.mark.parametrize("ruleset", ["adamastor", "peloponnes", "perikles", "pergamemnon"])
+def test_no_log_line_option_status_view_or_refusal_of_a_bot_game_counts_with_s_in_brackets(ruleset):
+    rs, created, wrong = _bot_game(ruleset, 3)
+    said = texts(rs, created, "greedy", wrong)
+    assert [t for t in said if re.search(r"[a-z]\((s|es)\)", t)] == []
+    assert [t for t in said if re.search(r"\b1 (cards|coin cards|creatures|tiles|counters|inhabitants)\b", t)] == []

@@ -17,6 +17,7 @@ from typing import Any
 
 from agon.analysis.figures import style
 from agon.analysis.palette import player_colors
+from agon.core.words import counted
 
 SCORE = "points so far"
 
@@ -180,7 +181,8 @@ def battles_figure(line: Any) -> Any:
         fig.add_trace(go.Bar(x=locs, y=[len(t[f"{side}_lost"]) for t in per_loc], name=f"{side} losses",
                              marker=bar,
                              hovertext=[f"{lab}: {side} lost {', '.join(t[f'{side}_lost']) or 'nothing'};"
-                                        f" won {t[f'{side}_wins']} battle(s)" for lab, t in zip(locs, per_loc)],
+                                        f" won {counted(t[f'{side}_wins'], 'battle')}"
+                                        for lab, t in zip(locs, per_loc)],
                              hoverinfo="text"), row=2, col=1)
     for lab, t in zip(locs, per_loc):
         h = held.get((t["turn"], t["location"]))

@@ -29,7 +29,7 @@ def test_plague_covers_the_civilization_with_a_coin_card_or_removes_it():
 
 def test_earthquake_hits_a_third_of_the_buildings_rounded_up_chosen_by_the_player():
     s = facing("earthquake", buildings=slots("T_B1", "T_B2", "T_B3", "T_B4"), hand=coins(wood=1))
-    assert "hits 2 card(s)" in refused(s, faced("earthquake", ["T_B1"], ["wood"]))
+    assert "hits 2 cards;" in refused(s, faced("earthquake", ["T_B1"], ["wood"]))
     assert "may hit" in refused(s, faced("earthquake", ["T_B1", "T_L1"], ["wood", ""]))
     s = play(s, faced("earthquake", ["T_B1", "T_B2"], ["wood", ""]))
     assert [b.card for b in s.seat("Alice").buildings] == ["T_B1", "T_B3", "T_B4"]

@@ -59,7 +59,7 @@ def test_civilizations_are_dealt_by_chance_and_set_the_turn_order_by_their_arrow
 
 def test_a_coin_draw_that_the_deck_cannot_give_is_refused():
     s = play(rs.initial_state(created(3)), CivilizationsDealt(civilizations=("argos", "corinth", "sparta")))
-    assert "3 coin card(s)" in refused(s, CoinsDrawn(player="Alice", coins=("wood",) * 2))
+    assert "3 coin cards are drawn" in refused(s, CoinsDrawn(player="Alice", coins=("wood",) * 2))
     assert "Alice" in refused(s, CoinsDrawn(player="Bob", coins=("wood",) * 3))
     assert "backs are wood, stone, grain, people, not gold" in refused(s, CoinsDrawn(player="Alice",
                                                                                     coins=("gold",) * 3))

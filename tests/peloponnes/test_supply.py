@@ -34,7 +34,7 @@ def test_inhabitants_on_the_luxury_card_need_no_grain():
 def test_hungry_inhabitants_are_fed_by_grain_or_people_coins_or_luxury_exactly():
     # 1 + 4 inhabitants, 1 grain produced: 4 are hungry.
     s = feeding(lands=slots("T_VILLAGE"), hand=coins(grain=2, people=1), luxury=1)
-    assert "4 inhabitant(s) are not fed" in refused(s, PopulationFed(player="Alice", grain=2, people=1))
+    assert "4 inhabitants are not fed" in refused(s, PopulationFed(player="Alice", grain=2, people=1))
     assert "holds 2 grain" in refused(s, PopulationFed(player="Alice", grain=3, people=1))
     s = play(s, PopulationFed(player="Alice", grain=2, people=1, luxury=1))
     alice = s.seat("Alice")
@@ -118,7 +118,7 @@ def test_supply_example_7_inhabitants_but_only_4_grain_production():
     alice = s.seat("Alice")
     assert inhabitants(s.cat, alice) == 7 and production(s.cat, alice)[2] == 4
     s = replace(s, seats=tuple(replace(x, hand=coins(grain=3, people=1)) if x.name == "Alice" else x for x in s.seats))
-    assert "3 inhabitant(s) are not fed" in refused(s, PopulationFed(player="Alice", grain=2))
+    assert "3 inhabitants are not fed" in refused(s, PopulationFed(player="Alice", grain=2))
     fed = play(s, PopulationFed(player="Alice", grain=3))
     assert fed.seat("Alice").hand == coins(people=1) and fed.seat("Alice").luxury == 0
     fed = play(s, PopulationFed(player="Alice", grain=2, people=1))

@@ -214,7 +214,7 @@ def test_an_impossible_draw_is_refused():
     p = rs.pending(s)
     assert "must be one of" in refused(s, CardsDrawn(player="Alice", cards=("carthage.leader",)))
     assert "Alice draws now" in refused(s, CardsDrawn(player="Bob", cards=p.items[:1]))
-    assert "are drawn, not 2" in refused(s, CardsDrawn(player="Alice", cards=p.items[:2]))
+    assert "1 card is drawn, not 2" in refused(s, CardsDrawn(player="Alice", cards=p.items[:2]))
 
 
 def test_a_defender_repelling_a_later_strike_alone_counter_strikes_with_its_last_card():

@@ -212,6 +212,6 @@ def test_the_game_ends_when_fewer_creatures_lie_face_up_than_players():
     )
     # One creature face up for two players: the game ends at once, before anyone draws.
     p = rs.pending(s)
-    assert isinstance(p, Over) and "only 1 creature(s) lie face up for 2 players" in p.outcome.summary
+    assert isinstance(p, Over) and "only 1 creature lies face up for 2 players" in p.outcome.summary
     assert rs.legal(s) == []
     assert "game is over" in refused(s, CardsDrawn(player="Alice", cards=()))

@@ -72,7 +72,7 @@ def test_the_game_ends_when_a_nation_has_fewer_cards_than_its_hand_size():
     s = with_state_player(s, "Bob", hand=bob.hand[:3])
     p = rs.pending(s)
     assert (
-        isinstance(p, Over) and "Bob has only 3 card(s) left to fight with, fewer than a hand of 4" in p.outcome.summary
+        isinstance(p, Over) and "Bob has only 3 cards left to fight with, fewer than a hand of 4" in p.outcome.summary
     )
 
 
@@ -87,4 +87,4 @@ def test_the_end_is_checked_after_the_winner_has_placed_the_captures():
     s = play(s, CapturesPlaced(player="Alice", under_city=("carthage.weakling",)))
     s = play(s, HandDiscarded(player="Bob"))
     assert isinstance(rs.pending(s), Over)
-    assert scoring.game_over(s).startswith("Bob has only 2 card(s)")
+    assert scoring.game_over(s).startswith("Bob has only 2 cards")

@@ -34,7 +34,7 @@ def test_example_four_players_four_creatures_one_recruited_ends_the_game():
     s = play(s, CreatureRecruited(player="Alice", creature="creature.dryad", hand_card="greece.agamemnon",
                                   charisma_cards=1))
     p = rs.pending(s)
-    assert isinstance(p, Over) and "only 3 creature(s) lie face up for 4 players" in p.outcome.summary
+    assert isinstance(p, Over) and "only 3 creatures lie face up for 4 players" in p.outcome.summary
 
 
 def test_five_creatures_for_four_players_one_recruited_plays_on():
@@ -92,4 +92,4 @@ def test_nefertiti_captured_can_end_the_game_when_egypt_keeps_fewer_than_3_cards
     bob = player(s, "Bob")
     assert bob.leader_captured and "egypt.runner" in s.box
     p = rs.pending(s)
-    assert isinstance(p, Over) and "Bob has only 2 card(s) left to fight with" in p.outcome.summary
+    assert isinstance(p, Over) and "Bob has only 2 cards left to fight with" in p.outcome.summary

@@ -73,7 +73,7 @@ def test_seven_locations_are_dealt_each_turn_and_ten_influence_tiles_displayed()
     assert isinstance(pending, Chance) and pending.count == 7 and len(pending.items) == 21
     assert "cannot be dealt" in refused(s, LocationsDealt(locations=(
         "Atlantis", "Amphipolis", "Plataea", "Pylos", "Mantinea", "Corcyra", "Delium")))
-    assert "7 tile(s)" in refused(s, LocationsDealt(locations=("Amphipolis",)))
+    assert "7 tiles are dealt" in refused(s, LocationsDealt(locations=("Amphipolis",)))
     s = play(s, LocationsDealt(locations=("Amphipolis", "Plataea", "Pylos", "Mantinea", "Corcyra", "Delium",
                                           "Megara")))
     pending = RS.pending(s)

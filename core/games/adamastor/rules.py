@@ -11,6 +11,7 @@ from agon.core.engine import Chance, Decision, Outcome, Over, Pending
 from agon.core.games.adamastor import flow
 from agon.core.games.adamastor.board import step_cost
 from agon.core.games.adamastor.state import State, card_name, card_names, draw_split, drawn_ok, icons, skill_cost
+from agon.core.words import counted
 from agon.events.adamastor import (
     ActionsEnded,
     BonusCardsDrawn,
@@ -153,7 +154,7 @@ def pending(s: State) -> Pending:
     prompts = {
         "place": "place the fleet",
         "actions": f"choose an action ({s.cubes} left)",
-        "sail": f"sail on or stop ({s.sail_points} point{'' if s.sail_points == 1 else 's'})",
+        "sail": f"sail on or stop ({counted(s.sail_points, 'point')})",
         "draw_keep": "keep one drawn card",
         "land_keep": "keep a land card and its bonus",
         "bonus_share": "share the bonus cards",
@@ -266,8 +267,8 @@ def _validate_chance(s: State, e: Event) -> str | None:
             n = draw_count(s)
             if drawn_ok(s, cs, n):
                 return None
-            return (f"deck (rulebook 4): {card_names(s, cs)} cannot be the {n} card(s) taken from the top of the deck"
-                    " now")
+            return (f"deck (rulebook 4): {card_names(s, cs)} cannot be the {counted(n, 'card')} taken from the top of"
+                    " the deck now")
     return "this chance outcome does not belong here"
 
 

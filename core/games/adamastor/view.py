@@ -14,6 +14,7 @@ from agon.core.engine import PUBLIC, Step
 from agon.core.games.adamastor import flow
 from agon.core.games.adamastor.board import step_cost
 from agon.core.games.adamastor.state import State, card_name, card_names, icons, map_name, skill_name, sort_strip
+from agon.core.words import counted
 from agon.events.adamastor import (
     ActionsEnded,
     BonusCardsDrawn,
@@ -145,10 +146,6 @@ def view(s: State, player: str | None) -> dict[str, Any]:
     return out
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
 def _named(s: State, cs: Sequence[str]) -> list[str]:
     return [card_name(s, c) for c in cs]
 
@@ -194,7 +191,7 @@ def _main(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
         case PlayerCardsDealt(strip=strip, hands=hands, shown=shown):
             extra = f"; {card_name(s, shown)} is shown beside the deck" if shown else ""
             dealt = "; ".join(
-                f"{p} holds {card_names(s, h)}" if _sees(s, viewer, p) else f"{p} is dealt {_count(len(h), 'card')}"
+                f"{p} holds {card_names(s, h)}" if _sees(s, viewer, p) else f"{p} is dealt {counted(len(h), 'card')}"
                 for p, h in zip(s.players, hands, strict=False)
             )
             return f"the adventure strip is {card_names(s, sort_strip(s, strip))}; {dealt}{extra}"
@@ -214,10 +211,10 @@ def _main(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
             return f"{who} swaps {card_name(s, h)} from hand with {card_name(s, st)} from the strip"
         case SailStarted(cards=cs):
             pts = sum(s.card(c).navigation for c in cs) + s.skill_count("navigation_plus_one")
-            return f"{who} sets sail, discarding {card_names(s, cs)} for {_count(pts, 'navigation point')}"
+            return f"{who} sets sail, discarding {card_names(s, cs)} for {counted(pts, 'navigation point')}"
         case FleetMoved(to=to):
             cost = step_cost(s.cards, s.board, s.fleet, to, s.extra_cost)
-            return f"the fleet sails from {s.fleet} to {to} for {_count(cost, 'point')} ({s.sail_points - cost} left)"
+            return f"the fleet sails from {s.fleet} to {to} for {counted(cost, 'point')} ({s.sail_points - cost} left)"
         case SailEnded():
             return f"{who} ends the sail at {s.fleet}"
         case LandCardsDrawn(cards=cs):
@@ -231,7 +228,7 @@ def _main(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
             shares = (f"{card_name(s, c)} to {p}" for c, p in zip(s.drawn, ps, strict=False))
             return "the bonus cards go " + ", ".join(shares)
         case ActionsEnded():
-            return f"{who} ends the action phase with {_count(s.cubes, 'cube')} unused"
+            return f"{who} ends the action phase with {counted(s.cubes, 'cube')} unused"
         case IconIgnored(card=c, icon=icon):
             return f"{s.captain_name} ignores a {icon} icon on {card_name(s, c)}"
         case SkillLearned(card=c):

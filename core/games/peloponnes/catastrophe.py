@@ -12,6 +12,7 @@ from itertools import combinations
 
 from agon.core.games.peloponnes.cards import CATASTROPHE_NAMES, Catalog
 from agon.core.games.peloponnes.state import Seat, Slot, State, protected, replace, thirds
+from agon.core.words import counted
 from agon.events.peloponnes import COIN_KINDS, CatastropheFaced, Coins
 
 PLACE = {
@@ -57,7 +58,7 @@ def validate(s: State, e: CatastropheFaced) -> str | None:
     seat = s.seat(player)
     cands, count = candidates(s, seat, cat)
     if len(e.cards) != count or len(e.coins) != count:
-        return f"{where}: it hits {count} card(s); name each with a coin card to cover it, or '' to remove it"
+        return f"{where}: it hits {counted(count, 'card')}; name each with a coin card to cover it, or '' to remove it"
     if len(set(e.cards)) != count or not set(e.cards) <= set(cands):
         return f"{where}: the cards it may hit are {', '.join(s.cat.name(c) for c in cands)}"
     bad = [c for c in e.coins if c not in ("", "luxury", *COIN_KINDS)]
@@ -67,7 +68,7 @@ def validate(s: State, e: CatastropheFaced) -> str | None:
     have = seat.hand
     for k, n in need.items():
         if have.get(k) < n:
-            return f"{where}: {player} holds {have.get(k)} {k} coin card(s), not {n}"
+            return f"{where}: {player} holds {counted(have.get(k), f'{k} coin card')}, not {n}"
     lux = sum(1 for c in e.coins if c == "luxury")
     if cat == "decline" and lux:
         return f"{where}: the luxury goods are lost first, so they cannot cover the luxury card"

@@ -12,6 +12,7 @@ from agon.core.games.peloponnes import auction, catastrophe, flow, supply
 from agon.core.games.peloponnes.cards import CATASTROPHE_NAMES, ROW_SIZE, Catalog, parse
 from agon.core.games.peloponnes.scoring import outcome
 from agon.core.games.peloponnes.state import Seat, State, replace
+from agon.core.words import counted
 from agon.events.base import Event, GameCreated
 from agon.events.peloponnes import (
     COIN_KINDS,
@@ -148,7 +149,8 @@ def _validate_chance(s: State, p: Chance, e: Event) -> str | None:
         if e.player != head.player:
             return f"{where}: the coin cards drawn now are {head.player}'s"
         if len(e.coins) != p.count:
-            return f"{where}: {p.count} coin card(s) are drawn now, not {len(e.coins)}"
+            drawn = "is drawn" if p.count == 1 else "are drawn"
+            return f"{where}: {counted(p.count, 'coin card')} {drawn} now, not {len(e.coins)}"
         unknown = sorted(set(e.coins) - set(p.unseen))
         if unknown:
             return f"{where}: the coin cards' backs are {', '.join(p.unseen)}, not {', '.join(unknown)}"

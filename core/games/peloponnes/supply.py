@@ -16,6 +16,7 @@ from agon.core.games.peloponnes.state import (
     production,
     replace,
 )
+from agon.core.words import counted
 from agon.events.peloponnes import (
     COIN_KINDS,
     BuildingBuilt,
@@ -190,7 +191,8 @@ def validate_feed(s: State, e: PopulationFed) -> str | None:
     need = max(0, deficit(s, _without(seat, e.removed)))
     if e.grain + e.people + e.luxury != need:
         return (
-            f"{FEED}: {need} inhabitant(s) are not fed by grain production; pay exactly that with grain or people"
+            f"{FEED}: {counted(need, 'inhabitant')} {'is' if need == 1 else 'are'} not fed by grain production; pay"
+            " exactly that with grain or people"
             " coin cards and luxury goods, or remove cards"
         )
     return None

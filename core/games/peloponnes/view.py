@@ -20,6 +20,7 @@ from agon.core.games.peloponnes.state import (
     power_points,
     production,
 )
+from agon.core.words import counted
 from agon.events.base import Event, GameCreated
 from agon.events.peloponnes import (
     BidMoved,
@@ -216,7 +217,7 @@ def _sentence(s: State, e: Event, own: bool) -> str:
         case CoinsDrawn():
             why = s.draws[0].reason if s.draws else "draw"
             backs = f": {Coins.of(e.coins).describe()}" if own and e.coins else ""
-            return f"{e.player} draws {len(e.coins)} coin card(s) ({why}){backs}"
+            return f"{e.player} draws {counted(len(e.coins), 'coin card')} ({why}){backs}"
         case PowerCardsRevealed():
             return f"Round {s.round}: {', '.join(_n(s, c) for c in e.cards)} revealed"
         case BidPlaced():

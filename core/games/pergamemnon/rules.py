@@ -29,6 +29,7 @@ from agon.core.games.pergamemnon.state import (
     with_player,
     without,
 )
+from agon.core.words import counted
 from agon.events.base import Event, GameCreated
 from agon.events.pergamemnon import (
     Attacked,
@@ -198,7 +199,8 @@ def validate_recruit(s: State, e: CreatureRecruited) -> str | None:
             f"not the {played.name} ({played.charisma})"
         )
     if not 0 <= e.charisma_cards <= p.charisma:
-        return f"Recruit ({RECRUIT}): you have {p.charisma} charisma card(s) under your city, not {e.charisma_cards}"
+        have = counted(p.charisma, "charisma card")
+        return f"Recruit ({RECRUIT}): you have {have} under your city, not {e.charisma_cards}"
     if len(set(e.captured)) != len(e.captured) or any(c not in p.under for c in e.captured):
         return f"Recruit ({RECRUIT}): only captured cards kept under your city can pay, each once"
     used = e.charisma_cards + len(e.captured)
@@ -221,8 +223,8 @@ def validate_recruit(s: State, e: CreatureRecruited) -> str | None:
     if total < creature.cost:
         extra = f" ({bonus:+d} from {s.table.nations[p.nation].city})" if bonus else ""
         return (
-            f"Recruit ({RECRUIT}): your {played.name} (charisma {played.charisma}) plus {used} card(s) from under "
-            f"your city make {total}{extra}, the {creature.name} costs {creature.cost}"
+            f"Recruit ({RECRUIT}): your {played.name} (charisma {played.charisma}) plus {counted(used, 'card')} from"
+            f" under your city make {total}{extra}, the {creature.name} costs {creature.cost}"
         )
     return None
 
@@ -317,7 +319,7 @@ def validate_chance(s: State, e: Event, p: Pending) -> str | None:
         case _:
             return f"a chance outcome is needed now ({p.describe()})"
     if len(taken) != p.count:
-        return f"{p.label}: {p.count} {what}(s) are drawn, not {len(taken)}"
+        return f"{p.label}: {counted(p.count, what)} {'is' if p.count == 1 else 'are'} drawn, not {len(taken)}"
     if len(set(taken)) != len(taken) or any(x not in p.items for x in taken):
         return f"{p.label} ({SETUP}): each {what} must be one of {', '.join(p.items)}, once"
     return None

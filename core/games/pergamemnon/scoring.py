@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from agon.core.engine import Outcome
 from agon.core.games.pergamemnon.state import PlayerState, State, card, effects, hand_size, playable
+from agon.core.words import counted
 
 
 def game_over(s: State) -> str:
@@ -21,10 +22,12 @@ def game_over(s: State) -> str:
     if s.phase not in ("turn", "refill") or s.reveal:
         return ""
     if len(s.creatures) < len(s.players):
-        return f"only {len(s.creatures)} creature(s) lie face up for {len(s.players)} players"
+        lie = "lies" if len(s.creatures) == 1 else "lie"
+        return f"only {counted(len(s.creatures), 'creature')} {lie} face up for {len(s.players)} players"
     for p in s.players:
         if playable(p) < hand_size(s, p):
-            return f"{p.name} has only {playable(p)} card(s) left to fight with, fewer than a hand of {hand_size(s, p)}"
+            return (f"{p.name} has only {counted(playable(p), 'card')} left to fight with, fewer than a hand of"
+                    f" {hand_size(s, p)}")
     return ""
 
 

@@ -14,6 +14,7 @@ from agon.core.engine import PUBLIC, Over, Step
 from agon.core.games.pergamemnon import rules, scoring
 from agon.core.games.pergamemnon.cards import DEFENCE_OF
 from agon.core.games.pergamemnon.state import Battle, State, Strike, card, defence_of, player, uses_nation_cards
+from agon.core.words import counted
 from agon.events.base import Event, GameCreated
 from agon.events.pergamemnon import (
     Attacked,
@@ -208,11 +209,11 @@ def narrate(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
             shuffled = " shuffles the discard pile into a new deck and" if reshuffled else ""
             if viewer is None or viewer == who:
                 return f"{who}{shuffled} draws {', '.join(_name(s, c) for c in cards) or 'nothing'}."
-            return f"{who}{shuffled} draws {len(cards)} card(s)."
+            return f"{who}{shuffled} draws {counted(len(cards), 'card')}."
         case StarterDrawn(player=who):
             return f"Lots are drawn among {', '.join(s.tied)}, the most charismatic: {who} starts."
         case CreatureRecruited():
-            paid = [f"{e.charisma_cards} charisma card(s)"] if e.charisma_cards else []
+            paid = [counted(e.charisma_cards, "charisma card")] if e.charisma_cards else []
             paid += [f"the captured {_name(s, c)}" for c in e.captured]
             return (
                 f"{e.player} recruits the {_name(s, e.creature)} (cost {card(s, e.creature).cost}) with the "

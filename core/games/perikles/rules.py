@@ -28,6 +28,7 @@ from agon.core.games.perikles.state import (
     State,
     replace,
 )
+from agon.core.words import counted
 from agon.events.base import Event, GameCreated
 from agon.events.perikles import (
     EVENTS,
@@ -83,7 +84,7 @@ def turn_rule(s: State) -> str:
 
 def _multiset_error(label: str, drawn: Sequence[str], pool: Sequence[str], count: int) -> str | None:
     if len(drawn) != count:
-        return f"{label}: {count} tile(s) are dealt here, not {len(drawn)}"
+        return f"{label}: {counted(count, 'tile')} {'is' if count == 1 else 'are'} dealt here, not {len(drawn)}"
     missing = Multiset(drawn) - Multiset(pool)
     if missing:
         return f"{label}: {', '.join(sorted(missing))} cannot be dealt now (not in what is left to deal)"

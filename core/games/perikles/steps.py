@@ -15,6 +15,7 @@ from agon.core.games.perikles.commit import commitment_error, main_of_in
 from agon.core.games.perikles.data import SIDES, counter_label, tile_name
 from agon.core.games.perikles.state import NOBODY, Commit, State, cube_count, eligible_tiles, home_counters
 from agon.core.steps import DONE, Choice, Question
+from agon.core.words import counted
 from agon.events.perikles import ForcesCommitted, Placement
 
 
@@ -90,7 +91,7 @@ def commitment_steps(s: State, chosen: tuple[tuple[str, str], ...]) -> Question 
             cube = value
     if not finished:
         can_end = bool(_cubes(s, tile, placements))
-        sent = f"{len(placements)} counter(s)" if placements else "no units"
+        sent = counted(len(placements), "counter") if placements else "no units"
         ending = (Choice(DONE, f"spend the {tile_name(tile)} sending {sent}"),) if can_end else ()
         if not location:
             locs = [loc for loc in s.locations if _reachable(s, tile, placements, loc)]
