@@ -297,8 +297,20 @@ def pending_for(line: Line, seat: str | None) -> dict[str, Any]:
             "summary": p.outcome.summary}
 
 
+def game_title(title: str, ruleset: str) -> str:
+    """A game's title as every answer of the API and every page gives it: the title given, else its ruleset's
+    ('Pergamemnon'), so a game is named the same in the games' list, on its own and in a page's tab title ("" only
+    for a ruleset this server does not know)."""
+    if title:
+        return title
+    try:
+        return registry.get(ruleset).title
+    except registry.UnknownRuleset:
+        return ""
+
+
 def game_head(line: Line) -> dict[str, Any]:
-    return {"game": line.game.id, "ruleset": line.ruleset.name, "title": line.game.title or line.ruleset.title,
+    return {"game": line.game.id, "ruleset": line.ruleset.name, "title": game_title(line.game.title, line.ruleset.name),
             "branch": line.branch.name, "event": line.head.depth, "position": position(line),
             "status": line.status()}
 
@@ -395,7 +407,8 @@ def list_games(call: Call) -> Any:
     for g in call.svc.listing(ruleset=ruleset, over=None if status is None else status == "over", order=order,
                               limit=limit, count_branches=False):
         s = g.summary
-        row: dict[str, Any] = {"game": g.id, "ruleset": g.ruleset, "title": g.title, "players": list(s.players),
+        row: dict[str, Any] = {"game": g.id, "ruleset": g.ruleset, "title": game_title(g.title, g.ruleset),
+                               "players": list(s.players),
                                "created_at": g.created_at.isoformat(timespec="seconds"), "branch": g.current_branch}
         if s.readable:
             row.update(event=s.events - 1, status=s.status, over=s.over)

@@ -88,6 +88,14 @@ def test_the_games_are_listed_from_their_summaries_filtered_and_ordered_as_agon_
     assert "GET /api/rulesets" in client.get("/api/games", params={"ruleset": "chess"}).json()["error"]
 
 
+def test_a_game_has_the_same_title_in_the_listing_and_on_its_own(client):
+    untitled, titled = new_duel(client), new_duel(client, title="rematch")
+    listed = {x["game"]: x["title"] for x in client.get("/api/games").json()}
+    for g, title in ((untitled, "Pergamemnon"), (titled, "rematch")):  # none given: the ruleset's, in both
+        alone = client.get(f"/api/games/{g['game']}").json()
+        assert g["title"] == alone["title"] == listed[g["game"]] == title and alone["ruleset"] == "pergamemnon"
+
+
 def test_a_seat_sees_its_own_hand_and_options_nobody_else_does(client):
     g = new_duel(client)
     who, tok = acting(client, g)
