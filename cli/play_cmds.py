@@ -444,7 +444,7 @@ def play(
     is taken as soon as it can only mean one item or value (shown in full), and the entry ends by itself once it
     is complete (the dice, the items drawn, the last step, an option number no longer one can follow)."""
     svc = service()
-    svc.writable()  # every entry is recorded: a store that may only be read is said so before the first prompt
+    svc.writable(game)  # every entry is recorded: a store that may only be read is said so before the first prompt
     match: str | None = None
     chosen: steps.Chosen = ()
     at: str | None = None  # the head the steps were chosen at: they are dropped when it moves

@@ -36,7 +36,7 @@ class ShownNote:
 def add(svc: Service, game_ref: str, n: int, text: str, glyph: str | None = None,
         branch: str | None = None) -> tuple[Line, ShownNote]:
     """Attach a note to event #``n`` of a line (default: the game's current one)."""
-    svc.writable()
+    svc.writable(game_ref)
     text = text.strip()
     glyph = (glyph or "").strip()
     if glyph and glyph not in GLYPHS:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -128,6 +129,10 @@ CLI_WORDS = Words()
 
 MAX_CHOICE = 100_000
 """The longest choice (a number, an outcome or an event as JSON) ``parse_choice`` reads."""
+
+_TYPED_BACK = re.compile(r"[0-9A-Za-z_][0-9A-Za-z_-]{0,39}")
+"""A game named as a request typed it that a hint may print back in a command as it is (no quoting, no control
+character): a game id or a prefix of one. Anything else is named GAME (``Service.writable``)."""
 
 
 def seats_problem(names: Sequence[str]) -> str | None:
@@ -761,15 +766,18 @@ class Service:
 
     # -- creating ----------------------------------------------------------------------------------------------
 
-    def writable(self) -> None:
+    def writable(self, game_ref: str = "") -> None:
         """Refuse a request that would record, in a store known to be read-only as it opened (SQLite: its options,
         its file), before the request is read or checked: another refusal would name a step that records (a finished
         game's undo or branch), which the store then refuses too. Every request that records asks here first. A
         PostgreSQL store learns it may only be read when a write is refused (no query is spent asking), and what it
         learnt may stop holding (``Store.read_only``: a user granted writing): a request that records is tried there
-        and refused as it writes (``events.store.unavailable``), or succeeds and makes the store writable again."""
+        and refused as it writes (``events.store.unavailable``), or succeeds and makes the store writable again.
+        ``game_ref``: the game the request names, which the refusal's steps name as it was typed (no read is spent
+        resolving it; one that could not be typed back as it is, a bare word of letters, digits, '-' and '_', is
+        named GAME)."""
         if self.store.read_only_as_opened:
-            raise read_only_refusal(self.store.url)
+            raise read_only_refusal(self.store.url, game_ref if _TYPED_BACK.fullmatch(game_ref) else "")
 
     def new_game(self, spec: NewGame) -> str:
         self.writable()
@@ -967,7 +975,7 @@ class Service:
         ``line``: the line as the caller has just read it (the server reads it to check the seat), to save reading
         and folding it again; the compare-and-swap expects its head, so a line that moved since is a lost race.
         ``words``: how refusals name what to do next (the server's differ from the command line's)."""
-        self.writable()
+        self.writable(line.game.id if line is not None else game_ref)
         if line is None:
             line = self.load(game_ref, branch)
         if expect is not None:
@@ -1003,7 +1011,7 @@ class Service:
         "nobody plays a tile"), as one entry: one move in the head history, so one undo takes the whole run back.
         Told as the first of them may see it (or ``tell``). For a face where one person answers for the table
         (``agon play``); a seat answers only for itself."""
-        self.writable()
+        self.writable(game_ref)
         line = self.load(game_ref, branch)
         if expect is not None:
             check_position(line, expect)
@@ -1177,7 +1185,7 @@ class Service:
         the number of events undone. A seeded game walks back from the head only as far as needed. With
         ``expect_head``, undoes only while the head is still that event (the caller decided on that line:
         ``RaceLost`` otherwise)."""
-        self.writable()
+        self.writable(game_ref)
         if steps_back < 1:
             raise ServiceError("--steps must be at least 1")
         game, b = self._head(game_ref, branch)
@@ -1249,7 +1257,7 @@ class Service:
         (what 'agon undo' prints). Only the undone events are read again (back from the old head by their parent
         links), and they are told forward from the new head's state, which ``load`` reads from the nearest state
         snapshot: the cost does not grow with the line."""
-        self.writable()
+        self.writable(game_ref)
         game, b = self._head(game_ref, branch)
         moved, n = self.undo(game.id, steps_back, b.name, expect_head=b.head_id, to=to)
         line = self.load(game.id, moved.name)
@@ -1320,7 +1328,7 @@ class Service:
         return None
 
     def redo(self, game_ref: str, branch: str | None = None) -> tuple[BranchInfo, int]:
-        self.writable()
+        self.writable(game_ref)
         game, b = self._head(game_ref, branch)
         target = self.redo_target(game.id, b.name, b.head_id)
         if target is None:
@@ -1375,7 +1383,7 @@ class Service:
         """A new line starting at event ``at`` of ``from_branch`` (default: its head); switches to it.
 
         At the head this is one row: its cost does not grow with the game. ``at`` reads the line to find it."""
-        self.writable()
+        self.writable(game_ref)
         problem = branch_problem(name)
         if problem:
             raise ServiceError(problem)
@@ -1400,7 +1408,7 @@ class Service:
         return self.store.branch(game.id, name)
 
     def switch(self, game_ref: str, name: str) -> Line:
-        self.writable()
+        self.writable(game_ref)
         game = self.load(game_ref).game
         try:
             self.store.set_current(game.id, name)

@@ -24,8 +24,8 @@ CLI: dict[str, str] = {
     "seats": "--player/--bot options",
     "new": "`agon new`",
     "asking": "command",
-    "read_only": ("give a store agon may write to (`agon export GAME -o FILE` copies a game out of this one), or"
-                  " read this one (`agon log GAME`)"),
+    "read_only": ("give a store agon may write to (`agon export {game} -o FILE` copies a game out of this one), or"
+                  " read this one (`agon log {game}`)"),
     "store": "the store {store}",
     "cause": " ({cause})",
 }

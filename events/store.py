@@ -228,11 +228,13 @@ _READ_ONLY = ("is read-only (a read-only file, folder or mount, or a store opene
 events/hints.py: never a command that records, which the store would refuse again)."""
 
 
-def read_only_refusal(url: str) -> Unavailable:
+def read_only_refusal(url: str, game: str = "") -> Unavailable:
     """The refusal of anything that would record in the store at ``url``, known to be read-only: the sentence a
-    refused write gets (``unavailable``), said before the request is read or checked at all."""
+    refused write gets (``unavailable``), said before the request is read or checked at all. ``game``: the game
+    the request names, as it names it (its steps name ``GAME`` for a request that names none: a new game, an
+    import)."""
     what, then = _READ_ONLY
-    return Unavailable("", "{store} " + what + then, store=shown_url(url), cause="")
+    return Unavailable("", "{store} " + what + then, store=shown_url(url), cause="", game=game or "GAME")
 
 
 def unavailable(e: BaseException, url: str, *, opening: bool = False, writing: bool = False) -> Unavailable:
@@ -291,7 +293,7 @@ def unavailable(e: BaseException, url: str, *, opening: bool = False, writing: b
     if opening:
         return Unavailable(f"cannot open database {where}: it {what.format(cause=f' ({text})')}",
                            then.replace("{asking}", "command"))
-    return Unavailable("", "{store} " + what + then, store=where, cause=text)
+    return Unavailable("", "{store} " + what + then, store=where, cause=text, game="GAME")  # no game known here
 
 
 def psycopg_lost() -> tuple[type[Exception], ...]:

@@ -197,6 +197,8 @@ def test_no_refusal_on_a_read_only_store_names_a_command_that_records(agon, tmp_
         assert not RECORDING.search(said), (args, said)
         named = re.findall(r"`(agon [^`]*)`", said)
         assert named, said  # what can be done instead
+        games = {shlex.split(command)[4] for command in named}  # agon --db URL export|log GAME ...
+        assert games == ({"GAME"} if args[0] in ("new", "import") else {args[1]}), said  # the game it named
         for command in named:
             argv = [{"GAME": long, "FILE": str(tmp_path / "out.json")}.get(w, w) for w in shlex.split(command)]
             assert argv[1:3] == ["--db", ro], command
@@ -210,6 +212,17 @@ def test_no_refusal_on_a_read_only_store_names_a_command_that_records(agon, tmp_
         assert not RECORDING.search(out), (args, out)
     assert "read-only" in agon("--db", ro, "options", short).stdout
     assert sqlite_contents(tmp_path / "archive.db") == before
+
+
+def test_a_read_only_refusal_names_the_game_as_it_was_typed_and_never_prints_back_what_a_shell_would_split(
+        agon, tmp_path, archive):
+    ro = f"sqlite:///{tmp_path / 'archive.db'}?mode=ro"
+    prefix = archive["short"][:4]
+    said = one_line(agon("--db", ro, "undo", prefix, ok=False), "is read-only")
+    assert f"export {prefix} -o FILE`" in said and f"log {prefix}`" in said  # no read spent on the full id
+    for typed in ("no such; game", "-x", "$(id)"):
+        said = one_line(agon("--db", ro, "redo", "--", typed, ok=False), "is read-only")
+        assert "export GAME -o FILE`" in said and "log GAME`" in said and typed not in said, said
 
 
 def test_a_long_option_list_on_a_read_only_store_names_no_command_that_records(agon, tmp_path):
