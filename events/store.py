@@ -26,6 +26,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlmodel import Field, SQLModel
 
 from agon.events import card_sets as card_sets_mod
+from agon.events import pg_arrays
 from agon.events import summary as summary_mod
 from agon.events.analysis_cache import ANALYSIS
 from agon.events.envelope import Envelope
@@ -479,7 +480,10 @@ class Store:
         self.on_unkept: Callable[[str], None] | None = None
         """Called with what was computed and not kept (``keep``), each time: a face says it, once."""
         try:
-            self.engine = sa.create_engine(url, future=True)
+            # PostgreSQL speaks UTF-8 with this store whatever the server's default: events' text columns go
+            # as binary arrays built here (events/pg_arrays.py), encoded as UTF-8
+            self.engine = sa.create_engine(url, future=True, **({} if url.startswith("sqlite") else
+                                                                 {"connect_args": {"client_encoding": "UTF8"}}))
         except Exception as e:  # noqa: BLE001 - any driver/URL problem becomes one clear line
             raise StoreError(f"cannot use database {url!r}: {e}") from None
         self.sqlite = self.engine.dialect.name == "sqlite"
@@ -488,7 +492,8 @@ class Store:
         # or ROLLBACK after it (each a round trip), and no isolation switch at every checkout. A read sees what it
         # would in a transaction: at READ COMMITTED each statement takes its own snapshot anyway.
         self._auto = self.engine if self.sqlite else sa.create_engine(
-            url, future=True, isolation_level="AUTOCOMMIT", pool_reset_on_return=None)
+            url, future=True, isolation_level="AUTOCOMMIT", pool_reset_on_return=None,
+            connect_args={"client_encoding": "UTF8"})
         self._card_sets: dict[str, bytes] = {}  # stored sets read or written (content-addressed: never stale)
         self._card_set_bytes = 0
         self._card_sets_lock = threading.Lock()
@@ -497,6 +502,7 @@ class Store:
         else:
             for engine in (self.engine, self._auto):
                 sa.event.listen(engine, "checkout", _replace_ended)
+                sa.event.listen(engine, "connect", lambda dbapi_conn, _record: pg_arrays.register(dbapi_conn))
         if create:
             try:
                 self._foreign()
@@ -940,13 +946,15 @@ class Store:
         naive = t.astimezone(UTC).replace(tzinfo=None)
         return naive.strftime("%Y-%m-%d %H:%M:%S.%f") if self.sqlite else naive
 
-    def _event_arrays(self, envs: Sequence[Envelope]) -> list[list[object]]:
-        """The columns of ``envs`` as the eight arrays ``UNNEST`` reads (PostgreSQL). A run of events shares one
-        time: each distinct one is converted once."""
+    def _event_arrays(self, envs: Sequence[Envelope]) -> list[pg_arrays.Array]:
+        """The columns of ``envs`` as the eight arrays ``UNNEST`` reads (PostgreSQL), each built whole in binary
+        (events/pg_arrays.py). A run of events shares one time: each distinct one is converted once."""
         stamps = {t: self._stamp(t) for t in {e.recorded_at for e in envs}}
-        return [[e.id for e in envs], [e.parent for e in envs], [e.depth for e in envs], [e.tag for e in envs],
-                [e.version for e in envs], [e.actor for e in envs], [e.payload for e in envs],
-                [stamps[e.recorded_at] for e in envs]]
+        return [pg_arrays.varchars([e.id for e in envs]), pg_arrays.varchars([e.parent for e in envs]),
+                pg_arrays.ints([e.depth for e in envs]), pg_arrays.varchars([e.tag for e in envs]),
+                pg_arrays.ints([e.version for e in envs]), pg_arrays.varchars([e.actor for e in envs]),
+                pg_arrays.byteas([e.payload for e in envs]),
+                pg_arrays.timestamps([stamps[e.recorded_at] for e in envs])]
 
     def _insert(self, c: Connection, game_id: str, envs: Sequence[Envelope]) -> None:
         if not envs:
