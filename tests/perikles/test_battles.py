@@ -1,4 +1,4 @@
-"""Battles (perikles-game-help.pt.txt paragraphs 13-19; data facts 'Combat results table')."""
+"""Battles (perikles-game-help.pt.txt paragraphs 12-16; data facts 'Combat results table')."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Commitments (perikles-game-help.pt.txt paragraphs 7-12 and the Persians; data facts 'Alliances and wars')."""
+"""Commitments (perikles-game-help.pt.txt paragraphs 7-11 and 16, the Persians; data facts 'Alliances and wars')."""
 
 from __future__ import annotations
 

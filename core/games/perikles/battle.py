@@ -1,9 +1,9 @@
 """Battles, location by location, and the end of a turn.
 
-Follows ../shared/rules/perikles-game-help.pt.txt, paragraphs 13-19 (strengths with the location's modifiers,
+Follows ../shared/rules/perikles-game-help.pt.txt, paragraphs 12-16 (strengths with the location's modifiers,
 the combat results table column, simultaneous 2d6 rolls, the battle token and re-rolls, the token carried into a
 location's second battle, losses, automatic wins, grey defence symbols, tiles won, defeat markers, 2 cubes for an
-unattacked defence, the Persians' return) and 20-22 (statues, units home, end of the game);
+unattacked defence, the Persians' return) and 17-19 (statues, units home, end of the game);
 perikles-data-facts.md "Combat results table" and "Special tiles" (Brasidas, Phormio, Persian Fleet, Thessalian
 Allies). Readings chosen (what "2 steps" means, battles nobody can fight...) are stated in RULES.md.
 """

@@ -1,9 +1,9 @@
 """The commitment of forces: influence tiles spent in order, counters sent to locations, alliances and wars.
 
-Follows ../shared/rules/perikles-game-help.pt.txt, paragraphs 7-12 (starting with Sparta's leader, 2-cube tiles
+Follows ../shared/rules/perikles-game-help.pt.txt, paragraphs 7-11 (starting with Sparta's leader, 2-cube tiles
 first, 0-2 units to 1-2 locations, attacker/defender columns, main and allies, the permission rule, the
-restrictions on attacking one's own city and on fighting on both sides, the sacrificed cube) and the Persians
-paragraph; perikles-data-facts.md "Alliances and wars within a turn" and "Slave Revolt". Readings: RULES.md.
+restrictions on attacking one's own city and on fighting on both sides, the sacrificed cube) and 16 (the
+Persians); perikles-data-facts.md "Alliances and wars within a turn" and "Slave Revolt". Readings: RULES.md.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ than two counters, the city whose cube is sacrificed: ``ath-2 pyl a ath-t4 ath-h
 
 ``legal`` lists a canonical subset of commitments (commit.py); this builds any legal one. Each step offers only
 values that keep the commitment legal, checked by the same rule code (``commitment_error``, game help paragraphs
-7-12), so nothing here is a second copy of the rules. A counter's role (main or ally) is not asked: it follows
+7-11), so nothing here is a second copy of the rules. A counter's role (main or ally) is not asked: it follows
 from who is already main on that side (the first of a side is main; game help, paragraph 9). A step with one
 possible value is still a question (core.steps answers it by itself), so typing that value too is never wrong.
 """
