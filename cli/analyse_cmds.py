@@ -198,7 +198,7 @@ def plot_chances(
     png: PngOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Each player's win chance over the game (as 'agon analyse' estimates it; cached results are reused), the
+    """Each player's win chance over the game (as `agon analyse` estimates it; cached results are reused), the
     marked decisions annotated."""
     from agon.analysis import chances
 

@@ -135,6 +135,9 @@ app = typer.Typer(
     help="Record, replay, branch and plot tabletop games. Every decision and every chance outcome is an event.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # help is rich markup, not Markdown: a command named between backticks in the help prints as typed, backticks
+    # and all, with or without colour (Markdown would drop them), and ``examples`` escapes the brackets it prints
+    rich_markup_mode="rich",
     epilog=examples("agon demo", "agon --db demo.db games"),
 )
 

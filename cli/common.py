@@ -206,7 +206,7 @@ BranchesOpt = Annotated[list[str] | None, typer.Option(
     " it for several lines.", parser=branch_name)]
 EVENT = whole(0, INT_MAX)
 """An event number, as 'agon log' numbers them; whether the line has that event is the command's to say."""
-AtOpt = Annotated[int | None, typer.Option("--at", help="After event N (as numbered by 'agon log').", parser=EVENT)]
+AtOpt = Annotated[int | None, typer.Option("--at", help="After event N (as numbered by `agon log`).", parser=EVENT)]
 AsOpt = Annotated[str | None, typer.Option("--as", help="Show the game as this player sees it.")]
 SEED = whole(0, SEED_MAX)
 """A seed (of a game's chance and bots, of rollouts)."""

@@ -38,12 +38,12 @@ def export(
         parser=branch_name)] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
     sign: Annotated[Path | None, typer.Option(
-        "--sign", help="Sign the file with this Ed25519 private key ('agon keygen FILE' writes one), so a receiver"
-        " with the public key can refuse a rewritten file ('agon import --trust KEY.pub').")] = None,
+        "--sign", help="Sign the file with this Ed25519 private key (`agon keygen FILE` writes one), so a receiver"
+        " with the public key can refuse a rewritten file (`agon import --trust KEY.pub`).")] = None,
 ) -> None:
     """Write the whole game as JSON Lines: a header naming the format and its version, every event of every line,
     every branch, the head history (undo, redo, branch, switch), the notes, and a trailer with the counts and a
-    digest, so 'agon import' gives the same game back. 'agon schema --file-format' describes the lines.
+    digest, so `agon import` gives the same game back. `agon schema --file-format` describes the lines.
 
     With --branch, one line only: one event per line with its envelope (id, parent, tag, version, actor)."""
     if sign is not None:
@@ -79,13 +79,13 @@ def export(
 @app.command("import", epilog=examples("agon import game.jsonl", "agon --db other.db import game.jsonl --json"))
 @friendly
 def import_(
-    file: Annotated[Path, typer.Argument(help="A file written by 'agon export' (-: read it from standard input).")],
+    file: Annotated[Path, typer.Argument(help="A file written by `agon export` (-: read it from standard input).")],
     trust: Annotated[Path | None, typer.Option(
-        "--trust", help="A public key file (.pub from 'agon keygen'): refuse the file unless that key signed it.")
+        "--trust", help="A public key file (.pub from `agon keygen`): refuse the file unless that key signed it.")
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Import a game written by 'agon export' (the whole game, or one line). A game already stored (the same first
+    """Import a game written by `agon export` (the whole game, or one line). A game already stored (the same first
     event) is not duplicated: only what the file has more is added. A file that is truncated, reordered, edited,
     does not replay cleanly or contradicts the stored game is refused whole."""
     stdin = str(file) == "-"
@@ -152,7 +152,7 @@ def verify(game: Annotated[str | None, typer.Argument(
     """Recompute the hash chain of every event and replay every branch; report tampering or non-determinism.
 
     Without a game, check every game (with a progress bar) and print one line per damaged game and a count. A
-    damaged game is marked in its summaries, so 'agon games' shows it as DAMAGED."""
+    damaged game is marked in its summaries, so `agon games` shows it as DAMAGED."""
     svc = service()
     if game is None:
         _verify_all(svc, as_json)

@@ -27,7 +27,7 @@ app = typer.Typer()
 @friendly
 def note(
     game: GameArg,
-    n: Annotated[int, typer.Argument(help="The event, as numbered by 'agon log'.", parser=EVENT)],
+    n: Annotated[int, typer.Argument(help="The event, as numbered by `agon log`.", parser=EVENT)],
     text: Annotated[str, typer.Argument(help="The note.")] = "",
     glyph: Annotated[str | None, typer.Option(
         "--glyph", help=f"A mark: {' '.join(GLYPHS)} (good, mistake, brilliant, blunder, interesting, dubious).")]

@@ -91,9 +91,9 @@ def print_options(line: Line, match: str | None = None, show_all: bool = False, 
             console.print(f"  ... and {len(opts) - SHOWN} more: narrow them with --match TEXT{play}, or list all with"
                           " --all.")
         bot = data["pending"]["bot"]
-        hint = f" ('bot' lets {pending.player}'s {bot} bot choose)" if bot else ""
+        hint = f" (`bot` lets {pending.player}'s {bot} bot choose)" if bot else ""
         if here:
-            console.print(f"Type a number here{hint}, or the decision's steps by prefix; ? lists the commands.")
+            console.print(f"Type a number here{hint}, or the decision's steps by prefix; `?` lists the commands.")
         elif listed_only:
             console.print(READ_ONLY_LISTED, markup=False)
         else:
@@ -164,19 +164,19 @@ def options(
         print_options(line, match, show_all)
 
 
-@app.command(epilog=examples("agon act 3f2a 3   # decision 3 of 'agon options 3f2a'",
+@app.command(epilog=examples("agon act 3f2a 3   # decision 3 of `agon options 3f2a`",
                              "agon act 3f2a '4 6'   # at a table: the dice rolled"))
 @friendly
 def act(
     game: GameArg,
-    choice: Annotated[str, typer.Argument(help="A number from 'agon options', the event as JSON, 'bot', or in a"
-                                          " table game the chance outcome (e.g. '3 5') or 'seed'.")],
+    choice: Annotated[str, typer.Argument(help="A number from `agon options`, the event as JSON, `bot`, or in a"
+                                          " table game the chance outcome (e.g. `'3 5'`) or `seed`.")],
     as_player: Annotated[
         str | None, typer.Option("--as", help="The player deciding (checked against the turn).")
     ] = None,
     branch: BranchOpt = None,
     expect: Annotated[str | None, typer.Option(
-        "--expect", help="The position 'agon options' printed (e.g. 12.a1b2c3d4): refuse the choice if the line has"
+        "--expect", help="The position `agon options` printed (e.g. 12.a1b2c3d4): refuse the choice if the line has"
         " moved since.")] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -205,7 +205,7 @@ def seen_by(line: Line) -> str:
 def print_question(line: Line, question: steps.Question, chosen: steps.Chosen) -> None:
     """One step of a decision built step by step: what is asked, the values still legal, numbered."""
     player = line.pending.player if isinstance(line.pending, Decision) else ""
-    so_far = f" (so far: {' '.join(v for _, v in chosen)}; '-' goes back)" if chosen else ""
+    so_far = f" (so far: {' '.join(v for _, v in chosen)}; `-` goes back)" if chosen else ""
     console.print(f"{player}: {question.prompt}{so_far}")
     width = max(len(c.value) for c in question.choices)
     for i, c in enumerate(question.choices, start=1):
@@ -431,15 +431,15 @@ def back(line: Line, chosen: steps.Chosen) -> steps.Chosen:
 def play(
     game: GameArg,
     branch: BranchOpt = None,
-    full: Annotated[bool, typer.Option("--full", help="'state' and the events show everything, not the acting"
+    full: Annotated[bool, typer.Option("--full", help="`state` and the events show everything, not the acting"
                                                     " player's view.")] = False,
 ) -> None:
     """Play interactively: each prompt shows what happened since the last one and what is asked now; type your
     choice here, and bots move by themselves, until the game ends or you quit (q). Every entry is recorded at
-    once; 'state' shows the state as the acting player sees it, 'u' takes back the last step, '?' lists the
-    commands.
+    once; `state` shows the state as the acting player sees it, `u` takes back the last step, `?` lists
+    the commands.
 
-    A decision with many variants is built step by step (each step lists what remains legal; '-' goes back); a
+    A decision with many variants is built step by step (each step lists what remains legal; `-` goes back); a
     value is typed as a number or any unique prefix, and several steps may be typed at once. In a terminal a word
     is taken as soon as it can only mean one item or value (shown in full), and the entry ends by itself once it
     is complete (the dice, the items drawn, the last step, an option number no longer one can follow)."""
@@ -468,8 +468,8 @@ def play(
             opening = False
             whose = {None: "everything (--full)", PUBLIC: "what every player sees"}.get(who, f"what {who} sees")
             console.print(f"[bold]{escape(line.ruleset.title)}[/] game {line.game.id}, branch"
-                          f" {escape(line.branch.name)}, event #{line.head.depth}. Type here; 'state' shows"
-                          f" {escape(whose)}, ? lists the commands.", markup=True)
+                          f" {escape(line.branch.name)}, event #{line.head.depth}. Type here; `state` shows"
+                          f" {escape(whose)}, `?` lists the commands.", markup=True)
             print_recorded(svc.log(line, who)[-3:])
         shown = (line.head.id, line.branch.name, chosen, match)
         quiet, last_shown = shown == last_shown, shown
@@ -485,7 +485,7 @@ def play(
             console.print(f"Still: {describe_pending(pending)}")
         elif isinstance(pending, Decision) and who not in (None, pending.player):
             # A bot's seat must decide: its options would show its hand.
-            console.print(f"{describe_pending(pending)}; type 'bot' to let {pending.player}'s bot move.")
+            console.print(f"{describe_pending(pending)}; type `bot` to let {pending.player}'s bot move.")
         elif isinstance(pending, Decision) and len(legal := line.ruleset.legal(line.state)) == 1:
             only = legal[0]
             console.print(f"{pending.player}: only one decision is legal:"

@@ -198,8 +198,8 @@ def compare(
 ) -> None:
     """Where two lines of a game part, what differs after the fork (hidden draws named, unless --as PLAYER), how
     their scores and outcome differ, and in a sentence: what was done instead and how it came out (with the chances
-    after both moves where 'agon analyse' has them). A what-if to compare: 'agon branch 3f2a bid5 --at 16', then
-    'agon act 3f2a 9' (the other choice), then 'agon play 3f2a' or more 'agon act' to play it on."""
+    after both moves where `agon analyse` has them). A what-if to compare: `agon branch 3f2a bid5 --at 16`, then
+    `agon act 3f2a 9` (the other choice), then `agon play 3f2a` or more `agon act` to play it on."""
     from rich.table import Table
 
     from agon.analysis.compare import compare_lines, what_if
@@ -308,7 +308,7 @@ def view(
 ) -> None:
     """One offline HTML study page of a game: the move list with notes, every line (or those named with -b) as a
     tree you can enter at its forks, the score timeline (click anywhere), the state laid out as a table, and the
-    win chances where 'agon analyse' has run. Keys: arrows, Home/End, up/down between lines at a fork; the address
+    win chances where `agon analyse` has run. Keys: arrows, Home/End, up/down between lines at a fork; the address
     names the position."""
     from agon.analysis.study import build_study
     from agon.core.notes import all_notes
@@ -434,7 +434,7 @@ StatsOutOpt = Annotated[Path | None, typer.Option("--output", "-o", help="File t
 def plot_stats(ruleset: RulesetArg, limit: LimitOpt = None, out: StatsOutOpt = None, png: PngOpt = False,
                as_json: JsonOpt = False) -> None:
     """Win rates by side and by seat, each with its 95% confidence interval (Wilson), and the game lengths, over
-    the stored games of a ruleset (record some with 'agon demo RULESET --games 20')."""
+    the stored games of a ruleset (record some with `agon demo RULESET --games 20`)."""
     if out is not None and not as_json:
         _output(out, "", png)  # a file name that cannot be written is refused before the games are read
     rs, result = _gather(ruleset, limit, as_json)

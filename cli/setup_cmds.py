@@ -103,7 +103,7 @@ def cards(
     export_old: Annotated[Path | None, typer.Option("--export", hidden=True)] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Show or export a ruleset's bundled card set, to correct it and play with 'agon new --cards FILE'."""
+    """Show or export a ruleset's bundled card set, to correct it and play with `agon new --cards FILE`."""
     rs = _ruleset(ruleset)
     export = output or export_old
     data = rs.default_cards()
@@ -138,9 +138,9 @@ def cards(
 def schema(
     ruleset: Annotated[str | None, typer.Argument(help="The ruleset.")] = None,
     file_format: Annotated[bool, typer.Option(
-        "--file-format", help="The schema of a line of the game file that 'agon export' writes instead.")] = False,
+        "--file-format", help="The schema of a line of the game file that `agon export` writes instead.")] = False,
 ) -> None:
-    """Print the JSON Schema of a ruleset's events (what 'agon act GAME JSON' accepts), or of the game file."""
+    """Print the JSON Schema of a ruleset's events (what `agon act GAME JSON` accepts), or of the game file."""
     if file_format:
         if ruleset is not None:
             raise UsageFail("give a ruleset or --file-format, not both")
@@ -182,7 +182,7 @@ def _parse_option(spec: str) -> tuple[str, Any]:
                              "agon new adamastor --player Ana --option difficulty=hard --table"))
 @friendly
 def new(
-    ruleset: Annotated[str, typer.Argument(help="The ruleset (see 'agon rulesets').")],
+    ruleset: Annotated[str, typer.Argument(help="The ruleset (see `agon rulesets`).")],
     player: Annotated[list[str] | None, typer.Option("--player", "-p", help="A person's seat (repeat).")] = None,
     bot: Annotated[list[str] | None, typer.Option("--bot", help="A bot's seat as NAME:KIND (repeat).")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for chance outcomes (default: a random one).",
@@ -328,7 +328,7 @@ def demo(
     as_json: JsonOpt = False,
 ) -> None:
     """Record a whole game played by bots, then show how to look at it (the quickest way to see agon work).
-    With --games N, record N games (seeds SEED, SEED+1, ...) for 'agon stats' to count."""
+    With --games N, record N games (seeds SEED, SEED+1, ...) for `agon stats` to count."""
     names = [n for n in registry.names() if n != "toy"] or registry.names()
     name = ruleset or ("pergamemnon" if "pergamemnon" in names else names[0])
     rs = _ruleset(name)

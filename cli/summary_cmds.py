@@ -30,8 +30,8 @@ def progress_bar(what: str, quiet: bool = False) -> Iterator[Callable[[int], Cal
 @app.command(epilog=examples("agon rebuild", "agon --db club.db rebuild --json"))
 @friendly
 def rebuild(as_json: JsonOpt = False) -> None:
-    """Recompute the game summaries ('agon games', 'agon stats') of every branch of every game from the events,
-    checking every game as 'agon verify' does: a damaged game is marked DAMAGED, not summarised.
+    """Recompute the game summaries (`agon games`, `agon stats`) of every branch of every game from the events,
+    checking every game as `agon verify` does: a damaged game is marked DAMAGED, not summarised.
 
     Never needed for correctness (a stale summary is recomputed before it is read); after a change to the rules
     it does the work at once instead of at the next listing."""

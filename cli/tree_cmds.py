@@ -41,7 +41,7 @@ def undo(game: GameArg,
                                                    parser=whole(1, INT_MAX))] = None,
          to: Annotated[int | None, typer.Option("--to", help="Back to just after event N.", parser=EVENT)] = None,
          branch: BranchOpt = None, as_json: JsonOpt = False) -> None:
-    """Move the branch head back; nothing is deleted ('agon redo' comes back). Says what it took back.
+    """Move the branch head back; nothing is deleted (`agon redo` comes back). Says what it took back.
 
     In a game played at a table (--table), a step is any event a person entered: a decision or a typed chance
     outcome. In a seeded game with people, a step is a person's decision: the bots' replies and the chance that

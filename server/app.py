@@ -34,7 +34,7 @@ MAX_BODY = 4 * 1024 * 1024
 ROUTES: list[Op] = [
     Op("GET", "/api/rulesets", api.route(api.list_rulesets), "The rulesets a game can be created with.", "anyone",
        Answer("Rulesets")),
-    Op("GET", "/api/games", api.route(api.list_games), "Every game with its status, as 'agon games' lists them.",
+    Op("GET", "/api/games", api.route(api.list_games), "Every game with its status, as `agon games` lists them.",
        "anyone", Answer("Games"),
        query=(Param("ruleset", STR, "only this ruleset's games"), Param("status", {"enum": ["over", "playing"]}),
               Param("order", {"enum": list(ORDERS)}, "default: oldest"), Param("limit", COUNT))),
@@ -43,7 +43,7 @@ ROUTES: list[Op] = [
        body=schemas.CREATE, example={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
                                      "bots": [{"name": "Cy", "kind": "random"}], "seed": 7}),
     Op("POST", "/api/import", api.route(api.import_game, raw_body=True),
-       "A new game from a file written by 'agon export' (the body); answers its links; 409 if already stored.",
+       "A new game from a file written by `agon export` (the body); answers its links; 409 if already stored.",
        "anyone", Answer("Created", 201), (409,), body=STR, body_media=schemas.NDJSON),
     Op("GET", "/api/games/{game}", api.route(api.get_state), "The game now as the caller's seat sees it.",
        "anyone (a seat's token: that seat's view)", Answer("State"), (403,), (BRANCH,)),
@@ -73,7 +73,7 @@ ROUTES: list[Op] = [
        "The line's events from 'from', told as the caller's seat may read them.", "anyone", Answer("Log"), (403,),
        (BRANCH, Param("from", INT, "the first event (default 0)"))),
     Op("GET", "/api/games/{game}/export", api.route(api.export),
-       "The whole game as 'agon export' writes it (with ?branch=NAME: that line only).", "the host",
+       "The whole game as `agon export` writes it (with ?branch=NAME: that line only).", "the host",
        Answer(STR, media=schemas.NDJSON), (401, 403), (Param("branch", STR, "that line only"),)),
     Op("GET", "/api/games/{game}/events", api.stream,
        "Server-sent events: each new event ('recorded'), 'moved' after an undo or switch, and 'status'; each"

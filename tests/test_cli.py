@@ -88,7 +88,7 @@ def test_schema_and_where(agon, tmp_path):
 def test_play_prompts_records_and_quits(agon):
     gid = new_toy(agon)
     out = agon("play", gid, input="state\n1\n9\nq\n").stdout
-    assert "'state' shows what ann sees" in out and "as ann sees it" in out and "ann rolls." in out
+    assert "`state` shows what ann sees" in out and "as ann sees it" in out and "ann rolls." in out
     assert "Stopped; every decision so far is recorded" in out
     assert len(json.loads(agon("log", gid, "--json").stdout)) > 3
 

@@ -5,6 +5,7 @@ convention: ``ruff check`` finds nothing."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from typing import Any
 
@@ -59,6 +60,30 @@ def test_every_help_ends_with_examples_that_parse(agon, path):
         assert ex.startswith("agon "), f"{ex!r} is cut or wrapped at 80 columns: keep examples short"
         runs = _parse(ex)
         assert runs[:len(path)] == path, f"the help of '{' '.join(path)}' shows an example of '{' '.join(runs)}'"
+
+
+def _help_texts(cmd: Any) -> list[str]:
+    """What a command's help says in words: its own text, its examples' comments, its arguments' and options'."""
+    examples = [line.partition("  #")[2] for line in (cmd.epilog or "").splitlines()]
+    return [cmd.help or "", *examples, *(getattr(p, "help", None) or "" for p in cmd.params)]
+
+
+def test_help_names_a_command_between_backticks_never_between_quotes():
+    quoted = [(" ".join(path) or "agon", text) for path, cmd in COMMANDS for text in _help_texts(cmd)
+              if re.search(r"'agon\b", text)]
+    assert quoted == []
+    backticked = [text for _, cmd in COMMANDS for text in _help_texts(cmd) if "`agon " in text]
+    assert len(backticked) > 10, backticked  # the sentences of the help do name commands
+
+
+def test_a_command_named_in_the_help_prints_with_its_backticks_without_colour(agon, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "200")
+    out = agon("cards", "--help").stdout
+    assert "to correct it and play with `agon new --cards FILE`." in out
+    out = agon("note", "--help").stdout
+    assert "The event, as numbered by `agon log`." in out
+    assert "\x1b[" not in out
 
 
 def test_short_options_have_one_long_spelling_everywhere():
