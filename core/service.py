@@ -520,11 +520,12 @@ def position_problem(line: Line, expect: str, words: Words = CLI_WORDS) -> str |
             f" nothing was recorded: look at {words.options} again and choose anew")
 
 
-def seeded_only(pending: Chance) -> ServiceError:
-    """The refusal of a chance outcome other than the seed's in a game that draws its luck from its seed (typed, or
-    sent as an event): the same words on every face, naming no command (the server words ``{table}`` its own way)."""
+def seeded_only(pending: Chance, ruleset: str) -> ServiceError:
+    """The refusal of a chance outcome other than the seed's in a game of ``ruleset`` that draws its luck from its
+    seed (typed, or sent as an event): the same words on every face, naming no command (the server words ``{table}``
+    its own way; the command line's names a new game of the same ruleset)."""
     return ServiceError(f"this game draws every chance outcome from its seed ({pending.describe()}): type 'seed';"
-                        " a game whose luck is typed in is", " {table}")
+                        " a game whose luck is typed in is", " {table}", ruleset=ruleset)
 
 
 def check_position(line: Line, expect: str, words: Words = CLI_WORDS) -> None:
@@ -905,7 +906,7 @@ class Service:
                 outcome = chance_mod.draw(pending, chance_mod.rng_for(
                     line.created.seed, line.branch.luck, line.chance_count))
             elif not line.created.table:  # what may be typed here is 'seed' alone: say so, not what a table takes
-                raise seeded_only(pending)
+                raise seeded_only(pending, line.ruleset.name)
             else:
                 try:
                     outcome = chance_mod.parse(pending, text)
@@ -999,7 +1000,7 @@ class Service:
                 raise ServiceError(f"no player acts now: a chance outcome is needed ({pending.describe()})")
             if isinstance(pending, Chance) and not line.created.table and event != pending.build(chance_mod.draw(
                     pending, chance_mod.rng_for(line.created.seed, line.branch.luck, line.chance_count))):
-                raise seeded_only(pending)  # an event sent as JSON: the same words, naming no command of a face
+                raise seeded_only(pending, line.ruleset.name)  # an event sent as JSON: the same words
             actor, viewer = CHANCE_ACTOR, PUBLIC
         if tell != DECIDER:
             viewer = tell

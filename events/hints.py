@@ -17,7 +17,7 @@ CLI: dict[str, str] = {
     "play_on": ("take the last step back with `agon undo {game}` (a slip), or branch from an earlier position with"
                 " `agon branch {game} NAME --at N` to play on"),
     "schema": "`agon schema {ruleset}` shows the event types",
-    "table": "made with `agon new --table`",
+    "table": "made with `agon new {ruleset} --player NAME... --table`",
     "verify": "; `agon verify {game}` lists what is broken",
     "games": "`agon games`",
     "rulesets": "`agon rulesets`",
@@ -30,10 +30,12 @@ CLI: dict[str, str] = {
     "cause": " ({cause})",
 }
 """Each step as the command line names it: a command between backticks, never between quotes, which would nest with
-the quotes of a --db that the command line adds to it (cli/common.py ``with_db_quoted``). A step a face may have no
-word for (``verify``) carries its own leading separator, so that leaving it out leaves no dangling clause.
-``{game}`` and ``{ruleset}`` are the message's own, as are ``{store}`` (where the store is) and ``{cause}`` (a
-database driver's words) in an unavailable store's message."""
+the quotes of a --db that the command line adds to it (cli/common.py ``with_db_quoted``). What stands between the
+backticks runs as printed, but for a word in capitals, which the person fills in (``NAME``, ``N``, ``FILE``; ``NAME...``
+one or more, as the README's list of commands writes them). A step a face may have no word for (``verify``) carries
+its own leading separator, so that leaving it out leaves no dangling clause. ``{game}`` and ``{ruleset}`` are the
+message's own, as are ``{store}`` (where the store is) and ``{cause}`` (a database driver's words) in an unavailable
+store's message."""
 
 
 def say(then: str, words: Mapping[str, str], about: Mapping[str, str]) -> str:

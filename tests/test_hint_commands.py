@@ -67,6 +67,20 @@ def check_refusals(agon, db: str) -> None:
     (log,) = commands(one_line(run("note", gid, "999", "hi", ok=False), "is not on branch"))
     assert log[3:] == ["log", gid] and "0." in agon(*on_db(log, db)).stdout
 
+    # a die typed in a game that draws its luck from its seed: how a game whose luck is typed in is made, with this
+    # game's ruleset and NAME... for the players (filled in as a person would); that game takes the die
+    seeded = run("new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3").stdout.split()[0]
+    run("act", seeded, "1")
+    run("branch", seeded, "drawn", "--at", "2")  # the line waits for the die the seed draws
+    said = one_line(run("act", seeded, "6", "-b", "drawn", ok=False), "draws every chance outcome from its seed")
+    (new,) = commands(said)
+    assert new[3:] == ["new", "toy", "--player", "NAME...", "--table"]
+    made = agon(*[w for word in on_db(new, db) for w in (["ann", "--player", "bo"] if word == "NAME..." else [word])])
+    table = made.stdout.split()[0]
+    run("act", table, "bo ann")  # the seat order as drawn at the table, typed in
+    last = json.loads(run("log", table, "--json").stdout)[-1]
+    assert last["actor"] == "chance" and "bo" in last["text"]
+
     # a finished game: undo it (the command as printed), or branch from an earlier position (NAME and N filled in)
     over(run, gid)
     depth = len(json.loads(run("log", gid, "--json").stdout)) - 1
