@@ -12,7 +12,10 @@ pipe, a test runner) the line is read as ``typer.prompt`` reads it and nothing e
 A word taken before it was typed in full may still be typed to its end, as a person who types whole names does:
 the keys that go on spelling it (``os`` after ``mel`` took ``Melos``) and the space, comma or Enter after them are
 swallowed, also at the next prompt when the word ended the entry. A key that leaves the spelling starts the next
-word with the keys held back (after ``n`` took ``Naupactus``, ``ae`` is the start of ``Aetolia``, not a slip)."""
+word with the keys held back when together they begin a name (after ``n`` took ``Naupactus``, ``ae`` is the start of
+``Aetolia``, not a slip); else the held keys were the taken word typed on, and the key starts the next word alone, as
+if the word had been typed in full (``perik`` then ``q`` reads ``Perikles q``, never ``Perikles kq``), whether or not
+it begins a name (``begins`` says which do)."""
 
 import codecs
 import os
@@ -29,9 +32,13 @@ Complete = Callable[[str], tuple[str, bool] | None]
 """Given the text typed so far: ``None`` while it goes on as typed, else the text it becomes (the last word shown in
 full, a space after it) and whether the entry is complete (it then ends without Enter)."""
 
+Begins = Callable[[str], bool]
+"""Given a text typed so far: whether its last word may name something asked here, as typed or typed on."""
 
-def read(complete: Complete | None = None) -> tuple[str, bool]:
-    """The line typed, and whether it ended by itself (``complete`` said it was complete before Enter)."""
+
+def read(complete: Complete | None = None, begins: Begins | None = None) -> tuple[str, bool]:
+    """The line typed, and whether it ended by itself (``complete`` said it was complete before Enter);
+    ``begins``: which words may name something here (``None``: any may)."""
     try:
         import termios
         import tty
@@ -47,7 +54,7 @@ def read(complete: Complete | None = None) -> tuple[str, bool]:
     out.flush()
     decode = codecs.getincrementaldecoder("utf-8")(errors="replace")
     global _carry
-    typing, _carry = Typing(complete, rest=_carry), None
+    typing, _carry = Typing(complete, rest=_carry, begins=begins), None
     try:
         tty.setcbreak(fd, termios.TCSANOW)  # keys one by one; nothing typed ahead is thrown away
         while True:
@@ -74,13 +81,15 @@ class Typing:
     """A line typed key by key, as ``read`` takes it, without a terminal (``scripts/keystrokes.py`` plans its keys
     with it): ``key`` takes one key and says what to echo and, once the line ends, the line and whether it ended by
     itself. ``rest``: what of the word taken last has not been typed (``None``: no word to spell on); ``held``:
-    the keys typed since that go on spelling it."""
+    the keys typed since that go on spelling it; ``begins``: which words may name something (``None``: any may,
+    so the keys held back always begin the next word)."""
 
     complete: Complete
     text: str = ""
     rest: str | None = None
     held: str = ""
     took: bool = False  # the last key had a word taken
+    begins: Begins | None = None
 
     def key(self, ch: str) -> tuple[str, tuple[str, bool] | None]:
         self.took = False
@@ -94,8 +103,8 @@ class Typing:
             if ch in " ,":  # the word's end: the space after it is there already (and after this one, any more)
                 self.rest = ""
                 return "", None
-            if not spelled and back and ch not in "\r\n":  # another word: the keys held back begin it
-                self.text += back
+            if not spelled and back and ch >= " " and (self.begins is None or self.begins(self.text + back + ch)):
+                self.text += back  # another word, which the keys held back begin
                 out += back
         if ch in "\r\n":
             return out + "\n", (self.text, False)

@@ -355,6 +355,28 @@ def completion(line: Line, stepping: steps.Question | None, chosen: steps.Chosen
     return guarded(settle)
 
 
+def beginning(line: Line, stepping: steps.Question | None, chosen: steps.Chosen) -> keyread.Begins | None:
+    """Which words may name something at this prompt (cli.keyread: keys held back after a word taken early begin
+    the next word only with such a word): an item's name at a table's draw, a step's value in a decision. ``None``
+    where no word is taken early (dice, an option number)."""
+    pending = line.pending
+    if isinstance(pending, Chance):
+        return begins_items(pending) if line.created.table and pending.kind != "dice" else None
+    if not isinstance(pending, Decision) or line.bot_of(pending.player):
+        return None
+    rs, state, start = line.ruleset, line.state, chosen if stepping is not None else ()
+    return lambda text: steps.begins(rs, state, text, start)
+
+
+def begins_items(pending: Chance) -> keyread.Begins:
+    """Whether the last word typed may name one of a chance outcome's items, as typed or typed on."""
+    def begins(text: str) -> bool:
+        words = entry.tokens(text)
+        return not words or text[-1] in " ," or bool(entry.reachable(words[-1], pending.names))
+
+    return begins
+
+
 def guarded(settle: keyread.Complete) -> keyread.Complete:
     """``settle``, except while the line may still become a command (``u``, ``b NAME``, ``?TEXT``, JSON)."""
     def complete(text: str) -> tuple[str, bool] | None:
@@ -503,7 +525,7 @@ def play(
         match = None
         try:
             while True:
-                answer, ended = keyread.read(completion(line, stepping, chosen))
+                answer, ended = keyread.read(completion(line, stepping, chosen), beginning(line, stepping, chosen))
                 if answer.strip() or not after_ended:
                     break
                 after_ended = False  # an Enter typed after an entry that ended by itself: ignored

@@ -312,6 +312,31 @@ def settle(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> tu
     return text[:len(text) - len(last)] + value + " ", not isinstance(end, Question)
 
 
+def begins(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> bool:
+    """Whether the last word of ``text`` may name, as typed or typed on (``core.entry.reachable``), a value of the
+    step it answers or, past steps with one answer (not asked), of a step after them; a number, one of the step's
+    numbered values. ``agon play`` lets keys held back after a word taken early begin the next word only if so
+    (``cli.keyread``)."""
+    words = entry.tokens(text)
+    if not words or text[-1] in " ,":
+        return True
+    *head, last = words
+    try:
+        taken, now = _walk(ruleset, state, head, chosen)
+    except entry.EntryError:
+        return False
+    while isinstance(now, Question):
+        if entry.reachable(last, [*now.values, *now.accepts]):
+            return True
+        if last.isascii() and last.isdigit() and len(last) < 10 and 1 <= int(last) <= len(now.values):
+            return True
+        if len(now.choices) != 1:
+            return False
+        taken = taken + (answer(now, now.values[0]),)
+        now = ask(ruleset, state, taken)
+    return False
+
+
 def build(ruleset: Ruleset, state: State, text: str) -> Event:
     """The whole decision typed at once as its steps' values in order (``agon act GAME 'ath-2 ath-h2 melos a'``);
     a step that may end the decision ends it when the words run out."""

@@ -5,7 +5,7 @@ whole names records what they typed."""
 from __future__ import annotations
 
 from agon.cli.keyread import Typing
-from agon.cli.play_cmds import guarded, settle_items
+from agon.cli.play_cmds import begins_items, guarded, settle_items
 from agon.core.engine import Chance
 
 ITEMS = ("creature.hydra", "creature.medusa", "creature.pegasus", "creature.phoenix", "creature.sphinx")
@@ -13,7 +13,7 @@ ITEMS = ("creature.hydra", "creature.medusa", "creature.pegasus", "creature.phoe
 
 def typing(count: int) -> Typing:
     draw = Chance("draw", "creatures", lambda o: None, count=count, items=ITEMS)  # type: ignore[arg-type]
-    return Typing(guarded(lambda text: settle_items(draw, text)))
+    return Typing(guarded(lambda text: settle_items(draw, text)), begins=begins_items(draw))
 
 
 def feed(t: Typing, keys: str):
@@ -33,12 +33,41 @@ def test_whole_ids_and_later_words_typed_on_are_swallowed():
     assert t.rest == "phinx"  # left for the next prompt to swallow if typed
 
 
-def test_keys_that_leave_the_taken_word_begin_the_next():
+def test_keys_that_leave_the_taken_word_begin_the_next_when_they_begin_a_name():
+    t = typing(2)
+    assert feed(t, "sp") is None and t.text == "creature.sphinx "
+    # 'h' goes on spelling sphinx (held back); 'y' leaves it: 'hy' begins hydra, so the held 'h' and the 'y' are
+    # the next word, which can only be hydra and ends the entry
+    assert feed(t, "hy") == ("creature.sphinx creature.hydra ", True)
+
+
+def test_a_key_that_leaves_the_taken_word_is_taken_alone_when_the_held_keys_and_it_begin_no_name():
     t = typing(2)
     assert feed(t, "m") is None and t.text == "creature.medusa "
-    # 'e' goes on spelling medusa (held back); 'p' leaves it: the held 'e' and the 'p' begin the next word, which
-    # names nothing: nothing is taken, and the line reads as typed
-    assert feed(t, "ep") is None and t.text == "creature.medusa ep"
+    # 'e' goes on spelling medusa (held back); 'p' leaves it, and 'ep' begins no name: the 'e' was medusa typed on,
+    # and the 'p' begins the next word by itself (pegasus or phoenix: nothing taken yet)
+    assert feed(t, "ep") is None and t.text == "creature.medusa p"
+    assert feed(t, "h") == ("creature.medusa creature.phoenix ", True)
+
+
+LEADERS = ("Perikles", "Persians", "Kerkyra", "Korinth")
+
+
+def leaders() -> Typing:
+    draw = Chance("draw", "leaders", lambda o: None, count=2, items=LEADERS)  # type: ignore[arg-type]
+    return Typing(guarded(lambda text: settle_items(draw, text)), begins=begins_items(draw))
+
+
+def test_a_key_that_begins_no_name_is_not_glued_to_the_keys_held_back():
+    t = leaders()
+    assert feed(t, "peri") is None and t.text == "Perikles "
+    # 'k' goes on spelling Perikles; 'q' begins no name and goes on none: it stands alone (the line reads
+    # 'Perikles q', to be erased or refused at Enter), never 'Perikles kq'
+    assert feed(t, "kq") is None and t.text == "Perikles q"
+    assert feed(t, "\x7f") is None and t.text == "Perikles "
+    # typed again with a name after it: 'ko' (the held 'k' and an 'o') begins Korinth, which it then takes
+    t = leaders()
+    assert feed(t, "perikor") == ("Perikles Korinth ", True)
 
 
 def test_a_separator_ends_a_word_typed_partly_on():

@@ -208,6 +208,18 @@ def test_a_step_is_settled_once_its_word_can_only_name_one_value_and_the_last_st
     assert steps.settle(PERIKLES, s, "athens-2 zz") is None  # names nothing: Enter tells what is wrong
 
 
+def test_a_word_begins_a_value_when_it_may_name_one_of_the_step_it_answers_as_typed_or_typed_on():
+    """What ``agon play`` asks before it lets keys held back after a word taken early begin the next word
+    (cli.keyread: ``perik`` then ``q`` is not read as ``kq``)."""
+    s = commit_position()
+    assert steps.begins(PERIKLES, s, "a") and steps.begins(PERIKLES, s, "2")  # argos-2 or athens-2; 2 of 2
+    assert not steps.begins(PERIKLES, s, "q") and not steps.begins(PERIKLES, s, "3")
+    assert steps.begins(PERIKLES, s, "athens-2 p") and steps.begins(PERIKLES, s, "athens-2 py")
+    assert not steps.begins(PERIKLES, s, "athens-2 zz") and not steps.begins(PERIKLES, s, "athens-2 yq")
+    assert not steps.begins(PERIKLES, s, "nowhere py")  # the word before names nothing: no step to answer
+    assert steps.begins(PERIKLES, s, "athens-2 ")  # a new word not begun yet
+
+
 def test_an_option_number_is_settled_when_no_longer_number_is_listed():
     from agon.core.steps import Choice, Question
 
