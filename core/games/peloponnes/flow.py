@@ -62,7 +62,8 @@ def _start_round(s: State) -> State:
 
 
 def _place_revealed(s: State) -> State:
-    """Cards to the middle and the conquest row; catastrophe symbols of the first two cards; supply symbols."""
+    """Cards to the middle and the conquest row; catastrophe symbols of the first two cards, each moving its marker
+    a space (the same symbol on both moves it two: RULES.md); a supply symbol on any of the six cards."""
     n = len(s.players)
     markers = list(s.markers)
     struck, striking = s.struck, s.striking
