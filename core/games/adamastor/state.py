@@ -183,7 +183,8 @@ def drawn_ok(s: State, cards: tuple[str, ...], count: int) -> bool:
 
 
 def gain_morale(s: State, n: int) -> State:
-    """Rulebook 4: the top ``n`` cards of the discard pile go back under the deck."""
+    """Rulebook 4: the top ``n`` cards of the discard pile go back under the deck, one at a time from the top of
+    the pile (the text gives no order; RULES.md 'Morale'), so the pile's top card is drawn first of them."""
     n = min(n, len(s.discard))
     if n <= 0:
         return s
