@@ -31,6 +31,10 @@ class WrongToken(ServiceError):
     """A token that opens no seat of the game (the server answers 403)."""
 
 
+class UndoRefused(ServiceError):
+    """An undo the policy does not allow this seat (the server answers 403: the host's token would be allowed)."""
+
+
 def issue(service: Service, game_id: str) -> dict[str, str]:
     """New tokens for every person's seat of ``game_id`` and its host (seat -> token; bots get none). Issuing
     again replaces the old tokens."""
@@ -187,8 +191,8 @@ def undo(service: Service, line: Line, seat: str, steps: int = 1) -> tuple[Any, 
     """Undo as ``seat`` under the policy above, on the line the caller read (a race is lost, not misapplied)."""
     service.writable()  # a store that may only be read says so first, as to every request that records
     if seat != HOST and steps != 1:
-        raise ServiceError("a player may take back only their own last decision (steps 1); the host may undo more")
+        raise UndoRefused("a player may take back only their own last decision (steps 1); the host may undo more")
     why = undo_refusal(line, seat)
     if why:
-        raise ServiceError(f"cannot undo: {why}")
+        raise UndoRefused(f"cannot undo: {why}")
     return service.undo(line.game.id, steps, line.branch.name, expect_head=line.head.id)

@@ -5,9 +5,10 @@ ruleset's rules or the store's tables. A request names its seat with its token: 
 (or ``?token=TOKEN``, for links and the event stream, which a browser cannot give headers). Without a token a
 request sees what every player sees.
 
-Errors are ``{"error": "one sentence"}``: 400 a bad request, 401 a token is needed, 403 the token does not allow
-it, 404 no such game, branch or route, 409 someone else recorded first (the CLI's message), 413 a body too large,
-422 a decision the rules refuse (naming the rule).
+Errors are ``{"error": "one sentence"}``: 400 a bad request (a body its route's schema refuses included:
+server/bodies.py), 401 a token is needed, 403 the token does not allow it (a player's undo the undo policy refuses
+included: the host's would be allowed), 404 no such game, branch or route, 409 someone else recorded first (the
+CLI's message), 413 a body too large, 422 a decision the rules refuse (naming the rule).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from agon.core.service import (
     store_trouble,
     told,
 )
+from agon.server import bodies
 
 HOST = seats.HOST
 BODY_WAIT = 30.0
@@ -146,6 +148,8 @@ class Call:
     query: dict[str, str]
     raw: bytes = b""
     lines: Lines | None = None
+    posted: bool = False
+    """Whether the route's fields come in its JSON body (held to its schema: ``route``'s ``body``), not the query."""
 
 
 def token_of(request: Request) -> str | None:
@@ -155,9 +159,13 @@ def token_of(request: Request) -> str | None:
     return request.query_params.get("token") or None
 
 
-def route(fn: Callable[[Call], Any], *, raw_body: bool = False) -> Callable[[Request], Any]:
+def route(fn: Callable[[Call], Any], *, raw_body: bool = False, body: dict[str, Any] | None = None,
+          hints: dict[str, str] | None = None) -> Callable[[Request], Any]:
     """An endpoint around ``fn(call)``, which runs in a worker thread (the service blocks on the store): the
-    body is read as a JSON object (or kept as bytes), and every error becomes one JSON line."""
+    body is read as a JSON object held to the schema ``body`` (server/bodies.py; ``hints``: what to do instead of
+    sending a field it does not name), or kept as bytes (``raw_body``); a route with neither takes no body. The
+    fields of a route with a ``body`` come from that body alone: its query names the seat (``token``), nothing
+    else. Every error becomes one JSON line."""
 
     async def endpoint(request: Request) -> Response:
         try:
@@ -167,18 +175,14 @@ def route(fn: Callable[[Call], Any], *, raw_body: bool = False) -> Callable[[Req
         except ClientDisconnect:  # the client went away mid-body: nobody reads an answer, nothing was done
             return Response(status_code=400)
         try:
-            body: dict[str, Any] = {}
-            if raw and not raw_body:
-                try:
-                    body = json.loads(raw)
-                except (ValueError, UnicodeDecodeError) as e:
-                    raise HttpError(400, f"the request body is not valid JSON ({e}); send a JSON object") from None
-                except RecursionError:
-                    raise HttpError(400, "the request body nests too deeply; send a flat JSON object") from None
-                if not isinstance(body, dict):
-                    raise HttpError(400, "the request body must be a JSON object")
-            call = Call(request.app.state.service, request.path_params.get("game", ""), token_of(request), body,
-                        dict(request.query_params), raw, request.app.state.lines)
+            fields: dict[str, Any] = {}
+            if body is not None:
+                fields = read_body(raw, body, hints, request)
+            elif raw.strip() and not raw_body:
+                raise HttpError(400, f"{request.method} {request.url.path} takes no body; send its parameters in"
+                                     " the query")
+            call = Call(request.app.state.service, request.path_params.get("game", ""), token_of(request), fields,
+                        dict(request.query_params), raw, request.app.state.lines, posted=body is not None)
             result = await run_in_threadpool(fn, call)
         except Exception as e:  # noqa: BLE001 - every failure is one line for the client
             return failure(e)
@@ -192,6 +196,38 @@ def route(fn: Callable[[Call], Any], *, raw_body: bool = False) -> Callable[[Req
     return endpoint
 
 
+def read_body(raw: bytes, schema: dict[str, Any], hints: dict[str, str] | None, request: Request) -> dict[str, Any]:
+    """The JSON object of a request's body (none: ``{}``), held to its route's ``schema``; a field given in the
+    query instead is refused, not read from there."""
+    asked = sorted(set(request.query_params) - {"token"})
+    for key in asked:
+        if hints and key in hints:
+            raise HttpError(400, f"{request.method} {request.url.path} takes no {key!r}: {hints[key]}")
+    if asked:
+        names = ", ".join(repr(k) for k in asked)
+        raise HttpError(400, f"{request.method} {request.url.path} takes its fields in the JSON body, not in the"
+                             f" query ({names}); only 'token' may be given there")
+    found: Any = {}
+    if raw.strip():
+        try:
+            found = json.loads(raw, parse_constant=_no_constant)
+        except (ValueError, UnicodeDecodeError) as e:
+            raise HttpError(400, f"the request body is not valid JSON ({e}); send a JSON object") from None
+        except RecursionError:
+            raise HttpError(400, "the request body nests too deeply; send a flat JSON object") from None
+    if not isinstance(found, dict):
+        raise HttpError(400, "the request body must be a JSON object")
+    try:
+        return bodies.check(schema, found, hints)
+    except bodies.BadBody as e:
+        raise HttpError(400, f"{e} (see /openapi.json)") from None
+
+
+def _no_constant(name: str) -> Any:
+    """``json.loads``'s hook for NaN and Infinity, which Python reads and JSON does not have."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def failure(e: Exception) -> JSONResponse:
     """The status and sentence for an exception raised while answering."""
     if isinstance(e, HttpError):
@@ -199,7 +235,7 @@ def failure(e: Exception) -> JSONResponse:
     down = store_trouble(e)
     if down is not None:  # the store, not the request: the same request may succeed later
         return error(503, said(down))
-    if isinstance(e, seats.WrongToken):
+    if isinstance(e, seats.WrongToken | seats.UndoRefused):
         return error(403, said(e))
     if isinstance(e, NotFound):
         return error(404, said(e))
@@ -216,25 +252,33 @@ def failure(e: Exception) -> JSONResponse:
 # -- reading a request -----------------------------------------------------------------------------------------
 
 
+def _field(call: Call, key: str, default: Any) -> Any:
+    """A field of the request: from its JSON body (already held to its schema) or, for a route without one, its
+    query."""
+    return (call.body if call.posted else call.query).get(key, default)
+
+
 def _str(call: Call, key: str, default: str | None = None) -> str | None:
-    v = call.body.get(key, call.query.get(key, default))
+    v = _field(call, key, default)
     if v is not None and not isinstance(v, str):
         raise HttpError(400, f"{key!r} must be a string")
     return v
 
 
 def _int(call: Call, key: str, default: int | None = None) -> int | None:
-    v = call.body.get(key, call.query.get(key, default))
+    """A whole number: a JSON number in a body, digits in a query (a body's "7" is refused by its schema)."""
+    v = _field(call, key, default)
     if v is None:
         return None
-    if isinstance(v, bool) or not isinstance(v, int | str) or (isinstance(v, str) and not _WHOLE.fullmatch(v)):
+    if isinstance(v, bool) or not isinstance(v, int | str) or (isinstance(v, str) and (
+            call.posted or not _WHOLE.fullmatch(v))):
         raise HttpError(400, f"{key!r} must be a whole number")
     return int(v)
 
 
 _WHOLE = re.compile(r"-?[0-9]{1,18}")
-"""A whole number as a query or body string: ASCII digits only (``str.isdigit`` also takes '²', which ``int``
-refuses), one sign, and short enough for the store's integer columns."""
+"""A whole number in a query: ASCII digits only (``str.isdigit`` also takes '²', which ``int`` refuses), one sign,
+and short enough for the store's integer columns."""
 
 
 def load(call: Call) -> tuple[Line, str | None]:
@@ -435,31 +479,10 @@ def _tokens_answer(call: Call, game_id: str, status: int = 201) -> JSONResponse:
 
 def create_game(call: Call) -> Any:
     """Create a game; answers one secret token and link per person's seat, and the host's."""
-    b = call.body
-    players = b.get("players", [])
-    bots = b.get("bots", [])
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise HttpError(400, "'players' must be a list of names")
-    if not isinstance(bots, list) or not all(
-            isinstance(x, list | dict) for x in bots):
-        raise HttpError(400, "'bots' must be a list of {\"name\": ..., \"kind\": ...} objects")
-    pairs = []
-    for x in bots:
-        name, kind = (x.get("name"), x.get("kind")) if isinstance(x, dict) else (x + [None, None])[:2]
-        if not isinstance(name, str) or not isinstance(kind, str):
-            raise HttpError(400, "each bot needs a 'name' and a 'kind' (see /api/rulesets)")
-        pairs.append((name, kind))
-    options = b.get("options", {})
-    if not isinstance(options, dict):
-        raise HttpError(400, "'options' must be an object of KEY: VALUE")
-    ruleset = _str(call, "ruleset")
-    if not ruleset:
-        raise HttpError(400, "'ruleset' is needed (see /api/rulesets)")
-    seed = _int(call, "seed")
-    if not isinstance(b.get("table", False), bool):
-        raise HttpError(400, "'table' must be true or false")
-    spec = NewGame(ruleset=ruleset, players=players, bots=pairs, seed=seed, table=b.get("table", False),
-                   options=options, title=_str(call, "title", "") or "")
+    b = call.body  # held to schemas.CREATE: each field, where given, of its declared type
+    spec = NewGame(ruleset=b["ruleset"], players=b.get("players", []),
+                   bots=[(x["name"], x["kind"]) for x in b.get("bots", [])], seed=b.get("seed"),
+                   table=b.get("table", False), options=b.get("options", {}), title=b.get("title", ""))
     return _tokens_answer(call, call.svc.new_game(spec))
 
 
@@ -471,34 +494,38 @@ def get_state(call: Call) -> Any:
 
 def get_options(call: Call) -> Any:
     """Who must act and, for that player's own seat only, the legal decisions numbered as 'act' takes them."""
+    brief = call.query.get("brief", "0")
+    if brief not in BRIEF:
+        raise HttpError(400, f"'brief' is one of {', '.join(BRIEF)}, not {brief[:40]!r}")
     line, seat = load(call)
-    return options_data(line, seat, brief=call.query.get("brief") in ("1", "true", "yes"))
+    return options_data(line, seat, brief=BRIEF[brief])
+
+
+BRIEF = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
+"""What ``?brief=`` takes (as /openapi.json declares it), and what each says."""
 
 
 def act(call: Call) -> Any:
     """Record the caller's decision (or, for the host of a table game, a chance outcome); bots that follow move."""
-    choice = call.body.get("choice")
-    if isinstance(choice, int) and not isinstance(choice, bool):
+    choice = call.body["choice"]  # held to schemas.ACT: a string, a whole number or an object
+    if isinstance(choice, int):
         choice = str(choice)
     elif isinstance(choice, dict):
         choice = json.dumps(choice)
-    if not isinstance(choice, str) or not choice.strip():
-        raise HttpError(400, "'choice' is needed: a number from the options, an event as JSON, or a chance outcome")
-    if call.body.get("branch") is not None or call.query.get("branch") is not None:
-        raise HttpError(400, "play goes on the game's current branch; the host switches branches")
+    if not choice.strip():
+        raise HttpError(400, "'choice' is blank: send a number from the options, an event as JSON, or a chance"
+                             " outcome")
     line, seat = load(call)
     if seat is None:
         raise HttpError(401, "acting needs your seat's token (the link you were given)")
     expect = call.body.get("expect")
-    if isinstance(expect, int) and not isinstance(expect, bool):  # an event number: this line's position then
+    if isinstance(expect, int):  # an event number: this line's position then
         if expect != line.head.depth:
             raise RaceLost(f"the game moved on since event #{expect} (it is at #{line.head.depth}); nothing was"
                            " recorded: look at the options again and retry")
         expect = position(line)
     elif isinstance(expect, str):  # a stale position is a lost race (409) before anything else is judged
         check_position(line, expect, HTTP_WORDS)
-    elif expect is not None:
-        raise HttpError(400, "'expect' is the 'position' the options were read at (or their event number)")
     pending = line.pending
     if isinstance(pending, Decision):
         if seat == HOST:
@@ -535,13 +562,10 @@ def undo(call: Call) -> Any:
     if seat is None:
         raise HttpError(401, "undo needs your seat's token")
     if seat != HOST and line.branch.name != call.svc.game(line.game.id).current_branch:  # not a held line's
-        raise HttpError(400, "a player takes back decisions on the game's current branch only; the host switches"
+        raise HttpError(403, "a player takes back decisions on the game's current branch only; the host switches"
                              " branches")
-    steps = _int(call, "steps", 1)
-    steps = 1 if steps is None else steps
-    if steps < 1:
-        raise HttpError(400, f"'steps' must be at least 1, not {steps}")
-    _, n = seats.undo(call.svc, line, seat, steps)
+    # held to schemas.UNDO (a whole number, at least 1); a player's undo the policy refuses is a 403 saying why
+    _, n = seats.undo(call.svc, line, seat, call.body.get("steps", 1))
     now = call.svc.load(line.game.id, line.branch.name)
     return {**game_head(now), "undone": n}
 
@@ -569,13 +593,8 @@ def make_branch(call: Call) -> Any:
     """A new line from event ``at`` (default: the head) of the current line, made current (host only)."""
     line, seat = load(call)
     need_host(seat, "make a branch")
-    name = _str(call, "name")
-    if not name:
-        raise HttpError(400, "'name' is needed: the new branch's name")
-    reseed = call.body.get("reseed", False)
-    if not isinstance(reseed, bool):
-        raise HttpError(400, "'reseed' must be true or false")
-    b = call.svc.branch(line.game.id, name, _int(call, "at"), line.branch.name, reseed)
+    body = call.body  # held to schemas.MAKE_BRANCH
+    b = call.svc.branch(line.game.id, body["name"], body.get("at"), line.branch.name, body.get("reseed", False))
     # Over HTTP nobody plays a bot's turn or draws a seeded game's chance by hand: the new line moves on by
     # itself to where a person (or, at a table, the host) must act, as it does after every decision.
     _, now = call.svc.advance(call.svc.load(line.game.id, b.name), tell=False)
@@ -586,10 +605,7 @@ def switch(call: Call) -> Any:
     """Make another line the one played (host only)."""
     line, seat = load(call)
     need_host(seat, "switch branches")
-    name = _str(call, "name")
-    if not name:
-        raise HttpError(400, "'name' is needed: the branch to play on")
-    return game_head(call.svc.switch(line.game.id, name))
+    return game_head(call.svc.switch(line.game.id, call.body["name"]))  # held to schemas.SWITCH
 
 
 def get_log(call: Call) -> Any:

@@ -31,6 +31,17 @@ THREADS = 8
 MAX_BODY = 4 * 1024 * 1024
 """The largest request body accepted (an exported game of a few thousand events fits)."""
 
+ACT_HINTS = {"branch": "play goes on the game's current branch; the host switches branches"}
+"""What a field /act does not take is for: said when a client sends it."""
+
+
+def _post(path: str, fn: Any, summary: str, who: str, answer: Answer, errors: tuple[int, ...] = (), *,
+          body: dict[str, Any], hints: dict[str, str] | None = None, **kw: Any) -> Op:
+    """A POST route whose JSON body is held to ``body`` (server/bodies.py): the schema the document declares for
+    it, so what the route takes and what the document says it takes are one."""
+    return Op("POST", path, api.route(fn, body=body, hints=hints), summary, who, answer, errors, body=body, **kw)
+
+
 ROUTES: list[Op] = [
     Op("GET", "/api/rulesets", api.route(api.list_rulesets), "The rulesets a game can be created with.", "anyone",
        Answer("Rulesets")),
@@ -38,10 +49,10 @@ ROUTES: list[Op] = [
        "anyone", Answer("Games"),
        query=(Param("ruleset", STR, "only this ruleset's games"), Param("status", {"enum": ["over", "playing"]}),
               Param("order", {"enum": list(ORDERS)}, "default: oldest"), Param("limit", COUNT))),
-    Op("POST", "/api/games", api.route(api.create_game),
-       "Create a game: answers one secret link per person's seat and the host's.", "anyone", Answer("Created", 201),
-       body=schemas.CREATE, example={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
-                                     "bots": [{"name": "Cy", "kind": "random"}], "seed": 7}),
+    _post("/api/games", api.create_game,
+          "Create a game: answers one secret link per person's seat and the host's.", "anyone", Answer("Created", 201),
+          body=schemas.CREATE, example={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
+                                        "bots": [{"name": "Cy", "kind": "random"}], "seed": 7}),
     Op("POST", "/api/import", api.route(api.import_game, raw_body=True),
        "A new game from a file written by `agon export` (the body); answers its links; 409 if already stored.",
        "anyone", Answer("Created", 201), (409,), body=STR, body_media=schemas.NDJSON),
@@ -55,20 +66,25 @@ ROUTES: list[Op] = [
        "The acting seat's decision built step by step: the next step's choices after the steps 'chosen' (their"
        " values, separated by spaces), or the finished decision; 'choice' is what /act takes.", "the acting seat",
        Answer("Steps"), (401, 403, 409), (BRANCH, Param("chosen", STR, "the values of the steps taken so far"))),
-    Op("POST", "/api/games/{game}/act", api.route(api.act),
-       "Record a decision (the acting seat) or a chance outcome (the host of a table game).", "a seat",
-       Answer("Acted"), (401, 403, 409, 422), body=schemas.ACT, example={"choice": 3, "expect": "12.a1b2c3d4"}),
-    Op("POST", "/api/games/{game}/undo", api.route(api.undo),
-       "Take back a decision: a player their own last one while nobody acted since and nothing was revealed;"
-       " the host any number.", "a seat", Answer("Undone"), (401, 403, 409), body=schemas.UNDO),
-    Op("POST", "/api/games/{game}/redo", api.route(api.redo), "Redo the last undo.", "the host", Answer("Redone"),
-       (401, 403, 409), body=schemas.REDO),
+    _post("/api/games/{game}/act", api.act,
+          "Record a decision (the acting seat) or a chance outcome (the host of a table game).", "a seat",
+          Answer("Acted"), (401, 403, 409, 422), body=schemas.ACT, hints=ACT_HINTS,
+          example={"choice": 3, "expect": "12.a1b2c3d4"}),
+    _post("/api/games/{game}/undo", api.undo,
+          "Take back a decision: a player their own last one while nobody acted since and nothing was revealed;"
+          " the host any number.", "a seat", Answer("Undone"), (401, 403, 409), body=schemas.UNDO,
+          notes={403: "the token does not allow it: the undo policy refuses this player's undo (the sentence says"
+                      " why: nothing of theirs to take back, someone acted since, a chance was drawn, the decision"
+                      " showed something hidden, or more than 1 step), or a player named a branch not played; the"
+                      " host may"}),
+    _post("/api/games/{game}/redo", api.redo, "Redo the last undo.", "the host", Answer("Redone"), (401, 403, 409),
+          body=schemas.REDO),
     Op("GET", "/api/games/{game}/branches", api.route(api.list_branches), "The game's lines.", "anyone",
        Answer("Branches"), (403,)),
-    Op("POST", "/api/games/{game}/branch", api.route(api.make_branch), "A new line, made the one played.",
-       "the host", Answer("Head"), (401, 403, 409), body=schemas.MAKE_BRANCH),
-    Op("POST", "/api/games/{game}/switch", api.route(api.switch), "Play on another line.", "the host",
-       Answer("Head"), (401, 403), body=schemas.SWITCH),
+    _post("/api/games/{game}/branch", api.make_branch, "A new line, made the one played.", "the host",
+          Answer("Head"), (401, 403, 409), body=schemas.MAKE_BRANCH),
+    _post("/api/games/{game}/switch", api.switch, "Play on another line.", "the host", Answer("Head"), (401, 403),
+          body=schemas.SWITCH),
     Op("GET", "/api/games/{game}/log", api.route(api.get_log),
        "The line's events from 'from', told as the caller's seat may read them.", "anyone", Answer("Log"), (403,),
        (BRANCH, Param("from", INT, "the first event (default 0)"))),

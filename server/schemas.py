@@ -123,35 +123,45 @@ SCHEMAS: dict[str, dict[str, Any]] = {
 STREAM_EVENTS = {"recorded": "Recorded", "moved": "Head", "status": "Status", "error": "Error"}
 """The event stream's kinds of message, and the shape of each one's ``data``."""
 
-# The shapes of the request bodies (a request may hold other fields: they are not read).
-CREATE = {"type": "object", "required": ["ruleset"], "properties": {
-    "ruleset": {"type": "string", "description": "a name from /api/rulesets"},
+# The shapes of the request bodies. A body is held to its shape before it is read (server/bodies.py): a field not
+# named here, a value of another type (a number in quotes included) or null is refused with a 400, so what this
+# says a route takes is all it takes. Leave a field out for its default.
+def body(props: dict[str, Any], *required: str) -> dict[str, Any]:
+    """A request body's object: the fields ``props``, those named ``required`` needed, no other field."""
+    return {"type": "object", "required": list(required), "properties": props, "additionalProperties": False}
+
+
+CREATE = body({
+    "ruleset": {"type": "string", "minLength": 1, "description": "a name from GET /api/rulesets"},
     "players": {**array(STR), "description": "the people's seats, in order"},
-    "bots": array({"type": "object", "required": ["name", "kind"],
-                   "properties": {"name": STR, "kind": {"type": "string", "description": "from /api/rulesets"}}}),
-    "seed": INT, "table": {"type": "boolean", "description": "played at a real table: the host enters chance"},
+    "bots": {**array(body({"name": STR, "kind": {"type": "string", "description": "from GET /api/rulesets"}},
+                          "name", "kind")),
+             "description": "the bots' seats, each an object {\"name\": ..., \"kind\": ...}"},
+    "seed": {"type": "integer", "description": "the seed chance is drawn from (default: a random one)"},
+    "table": {"type": "boolean", "description": "played at a real table: the host enters chance"},
     "options": {"type": "object", "additionalProperties": {"type": ["string", "number", "boolean"]},
-                "description": "the ruleset's options (/api/rulesets names them)"},
-    "title": STR}}
+                "description": "the ruleset's options (GET /api/rulesets names them)"},
+    "title": STR}, "ruleset")
 BRANCH_FIELD = {"type": "string", "description": "the line (default: the one played)"}
-ACT = {"type": "object", "required": ["choice"], "properties": {
+ACT = body({
     "choice": {"anyOf": [{"type": "string", "minLength": 1}, {"type": "integer"}, {"type": "object"}],
                "description": "a number from the options, an event (as JSON), or a chance outcome"},
-    "expect": {"anyOf": [STR, INT], "description": "the 'position' the options were read at, or their event"
-                                                   " number: 409 if the game moved on"}}}
-UNDO = {"type": "object", "properties": {"steps": {"type": "integer", "minimum": 1, "description": "the host only:"
-                                                                                                  " more than 1"},
-                                         "branch": BRANCH_FIELD}}
-REDO = {"type": "object", "properties": {"branch": BRANCH_FIELD}}
-MAKE_BRANCH = {"type": "object", "required": ["name"], "properties": {
-    "name": STR, "at": {"type": "integer", "minimum": 0, "description": "the event it starts after (default: the"
-                                                                        " head)"},
+    "expect": {"anyOf": [STR, {"type": "integer", "minimum": 0}],
+               "description": "the 'position' the options were read at, or their event number: 409 if the game"
+                              " moved on"}}, "choice")
+UNDO = body({"steps": {"type": "integer", "minimum": 1, "description": "the host only: more than 1"},
+             "branch": BRANCH_FIELD})
+REDO = body({"branch": BRANCH_FIELD})
+MAKE_BRANCH = body({
+    "name": {"type": "string", "minLength": 1, "description": "the new branch's name"},
+    "at": {"type": "integer", "minimum": 0, "description": "the event it starts after (default: the head)"},
     "reseed": {"type": "boolean", "description": "draw chance anew on it"},
-    "branch": {"type": "string", "description": "the line it starts from (default: the one played)"}}}
-SWITCH = {"type": "object", "required": ["name"], "properties": {"name": STR}}
+    "branch": {"type": "string", "description": "the line it starts from (default: the one played)"}}, "name")
+SWITCH = body({"name": {"type": "string", "minLength": 1, "description": "the branch to play on"}}, "name")
 
 ERRORS = {
-    400: "a bad request: its JSON, a field or a parameter (the sentence says which)",
+    400: "a bad request: its JSON, a field or a parameter (the sentence says which); a body the request schema"
+         " refuses (a field it does not name, a value of another type, null) included",
     401: "a seat's token is needed",
     403: "the token does not allow it (or is no seat's token)",
     404: "no such game or branch",
@@ -200,6 +210,8 @@ class Op:
     body_media: str = JSON
     example: dict[str, Any] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    notes: dict[int, str] = field(default_factory=dict)
+    """What an error status means on this route, where it says more than ``ERRORS``."""
 
 
 def operation(op: Op) -> dict[str, Any]:
@@ -208,7 +220,8 @@ def operation(op: Op) -> dict[str, Any]:
     content = {op.answer.media: {"schema": ref(shape) if isinstance(shape, str) else shape, **op.extra}}
     responses: dict[str, Any] = {str(op.answer.status): {"description": "OK", "content": content}}
     for status in statuses:
-        responses[str(status)] = {"description": ERRORS[status], "content": {JSON: {"schema": ref("Error")}}}
+        responses[str(status)] = {"description": op.notes.get(status, ERRORS[status]),
+                                  "content": {JSON: {"schema": ref("Error")}}}
     params = [{"name": p.name, "in": "query", "required": False, "schema": p.schema,
                **({"description": p.description} if p.description else {})} for p in op.query]
     if "{game}" in op.path:

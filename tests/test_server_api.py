@@ -229,9 +229,16 @@ def test_a_player_plays_only_on_the_current_branch_however_it_is_named(client):
     who, tok = acting(client, g)
     before = client.get(f"/api/games/{gid}/branches").json()
     for r in (client.post(f"/api/games/{gid}/act", json={"choice": 1, "branch": "whatif"}, headers=bearer(tok)),
-              client.post(f"/api/games/{gid}/act?branch=whatif", json={"choice": 1}, headers=bearer(tok)),
-              client.post(f"/api/games/{gid}/undo?branch=whatif", headers=bearer(tok))):
-        assert r.status_code == 400 and "current branch" in r.json()["error"], r.text
+              client.post(f"/api/games/{gid}/act?branch=whatif", json={"choice": 1}, headers=bearer(tok))):
+        assert r.status_code == 400 and "current branch; the host switches branches" in r.json()["error"], r.text
+    # a player's undo on another branch: the host's token would be allowed it, theirs is not
+    r = client.post(f"/api/games/{gid}/undo", json={"branch": "whatif"}, headers=bearer(tok))
+    assert r.status_code == 403 and "current branch only" in r.json()["error"], r.text
+    # a field sent in the query of a POST is refused, not read from there nor left unread
+    r = client.post(f"/api/games/{gid}/undo?branch=whatif", headers=bearer(tok))
+    assert r.status_code == 400 and r.json()["error"] == (
+        f"POST /api/games/{gid}/undo takes its fields in the JSON body, not in the query ('branch'); only 'token'"
+        " may be given there"), r.text
     assert client.get(f"/api/games/{gid}/branches").json() == before
 
 
@@ -329,7 +336,7 @@ def test_undo_policy_a_player_takes_back_only_their_own_unrevealed_last_decision
     # a player who has decided nothing yet is told so, not that something was drawn or played "since" it
     nobody = next(p for p in g["seats"] if client.get(f"/api/games/{gid}").json()["pending"]["player"] != p)
     r = client.post(f"/api/games/{gid}/undo", headers=bearer(g["seats"][nobody]["token"]))
-    assert r.status_code == 400 and r.json()["error"] == ("cannot undo: you have made no decision yet on this"
+    assert r.status_code == 403 and r.json()["error"] == ("cannot undo: you have made no decision yet on this"
                                                           " line, so there is nothing of yours to take back")
     who, tok = play_until("face down")
     opts = client.get(f"/api/games/{gid}/options", headers=bearer(tok)).json()["options"]
@@ -340,9 +347,10 @@ def test_undo_policy_a_player_takes_back_only_their_own_unrevealed_last_decision
     # the other player cannot take back the attacker's decision; nobody without a token can undo
     r = client.post(f"/api/games/{gid}/undo", headers=bearer(other_tok))
     decided = any(row["actor"] == other for row in client.get(f"/api/games/{gid}/log").json()["events"])
-    assert r.status_code == 400 and (f"{who} has acted since" if decided else "no decision yet") in r.json()["error"]
+    assert r.status_code == 403 and (f"{who} has acted since" if decided else "no decision yet") in r.json()["error"]
     assert client.post(f"/api/games/{gid}/undo").status_code == 401
-    assert client.post(f"/api/games/{gid}/undo", json={"steps": 2}, headers=bearer(tok)).status_code == 400
+    r = client.post(f"/api/games/{gid}/undo", json={"steps": 2}, headers=bearer(tok))  # one at a time
+    assert r.status_code == 403 and "only their own last decision (steps 1)" in r.json()["error"]
     # the attacker may: a card laid face down showed nothing
     r = client.post(f"/api/games/{gid}/undo", headers=bearer(tok))
     assert r.status_code == 200, r.text
@@ -352,13 +360,41 @@ def test_undo_policy_a_player_takes_back_only_their_own_unrevealed_last_decision
     r = client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(other_tok))
     assert r.status_code == 200
     r = client.post(f"/api/games/{gid}/undo", headers=bearer(tok))
-    assert r.status_code == 400 and f"{other} has acted since" in r.json()["error"]
+    assert r.status_code == 403 and f"{other} has acted since" in r.json()["error"]
     r = client.post(f"/api/games/{gid}/undo", headers=bearer(other_tok))
-    assert r.status_code == 400 and "showed the other players" in r.json()["error"]
+    assert r.status_code == 403 and "showed the other players" in r.json()["error"]
     # the host may undo both, and redo
     r = client.post(f"/api/games/{gid}/undo", json={"steps": 2}, headers=host)
     assert r.status_code == 200 and r.json()["event"] == at - 1
     assert client.post(f"/api/games/{gid}/redo", headers=host).json()["event"] == at + 1
+
+
+def test_an_undo_the_policy_refuses_is_a_403_declared_for_the_route_and_moves_nothing(client):
+    """The policy's refusal is core's ``UndoRefused`` (a ``ServiceError``, as every face catches it), which the API
+    answers 403 with the reason: the token does not allow it, the host's would. /openapi.json says so for /undo."""
+    from agon.core import seats
+    from agon.core.service import ServiceError
+
+    g = new_duel(client)
+    gid = g["game"]
+    who, tok = acting(client, g)
+    assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    other = next(p for p in g["seats"] if p != who)
+    svc = Service(Store(client.store_url))
+    try:
+        line = svc.load(gid)
+        for seat, steps in ((other, 1), (who, 2)):
+            with pytest.raises(seats.UndoRefused) as refused:
+                seats.undo(svc, line, seat, steps)
+            assert isinstance(refused.value, ServiceError)
+        assert svc.load(gid).head.id == line.head.id
+    finally:
+        svc.store.close()
+    r = client.post(f"/api/games/{gid}/undo", headers=bearer(g["seats"][other]["token"]))
+    assert r.status_code == 403 and r.json()["error"].startswith("cannot undo: ")
+    assert client.get(f"/api/games/{gid}").json()["event"] == line.head.depth
+    declared = client.get("/openapi.json").json()["paths"]["/api/games/{game}/undo"]["post"]["responses"]["403"]
+    assert "the undo policy refuses" in declared["description"]
 
 
 def seat_options(client, gid: str, tok: str) -> list[dict]:
@@ -412,7 +448,7 @@ def test_a_peloponnes_payment_from_the_hand_shows_its_coin_cards_and_is_not_take
     row = client.get(f"/api/games/{gid}/log").json()["events"][-1]  # what every player read
     assert row["actor"] == who and f"feeds the hungry with {grain['event']['grain']} grain" in row["text"]
     r = client.post(f"/api/games/{gid}/undo", headers=bearer(tok))
-    assert r.status_code == 400 and r.json()["error"] == SHOWED
+    assert r.status_code == 403 and r.json()["error"] == SHOWED
     assert client.post(f"/api/games/{gid}/undo", headers=bearer(g["host"]["token"])).status_code == 200
 
 
@@ -431,7 +467,7 @@ def test_an_adamastor_skill_learned_from_the_hand_shows_the_partner_that_card_an
     state = decide(client, gid, tok, next(o["n"] for o in opts if o["event"].get("card") == card))
     assert state["may_undo"] is False and state["pending"]["player"] == partner
     r = client.post(f"/api/games/{gid}/undo", headers=bearer(tok))
-    assert r.status_code == 400 and r.json()["error"] == SHOWED
+    assert r.status_code == 403 and r.json()["error"] == SHOWED
     assert client.post(f"/api/games/{gid}/undo", headers=bearer(g["host"]["token"])).status_code == 200
 
 
