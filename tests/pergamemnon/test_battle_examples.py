@@ -20,7 +20,7 @@ def example_cards():
         unit("Caesar", "sword", 7, 5, 5, 5, leader=True, charisma=0),
         unit("Spearman", "spear", 5, 2, 4, 6),  # example 1: spear 5, shield 6
         unit("Legionary", "spear", 5, 2, 4, 3),  # example 2: spear 5, shield 3
-        unit("Gladiator", "sword", 9, 3, 3, 4),  # example 2: the attacker's reinforcement, shield 4, sword 9
+        unit("Gladiator", "sword", 9, 3, 3, 4),  # example 2: the reinforcement, shield 4 (3 + 4 = 7; RULES.md), sword 9
         *filler(4),
     ]
     carthage = [

@@ -92,3 +92,19 @@ def test_creatures_grow_stronger_with_their_cost():
     creatures = sorted((TABLE.cards[c] for c in TABLE.creatures), key=lambda c: c.cost)
     assert [c.points for c in creatures] == sorted(c.points for c in creatures)
     assert 3 <= creatures[0].cost and creatures[-1].cost <= 11
+
+
+def test_provisional_lists_name_real_fields_and_never_one_a_text_states():
+    # CARD-DATA.md: "Every number a rule text or a facts file states is used exactly"; the rosters, the leader,
+    # Agamemnon's charisma 5 and the Centaur's cost 6 are stated ('Nações'; the recruiting example).
+    fields = {"cost", "points", "weapon", "attack", "helmet", "armour", "shield", "charisma", "flee", "secured"}
+    stated = {("Agamemnon", "charisma"), ("Centaur", "cost")}
+    specs = [c for n in DATA["nations"].values() for c in n["army"]] + DATA["creatures"]
+    lists = [c for c in specs if isinstance(c["provisional"], list)]
+    assert {c["name"] for c in lists} == {"Agamemnon", "Centaur", "Minotaur", "Cyclops", "Dryad", "Orthos", "Sphinx"}
+    for c in lists:
+        assert set(c["provisional"]) <= fields, c["name"]
+        assert not {(c["name"], f) for f in c["provisional"]} & stated, c["name"]
+        # Every field a text does not state is still named (cost only for creatures).
+        expected = {f for f in fields if (c["name"], f) not in stated and (f != "cost" or "cost" in c)}
+        assert set(c["provisional"]) == expected, c["name"]
