@@ -72,7 +72,19 @@ def canonical(name: str) -> str:
     if found:
         raise UnknownRuleset(f"ruleset {name!r} could mean {', '.join(found)}; give one of these names exactly")
     known = ", ".join(names()) or "none"
-    raise UnknownRuleset(f"unknown ruleset {name!r}; known rulesets: {known}", " (see {rulesets})")
+    close = _close_to(key)
+    guess = f" (did you mean {close}?)" if close else ""
+    raise UnknownRuleset(f"unknown ruleset {name!r}{guess}; known rulesets: {known}", " (see {rulesets})")
+
+
+def _close_to(key: str) -> str | None:
+    """The one registered name ``key`` (a typed name, ``_key``) is a slip of: a letter wrong, missing, extra or two
+    swapped ('perikels', 'pergamenon'), else None. Names only, never titles: a slip loads no ruleset."""
+    import difflib
+
+    keys = {_key(n): n for n in names()}
+    close = difflib.get_close_matches(key, list(keys), n=2, cutoff=0.8) if key else []
+    return keys[close[0]] if len(close) == 1 else None
 
 
 def _title(name: str) -> str:
