@@ -95,7 +95,7 @@ class Words:
     rulesets: str = hints.CLI["rulesets"]
     """What lists the rulesets."""
     seats: str = hints.CLI["seats"]
-    """What names the seats of a new game."""
+    """How the seats of a new game are named (after 'give 3 to 5 seats', with its own leading separator)."""
     new: str = hints.CLI["new"]
     """What creates a game."""
     asking: str = hints.CLI["asking"]
@@ -789,6 +789,7 @@ class Service:
         seats = [PlayerSeat(p) for p in spec.players]
         kinds = bots_of(rs)
         for name, kind in spec.bots:
+            kind = kind if kind in kinds else kind.strip().lower()  # 'Greedy' is greedy, as 'PERIKLES' is perikles
             if kind not in kinds:
                 raise ServiceError(
                     f"unknown bot kind {kind!r} for {rs.name}; choose one of: {', '.join(sorted(kinds))}"
@@ -796,13 +797,15 @@ class Service:
             seats.append(PlayerSeat(name, kind))
         names = [s.name for s in seats]
         if not rs.min_players <= len(seats) <= rs.max_players:
+            said = f"{rs.name} is played by {rs.min_players} to {rs.max_players} players, not {len(seats)}"
             try:  # the ruleset's own reason, when it gives one (e.g. "no rules for a single player")
                 rs.check_setup(names, dict(spec.options), rs.default_cards())
             except (ValueError, KeyError, TypeError) as e:
-                raise ServiceError(f"cannot set up {rs.name}: {e}") from None
-            raise ServiceError(
-                f"{rs.name} is played by {rs.min_players} to {rs.max_players} players, not {len(seats)};"
-                " give that many", " {seats}")
+                said = f"cannot set up {rs.name}: {_first_line(e)}"
+            # what to do, in the face's words: a new user's first 'agon new perikles' names no seat at all
+            span = (f"{rs.min_players} or {rs.max_players}" if rs.max_players == rs.min_players + 1
+                    else f"{rs.min_players} to {rs.max_players}")
+            raise ServiceError(said, f"; give {span} seats{{seats}}")
         problem = seats_problem(names) or title_problem(spec.title)
         if problem:
             raise ServiceError(problem)

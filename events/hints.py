@@ -21,7 +21,7 @@ CLI: dict[str, str] = {
     "verify": "; `agon verify {game}` lists what is broken",
     "games": "`agon games`",
     "rulesets": "`agon rulesets`",
-    "seats": "--player/--bot options",
+    "seats": ", each as --player NAME or --bot NAME:KIND",
     "new": "`agon new`",
     "asking": "command",
     "read_only": ("give a store agon may write to (`agon export {game} -o FILE` copies a game out of this one), or"

@@ -34,6 +34,30 @@ def test_a_name_that_means_no_ruleset_is_refused_naming_the_known_ones(typed):
         registry.get(typed)
 
 
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("perikels", "perikles"), ("pergamenon", "pergamemnon"), ("Adamastorr", "adamastor"), ("peloponese", "peloponnes"),
+])
+def test_a_slip_of_the_keys_is_refused_naming_the_ruleset_it_is_close_to(typed, meant):
+    with pytest.raises(registry.UnknownRuleset) as e:
+        registry.get(typed)
+    assert f"unknown ruleset {typed!r} (did you mean {meant}?); known rulesets: adamastor," in str(e.value)
+
+
+@pytest.mark.parametrize("typed", ["nope", "perik", "chess", "pelo"])
+def test_a_name_close_to_no_ruleset_guesses_none(typed):
+    with pytest.raises(registry.UnknownRuleset) as e:
+        registry.get(typed)
+    assert "did you mean" not in str(e.value)
+
+
+def test_a_bot_kind_is_read_in_any_case_and_stored_as_listed(agon):
+    gid = agon("new", "pergamemnon", "--player", "Ana", "--bot", "Bo:Greedy", "--seed", "1").stdout.split()[0]
+    created = json.loads(agon("log", gid, "--full", "--json").stdout)[0]["event"]
+    assert created["players"] == [{"name": "Ana", "bot": None}, {"name": "Bo", "bot": "greedy"}]
+    one_line(agon("new", "pergamemnon", "--player", "Ana", "--bot", "Bo:smart", ok=False), 1,
+             "unknown bot kind 'smart' for pergamemnon; choose one of: greedy, random")
+
+
 def test_the_command_line_takes_a_ruleset_in_any_case_and_stores_the_canonical_name(agon):
     gid = agon("new", "Adamastor", "--player", "Ana", "--seed", "1").stdout.split()[0]
     agon("new", "PERIKLES", "--bot", "a:random", "--bot", "b:random", "--bot", "c:random", "--seed", "2")
@@ -43,8 +67,8 @@ def test_the_command_line_takes_a_ruleset_in_any_case_and_stores_the_canonical_n
     assert json.loads(agon("stats", "PeRiKlEs", "--json").stdout)["ruleset"] == "perikles"
     assert agon("cards", "Peloponnes").stdout == agon("cards", "peloponnes").stdout
     assert agon("schema", "ADAMASTOR").stdout == agon("schema", "adamastor").stdout
-    one_line(agon("new", "Adamastorr", "--player", "Ana", ok=False), 1, "unknown ruleset 'Adamastorr'",
-             "(see `agon rulesets`)")
+    one_line(agon("new", "Adamastorr", "--player", "Ana", ok=False), 1,
+             "unknown ruleset 'Adamastorr' (did you mean adamastor?)", "(see `agon rulesets`)")
 
 
 def test_a_ruleset_named_by_agon_rulesets_is_found_in_any_case(tmp_path):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict
 
+import pytest
 import sqlalchemy as sa
 
 from agon.core.service import CLI_WORDS, Service
@@ -121,9 +122,25 @@ def test_an_undo_of_no_steps_names_the_field_not_an_option(client):
 
 def test_a_wrong_number_of_seats_names_the_fields_over_http_and_the_options_at_the_command_line(client, agon):
     refused(client.post("/api/games", json={"ruleset": "toy", "players": ["a"]}), 400,
-            "toy is played by 2 to 4 players, not 1; give that many 'players' and 'bots'")
+            "toy is played by 2 to 4 players, not 1; give 2 to 4 seats in 'players' and 'bots'")
     one_line(agon("new", "toy", "--player", "a", ok=False), 1,
-             "toy is played by 2 to 4 players, not 1; give that many --player/--bot options")
+             "toy is played by 2 to 4 players, not 1; give 2 to 4 seats, each as --player NAME or --bot NAME:KIND")
+
+
+@pytest.mark.parametrize(("ruleset", "seats", "reason"), [
+    ("perikles", 0, "Perikles takes 3 to 5 players, not 0; give 3 to 5 seats"),
+    ("peloponnes", 0, "Peloponnes needs 2 to 5 players, not 0; give 2 to 5 seats"),
+    ("peloponnes", 1, "the rule text has no rules for a single player; give 2 to 5 seats"),
+    ("adamastor", 3, "Adamastor is played by 1 player or 2 co-operating players, not 3; give 1 or 2 seats"),
+])
+def test_a_shipped_rulesets_own_reason_for_a_seat_count_still_says_how_to_give_the_seats(client, agon, ruleset,
+                                                                                      seats, reason):
+    """A new user's first `agon new perikles` names no seat: the ruleset's reason, then what to type."""
+    names = [f"p{i}" for i in range(seats)]
+    refused(client.post("/api/games", json={"ruleset": ruleset, "players": names}), 400,
+            f"cannot set up {ruleset}: ", reason + " in 'players' and 'bots'")
+    one_line(agon("new", ruleset, *(a for n in names for a in ("--player", n)), ok=False), 1,
+             f"cannot set up {ruleset}: ", reason + ", each as --player NAME or --bot NAME:KIND")
 
 
 def test_a_seeded_games_chance_sent_as_an_event_names_no_command(client):

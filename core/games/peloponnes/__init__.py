@@ -42,8 +42,10 @@ class Peloponnes:
 
     def check_setup(self, players: Sequence[str], options: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
         n = len(players)
-        if n < 2:
+        if n == 1:
             raise ValueError("Peloponnes needs 2 to 5 players: the rule text has no rules for a single player")
+        if n < 2:
+            raise ValueError(f"Peloponnes needs 2 to 5 players, not {n}")
         if n > 5:
             raise ValueError(f"Peloponnes needs 2 to 5 players, not {n}: the game has markers in only 5 colours")
         if len(set(players)) != n:
