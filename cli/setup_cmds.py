@@ -253,8 +253,9 @@ def games(
         if status or ruleset:
             console.print("No stored game matches.")
         else:
-            console.print(f"No games yet. Create one: {agon_line('new RULESET --player NAME --bot NAME:random')}",
-                          markup=False)
+            # where it looked: a --db or AGON_DB typed wrong reads an empty store, not the one meant
+            console.print(f"No games yet in {db_url()}. Create one:"
+                          f" {agon_line('new RULESET --player NAME --bot NAME:random')}", markup=False)
         return
     t = Table(title=f"Games in {db_url()}")
     for col in ("id", "ruleset", "players", "events", "status", "branches", "scores"):
@@ -338,7 +339,9 @@ def demo(
                    f" {SEED_MAX}; choose --seed {SEED_MAX - count + 1} or less")
     if not rs.min_players <= n <= rs.max_players:
         span = f"{rs.min_players}" if rs.min_players == rs.max_players else f"{rs.min_players} to {rs.max_players}"
-        raise Fail(f"{rs.name} is played by {span} players, not {n}; choose --players {span.replace(' to ', '-')}")
+        counts = [str(k) for k in range(rs.min_players, rs.max_players + 1)]
+        allowed = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " or " + counts[-1]
+        raise Fail(f"{rs.name} is played by {span} players, not {n}; choose --players {allowed}")
     from agon.core.bots import bots_of
 
     kinds = bots_of(rs)

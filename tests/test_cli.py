@@ -112,6 +112,15 @@ def test_bad_input_gets_one_line_and_a_non_zero_exit(agon, args, message):
     assert "Traceback" not in r.output
 
 
+def test_an_empty_listing_names_the_store_it_read_so_a_mistyped_db_shows(agon, tmp_path):
+    agon("new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3")
+    typo = tmp_path / "gmaes.db"
+    out = agon("--db", str(typo), "games").stdout
+    assert out.strip() == (f"No games yet in sqlite:///{typo}. Create one: agon --db {typo} new RULESET --player NAME"
+                           " --bot NAME:random")
+    assert "No games yet" not in agon("games").stdout  # the store meant
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -148,7 +148,9 @@ def test_a_message_with_square_brackets_prints_as_written(agon, monkeypatch):
 
 def test_demo_refuses_a_player_count_the_ruleset_does_not_have(agon):
     r = agon("demo", "perikles", "--players", "9", ok=False)
-    assert r.exit_code == 1 and "choose --players 3-5" in r.stderr
+    assert r.exit_code == 1 and "choose --players 3, 4 or 5" in r.stderr  # values the option takes ('3-5' is none)
+    r = agon("demo", "adamastor", "--players", "3", ok=False)
+    assert r.exit_code == 1 and r.stderr.strip().endswith("choose --players 1 or 2")
     assert json.loads(agon("games", "--json").stdout) == []
 
 
