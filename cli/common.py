@@ -278,6 +278,11 @@ def db_url() -> str:
     if scheme.split("+")[0].lower() not in ("sqlite", "postgresql"):
         raise StoreError(f"cannot use database {raw}: agon stores games in SQLite (a file's path) or PostgreSQL"
                          f" (postgresql+psycopg://user@host/dbname), not in {scheme.split('+')[0]}")
+    base, _, driver = scheme.partition("+")
+    if base.lower() == "postgresql" and driver and driver.lower() != "psycopg":
+        # another driver's URL (psycopg2's, from another program's settings): the same database, a driver agon lacks
+        raise StoreError(f"cannot use database {raw}: agon reaches PostgreSQL through psycopg (version 3), not"
+                         f" {driver}; write postgresql+psycopg://{rest}")
     if scheme.split("+")[0].lower() == "sqlite" and rest.split("?")[0] in ("", "/:memory:"):
         # a store in memory is gone when the command ends: nothing one command records is there for the next
         raise StoreError(f"cannot use database {raw}: it is a store in memory, gone when this command ends; give a"

@@ -449,6 +449,13 @@ def test_a_database_agon_cannot_store_in_is_named_in_words(agon):
         one_line(agon(*args, ok=False), 1, "agon stores games in SQLite", "PostgreSQL", "not in mysql")
 
 
+def test_a_postgresql_url_for_another_driver_names_the_one_agon_uses(agon):
+    said = one_line(agon("--db", "postgresql+psycopg2://u@127.0.0.1/club", "games", ok=False), 1)
+    assert said == ("error: cannot use database postgresql+psycopg2://u@127.0.0.1/club: agon reaches PostgreSQL"
+                    " through psycopg (version 3), not psycopg2; write postgresql+psycopg://u@127.0.0.1/club")
+    assert "No module" not in said
+
+
 def test_postgres_url_spelling_is_read_as_postgresql_with_the_installed_driver():
     from agon.cli import common
 
