@@ -18,7 +18,7 @@ from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
 
 from agon.core.service import Service, ServiceError, store_trouble
-from agon.events.store import Store, StoreError, shown_url
+from agon.events.store import Store, StoreError, missing_file, shown_url
 
 _hints: dict[str, None] = {}  # the commands printed as hints lately (``hint``), kept whole when a line is folded
 
@@ -267,9 +267,7 @@ def db_url() -> str:
                          " for the default store)")
     raw = _db_url or os.environ.get("AGON_DB") or ""
     if not raw:
-        path = default_db_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return f"sqlite:///{path}"
+        return f"sqlite:///{default_db_path()}"  # its folder: made as a store starts (``service``)
     if "://" not in raw:
         return f"sqlite:///{Path(raw).expanduser().resolve()}"
     scheme, _, rest = raw.partition("://")
@@ -333,7 +331,12 @@ def with_db_quoted(message: str) -> str:
     return re.sub(r"`agon (?!--db )", lambda _: "`" + agon_line(""), message)
 
 
-def service() -> Service:
+def service(starts: bool = False) -> Service:
+    """The service on this command's store. ``starts``: the command can start a store (new, demo, import, serve),
+    so a SQLite file that is not there yet is made, an empty store. Any other command (one that reads, or records
+    in a game already stored: no game is in a store not made yet) never makes one, nor its folder, nor SQLite's
+    ``-wal`` and ``-shm`` files beside it, and refuses such a path in one line (``NoStore``): a mistyped --db or
+    AGON_DB would otherwise leave a stray empty store behind and say 'no game' in it."""
     global _service
     if _service is None:
         url = db_url()
@@ -342,10 +345,14 @@ def service() -> Service:
             if path.is_dir():
                 raise StoreError(f"cannot open database {url}: {path} is a folder; give a file in it, e.g."
                                  f" --db {path / 'agon.db'}")
-            parent = path.parent
-            if not parent.is_dir():
+            parent, default = path.parent, path == default_db_path()
+            if not parent.is_dir() and default and starts:
+                parent.mkdir(parents=True, exist_ok=True)  # the data directory, as the first game here is recorded
+            if not parent.is_dir() and not default:
                 raise StoreError(f"cannot open database {url}: folder {parent} does not exist; create it or"
                                  " choose another --db")
+            if not starts and missing_file(url) is not None:
+                raise _no_store(str(path))
         store = Store(url)
         store.on_unkept = _not_kept
         _service = Service(store)
@@ -383,6 +390,27 @@ class Fail(Exception):
 
 class UsageFail(Fail):
     """Options that cannot go together on one command line: a usage error, exit status 2 as Click's own."""
+
+
+class NoStore(Fail):
+    """A command that starts no store was given a SQLite file that does not exist (``service``): nothing was made.
+    ``default``: the file is the default store's, where no game is recorded yet (agon's first run on a machine)."""
+
+    def __init__(self, message: str, default: bool) -> None:
+        super().__init__(message)
+        self.default = default
+
+
+def _no_store(path: str) -> NoStore:
+    """Why a command that starts no store has none to open at ``path``, and the steps: the option or variable that named
+    it (a path typed wrong is the likely cause), or the commands that start a store there."""
+    record = f"{cited('new RULESET --player NAME...')} or {cited('demo')}"
+    if _db_typed:
+        return NoStore(f"no store at {path} yet: check --db, or record a game there first with {record}", False)
+    if _db_url or os.environ.get("AGON_DB"):
+        return NoStore(f"no store at {path} yet: check AGON_DB, or record a game there first with {record}", False)
+    return NoStore(f"no store at {path} yet (the default store: nothing is recorded on this machine yet): record a"
+                   f" game with {record}, or name another store with --db or AGON_DB", True)
 
 
 def input_file(path: Path, what: str, hint: str = "") -> Path:

@@ -100,7 +100,7 @@ def import_(
         trusted = signing.public_hex(trust) if trust is not None else None
     except signing.SignatureError as e:
         raise Fail(str(e)) from None
-    svc = service()
+    svc = service(starts=True)
     data = sys.stdin.buffer.read() if stdin else file.read_bytes()
     if not data:
         raise Fail(f"{'standard input' if stdin else f'game file {file}'} is empty; give what `agon export GAME`"

@@ -61,7 +61,7 @@ def serve(
         set_db(db, typed=True)  # as 'agon --db': an empty one is refused, not read as the default store
     _check_listen(host, port)  # first: a server that cannot listen creates no store either
     url = db_url()
-    service()  # opens (and if needed creates) the store once, before any worker starts
+    service(starts=True)  # opens (and if needed creates) the store once, before any worker starts
     os.environ["AGON_DB"] = url
     os.environ["AGON_MAX_BODY"] = str(max_body)
     shown = url.split("@")[-1] if "@" in url else url

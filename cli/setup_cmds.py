@@ -16,6 +16,7 @@ from agon.cli.common import (
     SEED_MAX,
     Fail,
     JsonOpt,
+    NoStore,
     UsageFail,
     agon_line,
     bars_off,
@@ -199,7 +200,7 @@ def new(
         cards=load_cards(cards_file) if cards_file else None, table=table,
         options=dict(_parse_option(o) for o in option or []), title=title,
     )
-    svc = service()
+    svc = service(starts=True)
     game_id = svc.new_game(spec)
     line = svc.load(game_id)
     if as_json:
@@ -234,10 +235,20 @@ def games(
 
     if ruleset is not None:
         ruleset = _ruleset(ruleset).name
-    svc = service()
-    with progress_bar("summarising games", quiet=as_json) as bar:
-        listed = svc.listing(ruleset=ruleset, over=None if status is None else status == "over", order=order,
-                             limit=limit, progress=bar)
+    try:
+        svc = service()
+    except NoStore as e:
+        if not e.default:
+            raise
+        # agon's first run on this machine: the default store is not made yet, and no game is in it; listed as
+        # empty, as a store that is, without making one (a --db or AGON_DB that names no file is refused instead:
+        # the likelier story there is a path typed wrong)
+        svc = None
+    listed = []
+    if svc is not None:
+        with progress_bar("summarising games", quiet=as_json) as bar:
+            listed = svc.listing(ruleset=ruleset, over=None if status is None else status == "over", order=order,
+                                 limit=limit, progress=bar)
     rows = []
     for g in listed:
         s = g.summary
@@ -347,7 +358,7 @@ def demo(
     kinds = bots_of(rs)
     kind = next((k for k in ("greedy", "smart") if k in kinds), "random")
     seats = [(BOT_NAMES[i] if i < len(BOT_NAMES) else f"Bot{i + 1}", kind) for i in range(n)]
-    svc = service()
+    svc = service(starts=True)
     if count > 1:
         _demo_many(svc, rs, seats, seed, count, as_json)
         return

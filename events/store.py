@@ -215,6 +215,19 @@ def shown_url(url: str) -> str:
     return u.render_as_string(hide_password=True)
 
 
+def missing_file(url: str) -> str | None:
+    """The path of the SQLite file ``url`` names when no file is there yet, which opening the store would create
+    (with its ``-wal`` and ``-shm`` files): a command that only reads asks first, and says so instead. None where a
+    file is there, where opening creates none (``?mode=ro``: SQLite says there is no such file), or for PostgreSQL
+    (a database agon never creates)."""
+    import os
+
+    if not url.startswith("sqlite:///") or _sqlite_read_only(url)[1]:
+        return None
+    path = shown_url(url)
+    return None if os.path.exists(path) else path
+
+
 def _cause(e: BaseException) -> tuple[str, str]:
     """(the driver's code for ``e``, its first line): an SQLite error name or a PostgreSQL SQLSTATE, or ''."""
     orig = getattr(e, "orig", None) or e
