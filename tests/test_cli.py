@@ -105,6 +105,7 @@ def test_play_prompts_records_and_quits(agon):
     ],
 )
 def test_bad_input_gets_one_line_and_a_non_zero_exit(agon, args, message):
+    new_toy(agon)  # a store with a game: 'nope' is looked for in it
     r = agon(*args, ok=False)
     assert r.exit_code == 1
     assert message in r.stderr
@@ -112,11 +113,14 @@ def test_bad_input_gets_one_line_and_a_non_zero_exit(agon, args, message):
     assert "Traceback" not in r.output
 
 
-def test_an_empty_listing_names_the_store_it_read_so_a_mistyped_db_shows(agon, tmp_path):
+def test_an_empty_listing_names_the_store_it_read(agon, tmp_path):
+    from agon.events.store import Store
+
     agon("new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3")
-    typo = tmp_path / "gmaes.db"
-    out = agon("--db", str(typo), "games").stdout
-    assert out.strip() == (f"No games yet in sqlite:///{typo}. Create one: agon --db {typo} new RULESET --player NAME"
+    empty = tmp_path / "empty.db"
+    Store(f"sqlite:///{empty}").close()  # a store with no game in it (a mistyped path is refused: test_missing_store)
+    out = agon("--db", str(empty), "games").stdout
+    assert out.strip() == (f"No games yet in sqlite:///{empty}. Create one: agon --db {empty} new RULESET --player NAME"
                            " --bot NAME:random")
     assert "No games yet" not in agon("games").stdout  # the store meant
 

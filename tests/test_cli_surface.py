@@ -479,11 +479,14 @@ def test_a_mistyped_agon_rulesets_module_is_one_line_naming_the_setting(tmp_path
 
 def test_hints_in_errors_carry_the_db_given_on_the_command_line(agon, tmp_path):
     db = str(tmp_path / "club.db")
-    one_line(agon("--db", db, "log", "zzzz", ok=False), 1, f"`agon --db {db} games` lists the games")
+    one_line(agon("--db", db, "log", "zzzz", ok=False), 1, f"`agon --db {db} demo`")  # no store there yet
     gid = agon("--db", db, "new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3").stdout.split()[0]
+    one_line(agon("--db", db, "log", "zzzz", ok=False), 1, f"`agon --db {db} games` lists the games")
     said = one_line(agon("--db", db, "act", gid, "99", "--json", ok=False), 1)
     assert f"`agon --db {db} options {gid}` lists" in json.loads(said)["error"]
-    one_line(agon("log", "zzzz", ok=False), 1, "`agon games` lists the games")  # AGON_DB: the same shell finds it
+    one_line(agon("log", "zzzz", ok=False), 1, "`agon demo`")  # AGON_DB: the same shell finds it
+    agon("new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3")
+    one_line(agon("log", "zzzz", ok=False), 1, "`agon games` lists the games")
 
 
 @pytest.mark.parametrize(("args", "says"), [

@@ -103,6 +103,11 @@ def test_a_command_with_a_quoted_db_stays_whole_in_a_folded_error(at, agon, tmp_
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_errors_fold_with_their_hints_whole(at, width):
+    err = at(width, "log", "0123abcd", ok=False).stderr  # no store yet
+    fits(err, width)
+    whole(err, "`agon new RULESET --player NAME...`")
+    whole(err, "`agon demo`")
+    at(width, "new", "toy", "--player", "ann", "--bot", "bob:random")
     err = at(width, "log", "0123abcd", ok=False).stderr
     fits(err, width)
     whole(err, "`agon games`")

@@ -128,6 +128,7 @@ def test_cards_writes_with_dash_o_and_keeps_export_as_a_hidden_alias(agon, tmp_p
     ],
 )
 def test_with_json_an_error_is_json_on_stderr_with_the_same_exit_code(agon, args, code, message):
+    agon("new", "toy", "--player", "ann", "--bot", "bob:random")  # a store, where 'nope' is no game
     r = agon(*args, ok=False)
     assert r.exit_code == code
     assert r.stdout == ""
@@ -146,12 +147,12 @@ def test_a_message_with_square_brackets_prints_as_written(agon, monkeypatch):
     assert r.exit_code == 1 and "pip install 'agon[png]'" in r.stderr
 
 
-def test_demo_refuses_a_player_count_the_ruleset_does_not_have(agon):
+def test_demo_refuses_a_player_count_the_ruleset_does_not_have(agon, tmp_path):
     r = agon("demo", "perikles", "--players", "9", ok=False)
     assert r.exit_code == 1 and "choose --players 3, 4 or 5" in r.stderr  # values the option takes ('3-5' is none)
     r = agon("demo", "adamastor", "--players", "3", ok=False)
     assert r.exit_code == 1 and r.stderr.strip().endswith("choose --players 1 or 2")
-    assert json.loads(agon("games", "--json").stdout) == []
+    assert not (tmp_path / "games.db").exists()  # refused before the store AGON_DB names was made: nothing recorded
 
 
 def test_demo_records_several_games(agon):

@@ -81,6 +81,7 @@ def test_an_unexpected_exception_is_one_line_with_exit_status_2(agon, monkeypatc
     def broken(self, *a, **k):
         raise ZeroDivisionError("deep inside")
 
+    toy(agon)  # a store to list
     monkeypatch.setattr(Service, "listing", broken)
     r = agon("games", ok=False)
     one_line_error(r, "internal error (ZeroDivisionError)", code=2)

@@ -100,7 +100,7 @@ def test_agon_analyse_says_what_it_did_and_json_gives_the_rows(agon):
     from agon.cli.common import service, set_db
 
     set_db(None)  # the store of this test's AGON_DB
-    gid = pig(service())
+    gid = pig(service(starts=True))  # the test records its game: it starts the store
     out = agon("analyse", gid, "--rollouts", "40", "--workers", "1").stdout
     assert "each position is judged by 40 games played on to the end by random bots (seed 0)" in out
     assert "see every hidden card and the order of every deck" in out
@@ -123,7 +123,7 @@ def test_agon_plot_chances_draws_each_player_in_their_colour(agon, tmp_path):
     from agon.cli.common import service, set_db
 
     set_db(None)  # the store of this test's AGON_DB
-    gid = pig(service())
+    gid = pig(service(starts=True))  # the test records its game: it starts the store
     out = agon("plot", "chances", gid, "--rollouts", "50", "--seed", "1", "-o", str(tmp_path / "c.html")).stdout
     assert "win-chance chart" in out
     html = (tmp_path / "c.html").read_text()

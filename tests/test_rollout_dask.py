@@ -44,7 +44,7 @@ def test_an_analysis_on_a_dask_cluster_gives_the_figures_of_this_machine(agon):
     from agon.cli.common import service, set_db
 
     set_db(None)
-    svc = service()
+    svc = service(starts=True)
     gid = svc.new_game(NewGame("pergamemnon", players=["Ana", "Bruno"], seed=11))
     svc.act(gid, "1")  # Ana's first decision; the game waits for Bruno
     line = svc.load(gid)
@@ -64,6 +64,6 @@ def test_an_unreachable_cluster_is_one_clear_line(agon):
     from agon.cli.common import service, set_db
 
     set_db(None)
-    gid = service().new_game(NewGame("pergamemnon", players=["Ana", "Bruno"], seed=11))
+    gid = service(starts=True).new_game(NewGame("pergamemnon", players=["Ana", "Bruno"], seed=11))
     r = agon("analyse", gid, "--rollouts", "5", "--cluster", "tcp://127.0.0.1:9", ok=False)
     assert r.exit_code == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in r.stderr

@@ -63,7 +63,10 @@ def test_rebuild_checks_every_game_as_verify_does(agon, tmp_path, kind):
     assert report["games"] == 2 and [d["game"] for d in report["damaged"]] == [bad]
 
 
-def test_a_sound_store_and_an_empty_one(agon):
+def test_a_sound_store_and_an_empty_one(agon, tmp_path):
+    from agon.events.store import Store
+
+    Store(f"sqlite:///{tmp_path / 'games.db'}").close()  # the store AGON_DB names, with no game yet
     r = agon("verify")
     assert r.stdout.strip() == "0 games checked: every hash matches and every line replays the same."
     toy(agon, "3"), toy(agon, "4")

@@ -54,7 +54,7 @@ def _pig(agon) -> str:
     from agon.cli.common import service, set_db
 
     set_db(None)  # the store of this test's AGON_DB
-    return pig(service())
+    return pig(service(starts=True))
 
 
 def test_agon_analyse_says_how_sure_it_is_in_plain_words(agon):
