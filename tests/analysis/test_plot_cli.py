@@ -171,6 +171,7 @@ def test_stats_reads_every_game_of_a_ruleset(agon, game, tmp_path):
 
 
 def test_stats_without_games_says_how_to_record_some(agon):
+    agon("new", "adamastor", "--player", "ana")  # a store, without a toy game
     r = agon("stats", "toy", ok=False)
     assert r.exit_code == 1 and "no stored toy games" in r.stderr
 

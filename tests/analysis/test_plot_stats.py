@@ -55,6 +55,7 @@ def test_plot_stats_writes_html_or_png(agon, recorded, tmp_path):
 
 
 def test_plot_stats_without_games_says_how_to_record_some(agon):
+    agon("new", "toy", "--player", "ann", "--bot", "bob:random")  # a store, without a Perikles game
     r = agon("plot", "stats", "perikles", ok=False)
     assert r.exit_code == 1 and "agon demo perikles --games 20" in r.stderr
     r = agon("plot", "stats", "nosuchgame", ok=False)
