@@ -44,7 +44,8 @@ from agon.core.service import (
     store_trouble,
     told,
 )
-from agon.server import bodies
+from agon.server import bodies, queries
+from agon.server.schemas import Param
 
 HOST = seats.HOST
 BODY_WAIT = 30.0
@@ -145,11 +146,12 @@ class Call:
     game: str
     token: str | None
     body: dict[str, Any]
-    query: dict[str, str]
+    query: dict[str, Any]
     raw: bytes = b""
     lines: Lines | None = None
     posted: bool = False
-    """Whether the route's fields come in its JSON body (held to its schema: ``route``'s ``body``), not the query."""
+    """Whether the route's fields come in its JSON body (held to its schema: ``route``'s ``body``), not the query
+    (held to the route's declared parameters: ``route``'s ``query``, each value of its type)."""
 
 
 def token_of(request: Request) -> str | None:
@@ -160,12 +162,13 @@ def token_of(request: Request) -> str | None:
 
 
 def route(fn: Callable[[Call], Any], *, raw_body: bool = False, body: dict[str, Any] | None = None,
-          hints: dict[str, str] | None = None) -> Callable[[Request], Any]:
+          hints: dict[str, str] | None = None, query: tuple[Param, ...] = ()) -> Callable[[Request], Any]:
     """An endpoint around ``fn(call)``, which runs in a worker thread (the service blocks on the store): the
     body is read as a JSON object held to the schema ``body`` (server/bodies.py; ``hints``: what to do instead of
     sending a field it does not name), or kept as bytes (``raw_body``); a route with neither takes no body. The
     fields of a route with a ``body`` come from that body alone: its query names the seat (``token``), nothing
-    else. Every error becomes one JSON line."""
+    else; a route without one reads the parameters ``query`` declares, held to them (server/queries.py), and
+    ``token``. Every error becomes one JSON line."""
 
     async def endpoint(request: Request) -> Response:
         try:
@@ -176,13 +179,16 @@ def route(fn: Callable[[Call], Any], *, raw_body: bool = False, body: dict[str, 
             return Response(status_code=400)
         try:
             fields: dict[str, Any] = {}
+            asked: dict[str, Any] = {}
             if body is not None:
                 fields = read_body(raw, body, hints, request)
-            elif raw.strip() and not raw_body:
-                raise HttpError(400, f"{request.method} {request.url.path} takes no body; send its parameters in"
-                                     " the query")
+            else:
+                asked = read_query(request, query)
+                if raw.strip() and not raw_body:
+                    raise HttpError(400, f"{request.method} {request.url.path} takes no body; send its parameters"
+                                         " in the query")
             call = Call(request.app.state.service, request.path_params.get("game", ""), token_of(request), fields,
-                        dict(request.query_params), raw, request.app.state.lines, posted=body is not None)
+                        asked, raw, request.app.state.lines, posted=body is not None)
             result = await run_in_threadpool(fn, call)
         except Exception as e:  # noqa: BLE001 - every failure is one line for the client
             return failure(e)
@@ -220,6 +226,15 @@ def read_body(raw: bytes, schema: dict[str, Any], hints: dict[str, str] | None, 
     try:
         return bodies.check(schema, found, hints)
     except bodies.BadBody as e:
+        raise HttpError(400, f"{e} (see /openapi.json)") from None
+
+
+def read_query(request: Request, params: tuple[Param, ...]) -> dict[str, Any]:
+    """The request's query held to its route's declared ``params`` (server/queries.py): each value of its type;
+    a parameter not declared, given twice or out of its range is a 400 naming it."""
+    try:
+        return queries.check(f"{request.method} {request.url.path}", params, request.query_params.multi_items())
+    except queries.BadQuery as e:
         raise HttpError(400, f"{e} (see /openapi.json)") from None
 
 
@@ -266,24 +281,20 @@ def _str(call: Call, key: str, default: str | None = None) -> str | None:
 
 
 def _int(call: Call, key: str, default: int | None = None) -> int | None:
-    """A whole number: a JSON number in a body, digits in a query (a body's "7" is refused by its schema)."""
+    """A whole number: a JSON number in a body (a body's "7" is refused by its schema), or a query parameter
+    declared an integer (read as one by ``read_query``)."""
     v = _field(call, key, default)
     if v is None:
         return None
-    if isinstance(v, bool) or not isinstance(v, int | str) or (isinstance(v, str) and (
-            call.posted or not _WHOLE.fullmatch(v))):
+    if isinstance(v, bool) or not isinstance(v, int):
         raise HttpError(400, f"{key!r} must be a whole number")
-    return int(v)
+    return v
 
 
-_WHOLE = re.compile(r"-?[0-9]{1,18}")
-"""A whole number in a query: ASCII digits only (``str.isdigit`` also takes '²', which ``int`` refuses), one sign,
-and short enough for the store's integer columns."""
-
-
-def load(call: Call) -> tuple[Line, str | None]:
-    """The line asked for (``branch``, default the game's current one) and the caller's seat."""
-    branch = _str(call, "branch")
+def load(call: Call, *, branched: bool = True) -> tuple[Line, str | None]:
+    """The line asked for (``branch``, default the game's current one; ``branched`` false: the current one, for a
+    route that takes no branch) and the caller's seat."""
+    branch = _str(call, "branch") if branched else None
     line = call.lines.get(call.svc, call.game, branch) if call.lines else call.svc.load(call.game, branch)
     return line, seats.seat_of(call.svc, line.game.id, call.token)
 
@@ -435,12 +446,8 @@ def list_games(call: Call) -> Any:
     """The games: id, ruleset, title, players, events and status (as every player sees them), read from the game
     summaries as 'agon games' reads them (no game is replayed; a summary missing or stale is computed first).
     ``?ruleset=``, ``?status=over|playing``, ``?order=oldest|newest|longest|shortest`` and ``?limit=N`` as
-    'agon games' takes them."""
+    'agon games' takes them (the last three held to their declared values: server/app.py ``ROUTES``)."""
     status, order, limit = _str(call, "status"), _str(call, "order") or "oldest", _int(call, "limit")
-    if status not in (None, "over", "playing"):
-        raise HttpError(400, f"status {status!r} is not one of: over, playing")
-    if limit is not None and limit < 0:
-        raise HttpError(400, "'limit' must be 0 or more")
     ruleset = _str(call, "ruleset")
     if ruleset is not None:
         try:
@@ -494,11 +501,9 @@ def get_state(call: Call) -> Any:
 
 def get_options(call: Call) -> Any:
     """Who must act and, for that player's own seat only, the legal decisions numbered as 'act' takes them."""
-    brief = call.query.get("brief", "0")
-    if brief not in BRIEF:
-        raise HttpError(400, f"'brief' is one of {', '.join(BRIEF)}, not {brief[:40]!r}")
+    brief = BRIEF[call.query.get("brief", "0")]  # held to the declared values: BRIEF's
     line, seat = load(call)
-    return options_data(line, seat, brief=BRIEF[brief])
+    return options_data(line, seat, brief=brief)
 
 
 BRIEF = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
@@ -581,7 +586,7 @@ def redo(call: Call) -> Any:
 
 def list_branches(call: Call) -> Any:
     """The game's lines: name, parent, head event, status; which one is played."""
-    line, _ = load(call)
+    line, _ = load(call, branched=False)  # every line: the route takes no branch
     out = []
     for ln in call.svc.lines(line.game.id):
         out.append({"name": ln.branch.name, "parent": ln.branch.parent_branch, "event": ln.head.depth,
@@ -611,7 +616,7 @@ def switch(call: Call) -> Any:
 def get_log(call: Call) -> Any:
     """The line's events from ``from`` (default 0), told as the caller's seat may read them."""
     line, seat = load(call)
-    start = _int(call, "from", 0) or 0
+    start = _int(call, "from", 0) or 0  # held to 0 or more
     rows = told_from(line, viewer_of(seat), start)
     return {**game_head(line), "you": seat_name(seat), "events": recorded_rows(rows)}
 
@@ -639,18 +644,33 @@ def import_game(call: Call) -> Any:
 # -- the event stream ------------------------------------------------------------------------------------------
 
 
-async def stream(request: Request) -> Response:
+def streaming(query: tuple[Param, ...]) -> Callable[[Request], Any]:
+    """The event stream's endpoint, its query held to the parameters ``query`` declares (``read_query``)."""
+
+    async def endpoint(request: Request) -> Response:
+        try:
+            asked = read_query(request, query)
+        except HttpError as e:
+            return error(e.status, str(e))
+        return await stream(request, asked)
+
+    endpoint.__doc__ = stream.__doc__
+    return endpoint
+
+
+async def stream(request: Request, query: dict[str, Any]) -> Response:
     """Server-sent events: every new event of the line as the caller's seat may read it (``recorded``), a
     ``moved`` when the head went back (an undo or a switch), and the status after each change. ``since`` (or
-    Last-Event-ID) is the last event the client has; ``wait`` (seconds) ends the stream after that long."""
+    Last-Event-ID) is the last event the client has; ``wait`` (seconds) ends the stream after that long.
+    ``query``: the request's query, held to the route's declared parameters (``streaming``)."""
     svc: Service = request.app.state.service
     game = request.path_params["game"]
-    try:
-        since = int(request.headers.get("last-event-id") or request.query_params.get("since", "-1"))
-        wait = float(request.query_params.get("wait", "3600"))
-    except ValueError:
-        return error(400, "'since' must be a whole number and 'wait' a number of seconds")
-    branch = request.query_params.get("branch")
+    last = request.headers.get("last-event-id")
+    if last and not _LAST_ID.fullmatch(last):
+        return error(400, f"the Last-Event-ID header must be an event's number, not {last[:40]!r}")
+    since = int(last) if last else query.get("since", -1)
+    wait = query.get("wait", 3600.0)
+    branch = query.get("branch")
 
     lines: Lines = request.app.state.lines
 
@@ -683,7 +703,7 @@ async def stream(request: Request) -> Response:
 
     async def events():
         loop = asyncio.get_running_loop()
-        end = loop.time() + max(0.0, min(wait, 3600.0))
+        end = loop.time() + wait  # held to 0-3600 seconds
         if 0 <= since <= line.head.depth:
             after, last_id = since, None
         else:
@@ -724,6 +744,10 @@ async def stream(request: Request) -> Response:
                 wakeups.pop(game_id, None)
 
     return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
+
+
+_LAST_ID = re.compile(r"[0-9]{1,18}")
+"""An event's number, as the stream's ``id:`` lines give it and a browser sends it back in Last-Event-ID."""
 
 
 def changed(app: Any, game_id: str) -> None:

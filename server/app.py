@@ -24,7 +24,7 @@ from agon.core.service import Service
 from agon.events.store import Store
 from agon.events.summary import ORDERS
 from agon.server import api, decide, pages, schemas
-from agon.server.schemas import BRANCH, COUNT, INT, NUM, STR, Answer, Op, Param
+from agon.server.schemas import BRANCH, COUNT, STR, Answer, Op, Param
 
 THREADS = 8
 """Worker threads for the service's (blocking) calls per worker process."""
@@ -42,13 +42,29 @@ def _post(path: str, fn: Any, summary: str, who: str, answer: Answer, errors: tu
     return Op("POST", path, api.route(fn, body=body, hints=hints), summary, who, answer, errors, body=body, **kw)
 
 
+def _get(path: str, fn: Any, summary: str, who: str, answer: Answer, errors: tuple[int, ...] = (),
+         query: tuple[Param, ...] = (), **kw: Any) -> Op:
+    """A GET route whose query is held to the parameters ``query`` declares (server/queries.py): a parameter it
+    does not declare (but ``token``), or a value outside its schema, is a 400 naming it."""
+    return Op("GET", path, api.route(fn, query=query), summary, who, answer, errors, query, **kw)
+
+
+def _enum(values: list[str]) -> dict[str, Any]:
+    return {"type": "string", "enum": values}
+
+
+EVENTS_QUERY = (BRANCH, Param("since", COUNT, "the last event the client has (or the Last-Event-ID header)"),
+                Param("wait", {"type": "number", "minimum": 0, "maximum": 3600},
+                      "seconds until the stream ends (default 3600)"))
+
 ROUTES: list[Op] = [
-    Op("GET", "/api/rulesets", api.route(api.list_rulesets), "The rulesets a game can be created with.", "anyone",
-       Answer("Rulesets")),
-    Op("GET", "/api/games", api.route(api.list_games), "Every game with its status, as `agon games` lists them.",
-       "anyone", Answer("Games"),
-       query=(Param("ruleset", STR, "only this ruleset's games"), Param("status", {"enum": ["over", "playing"]}),
-              Param("order", {"enum": list(ORDERS)}, "default: oldest"), Param("limit", COUNT))),
+    _get("/api/rulesets", api.list_rulesets, "The rulesets a game can be created with.", "anyone",
+         Answer("Rulesets")),
+    _get("/api/games", api.list_games, "Every game with its status, as `agon games` lists them.",
+         "anyone", Answer("Games"),
+         query=(Param("ruleset", STR, "only this ruleset's games"), Param("status", _enum(["over", "playing"])),
+                Param("order", _enum(list(ORDERS)), "default: oldest"),
+                Param("limit", COUNT, "at most this many games (default: all)"))),
     _post("/api/games", api.create_game,
           "Create a game: answers one secret link per person's seat and the host's.", "anyone", Answer("Created", 201),
           body=schemas.CREATE, example={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
@@ -56,16 +72,15 @@ ROUTES: list[Op] = [
     Op("POST", "/api/import", api.route(api.import_game, raw_body=True),
        "A new game from a file written by `agon export` (the body); answers its links; 409 if already stored.",
        "anyone", Answer("Created", 201), (409,), body=STR, body_media=schemas.NDJSON),
-    Op("GET", "/api/games/{game}", api.route(api.get_state), "The game now as the caller's seat sees it.",
-       "anyone (a seat's token: that seat's view)", Answer("State"), (403,), (BRANCH,)),
-    Op("GET", "/api/games/{game}/options", api.route(api.get_options),
-       "Who acts now; the legal decisions for that player's own seat only.", "anyone", Answer("Options"), (403,),
-       (BRANCH, Param("brief", {"enum": ["1", "true", "yes", "0", "false", "no"]},
-                      "with 'stepwise': leave the long list out"))),
-    Op("GET", "/api/games/{game}/steps", api.route(decide.next_step),
-       "The acting seat's decision built step by step: the next step's choices after the steps 'chosen' (their"
-       " values, separated by spaces), or the finished decision; 'choice' is what /act takes.", "the acting seat",
-       Answer("Steps"), (401, 403, 409), (BRANCH, Param("chosen", STR, "the values of the steps taken so far"))),
+    _get("/api/games/{game}", api.get_state, "The game now as the caller's seat sees it.",
+         "anyone (a seat's token: that seat's view)", Answer("State"), (403,), (BRANCH,)),
+    _get("/api/games/{game}/options", api.get_options,
+         "Who acts now; the legal decisions for that player's own seat only.", "anyone", Answer("Options"), (403,),
+         (BRANCH, Param("brief", _enum(list(api.BRIEF)), "with 'stepwise': leave the long list out"))),
+    _get("/api/games/{game}/steps", decide.next_step,
+         "The acting seat's decision built step by step: the next step's choices after the steps 'chosen' (their"
+         " values, separated by spaces), or the finished decision; 'choice' is what /act takes.", "the acting seat",
+         Answer("Steps"), (401, 403, 409), (BRANCH, Param("chosen", STR, "the values of the steps taken so far"))),
     _post("/api/games/{game}/act", api.act,
           "Record a decision (the acting seat) or a chance outcome (the host of a table game).", "a seat",
           Answer("Acted"), (401, 403, 409, 422), body=schemas.ACT, hints=ACT_HINTS,
@@ -79,24 +94,22 @@ ROUTES: list[Op] = [
                       " host may"}),
     _post("/api/games/{game}/redo", api.redo, "Redo the last undo.", "the host", Answer("Redone"), (401, 403, 409),
           body=schemas.REDO),
-    Op("GET", "/api/games/{game}/branches", api.route(api.list_branches), "The game's lines.", "anyone",
-       Answer("Branches"), (403,)),
+    _get("/api/games/{game}/branches", api.list_branches, "The game's lines.", "anyone", Answer("Branches"),
+         (403,)),
     _post("/api/games/{game}/branch", api.make_branch, "A new line, made the one played.", "the host",
           Answer("Head"), (401, 403, 409), body=schemas.MAKE_BRANCH),
     _post("/api/games/{game}/switch", api.switch, "Play on another line.", "the host", Answer("Head"), (401, 403),
           body=schemas.SWITCH),
-    Op("GET", "/api/games/{game}/log", api.route(api.get_log),
-       "The line's events from 'from', told as the caller's seat may read them.", "anyone", Answer("Log"), (403,),
-       (BRANCH, Param("from", INT, "the first event (default 0)"))),
-    Op("GET", "/api/games/{game}/export", api.route(api.export),
-       "The whole game as `agon export` writes it (with ?branch=NAME: that line only).", "the host",
-       Answer(STR, media=schemas.NDJSON), (401, 403), (Param("branch", STR, "that line only"),)),
-    Op("GET", "/api/games/{game}/events", api.stream,
+    _get("/api/games/{game}/log", api.get_log,
+         "The line's events from 'from', told as the caller's seat may read them.", "anyone", Answer("Log"), (403,),
+         (BRANCH, Param("from", COUNT, "the first event (default 0)"))),
+    _get("/api/games/{game}/export", api.export,
+         "The whole game as `agon export` writes it (with ?branch=NAME: that line only).", "the host",
+         Answer(STR, media=schemas.NDJSON), (401, 403), (Param("branch", STR, "that line only"),)),
+    Op("GET", "/api/games/{game}/events", api.streaming(EVENTS_QUERY),
        "Server-sent events: each new event ('recorded'), 'moved' after an undo or switch, and 'status'; each"
        " message's data is JSON, of the shape 'x-events' names for its kind.",
-       "anyone (?token= for a seat's own record)", Answer(STR, media=schemas.SSE), (403,),
-       (BRANCH, Param("since", INT, "the last event the client has (or the Last-Event-ID header)"),
-        Param("wait", NUM, "seconds until the stream ends (at most 3600)")),
+       "anyone (?token= for a seat's own record)", Answer(STR, media=schemas.SSE), (403,), EVENTS_QUERY,
        extra={"x-events": {kind: schemas.ref(shape) for kind, shape in schemas.STREAM_EVENTS.items()}}),
 ]
 """The API's routes: what each does, who may call it, what it takes and answers (server/schemas.py)."""

@@ -332,7 +332,7 @@ filters)."""
 async def lobby(request: Request) -> Response:
     svc: Service = request.app.state.service
     games = await run_in_threadpool(api.list_games, api.Call(svc, "", None, {}, {
-        "order": "newest", "limit": str(LOBBY_GAMES)}))
+        "order": "newest", "limit": LOBBY_GAMES}))  # as the route reads its query: typed
     rulesets = await run_in_threadpool(api.list_rulesets, None)
     rows = "".join(
         f"<tr><td><code>{html.escape(g['game'])}</code></td><td>{html.escape(g['ruleset'])}</td>"

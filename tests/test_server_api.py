@@ -83,7 +83,7 @@ def test_the_games_are_listed_from_their_summaries_filtered_and_ordered_as_agon_
     assert [x["game"] for x in client.get("/api/games", params={"ruleset": "PERGAMEMNON"}).json()] == [
         first["game"], second["game"]]
     assert client.get("/api/games", params={"status": "won"}).json() == {
-        "error": "status 'won' is not one of: over, playing"}
+        "error": "status 'won' is not one of: over, playing (see /openapi.json)"}
     assert client.get("/api/games", params={"order": "best"}).status_code == 400
     assert "GET /api/rulesets" in client.get("/api/games", params={"ruleset": "chess"}).json()["error"]
 
