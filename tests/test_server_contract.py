@@ -14,6 +14,7 @@ import json
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -544,3 +545,153 @@ def test_bodies_outside_their_schemas_are_refused_in_one_sentence_and_bodies_ins
                        ("/switch", {"name": "main"}), ("/branch", {"name": "b2"})):
         r = api.call("POST", "/api/games/{game}" + path, gid, token=host, json_body=body)
         assert r.status_code == 200, (path, body, r.text)
+
+
+# -- queries: what the document declares is what the server takes -------------------------------------------------
+
+QUERY_VALUES = ["", " ", "x", "0", "1", "2", "-1", "007", "1.5", "-0.5", "0.25", "3600.5", "3601", "1e3", "nan",
+                "NaN", "inf", "-inf", "Infinity", "0x10", "1_0", " 1", "1 ", "+1", "²", "99999999999999999999",
+                "maybe", "TRUE", "yes", "no", "over", "won", "newest", "best", "main", "pergamemnon"]
+"""Values tried in every query parameter of every route: those its schema refuses must be refused by the server.
+(None is a 'wait' over 2 seconds: an allowed one holds the stream open that long.)"""
+
+
+def query_allows(schema: dict[str, Any], text: str) -> bool:
+    """Whether the document allows ``text`` for a parameter of ``schema``: a number written in plain digits (one
+    sign, a decimal point for a number; no exponent, 'nan', 'inf' or spaces) read as one, held to the schema."""
+    value: Any = text
+    if schema.get("type") == "integer":
+        if not re.fullmatch(r"-?[0-9]{1,18}", text, re.ASCII):
+            return False
+        value = int(text)
+    elif schema.get("type") == "number":
+        if not re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", text, re.ASCII):
+            return False
+        value = float(text)
+    return jsonschema.Draft202012Validator(schema).is_valid(value)
+
+
+def get_ops() -> list[tuple[str, tuple]]:
+    from agon.server.app import ROUTES
+
+    return [(f"{op.method} {op.path}", op.query) for op in ROUTES
+            if op.body is None or op.body_media != "application/json"]
+
+
+@pytest.mark.parametrize(("where", "params"), get_ops(), ids=[w for w, _ in get_ops()])
+def test_the_servers_check_of_a_query_agrees_with_its_declared_parameters(where, params):
+    """server/queries.py takes exactly the values each declared parameter's schema allows (a whole number, a
+    number in range, one of a list), refuses a parameter not declared (but 'token') and one given twice, each in
+    one sentence naming it; the schemas use no keyword it does not know and each says its type."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from agon.server import queries
+
+    for p in params:
+        assert set(p.schema) <= queries.KNOWN and "type" in p.schema, (where, p)
+    if not params:
+        with pytest.raises(queries.BadQuery, match=r"has no parameter 'limit'; it takes only 'token'"):
+            queries.check(where, params, [("limit", "1")])
+        assert queries.check(where, params, [("token", "t")]) == {"token": "t"}
+        return
+    texts = st.sampled_from(QUERY_VALUES) | st.integers().map(str) | st.floats().map(str) | st.text(max_size=4)
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.sampled_from(params), texts)
+    def agree(param, text: str) -> None:
+        allowed = query_allows(param.schema, text)
+        try:
+            got = queries.check(where, params, [(param.name, text), ("token", "t")])
+        except queries.BadQuery as e:
+            assert not allowed, (where, param.name, text, str(e))
+            assert "\n" not in str(e) and (repr(param.name) in str(e) or f"{param.name} '" in str(e)), str(e)
+        else:
+            assert allowed, (where, param.name, text)
+            assert got["token"] == "t" and (got[param.name] == text or float(got[param.name]) == float(text))
+
+    agree()
+    name = params[0].name
+    with pytest.raises(queries.BadQuery, match=f"gives '{name}' more than once"):
+        queries.check(where, params, [(name, "0"), (name, "0")])
+    with pytest.raises(queries.BadQuery) as refused:
+        queries.check(where, params, [(name + "s", "0")])
+    said = str(refused.value)
+    assert f"no parameter '{name}s' (did you mean '{name}'?)" in said
+    assert all(repr(p.name) in said for p in params) and "'token'" in said
+
+
+def test_every_get_route_holds_its_query_to_its_declared_parameters(api):
+    """Every GET route (and the import) refuses a parameter it does not declare, naming it and those it takes, and
+    a value of a declared one outside its schema (a 'limit' that is no number, a negative 'from', a 'wait' of
+    'nan'), in one sentence, never a 500 nor silently; every value the schema allows is taken, and so is what the
+    pages themselves send."""
+    rs = {"name": "pergamemnon", "min_players": 2, "bots": ["random"]}
+    game = create(api, rs, 2, seed=17)
+    gid, host = game["game"], game["host"]["token"]
+    before = public(api, gid)["event"]
+    tried = 0
+    for path, ops in api.doc["paths"].items():
+        for method, op in ops.items():
+            if method == "post" and "application/json" in op.get("requestBody", {}).get("content", {}):
+                continue  # a JSON body's route takes its fields there: its query is held by the body's check
+            where = path.replace("{game}", gid)
+            declared = [p for p in op["parameters"] if p["in"] == "query"]
+            names = [p["name"] for p in declared]
+            quiet = {"wait": "0"} if "wait" in names else {}
+            # a parameter the route does not declare, and one of its own given twice
+            r = api.http.request(method.upper(), where, params={**quiet, "zzz": "5", "token": host})
+            api.check(method.upper(), path, op, r)
+            said = r.json().get("error", "")
+            assert r.status_code == 400 and "no parameter 'zzz'" in said, (path, r.text)
+            assert all(repr(n) in said for n in [*names, "token"]), (path, said)
+            if declared:
+                twice = httpx.QueryParams([(names[0], "0"), (names[0], "0"), *quiet.items()])
+                r = api.http.request(method.upper(), where, params=twice, headers={"Authorization": f"Bearer {host}"})
+                api.check(method.upper(), path, op, r)
+                assert r.status_code == 400 and "more than once" in r.json()["error"], (path, r.text)
+            # each declared parameter, with values inside and outside its schema
+            for p in declared:
+                for text in QUERY_VALUES:
+                    if p["name"] == "wait" and query_allows(p["schema"], text) and float(text) > 2:
+                        continue
+                    params = {**quiet, p["name"]: text}
+                    r = api.call(method.upper(), path, gid, token=host, params=params)
+                    tried += 1
+                    if not query_allows(p["schema"], text):
+                        said = r.json().get("error", "")
+                        assert r.status_code == 400, (path, params, r.text)
+                        assert repr(p["name"]) in said or f"{p['name']} {text!r}" in said, (path, params, said)
+                    elif p["schema"] != {"type": "string"}:  # a value of its type: not refused for its form
+                        assert r.status_code != 400, (path, params, r.text)
+    assert tried > 300
+    assert public(api, gid)["event"] == before
+    # the values each parameter declares, and what the pages send, are taken
+    who = public(api, gid)["pending"]["player"]
+    mine = game["seats"][who]["token"]
+    taken = {"/api/games": [{"limit": "0"}, {"limit": "2", "order": "newest", "status": "playing"},
+                            {"ruleset": "PERGAMEMNON", "order": "shortest", "status": "over"},
+                            *({"order": o} for o in api.doc["paths"]["/api/games"]["get"]["parameters"][2]["schema"]
+                              ["enum"])],
+             "/api/games/{game}/options": [{"brief": b, "branch": "main"} for b in
+                                           ["1", "true", "yes", "0", "false", "no"]],
+             "/api/games/{game}/log": [{"from": "0"}, {"from": "3", "branch": "main"}, {"from": "9999"}],
+             "/api/games/{game}/events": [{"since": "0", "wait": "0"}, {"wait": "0.25", "branch": "main"},
+                                          {"since": "2", "wait": "0.0"}],
+             "/api/games/{game}/steps": [{"chosen": ""}, {"branch": "main"}],
+             "/api/games/{game}": [{"branch": "main"}], "/api/games/{game}/branches": [{}],
+             "/api/games/{game}/export": [{"branch": "main"}]}
+    for path, cases in taken.items():
+        for params in cases:
+            token = mine if path.endswith(("/steps", "/options")) else host
+            r = api.call("GET", path, *((gid,) if "{game}" in path else ()), token=token, params=params)
+            assert r.status_code == 200, (path, params, r.text)
+    # what the pages' own scripts ask for: a game's routes (call("GET", "/options?brief=1")) and the lobby's list
+    source = Path(pages.__file__).read_text()
+    sent = [("/api/games/{game}" + suffix, name) for suffix, name in re.findall(r'"(/[a-z]+)\?([a-z]+)=', source)]
+    for query in re.findall(r'"/api/games\?([^"]*)"', source):
+        sent += [("/api/games", name) for name in re.findall(r"([a-z]+)=", query)]
+    assert {("/api/games/{game}/options", "brief"), ("/api/games/{game}/steps", "chosen"), ("/api/games", "order"),
+            ("/api/games", "limit")} <= set(sent)
+    for path, name in sent:
+        assert name in {p["name"] for p in api.doc["paths"][path]["get"]["parameters"]}, (path, name)
