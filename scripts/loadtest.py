@@ -112,7 +112,8 @@ async def player(client: Client, game: str, me: str, token: str, seed: int, stop
     rng = random.Random(seed)
     since = 0
     while time.monotonic() < stop:
-        params = {"token": token, "since": str(since), "wait": str(max(1, int(stop - time.monotonic())))}
+        left = max(1, min(3600, int(stop - time.monotonic())))  # the stream takes a wait of at most 3600 s
+        params = {"token": token, "since": str(since), "wait": str(left)}
         try:
             async with client.http.stream("GET", f"/api/games/{game}/events", params=params) as r:
                 if r.status_code != 200:

@@ -6,9 +6,10 @@ ruleset's rules or the store's tables. A request names its seat with its token: 
 request sees what every player sees.
 
 Errors are ``{"error": "one sentence"}``: 400 a bad request (a body its route's schema refuses included:
-server/bodies.py), 401 a token is needed, 403 the token does not allow it (a player's undo the undo policy refuses
-included: the host's would be allowed), 404 no such game, branch or route, 409 someone else recorded first (the
-CLI's message), 413 a body too large, 422 a decision the rules refuse (naming the rule).
+server/bodies.py; and a query its route's declared parameters refuse: server/queries.py), 401 a token is needed,
+403 the token does not allow it (a player's undo the undo policy refuses included: the host's would be allowed),
+404 no such game, branch or route, 409 someone else recorded first (the CLI's message), 413 a body too large, 422 a
+decision the rules refuse (naming the rule).
 """
 
 from __future__ import annotations
