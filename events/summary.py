@@ -29,8 +29,10 @@ from agon.events.hints import Hinted
 Store = Any
 """An ``events.store.Store`` (not imported: the store imports this module to create the table)."""
 
-LAYOUT = 2
-"""The version of this table's contents; a row of another layout is stale. 2: scores as the ruleset gives them."""
+LAYOUT = 3
+"""The version of this table's contents; a row of another layout is stale. 2: scores as the ruleset gives them.
+3: statuses count in words ("1 card", "3 cards": core/words.py ``counted``), not "card(s)": rows written before
+are recomputed as a listing reads them (``stale``), rather than showing the old wording until ``agon rebuild``."""
 
 
 class SummaryRow(SQLModel, table=True):

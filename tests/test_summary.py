@@ -105,6 +105,20 @@ def test_a_new_ruleset_version_makes_every_row_of_it_stale(svc):
     assert [s[0] for s in summary_table.stale(svc.store, {"toy": "2"})] == [gid]
 
 
+def test_a_row_of_an_older_layout_is_recomputed_with_todays_wording(svc):
+    """A row written by an earlier agon (layout 2, its status in the old "card(s)" wording) is stale: the next
+    listing shows the status a fold gives today, and stores it, without `agon rebuild`."""
+    gid = svc.new_game(NewGame("toy", bots=[("ann", "random"), ("bob", "random")], seed=2))
+    fresh = svc.load(gid).summary
+    with svc.store.engine.begin() as c:
+        c.execute(summary_table.SUMMARY.update().values(layout=2, status="old wording: 3 card(s)"))
+    assert [s[0] for s in summary_table.stale(svc.store, {"toy": "1"})] == [gid]
+    listed = svc.listing()
+    assert listed[0].summary == fresh and "(s)" not in listed[0].summary.status
+    assert stored_rows(svc)[(gid, "main")] == fresh
+    assert summary_table.stale(svc.store, {"toy": "1"}) == []
+
+
 def test_filters_order_and_limit_are_applied_in_the_query(svc):
     over = [svc.new_game(NewGame("toy", bots=[("ann", "random"), ("bob", "random")], seed=s)) for s in (1, 2)]
     playing = svc.new_game(NewGame("toy", players=["ann"], bots=[("bob", "random")], seed=3))
