@@ -769,16 +769,18 @@ class Service:
 
     def writable(self, game_ref: str = "") -> None:
         """Refuse a request that would record, in a store known to be read-only as it opened (SQLite: its options,
-        its file), before the request is read or checked: another refusal would name a step that records (a finished
-        game's undo or branch), which the store then refuses too. Every request that records asks here first. A
-        PostgreSQL store learns it may only be read when a write is refused (no query is spent asking), and what it
-        learnt may stop holding (``Store.read_only``: a user granted writing): a request that records is tried there
-        and refused as it writes (``events.store.unavailable``), or succeeds and makes the store writable again.
+        its file; PostgreSQL: a standby, a read-only transaction, a user who may not record, asked as it opened),
+        before the request is read or checked: another refusal would name a step that records (a finished game's
+        undo or branch), which the store then refuses too. Every request that records asks here first. A store that
+        learnt it may only be read from a refused write of derived data (PostgreSQL opened without asking, or made
+        read-only since) may stop being so (``Store.read_only``: a user granted writing): a request that records is
+        tried there and refused as it writes (``events.store.unavailable``), or succeeds and makes it writable again.
         ``game_ref``: the game the request names, which the refusal's steps name as it was typed (no read is spent
         resolving it; one that could not be typed back as it is, a bare word of letters, digits, '-' and '_', is
         named GAME)."""
         if self.store.read_only_as_opened:
-            raise read_only_refusal(self.store.url, game_ref if _TYPED_BACK.fullmatch(game_ref) else "")
+            raise read_only_refusal(self.store.url, game_ref if _TYPED_BACK.fullmatch(game_ref) else "",
+                                    self.store.read_only_why)
 
     def new_game(self, spec: NewGame) -> str:
         self.writable()

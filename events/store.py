@@ -236,19 +236,20 @@ def _cause(e: BaseException) -> tuple[str, str]:
     return str(code), text.removeprefix("connection failed: ")
 
 
-_READ_ONLY = ("is read-only (a read-only file, folder or mount, or a store opened read-only)",
-              "; nothing was recorded: {read_only}")
+READ_ONLY_WHY = "a read-only file, folder or mount, or a store opened read-only"
+_READ_ONLY = (f"is read-only ({READ_ONLY_WHY})", "; nothing was recorded: {read_only}")
 """What a store that may only be read is, and what a person can do instead of recording (a step of its own,
 events/hints.py: never a command that records, which the store would refuse again)."""
 
 
-def read_only_refusal(url: str, game: str = "") -> Unavailable:
+def read_only_refusal(url: str, game: str = "", why: str = READ_ONLY_WHY) -> Unavailable:
     """The refusal of anything that would record in the store at ``url``, known to be read-only: the sentence a
     refused write gets (``unavailable``), said before the request is read or checked at all. ``game``: the game
     the request names, as it names it (its steps name ``GAME`` for a request that names none: a new game, an
-    import)."""
-    what, then = _READ_ONLY
-    return Unavailable("", "{store} " + what + then, store=shown_url(url), cause="", game=game or "GAME")
+    import); ``why``: what makes the store read-only (``Store.read_only_why``)."""
+    then = _READ_ONLY[1]
+    return Unavailable("", "{store} is read-only (" + why + ")" + then, store=shown_url(url), cause="",
+                       game=game or "GAME")
 
 
 def unavailable(e: BaseException, url: str, *, opening: bool = False, writing: bool = False) -> Unavailable:
@@ -470,6 +471,13 @@ def read_only_error(e: BaseException | None) -> bool:
     return code.startswith("SQLITE_READONLY") or code in ("25006", "42501") or "readonly database" in text.lower()
 
 
+_MAY_WRITE = (sa.func.pg_is_in_recovery(), sa.func.current_setting("transaction_read_only"),
+              sa.func.has_table_privilege(EVENT.name, "INSERT"), sa.func.has_table_privilege(BRANCH.name, "UPDATE"))
+"""What a PostgreSQL session is asked, beside the layout it reads as the store opens, to know whether it may record:
+a hot standby (in recovery) and a read-only transaction (``default_transaction_read_only``: of the session, its user
+or its database) refuse every write; a user without INSERT on events or UPDATE on branches, every recording."""
+
+
 def _aware(t: datetime) -> datetime:
     """SQLite hands back naive datetimes; every time agon stores is UTC."""
     return t if t.tzinfo else t.replace(tzinfo=UTC)
@@ -490,6 +498,11 @@ class Store:
         self._refused_at: float | None = None
         """When (``time.monotonic``) a write of derived data was refused, on a store not known as read-only as it
         opened (``read_only``)."""
+        self.read_only_why = READ_ONLY_WHY
+        """What makes the store read-only, as a refusal says it (``read_only_refusal``)."""
+        self._asked_at: float | None = None
+        """When (``time.monotonic``) a PostgreSQL session last answered that it may not record (``_MAY_WRITE``): as
+        the store opened, or when asked again ``READ_ONLY_SECONDS`` later (``_ask_again``)."""
         self.on_unkept: Callable[[str], None] | None = None
         """Called with what was computed and not kept (``keep``), each time: a face says it, once."""
         try:
@@ -565,9 +578,15 @@ class Store:
                              f" (tables {shown}), not agon's store; give the path of agon's store, or of a new file")
 
     def _upgrade(self) -> None:
-        """Bring a store written by an older agon up to ``SCHEMA_VERSION``; events are never touched."""
+        """Bring a store written by an older agon up to ``SCHEMA_VERSION``; events are never touched. On PostgreSQL
+        the read of its layout also asks whether this session may record (``_MAY_WRITE``): no round trip more."""
         with self._read() as c:
-            if c.execute(sa.select(sa.func.max(SCHEMA.c.version))).scalar() == SCHEMA_VERSION:
+            if self.sqlite:
+                version = c.execute(sa.select(sa.func.max(SCHEMA.c.version))).scalar()
+            else:
+                version, *answers = c.execute(sa.select(sa.func.max(SCHEMA.c.version), *_MAY_WRITE)).one()
+                self._answered(answers)
+            if version == SCHEMA_VERSION:
                 return
         with self._write() as c:
             version = c.execute(sa.select(sa.func.max(SCHEMA.c.version))).scalar()
@@ -587,20 +606,49 @@ class Store:
             c.execute(SCHEMA.delete())
             c.execute(SCHEMA.insert().values(version=SCHEMA_VERSION))
 
+    def _answered(self, answers: Sequence[object]) -> None:
+        """Take what a PostgreSQL session answered to ``_MAY_WRITE``: read-only as opened, or writable."""
+        in_recovery, read_only, may_insert, may_update = answers
+        if in_recovery or read_only == "on" or not (may_insert and may_update):
+            self._read_only, self._refused_at, self._asked_at = True, None, time.monotonic()
+            self.read_only_why = ("a PostgreSQL standby, in recovery" if in_recovery
+                                  else "a read-only transaction: default_transaction_read_only is on"
+                                  if read_only == "on" else "for this database user, who may not record games")
+        elif self._asked_at is not None:  # read-only when last asked, no longer: a user granted writing
+            self._read_only, self._asked_at = False, None
+
+    def _ask_again(self) -> None:
+        """A PostgreSQL store that answered it may not record is asked again once ``READ_ONLY_SECONDS`` have passed
+        (one query, on a store that may only be read): a server whose user is granted writing, a standby promoted,
+        records again without a restart. A store that does not answer stays as it was."""
+        if self._asked_at is None or time.monotonic() - self._asked_at < READ_ONLY_SECONDS:
+            return
+        self._asked_at = time.monotonic()
+        try:
+            with self._read() as c:
+                self._answered(c.execute(sa.select(*_MAY_WRITE)).one())
+        except Unavailable:
+            pass
+
     @property
     def read_only(self) -> bool:
-        """Whether the store may only be read: known as a SQLite store opens (its options, its file), or learnt
-        when a write of derived data is refused (PostgreSQL: a read-only transaction, a user that may only read; no
-        query is spent asking). Derived data is then computed and not kept (``keep``). What was learnt holds until a
-        write succeeds (a recording command's: it is tried whatever this says) or for ``READ_ONLY_SECONDS``, after
-        which the next write of derived data is tried again: a user granted writing under a running server."""
+        """Whether the store may only be read: known as the store opens (SQLite: its options, its file; PostgreSQL:
+        a standby, a read-only transaction, a user that may not record, asked with the layout it reads), or learnt
+        when a write of derived data is refused (PostgreSQL: a store opened without asking, ``create=False``, or
+        made read-only since). Derived data is then computed and not kept (``keep``). What a refused write taught
+        holds until a write succeeds (a recording command's: it is tried whatever this says) or for
+        ``READ_ONLY_SECONDS``, after which the next write of derived data is tried again; what PostgreSQL answered
+        is asked again after that long (``_ask_again``): a user granted writing under a running server."""
+        self._ask_again()
         return self._read_only and (self._refused_at is None
                                     or time.monotonic() - self._refused_at < READ_ONLY_SECONDS)
 
     @property
     def read_only_as_opened(self) -> bool:
         """Whether the store was known to be read-only as it opened (SQLite: ``?mode=ro``, a file or mount agon may
-        not write): it stays so, unlike what a refused write taught (``read_only``)."""
+        not write; PostgreSQL: what its session answered, asked again every ``READ_ONLY_SECONDS``), unlike what a
+        refused write taught (``read_only``). A request that records is then refused before it is read."""
+        self._ask_again()
         return self._read_only and self._refused_at is None
 
     def _written(self) -> None:

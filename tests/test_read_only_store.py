@@ -409,3 +409,105 @@ def test_a_postgresql_user_granted_writing_under_a_running_service_keeps_derived
         assert summaries == 2 and snapshots >= 1
     finally:
         svc.store.close()
+
+
+def pg_read_only_session(owner: str, schema: str) -> str:
+    """The owner's URL with a session whose every transaction is read-only (``default_transaction_read_only``)."""
+    path = f"-csearch_path%3D{schema}"
+    return owner.replace(path, f"{path}%20-cdefault_transaction_read_only%3Don")
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("how", ["select-only user", "read-only session"])
+def test_a_postgresql_store_that_may_not_record_is_known_as_it_opens(agon, tmp_path, pg_reader, how):
+    """A user who may only SELECT, a session whose transactions are read-only: known as the store opens (asked with
+    the layout it reads), so a command that records is refused before anything else is checked, in the sentence a
+    read-only SQLite file gets, and no refusal or hint names a command that records; reading commands work."""
+    from agon.events.store import Store
+
+    owner, reader, (schema, role, admin) = pg_reader
+    ids = make_archive(lambda *args, ok=True: agon("--db", owner, *args, ok=ok))
+    with admin.begin() as c:
+        for t in DERIVED:
+            c.execute(sa.text(f"DELETE FROM {schema}.{t}"))
+        c.execute(sa.text(f"GRANT USAGE ON SCHEMA {schema} TO {role}"))
+        c.execute(sa.text(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}"))
+    url, why = ((reader, "for this database user, who may not record games") if how == "select-only user" else
+                (pg_read_only_session(owner, schema), "default_transaction_read_only is on"))
+    store = Store(url)
+    writable = Store(owner)
+    try:
+        assert store.read_only_as_opened and store.read_only and why in store.read_only_why
+        assert not writable.read_only_as_opened and not writable.read_only  # the owner's session may write
+    finally:
+        store.close()
+        writable.close()
+    before = pg_contents(admin, schema)
+    long, game, short = ids["long"], ids["game"], ids["short"]
+
+    def run(*args, ok=True):
+        return agon("--db", url, *args, ok=ok)
+
+    noted(run("games", "--json"), "game summaries")
+    for args in (("act", long, "1"), ("act", short, "99"), ("undo", short, "--steps", "50"), ("undo", long),
+                 ("redo", game), ("branch", long, "x"), ("note", game, "999", "hi"),
+                 ("new", "toy", "--player", "a", "--bot", "b:random")):
+        said = one_line(run(*args, ok=False), "is read-only", why, "nothing was recorded")
+        assert not RECORDING.search(said), (args, said)
+        named = re.findall(r"`(agon [^`]*)`", said)
+        assert named, said
+        for command in named:
+            argv = [{"GAME": long, "FILE": str(tmp_path / "out.json")}.get(w, w) for w in shlex.split(command)]
+            assert argv[1:3] == ["--db", url], command
+            assert agon(*argv[1:]).exit_code == 0  # what it names instead runs on this store
+    for args in (("options", short), ("options", long), ("options", game), ("notes", short),
+                 ("analyse", long, "--rollouts", "2", "--workers", "1", "--threshold", "0.01")):
+        out = run(*args).stdout
+        assert not RECORDING.search(out), (args, out)
+    assert "read-only" in run("options", short).stdout
+    for args in (("log", long), ("state", short, "--json"), ("branches", game), ("verify",)):
+        noted(run(*args))
+    assert pg_contents(admin, schema) == before
+
+
+@pytest.mark.postgres
+def test_a_select_only_postgresql_user_on_a_schema_without_agons_tables_is_refused_as_before(agon, pg_reader):
+    """Opening would create the tables, which the user may not: the store cannot be opened, said in one line."""
+    owner, reader, (schema, role, admin) = pg_reader
+    with admin.begin() as c:
+        c.execute(sa.text(f"GRANT USAGE ON SCHEMA {schema} TO {role}"))
+    one_line(agon("--db", reader, "games", ok=False), "is read-only", "lacks tables",
+             "open it once where agon may write to it")
+
+
+@pytest.mark.postgres
+def test_a_postgresql_store_read_only_as_it_opened_is_asked_again_and_records_once_granted(
+        agon, pg_reader, monkeypatch):
+    """A server opened as a user who may only SELECT refuses every recording up front; the DBA then grants it
+    writing. ``READ_ONLY_SECONDS`` later (shortened here) the store asks again, and records and keeps summaries."""
+    from agon.core.service import Service
+    from agon.events import store as store_mod
+
+    owner, reader, (schema, role, admin) = pg_reader
+    game = agon("--db", owner, "new", "toy", "--player", "ann", "--bot", "bob:random", "--seed",
+                "3").stdout.splitlines()[0]
+    with admin.begin() as c:
+        c.execute(sa.text(f"DELETE FROM {schema}.game_summary"))
+        c.execute(sa.text(f"GRANT USAGE ON SCHEMA {schema} TO {role}"))
+        c.execute(sa.text(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}"))
+    svc = Service(store_mod.Store(reader))  # as the server opens it
+    try:
+        assert svc.store.read_only_as_opened
+        with pytest.raises(store_mod.Unavailable):
+            svc.act(game, "1")
+        with admin.begin() as c:
+            c.execute(sa.text(f"GRANT INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA {schema} TO {role}"))
+            c.execute(sa.text(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA {schema} TO {role}"))
+        assert svc.store.read_only_as_opened  # not asked again yet
+        monkeypatch.setattr(store_mod, "READ_ONLY_SECONDS", 0)  # as if 5 minutes had passed
+        assert not svc.store.read_only_as_opened and not svc.store.read_only
+        svc.act(game, "1")
+        assert [g.id for g in svc.listing()] == [game]
+        assert pg_contents(admin, schema)["game_summary"] == 1
+    finally:
+        svc.store.close()
