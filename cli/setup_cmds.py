@@ -38,7 +38,7 @@ from agon.cli.common import (
 )
 from agon.cli.render import scores_text
 from agon.core import registry
-from agon.core.service import NewGame, ServiceError
+from agon.core.service import NewGame, ServiceError, judge_new_game
 from agon.core.words import counted
 
 app = typer.Typer()
@@ -200,6 +200,7 @@ def new(
         cards=load_cards(cards_file) if cards_file else None, table=table,
         options=dict(_parse_option(o) for o in option or []), title=title,
     )
+    judge_new_game(spec)  # a request the rules of setup refuse makes no store where there is none
     svc = service(starts=True)
     game_id = svc.new_game(spec)
     line = svc.load(game_id)
@@ -358,11 +359,13 @@ def demo(
     kinds = bots_of(rs)
     kind = next((k for k in ("greedy", "smart") if k in kinds), "random")
     seats = [(BOT_NAMES[i] if i < len(BOT_NAMES) else f"Bot{i + 1}", kind) for i in range(n)]
+    first = NewGame(ruleset=name, bots=seats, seed=seed, title=f"demo of {name}")
+    judge_new_game(first)  # as 'agon new': a setup refused makes no store (the games after it differ by seed only)
     svc = service(starts=True)
     if count > 1:
         _demo_many(svc, rs, seats, seed, count, as_json)
         return
-    game_id = svc.new_game(NewGame(ruleset=name, bots=seats, seed=seed, title=f"demo of {name}"))
+    game_id = svc.new_game(first)
     line = svc.load(game_id)
     if as_json:
         print_json({"id": game_id, "ruleset": name, "events": len(line.events), "status": line.status(),

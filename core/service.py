@@ -579,6 +579,101 @@ class NewGame:
     rollouts' luck is keyed by event id): a known salt lets anyone work hidden cards out of ids."""
 
 
+@dataclass(frozen=True)
+class NewSetup:
+    """A new game's request as ``judge_new_game`` accepted it: its first event's payload and what it sets up."""
+
+    ruleset: Ruleset
+    names: tuple[str, ...]
+    card_hash: str
+    """The card set's hash, which the first event names ("" for a ruleset without cards)."""
+    card_body: bytes
+    payload: bytes
+    created: GameCreated
+    """The first event as a later command reads it back (its card set filled in)."""
+    state: State
+
+
+def judge_new_game(spec: NewGame) -> NewSetup:
+    """Judge a new game's request by the rules of setup (the ruleset, its seats and bot kinds, its options, the
+    title, the ruleset's own ``check_setup``, the card set), raising ``ServiceError`` with the reason, and return
+    what the game's first event records. Pure (nothing is read or written; the seed and the salt are drawn fresh
+    when the request gives none): a face asks here before it opens a store (``agon new`` on a path with no file
+    must make none to refuse), and ``Service.new_game`` asks again, for every caller."""
+    try:
+        rs = registry.get(spec.ruleset)
+    except registry.UnknownRuleset as e:
+        raise hints.again(e, ServiceError) from None
+    seats = [PlayerSeat(p) for p in spec.players]
+    kinds = bots_of(rs)
+    for name, kind in spec.bots:
+        kind = kind if kind in kinds else kind.strip().lower()  # 'Greedy' is greedy, as 'PERIKLES' is perikles
+        if kind not in kinds:
+            raise ServiceError(
+                f"unknown bot kind {kind!r} for {rs.name}; choose one of: {', '.join(sorted(kinds))}"
+            )
+        seats.append(PlayerSeat(name, kind))
+    names = [s.name for s in seats]
+    if not rs.min_players <= len(seats) <= rs.max_players:
+        said = f"{rs.name} is played by {rs.min_players} to {rs.max_players} players, not {len(seats)}"
+        try:  # the ruleset's own reason, when it gives one (e.g. "no rules for a single player")
+            rs.check_setup(names, dict(spec.options), rs.default_cards())
+        except (ValueError, KeyError, TypeError) as e:
+            said = f"cannot set up {rs.name}: {_first_line(e)}"
+        # what to do, in the face's words: a new user's first 'agon new perikles' names no seat at all
+        span = (f"{rs.min_players} or {rs.max_players}" if rs.max_players == rs.min_players + 1
+                else f"{rs.min_players} to {rs.max_players}")
+        raise ServiceError(said, f"; give {span} seats{{seats}}")
+    problem = seats_problem(names) or title_problem(spec.title)
+    if problem:
+        raise ServiceError(problem)
+    unknown = set(spec.options) - set(rs.option_names)
+    if unknown:
+        allowed = ", ".join(sorted(rs.option_names)) or "none"
+        raise ServiceError(f"{rs.name} has no option {', '.join(sorted(unknown))}; its options: {allowed}")
+    # The card set is stored once per store, by hash; the first event names the hash (core/card_sets.py).
+    # A ruleset without cards (an empty set) names none.
+    card_hash, card_body = (card_sets_mod.seal_cards(spec.cards) if spec.cards is not None
+                            else default_card_set(rs))
+    if card_body == b"{}":
+        card_hash = ""
+    cards = msgspec.json.decode(card_body)  # as a later command will read it back
+    # check_setup is pure: a setup it passed once (the same seats, options and card set) passes again, so a
+    # process that creates many games (agon demo, bots, a server) checks the card set once, not every game
+    # one spelling per value ('less_luck=0', '=false', '=off' are one setup), so stats group games alike
+    canonical = getattr(rs, "canonical_options", None)
+    options = canonical(dict(spec.options)) if canonical is not None else dict(spec.options)
+    setup = (rs.name, rs.version, tuple(names), msgspec.json.encode(options), card_hash)
+    if setup not in _setups_passed:
+        try:
+            rs.check_setup(names, dict(options), cards)
+        except ValueError as e:  # the ruleset's own sentence
+            raise ServiceError(f"cannot set up {rs.name}: {_first_line(e)}") from None
+        except Exception as e:  # noqa: BLE001 - check_setup is pure: whatever it raises, the setup is malformed
+            raise ServiceError(f"cannot set up {rs.name}: the card set is malformed ({type(e).__name__}:"
+                               f" {_first_line(e)}); compare it with `agon cards {rs.name}`") from None
+        if spec.cards is not None and card_hash and card_hash != default_card_set(rs)[0]:
+            _trial(rs, names, dict(options), cards)
+        if len(_setups_passed) > 1000:
+            _setups_passed.clear()
+        _setups_passed.add(setup)
+    seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
+    created = GameCreated(
+        ruleset=rs.name, ruleset_version=rs.version, players=tuple(seats), seed=seed, table=spec.table,
+        options=options, title=spec.title, card_set=card_hash,
+        salt=spec.salt if spec.salt is not None else secrets.token_hex(16),
+    )
+    codec = codec_for(rs)
+    payload = card_sets_mod.encode_created(created, codec.encode)
+    # the game as a later command will read it back
+    stored = msgspec.structs.replace(codec.decode(payload), cards=cards)
+    try:
+        state = rs.initial_state(stored)
+    except Exception as e:  # noqa: BLE001 - a bad card set must not be stored
+        raise ServiceError(f"cannot set up {rs.name} with this card set: {e}") from None
+    return NewSetup(rs, tuple(names), card_hash, card_body, payload, stored, state)
+
+
 class Service:
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -784,78 +879,10 @@ class Service:
 
     def new_game(self, spec: NewGame) -> str:
         self.writable()
-        try:
-            rs = registry.get(spec.ruleset)
-        except registry.UnknownRuleset as e:
-            raise hints.again(e, ServiceError) from None
-        seats = [PlayerSeat(p) for p in spec.players]
-        kinds = bots_of(rs)
-        for name, kind in spec.bots:
-            kind = kind if kind in kinds else kind.strip().lower()  # 'Greedy' is greedy, as 'PERIKLES' is perikles
-            if kind not in kinds:
-                raise ServiceError(
-                    f"unknown bot kind {kind!r} for {rs.name}; choose one of: {', '.join(sorted(kinds))}"
-                )
-            seats.append(PlayerSeat(name, kind))
-        names = [s.name for s in seats]
-        if not rs.min_players <= len(seats) <= rs.max_players:
-            said = f"{rs.name} is played by {rs.min_players} to {rs.max_players} players, not {len(seats)}"
-            try:  # the ruleset's own reason, when it gives one (e.g. "no rules for a single player")
-                rs.check_setup(names, dict(spec.options), rs.default_cards())
-            except (ValueError, KeyError, TypeError) as e:
-                said = f"cannot set up {rs.name}: {_first_line(e)}"
-            # what to do, in the face's words: a new user's first 'agon new perikles' names no seat at all
-            span = (f"{rs.min_players} or {rs.max_players}" if rs.max_players == rs.min_players + 1
-                    else f"{rs.min_players} to {rs.max_players}")
-            raise ServiceError(said, f"; give {span} seats{{seats}}")
-        problem = seats_problem(names) or title_problem(spec.title)
-        if problem:
-            raise ServiceError(problem)
-        unknown = set(spec.options) - set(rs.option_names)
-        if unknown:
-            allowed = ", ".join(sorted(rs.option_names)) or "none"
-            raise ServiceError(f"{rs.name} has no option {', '.join(sorted(unknown))}; its options: {allowed}")
-        # The card set is stored once per store, by hash; the first event names the hash (core/card_sets.py).
-        # A ruleset without cards (an empty set) names none.
-        card_hash, card_body = (card_sets_mod.seal_cards(spec.cards) if spec.cards is not None
-                                else default_card_set(rs))
-        if card_body == b"{}":
-            card_hash = ""
-        cards = msgspec.json.decode(card_body)  # as a later command will read it back
-        # check_setup is pure: a setup it passed once (the same seats, options and card set) passes again, so a
-        # process that creates many games (agon demo, bots, a server) checks the card set once, not every game
-        # one spelling per value ('less_luck=0', '=false', '=off' are one setup), so stats group games alike
-        canonical = getattr(rs, "canonical_options", None)
-        options = canonical(dict(spec.options)) if canonical is not None else dict(spec.options)
-        setup = (rs.name, rs.version, tuple(names), msgspec.json.encode(options), card_hash)
-        if setup not in _setups_passed:
-            try:
-                rs.check_setup(names, dict(options), cards)
-            except ValueError as e:  # the ruleset's own sentence
-                raise ServiceError(f"cannot set up {rs.name}: {_first_line(e)}") from None
-            except Exception as e:  # noqa: BLE001 - check_setup is pure: whatever it raises, the setup is malformed
-                raise ServiceError(f"cannot set up {rs.name}: the card set is malformed ({type(e).__name__}:"
-                                   f" {_first_line(e)}); compare it with `agon cards {rs.name}`") from None
-            if spec.cards is not None and card_hash and card_hash != default_card_set(rs)[0]:
-                _trial(rs, names, dict(options), cards)
-            if len(_setups_passed) > 1000:
-                _setups_passed.clear()
-            _setups_passed.add(setup)
-        seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
-        created = GameCreated(
-            ruleset=rs.name, ruleset_version=rs.version, players=tuple(seats), seed=seed, table=spec.table,
-            options=options, title=spec.title, card_set=card_hash,
-            salt=spec.salt if spec.salt is not None else secrets.token_hex(16),
-        )
-        codec = codec_for(rs)
-        payload = card_sets_mod.encode_created(created, codec.encode)
-        # the game as a later command will read it back
-        stored = msgspec.structs.replace(codec.decode(payload), cards=cards)
-        try:
-            state = rs.initial_state(stored)
-        except Exception as e:  # noqa: BLE001 - a bad card set must not be stored
-            raise ServiceError(f"cannot set up {rs.name} with this card set: {e}") from None
-        root = seal(None, "game.created", GameCreated.version, SETUP_ACTOR, payload, now())
+        setup = judge_new_game(spec)  # before the store is asked anything more
+        rs, names, stored, state = setup.ruleset, list(setup.names), setup.created, setup.state
+        card_hash, card_body = setup.card_hash, setup.card_body
+        root = seal(None, "game.created", GameCreated.version, SETUP_ACTOR, setup.payload, now())
         game_id = secrets.token_hex(4)
         # The new line is known without reading it back: its first event and the state it sets up. It is stored
         # with the chance and bot events that follow by themselves, in one transaction.

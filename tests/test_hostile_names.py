@@ -86,10 +86,14 @@ def test_titles_and_branch_names_are_checked_the_same_way(sqlite_svc):
         sqlite_svc.branch(gid, "bell\x07")
 
 
-def test_the_cli_refuses_a_long_name_in_one_line(agon):
+def test_the_cli_refuses_a_long_name_in_one_line(agon, tmp_path):
     r = agon("new", "toy", "-p", "A" * 5000, "-p", "B", ok=False)
     assert r.exit_code == 1 and len(r.stderr.strip().splitlines()) == 1
-    assert json.loads(agon("games", "--json").stdout) == []
+    assert not (tmp_path / "games.db").exists()  # nothing stored: not even the store AGON_DB names is made
+    agon("new", "toy", "-p", "A", "-p", "B")
+    r = agon("new", "toy", "-p", "A" * 5000, "-p", "B", ok=False)
+    assert r.exit_code == 1 and len(r.stderr.strip().splitlines()) == 1
+    assert len(json.loads(agon("games", "--json").stdout)) == 1  # in a store that is there, no game is added
 
 
 def test_names_and_notes_that_look_like_the_study_pages_slots_stay_text(agon, tmp_path):

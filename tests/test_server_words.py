@@ -110,6 +110,7 @@ def test_the_command_line_names_its_commands_with_the_db_it_was_given(agon, tmp_
     db = str(tmp_path / "club.db")
     one_line(agon("--db", db, "new", "nope", "--player", "a", ok=False), 1,
              "unknown ruleset 'nope'; known rulesets: adamastor,", f"(see `agon --db {db} rulesets`)")
+    agon("--db", db, "new", "toy", "--player", "a", "--bot", "b:random")  # the refusal above made no store
     one_line(agon("--db", db, "log", "abc", ok=False), 1, f"no game 'abc' in this store; `agon --db {db} games`")
 
 
