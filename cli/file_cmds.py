@@ -94,17 +94,18 @@ def import_(
     if trust is not None:
         input_file(trust, "public key file", "; `agon keygen FILE` writes FILE.pub")
     from agon.core import signing
-    from agon.core.transfer import import_data
+    from agon.core.transfer import import_data, read_export
 
     try:
         trusted = signing.public_hex(trust) if trust is not None else None
     except signing.SignatureError as e:
         raise Fail(str(e)) from None
-    svc = service(starts=True)
     data = sys.stdin.buffer.read() if stdin else file.read_bytes()
     if not data:
         raise Fail(f"{'standard input' if stdin else f'game file {file}'} is empty; give what `agon export GAME`"
                    " wrote")
+    read_export(data, trust=trusted)  # a file that is no export makes no store where there is none
+    svc = service(starts=True)
     report = import_data(svc, data, trust=trusted)
     signer = trusted or signing.split(data).key  # checked by the import already: the key it names, if any
     line = svc.load(report.game_id)

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from itertools import chain
 
 from agon.core import card_sets as card_sets_mod
@@ -87,14 +88,27 @@ def export_game(svc: Service, game_ref: str) -> bytes:
 
 # -- import ------------------------------------------------------------------------------------------------------
 
-def import_data(svc: Service, data: bytes, trust: str | None = None) -> ImportReport:
-    """Import a file written by ``agon export``: a whole game (a document) or one line (``--branch``).
+@dataclass(frozen=True)
+class ExportFile:
+    """A file ``agon export`` wrote, as ``read_export`` read it: a whole game (``doc``), or one line (the rest)."""
+
+    doc: Document | None
+    body: bytes = b""
+    """The line file's text, its signature taken off."""
+    envs: tuple[Envelope, ...] = ()
+    lucks: tuple[int, ...] = ()
+    card_sets: Mapping[str, bytes] = field(default_factory=dict)
+    luck: int | None = None
+
+
+def read_export(data: bytes, trust: str | None = None) -> ExportFile:
+    """Read a file written by ``agon export`` (UTF-8 text, a signature that checks, a document or a line file),
+    raising the import's refusal when it is none. Pure (no store is asked): a face reads the file here before it
+    opens a store, so that importing a file that is no export makes no store where there is none.
 
     A signed file's signature must check (core/signing.py); with ``trust`` (a public key, hex) the file must be
     signed by that key."""
     from agon.core import signing
-
-    svc.writable()
 
     try:
         data.decode("utf-8")
@@ -106,15 +120,24 @@ def import_data(svc: Service, data: bytes, trust: str | None = None) -> ImportRe
         raise _fail(e) from None
     if document.is_document(data):
         try:
-            doc = document.read(data)
+            return ExportFile(document.read(data))
         except DocumentError as e:
             raise _fail(e) from None
-        return import_document(svc, doc)
     try:
         envs, trailer, card_sets = read_line_file(data)
     except ImportError_ as e:
         raise _fail(e) from None
-    return _import_line(svc, envs, data, trailer.lucks, card_sets, trailer.luck)
+    return ExportFile(None, data, tuple(envs), tuple(trailer.lucks), card_sets, trailer.luck)
+
+
+def import_data(svc: Service, data: bytes, trust: str | None = None) -> ImportReport:
+    """Import a file written by ``agon export``: a whole game (a document) or one line (``--branch``), read by
+    ``read_export`` (which see)."""
+    svc.writable()
+    file = read_export(data, trust)
+    if file.doc is not None:
+        return import_document(svc, file.doc)
+    return _import_line(svc, list(file.envs), file.body, list(file.lucks), dict(file.card_sets), file.luck)
 
 
 def _ruleset_of(root: Envelope):

@@ -129,3 +129,65 @@ def test_only_a_sqlite_path_without_a_file_is_missing(tmp_path):
     assert missing_file(f"sqlite:///{there}") is None
     assert missing_file(f"sqlite:///{tmp_path / 'none.db'}?mode=ro") is None  # opening it creates nothing
     assert missing_file("postgresql+psycopg://agon@127.0.0.1/none") is None  # agon never creates a database
+
+
+# A command that starts a store judges its request first: one the rules of setup refuse (or a file that is no
+# export) makes no store where there is none, and is refused in the words it gets where a store is there.
+REFUSED_NEW = {
+    "unknown ruleset": ("new", "chess", "--player", "A", "--player", "B"),
+    "too few seats": ("new", "toy", "--player", "A"),
+    "unknown bot kind": ("new", "toy", "--player", "A", "--bot", "B:clever"),
+    "unknown option": ("new", "toy", "--player", "A", "--player", "B", "--option", "speed=3"),
+    "option the ruleset refuses": ("new", "toy", "--player", "A", "--player", "B", "--option", "target=0"),
+    "bad title": ("new", "toy", "--player", "A", "--player", "B", "--title", "x" * 1000),
+    "same name twice": ("new", "toy", "--player", "A", "--player", "A"),
+    "reserved name": ("new", "toy", "--player", "A", "--bot", "setup:random"),
+    "card set": ("new", "peloponnes", "--player", "A", "--player", "B", "--cards", "cards.json"),
+    "unknown demo ruleset": ("demo", "chess"),
+    "demo players": ("demo", "toy", "--players", "9"),
+    "demo seeds": ("demo", "toy", "--seed", "2147483647", "--games", "3"),
+    "empty file": ("import", "empty.jsonl"),
+    "not text": ("import", "binary.jsonl"),
+    "no export": ("import", "notes.txt"),
+    "cut short": ("import", "cut.jsonl"),
+    "not signed by the trusted key": ("import", "game.jsonl", "--trust", "key.pub"),
+}
+
+
+@pytest.fixture
+def inputs(agon, tmp_path):
+    """The files the refused commands read, in the working folder; made without a store at the test's path."""
+    (tmp_path / "cards.json").write_text('{"cities": "none"}')
+    (tmp_path / "empty.jsonl").write_bytes(b"")
+    (tmp_path / "binary.jsonl").write_bytes(b"\xff\xfe\x00agon")
+    (tmp_path / "notes.txt").write_text("a shopping list, not a game\n")
+    gid = new_toy(agon)  # in the store AGON_DB names
+    agon("export", gid, "-o", "game.jsonl")
+    whole = (tmp_path / "game.jsonl").read_bytes()
+    (tmp_path / "cut.jsonl").write_bytes(whole[: len(whole) // 2])
+    agon("keygen", "key")
+
+
+@pytest.mark.parametrize("args", REFUSED_NEW.values(), ids=REFUSED_NEW.keys())
+def test_a_refused_new_game_demo_or_import_makes_no_store(agon, tmp_path, inputs, args):
+    folder = tmp_path / "club"
+    folder.mkdir()
+    db = str(folder / "new.db")
+    said = one_line(agon("--db", db, *args, ok=False))
+    assert files(folder) == []  # no store, no -wal, no -shm
+    assert "no store" not in said
+    new_toy(agon, "--db", db)  # the store is there now: the same request is refused in the same words
+    assert one_line(agon("--db", db, *args, ok=False)) == said
+
+
+def test_a_refused_new_game_says_what_it_said(agon, tmp_path):
+    """The refusals' own words, on a path with no file (tests/test_cli.py and others hold the rest)."""
+    db = str(tmp_path / "club" / "new.db")
+    (tmp_path / "club").mkdir()
+    assert one_line(agon("--db", db, "new", "toy", "--player", "A", "--bot", "B:clever", ok=False)) == (
+        "error: unknown bot kind 'clever' for toy; choose one of: random")
+    assert one_line(agon("--db", db, "new", "toy", "--player", "A", "--player", "B", "--option", "speed=3",
+                         ok=False)) == "error: toy has no option speed; its options: target"
+    assert one_line(agon("--db", db, "demo", "toy", "--players", "9", ok=False)) == (
+        "error: toy is played by 2 to 4 players, not 9; choose --players 2, 3 or 4")
+    assert files(tmp_path / "club") == []
