@@ -47,7 +47,7 @@ from agon.events.peloponnes import (
     PopulationFed,
     PowerCardsRevealed,
 )
-from tests.played import Step, chosen_by, to_the_end
+from tests.played import Step, chosen_by, played, to_the_end
 
 NAMES = ("Ana", "Bruno", "Clara", "Duarte", "Eva")
 LUXURY_CAP = {"intact": 17, "declined": 3, "removed": 0}
@@ -292,6 +292,11 @@ class Checker:
             self.owed[e.player] += 3
         if isinstance(e, CoinsDrawn) and before.phase != "dealing":
             self.drawn[e.player] += len(e.coins)
+        if isinstance(e, CoinsDrawn) and len(e.coins) == before.deck.total() + before.discard.total():
+            # The draw took every coin card left: the rest of it, and any draw queued behind it, is lost until
+            # coin cards reach the discard pile again, which can happen before the next state is seen (the last
+            # pass of an auction, then the winning bids discarded), so dryness is read off the draw itself.
+            self.dry = True
         if before.phase in ("auction", "build") and after.phase not in ("auction", "build"):
             self.income(after)
         if isinstance(e, BidMoved):
@@ -388,3 +393,37 @@ def test_the_checker_sees_a_coin_card_lost():
     with pytest.raises(AssertionError):
         checker.state(replace(final, deck=final.deck.minus(type(final.deck)(wood=1)) if final.deck.wood
                               else final.deck.plus(type(final.deck)(wood=1))))
+
+
+BRUNO_CUT_SHORT = (5, 1, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 1, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1,
+                   0, 0, 0, 0, 3, 1)
+"""The decisions hypothesis chose (indices into ``legal``, then the first one offered) in a 4-player game of
+seed 5 where a pass draw is cut short."""
+
+
+def by_index(picks: tuple[int, ...]):
+    it = iter(picks)
+    return lambda legal: legal[next(it, 0)]
+
+
+def test_a_pass_draw_cut_short_before_the_winning_bids_are_discarded():
+    """In round 7 Bruno passes last, with 2 coin cards left in the deck and none in the discard pile, the others
+    being out in the winning bids. He draws those 2 and the third is lost ('Leilão': a pass draws at once; the bids
+    reach the discard pile only in '5. Ganhar Cartas de Poder'; RULES.md: "when both are empty the draw is lost").
+    The same step ends the auction and discards the bids, so no state between events shows the piles empty: the
+    checker reads the dryness off the draw itself (it failed this game with (7, 'Bruno', 5, 6) before)."""
+    c = created(4, 5, ("random",))
+    cut = [
+        step for step in played(rs, c, by_index(BRUNO_CUT_SHORT))
+        if isinstance(step.event, CoinsDrawn) and step.before.draws[0].count > len(step.event.coins)
+        and step.before.discard.total() == 0  # nothing to refill the deck from: the rest is lost
+        and step.after.deck.total() + step.after.discard.total() > 0  # and no state shows the piles empty
+    ]
+    assert len(cut) == 1
+    step = cut[0]
+    assert (step.before.round, step.before.phase, step.event.player) == (7, "auction", "Bruno")
+    assert (step.before.draws[0].count, len(step.event.coins)) == (3, 2)
+    assert step.before.deck.total() == 2 and step.before.discard.total() == 0
+    assert step.after.phase == "build" and step.after.discard.total() > 0, "the winning bids refill the pile"
+    assert not step.after.draws, "the third card is lost"
+    play(c, by_index(BRUNO_CUT_SHORT))
