@@ -18,6 +18,7 @@ from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
 
 from agon.core.service import Service, ServiceError, store_trouble
+from agon.core.words import listed
 from agon.events.store import Store, StoreError, missing_file, shown_url
 
 _hints: dict[str, None] = {}  # the commands printed as hints lately (``hint``), kept whole when a line is folded
@@ -375,7 +376,7 @@ def unkept_notice(as_json: bool = False) -> None:
     snapshots, analysis results): it worked, and the next command computes them again."""
     if not _unkept:
         return
-    what = _unkept[0] if len(_unkept) == 1 else ", ".join(_unkept[:-1]) + " and " + _unkept[-1]
+    what = listed(_unkept)
     message = f"read-only store: {what} are computed, not kept"
     _unkept.clear()
     if as_json:

@@ -94,7 +94,7 @@ def import_(
     if trust is not None:
         input_file(trust, "public key file", "; `agon keygen FILE` writes FILE.pub")
     from agon.core import signing
-    from agon.core.transfer import import_data, read_export
+    from agon.core.transfer import import_file, read_export
 
     try:
         trusted = signing.public_hex(trust) if trust is not None else None
@@ -104,9 +104,9 @@ def import_(
     if not data:
         raise Fail(f"{'standard input' if stdin else f'game file {file}'} is empty; give what `agon export GAME`"
                    " wrote")
-    read_export(data, trust=trusted)  # a file that is no export makes no store where there is none
+    exported = read_export(data, trust=trusted)  # a file that is no export makes no store where there is none
     svc = service(starts=True)
-    report = import_data(svc, data, trust=trusted)
+    report = import_file(svc, exported)
     signer = trusted or signing.split(data).key  # checked by the import already: the key it names, if any
     line = svc.load(report.game_id)
     if as_json:

@@ -39,7 +39,7 @@ from agon.cli.common import (
 from agon.cli.render import scores_text
 from agon.core import registry
 from agon.core.service import NewGame, ServiceError, judge_new_game
-from agon.core.words import counted
+from agon.core.words import counted, listed
 
 app = typer.Typer()
 
@@ -200,9 +200,9 @@ def new(
         cards=load_cards(cards_file) if cards_file else None, table=table,
         options=dict(_parse_option(o) for o in option or []), title=title,
     )
-    judge_new_game(spec)  # a request the rules of setup refuse makes no store where there is none
+    setup = judge_new_game(spec)  # a request the rules of setup refuse makes no store where there is none
     svc = service(starts=True)
-    game_id = svc.new_game(spec)
+    game_id = svc.new_game(setup)
     line = svc.load(game_id)
     if as_json:
         print_json({"id": game_id, "ruleset": line.ruleset.name, "seed": line.created.seed,
@@ -351,16 +351,15 @@ def demo(
                    f" {SEED_MAX}; choose --seed {SEED_MAX - count + 1} or less")
     if not rs.min_players <= n <= rs.max_players:
         span = f"{rs.min_players}" if rs.min_players == rs.max_players else f"{rs.min_players} to {rs.max_players}"
-        counts = [str(k) for k in range(rs.min_players, rs.max_players + 1)]
-        allowed = counts[0] if len(counts) == 1 else ", ".join(counts[:-1]) + " or " + counts[-1]
+        allowed = listed([str(k) for k in range(rs.min_players, rs.max_players + 1)], "or")
         raise Fail(f"{rs.name} is played by {span} players, not {n}; choose --players {allowed}")
     from agon.core.bots import bots_of
 
     kinds = bots_of(rs)
     kind = next((k for k in ("greedy", "smart") if k in kinds), "random")
     seats = [(BOT_NAMES[i] if i < len(BOT_NAMES) else f"Bot{i + 1}", kind) for i in range(n)]
-    first = NewGame(ruleset=name, bots=seats, seed=seed, title=f"demo of {name}")
-    judge_new_game(first)  # as 'agon new': a setup refused makes no store (the games after it differ by seed only)
+    # as `agon new`: a setup refused makes no store (the games after the first differ by seed only)
+    first = judge_new_game(NewGame(ruleset=name, bots=seats, seed=seed, title=f"demo of {name}"))
     svc = service(starts=True)
     if count > 1:
         _demo_many(svc, rs, seats, seed, count, as_json)

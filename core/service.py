@@ -877,16 +877,18 @@ class Service:
             raise read_only_refusal(self.store.url, game_ref if _TYPED_BACK.fullmatch(game_ref) else "",
                                     self.store.read_only_why)
 
-    def new_game(self, spec: NewGame) -> str:
+    def new_game(self, spec: NewGame | NewSetup) -> str:
+        """Record a new game with what follows its creation by itself; ``spec`` judged here, or already judged
+        (``judge_new_game``: a face that judged it before opening the store). Returns the game's id."""
         self.writable()
-        setup = judge_new_game(spec)  # before the store is asked anything more
+        setup = spec if isinstance(spec, NewSetup) else judge_new_game(spec)  # before the store is asked more
         rs, names, stored, state = setup.ruleset, list(setup.names), setup.created, setup.state
         card_hash, card_body = setup.card_hash, setup.card_body
         root = seal(None, "game.created", GameCreated.version, SETUP_ACTOR, setup.payload, now())
         game_id = secrets.token_hex(4)
         # The new line is known without reading it back: its first event and the state it sets up. It is stored
         # with the chance and bot events that follow by themselves, in one transaction.
-        game = GameInfo(game_id, rs.name, spec.title, tuple(names), root.recorded_at, "main")
+        game = GameInfo(game_id, rs.name, stored.title, tuple(names), root.recorded_at, "main")
         line = Line(game, BranchInfo("main", root.id, 0, None, None, root.recorded_at), rs, [root], [stored])
         line.__dict__["state"] = state
         run = self._run(line, [], PUBLIC, auto=True, tell=False)
@@ -896,7 +898,7 @@ class Service:
         summary = line.summary
         for _ in range(8):
             try:
-                self.store.create_game(game_id, rs.name, spec.title, names, root, run.envs, [summary],
+                self.store.create_game(game_id, rs.name, stored.title, names, root, run.envs, [summary],
                                        {card_hash: card_body} if card_hash else None)
                 return game_id
             except GameIdTaken:  # a random id met a stored game's (about once in 400,000 in a 10,000-game store)

@@ -134,7 +134,12 @@ def import_data(svc: Service, data: bytes, trust: str | None = None) -> ImportRe
     """Import a file written by ``agon export``: a whole game (a document) or one line (``--branch``), read by
     ``read_export`` (which see)."""
     svc.writable()
-    file = read_export(data, trust)
+    return import_file(svc, read_export(data, trust))
+
+
+def import_file(svc: Service, file: ExportFile) -> ImportReport:
+    """Import a file ``read_export`` read (a face that read it before opening the store)."""
+    svc.writable()
     if file.doc is not None:
         return import_document(svc, file.doc)
     return _import_line(svc, list(file.envs), file.body, list(file.lucks), dict(file.card_sets), file.luck)

@@ -7,10 +7,17 @@ that the rulesets and the service may use it as well as the CLI. JSON output kee
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def plural(noun: str) -> str:
     """``noun``'s plural: 'event' -> 'events', 'branch' -> 'branches', 'head move' -> 'head moves'."""
     return noun + ("es" if noun.endswith(("ch", "sh", "s", "x")) else "s")
+
+
+def listed(words: Sequence[str], last: str = "and") -> str:
+    """Words in a sentence: 'a', 'a and b', 'a, b and c' (``last``: the word before the last, 'or' for a choice)."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" {last} " + words[-1]
 
 
 def counted(n: int, noun: str, many: str = "") -> str:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agon.core.words import listed
+
 KNOWN = frozenset({"type", "properties", "required", "additionalProperties", "items", "minimum", "minLength",
                    "anyOf", "description"})
 """The keywords ``check`` understands: every request schema is made of these alone."""
@@ -73,7 +75,7 @@ def _object(schema: dict[str, Any], v: dict[str, Any], path: list[str | int], hi
         elif extra is False:
             if not path and key in hints:
                 raise BadBody(f"the body has no field {key!r}: {hints[key]}")
-            takes = _and([repr(k) for k in props]) if props else "no field"
+            takes = listed([repr(k) for k in props]) if props else "no field"
             raise BadBody(f"{'the body' if not path else _where(path)} has no field {key!r}; it takes {takes}")
         elif isinstance(extra, dict):
             out[key] = _value(extra, x, [*path, key], {})
@@ -99,7 +101,7 @@ def _is(kind: str, v: Any) -> bool:
 def _what(schema: dict[str, Any]) -> str:
     """What a value of ``schema`` is, in words ('a list of strings', 'a list of objects with 'name' and 'kind'')."""
     if "anyOf" in schema:
-        return _or([_what(s) for s in schema["anyOf"]])
+        return listed([_what(s) for s in schema["anyOf"]], "or")
     kinds = _kinds(schema)
     words = []
     for kind in kinds:
@@ -109,7 +111,7 @@ def _what(schema: dict[str, Any]) -> str:
         else:
             word = "a boolean" if kind == "boolean" and len(kinds) > 1 else _WORDS[kind]  # not '... or true or false'
             words.append(word + (_with(schema) if kind == "object" else ""))
-    return _or(words)
+    return listed(words, "or")
 
 
 _PLURAL = {"string": "strings", "integer": "whole numbers", "number": "numbers", "boolean": "true or false values",
@@ -119,7 +121,7 @@ _PLURAL = {"string": "strings", "integer": "whole numbers", "number": "numbers",
 def _with(schema: dict[str, Any]) -> str:
     """The fields an object of ``schema`` must have, in words (' with 'name' and 'kind''), or nothing."""
     required = schema.get("required") if schema.get("type") == "object" else None
-    return f" with {_and([repr(k) for k in required])}" if required else ""
+    return f" with {listed([repr(k) for k in required])}" if required else ""
 
 
 _NUMBER = re.compile(r"\s*-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?\s*")
@@ -159,11 +161,3 @@ def _was(v: Any) -> str:
     if isinstance(v, str):
         return f"the string {v[:40]!r}" + ("..." if len(v) > 40 else "")
     return "a list" if isinstance(v, list) else "an object"
-
-
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _or(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]

@@ -19,6 +19,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from agon.core.words import listed
+
 KNOWN = frozenset({"type", "minimum", "maximum", "enum"})
 """The keywords ``check`` understands: every query parameter's schema is made of these alone."""
 
@@ -57,7 +59,7 @@ def check(route: str, params: Iterable[Any], items: Iterable[tuple[str, str]]) -
 def _unknown(route: str, name: str, declared: list[str]) -> str:
     near = difflib.get_close_matches(name, declared, n=1, cutoff=0.6)
     slip = f" (did you mean {near[0]!r}?)" if near else ""
-    takes = f"it takes {_and([repr(k) for k in [*declared, TOKEN]])}" if declared else f"it takes only {TOKEN!r}"
+    takes = f"it takes {listed([repr(k) for k in [*declared, TOKEN]])}" if declared else f"it takes only {TOKEN!r}"
     return f"{route} has no parameter {_name(name)}{slip}; {takes}"
 
 
@@ -98,7 +100,3 @@ def _name(name: str) -> str:
 
 def _was(text: str) -> str:
     return repr(text[:40]) + ("..." if len(text) > 40 else "")
-
-
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
