@@ -360,6 +360,13 @@ def service(starts: bool = False) -> Service:
     return _service
 
 
+def no_store_yet() -> bool:
+    """Whether this command's store is a SQLite file not made yet: a command that starts a store would make an
+    empty one there, so it judges first what an empty store would refuse (``agon import``: a card set only a store
+    could give)."""
+    return _service is None and missing_file(db_url()) is not None
+
+
 def read_only() -> bool:
     """Whether this command's store is known to be read-only (``Store.read_only``): a hint then names no command
     that records (act, undo, branch, note...), which the store would refuse."""

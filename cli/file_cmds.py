@@ -19,6 +19,7 @@ from agon.cli.common import (
     examples,
     friendly,
     input_file,
+    no_store_yet,
     not_a_folder,
     print_json,
     service,
@@ -104,7 +105,8 @@ def import_(
     if not data:
         raise Fail(f"{'standard input' if stdin else f'game file {file}'} is empty; give what `agon export GAME`"
                    " wrote")
-    exported = read_export(data, trust=trusted)  # a file that is no export makes no store where there is none
+    # judged before the store opens: a refused file makes no store where there is none
+    exported = read_export(data, trust=trusted, no_store=no_store_yet())
     svc = service(starts=True)
     report = import_file(svc, exported)
     signer = trusted or signing.split(data).key  # checked by the import already: the key it names, if any

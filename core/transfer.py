@@ -12,16 +12,16 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 
 from agon.core import card_sets as card_sets_mod
 from agon.core import document, registry
 from agon.core.document import Branch, Document, DocumentError, GameHead, Move, Note
 from agon.core.names import MAX_LUCK, branch_problem, note_problem, title_problem
-from agon.core.service import Line, Service, ServiceError, codec_for, replay_problem, seats_problem
+from agon.core.service import Line, Service, ServiceError, codec_for, default_card_set, replay_problem, seats_problem
 from agon.core.words import counted
-from agon.events.base import GameCreated
+from agon.events.base import Event, GameCreated
 from agon.events.codec import DecodeError
 from agon.events.envelope import Envelope, ImportError_, read_line_file
 from agon.events.hints import again
@@ -90,21 +90,36 @@ def export_game(svc: Service, game_ref: str) -> bytes:
 
 @dataclass(frozen=True)
 class ExportFile:
-    """A file ``agon export`` wrote, as ``read_export`` read it: a whole game (``doc``), or one line (the rest)."""
+    """A file ``agon export`` wrote, as ``read_export`` read and judged it: a whole game (``doc``), or one line (the
+    rest)."""
 
     doc: Document | None
-    body: bytes = b""
-    """The line file's text, its signature taken off."""
     envs: tuple[Envelope, ...] = ()
     lucks: tuple[int, ...] = ()
     card_sets: Mapping[str, bytes] = field(default_factory=dict)
+    """The card sets a line file carries (a document's are ``doc.card_sets``); once judged, the file's with the one
+    its first event names wherever it was found (the file, agon's bundled sets, the store)."""
     luck: int | None = None
+    decoded: Mapping[str, Event] = field(default_factory=dict)
+    """Every event decoded, by id (the first with its card set filled in), every line of the file replayed against
+    the rules; empty while the card set is left for the store to give (``stored_set``)."""
+    stored_set: str = ""
+    """The hash of the card set the first event names when neither the file carries it nor agon bundles it: only
+    a store that holds it can give it, so the lines are replayed once the store is open (empty: judged whole)."""
+
+    @property
+    def events(self) -> list[Envelope]:
+        return self.doc.events if self.doc is not None else list(self.envs)
 
 
-def read_export(data: bytes, trust: str | None = None) -> ExportFile:
-    """Read a file written by ``agon export`` (UTF-8 text, a signature that checks, a document or a line file),
-    raising the import's refusal when it is none. Pure (no store is asked): a face reads the file here before it
-    opens a store, so that importing a file that is no export makes no store where there is none.
+def read_export(data: bytes, trust: str | None = None, no_store: bool = False) -> ExportFile:
+    """Read a file written by ``agon export`` (UTF-8 text, a signature that checks, a document or a line file) and
+    judge it as far as no store is needed: every line replayed against the rules, every name and luck checked, the
+    card set its first event names found in the file or among agon's bundled sets. Raises the import's refusal.
+    Pure (no store is asked): a face reads the file here before it opens a store, so that importing a file that
+    is refused makes no store where there is none. A card set found in neither is left for the store
+    (``ExportFile.stored_set``); with ``no_store`` (the file goes where no store is yet: a new one would hold no set)
+    it is refused here, in the words the store's refusal would use.
 
     A signed file's signature must check (core/signing.py); with ``trust`` (a public key, hex) the file must be
     signed by that key."""
@@ -120,14 +135,16 @@ def read_export(data: bytes, trust: str | None = None) -> ExportFile:
         raise _fail(e) from None
     if document.is_document(data):
         try:
-            return ExportFile(document.read(data))
+            file = ExportFile(document.read(data))
         except DocumentError as e:
             raise _fail(e) from None
-    try:
-        envs, trailer, card_sets = read_line_file(data)
-    except ImportError_ as e:
-        raise _fail(e) from None
-    return ExportFile(None, data, tuple(envs), tuple(trailer.lucks), card_sets, trailer.luck)
+    else:
+        try:
+            envs, trailer, card_sets = read_line_file(data)
+        except ImportError_ as e:
+            raise _fail(e) from None
+        file = ExportFile(None, tuple(envs), tuple(trailer.lucks), card_sets, trailer.luck)
+    return _judged(file, {} if no_store else None)
 
 
 def import_data(svc: Service, data: bytes, trust: str | None = None) -> ImportReport:
@@ -138,11 +155,72 @@ def import_data(svc: Service, data: bytes, trust: str | None = None) -> ImportRe
 
 
 def import_file(svc: Service, file: ExportFile) -> ImportReport:
-    """Import a file ``read_export`` read (a face that read it before opening the store)."""
+    """Import a file ``read_export`` read (a face that read and judged it before opening the store)."""
     svc.writable()
+    if file.stored_set:  # the one check that needs the store: the card set only it can give
+        file = _judged(file, svc.store.card_sets([file.stored_set]))
     if file.doc is not None:
-        return import_document(svc, file.doc)
-    return _import_line(svc, list(file.envs), file.body, list(file.lucks), dict(file.card_sets), file.luck)
+        return import_document(svc, file)
+    return _import_line(svc, file)
+
+
+def _judged(file: ExportFile, stored: Mapping[str, bytes] | None) -> ExportFile:
+    """``file`` judged (see ``read_export``): ``stored``, the card sets a store gave; None while no store is asked
+    (a card set found neither in the file nor among the bundled ones is then left for the store)."""
+    events = file.events
+    rs = _ruleset_of(events[0])
+    if file.doc is not None:
+        if file.doc.game.ruleset != rs.name:
+            raise _fail(f"the header names ruleset {file.doc.game.ruleset!r}, the first event {rs.name!r}")
+        problem = _names_problem(file.doc)
+        if problem:  # what 'agon new', 'branch' and 'note' refuse, a file may not bring in
+            raise _fail(f"the file's {problem}")
+        heads, lucks = file.doc.heads(), [b.luck for b in file.doc.branches]
+    else:
+        problem = next((p for p in map(_luck_problem, [*file.lucks, file.luck or 0]) if p), None)
+        if problem:
+            raise _fail(f"the file's {problem}")
+        heads, lucks = None, list(file.lucks)
+    decoded = _decoded(rs, events)
+    root = decoded[events[0].id]
+    sets = dict(file.doc.card_sets if file.doc is not None else file.card_sets)
+    if isinstance(root, GameCreated):
+        h = card_sets_mod.wanted(root)
+        other = next((x for x in sorted(sets) if x != h), None)
+        if other is not None:  # an export carries only the set its game names: this one was changed or added
+            named = f"names card set {h[:12]}" if h else "embeds its card set"
+            raise _fail(f"the file carries card set {other[:12]}, but its first event {named}: the set was changed"
+                        " or added after the export; export the game again")
+        if h and h not in sets:
+            bundled = default_card_set(rs)
+            if bundled[0] == h:  # the ruleset's own set: agon has it, whatever the file or the store holds
+                sets[h] = bundled[1]
+            elif stored is None:
+                return replace(file, stored_set=h)
+            elif h in stored:
+                sets[h] = stored[h]
+        try:
+            decoded[events[0].id] = card_sets_mod.expand(root, sets.get, _NOT_FOUND)
+        except card_sets_mod.CardSetProblem as e:
+            raise _fail(str(e)) from None
+    _replay(rs, events, decoded, heads, lucks)
+    return replace(file, card_sets=sets, decoded=decoded, stored_set="")
+
+
+_NOT_FOUND = ("is neither in the file nor bundled with agon nor in this store; export the game again from a store"
+              " that holds it (its file then carries the set)")
+
+
+def _decoded(rs, events: list[Envelope]) -> dict[str, Event]:
+    codec = codec_for(rs)
+    current = {t: codec.version_of(t) for t in codec.by_tag}
+    decoded = {}
+    for env in events:
+        try:
+            decoded[env.id] = codec.decode(env.payload, None if current.get(env.tag) == env.version else env.version)
+        except DecodeError as e:
+            raise _fail(f"event #{env.depth} cannot be read: {e}") from None
+    return decoded
 
 
 def _ruleset_of(root: Envelope):
@@ -160,22 +238,11 @@ def _ruleset_of(root: Envelope):
         raise _fail(e) from None
 
 
-def check_tree(svc: Service, rs, events: list[Envelope], heads: dict[str, str] | None = None,
-               lucks: list[int] | None = None, card_sets: dict[str, bytes] | None = None) -> dict:
-    """Replay every line of a tree of events (each path from the first event to a node without children)
-    against the rules; raises the import's error on the first problem. Returns the decoded events by id, the
-    first with its card set filled in (from ``card_sets``, the file's, else the store's)."""
-    codec = codec_for(rs)
-    current = {t: codec.version_of(t) for t in codec.by_tag}
-    decoded = {}
-    for env in events:
-        try:
-            decoded[env.id] = codec.decode(env.payload, None if current.get(env.tag) == env.version else env.version)
-        except DecodeError as e:
-            raise _fail(f"event #{env.depth} cannot be read: {e}") from None
-    root = events[0]
-    if isinstance(decoded[root.id], GameCreated):
-        decoded[root.id] = svc._with_cards("import", decoded[root.id], card_sets or {})
+def _replay(rs, events: list[Envelope], decoded: Mapping[str, Event], heads: dict[str, str] | None,
+            lucks: list[int]) -> None:
+    """Replay every line of a tree of events (each path from the first event to a node without children) against
+    the rules (a pure fold); raises the import's refusal on the first problem, naming its line by the branch whose
+    head ends it (``heads``: name -> head; None: a file of one line, named by none)."""
     by_id = {e.id: e for e in events}
     parents = {e.parent for e in events}
     names = {v: k for k, v in (heads or {}).items()}
@@ -185,9 +252,10 @@ def check_tree(svc: Service, rs, events: list[Envelope], heads: dict[str, str] |
         branch = BranchInfo(names.get(leaf.id, "main"), leaf.id, 0, None, None, now())
         problem = replay_problem(Line(game, branch, rs, chain, [decoded[e.id] for e in chain]), lucks)
         if problem:
+            if heads is None:  # a file of one line
+                raise _fail(problem)
             which = f"branch {names[leaf.id]}" if leaf.id in names else f"the line ending at event #{leaf.depth}"
             raise _fail(f"{which}: {problem}")
-    return decoded
 
 
 def _chain(by_id: dict[str, Envelope], head: str) -> list[Envelope]:
@@ -221,14 +289,11 @@ def _free_id(svc: Service, wanted: str) -> str:
     return secrets.token_hex(4)
 
 
-def import_document(svc: Service, doc: Document) -> ImportReport:
+def import_document(svc: Service, file: ExportFile) -> ImportReport:
+    """A whole game ``read_export`` read and judged (``file.doc``): a new game, or what a stored one lacks."""
+    doc, decoded = file.doc, file.decoded
+    assert doc is not None and decoded
     rs = _ruleset_of(doc.root)
-    if doc.game.ruleset != rs.name:
-        raise _fail(f"the header names ruleset {doc.game.ruleset!r}, the first event {rs.name!r}")
-    problem = _names_problem(doc)
-    if problem:  # what 'agon new', 'branch' and 'note' refuse, a file may not bring in
-        raise _fail(f"the file's {problem}")
-    decoded = check_tree(svc, rs, doc.events, doc.heads(), [b.luck for b in doc.branches], doc.card_sets)
     branches = [BranchInfo(b.name, b.head, b.luck, b.parent, b.fork, b.created_at) for b in doc.branches]
     moves = [HeadMove(m.branch, m.from_id, m.to_id, m.reason, m.at) for m in doc.moves]
     notes = [NoteInfo(n.event, n.text, n.glyph, n.at) for n in doc.notes]
@@ -240,7 +305,7 @@ def import_document(svc: Service, doc: Document) -> ImportReport:
             info = GameInfo(game_id, rs.name, g.title, tuple(g.players), g.created_at, g.current_branch)
             svc.store.write_game(info, doc.root.id, doc.events, branches, moves, notes,
                                  _summaries(rs, info, branches, doc.events, decoded),
-                                 _used_sets(decoded[doc.root.id], doc.card_sets))
+                                 _used_sets(decoded[doc.root.id], file.card_sets))
             return ImportReport(game_id, "new", len(doc.events), len(branches), len(moves), len(notes))
         return _extend(svc, stored, doc, branches, moves, notes, decoded)
     except StoreError as e:
@@ -318,18 +383,25 @@ def _extend(svc: Service, stored: GameInfo, doc: Document, branches: list[Branch
     return ImportReport(gid, "extended", len(new_events), len(new_branches), len(new_moves), len(new_notes))
 
 
-def _import_line(svc: Service, envs: list[Envelope], data: bytes, lucks: list[int],
-                 card_sets: dict[str, bytes], luck: int | None = None) -> ImportReport:
-    """One exported line: a new game (as ``Service.import_`` always did), or, for a stored game, the events it
-    lacks (on the branch whose head they follow, else on a new branch ``imported-N``)."""
+def _import_line(svc: Service, file: ExportFile) -> ImportReport:
+    """One exported line ``read_export`` read and judged: a new game, or, for a stored game, the events it lacks
+    (on the branch whose head they follow, else on a new branch ``imported-N``)."""
     store = svc.store
-    problem = next((p for p in map(_luck_problem, [*lucks, luck or 0]) if p), None)
-    if problem:
-        raise _fail(f"the file's {problem}")
+    envs, decoded, luck = list(file.envs), file.decoded, file.luck
     stored = store.game_by_root(envs[0].id)
     if stored is None:
-        return ImportReport(svc.import_(data), "new", len(envs), 1, 1)
-    check_tree(svc, _ruleset_of(envs[0]), envs, lucks=lucks, card_sets=card_sets)  # the lucks its trailer states
+        rs = _ruleset_of(envs[0])
+        created = decoded[envs[0].id]
+        assert isinstance(created, GameCreated)
+        game_id = secrets.token_hex(4)
+        line = Line(GameInfo(game_id, rs.name, created.title, created.names, now(), "main"),
+                    BranchInfo("main", envs[-1].id, 0, None, None, now()), rs, envs, [decoded[e.id] for e in envs])
+        try:
+            store.import_game(game_id, rs.name, created.title, created.names, envs, [line.summary],
+                              _used_sets(created, file.card_sets))
+        except StoreError as e:
+            raise _fail(e) from None
+        return ImportReport(game_id, "new", len(envs), 1, 1)
     try:
         known = store.event_ids(stored.id)
         k = next((i for i, e in enumerate(envs) if e.id not in known), None)
