@@ -60,20 +60,15 @@ def seat_of(service: Service, game_id: str, token: str | None) -> str | None:
 def import_new(service: Service, data: bytes) -> str:
     """Import a file written by 'agon export' as a new game (its id); a game already stored is refused, so that an
     import over the network never changes a game that others play (the CLI's 'agon import' may extend one)."""
-    from agon.core import document
-    from agon.core.transfer import import_data
-    from agon.events.envelope import ImportError_, from_jsonl
+    from agon.core.transfer import import_file, read_export
 
     service.writable()
-    try:
-        root = document.read(data).root.id if document.is_document(data) else from_jsonl(data)[0].id
-    except (ImportError_, document.DocumentError) as e:
-        raise ServiceError(f"cannot import: {e}; nothing was imported") from None
-    stored = service.store.game_by_root(root)
+    file = read_export(data)  # read and judged once, the rules replayed, before the store is asked
+    stored = service.store.game_by_root(file.events[0].id)
     if stored is not None:
         raise AlreadyStored(f"game {stored.id} is already on this server (the same first event); nothing was"
                             " imported: its host's link opens it")
-    return import_data(service, data).game_id
+    return import_file(service, file).game_id
 
 
 class AlreadyStored(ServiceError):

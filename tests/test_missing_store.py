@@ -7,11 +7,13 @@ stray empty store and say 'No games yet' or 'no game' in it. On agon's first run
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from agon.cli import common
 from agon.events.store import missing_file
+from tests.tamper import rewrite
 
 NEITHER_STARTS = [
     ("games",), ("games", "--json"), ("log", "3f2a"), ("state", "3f2a"), ("options", "3f2a"), ("branches", "3f2a"),
@@ -191,3 +193,109 @@ def test_a_refused_new_game_says_what_it_said(agon, tmp_path):
     assert one_line(agon("--db", db, "demo", "toy", "--players", "9", ok=False)) == (
         "error: toy is played by 2 to 4 players, not 9; choose --players 2, 3 or 4")
     assert files(tmp_path / "club") == []
+
+
+# A file refused only once read whole: a line the rules refuse (a decision rewritten, every hash after it and the
+# file's digest recomputed, as a hostile sender would), or a card set the file names by its hash but neither carries
+# nor is agon's own. Such a file is judged before the store opens: a path with no store gets none, and a store that
+# is there is left as it was, with the same words.
+
+def _overbid(events: list) -> None:
+    bid = next(e for e in events if e["tag"] == "peloponnes.bid_placed")
+    bid["payload"]["coins"] = {"wood": 99}
+
+
+def _without_sets(data: bytes) -> bytes:
+    kept = b"".join(raw + b"\n" for raw in data.splitlines() if not raw.startswith(b'{"kind":"cards"'))
+    return rewrite(kept, lambda events: None)
+
+
+def _set_of(data: bytes) -> str:
+    return next(json.loads(raw)["hash"] for raw in data.splitlines() if raw.startswith(b'{"kind":"cards"'))
+
+
+def _own_set_game(agon, seed: int) -> str:
+    """A Peloponnes game with a card set of the user's own (one card renamed), in the store AGON_DB names."""
+    if not Path("own.json").exists():
+        agon("cards", "peloponnes", "-o", "own.json")
+        cards = json.loads(Path("own.json").read_text())
+        cards["power"][0]["name"] = "Deep Well"
+        Path("own.json").write_text(json.dumps(cards))
+    return agon("new", "peloponnes", "--cards", "own.json", "--player", "ann", "--bot", "bob:random", "--bot",
+                "cy:random", "--seed", str(seed)).stdout.split()[0]
+
+
+@pytest.fixture
+def refused_files(agon, tmp_path) -> dict[str, str]:
+    """Files refused once read whole, in the working folder (made in the store AGON_DB names): each name and the
+    line its import is refused with, where a store is there and where none is."""
+    demo = json.loads(agon("demo", "peloponnes", "--json").stdout)["id"]
+    own = _own_set_game(agon, 3)
+    made: dict[str, str] = {}
+    for kind, args in (("whole", ()), ("line", ("--branch", "main"))):
+        agon("export", demo, *args, "-o", f"demo-{kind}.jsonl")
+        (tmp_path / f"overbid-{kind}.jsonl").write_bytes(rewrite((tmp_path / f"demo-{kind}.jsonl").read_bytes(),
+                                                                 _overbid))
+        made[f"overbid-{kind}.jsonl"] = "breaks a rule: bid"
+        agon("export", own, *args, "-o", f"own-{kind}.jsonl")
+        data = (tmp_path / f"own-{kind}.jsonl").read_bytes()
+        (tmp_path / f"no-set-{kind}.jsonl").write_bytes(_without_sets(data))
+        made[f"no-set-{kind}.jsonl"] = (
+            f"error: cannot import: its card set {_set_of(data)[:12]} is neither in the file nor bundled with agon"
+            " nor in this store; export the game again from a store that holds it (its file then carries the set);"
+            " nothing was imported")
+    return made
+
+
+def _said_as_expected(said: str, name: str, expected: str) -> None:
+    if name.startswith("overbid"):  # the rule's own words: the bid is more than the player holds
+        where = "branch main: " if "whole" in name else ""  # a whole game names the line's branch
+        assert said.startswith(f"error: cannot import: {where}event #") and expected in said, said
+        assert said.endswith("not 99 wood; nothing was imported"), said
+    else:
+        assert said == expected
+
+
+def test_a_file_refused_once_read_whole_makes_no_store(agon, tmp_path, refused_files):
+    folder = tmp_path / "club"
+    folder.mkdir()
+    db = folder / "new.db"
+    for name, expected in refused_files.items():
+        _said_as_expected(one_line(agon("--db", str(db), "import", name, ok=False)), name, expected)
+        assert files(folder) == []  # no store, no -wal, no -shm
+
+
+def test_a_file_refused_once_read_whole_leaves_a_store_as_it_was(agon, tmp_path, refused_files):
+    folder = tmp_path / "club"
+    folder.mkdir()
+    db = str(folder / "club.db")
+    gid = new_toy(agon, "--db", db)
+    before = (files(folder), agon("--db", db, "games", "--json").stdout, agon("--db", db, "export", gid).stdout)
+    for name, expected in refused_files.items():
+        _said_as_expected(one_line(agon("--db", db, "import", name, ok=False)), name, expected)
+        after = (files(folder), agon("--db", db, "games", "--json").stdout, agon("--db", db, "export", gid).stdout)
+        assert after == before
+
+
+def test_a_card_set_the_file_leaves_out_is_found_among_agons_own_or_in_the_store(agon, tmp_path, refused_files):
+    # agon's own set (a demo's), left out of the file: agon has it, and the new store keeps it
+    for kind in ("whole", "line"):
+        (tmp_path / f"demo-no-set-{kind}.jsonl").write_bytes(_without_sets(
+            (tmp_path / f"demo-{kind}.jsonl").read_bytes()))
+        db = str(tmp_path / f"fresh-{kind}.db")
+        gid = json.loads(agon("--db", db, "import", f"demo-no-set-{kind}.jsonl", "--json").stdout)["id"]
+        assert "every hash matches" in agon("--db", db, "verify", gid).stdout
+        assert b'"kind":"cards"' in agon("--db", db, "export", gid).stdout_bytes  # kept: the export carries it
+    # a set of the user's own, left out of the file: a store that holds it (from another game) gives it
+    db = str(tmp_path / "club.db")
+    agon("--db", db, "import", "own-whole.jsonl")
+    second = _own_set_game(agon, 4)
+    agon("export", second, "-o", "second.jsonl")
+    (tmp_path / "second-no-set.jsonl").write_bytes(_without_sets((tmp_path / "second.jsonl").read_bytes()))
+    report = json.loads(agon("--db", db, "import", "second-no-set.jsonl", "--json").stdout)
+    assert report["outcome"] == "new" and report["id"] == second
+    assert "every hash matches" in agon("--db", db, "verify", second).stdout
+    # and the refused files of that game now import there: the store holds their set
+    for kind in ("whole", "line"):
+        assert json.loads(agon("--db", db, "import", f"no-set-{kind}.jsonl", "--json").stdout)["outcome"] == (
+            "unchanged")

@@ -514,6 +514,39 @@ def test_importing_a_game_from_elsewhere_answers_its_links(client, tmp_path):
     assert state["you"] == "Bo" and state["event"] == imported["event"]
 
 
+def test_a_file_refused_once_read_whole_is_refused_over_http_and_the_store_is_left_as_it_was(client, tmp_path):
+    """A line the rules refuse (a chance outcome rewritten, every hash after it recomputed), or a card set the file
+    names but neither carries nor is agon's own: 400 in one sentence, and the store as it was."""
+    from agon.core import registry
+    from agon.core.service import NewGame, default_cards
+    from agon.core.transfer import export_game
+    from tests.tamper import rewrite
+
+    cards = default_cards(registry.get("peloponnes"))
+    cards["power"][0]["name"] = "Deep Well"  # a set of the user's own
+    other = Service(Store(f"sqlite:///{tmp_path / 'elsewhere.db'}"))
+    gid = other.new_game(NewGame("peloponnes", players=["Ana", "Bo", "Cy"], seed=9, cards=cards))
+    data = export_game(other, gid)
+    other.store.close()
+
+    def redrawn(events: list) -> None:
+        draw = next(e for e in events if e["tag"] == "peloponnes.coins_drawn")
+        draw["payload"]["coins"] = ["stone"] * len(draw["payload"]["coins"])
+
+    without_set = rewrite(b"".join(raw + b"\n" for raw in data.splitlines() if b'"kind":"cards"' not in raw),
+                          lambda events: None)
+    g = new_duel(client)
+    before = client.get("/api/games").json()
+    for bad, says in ((rewrite(data, redrawn), "is not the outcome the game's seed draws there"),
+                      (without_set, "is neither in the file nor bundled with agon nor in this store")):
+        r = client.post("/api/import", content=bad)
+        said = r.json()["error"]
+        assert r.status_code == 400 and says in said and "\n" not in said, said
+        assert said.startswith("cannot import: ") and said.endswith("; nothing was imported")
+        assert client.get("/api/games").json() == before
+    assert [x["game"] for x in before] == [g["game"]]
+
+
 def test_the_event_stream_tells_each_new_event_as_the_seat_may_read_it(client):
     g = new_duel(client)
     gid = g["game"]
