@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
 
-from agon.core.service import Service, ServiceError, store_trouble
+from agon.core.service import SEED_MAX, Service, ServiceError, store_trouble
 from agon.core.words import listed
 from agon.events.store import Store, StoreError, missing_file, shown_url
 
@@ -129,7 +129,8 @@ def fit_width() -> int | None:
 # as -1, is a usage error naming the range, never a number that overflows a store's column or starts a million
 # processes. Event numbers, limits and seeds stop at INT_MAX, the largest value of a PostgreSQL integer column.
 INT_MAX = 2**31 - 1
-SEED_MAX = INT_MAX  # agon draws its own seeds below 2**31 (core.service), so every seed it prints can be typed
+# SEED_MAX (the largest seed, core.service): a new game's seed is judged there for every face; --seed is parsed to
+# the same range, so the command line refuses what the server refuses, as a usage error naming the range
 
 
 def whole(lo: int, hi: int, why: str = "") -> Callable[[Any], int]:

@@ -127,6 +127,12 @@ class _Known(dict):
 
 CLI_WORDS = Words()
 
+SEED_MAX = 2**31 - 1
+"""The largest seed a game takes (the smallest is 0): the seeds agon draws itself are below 2**31, the command
+line's ``--seed`` has always stopped here (the largest value of a PostgreSQL integer column, as its other numbers
+do), so every seed a game holds can be typed again. A game's seed lives in its first event's JSON, which would hold
+any integer; ``judge_new_game`` holds every face to this range, so no face takes a seed another refuses."""
+
 MAX_CHOICE = 100_000
 """The longest choice (a number, an outcome or an event as JSON) ``parse_choice`` reads."""
 
@@ -146,6 +152,19 @@ def seats_problem(names: Sequence[str]) -> str | None:
     if len(set(names)) != len(names):
         return "two seats have the same name; give every player a different name"
     return None
+
+
+def seed_problem(seed: object) -> str | None:
+    """Why ``seed`` cannot be a new game's seed (None: it can, or it is None, for a random one)."""
+    if seed is None:
+        return None
+    if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= SEED_MAX:
+        return None
+    if isinstance(seed, int) and not isinstance(seed, bool) and abs(seed) >= 10**40:
+        shown = "a number of more than 40 digits"
+    else:
+        shown = repr(seed)[:40]
+    return f"the seed must be a whole number from 0 to {SEED_MAX}, not {shown}; leave it out for a random one"
 
 
 class ServiceError(hints.Hinted):
@@ -657,7 +676,10 @@ def judge_new_game(spec: NewGame) -> NewSetup:
         if len(_setups_passed) > 1000:
             _setups_passed.clear()
         _setups_passed.add(setup)
-    seed = spec.seed if spec.seed is not None else secrets.randbelow(2**31)
+    problem = seed_problem(spec.seed)
+    if problem:
+        raise ServiceError(problem)
+    seed = spec.seed if spec.seed is not None else secrets.randbelow(SEED_MAX + 1)
     created = GameCreated(
         ruleset=rs.name, ruleset_version=rs.version, players=tuple(seats), seed=seed, table=spec.table,
         options=options, title=spec.title, card_set=card_hash,

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from agon.core.service import SEED_MAX
+
 JSON = "application/json"
 NDJSON = "application/x-ndjson"
 SSE = "text/event-stream"
@@ -137,7 +139,8 @@ CREATE = body({
     "bots": {**array(body({"name": STR, "kind": {"type": "string", "description": "from GET /api/rulesets"}},
                           "name", "kind")),
              "description": "the bots' seats, each an object {\"name\": ..., \"kind\": ...}"},
-    "seed": {"type": "integer", "description": "the seed chance is drawn from (default: a random one)"},
+    "seed": {"type": "integer", "description": f"the seed chance is drawn from, 0 to {SEED_MAX} (default: a random"
+                                              " one); another is refused (400)"},
     "table": {"type": "boolean", "description": "played at a real table: the host enters chance"},
     "options": {"type": "object", "additionalProperties": {"type": ["string", "number", "boolean"]},
                 "description": "the ruleset's options (GET /api/rulesets names them)"},

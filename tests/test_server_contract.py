@@ -695,3 +695,29 @@ def test_every_get_route_holds_its_query_to_its_declared_parameters(api):
             ("/api/games", "limit")} <= set(sent)
     for path, name in sent:
         assert name in {p["name"] for p in api.doc["paths"][path]["get"]["parameters"]}, (path, name)
+
+
+# -- seeds: one range, judged in the core, for every face ----------------------------------------------------------
+
+
+def test_a_seed_outside_its_range_is_refused_naming_it_by_the_server_the_command_line_and_the_core(api, agon):
+    from agon.core.service import SEED_MAX, NewGame, ServiceError, judge_new_game
+
+    assert SEED_MAX == 2**31 - 1  # what agon draws itself, and what --seed always took
+    games = len(api.call("GET", "/api/games").json())
+    for seed in (10**30, SEED_MAX + 1, -1, 2**63):
+        body = {"ruleset": "pergamemnon", "players": ["Ana", "Bo"], "seed": seed}
+        r = api.call("POST", "/api/games", json_body=body)
+        assert r.status_code == 400, r.text
+        assert r.json()["error"].startswith(f"the seed must be a whole number from 0 to {SEED_MAX}, not "), r.text
+        with pytest.raises(ServiceError, match=f"from 0 to {SEED_MAX}, not "):
+            judge_new_game(NewGame("pergamemnon", players=["Ana", "Bo"], seed=seed))
+        refused = agon("new", "pergamemnon", "-p", "Ana", "-p", "Bo", "--seed", str(seed), ok=False)
+        assert refused.exit_code == 2 and f"it takes 0 to {SEED_MAX}" in refused.stderr, refused.stderr
+    assert len(api.call("GET", "/api/games").json()) == games  # nothing was created
+    assert not Path("games.db").exists()  # nor a store by the command line
+    for seed in (0, SEED_MAX):
+        body = {"ruleset": "pergamemnon", "players": ["Ana", "Bo"], "seed": seed}
+        assert api.call("POST", "/api/games", json_body=body).status_code == 201
+        made = json.loads(agon("new", "pergamemnon", "-p", "Ana", "-p", "Bo", "--seed", str(seed), "--json").stdout)
+        assert made["seed"] == seed
