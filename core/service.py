@@ -61,6 +61,7 @@ from agon.events.store import (
     NewBranch,
     Store,
     StoreError,
+    Taken,
     Unavailable,
     Unknown,
     now,
@@ -180,6 +181,14 @@ class RaceLost(ServiceError):
     """Another writer moved the branch head first; nothing was recorded (the server answers 409)."""
 
 
+class NotNow(ServiceError):
+    """A request of the right form that the game as it stands refuses: nothing to undo or redo, a decision on a
+    game that has ended, a branch name the game already has. The same request may do next time what it cannot do
+    now (after an undo there is a redo; the host may branch from an ended game), so it is not a malformed request:
+    the server answers 409 (a conflict with the game's current state), as for a lost race; the command line says
+    the same sentence."""
+
+
 def store_trouble(e: BaseException, url: str = "") -> hints.Hinted | None:
     """``e`` as the store being unavailable (locked, unreachable, full, read-only, a connection ended), or None
     when it is something else. The one place both faces ask: the command line prints its sentence and exits 1,
@@ -196,7 +205,8 @@ def store_trouble(e: BaseException, url: str = "") -> hints.Hinted | None:
 
 def _store_failure(e: StoreError) -> ServiceError:
     """A store error as the service's own, keeping apart a lost race and an unknown name."""
-    kind = RaceLost if isinstance(e, Conflict) else NotFound if isinstance(e, Unknown) else ServiceError
+    kind = (RaceLost if isinstance(e, Conflict) else NotFound if isinstance(e, Unknown) else NotNow
+            if isinstance(e, Taken) else ServiceError)
     return hints.again(e, kind)
 
 
@@ -938,7 +948,7 @@ class Service:
         pending = line.pending
         text = choice.strip()
         if isinstance(pending, Over):
-            raise ServiceError(f"the game is over ({pending.outcome.summary}); {words.play_on}")
+            raise NotNow(f"the game is over ({pending.outcome.summary}); {words.play_on}")
         if len(text) > MAX_CHOICE:
             raise ServiceError(f"the choice is {len(text):,} characters long; no event of {line.ruleset.name} needs"
                                f" more than {MAX_CHOICE:,}")
@@ -1267,7 +1277,7 @@ class Service:
             env = self.store.event(game.id, env.parent)
         if env is None or env.parent is None or head is None:
             what = "decisions" if not humans else "decisions by people"
-            raise ServiceError(_too_far(b.name, steps_back, count, what))
+            raise (NotNow if count == 0 else ServiceError)(_too_far(b.name, steps_back, count, what))
         return self._move_back(game, b, env.parent, head.depth - env.depth + 1)
 
     def undoable(self, line: Line) -> bool:
@@ -1337,7 +1347,7 @@ class Service:
         last = line.head.depth
         if to is not None:
             if last == 0:
-                raise ServiceError(f"nothing to undo: branch {b.name!r} is at event #0, the start of the game")
+                raise NotNow(f"nothing to undo: branch {b.name!r} is at event #0, the start of the game")
             if not 0 <= to < last:
                 raise ServiceError(f"--to {to} is outside what can be undone: this line has events 0 to {last},"
                                    f" so --to takes 0 to {last - 1}")
@@ -1348,7 +1358,8 @@ class Service:
             if _entered(st.actor, humans, lambda st=st: line.ruleset.pending(st.before)):
                 entered.append(st.index)
         if len(entered) < steps_back:
-            raise ServiceError(_too_far(b.name, steps_back, len(entered), "entered events"))
+            raise (NotNow if not entered else ServiceError)(_too_far(b.name, steps_back, len(entered),
+                                                                    "entered events"))
         n = entered[-steps_back]
         return self._move_back(game, b, line.envelopes[n - 1].id, last - n + 1)
 
@@ -1389,7 +1400,7 @@ class Service:
         game, b = self._head(game_ref, branch)
         target = self.redo_target(game.id, b.name, b.head_id)
         if target is None:
-            raise ServiceError(self._no_redo(game, b))
+            raise NotNow(self._no_redo(game, b))
         try:
             self.store.move_head(game.id, b.name, b.head_id, target, "redo")
         except StoreError as e:
@@ -1850,7 +1861,9 @@ def _entered(actor: str, humans: Collection[str], pending_before: Callable[[], P
 
 
 def _too_far(branch: str, steps_back: int, count: int, what: str) -> str:
-    """Why an undo of ``steps_back`` steps is refused on a line with only ``count`` such steps (``what``)."""
+    """Why an undo of ``steps_back`` steps is refused on a line with only ``count`` such steps (``what``): with
+    none, nothing can be undone now (``NotNow``); with some, the request asks for more than the line holds (a
+    ``ServiceError``, as an ``at`` past a line's end is)."""
     if count == 0:
         return f"cannot undo: branch {branch!r} has no {what} yet, so there is nothing to take back"
     return (f"cannot undo {steps_back} steps: branch {branch!r} has only {count} {what}, so at most {count} can be"

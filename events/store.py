@@ -177,6 +177,10 @@ class Unknown(StoreError):
     """No game (or branch) of that name in this store."""
 
 
+class Taken(StoreError):
+    """A name the game already has (a branch's): nothing was written; another name will do."""
+
+
 class GameIdTaken(StoreError):
     """``create_game`` was given the id of a game already stored (a random id met an old one): nothing was
     written; the caller draws another id."""
@@ -1301,7 +1305,7 @@ class Store:
     def create_branch(
         self, game_id: str, name: str, head_id: str, luck: int, parent_branch: str | None, switch: bool = True
     ) -> None:
-        taken = StoreError(f"game {game_id} already has a branch {name!r}; choose another name")
+        taken = Taken(f"game {game_id} already has a branch {name!r}; choose another name")
         with self._write() as c:
             if c.execute(BRANCH.select().where(BRANCH.c.game_id == game_id, BRANCH.c.name == name)).first():
                 raise taken

@@ -8,8 +8,9 @@ request sees what every player sees.
 Errors are ``{"error": "one sentence"}``: 400 a bad request (a body its route's schema refuses included:
 server/bodies.py; and a query its route's declared parameters refuse: server/queries.py), 401 a token is needed,
 403 the token does not allow it (a player's undo the undo policy refuses included: the host's would be allowed),
-404 no such game, branch or route, 409 someone else recorded first (the CLI's message), 413 a body too large, 422 a
-decision the rules refuse (naming the rule).
+404 no such game, branch or route, 409 someone else recorded first (the CLI's message) or the game as it stands
+refuses the request (nothing to undo or redo, the game is over, a branch name taken: ``NotNow``), 413 a body too
+large, 422 a decision the rules refuse (naming the rule).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from agon.core.service import (
     Line,
     NewGame,
     NotFound,
+    NotNow,
     RaceLost,
     Recorded,
     Service,
@@ -255,7 +257,7 @@ def failure(e: Exception) -> JSONResponse:
         return error(403, said(e))
     if isinstance(e, NotFound):
         return error(404, said(e))
-    if isinstance(e, RaceLost | seats.AlreadyStored):
+    if isinstance(e, RaceLost | NotNow | seats.AlreadyStored):  # a conflict with the game (or store) as it stands
         return error(409, said(e))
     if isinstance(e, ServiceError):
         return error(422 if str(e).startswith("refused:") else 400, said(e))
@@ -545,8 +547,8 @@ def act(call: Call) -> Any:
             raise HttpError(403, "the host enters chance outcomes; wait for them")
         recorded, now = _record(call, line, choice, expect, tell=PUBLIC)
     else:
-        raise ServiceError(f"the game is over ({pending.outcome.summary}); the host may branch from an earlier"
-                           " position to play on")
+        raise NotNow(f"the game is over ({pending.outcome.summary}); the host may branch from an earlier"
+                     " position to play on")
     if call.lines is not None:
         carry(line, now)
         call.lines.put(now)

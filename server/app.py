@@ -71,7 +71,8 @@ ROUTES: list[Op] = [
                                         "bots": [{"name": "Cy", "kind": "random"}], "seed": 7}),
     Op("POST", "/api/import", api.route(api.import_game, raw_body=True),
        "A new game from a file written by `agon export` (the body); answers its links; 409 if already stored.",
-       "anyone", Answer("Created", 201), (409,), body=STR, body_media=schemas.NDJSON),
+       "anyone", Answer("Created", 201), (409,), body=STR, body_media=schemas.NDJSON,
+       notes={409: "the game is already stored on this server"}),
     _get("/api/games/{game}", api.get_state, "The game now as the caller's seat sees it.",
          "anyone (a seat's token: that seat's view)", Answer("State"), (403,), (BRANCH,)),
     _get("/api/games/{game}/options", api.get_options,
@@ -80,24 +81,30 @@ ROUTES: list[Op] = [
     _get("/api/games/{game}/steps", decide.next_step,
          "The acting seat's decision built step by step: the next step's choices after the steps 'chosen' (their"
          " values, separated by spaces), or the finished decision; 'choice' is what /act takes.", "the acting seat",
-         Answer("Steps"), (401, 403, 409), (BRANCH, Param("chosen", STR, "the values of the steps taken so far"))),
+         Answer("Steps"), (401, 403, 409), (BRANCH, Param("chosen", STR, "the values of the steps taken so far")),
+         notes={409: "no decision is pending now (a chance outcome is due, or the game is over)"}),
     _post("/api/games/{game}/act", api.act,
           "Record a decision (the acting seat) or a chance outcome (the host of a table game).", "a seat",
           Answer("Acted"), (401, 403, 409, 422), body=schemas.ACT, hints=ACT_HINTS,
-          example={"choice": 3, "expect": "12.a1b2c3d4"}),
+          example={"choice": 3, "expect": "12.a1b2c3d4"},
+          notes={409: "someone else recorded first, the game moved on since 'expect', or the game is over (the host"
+                      " may branch from an earlier position to play on)"}),
     _post("/api/games/{game}/undo", api.undo,
           "Take back a decision: a player their own last one while nobody acted since and nothing was revealed;"
           " the host any number.", "a seat", Answer("Undone"), (401, 403, 409), body=schemas.UNDO,
           notes={403: "the token does not allow it: the undo policy refuses this player's undo (the sentence says"
                       " why: nothing of theirs to take back, someone acted since, a chance was drawn, the decision"
                       " showed something hidden, or more than 1 step), or a player named a branch not played; the"
-                      " host may"}),
+                      " host may",
+                 409: "someone else moved the line first, or the host's undo finds nothing to take back on it"}),
     _post("/api/games/{game}/redo", api.redo, "Redo the last undo.", "the host", Answer("Redone"), (401, 403, 409),
-          body=schemas.REDO),
+          body=schemas.REDO, notes={409: "nothing to redo (the sentence says why, and where the line goes on), or"
+                                         " someone else moved the line first"}),
     _get("/api/games/{game}/branches", api.list_branches, "The game's lines.", "anyone", Answer("Branches"),
          (403,)),
     _post("/api/games/{game}/branch", api.make_branch, "A new line, made the one played.", "the host",
-          Answer("Head"), (401, 403, 409), body=schemas.MAKE_BRANCH),
+          Answer("Head"), (401, 403, 409), body=schemas.MAKE_BRANCH,
+          notes={409: "the game already has a branch of that name, or someone else moved the line first"}),
     _post("/api/games/{game}/switch", api.switch, "Play on another line.", "the host", Answer("Head"), (401, 403),
           body=schemas.SWITCH),
     _get("/api/games/{game}/log", api.get_log,

@@ -169,7 +169,8 @@ ERRORS = {
     403: "the token does not allow it (or is no seat's token)",
     404: "no such game or branch",
     408: "the request's body stopped arriving",
-    409: "someone else recorded first, or the game moved on since 'expect'",
+    409: "a conflict with the game as it stands: someone else recorded first, the game moved on since 'expect', or"
+         " the request cannot be done now (the sentence says why); read the game again",
     413: "the request's body is too large",
     422: "the rules refuse the decision (the sentence names the rule)",
     503: "the store is unavailable for a moment: the same request may be retried",

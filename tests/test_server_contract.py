@@ -721,3 +721,44 @@ def test_a_seed_outside_its_range_is_refused_naming_it_by_the_server_the_command
         assert api.call("POST", "/api/games", json_body=body).status_code == 201
         made = json.loads(agon("new", "pergamemnon", "-p", "Ana", "-p", "Bo", "--seed", str(seed), "--json").stdout)
         assert made["seed"] == seed
+
+
+# -- refusals by the game as it stands: 409 ------------------------------------------------------------------------
+
+
+def test_what_the_game_as_it_stands_refuses_is_a_409_the_document_declares_and_moves_nothing(api):
+    """Nothing to undo, nothing to redo, a decision on a game that has ended, a branch name the game already has:
+    requests of the right form that the game now refuses are 409s (a conflict with its current state), declared
+    for each route, in one sentence saying why; a malformed request stays a 400."""
+    rs = {"name": "pergamemnon", "min_players": 2, "bots": ["random"]}
+    game = create(api, rs, 2, seed=23)
+    gid, host = game["game"], game["host"]["token"]
+    before = public(api, gid)
+
+    def refused(template: str, *args: str, says: str, **kw: Any) -> None:
+        r = api.call("POST", template, *args, **kw)  # checked against the document: 409 is declared for it
+        assert r.status_code == 409 and says in r.json()["error"], (template, r.text)
+
+    refused("/api/games/{game}/undo", gid, token=host, json_body={},
+            says="cannot undo: branch 'main' has no decisions by people yet, so there is nothing to take back")
+    refused("/api/games/{game}/redo", gid, token=host,
+            says="nothing to redo: nothing was undone on branch 'main' since its last recorded event")
+    refused("/api/games/{game}/branch", gid, token=host, json_body={"name": "main"},
+            says=f"game {gid} already has a branch 'main'; choose another name")
+    over = create(api, rs, 0, seed=2)  # bots alone: over at once
+    assert public(api, over["game"])["pending"]["kind"] == "over"
+    refused("/api/games/{game}/act", over["game"], token=over["host"]["token"], json_body={"choice": 1},
+            says="the game is over (")
+    # a request that asks for more than the line holds is the request's fault: 400
+    who = before["pending"]["player"]
+    decide(api, gid, who, game["seats"][who]["token"], random.Random(1))
+    r = api.call("POST", "/api/games/{game}/undo", gid, token=host, json_body={"steps": 50})
+    assert r.status_code == 400 and "at most 1 can be undone" in r.json()["error"], r.text
+    r = api.call("POST", "/api/games/{game}/branch", gid, token=host, json_body={"name": "b", "at": 9999})
+    assert r.status_code == 400 and "outside branch 'main'" in r.json()["error"], r.text
+    assert [b["name"] for b in api.call("GET", "/api/games/{game}/branches", gid).json()] == ["main"]
+    # the document says what each 409 is
+    for path in ("/undo", "/redo", "/branch", "/act"):
+        said = api.doc["paths"]["/api/games/{game}" + path]["post"]["responses"]["409"]["description"]
+        assert {"/undo": "nothing to take back", "/redo": "nothing to redo", "/branch": "already has a branch",
+                "/act": "the game is over"}[path] in said, (path, said)
