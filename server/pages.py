@@ -12,7 +12,9 @@ small script each; nothing is loaded from the internet).
   same data, newer) and moves to the newest event if it was showing the last one. It loads plotly.js from
   ``/static/plotly-VERSION.js`` (served gzipped, cached by the browser for good), not inlined.
 
-The pages read the JSON API (server/api.py) and follow its event stream; all they show comes from there.
+The pages read the JSON API (server/api.py) and follow its event stream; all they show comes from there. They take
+no query parameters (what a browser keeps to itself goes in the fragment): one in the query is a 400 naming it
+(``_query``), as the API refuses a parameter its route does not declare.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from starlette.routing import Route
 from agon.analysis.study import build_study, page_data
 from agon.core.engine import PUBLIC
 from agon.core.service import Service
-from agon.server import api
+from agon.server import api, queries
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1rem 1.5rem; color: #222; max-width: 80rem; }
@@ -324,12 +326,44 @@ def _failed(request: Request, e: Exception) -> Response:
     return page
 
 
+def _query(request: Request, hints: dict[str, str] | None = None) -> None:
+    """Hold a page's query to what the page takes: nothing. Each page reads what it shows from its path, and what
+    a browser keeps to itself from the address's fragment (a seat's token, a position on the study page), so a
+    parameter in its query (a typo, a token put where a server reads it) would be silently ignored: it is a 400
+    in the API's words instead (server/queries.py), ``hints`` saying what to do instead for a parameter a person
+    may well try. ``token`` is no exception: a page never reads it from the query."""
+    try:
+        queries.check(f"{request.method} {request.url.path}", (), request.query_params.multi_items(), token=False,
+                      hints=hints)
+    except queries.BadQuery as e:
+        raise api.HttpError(400, str(e)) from None
+
+
 LOBBY_GAMES = 100
 """How many games the lobby lists, the newest first (a club's whole history is ``GET /api/games``'s, by its
 filters)."""
 
+LOBBY_HINTS = dict.fromkeys(("ruleset", "status", "order", "limit"), (
+    f"the lobby lists the newest {LOBBY_GAMES} games; GET /api/games takes it and lists every game"))
+"""What the lobby's refusal says of a parameter ``GET /api/games`` takes."""
+
+SEAT_HINTS = {"token": "a seat's token goes after '#' in the address (/games/ID/seat#token=...), which a browser"
+                       " never sends to a server; open the link as it was given"}
+"""What the seat page's refusal says of a token in its query (the API's routes take one there; the page does not,
+so that it stays out of servers' and proxies' logs)."""
+
+WATCH_HINTS = {**dict.fromkeys(("line", "step"), "a position on the page goes after '#' in the address"
+                                                 " (#line=NAME&step=N)"),
+               "token": "the spectators' page shows the game as every player sees it, to everyone; a seat's own"
+                        " page is its link (/games/ID/seat#token=...)"}
+"""What the spectators' page's refusal says of a position or a token in its query."""
+
 
 async def lobby(request: Request) -> Response:
+    try:
+        _query(request, LOBBY_HINTS)
+    except api.HttpError as e:
+        return _failed(request, e)
     svc: Service = request.app.state.service
     games = await run_in_threadpool(api.list_games, api.Call(svc, "", None, {}, {
         "order": "newest", "limit": LOBBY_GAMES}))  # as the route reads its query: typed
@@ -406,6 +440,7 @@ document.getElementById("create").onsubmit = async ev => {
 async def seat(request: Request) -> Response:
     game = request.path_params["game"]
     try:  # a link to no game says so (404), not a page that fails when it asks
+        _query(request, SEAT_HINTS)
         await run_in_threadpool(request.app.state.service.game, game)
     except Exception as e:  # noqa: BLE001
         return _failed(request, e)
@@ -504,6 +539,7 @@ async def watch(request: Request) -> Response:
                            script=WATCH_SCRIPT, plotly_src=PLOTLY_PATH)
 
     try:
+        _query(request, WATCH_HINTS)
         return HTMLResponse(await run_in_threadpool(build), headers={"Cache-Control": "no-store"})
     except Exception as e:  # noqa: BLE001
         return _failed(request, e)
@@ -512,6 +548,7 @@ async def watch(request: Request) -> Response:
 async def watch_data(request: Request) -> Response:
     """The spectators' study data, newer (what the study page redraws itself with)."""
     try:
+        _query(request)
         data = await run_in_threadpool(request.app.state.studies.get, request.app.state.service,
                                        request.path_params["game"])
     except Exception as e:  # noqa: BLE001

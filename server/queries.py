@@ -5,7 +5,8 @@ table, server/app.py): a parameter the route does not declare (``?limt=5``), one
 its declared type or range (a ``limit`` that is not a whole number, a negative ``from``, a ``wait`` of ``nan``, a
 ``status`` not in its list) is refused with one sentence naming the parameter and what it takes, so no parameter
 is silently ignored and none is read one way here and another there. ``token`` is taken by every route: it names
-the caller's seat (the document's ``seatQuery``).
+the caller's seat (the document's ``seatQuery``). The pages (server/pages.py) are held here too, to no parameter
+at all, not even ``token``.
 
 Only the schema keywords the query parameters use are known (``KNOWN``); tests/test_server_contract.py checks that
 they use no other, and tries every route's parameters with values inside and outside their schemas.
@@ -38,28 +39,35 @@ class BadQuery(ValueError):
     """A query the declared parameters refuse; its message is the one sentence the client is told."""
 
 
-def check(route: str, params: Iterable[Any], items: Iterable[tuple[str, str]]) -> dict[str, Any]:
+def check(route: str, params: Iterable[Any], items: Iterable[tuple[str, str]], *, token: bool = True,
+          hints: dict[str, str] | None = None) -> dict[str, Any]:
     """The query ``items`` (name, value pairs, as sent) of ``route`` ('GET /api/games'), held to ``params`` (each
     with a ``name`` and a ``schema``): each value as its route reads it (a whole number an ``int``, a number a
-    ``float``, else the text); ``token`` passes as it is. Else ``BadQuery``."""
+    ``float``, else the text); ``token`` passes as it is, unless ``token`` is false (a page, which never takes a
+    token in its query). ``hints``: for a parameter not taken, what to do instead (its refusal then says so).
+    Else ``BadQuery``."""
     declared = {p.name: p.schema for p in params}
     out: dict[str, Any] = {}
     for name, value in items:
         if name in out:
             raise BadQuery(f"the query gives {_name(name)} more than once; give it once")
-        if name == TOKEN:
+        if name == TOKEN and token:
             out[name] = value
         elif name in declared:
             out[name] = _value(name, declared[name], value)
+        elif hints and name in hints:
+            raise BadQuery(f"{route} has no parameter {_name(name)}: {hints[name]}")
         else:
-            raise BadQuery(_unknown(route, name, list(declared)))
+            raise BadQuery(_unknown(route, name, list(declared), token))
     return out
 
 
-def _unknown(route: str, name: str, declared: list[str]) -> str:
+def _unknown(route: str, name: str, declared: list[str], token: bool = True) -> str:
     near = difflib.get_close_matches(name, declared, n=1, cutoff=0.6)
     slip = f" (did you mean {near[0]!r}?)" if near else ""
-    takes = f"it takes {listed([repr(k) for k in [*declared, TOKEN]])}" if declared else f"it takes only {TOKEN!r}"
+    taken = [*declared, TOKEN] if token else declared
+    takes = (f"it takes {listed([repr(k) for k in taken])}" if len(taken) > 1 else
+             f"it takes only {taken[0]!r}" if taken else "it takes none; leave the query out")
     return f"{route} has no parameter {_name(name)}{slip}; {takes}"
 
 

@@ -10,6 +10,7 @@ and a seat's options and steps are read with that seat's token; nothing of one s
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -762,3 +763,48 @@ def test_what_the_game_as_it_stands_refuses_is_a_409_the_document_declares_and_m
         said = api.doc["paths"]["/api/games/{game}" + path]["post"]["responses"]["409"]["description"]
         assert {"/undo": "nothing to take back", "/redo": "nothing to redo", "/branch": "already has a branch",
                 "/act": "the game is over"}[path] in said, (path, said)
+
+
+# -- pages: what a page takes is all it takes ---------------------------------------------------------------------
+
+
+def test_the_pages_take_no_query_and_refuse_one_in_a_sentence_a_person_reads(api):
+    """The lobby, a seat's page, the spectators' page and its data read everything from their path (and, in the
+    browser, from the address's fragment): a parameter in their query, a typo or a token put where a server reads
+    it, is a 400 in one sentence naming it, as the API's routes refuse one: a page a person reads for a browser,
+    the API's JSON line for a program. A token is never echoed back, and what each page takes works."""
+    rs = {"name": "pergamemnon", "min_players": 2, "bots": ["random"]}
+    game = create(api, rs, 2, seed=19)
+    gid = game["game"]
+    mine = next(iter(game["seats"].values()))["token"]
+    browser = {"Accept": "text/html,application/xhtml+xml"}
+    cases = [("/", {"limt": "5"}, "GET / has no parameter 'limt'; it takes none; leave the query out"),
+             ("/", {"limit": "5"}, "GET / has no parameter 'limit': the lobby lists the newest 100 games; GET"
+                                   " /api/games takes it and lists every game"),
+             (f"/games/{gid}/seat", {"token": mine}, f"GET /games/{gid}/seat has no parameter 'token': a seat's token"
+                                                     " goes after '#' in the address (/games/ID/seat#token=...)"),
+             (f"/games/{gid}/seat", {"as": "Ana"}, f"GET /games/{gid}/seat has no parameter 'as'; it takes none"),
+             (f"/games/{gid}/watch", {"step": "3"}, f"GET /games/{gid}/watch has no parameter 'step': a position on"
+                                                    " the page goes after '#' in the address (#line=NAME&step=N)"),
+             (f"/games/{gid}/watch", {"token": mine}, f"GET /games/{gid}/watch has no parameter 'token': the"
+                                                      " spectators' page shows the game as every player sees it"),
+             (f"/games/{gid}/watch.json", {"line": "main"}, f"GET /games/{gid}/watch.json has no parameter 'line'"),
+             ("/games/nosuchgame/seat", {"x": "1"}, "GET /games/nosuchgame/seat has no parameter 'x'")]
+    for path, params, said in cases:
+        r = api.http.get(path, params=params)  # a program: the API's error
+        assert r.status_code == 400 and r.headers["content-type"] == "application/json", (path, r.text)
+        assert not api.valid({"$ref": "#/components/schemas/Error"}, r.json())
+        assert r.json()["error"].startswith(said) and "\n" not in r.json()["error"], (path, r.text)
+        assert mine not in r.text
+        page = api.http.get(path, params=params, headers=browser)  # a browser: a page saying the same
+        if path.endswith(".json"):  # the data the spectators' page reads: JSON whoever asks
+            assert page.status_code == 400 and page.json() == r.json()
+            continue
+        assert page.status_code == 400 and page.headers["content-type"].startswith("text/html"), (path, page.text)
+        shown = re.search(r'<p class="err">(.*?)</p>', page.text).group(1)
+        assert "\n" not in shown and html.unescape(shown) == (
+            "This page could not be shown: " + r.json()["error"])
+        assert mine not in page.text and "Your decisions" not in page.text  # no seat's page, no token
+    # as they are linked, every page answers
+    for path in ("/", f"/games/{gid}/seat", f"/games/{gid}/watch", f"/games/{gid}/watch.json"):
+        assert api.http.get(path, headers=browser).status_code == 200, path
