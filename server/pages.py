@@ -13,8 +13,9 @@ small script each; nothing is loaded from the internet).
   ``/static/plotly-VERSION.js`` (served gzipped, cached by the browser for good), not inlined.
 
 The pages read the JSON API (server/api.py) and follow its event stream; all they show comes from there. They take
-no query parameters (what a browser keeps to itself goes in the fragment): one in the query is a 400 naming it
-(``_query``), as the API refuses a parameter its route does not declare.
+no query parameters (what a browser keeps to itself goes in the fragment): one that means something elsewhere in
+agon (a token, a study position, the API's filters) is a 400 naming it and what to do instead (``_query``); any
+other is ignored, as web pages do (a shared link comes back with ``?fbclid=...``).
 """
 
 from __future__ import annotations
@@ -326,15 +327,19 @@ def _failed(request: Request, e: Exception) -> Response:
     return page
 
 
-def _query(request: Request, hints: dict[str, str] | None = None) -> None:
-    """Hold a page's query to what the page takes: nothing. Each page reads what it shows from its path, and what
-    a browser keeps to itself from the address's fragment (a seat's token, a position on the study page), so a
-    parameter in its query (a typo, a token put where a server reads it) would be silently ignored: it is a 400
-    in the API's words instead (server/queries.py), ``hints`` saying what to do instead for a parameter a person
-    may well try. ``token`` is no exception: a page never reads it from the query."""
+def _query(request: Request, hints: dict[str, str]) -> None:
+    """Refuse, in a page's query, a parameter that means something elsewhere in agon (``hints``, each with what to
+    do instead): a seat's token put where servers and proxies log it (and where the page does not read it, so it
+    showed no seat), a study position as ``?step=3``, the API's filters on the lobby. Each page reads what it shows
+    from its path, and what a browser keeps to itself from the address's fragment, so such a parameter would be
+    silently ignored: it is a 400 in the API's words instead (server/queries.py). Any other parameter is let through
+    and ignored, as web pages do: a link shared through a messenger or a mail comes back with ``?fbclid=...`` or
+    ``?utm_source=...`` added, and must still open."""
+    asked = [(k, v) for k, v in request.query_params.multi_items() if k in hints]
+    if not asked:
+        return
     try:
-        queries.check(f"{request.method} {request.url.path}", (), request.query_params.multi_items(), token=False,
-                      hints=hints)
+        queries.check(f"{request.method} {request.url.path}", (), asked, token=False, hints=hints)
     except queries.BadQuery as e:
         raise api.HttpError(400, str(e)) from None
 
@@ -343,9 +348,11 @@ LOBBY_GAMES = 100
 """How many games the lobby lists, the newest first (a club's whole history is ``GET /api/games``'s, by its
 filters)."""
 
-LOBBY_HINTS = dict.fromkeys(("ruleset", "status", "order", "limit"), (
-    f"the lobby lists the newest {LOBBY_GAMES} games; GET /api/games takes it and lists every game"))
-"""What the lobby's refusal says of a parameter ``GET /api/games`` takes."""
+LOBBY_HINTS = {**dict.fromkeys(("ruleset", "status", "order", "limit"), (
+    f"the lobby lists the newest {LOBBY_GAMES} games; GET /api/games takes it and lists every game")),
+    "token": "a seat's token goes after '#' in its page's address (/games/ID/seat#token=...), which a browser never"
+             " sends to a server; open the link as it was given"}
+"""What the lobby's refusal says of a parameter ``GET /api/games`` takes, or of a token."""
 
 SEAT_HINTS = {"token": "a seat's token goes after '#' in the address (/games/ID/seat#token=...), which a browser"
                        " never sends to a server; open the link as it was given"}
@@ -548,7 +555,7 @@ async def watch(request: Request) -> Response:
 async def watch_data(request: Request) -> Response:
     """The spectators' study data, newer (what the study page redraws itself with)."""
     try:
-        _query(request)
+        _query(request, WATCH_HINTS)
         data = await run_in_threadpool(request.app.state.studies.get, request.app.state.service,
                                        request.path_params["game"])
     except Exception as e:  # noqa: BLE001

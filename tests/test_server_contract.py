@@ -768,28 +768,29 @@ def test_what_the_game_as_it_stands_refuses_is_a_409_the_document_declares_and_m
 # -- pages: what a page takes is all it takes ---------------------------------------------------------------------
 
 
-def test_the_pages_take_no_query_and_refuse_one_in_a_sentence_a_person_reads(api):
+def test_the_pages_refuse_a_query_that_means_something_elsewhere_in_a_sentence_a_person_reads(api):
     """The lobby, a seat's page, the spectators' page and its data read everything from their path (and, in the
-    browser, from the address's fragment): a parameter in their query, a typo or a token put where a server reads
-    it, is a 400 in one sentence naming it, as the API's routes refuse one: a page a person reads for a browser,
-    the API's JSON line for a program. A token is never echoed back, and what each page takes works."""
+    browser, from the address's fragment): a parameter in their query that means something elsewhere in agon (a
+    token put where a server reads it, a study position, the API's filters) is a 400 in one sentence naming it and
+    what to do instead, as the API's routes refuse one: a page a person reads for a browser, the API's JSON line for
+    a program. A token is never echoed back; any other parameter (a messenger's ``fbclid``) is ignored."""
     rs = {"name": "pergamemnon", "min_players": 2, "bots": ["random"]}
     game = create(api, rs, 2, seed=19)
     gid = game["game"]
     mine = next(iter(game["seats"].values()))["token"]
     browser = {"Accept": "text/html,application/xhtml+xml"}
-    cases = [("/", {"limt": "5"}, "GET / has no parameter 'limt'; it takes none; leave the query out"),
-             ("/", {"limit": "5"}, "GET / has no parameter 'limit': the lobby lists the newest 100 games; GET"
+    cases = [("/", {"limit": "5"}, "GET / has no parameter 'limit': the lobby lists the newest 100 games; GET"
                                    " /api/games takes it and lists every game"),
+             ("/", {"token": mine}, "GET / has no parameter 'token': a seat's token goes after '#' in its page's"
+                                    " address"),
              (f"/games/{gid}/seat", {"token": mine}, f"GET /games/{gid}/seat has no parameter 'token': a seat's token"
                                                      " goes after '#' in the address (/games/ID/seat#token=...)"),
-             (f"/games/{gid}/seat", {"as": "Ana"}, f"GET /games/{gid}/seat has no parameter 'as'; it takes none"),
              (f"/games/{gid}/watch", {"step": "3"}, f"GET /games/{gid}/watch has no parameter 'step': a position on"
                                                     " the page goes after '#' in the address (#line=NAME&step=N)"),
              (f"/games/{gid}/watch", {"token": mine}, f"GET /games/{gid}/watch has no parameter 'token': the"
                                                       " spectators' page shows the game as every player sees it"),
              (f"/games/{gid}/watch.json", {"line": "main"}, f"GET /games/{gid}/watch.json has no parameter 'line'"),
-             ("/games/nosuchgame/seat", {"x": "1"}, "GET /games/nosuchgame/seat has no parameter 'x'")]
+             ("/games/nosuchgame/seat", {"token": "x"}, "GET /games/nosuchgame/seat has no parameter 'token'")]
     for path, params, said in cases:
         r = api.http.get(path, params=params)  # a program: the API's error
         assert r.status_code == 400 and r.headers["content-type"] == "application/json", (path, r.text)
@@ -805,6 +806,9 @@ def test_the_pages_take_no_query_and_refuse_one_in_a_sentence_a_person_reads(api
         assert "\n" not in shown and html.unescape(shown) == (
             "This page could not be shown: " + r.json()["error"])
         assert mine not in page.text and "Your decisions" not in page.text  # no seat's page, no token
-    # as they are linked, every page answers
+    # as they are linked, every page answers; and as a messenger or a mail gives the link back, with its own
+    # parameters (or a typo no page would read anyway)
     for path in ("/", f"/games/{gid}/seat", f"/games/{gid}/watch", f"/games/{gid}/watch.json"):
         assert api.http.get(path, headers=browser).status_code == 200, path
+        for extra in ({"fbclid": "IwAR0x"}, {"utm_source": "mail", "utm_medium": "email"}, {"limt": "5"}):
+            assert api.http.get(path, params=extra, headers=browser).status_code == 200, (path, extra)
