@@ -87,8 +87,7 @@ def test_nefertiti_captured_can_end_the_game_when_egypt_keeps_fewer_than_3_cards
     s = play(s, Attacked(player="Alice", defender="Bob", weapon="sword", card="rome.champion"))
     s = play(s, DefenceCommitted(player="Bob", card="egypt.leader"))
     s = play(s, Yielded(player="Bob"))
-    s = play(s, CapturesPlaced(player="Alice"))
-    s = play(s, HandDiscarded(player="Bob"))
+    s = play(s, CapturesPlaced(player="Alice"))  # ended: Bob is not asked to discard ('Final do Jogo')
     bob = player(s, "Bob")
     assert bob.leader_captured and "egypt.runner" in s.box
     p = rs.pending(s)

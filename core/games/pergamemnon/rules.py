@@ -55,12 +55,14 @@ TURN = "rulebook, 'O jogo'"
 CHANCE_EVENTS = (NationsDealt, CreaturesRevealed, CardsDrawn, StarterDrawn)
 
 
-VERSION = "4"
+VERSION = "5"
 """The ruleset version new games are recorded under (``Pergamemnon.version``). Version 1 games keep the rules they
 were played with where version 2 changed them (RULES.md, 'Ruleset versions'). Version 3 plays as version 2 does:
 it was raised when version-1 games began to fold by their own rules, so that the snapshots, summaries and analyses
 made from them before, keyed by the ruleset version, are made again and not read. Version 4 requires a charisma
-card in every recruit (``CHARISMA_CARD_REQUIRED``); games of versions 1 to 3 keep the rule they were played with."""
+card in every recruit (``CHARISMA_CARD_REQUIRED``); games of versions 1 to 3 keep the rule they were played with.
+Version 5 asks nothing once a battle has ended the game: its loser is no longer asked to discard
+(``scoring.ENDS_BEFORE_DISCARD``); games of versions 1 to 4 keep that decision, as recorded."""
 
 
 def initial_state(created: GameCreated) -> State:

@@ -3,7 +3,9 @@
 Follows ../shared/rules/pergamemnon-rulebook.pt.txt, 'Final do Jogo', 'Vencedor' and 'Nações' (Gregos, Persas):
 
 - The game ends at once when fewer creatures lie face up than there are players, or when a nation has fewer
-  cards to fight with (hand, deck and discard pile) than its hand size (3; Persia 4 while Xerxes is free).
+  cards to fight with (hand, deck and discard pile) than its hand size (3; Persia 4 while Xerxes is free). After a
+  battle that ends it, the winner still places the captured cards (that changes the score), and the loser is not
+  asked to discard (``ENDS_BEFORE_DISCARD``).
 - Each player adds the points printed on the hand, deck and discard pile, the Secured points under the city and
   the creatures kept under the city as charisma; captured army cards under the city do not count.
 - The Greeks, while Agamemnon is free, score half a point more per card that is worth points.
@@ -16,10 +18,26 @@ from agon.core.engine import Outcome
 from agon.core.games.pergamemnon.state import PlayerState, State, card, effects, hand_size, playable
 from agon.core.words import counted
 
+ENDS_BEFORE_DISCARD = 5
+"""The ruleset version from which a battle that ends the game asks its loser nothing more: the end is checked once
+the winner has placed the captured cards, before the loser's discard ('Final do Jogo': "o jogo termina
+imediatamente"; "O jogo também termina quando uma Nação já não tem Cartas de Exército suficientes"). The discard
+('O que acontece depois de uma batalha?': "Então, o defensor pode descartar qualquer número das suas Cartas de Mão")
+only readies the hand for the draw that follows a battle, which an ended game never makes, and it moves cards from
+the hand to the discard pile, which count alike for the end, the score and the tie. Until then the loser was asked
+to discard first, and a game recorded then is folded so (RULES.md, 'Ruleset versions')."""
+
+
+def end_checked(s: State) -> tuple[str, ...]:
+    """The phases in which the end is checked: between turns (and from ``ENDS_BEFORE_DISCARD`` before the loser of
+    a battle discards)."""
+    return ("turn", "refill", "discard") if s.version >= ENDS_BEFORE_DISCARD else ("turn", "refill")
+
 
 def game_over(s: State) -> str:
-    """Why the game has ended ("" while it goes on). Checked between turns, once every decision is taken."""
-    if s.phase not in ("turn", "refill") or s.reveal:
+    """Why the game has ended ("" while it goes on). Checked between turns, once every decision that can change
+    the score is taken (``end_checked``)."""
+    if s.phase not in end_checked(s) or s.reveal:
         return ""
     if len(s.creatures) < len(s.players):
         lie = "lies" if len(s.creatures) == 1 else "lie"
