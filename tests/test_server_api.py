@@ -351,12 +351,12 @@ def test_undo_policy_a_player_takes_back_only_their_own_unrevealed_last_decision
     assert client.post(f"/api/games/{gid}/undo").status_code == 401
     r = client.post(f"/api/games/{gid}/undo", json={"steps": 2}, headers=bearer(tok))  # one at a time
     assert r.status_code == 403 and "only their own last decision (steps 1)" in r.json()["error"]
-    # the attacker may: a card laid face down showed nothing
+    # nor may the attacker: the weapon declared told the defender what a card of the attacker's hand is
+    # (Pergamemnon's RULES.md, 'Who is told what'), though the card lies face down
     r = client.post(f"/api/games/{gid}/undo", headers=bearer(tok))
-    assert r.status_code == 200, r.text
-    assert r.json()["event"] == at - 1 and r.json()["undone"] == 1
+    assert r.status_code == 403 and "showed the other players" in r.json()["error"]
+    assert client.get(f"/api/games/{gid}", headers=bearer(tok)).json()["may_undo"] is False
     # once the other player answers (laying a card reveals both), neither may take anything back
-    client.post(f"/api/games/{gid}/act", json={"choice": n}, headers=bearer(tok))
     r = client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(other_tok))
     assert r.status_code == 200
     r = client.post(f"/api/games/{gid}/undo", headers=bearer(tok))
@@ -367,6 +367,24 @@ def test_undo_policy_a_player_takes_back_only_their_own_unrevealed_last_decision
     r = client.post(f"/api/games/{gid}/undo", json={"steps": 2}, headers=host)
     assert r.status_code == 200 and r.json()["event"] == at - 1
     assert client.post(f"/api/games/{gid}/redo", headers=host).json()["event"] == at + 1
+
+
+def test_undo_policy_a_player_takes_back_their_own_last_decision_while_it_showed_nothing(client):
+    """A Peloponnes bid shows only how many coin cards it is ('Leilão'): its bidder may take it back until the other
+    player acts, and then the bidder is asked again."""
+    r = client.post("/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"], "seed": 3})
+    g = r.json()
+    gid = g["game"]
+    who, tok = acting(client, g)
+    opts = client.get(f"/api/games/{gid}/options", headers=bearer(tok)).json()["options"]
+    n = next(o["n"] for o in opts if " bids " in o["text"])
+    at = client.post(f"/api/games/{gid}/act", json={"choice": n}, headers=bearer(tok)).json()["event"]
+    assert acting(client, g)[0] != who
+    assert client.get(f"/api/games/{gid}", headers=bearer(tok)).json()["may_undo"] is True
+    r = client.post(f"/api/games/{gid}/undo", headers=bearer(tok))
+    assert r.status_code == 200, r.text
+    assert r.json()["event"] == at - 1 and r.json()["undone"] == 1
+    assert acting(client, g)[0] == who
 
 
 def test_an_undo_the_policy_refuses_is_a_403_declared_for_the_route_and_moves_nothing(client):

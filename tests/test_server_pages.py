@@ -254,11 +254,12 @@ def test_a_click_overtaken_by_the_same_seats_other_page_says_so_in_a_players_wor
 
 
 def test_the_undo_button_shows_only_while_the_policy_allows_and_an_undo_reaches_the_other_seat(browser, server):
-    """Pergamemnon between two people: nobody is offered an undo before deciding anything; an attack laid face
-    down may be taken back (the button appears on the attacker's page only), and taking it back takes the
-    defender's options away on their page, live."""
+    """Peloponnes between two people: nobody is offered an undo before deciding anything; a bid (it shows only how
+    many coin cards it is) may be taken back (the button appears on the bidder's page only), and taking it back
+    takes the other player's options away on their page, live. (A Pergamemnon attack may not be: its weapon was
+    declared; tests/test_server_api.py.)"""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
                                                     "seed": 3}).json()
     who = httpx.get(f"{base}/api/games/{created['game']}").json()["pending"]["player"]
     other = "Bo" if who == "Ana" else "Ana"
@@ -271,7 +272,7 @@ def test_the_undo_button_shows_only_while_the_policy_allows_and_an_undo_reaches_
         me.wait_for_selector("#options > button")
         _at(them, int(me.get_attribute("#status", "data-event")))
         assert not me.is_visible("#undo") and not them.is_visible("#undo")
-        me.locator("#options > button", has_text="face down").first.click()
+        me.locator("#options > button", has_text=" bids ").first.click()
         them.wait_for_selector("#options > button")
         me.wait_for_selector("#undo", state="visible")
         assert not them.is_visible("#undo")

@@ -1,5 +1,6 @@
 """Nothing is asked once a battle has ended the game (rulebook, 'Final do Jogo': "o jogo termina imediatamente";
-ruleset version 5), and games recorded before still replay as played. Through the service, as a player sees it."""
+ruleset version 5), games recorded before still replay as played, and a declared attack cannot be taken back by
+the attacker ('A Batalha': "o atacante indica claramente qual a arma"). Through the service, as a player sees it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from agon.cli.play_cmds import options_data
-from agon.core.games.pergamemnon import scoring
+from agon.core import seats
+from agon.core.games.pergamemnon import scoring, view
 from agon.core.service import NewGame, ServiceError
 from agon.events.pergamemnon import Attacked, CapturesPlaced, DefenceCommitted, HandDiscarded, Yielded
 from tests.pergamemnon.helpers import (
@@ -110,3 +112,25 @@ def test_the_gate_is_what_keeps_the_version_1_replay_s_last_discard(sqlite_svc, 
         sqlite_svc.import_(REPLAY.read_bytes())
     assert "event #175 breaks a rule" in str(e.value) and "the game is over" in str(e.value)
 
+
+def test_an_attacker_may_not_take_back_the_attack_whose_weapon_the_defender_was_told(sqlite_svc, monkeypatch):
+    svc = sqlite_svc
+    gid = svc.new_game(NewGame(ruleset="pergamemnon", players=["Ana", "Bo"], seed=3))
+    line = svc.load(gid)
+    attacker = line.pending.player
+    attack = next(o for o in options_data(line)["options"] if o["event"]["type"] == "pergamemnon.attacked")
+    svc.act(gid, str(attack["n"]))
+    line = svc.load(gid)
+    assert line.pending.player != attacker  # the defender is asked, told the weapon
+    assert f"declaring a {attack['event']['weapon']}" in svc.log(line)[-1].sentence
+    assert not seats.may_undo(svc, line, attacker)  # no undo is offered to the attacker's seat
+    with pytest.raises(seats.UndoRefused, match="showed the other players something they could not see before"):
+        seats.undo(svc, line, attacker)
+    # the weapon is what was shown (the card stays face down): without ``shows`` the undo would have been allowed
+    monkeypatch.setattr(view, "shows", lambda s, e: False)
+    assert seats.may_undo(svc, line, attacker)
+    monkeypatch.undo()
+    # the host may still take it back, and the attacker is asked again
+    assert seats.may_undo(svc, line, seats.HOST)
+    seats.undo(svc, line, seats.HOST)
+    assert svc.load(gid).pending.player == attacker

@@ -101,6 +101,9 @@ class Pergamemnon:
     def option_text(self, state: State, event: Event) -> str:
         return view.option_text(state, event)
 
+    def shows(self, before: State, event: Event, after: State) -> bool:
+        return view.shows(before, event)
+
 
 RULESET = Pergamemnon()
 

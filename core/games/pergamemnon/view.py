@@ -195,6 +195,18 @@ def secrets(s: State, e: Event) -> list[tuple[tuple[str, ...], str]]:
     return []
 
 
+def shows(s: State, e: Event) -> bool:
+    """Whether decision ``e`` shows the other players something hidden that no view names: an attack's weapon.
+    'A Batalha': "o atacante indica claramente qual a arma (espada, lança ou arco) que ele deseja usar no ataque e
+    coloca uma das suas 3 cartas de mão, de face para baixo", and only a card with that weapon may be laid: the
+    declaration tells the defender, who then chooses a defence by it, what a card of the attacker's hand is. The
+    rulebook has no taking back of a declared attack. The views tell the weapon as a word, not among the names the
+    undo policy (core/seats.py) reads, so it asks this: the attacker may not take an attack back, the host may
+    (RULES.md, 'Who is told what'). A card laid in defence or reinforcement, a recruit and a discard are named in
+    the views."""
+    return isinstance(e, Attacked)
+
+
 def narrate(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
     """``e`` told as ``viewer`` may read it (``PUBLIC``: every player; ``None``: everything)."""
     match e:
