@@ -77,6 +77,8 @@ def test_a_battle_that_ends_the_game_asks_the_loser_nothing(sqlite_svc):
     assert shown["status"].startswith("over: Alice wins") and shown["status"].endswith(ENDED)
     assert shown["pending"]["kind"] == "over" and shown["options"] == []
     assert len(line.state.players[1].hand) == 2
+    seen = line.ruleset.view(line.state, "Bob")
+    assert seen["phase"] == "over" and seen["to_act"] is None and seen["outcome"].endswith(ENDED)
     assert isinstance(line.events[-1], CapturesPlaced)
     with pytest.raises(ServiceError, match="the game is over"):
         _act(sqlite_svc, gid, {"type": "pergamemnon.hand_discarded", "player": "Bob", "cards": []})

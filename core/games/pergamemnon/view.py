@@ -112,7 +112,7 @@ def view(s: State, viewer: str | None) -> dict[str, Any]:
             }
         )
     return {
-        "phase": s.phase,
+        "phase": "over" if isinstance(p_next, Over) else s.phase,  # not the step it ended in (a discard not asked)
         "turn": s.turn,
         "to_act": getattr(p_next, "player", None),
         "next": getattr(p_next, "prompt", None) or getattr(p_next, "label", None),
