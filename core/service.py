@@ -326,9 +326,12 @@ class Line:
         return self._tail[0].depth
 
     def _read_whole(self) -> None:
+        """Reads the line before the tail from the store, up to the tail's first node: a line ``extended`` by
+        events not stored yet (its summary is computed before the write) has a head the store does not hold."""
         if self._envs is None:
             assert self._fetch is not None
-            self._envs, self._events = self._fetch(self.head.id)
+            envs, events = self._fetch(self._tail[0].id)
+            self._envs, self._events = envs + self._tail[1:], events + self._tail_events
 
     @property
     def envelopes(self) -> list[Envelope]:

@@ -20,6 +20,7 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test cl
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
+from agon.core.engine import Decision
 from agon.core.service import Service
 from agon.events.store import Store
 from agon.server.app import create_app
@@ -783,3 +784,29 @@ def test_the_spectators_page_loads_plotly_from_one_cached_address(client):
     assert packed.content == plain.content  # the client undid the gzip: the same script
     assert len(plain.content) > 1_000_000 and b"plotly" in plain.content[:2000].lower()
     assert client.get("/static/plotly-0.0.0.js").status_code == 404
+
+
+def test_a_branch_made_past_a_snapshot_where_a_person_acts_takes_their_decision(client):
+    """A line read from a state snapshot (kept at event 64) and branched where a person acts at once has no summary
+    of its own yet: the first decision on it is recorded, and the game is not listed as damaged (the summary once
+    read the new line's head before it was stored: a 400 'damaged', and the listing then said so)."""
+    g = client.post("/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo", "Cy"], "seed": 1}).json()
+    gid, host = g["game"], bearer(g["host"]["token"])  # (its civilizations are dealt after its first event)
+    while client.get(f"/api/games/{gid}").json()["pending"]["kind"] == "decision":
+        who, tok = acting(client, g)
+        assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    line = Service(Store(client.store_url)).load(gid)
+    assert line.state is not None and line.base == 0  # read whole and folded, as `agon options` would: the
+    assert Service(Store(client.store_url)).load(gid).base == 64  # state at event 64 is kept, and read from
+    at = max(n for n in range(line.depth) if isinstance(line.ruleset.pending(line.state_at(n)), Decision))
+    assert at > 64
+    r = client.post(f"/api/games/{gid}/branch", json={"name": "whatif", "at": at}, headers=host)
+    assert r.status_code == 200 and r.json()["event"] == at  # a person acts there: nothing moved by itself
+    tok = g["seats"][line.ruleset.pending(line.state_at(at)).player]["token"]
+    other = len(seat_options(client, gid, tok))  # not the decision main took there (its event is stored)
+    assert other > 1
+    r = client.post(f"/api/games/{gid}/act", json={"choice": other}, headers=bearer(tok))
+    assert r.status_code == 200, r.text
+    assert r.json()["event"] > at
+    listed = {x["game"]: x for x in client.get("/api/games").json()}[gid]
+    assert "damaged" not in json.dumps(listed)
