@@ -423,7 +423,8 @@ document.getElementById("create").onsubmit = async ev => {
     bots: split(document.getElementById("bots").value)"""
         r""".map(b => ({name: b.split(":")[0], kind: b.split(":")[1] || "random"})),
     title: document.getElementById("title").value, table: document.getElementById("table").checked};
-  if (seed) body.seed = Number(seed);
+  // a number goes as one; anything else as typed, so the refusal names what was typed (Number gave NaN: null)
+  if (seed) body.seed = /^-?[0-9]+([.][0-9]*)?$/.test(seed) ? Number(seed) : seed;
   const r = await fetch("/api/games", {method: "POST", """
       r"""headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
   const data = await r.json();

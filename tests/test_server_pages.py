@@ -314,6 +314,25 @@ def test_the_lobby_lists_a_game_it_just_created_and_fits_a_phone(browser, server
         ctx.close()
 
 
+def test_the_lobby_names_a_seed_that_is_not_a_number_as_it_was_typed(page, server):
+    """A seed typed as words went as JSON null: the refusal said "not null: leave the field out", of a box the
+    person had filled in. It goes as typed, and the sentence names it."""
+    base, _ = server
+    page.goto(base + "/")
+    page.select_option("#ruleset", "pergamemnon")
+    page.fill("#players", "Ana, Bo")
+    page.fill("#seed", "seven")
+    page.click("button[type=submit]")
+    page.wait_for_function("document.getElementById('error').textContent !== ''")
+    said = page.inner_text("#error")
+    assert "'seed' must be a whole number, not the string 'seven'" in said and "null" not in said, said
+    assert "No games yet." in page.inner_text("#games-box")
+    page.fill("#seed", "7")
+    page.click("button[type=submit]")
+    page.wait_for_selector(".seat-link[data-who=spectators]")
+    assert page.inner_text("#error") == "" and not page.page_errors
+
+
 def test_the_host_is_told_how_to_enter_a_die_it_rolled_at_the_table(browser, server):
     """A die has no items to list: the host's page said "possible: " and nothing more; it says what to type."""
     base, url = server
