@@ -300,6 +300,7 @@ _PAGE = """<!DOCTYPE html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
 <title>@TITLE@</title>
 <style>
   body { font-family: system-ui, sans-serif; margin: 0; color: #222; }

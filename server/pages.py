@@ -304,6 +304,7 @@ def _page(title: str, body: str, game: str = "", script: str = "") -> HTMLRespon
         f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta name="referrer" content="no-referrer">'
+        f'<link rel="icon" href="data:,">'  # no icon: the browser asks for no /favicon.ico (a 404 in its console)
         f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>"
         f'<body data-game="{html.escape(game)}">{body}{scripts}</body></html>',
         headers={"Cache-Control": "no-store"})

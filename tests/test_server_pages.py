@@ -333,6 +333,33 @@ def test_the_lobby_names_a_seed_that_is_not_a_number_as_it_was_typed(page, serve
     assert page.inner_text("#error") == "" and not page.page_errors
 
 
+def test_the_pages_ask_for_no_icon_and_log_no_error_in_the_browsers_console(browser, server):
+    """Every page asked for /favicon.ico, a 404, which the browser's console showed as an error on each load (what
+    a person looking there for a real problem reads first): the pages name no icon, so nothing is asked."""
+    base, _ = server
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        asked, said = [], []
+        page.on("request", lambda r: asked.append(r.url))
+        page.on("console", lambda m: said.append(m.text) if m.type == "error" else None)
+        page.goto(base + "/")
+        page.select_option("#ruleset", "peloponnes")
+        page.fill("#players", "Ana, Bo")
+        page.click("button[type=submit]")
+        page.wait_for_selector(".seat-link[data-who=spectators]")
+        links = [a.get_attribute("href") for a in page.query_selector_all(".seat-link")]
+        for link in links:
+            page.goto(base + link)
+            page.wait_for_load_state("load")
+        page.wait_for_timeout(500)  # a browser asks for the icon after the load
+        assert len(links) == 4
+        assert not [u for u in asked if "favicon" in u], asked
+        assert said == [], said
+    finally:
+        ctx.close()
+
+
 def test_the_host_is_told_how_to_enter_a_die_it_rolled_at_the_table(browser, server):
     """A die has no items to list: the host's page said "possible: " and nothing more; it says what to type."""
     base, url = server
