@@ -64,18 +64,18 @@ AltOpt = Annotated[int, typer.Option("--alternatives", help="Judge at most this 
 
 def _run(game: str, branch: str | None, rollouts: int, bot: str | None, seed: int, workers: int | None, judge_all: bool,
          fresh: bool, cluster: str | None, threshold: float, alternatives: int, quiet: bool = False,
-         announce: Callable[[Line], None] | None = None) -> Any:
+         announce: Callable[[Line, Any], None] | None = None) -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from agon.core.analyse import Settings, analyse
+    from agon.core.analyse import Settings, analyse, settled
 
     svc = service()
     line = svc.load(game, branch)
+    settings = settled(line, Settings(rollouts=rollouts, bot=bot, seed=seed, workers=workers or default_workers(),
+                                      judge_all=judge_all, threshold=threshold, max_alternatives=max(2, alternatives),
+                                      fresh=fresh, cluster=cluster))
     if announce is not None:
-        announce(line)
-    settings = Settings(rollouts=rollouts, bot=bot, seed=seed, workers=workers or default_workers(),
-                        judge_all=judge_all, threshold=threshold, max_alternatives=max(2, alternatives),
-                        fresh=fresh, cluster=cluster)
+        announce(line, settings)
     columns = (TextColumn("games played on"), BarColumn(), MofNCompleteColumn(), TextColumn("time left"),
                TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True, disable=bars_off(quiet)) as bar:
@@ -107,13 +107,13 @@ def analyse(
     lost more than --threshold of win chance against the best alternative are marked, with the command that
     plays the better move. Results are cached in the store: a second run is instant."""
     from agon.analysis import chances
-    from agon.core.bots import judging_bot
 
-    def announce(line: Line) -> None:
-        # what it is about to do, before the games are played (the bar on stderr then says how long is left)
+    def announce(line: Line, settings: Any) -> None:
+        # what it is about to do, once the request is accepted and before the games are played (the bar on stderr
+        # then says how long is left)
         console.print(f"[bold]{escape(line.ruleset.title)}[/] game {line.game.id}, branch {escape(line.branch.name)}:"
                       f" each position is judged by {rollouts} games played on to the end by"
-                      f" {escape(bot or judging_bot(line.ruleset))} bots"
+                      f" {escape(settings.bot)} bots"
                       f" (seed {seed}).", markup=True)
 
     a = _run(game, branch, rollouts, bot, seed, workers, judge_all, fresh, cluster, threshold, alternatives,

@@ -163,9 +163,8 @@ def _dask(tasks: Sequence[Task], address: str) -> Iterator[tuple[int, Tally]]:
         client.close()
 
 
-def _reachable(address: str) -> None:
-    """Fail at once, in one line, when nothing listens at ``address`` (Dask itself would retry for a while)."""
-    import socket
+def _address(address: str) -> tuple[str, int]:
+    """The host and port of a scheduler address (``tcp://HOST:PORT``), or ``ServiceError`` saying how to give it."""
     from urllib.parse import urlsplit
 
     parts = urlsplit(address if "://" in address else f"tcp://{address}")
@@ -175,6 +174,14 @@ def _reachable(address: str) -> None:
         host = port = None
     if not host or not port:
         raise ServiceError(f"--cluster {address!r} is not a scheduler address; give it as tcp://HOST:PORT")
+    return host, port
+
+
+def _reachable(address: str) -> None:
+    """Fail at once, in one line, when nothing listens at ``address`` (Dask itself would retry for a while)."""
+    import socket
+
+    host, port = _address(address)
     try:
         socket.create_connection((host, port), timeout=10).close()
     except OSError as e:
@@ -344,21 +351,33 @@ def _judged_here(line: Line, settings: Settings) -> set[str]:
     return set(line.created.names) if settings.judge_all or not people else people
 
 
+def settled(line: Line, settings: Settings) -> Settings:
+    """``settings`` for ``line`` as ``analyse`` reads them (the bot named in any case, the ruleset's judging bot
+    when none is), or ``ServiceError`` naming what cannot be used: a face asks here before it says what it is
+    about to do, so a refused request prints only its one line."""
+    if settings.rollouts < 1:
+        raise ServiceError("--rollouts must be at least 1")
+    kinds = bots_of(line.ruleset)
+    bot = settings.bot if settings.bot is None or settings.bot in kinds else settings.bot.strip().lower()
+    if bot is None:
+        bot = judging_bot(line.ruleset)
+    if bot not in kinds:
+        raise ServiceError(f"unknown bot kind {settings.bot!r} for {line.ruleset.name}; choose one of:"
+                           f" {', '.join(sorted(kinds))}")
+    if not 0 < settings.threshold < 1:
+        raise ServiceError("--threshold is a share of win chance between 0 and 1, e.g. 0.1")
+    if settings.cluster:
+        _address(settings.cluster)
+    return replace(settings, bot=bot)
+
+
 def analyse(svc: Service, line: Line, settings: Settings, progress: Progress | None = None,
             only_cached: bool = False) -> Analysis | None:
     """Estimate every position of ``line`` and judge its decisions (see the module's docstring).
 
     With ``only_cached`` nothing is played: the analysis is made of cached results, or is None when a position
     has none (a decision whose alternatives are not all cached is left out)."""
-    if settings.rollouts < 1:
-        raise ServiceError("--rollouts must be at least 1")
-    if settings.bot is None:
-        settings = replace(settings, bot=judging_bot(line.ruleset))
-    if settings.bot not in bots_of(line.ruleset):
-        raise ServiceError(f"unknown bot kind {settings.bot!r} for {line.ruleset.name}; choose one of:"
-                           f" {', '.join(sorted(bots_of(line.ruleset)))}")
-    if not 0 < settings.threshold < 1:
-        raise ServiceError("--threshold is a share of win chance between 0 and 1, e.g. 0.1")
+    settings = settled(line, settings)
     t0 = time.perf_counter()
     rs = line.ruleset
     players = line.created.names

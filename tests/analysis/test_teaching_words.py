@@ -72,6 +72,22 @@ def test_agon_analyse_says_how_sure_it_is_in_plain_words(agon):
     assert "the game is not over on this line: it stops at #11" in out  # Bruno is still to play
 
 
+def test_a_refused_analysis_prints_its_one_line_and_nothing_of_what_it_was_about_to_do(agon):
+    gid = _pig(agon)
+    for option in (("--bot", "nosuch"), ("--cluster", "foo")):
+        r = agon("analyse", gid, *option, "--rollouts", "2", "--workers", "1", ok=False)
+        assert r.exit_code == 1 and r.stdout == "", (option, r.stdout)
+        assert len(r.stderr.splitlines()) == 1, r.stderr
+    assert "unknown bot kind 'nosuch' for toy; choose one of: " in agon(
+        "analyse", gid, "--bot", "nosuch", ok=False).stderr
+
+
+def test_analyse_reads_a_bot_kind_in_any_case_as_agon_new_does(agon):
+    gid = _pig(agon)
+    out = agon("analyse", gid, "--bot", "Random", "--rollouts", "2", "--workers", "1").stdout
+    assert "played on to the end by random bots (seed 0)" in out.splitlines()[0]
+
+
 def test_compare_answers_what_if_in_words_with_the_analysis_estimate(agon):
     gid = _pig(agon)
     agon("branch", gid, "held", "--at", "9", "-b", "main")
