@@ -106,7 +106,7 @@ def scores(
     game: GameArg,
     branch: Annotated[list[str] | None, typer.Option(
         "--branch", "-b", help="A line to draw (default: the game's current one). Repeat it to overlay what-if "
-        "lines, dashed, on the first.", parser=branch_name)] = None,
+        "lines on the first: thinner, with hollow markers, from where they part.", parser=branch_name)] = None,
     top: Annotated[int, typer.Option("--top", help="How many of the largest swings to annotate.",
                                      parser=whole(0, 1000))] = 3,
     out: OutOpt = None,

@@ -42,6 +42,15 @@ def test_plot_scores_overlays_branches_and_names_the_file_after_them(agon, game,
     assert "lucky parts after #10" in (tmp_path / f"plots/{game}-main-scores-vs-lucky.html").read_text()
 
 
+def test_plot_scores_help_tells_how_overlaid_lines_are_drawn_as_the_figure_draws_them(agon, game, tmp_path):
+    # a what-if line is drawn thinner with hollow markers (each player keeps their own dash), never "dashed"
+    page = (tmp_path / agon("plot", "scores", game, "-b", "main", "-b", "lucky").stdout.split(" to ")[1].split()[0])
+    assert '"symbol":"circle-open"' in page.read_text().replace(" ", "")
+    words = " ".join(agon("plot", "scores", "--help").stdout.replace("│", " ").split())
+    assert "overlay what-if lines on the first: thinner, with hollow markers, from where they part" in words
+    assert "dashed" not in words
+
+
 def test_plot_scores_json_gives_the_timeline_and_turning_points(agon, game):
     data = json.loads(agon("plot", "scores", game, "-b", "main", "-b", "lucky", "--json").stdout)
     assert [d["branch"] for d in data] == ["main", "lucky"]
