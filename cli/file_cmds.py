@@ -16,6 +16,7 @@ from agon.cli.common import (
     branch_name,
     cited,
     console,
+    err,
     examples,
     friendly,
     input_file,
@@ -50,10 +51,18 @@ def export(
     if sign is not None:
         input_file(sign, "key file", "; `agon keygen FILE` writes a key pair")
     svc = service()
+    left_out = ""
     if branch is not None:
+        from agon.core.notes import on_line
+
         data = svc.export(game, branch)
         events = json.loads(data.splitlines()[-1])["events"]  # as its trailer says
         count = f"{counted(events, 'event')} of branch {branch}"
+        line = svc.load(game, branch)
+        notes = len(on_line(svc, line))
+        if notes:  # a line's file holds its events only: say so rather than lose the notes without a word
+            left_out = (f"The {counted(notes, 'note')} on this line {'is' if notes == 1 else 'are'} not in a one-line"
+                        f" file; {cited(f'export {line.game.id} -o FILE')} writes the whole game with its notes.")
     else:
         from agon.core import document
         from agon.core.transfer import build_document
@@ -72,9 +81,13 @@ def export(
         count += ", signed"
     if output is None:
         typer.echo(data.decode(), nl=False)
+        if left_out:
+            err.print(left_out)
         return
     write_file(output, data)  # whole or not at all, missing folders created, as view, plot and cards do
     console.print(f"Wrote {count} to {output}", markup=False)
+    if left_out:
+        console.print(left_out, markup=False)
 
 
 @app.command("import", epilog=examples("agon import game.jsonl", "agon --db other.db import game.jsonl --json"))

@@ -90,3 +90,17 @@ def test_a_note_on_an_undone_event_is_listed_as_such(sqlite_svc):
     assert [(b, nt.n, nt.text) for b, nt in rows] == [("", n, "gone soon")]
     with pytest.raises(ServiceError, match="a note holds at most"):
         add(sqlite_svc, gid, 1, "x" * 5000)
+
+
+def test_a_one_line_export_says_that_the_line_s_notes_are_not_in_it(agon):
+    gid = new_game(agon)
+    out = agon("export", gid, "-b", "main", "-o", "line.jsonl").stdout
+    assert "The" not in out  # no note yet: nothing to say
+    agon("note", gid, "2", "a bold start")
+    out = agon("export", gid, "-b", "main", "-o", "line.jsonl").stdout
+    assert f"The 1 note on this line is not in a one-line file; `agon export {gid} -o FILE` writes the whole game" \
+           " with its notes." in out
+    r = agon("export", gid, "-b", "main")  # on stdout: the file alone there, the notice on stderr
+    assert "a bold start" not in r.stdout and all(json.loads(ln) for ln in r.stdout.splitlines())
+    assert r.stderr.startswith("The 1 note on this line is not in a one-line file")
+    assert "a bold start" in agon("export", gid).stdout  # the whole game keeps it
