@@ -12,6 +12,7 @@ import json
 import os
 import re
 import secrets
+import unicodedata
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from functools import cached_property
@@ -150,7 +151,9 @@ def seats_problem(names: Sequence[str]) -> str | None:
             return problem
         if n.strip() in RESERVED_NAMES or n != n.strip() or "," in n or ":" in n:
             return f"{shown(n)} cannot be a player name (reserved, blank, or with ',' or ':')"
-    if len(set(names)) != len(names):
+    # the same letters written two ways (an 'é' as one character or as 'e' and an accent) print alike and read
+    # alike: two seats so named could not be told apart, nor the second one typed
+    if len({unicodedata.normalize("NFC", n) for n in names}) != len(names):
         return "two seats have the same name; give every player a different name"
     return None
 

@@ -113,3 +113,14 @@ def test_names_and_notes_that_look_like_the_study_pages_slots_stay_text(agon, tm
     text = json.dumps(data)
     assert "@SCRIPT@" in text and "@DATA@" in text and "@PLOTLY@ and @SCRIPT@" in text
     assert page.count("<script") == 3  # plotly.js, the data and the page's own script: nothing pasted twice
+
+
+def test_two_seats_whose_names_are_the_same_letters_written_two_ways_are_refused(agon, sqlite_svc):
+    composed, decomposed = "Zo\u00eb", "Zoe\u0308"  # 'Zoë' both ways: they print alike
+    with pytest.raises(ServiceError, match="two seats have the same name"):
+        sqlite_svc.new_game(NewGame("toy", players=[composed, decomposed]))
+    assert sqlite_svc.games() == []
+    r = agon("new", "toy", "-p", composed, "-p", decomposed, ok=False)
+    assert r.exit_code == 1 and r.stderr == "error: two seats have the same name; give every player a different name\n"
+    gid = agon("new", "toy", "-p", composed, "-p", "Zoe", "--seed", "2").stdout.splitlines()[0]  # other names
+    assert "Zoë" in agon("state", gid, "--as", composed).stdout
