@@ -101,6 +101,10 @@ def branch(
     console.print(f"Branch {name} starts after event #{now.events - 1} of {made.parent_branch}"
                   f" with {'fresh' if reseed else 'the same'} luck; now on {name}: {now.status}")
     back = cited(f"switch {game_id} {shlex.quote(made.parent_branch or '')}")
+    if now.over:  # a branch at the end of a finished line has nothing to play on
+        console.print(f"Nothing to play here: the game is over at this position; branch from an earlier one with"
+                      f" {cited(f'branch {game_id} NAME --at N')} to play on (back: {back})", markup=False)
+        return
     console.print(f"Play on with: {agon_line(f'options {game_id}')}   (back: {back})", markup=False)
 
 

@@ -256,3 +256,15 @@ def test_hints_for_a_line_that_is_not_the_current_one_name_it(agon):
     assert f"Stopped; every decision so far is recorded. Go on later with: agon play {gid} -b main" in out
     out = agon("analyse", gid, "-b", "main", "--rollouts", "2", "--workers", "1").stdout
     assert f"`agon plot chances {gid} -b main` draws the chart" in out
+
+
+def test_a_branch_where_the_game_is_over_says_so_instead_of_asking_to_play_on(agon):
+    out = agon("new", "toy", "--bot", "ann:random", "--bot", "bob:random", "--seed", "3").stdout
+    gid = out.splitlines()[0].strip()
+    over = json.loads(agon("games", "--json").stdout)[0]
+    assert over["status"].startswith("over")
+    out = agon("branch", gid, "late").stdout
+    assert "Play on with" not in out and "options" not in out
+    assert (f"Nothing to play here: the game is over at this position; branch from an earlier one with"
+            f" `agon branch {gid} NAME --at N` to play on (back: `agon switch {gid} main`)") in " ".join(out.split())
+    assert "Play on with: agon options" in agon("branch", gid, "early", "--at", "1").stdout
