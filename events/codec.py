@@ -102,15 +102,47 @@ class Codec:
             near = difflib.get_close_matches(kind[:100], tags, n=1)
             raise DecodeError(f"it has no event type {kind[:60]!r}" + (f"; did you mean {near[0]!r}?" if near else ""))
         try:
-            return msgspec.convert(obj, Union[self.types])  # noqa: UP007
+            event = msgspec.convert(obj, Union[self.types])  # noqa: UP007
         except msgspec.ValidationError as e:
             raise DecodeError(_in_words(str(e))) from None
+        stray = _stray_field(obj, event)
+        if stray is not None:  # read without it, the event would be another than the one typed ('gran' for 'grain')
+            raise DecodeError(stray)
+        return event
 
     def to_obj(self, event: Event) -> Any:
         return msgspec.to_builtins(event)
 
     def json_schema(self) -> dict[str, Any]:
         return msgspec.json.schema(Union[self.types])  # noqa: UP007
+
+
+def _stray_field(obj: Any, value: Any, at: str = "") -> str | None:
+    """Why ``obj`` (an event as a person typed it) holds a key that ``value`` (what it was read as) has no field
+    for, naming the first such key and the fields there; None when every key was read."""
+    if isinstance(value, msgspec.Struct) and isinstance(obj, dict):
+        config = value.__struct_config__
+        fields = dict(zip(value.__struct_encode_fields__, value.__struct_fields__))
+        for key, part in obj.items():
+            if key == config.tag_field:
+                continue
+            if key not in fields:
+                return f"{at + str(key)[:60]!r} is not one of its fields (there: {', '.join(fields) or 'none'})"
+            found = _stray_field(part, getattr(value, fields[key]), f"{at}{key}.")
+            if found is not None:
+                return found
+    elif isinstance(value, (tuple, list)) and isinstance(obj, list):
+        for i, (part, read) in enumerate(zip(obj, value)):
+            found = _stray_field(part, read, f"{at}{i}.")
+            if found is not None:
+                return found
+    elif isinstance(value, dict) and isinstance(obj, dict):
+        for key, part in obj.items():
+            if key in value:
+                found = _stray_field(part, value[key], f"{at}{key}.")
+                if found is not None:
+                    return found
+    return None
 
 
 _KINDS = {"int": "a whole number", "float": "a number", "str": "text", "bool": "true or false", "NoneType": "null",

@@ -49,6 +49,8 @@ def test_a_decision_is_recorded_with_the_chance_it_triggers_and_bots_follow(svc)
         ("{oops", "not valid JSON"),
         ('{"type": "toy.nope"}', "not an event of toy"),
         ('{"type": "toy.held", "banked": 50}', "refused: hold: you bank exactly your running 0 points"),
+        # a key the event has no field for is refused, not left out: the event read would not be the one typed
+        ('{"type": "toy.roll_chosen", "times": 2}', "not an event of toy: 'times' is not one of its fields"),
         ("hello", "give a choice number"),
     ],
 )

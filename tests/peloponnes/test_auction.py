@@ -3,9 +3,11 @@ turn order (rulebook, '3. Leilão', '4. Ordem do Turno', 'Edifícios Especiais')
 
 from __future__ import annotations
 
+import pytest
+
 from agon.core.engine import Chance, Decision
 from agon.core.games.peloponnes import auction
-from agon.events.codec import Codec
+from agon.events.codec import Codec, DecodeError
 from agon.events.peloponnes import EVENTS, BidMoved, BidPlaced, BidWithdrawn, Passed
 from tests.peloponnes.helpers import AUCTION_ROW, auction_round, coins, play, refused, rs, seat, slots
 
@@ -182,3 +184,12 @@ def test_legal_bids_are_a_short_canonical_list_that_validates():
     assert Passed(player="Alice") in options
     assert len(options) < 25
     assert all(rs.validate(s, e) is None for e in options)
+
+
+def test_a_mistyped_coin_in_a_bid_typed_as_json_is_refused_not_left_out():
+    # 'gran' for 'grain': read without it, the bid would be 3 where 4 was meant
+    codec = Codec(EVENTS)
+    with pytest.raises(DecodeError, match=r"'coins.gran' is not one of its fields \(there: wood, stone, grain,"
+                                          r" people\)"):
+        codec.from_obj({"type": "peloponnes.bid_placed", "player": "Alice", "card": "T_V3",
+                        "coins": {"stone": 3, "gran": 1}})
