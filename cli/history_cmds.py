@@ -154,6 +154,7 @@ def replay(
             try:
                 answer = typer.prompt("Enter for the next step (q to stop)", default="", show_default=False)
             except (EOFError, typer.Abort):
+                console.print()  # the input ended (Ctrl-D) on the prompt's line: end that line, as Enter would
                 return
             if answer.strip().lower() == "q":
                 return

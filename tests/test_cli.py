@@ -268,3 +268,10 @@ def test_a_branch_where_the_game_is_over_says_so_instead_of_asking_to_play_on(ag
     assert (f"Nothing to play here: the game is over at this position; branch from an earlier one with"
             f" `agon branch {gid} NAME --at N` to play on (back: `agon switch {gid} main`)") in " ".join(out.split())
     assert "Play on with: agon options" in agon("branch", gid, "early", "--at", "1").stdout
+
+
+def test_replay_pause_ends_its_prompt_line_when_the_input_ends(agon):
+    gid = new_toy(agon)
+    out = agon("replay", gid, "--pause", "--to", "1", input="").stdout  # Ctrl-D at the first prompt
+    assert out.endswith("Enter for the next step (q to stop): \n")
+    assert "#1" not in out
