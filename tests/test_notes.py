@@ -104,3 +104,22 @@ def test_a_one_line_export_says_that_the_line_s_notes_are_not_in_it(agon):
     assert "a bold start" not in r.stdout and all(json.loads(ln) for ln in r.stdout.splitlines())
     assert r.stderr.startswith("The 1 note on this line is not in a one-line file")
     assert "a bold start" in agon("export", gid).stdout  # the whole game keeps it
+
+
+def test_a_note_on_an_event_just_undone_says_it_was_undone_and_how_to_bring_it_back(agon):
+    gid = new_game(agon)
+    last = len(json.loads(agon("log", gid, "--json").stdout)) - 1
+    agon("undo", gid)
+    now = len(json.loads(agon("log", gid, "--json").stdout)) - 1
+    r = agon("note", gid, str(last), "too late", ok=False)
+    assert r.exit_code == 1 and r.stderr == (f"error: event #{last} was undone on branch main, which now has events"
+                                             f" 0 to {now}; `agon redo {gid}` brings it back to note it\n")
+    r = agon("note", gid, "99", "never was", ok=False)  # not an undone event: the line's events are named
+    assert f"event #99 is not on branch main, which has events 0 to {now}" in r.stderr
+    agon("redo", gid)
+    assert f"Noted event #{last}" in agon("note", gid, str(last), "back again").stdout
+    agon("branch", gid, "aside")
+    agon("switch", gid, "main")
+    agon("undo", gid, "-b", "aside")
+    assert f"`agon redo {gid} -b aside` brings it back" in agon("note", gid, str(last), "x", "-b", "aside",
+                                                                 ok=False).stderr
