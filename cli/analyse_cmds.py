@@ -138,7 +138,8 @@ def analyse(
 
     first, last = a.positions[0], a.positions[-1]
     console.print(f"\nThe {what}:", markup=False)
-    for label, p in (("at the start", first), (f"after #{last.n}" if not last.over else "at the end", last)):
+    ends = [] if last is first else [(f"after #{last.n}" if not last.over else "at the end", last)]
+    for label, p in (("at the start", first), *ends):  # a line of one position: its start, once
         console.print(f"  {label}: {chances_at(p)}", markup=False)
     if not last.over:
         console.print(f"  (the game is not over on this line: it stops at #{last.n})", markup=False)

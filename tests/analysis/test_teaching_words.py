@@ -88,6 +88,13 @@ def test_analyse_reads_a_bot_kind_in_any_case_as_agon_new_does(agon):
     assert "played on to the end by random bots (seed 0)" in out.splitlines()[0]
 
 
+def test_analyse_of_a_game_just_created_tells_its_one_position_once(agon):
+    gid = agon("new", "toy", "--player", "Ana", "--player", "Bruno", "--table").stdout.split()[0]
+    out = agon("analyse", gid, "--rollouts", "2", "--workers", "1").stdout
+    assert out.count("  at the start: Ana ") == 1 and "after #0" not in out
+    assert "(the game is not over on this line: it stops at #0)" in out
+
+
 def test_compare_answers_what_if_in_words_with_the_analysis_estimate(agon):
     gid = _pig(agon)
     agon("branch", gid, "held", "--at", "9", "-b", "main")
