@@ -177,8 +177,21 @@ def analyse(
                 console.print(f"     [dim]{escape(with_db(chances.branch_command(a, d)))}[/]", markup=True)
     console.print(f"\nPlayed {a.computed:,} games ({a.rollout_events:,} events) in {chances.seconds_text(a.seconds)};"
                   f" {counted(a.cached, 'position')} read from the cache."
-                  f" {cited(f'plot chances {line.game.id}{branch_flag(line)}')} draws"
+                  f" {cited(f'plot chances {line.game.id}{branch_flag(line)}{_same_analysis(a)}')} draws"
                   " the chart; --json gives every row.", markup=False)
+
+
+def _same_analysis(a: Any) -> str:
+    """The options that make ``agon plot chances`` draw analysis ``a`` (read from the cache) rather than play
+    another with the defaults: each setting of ``a`` that is not its default."""
+    from agon.core.bots import judging_bot
+
+    s = a.settings
+    told = [(s.rollouts != 100, f"--rollouts {s.rollouts}"), (s.bot != judging_bot(a.line.ruleset), f"--bot {s.bot}"),
+            (s.seed != 0, f"--seed {s.seed}"), (s.judge_all, "--all"),
+            (s.threshold != 0.10, f"--threshold {s.threshold:g}"),
+            (s.max_alternatives != 12, f"--alternatives {s.max_alternatives}")]
+    return "".join(f" {flag}" for differs, flag in told if differs)
 
 
 @plot_app.command("chances", epilog=examples("agon plot chances 3f2a", "agon plot chances 3f2a --png -o chances.png"))

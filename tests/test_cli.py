@@ -255,7 +255,18 @@ def test_hints_for_a_line_that_is_not_the_current_one_name_it(agon):
     out = agon("play", gid, "-b", "main", input="").stdout  # Ctrl-D at the first prompt
     assert f"Stopped; every decision so far is recorded. Go on later with: agon play {gid} -b main" in out
     out = agon("analyse", gid, "-b", "main", "--rollouts", "2", "--workers", "1").stdout
-    assert f"`agon plot chances {gid} -b main` draws the chart" in out
+    assert f"`agon plot chances {gid} -b main --rollouts 2` draws the chart" in out
+
+
+def test_analyse_names_the_plot_chances_that_draws_this_analysis_not_another(agon, tmp_path):
+    gid = new_toy(agon)
+    agon("act", gid, "1")
+    out = agon("analyse", gid, "--rollouts", "3", "--seed", "5", "--bot", "Random", "--all", "--workers", "1").stdout
+    hint = f"agon plot chances {gid} --rollouts 3 --seed 5 --all"  # the toy's judging bot is random: no --bot
+    assert f"`{hint}` draws the chart" in out
+    data = json.loads(agon(*hint.split()[1:], "--json").stdout)
+    assert data["rollouts_played"] == 0 and data["positions_cached"] > 0  # this analysis, read from the cache
+    assert f"`agon plot chances {gid}` draws" in agon("analyse", gid, "--workers", "1").stdout
 
 
 def test_a_branch_where_the_game_is_over_says_so_instead_of_asking_to_play_on(agon):
