@@ -283,8 +283,11 @@ def db_url() -> str:
         # another driver's URL (psycopg2's, from another program's settings): the same database, a driver agon lacks
         raise StoreError(f"cannot use database {raw}: agon reaches PostgreSQL through psycopg (version 3), not"
                          f" {driver}; write postgresql+psycopg://{rest}")
-    if scheme.split("+")[0].lower() == "sqlite" and rest.split("?")[0] in ("", "/:memory:"):
+    path, _, query = rest.partition("?")
+    if scheme.split("+")[0].lower() == "sqlite" and (path in ("", "/", "/:memory:") or "mode=memory" in query
+                                                     or (path.startswith("/file:") and ":memory:" in path)):
         # a store in memory is gone when the command ends: nothing one command records is there for the next
+        # (SQLite makes one for an empty path, sqlite:///, too, and for a 'file::memory:' or 'mode=memory' URI)
         raise StoreError(f"cannot use database {raw}: it is a store in memory, gone when this command ends; give a"
                          " SQLite file's path (e.g. --db club.db)")
     return raw

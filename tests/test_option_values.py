@@ -53,10 +53,14 @@ def test_an_empty_branch_name_is_a_usage_error_not_the_current_branch(agon, args
     assert "whatif" not in agon("branches", gid).stdout  # nothing was made
 
 
-@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:", "sqlite:///", "sqlite:///?mode=ro",
+                                 "sqlite:///file::memory:?uri=true", "sqlite:///file:x?mode=memory&uri=true"])
 def test_a_store_in_memory_is_refused_since_the_next_command_would_not_find_it(agon, url):
     one_line(agon("--db", url, "games", ok=False), 1, f"cannot use database {url}: it is a store in memory",
              "give a SQLite file's path")
+    # nor is a game recorded there, said to be stored and gone as the command ends
+    one_line(agon("--db", url, "new", "toy", "--player", "a", "--player", "b", ok=False), 1,
+             f"cannot use database {url}: it is a store in memory")
 
 
 def test_a_key_that_is_not_one_is_named_in_a_few_words(agon, tmp_path):
