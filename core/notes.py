@@ -49,12 +49,12 @@ def add(svc: Service, game_ref: str, n: int, text: str, glyph: str | None = None
         raise ServiceError(problem)
     line = svc.load(game_ref, branch)
     if not 0 <= n <= line.head.depth:
+        flag = "" if line.branch.name == line.game.current_branch else f" -b {shlex.quote(line.branch.name)}"
         said = (f"event #{n} is not on branch {line.branch.name}, which has events 0 to {line.head.depth}"
-                f" (`agon log {line.game.id}` numbers them)")
+                f" (`agon log {line.game.id}{flag}` numbers them)")
         ahead = svc.redo_target(line.game.id, line.branch.name, line.head.id)
         undone = svc.store.event(line.game.id, ahead) if ahead is not None else None
         if undone is not None and n <= undone.depth:  # taken back by an undo: a redo brings it back to note it
-            flag = "" if line.branch.name == line.game.current_branch else f" -b {shlex.quote(line.branch.name)}"
             said = (f"event #{n} was undone on branch {line.branch.name}, which now has events 0 to"
                     f" {line.head.depth}; `agon redo {line.game.id}{flag}` brings it back to note it")
         raise ServiceError(said)

@@ -123,3 +123,4 @@ def test_a_note_on_an_event_just_undone_says_it_was_undone_and_how_to_bring_it_b
     agon("undo", gid, "-b", "aside")
     assert f"`agon redo {gid} -b aside` brings it back" in agon("note", gid, str(last), "x", "-b", "aside",
                                                                  ok=False).stderr
+    assert f"(`agon log {gid} -b aside` numbers them)" in agon("note", gid, "99", "x", "-b", "aside", ok=False).stderr
