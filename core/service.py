@@ -12,6 +12,7 @@ import json
 import os
 import re
 import secrets
+import shlex
 import unicodedata
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
@@ -110,9 +111,12 @@ class Words:
     cause: str = hints.CLI["cause"]
     """The database driver's own words on an unavailable store (with a leading space), or nothing."""
 
-    def at(self, game: str = "", ruleset: str = "") -> Words:
-        """These words with a game's id and ruleset filled in (a message's other parts are left for it to fill)."""
-        known = _Known(game=game, ruleset=ruleset)
+    def at(self, game: str = "", ruleset: str = "", line: Line | None = None) -> Words:
+        """These words with a game's id and ruleset filled in (a message's other parts are left for it to fill);
+        with ``line``, a step that names a command names that line too when it is not the game's current one."""
+        b = ("" if line is None or line.branch.name == line.game.current_branch
+             else f" -b {shlex.quote(line.branch.name)}")
+        known = _Known(game=game, ruleset=ruleset, b=b)
         return replace(self, **{f.name: getattr(self, f.name).format_map(known) for f in fields(self)})
 
     def told(self, e: BaseException) -> str:
@@ -541,7 +545,7 @@ def position(line: Line) -> str:
 
 def position_problem(line: Line, expect: str, words: Words = CLI_WORDS) -> str | None:
     """Why ``line`` is no longer at the position ``expect`` (say, when options were listed), or None."""
-    words = words.at(line.game.id, line.ruleset.name)
+    words = words.at(line.game.id, line.ruleset.name, line)
     depth, sep, ident = expect.strip().partition(".")
     # At most the 8 hex digits a position shows: a longer prefix would let anyone who may name a position learn
     # the whole id a digit at a time (a refused position against an accepted one), and with a whole id a hidden
@@ -950,7 +954,7 @@ class Service:
 
     def parse_choice(self, line: Line, choice: str, words: Words = CLI_WORDS) -> Event:
         """The event meant by ``choice``: a number from ``options``, the event as JSON, or a chance outcome."""
-        words = words.at(line.game.id, line.ruleset.name)
+        words = words.at(line.game.id, line.ruleset.name, line)
         pending = line.pending
         text = choice.strip()
         if isinstance(pending, Over):

@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from typing import TypeVar
 
 CLI: dict[str, str] = {
-    "options": "`agon options {game}`",
-    "play_on": ("take the last step back with `agon undo {game}` (a slip), or branch from an earlier position with"
-                " `agon branch {game} NAME --at N` to play on"),
+    "options": "`agon options {game}{b}`",
+    "play_on": ("take the last step back with `agon undo {game}{b}` (a slip), or branch from an earlier position with"
+                " `agon branch {game} NAME --at N{b}` to play on"),
     "schema": "`agon schema {ruleset}` shows the event types",
     "table": "made with `agon new {ruleset} --player NAME... --table`",
     "verify": "; `agon verify {game}` lists what is broken",
@@ -34,7 +34,8 @@ the quotes of a --db that the command line adds to it (cli/common.py ``with_db_q
 backticks runs as printed, but for a word in capitals, which the person fills in (``NAME``, ``N``, ``FILE``; ``NAME...``
 one or more, as the README's list of commands writes them). A step a face may have no word for (``verify``) carries
 its own leading separator, so that leaving it out leaves no dangling clause. ``{game}`` and ``{ruleset}`` are the
-message's own, as are ``{store}`` (where the store is) and ``{cause}`` (a database driver's words) in an unavailable
+message's own (and ``{b}``: `` -b NAME`` when it speaks of a line that is not the game's current one, else
+nothing), as are ``{store}`` (where the store is) and ``{cause}`` (a database driver's words) in an unavailable
 store's message."""
 
 
@@ -42,7 +43,7 @@ def say(then: str, words: Mapping[str, str], about: Mapping[str, str]) -> str:
     """``then`` with each step in ``words`` and then the message's own ``about`` (game id, ruleset) filled in."""
     if not then:
         return ""
-    return then.format_map(words).format_map({"game": "", "ruleset": "", **about})
+    return then.format_map(words).format_map({"game": "", "ruleset": "", "b": "", **about})
 
 
 class Hinted(Exception):

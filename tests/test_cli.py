@@ -269,6 +269,20 @@ def test_analyse_names_the_plot_chances_that_draws_this_analysis_not_another(ago
     assert f"`agon plot chances {gid}` draws" in agon("analyse", gid, "--workers", "1").stdout
 
 
+def test_a_refused_choice_on_a_line_that_is_not_the_current_one_names_that_line_in_its_hints(agon):
+    out = agon("new", "toy", "--bot", "ann:random", "--bot", "bob:random", "--seed", "3").stdout
+    gid = out.splitlines()[0].strip()  # played by its bots to the end
+    agon("branch", gid, "early", "--at", "1")
+    agon("switch", gid, "early")  # main, over, is no longer the current line
+    said = agon("act", gid, "1", "-b", "main", ok=False).stderr
+    assert f"take the last step back with `agon undo {gid} -b main` (a slip)" in said  # not the current line's undo
+    assert f"`agon branch {gid} NAME --at N -b main` to play on" in said
+    agon("switch", gid, "main")
+    said = agon("act", gid, "99", "-b", "early", ok=False).stderr
+    assert f"(`agon options {gid} -b early` lists them)" in said
+    assert f"take the last step back with `agon undo {gid}` (a slip)" in agon("act", gid, "1", ok=False).stderr
+
+
 def test_a_branch_where_the_game_is_over_says_so_instead_of_asking_to_play_on(agon):
     out = agon("new", "toy", "--bot", "ann:random", "--bot", "bob:random", "--seed", "3").stdout
     gid = out.splitlines()[0].strip()
