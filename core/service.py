@@ -1065,7 +1065,20 @@ class Service:
             # decision given as JSON under their name is told (the rules judge the turn before anything else).
             first = next(iter(line.ruleset.legal(line.state)), None)
             raise ServiceError(f"refused: {out_of_turn(line.ruleset, line.state, pending, as_player, first)}")
-        event = self.parse_choice(line, choice, words)
+        # A seat's decision entered by someone told the game as another viewer sees it ('agon play' at a bot's
+        # seat): a refusal would name what that seat may choose (a hand, a hidden tile), so it names none of it.
+        unseen = isinstance(pending, Decision) and tell not in (DECIDER, None) and tell != pending.player
+        try:
+            event = self.parse_choice(line, choice, words)
+            if unseen:
+                check(line.ruleset, line.state, event, as_player or pending.player)
+        except (ServiceError, RuleViolation):
+            if not unseen:
+                raise
+            whom = "here" if tell == PUBLIC else f"to {tell}"
+            raise ServiceError(f"{shown(choice.strip())} is not a decision {pending.player} may make now; what"
+                               f" {pending.player} may choose is not shown {whom}"
+                               + (" ('bot' lets the bot decide)" if line.bot_of(pending.player) else "")) from None
         if isinstance(pending, Decision):
             actor = as_player or pending.player
             if actor not in line.created.names:

@@ -384,6 +384,31 @@ def test_an_option_does_not_name_the_face_down_card_it_would_reveal(agon):
     assert "Ana lays the Elephant and both cards are revealed: Chloe's Chariot strikes" in played  # after choosing
 
 
+def test_an_entry_refused_at_a_bots_seat_in_play_names_nothing_of_the_bots_hand(agon, tmp_path):
+    """At a bot's seat 'agon play' lists no option (they would show the bot's hand); a mistyped entry there was
+    refused naming what might be typed: the bot's cards."""
+    gid = json.loads(agon("new", "pergamemnon", "--player", "Ana", "--bot", "Bruno:greedy", "--bot",
+                          "Chloe:random", "--seed", "4", "--json").stdout)["id"]
+    for _ in range(6):
+        agon("act", gid, "1")
+    rows = json.loads(agon("log", gid, "--json").stdout)
+    at = next(r["n"] - 1 for r in rows if r["text"].startswith("Bruno lays the"))  # Bruno's bot to lay a card
+    agon("branch", gid, "aside", "--at", str(at))
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    line = Service(store).load(gid)
+    store.close()
+    assert isinstance(line.pending, Decision) and line.pending.player == "Bruno"
+    hidden = hidden_identifiers(registry.get("pergamemnon"), line.state, "Ana")
+    assert hidden, "Bruno holds nothing hidden from Ana: the check could not fail"
+    out = agon("play", gid, input="zzz\nq\n")
+    said = out.stdout + out.stderr
+    assert "type `bot` to let Bruno's bot move" in said
+    assert not leaks(said, hidden), leaks(said, hidden)
+    assert "error: 'zzz' is not a decision Bruno may make now; what Bruno may choose is not shown to Ana ('bot' lets" \
+           " the bot decide)" in said
+    assert len(json.loads(agon("log", gid, "--json").stdout)) == at + 1  # nothing recorded
+
+
 # --- what a real table records by itself --------------------------------------------------------------------------
 
 
