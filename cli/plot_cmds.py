@@ -51,8 +51,18 @@ PngOpt = Annotated[bool, typer.Option("--png", help="Write a static PNG image in
 DEFAULT_DIR = Path("plots")
 
 
-def _safe(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
+def _safe(text: str, among: tuple[str, ...] = ()) -> str:
+    """``text`` as part of a default file name: kept as it is when made of ASCII letters, digits, '_', '.' and
+    '-'; else each run of other characters becomes '_' and a short digest of ``text`` follows, so that two names
+    never share a file ('🎲' and '👑' were both '_': the study page made for one player overwrote the one made for
+    another, and was handed out under the other's name). So too a name that another of ``among`` spells the same
+    but for case ('Ana', 'ana'), which a case-insensitive file system (macOS, Windows) would write to one file."""
+    kept = re.sub(r"[^A-Za-z0-9_.-]+", "_", text)
+    if kept == text and not any(o != text and o.casefold() == text.casefold() for o in among):
+        return kept
+    import hashlib
+
+    return f"{kept}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
 
 
 def _target(out: Path | None, line: Line, kind: str, png: bool, can_png: bool = True) -> Path:
@@ -330,7 +340,7 @@ def view(
             found = for_line(svc, ln)
             if found is not None:
                 chances[ln.branch.name] = found["figure"]
-    kind = "view" if as_player is None else f"view-as-{_safe(as_player)}"
+    kind = "view" if as_player is None else f"view-as-{_safe(as_player, first.created.names)}"
     target = _target(out, first, kind, False, can_png=False)
     shown = {nt.event_id: (nt.glyph, nt.text) for _, nt in notes}
     with output_file(target) as tmp:

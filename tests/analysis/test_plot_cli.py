@@ -162,6 +162,23 @@ def test_view_writes_the_replay_page(agon, game, tmp_path):
     assert r.exit_code == 1 and "no player 'Zoe' in this game; its players: Ana, Bruno" in r.stderr
 
 
+def test_the_pages_made_for_two_players_never_share_a_file(agon, tmp_path):
+    # names with no letter a file name keeps, and names alike but for case (one file on macOS or Windows): each
+    # player's page, to hand to that player, is a file of its own
+    import re
+
+    for names in (("🎲", "👑"), ("Жора", "Йосип"), ("Ana", "ana")):
+        gid = agon("new", "toy", "-p", names[0], "-p", names[1], "--seed", "2").stdout.split()[0]
+        written = []
+        for name in names:
+            out = agon("view", gid, "--as", name).stdout
+            written.append(re.search(r"to (plots/\S+\.html)", out)[1])
+            assert f'"perspectives":["{name}"]' in (tmp_path / written[-1]).read_text(encoding="utf-8").replace(" ", "")
+        assert written[0].lower() != written[1].lower(), written
+        assert all((tmp_path / w).exists() for w in written)
+    assert agon("view", gid, "--as", "Ana", "-b", "main").stdout.count("view-as-Ana-") == 1
+
+
 def test_stats_reads_every_game_of_a_ruleset(agon, game, tmp_path):
     store = Store(f"sqlite:///{tmp_path / 'games.db'}")
     try:
