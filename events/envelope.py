@@ -129,6 +129,17 @@ def read_jsonl(data: bytes) -> tuple[list[Envelope], LineTrailer]:
     return envs, trailer
 
 
+def _an_agon_line(raw: bytes) -> bool:
+    """Whether ``raw`` reads as a line an export starts with: an event, or a card set before the events."""
+    for decoder in (_line_decoder, _cards_decoder):
+        try:
+            decoder.decode(raw)
+            return True
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+            pass
+    return False
+
+
 def read_line_file(data: bytes) -> tuple[list[Envelope], LineTrailer, dict[str, bytes]]:
     """``read_jsonl``, also returning the card sets the file carries (hash -> bytes, each checked)."""
     envs: list[Envelope] = []
@@ -139,6 +150,9 @@ def read_line_file(data: bytes) -> tuple[list[Envelope], LineTrailer, dict[str, 
     try:
         trailer = _trailer_decoder.decode(lines[-1])
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        if not _an_agon_line(lines[0]):  # no line of it is agon's: some other file, not one cut short
+            raise ImportError_("it is not a file `agon export` wrote (its first line is neither an agon event nor a"
+                               " card set); give the file the export wrote") from None
         raise ImportError_("the file does not end with its trailer (the 'end' line with the count of events): it"
                            " is cut short, or was written by an agon older than the trailer") from None
     digest = hashlib.sha256()

@@ -150,3 +150,21 @@ def test_a_note_may_not_hold_a_terminal_escape(agon):
     r = agon("note", gid, "0", "x\x1b[31mRED", ok=False)
     assert r.exit_code == 1 and "control or separator character" in r.stderr
     agon("note", gid, "0", "two lines\nof a note")  # a line break is text
+
+
+def test_a_file_that_is_no_export_is_told_apart_from_one_cut_short(agon, tmp_path):
+    """A file of another kind (a password file, a shopping list in JSON lines) was refused as an export cut short
+    or written by an older agon: it is said to be no export at all; a real export cut short is still told so."""
+    gid = _game(agon)
+    agon("export", gid, "-o", str(tmp_path / "g.jsonl"))
+    whole = (tmp_path / "g.jsonl").read_bytes()
+    (tmp_path / "cut.jsonl").write_bytes(b"\n".join(whole.splitlines()[:2]) + b"\n")
+    (tmp_path / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534::/:/bin/false\n")
+    (tmp_path / "list.jsonl").write_text('{"item": "bread"}\n{"item": "olives"}\n')
+    for name, says in (("passwd", "it is not a file `agon export` wrote"),
+                       ("list.jsonl", "it is not a file `agon export` wrote"),
+                       ("cut.jsonl", "it is truncated")):
+        r = agon("import", str(tmp_path / name), ok=False)
+        line = r.stderr.strip()
+        assert r.exit_code == 1 and "\n" not in line and says in line and "nothing was imported" in line, line
+    assert len(json.loads(agon("games", "--json").stdout)) == 1
