@@ -1003,7 +1003,8 @@ class Service:
                 raise ServiceError(f"'bot' works only when a bot's seat must decide; {pending.player} is a person")
             return auto.event
         legal = line.ruleset.legal(line.state)
-        if text.isascii() and text.isdigit():  # not '²': str.isdigit accepts digits int() cannot read
+        # a number, or one below zero (never read as a step); not '²': str.isdigit accepts digits int() cannot read
+        if steps_mod.negative(text) or text.isascii() and text.isdigit():
             if len(text) > 9 or not 1 <= int(text) <= len(legal):
                 n = text if len(text) <= 12 else text[:12] + "..."
                 raise ServiceError(f"choice {n} is out of range: choose 1 to {len(legal)} ({words.options} lists them)")

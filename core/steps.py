@@ -200,6 +200,13 @@ def answer(question: Question, value: str) -> tuple[str, str]:
     return question.field_of(value), value
 
 
+def negative(token: str) -> bool:
+    """``-1``: a number below zero, which names no value and no option (``-`` separates an id's words elsewhere, so
+    it would otherwise abbreviate ``1``)."""
+    t = token.strip()
+    return t[:1] == "-" and t[1:].isascii() and t[1:].isdigit()
+
+
 def pick(question: Question, token: str) -> str:
     """The value ``token`` names among the question's choices: the value itself, its number in the list (unless the
     values are numbers), or any unique prefix or abbreviation."""
@@ -207,6 +214,11 @@ def pick(question: Question, token: str) -> str:
     t = token.strip()
     if t in values:
         return t
+    if negative(t):
+        if any(v.isdigit() for v in values):
+            raise entry.EntryError(f"no {question.field.replace('_', ' ')} {entry.quoted(t)} here; possible:"
+                                   f" {', '.join(values[:20])}{', ...' if len(values) > 20 else ''}")
+        raise entry.EntryError(f"{question.prompt}: choose 1 to {len(values)}, not {t}")
     if t.isascii() and t.isdigit() and len(t) < 10 and not any(v.isdigit() for v in values):  # not '²'
         n = int(t)
         if 1 <= n <= len(values):
@@ -268,6 +280,8 @@ def settled_value(question: Question, token: str) -> str | None:
     choices, not ``1``)."""
     values = question.values
     t = token.strip()
+    if negative(t) and t not in values:
+        return None
     if t.isascii() and t.isdigit() and len(t) < 10 and not any(v.isdigit() for v in values):
         n = int(t)
         longer = any(str(m).startswith(t) for m in range(1, len(values) + 1) if m != n)

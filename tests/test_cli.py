@@ -129,6 +129,7 @@ def test_an_empty_listing_names_the_store_it_read(agon, tmp_path):
     ("args", "message"),
     [
         (("act", "{gid}", "5"), "choice 5 is out of range"),
+        (("act", "{gid}", "--", "-1"), "choice -1 is out of range: choose 1 to 2"),
         (("act", "{gid}", "{{nope"), "not valid JSON"),
         (("act", "{gid}", "1", "--as", "bob"), "turn order: ann must act now"),
         (("state", "{gid}", "--branch", "nope"), "has no branch 'nope'"),

@@ -230,6 +230,21 @@ def test_an_option_number_is_settled_when_no_longer_number_is_listed():
     assert steps.settled_value(q, "13") is None
 
 
+def test_a_number_below_zero_names_no_option_and_no_value():
+    """``-`` separates an id's words (``ath-2``), but ``-1`` is a number: typed at a short list it once recorded
+    option 1 (in ``agon play`` without even an Enter), where ``agon act`` refused it."""
+    from agon.core.steps import Choice, Question
+
+    listed = Question(steps.OPTION, "which decision", tuple(Choice(str(i), f"decision {i}") for i in range(1, 4)))
+    assert steps.settled_value(listed, "-1") is None  # never taken by itself
+    with pytest.raises(entry.EntryError, match="no option '-1' here; possible: 1, 2, 3"):
+        steps.pick(listed, "-1")
+    named = Question("tile", "which tile", (Choice("argos-2"), Choice("athens-2")))
+    with pytest.raises(entry.EntryError, match="which tile: choose 1 to 2, not -2"):
+        steps.pick(named, "-2")
+    assert steps.pick(listed, "1") == "1" and steps.pick(named, "ath-2") == "athens-2"
+
+
 def test_a_pass_is_taken_for_each_person_asked_in_turn_whatever_their_tile_and_never_for_a_bots_seat():
     s = spartan_attack("brasidas")  # before the battle at Mantinea P1-P3 may only keep; P4 may play Brasidas
     everyone = ["P1", "P2", "P3", "P4"]
