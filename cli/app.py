@@ -5,6 +5,7 @@ import inspect
 import os
 import re
 import sys
+from collections.abc import Sequence
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -74,7 +75,7 @@ class AgonGroup(TyperGroup):
             # Click's errors (Typer vendors Click in recent versions, so no import names them portably)
             if hasattr(e, "format_message") and isinstance(getattr(e, "exit_code", None), int):
                 if type(e).__name__ != "NoArgsIsHelpError":  # 'agon' alone: the help is printed already
-                    error_line(usage_message(e), as_json)
+                    error_line(usage_message(e, argv), as_json)
                 sys.exit(e.exit_code)
             if os.environ.get("AGON_DEBUG") == "1":
                 raise
@@ -98,9 +99,10 @@ def _join_lines(group: Any) -> None:
             command.help = "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
 
 
-def usage_message(e: Any) -> str:
+def usage_message(e: Any, argv: Sequence[str] = ()) -> str:
     """One line for a Click error: its message in agon's voice (lower case, no full stop), what to do about a value
-    that begins with '-' where an argument was meant, and the help to read."""
+    that begins with '-' where an argument was meant or an option given on the wrong side of the command, and the
+    help to read."""
     message = " ".join(e.format_message().split()).rstrip(".")
     message = (message[:1].lower() + message[1:]).replace(". Did you mean", "; did you mean")
     name = getattr(e, "option_name", None)
@@ -114,6 +116,14 @@ def usage_message(e: Any) -> str:
         top, _, rest = path.partition(" ")
         command = hint(f"{top} --db FILE {rest} ...")
         return f"--db goes before the command: `{command}` (or set AGON_DB); see `{top} --help`"
+    commands = getattr(ctx.command, "commands", {}) if ctx is not None else {}
+    command = next((a for a in argv if a in commands), None)
+    option = (name or "").split("=")[0]
+    if type(e).__name__ == "NoSuchOption" and command is not None and any(
+            option in p.opts for p in commands[command].params):
+        # 'agon --json games': an option of the command, given before it (where only agon's own options go)
+        return (f"{option} is an option of `{path} {command}`: put it after the command (`{path} {command}"
+                f" {option} ...`); see `{path} {command} --help`")
     if ctx is not None and ctx.command.get_help_option(ctx) is not None:
         message += f"; see `{path} --help`"
     return message

@@ -427,6 +427,15 @@ def test_db_given_after_the_command_says_where_it_goes(agon):
     one_line(agon("plot", "scores", "g", "--db=club.db", ok=False), 2, "agon --db FILE plot scores ...")
 
 
+def test_an_option_of_a_command_given_before_it_says_where_it_goes(agon):
+    said = one_line(agon("--json", "games", ok=False), 2)
+    assert json.loads(said) == {"error": "--json is an option of `agon games`: put it after the command (`agon games"
+                                         " --json ...`); see `agon games --help`"}
+    one_line(agon("--as", "Ana", "log", "g", ok=False), 2, "--as is an option of `agon log`: put it after the command")
+    said = one_line(agon("--nope", "games", ok=False), 2)  # no command has it: said as before
+    assert said == "error: no such option: --nope; see `agon --help`"
+
+
 # -- the store a person names -----------------------------------------------------------------------------------
 
 
