@@ -67,6 +67,14 @@ def note_problem(text: str) -> str | None:
 
 
 def branch_problem(name: str) -> str | None:
-    if not name or any(c.isspace() for c in name):
+    """Why ``name`` cannot be a branch's name: a branch is named as an argument on a command line (``agon switch
+    GAME NAME``, and in every hint that names it), so it is one word, and never one a command line reads as an
+    option."""
+    if not name:
+        return "a branch needs a name: one word, such as whatif"
+    if any(c.isspace() for c in name):
         return "a branch name must be one word without spaces"
+    if name.startswith("-"):
+        return (f"branch name {shown(name)} begins with '-', which a command line reads as an option; begin it with"
+                " a letter or a digit")
     return text_problem(name, "branch name", MAX_BRANCH)

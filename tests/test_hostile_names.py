@@ -86,6 +86,19 @@ def test_titles_and_branch_names_are_checked_the_same_way(sqlite_svc):
         sqlite_svc.branch(gid, "bell\x07")
 
 
+def test_a_branch_name_is_one_word_a_command_line_reads_as_a_name(agon):
+    """A branch is named as an argument (`agon switch GAME NAME`, and in every hint that names it): a name that
+    begins with '-' was made, then every hint naming it (`agon switch 3f2a -x`) failed as an unknown option."""
+    gid = agon("new", "toy", "--player", "Ana", "--bot", "Bo:random", "--seed", "3").stdout.split()[0]
+    for name, says in (("-x", "branch name '-x' begins with '-', which a command line reads as an option"),
+                       ("", "a branch needs a name"), ("a b", "one word without spaces")):
+        r = agon("branch", gid, "--at", "1", "--", name, ok=False)
+        lines = r.stderr.splitlines()
+        assert r.exit_code == 1 and len(lines) == 1 and lines[0].startswith("error: ") and says in lines[0]
+    assert [b["name"] for b in json.loads(agon("branches", gid, "--json").stdout)] == ["main"]
+    agon("branch", gid, "x-", "--at", "1")  # a '-' inside or after is only a character
+
+
 def test_the_cli_refuses_a_long_name_in_one_line(agon, tmp_path):
     r = agon("new", "toy", "-p", "A" * 5000, "-p", "B", ok=False)
     assert r.exit_code == 1 and len(r.stderr.strip().splitlines()) == 1
