@@ -1350,6 +1350,7 @@ class Service:
         snapshot: the cost does not grow with the line."""
         self.writable(game_ref)
         game, b = self._head(game_ref, branch)
+        self.load(game.id, b.name)  # a damaged line is refused before its head moves, not after
         moved, n = self.undo(game.id, steps_back, b.name, expect_head=b.head_id, to=to)
         line = self.load(game.id, moved.name)
         undone = self.store.back_from(game.id, b.head_id, n)
@@ -1422,6 +1423,7 @@ class Service:
     def redo(self, game_ref: str, branch: str | None = None) -> tuple[BranchInfo, int]:
         self.writable(game_ref)
         game, b = self._head(game_ref, branch)
+        self.load(game.id, b.name)  # a damaged line is refused before its head moves
         target = self.redo_target(game.id, b.name, b.head_id)
         if target is None:
             raise NotNow(self._no_redo(game, b))
@@ -1538,8 +1540,8 @@ class Service:
         stale = [(game.id, b.name, game.ruleset, b.head_id) for b in branches
                  if not summary_table.current(known.get(b.name), b.head_id, version)]
         problems = self.refresh(stale)
-        if problems:
-            raise ServiceError(problems[0])
+        if problems:  # said of this game: once, not 'ID: game ID is damaged'
+            raise ServiceError(problems[0].removeprefix(f"{game.id}: "))
         if stale:
             known = self._known(game.id, heads)
         marked = next((s.status for s in known.values() if s.ruleset_version == summary_table.DAMAGED), None)

@@ -28,7 +28,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from agon.events.envelope import Envelope
+from agon.events.envelope import Envelope, stored_payload
 from agon.events.hints import Hinted
 
 Store = Any
@@ -88,7 +88,7 @@ def _envelope(r: Sequence[Any], times: dict[object, datetime]) -> Envelope:
     at = times.get(r[7])
     if at is None:
         at = times[r[7]] = (datetime.fromisoformat(r[7]) if isinstance(r[7], str) else r[7]).replace(tzinfo=UTC)
-    return Envelope(r[0], r[1], r[2], r[3], r[4], r[5], bytes(r[6]), at)
+    return Envelope(r[0], r[1], r[2], r[3], r[4], r[5], stored_payload(r[6]), at)
 
 
 def tail(store: Store, game_id: str, head_id: str, version: str, budget: int = 2 * EVERY

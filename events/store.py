@@ -29,7 +29,7 @@ from agon.events import card_sets as card_sets_mod
 from agon.events import pg_arrays
 from agon.events import summary as summary_mod
 from agon.events.analysis_cache import ANALYSIS
-from agon.events.envelope import Envelope
+from agon.events.envelope import Envelope, stored_payload
 from agon.events.hints import Hinted
 from agon.events.seats import SEATS
 from agon.events.snapshots import SNAPSHOT
@@ -489,7 +489,7 @@ def _aware(t: datetime) -> datetime:
 
 def _row_env(r) -> Envelope:
     return Envelope(
-        r.id, r.parent_id, r.depth, r.tag, r.schema_version, r.actor, bytes(r.payload), _aware(r.recorded_at)
+        r.id, r.parent_id, r.depth, r.tag, r.schema_version, r.actor, stored_payload(r.payload), _aware(r.recorded_at)
     )
 
 
@@ -1073,7 +1073,7 @@ class Store:
             if at is None:
                 at = times[r[7]] = (datetime.fromisoformat(r[7]) if isinstance(r[7], str) else r[7]).replace(
                     tzinfo=UTC)
-            envs.append(Envelope(r[0], r[1], r[2], r[3], r[4], r[5], bytes(r[6]), at))
+            envs.append(Envelope(r[0], r[1], r[2], r[3], r[4], r[5], stored_payload(r[6]), at))
         problem = chain_problem(envs, head_id, missing)
         if problem:
             raise Damaged(f"game {game_id} is damaged: {problem}", "{verify}", game=game_id)
@@ -1253,7 +1253,7 @@ class Store:
             if at is None:
                 at = times[r[7]] = (datetime.fromisoformat(r[7]) if isinstance(r[7], str) else r[7]).replace(
                     tzinfo=UTC)
-            out.append(Envelope(r[0], r[1], r[2], r[3], r[4], r[5], bytes(r[6]), at))
+            out.append(Envelope(r[0], r[1], r[2], r[3], r[4], r[5], stored_payload(r[6]), at))
         return out
 
     def event_ids(self, game_id: str) -> set[str]:

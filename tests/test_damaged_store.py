@@ -37,6 +37,9 @@ DAMAGE = {
                       "head points to an event that is not stored"),
     "edited payload": ("UPDATE event SET payload = CAST(REPLACE(CAST(payload AS TEXT), 'roll', 'hold') AS BLOB)"
                        " WHERE game_id = ? AND depth = 2", "does not match its hash"),
+    # as an edit with sqlite3's own functions leaves it: the payload stored as text (once an internal error)
+    "payload edited as text": ("UPDATE event SET payload = REPLACE(CAST(payload AS TEXT), 'roll', 'hold')"
+                               " WHERE game_id = ? AND depth = 2", "does not match its hash"),
 }
 
 
@@ -50,11 +53,12 @@ def test_a_damaged_game_is_one_line_and_the_others_stay_usable(agon, tmp_path, k
         statement, says = DAMAGE[kind]
         _sql(tmp_path, statement, bad)
     for command in (["options", bad], ["log", bad], ["state", bad], ["act", bad, "1"], ["replay", bad],
-                    ["export", bad], ["branches", bad], ["view", bad], ["plot", "scores", bad]):
+                    ["export", bad], ["branches", bad], ["view", bad], ["plot", "scores", bad], ["undo", bad]):
         r = agon(*command, ok=False)
         assert r.exit_code == 1, (command, r.stdout, r.stderr, r.exception)
         line = r.stderr.strip()
         assert "\n" not in line and f"game {bad} is damaged" in line and says in line, (command, line)
+        assert line.startswith(f"error: game {bad} is damaged"), (command, line)  # said once, not 'ID: game ID'
         assert f"agon verify {bad}" in line
     listing = agon("games").stdout  # marked once a command has found the damage (the commands above did)
     assert good in listing and bad in listing and "DAMAGED" in listing
@@ -69,6 +73,28 @@ def test_a_damaged_game_is_one_line_and_the_others_stay_usable(agon, tmp_path, k
     assert report["ok"] is False and any(says in p for p in report["problems"])
     assert "OK:" in agon("verify", good).stdout
     agon("act", good, "1")
+
+
+@pytest.mark.parametrize("kind", DAMAGE)
+def test_undo_and_redo_refuse_a_damaged_line_before_its_head_moves(agon, tmp_path, kind):
+    """Once, `agon undo` moved the head of a damaged line and only then said it was damaged (exit 1, the head
+    moved all the same), and `agon redo` moved it without a word."""
+    gid = toy(agon)
+    agon("undo", gid)
+    statement, says = DAMAGE[kind]
+    _sql(tmp_path, statement, gid)
+
+    def head() -> str:
+        db = sqlite3.connect(tmp_path / "games.db")
+        row = db.execute("SELECT head_id FROM branch WHERE game_id = ? AND name = 'main'", (gid,)).fetchone()
+        db.close()
+        return row[0]
+
+    before = head()
+    for command in ("undo", "redo"):
+        r = agon(command, gid, ok=False)
+        assert r.exit_code == 1 and f"game {gid} is damaged" in r.stderr and says in r.stderr, (command, r.stderr)
+        assert head() == before, command
 
 
 def test_verify_reports_every_kind_of_damage_at_once(agon, tmp_path):
