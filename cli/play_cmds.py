@@ -29,7 +29,7 @@ from agon.cli.render import said, scores_text, view_text
 from agon.core import entry, steps
 from agon.core.engine import PUBLIC, Chance, Decision, Over, option_text
 from agon.core.entry import groups_text
-from agon.core.service import Line, Recorded, ServiceError, describe_pending, position
+from agon.core.service import Line, RaceLost, Recorded, ServiceError, describe_pending, position
 from agon.core.words import counted
 from agon.events.base import Event
 
@@ -437,6 +437,19 @@ def print_in_turn(line: Line, run: list[tuple[Event, str]]) -> None:
                   " turn after (one entry).", markup=False)
 
 
+def meanwhile(svc: Any, before: Line, full: bool) -> None:
+    """After an entry refused because someone else recorded first (another terminal, a seat's page): what they
+    recorded since the position shown, told as the person now asked may see it, before the next prompt. Nothing
+    when the line went elsewhere (an undo): the prompt says where it stands."""
+    now = svc.load(before.game.id, before.branch.name)
+    if now.since(before.head.id) is None:
+        return
+    rows = [r for r in svc.log(now, None if full else seen_by(now)) if r.n > before.head.depth]
+    if rows:
+        console.print("Recorded meanwhile elsewhere:")
+        print_recorded(rows)
+
+
 def back(line: Line, chosen: steps.Chosen) -> steps.Chosen:
     """One step back: past the steps that had only one possible answer (they were not asked)."""
     rs, state = line.ruleset, line.state
@@ -553,6 +566,8 @@ def play(
                 print_recorded(svc.pass_in_turn(game, branch, tell=who, expect=position(line)))
             except ServiceError as e:
                 error_line(str(e))
+                if isinstance(e, RaceLost):
+                    meanwhile(svc, line, full)
             continue
         if not answer and only is not None:
             answer = "1"
@@ -577,5 +592,7 @@ def play(
             recorded = svc.act(game, answer, branch=branch, tell=who, expect=position(line))
         except ServiceError as e:
             error_line(str(e))
+            if isinstance(e, RaceLost):
+                meanwhile(svc, line, full)
             continue
         print_recorded(recorded)

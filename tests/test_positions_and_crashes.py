@@ -56,6 +56,9 @@ def test_play_refuses_a_number_typed_after_someone_else_moved(agon, tmp_path, mo
     monkeypatch.setattr(typer, "prompt", prompt)
     r = agon("play", gid)
     assert "the line has moved since position" in r.stderr
+    # what the other terminal recorded is told before the next prompt, as every prompt tells what happened since
+    told = r.stdout.split("Recorded meanwhile elsewhere:\n", 1)[1].splitlines()
+    assert told[0].split()[0] == "#2" and "ann holds" in told[0] and told[1].startswith("After #2: bob to act")
     texts = [row["text"] for row in json.loads(agon("log", gid, "--json").stdout)]
     assert sum(t.startswith("bob holds") for t in texts) == 0 and sum(t.startswith("ann holds") for t in texts) == 1
 
