@@ -153,8 +153,14 @@ def seats_problem(names: Sequence[str]) -> str | None:
         problem = name_problem(n)
         if problem:
             return problem
-        if n.strip() in RESERVED_NAMES or n != n.strip() or "," in n or ":" in n:
-            return f"{shown(n)} cannot be a player name (reserved, blank, or with ',' or ':')"
+        why = ("it is blank); give every seat a name" if not n.strip()
+               else "the log uses chance and setup for what no player does); choose another name"
+               if n.strip() in RESERVED_NAMES
+               else "it begins or ends with a space); leave the space out" if n != n.strip()
+               else "',' and ':' separate names, and a name from its bot's kind); leave them out"
+               if "," in n or ":" in n else None)
+        if why:
+            return f"{shown(n)} cannot be a player name ({why}"
     # the same letters written two ways (an 'é' as one character or as 'e' and an accent) print alike and read
     # alike: two seats so named could not be told apart, nor the second one typed
     if len({unicodedata.normalize("NFC", n) for n in names}) != len(names):

@@ -76,6 +76,19 @@ def test_names_too_long_or_with_control_characters_are_refused_by_the_service(sq
     assert sqlite_svc.games() == []
 
 
+@pytest.mark.parametrize(("name", "says"), [
+    (" Ana", "' Ana' cannot be a player name (it begins or ends with a space); leave the space out"),
+    ("  ", "'  ' cannot be a player name (it is blank); give every seat a name"),
+    ("chance", "'chance' cannot be a player name (the log uses chance and setup for what no player does); choose"),
+    ("a:b", "'a:b' cannot be a player name (',' and ':' separate names, and a name from its bot's kind); leave"),
+])
+def test_a_name_that_cannot_be_a_players_says_why_and_what_to_do(sqlite_svc, name, says):
+    """Once every such name got the same words, '(reserved, blank, or with ',' or ':')', whichever it was."""
+    with pytest.raises(ServiceError) as e:
+        sqlite_svc.new_game(NewGame("toy", players=[name, "Bob"]))
+    assert str(e.value).startswith(says)
+
+
 def test_titles_and_branch_names_are_checked_the_same_way(sqlite_svc):
     with pytest.raises(ServiceError, match="title"):
         sqlite_svc.new_game(NewGame("toy", players=["Ana", "Bob"], title="x" * 1000))
