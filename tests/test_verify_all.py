@@ -102,7 +102,12 @@ POSTGRES_DAMAGE = {
 }
 
 
-@pytest.mark.parametrize("kind", KINDS)
+BACKEND_KINDS = [k for k in KINDS if k != "payload edited as text"]
+"""The damage both stores can hold: a PostgreSQL bytea column cannot hold text, so a payload edited to text is
+SQLite's alone (checked through the CLI above)."""
+
+
+@pytest.mark.parametrize("kind", BACKEND_KINDS)
 def test_verify_all_and_the_listing_on_every_backend(svc, kind):
     games = []
     for seed in (3, 4, 5):
