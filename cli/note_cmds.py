@@ -1,6 +1,6 @@
 """Commands for notes: note (write one on an event), notes (list a game's notes)."""
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,7 +18,10 @@ from agon.cli.common import (
     service,
 )
 from agon.core.document import GLYPHS
-from agon.core.words import counted
+from agon.core.words import counted, listed
+
+if TYPE_CHECKING:
+    from agon.core.notes import ShownNote
 
 app = typer.Typer()
 
@@ -58,8 +61,8 @@ def notes(game: GameArg, as_json: JsonOpt = False) -> None:
 
     lines, rows = all_notes(service(), game)
     if as_json:
-        print_json([{"branch": b or None, "n": nt.n, "event": nt.event_id, "text": nt.text, "glyph": nt.glyph,
-                     "at": nt.at, "replaces": nt.earlier} for b, nt in rows])
+        print_json([{"branch": b or None, "also_on": list(nt.also), "n": nt.n, "event": nt.event_id,
+                     "text": nt.text, "glyph": nt.glyph, "at": nt.at, "replaces": nt.earlier} for b, nt in rows])
         return
     if not rows:
         gid = lines[0].game.id
@@ -69,6 +72,18 @@ def notes(game: GameArg, as_json: JsonOpt = False) -> None:
         write = agon_line(f'note {gid} N "text"')
         console.print(f"Game {gid} has no notes yet; write one with: {write}", markup=False)
         return
-    for b, nt in rows:
-        where = f"{b} #{nt.n}" if b else f"undone event #{nt.n}"
-        console.print(f"{where:>14}  {nt.label()}", markup=False)
+    wheres = [_where(b, nt) for b, nt in rows]
+    width = max(14, *(len(w) for w in wheres))
+    for where, (_, nt) in zip(wheres, rows, strict=True):
+        console.print(f"{where:>{width}}  {nt.label()}", markup=False)
+
+
+def _where(branch: str, nt: "ShownNote") -> str:
+    """Where a listed note is: 'main #7', 'main #7 (also on whatif)' for an event that lines share (a note is on
+    the event, so a note written from whatif is this one), 'undone event #9'."""
+    if not branch:
+        return f"undone event #{nt.n}"
+    if not nt.also:
+        return f"{branch} #{nt.n}"
+    others = list(nt.also) if len(nt.also) <= 3 else [*nt.also[:2], f"{counted(len(nt.also) - 2, 'more line')}"]
+    return f"{branch} #{nt.n} (also on {listed(others)})"

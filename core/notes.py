@@ -9,7 +9,7 @@ earlier one for display; both are kept (and exported).
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from agon.core.document import GLYPHS
 from agon.core.names import note_problem
@@ -29,6 +29,9 @@ class ShownNote:
     at: str
     earlier: int
     """How many earlier notes on the same event it replaces (kept, not shown)."""
+    also: tuple[str, ...] = ()
+    """The other lines that hold the event (a note is on the event, so it shows on each), in branch order; set
+    where a game's notes are listed once each (``all_notes``)."""
 
     def label(self) -> str:
         return " ".join(p for p in (self.glyph, self.text) if p)
@@ -87,17 +90,24 @@ def shown(notes: list[NoteInfo], positions: dict[str, int]) -> dict[int, ShownNo
 
 def all_notes(svc: Service, game_ref: str) -> tuple[list[Line], list[tuple[str, ShownNote]]]:
     """Every note shown anywhere in a game, once each, with the first line (in branch order) that holds its
-    event: (branch name, note), ordered by branch then event number. Notes on events no branch reaches now (an
-    undone event) are listed with the branch ''."""
+    event: (branch name, note), ordered by branch then event number; the note's ``also`` names the other lines
+    that hold the same event (a note written from one of them is listed under the first, and says it is on them
+    too). Notes on events no branch reaches now (an undone event) are listed with the branch ''."""
     lines = svc.lines(game_ref)
     notes = svc.store.notes(lines[0].game.id)
+    noted = {nt.event_id for nt in notes}
+    holders: dict[str, list[str]] = {}
+    for line in lines:
+        for e in line.envelopes:
+            if e.id in noted:
+                holders.setdefault(e.id, []).append(line.branch.name)
     seen: set[str] = set()
     out: list[tuple[str, ShownNote]] = []
     for line in lines:
         for _, note in sorted(shown(notes, {e.id: e.depth for e in line.envelopes}).items()):
             if note.event_id not in seen:
                 seen.add(note.event_id)
-                out.append((line.branch.name, note))
+                out.append((line.branch.name, replace(note, also=tuple(holders[note.event_id][1:]))))
     rest = {nt.event_id for nt in notes} - seen
     if rest:
         depth = {e.id: e.depth for e in svc.store.all_events(lines[0].game.id) if e.id in rest}

@@ -40,7 +40,7 @@ def test_a_later_note_replaces_an_earlier_one_for_display_and_both_are_kept(agon
     listed = agon("notes", gid).stdout
     assert "main #2" in listed and "? second thought" in listed and "first thought" not in listed
     rows = json.loads(agon("notes", gid, "--json").stdout)
-    assert rows == [{"branch": "main", "n": 2, "event": rows[0]["event"], "text": "second thought", "glyph": "?",
+    assert rows == [{"branch": "main", "also_on": [], "n": 2, "event": rows[0]["event"], "text": "second thought", "glyph": "?",
                      "at": rows[0]["at"], "replaces": 1}]
     exported = agon("export", gid).stdout
     assert "first thought" in exported and "second thought" in exported
@@ -124,3 +124,15 @@ def test_a_note_on_an_event_just_undone_says_it_was_undone_and_how_to_bring_it_b
     assert f"`agon redo {gid} -b aside` brings it back" in agon("note", gid, str(last), "x", "-b", "aside",
                                                                  ok=False).stderr
     assert f"(`agon log {gid} -b aside` numbers them)" in agon("note", gid, "99", "x", "-b", "aside", ok=False).stderr
+
+
+def test_a_note_written_from_a_line_that_shares_the_event_is_listed_as_on_that_line_too(agon):
+    gid = new_game(agon)
+    agon("branch", gid, "whatif")
+    assert "Noted event #2 of branch whatif: why?" in agon("note", gid, "2", "why?", "-b", "whatif").stdout
+    assert agon("notes", gid).stdout == "main #2 (also on whatif)  why?\n"
+    rows = json.loads(agon("notes", gid, "--json").stdout)
+    assert [(r["branch"], r["also_on"], r["n"], r["text"]) for r in rows] == [("main", ["whatif"], 2, "why?")]
+    for name in ("b3", "b4", "b5"):
+        agon("branch", gid, name)
+    assert "main #2 (also on whatif, b3 and 2 more lines)  why?" in agon("notes", gid).stdout
