@@ -40,8 +40,8 @@ def test_a_later_note_replaces_an_earlier_one_for_display_and_both_are_kept(agon
     listed = agon("notes", gid).stdout
     assert "main #2" in listed and "? second thought" in listed and "first thought" not in listed
     rows = json.loads(agon("notes", gid, "--json").stdout)
-    assert rows == [{"branch": "main", "also_on": [], "n": 2, "event": rows[0]["event"], "text": "second thought", "glyph": "?",
-                     "at": rows[0]["at"], "replaces": 1}]
+    assert rows == [{"branch": "main", "also_on": [], "n": 2, "event": rows[0]["event"], "text": "second thought",
+                     "glyph": "?", "at": rows[0]["at"], "replaces": 1}]
     exported = agon("export", gid).stdout
     assert "first thought" in exported and "second thought" in exported
 
