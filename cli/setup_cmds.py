@@ -253,7 +253,7 @@ def games(
     rows = []
     for g in listed:
         s = g.summary
-        rows.append({"id": g.id, "ruleset": g.ruleset, "title": g.title, "players": list(s.players),
+        rows.append({"id": g.id, "ruleset": g.ruleset, "title": g.title, "players": list(g.players),
                      "created_at": g.created_at.isoformat(timespec="seconds"), "branch": g.current_branch,
                      "branches": g.branches, "events": s.events, "status": s.status, "scores": dict(s.scores),
                      # a damaged game is listed and marked (by any of its branches); the others as usual

@@ -255,6 +255,14 @@ class Listed:
     branches: int
     summary: Summary
     damaged: bool = False
+    game_players: tuple[str, ...] = ()
+    """The players the game's row names (what a game that cannot be read still tells of them)."""
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players, in seat order as the branch read has them; a branch that cannot be read has no seats, and
+        then the game's row names them (as given when it was made)."""
+        return self.summary.players or self.game_players
 
 
 Computed = Mapping[str, Mapping[str, Summary]]
@@ -280,7 +288,8 @@ def listing(store: Store, which: str = "current", ruleset: str | None = None, ov
     any_marked = sa.exists().where(marked.c.game_id == _GAME.c.id,
                                    marked.c.ruleset_version.in_([UNREADABLE, DAMAGED])).correlate(_GAME)
     q = sa.select(_GAME.c.id, _GAME.c.ruleset, _GAME.c.title, _GAME.c.created_at, _GAME.c.current_branch,
-                  n_branches, any_marked, *FACTS).select_from(joined).where(*where, SUMMARY.c.game_id.is_not(None))
+                  n_branches, any_marked, _GAME.c.players, *FACTS).select_from(joined).where(
+        *where, SUMMARY.c.game_id.is_not(None))
     q = q.order_by(*ORDERS[order])
     if limit is not None:
         q = q.limit(limit)
@@ -292,8 +301,13 @@ def listing(store: Store, which: str = "current", ruleset: str | None = None, ov
         if isinstance(at, str):
             at = datetime.fromisoformat(at)
         at = at if at.tzinfo else at.replace(tzinfo=UTC)
-        out.append(Listed(r[0], r[1], r[2], at, r[4], r[5], from_row(r[7:]), bool(r[6])))
+        out.append(Listed(r[0], r[1], r[2], at, r[4], r[5], from_row(r[8:]), bool(r[6]), _players(r[7])))
     return out
+
+
+def _players(names: str | None) -> tuple[str, ...]:
+    """The players a game's row names (comma-separated, as the store keeps them)."""
+    return tuple(p for p in (names or "").split(",") if p)
 
 
 def _time(at: Any) -> datetime:
@@ -312,8 +326,8 @@ def _listing_with(store: Store, computed: Computed, which: str, ruleset: str | N
     n_branches = sa.select(sa.func.count()).select_from(every).where(
         every.c.game_id == _GAME.c.id).correlate(_GAME).scalar_subquery() if count_branches else sa.literal(0)
     q = sa.select(_GAME.c.id, _GAME.c.ruleset, _GAME.c.title, _GAME.c.created_at, _GAME.c.current_branch,
-                  n_branches, _BRANCH.c.name, _BRANCH.c.head_id, SUMMARY.c.layout, *FACTS).select_from(joined).where(
-        *where).order_by(*ORDERS["oldest"])
+                  n_branches, _BRANCH.c.name, _BRANCH.c.head_id, SUMMARY.c.layout, _GAME.c.players, *FACTS
+                  ).select_from(joined).where(*where).order_by(*ORDERS["oldest"])
     marks = sa.select(SUMMARY.c.game_id, SUMMARY.c.branch).where(SUMMARY.c.ruleset_version.in_([UNREADABLE,
                                                                                                 DAMAGED]))
     with store._read() as c:
@@ -332,11 +346,11 @@ def _listing_with(store: Store, computed: Computed, which: str, ruleset: str | N
         if mine is not None and mine.head_id == r[7]:
             s = mine
         elif r[8] == LAYOUT:
-            s = from_row(r[9:])
+            s = from_row(r[10:])
         else:
             continue
         if over is None or s.over == over:
-            out.append(Listed(r[0], r[1], r[2], _time(r[3]), r[4], r[5], s, r[0] in games_marked))
+            out.append(Listed(r[0], r[1], r[2], _time(r[3]), r[4], r[5], s, r[0] in games_marked, _players(r[9])))
     if order == "newest":
         out.reverse()
     elif order in ("longest", "shortest"):  # stable: the oldest first among games as long

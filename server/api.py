@@ -462,7 +462,7 @@ def list_games(call: Call) -> Any:
                               limit=limit, count_branches=False):
         s = g.summary
         row: dict[str, Any] = {"game": g.id, "ruleset": g.ruleset, "title": game_title(g.title, g.ruleset),
-                               "players": list(s.players),
+                               "players": list(g.players),
                                "created_at": g.created_at.isoformat(timespec="seconds"), "branch": g.current_branch}
         if s.readable:
             row.update(event=s.events - 1, status=s.status, over=s.over)

@@ -75,6 +75,19 @@ def test_a_damaged_game_is_one_line_and_the_others_stay_usable(agon, tmp_path, k
     agon("act", good, "1")
 
 
+def test_a_game_whose_line_cannot_be_read_is_listed_with_the_players_its_row_names(agon, tmp_path):
+    """Once, 'agon games' listed such a game with "players": [] and a blank players line: the players are read
+    from the branch, which cannot be read, though the game's own row names them."""
+    gid = toy(agon)
+    _sql(tmp_path, DAMAGE["missing event"][0], gid)
+    agon("log", gid, ok=False)  # finds the damage: the listing marks the game from now on
+    row = {r["id"]: r for r in json.loads(agon("games", "--json").stdout)}[gid]
+    assert row["damaged"] is True and row["players"] == ["ann", "bob"]
+    listing = agon("games").stdout.splitlines()
+    at = next(i for i, ln in enumerate(listing) if ln.startswith(gid))
+    assert listing[at + 1] == "  players: ann, bob; scores: -" and "DAMAGED" in listing[at + 2]
+
+
 @pytest.mark.parametrize("kind", DAMAGE)
 def test_undo_and_redo_refuse_a_damaged_line_before_its_head_moves(agon, tmp_path, kind):
     """Once, `agon undo` moved the head of a damaged line and only then said it was damaged (exit 1, the head
