@@ -3,6 +3,7 @@
 import json
 import shlex
 from collections import Counter
+from dataclasses import replace
 from typing import Annotated, Any
 
 import typer
@@ -29,7 +30,7 @@ from agon.cli.render import said, scores_text, view_text
 from agon.core import entry, steps
 from agon.core.engine import PUBLIC, Chance, Decision, Over, option_text
 from agon.core.entry import groups_text
-from agon.core.service import Line, RaceLost, Recorded, ServiceError, describe_pending, position
+from agon.core.service import CLI_WORDS, Line, RaceLost, Recorded, ServiceError, describe_pending, position
 from agon.core.words import counted
 from agon.events.base import Event
 
@@ -437,6 +438,11 @@ def print_in_turn(line: Line, run: list[tuple[Event, str]]) -> None:
                   " turn after (one entry).", markup=False)
 
 
+PLAY_WORDS = replace(CLI_WORDS, anew="what the line asks now is shown below; choose anew")
+"""The service's words inside ``agon play``: after an entry refused because another terminal recorded first, play
+lists the options again itself (after what was recorded meanwhile), so it names no command to run."""
+
+
 def meanwhile(svc: Any, before: Line, full: bool) -> None:
     """After an entry refused because someone else recorded first (another terminal, a seat's page): what they
     recorded since the position shown, told as the person now asked may see it, before the next prompt. Nothing
@@ -563,9 +569,9 @@ def play(
             console.print("(read as an entry here; 'branch NAME' starts a branch)")
         if answer == steps.TOGETHER and run:
             try:
-                print_recorded(svc.pass_in_turn(game, branch, tell=who, expect=position(line)))
+                print_recorded(svc.pass_in_turn(game, branch, tell=who, expect=position(line), words=PLAY_WORDS))
             except ServiceError as e:
-                error_line(str(e))
+                error_line(PLAY_WORDS.told(e))
                 if isinstance(e, RaceLost):
                     meanwhile(svc, line, full)
             continue
@@ -589,9 +595,9 @@ def play(
             answer = json.dumps(line.codec.to_obj(now))
         try:
             # the options shown were for this position: a number typed after someone else moved is refused
-            recorded = svc.act(game, answer, branch=branch, tell=who, expect=position(line))
+            recorded = svc.act(game, answer, branch=branch, tell=who, expect=position(line), words=PLAY_WORDS)
         except ServiceError as e:
-            error_line(str(e))
+            error_line(PLAY_WORDS.told(e))
             if isinstance(e, RaceLost):
                 meanwhile(svc, line, full)
             continue

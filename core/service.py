@@ -85,6 +85,9 @@ class Words:
 
     options: str = hints.CLI["options"]
     """Where the numbered options, and the position they were read at, are shown."""
+    anew: str = hints.CLI["anew"]
+    """What a person does after a choice refused because the line moved since the options were shown (nothing was
+    recorded): look at the options as they now stand and choose again (``agon play`` lists them itself)."""
     play_on: str = hints.CLI["play_on"]
     """How a finished line is played on."""
     schema: str = hints.CLI["schema"]
@@ -562,7 +565,7 @@ def position_problem(line: Line, expect: str, words: Words = CLI_WORDS) -> str |
     if int(depth) == line.head.depth and line.head.id.startswith(ident):
         return None
     return (f"the line has moved since position {expect.strip()}: it is now at {position(line)} ({line.status()});"
-            f" nothing was recorded: look at {words.options} again and choose anew")
+            f" nothing was recorded: {words.anew}")
 
 
 def seeded_only(pending: Chance, ruleset: str) -> ServiceError:
@@ -1039,9 +1042,10 @@ class Service:
         return line.ruleset.validate(line.state, pending.build(outcome))
 
     def act(self, game_ref: str, choice: str, as_player: str | None = None, branch: str | None = None,
-            auto: bool = True, tell: str | None = DECIDER, expect: str | None = None) -> list[Recorded]:
+            auto: bool = True, tell: str | None = DECIDER, expect: str | None = None,
+            words: Words = CLI_WORDS) -> list[Recorded]:
         """Record one decision (or, in a table game, a chance outcome), then what follows by itself."""
-        return self.record(game_ref, choice, as_player, branch, auto, tell, expect)[0]
+        return self.record(game_ref, choice, as_player, branch, auto, tell, expect, words=words)[0]
 
     def record(self, game_ref: str, choice: str, as_player: str | None = None, branch: str | None = None,
                auto: bool = True, tell: str | None = DECIDER, expect: str | None = None, line: Line | None = None,
@@ -1103,7 +1107,7 @@ class Service:
         return self._record(line, [(event, actor)], viewer, auto=auto)
 
     def pass_in_turn(self, game_ref: str, branch: str | None = None, tell: str | None = DECIDER,
-                     expect: str | None = None) -> list[Recorded]:
+                     expect: str | None = None, words: Words = CLI_WORDS) -> list[Recorded]:
         """The pending pass and the same pass by every person asked in turn after it (core.steps.passes_in_turn:
         "nobody plays a tile"), as one entry: one move in the head history, so one undo takes the whole run back.
         Told as the first of them may see it (or ``tell``). For a face where one person answers for the table
@@ -1111,7 +1115,7 @@ class Service:
         self.writable(game_ref)
         line = self.load(game_ref, branch)
         if expect is not None:
-            check_position(line, expect)
+            check_position(line, expect, words)
         run = steps_mod.passes_in_turn(line.ruleset, line.state,
                                          [p.name for p in line.created.players if not p.bot])
         if not run:

@@ -168,9 +168,9 @@ class Conflict(StoreError):
     """Another writer moved the branch head first."""
 
 
-_MOVED = (" while this {{asking}} ran (someone else recorded {what}); nothing was recorded: look at {{options}} again"
-          " and retry")
-"""How a writer lost a race, and what it does next (``asking``: a command, or a request to the server)."""
+_MOVED = " while this {{asking}} ran (someone else recorded {what}); nothing was recorded: {{anew}}"
+"""How a writer lost a race, and what it does next (``asking``: a command, or a request to the server; ``anew``:
+look at the options again, as they now stand, and choose again)."""
 
 
 class Unknown(StoreError):

@@ -56,6 +56,9 @@ def test_play_refuses_a_number_typed_after_someone_else_moved(agon, tmp_path, mo
     monkeypatch.setattr(typer, "prompt", prompt)
     r = agon("play", gid)
     assert "the line has moved since position" in r.stderr
+    # play lists what is asked now itself: it names no command to run for the options (once: `agon options` again)
+    assert r.stderr.rstrip().endswith("nothing was recorded: what the line asks now is shown below; choose anew")
+    assert "agon options" not in r.stderr
     # what the other terminal recorded is told before the next prompt, as every prompt tells what happened since
     told = r.stdout.split("Recorded meanwhile elsewhere:\n", 1)[1].splitlines()
     assert told[0].split()[0] == "#2" and "ann holds" in told[0] and told[1].startswith("After #2: bob to act")

@@ -297,7 +297,7 @@ def test_a_lost_race_is_a_409_with_the_clis_message(client, monkeypatch):
     other.store.close()
     assert r.status_code == 409
     assert "moved while this request ran" in r.json()["error"] and "nothing was recorded" in r.json()["error"]
-    assert f"GET /api/games/{gid}/options again and retry" in r.json()["error"]  # the API's words, not a command
+    assert f"GET /api/games/{gid}/options again and choose anew" in r.json()["error"]  # the API's words, not a command
     # an option number read at an older position is refused, not applied to the new one
     r = client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": 0}, headers=bearer(tok))
     assert r.status_code == 409 and "moved on" in r.json()["error"]
