@@ -235,7 +235,7 @@ def compare(
                   f" 0 to #{c['fork']} (last shared: {escape(c['fork_text'])})", markup=True)
     console.print(f"After the fork, chance is drawn {'alike' if c['same_luck'] else 'differently'} on the two lines.")
     if as_player is None:
-        console.print("Told in full: every hidden draw is named ('--as PLAYER' tells it as one player may read it).")
+        console.print("Told in full: every hidden draw is named (`--as PLAYER` tells it as one player may read it).")
     else:
         console.print(f"Told as {as_player} may read it: nothing {as_player} may not see is named.")
     if c["after_fork"]:

@@ -76,6 +76,27 @@ def test_help_names_a_command_between_backticks_never_between_quotes():
     assert len(backticked) > 10, backticked  # the sentences of the help do name commands
 
 
+def test_no_sentence_agon_prints_names_an_option_between_quotes():
+    """An option named in a sentence stands between backticks (`--as PLAYER`), as a command does; only click's own
+    usage errors quote the option they are about (``invalid value for '--limit'``: a ``param_hint``). Read from the
+    source: every string agon may print (a docstring is not, but for a command's help: read from the commands)."""
+    import ast
+    from pathlib import Path
+
+    quoted = []
+    for folder in ("cli", "core", "analysis", "server", "events"):
+        for path in sorted((Path(__file__).parent.parent / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text())
+            hints = {id(k.value) for k in ast.walk(tree) if isinstance(k, ast.keyword) and k.arg == "param_hint"}
+            hints |= {id(e.value) for e in ast.walk(tree) if isinstance(e, ast.Expr)}  # docstrings: not printed
+            quoted += [f"{path.name}:{node.lineno}: {node.value}" for node in ast.walk(tree)
+                       if isinstance(node, ast.Constant) and isinstance(node.value, str)
+                       and id(node) not in hints and re.search(r"'--[a-z]", node.value)]
+    quoted += [f"{' '.join(path)}: {text}" for path, cmd in COMMANDS for text in _help_texts(cmd)
+               if re.search(r"'--[a-z]", text)]
+    assert quoted == []
+
+
 def test_a_command_named_in_the_help_prints_with_its_backticks_without_colour(agon, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "200")

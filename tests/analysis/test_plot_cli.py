@@ -98,7 +98,7 @@ def test_compare_prints_where_lines_part_and_how_scores_differ(agon, game):
     assert "main and lucky share events 0 to #10 (last shared: Ana rolls.)" in out
     flat = " ".join(w for w in out.split() if w != "│")
     assert "Ana rolls a 1 and" in flat and "Ana rolls a 2." in flat and "differs" in flat
-    assert "Told in full: every hidden draw is named" in flat
+    assert "Told in full: every hidden draw is named (`--as PLAYER` tells it as one player may read it)." in flat
     assert "main: 15 events (to #14), Bruno won with 11 points" in out
     assert "lucky: 13 events (to #12), Ana won with 11 points" in out
     assert "The outcome differs." in out
