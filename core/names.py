@@ -66,6 +66,14 @@ def note_problem(text: str) -> str | None:
     return None
 
 
+def branch_key(name: str) -> str:
+    """A branch name as it is compared: in Unicode's composed form (NFC), so that a letter typed as one character
+    ('é') or as a letter and an accent ('e' + U+0301), which look alike and which keyboards and file systems give
+    either way, names the same branch. A new branch is stored under this form; one stored before is kept as it is
+    and still found by either form."""
+    return unicodedata.normalize("NFC", name)
+
+
 def branch_problem(name: str) -> str | None:
     """Why ``name`` cannot be a branch's name: a branch is named as an argument on a command line (``agon switch
     GAME NAME``, and in every hint that names it), so it is one word, and never one a command line reads as an

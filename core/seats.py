@@ -81,7 +81,7 @@ def head_of(service: Service, game_ref: str, branch: str | None) -> tuple[str, s
     from agon.events.store import StoreError, Unknown
 
     try:
-        game, b = service.store.game_branch(game_ref, branch)
+        game, b = service.game_branch(game_ref, branch)
     except Unknown as e:
         raise again(e, NotFound) from None
     except StoreError as e:

@@ -47,7 +47,7 @@ from agon.core.engine import (
     steps,
     version_number,
 )
-from agon.core.names import branch_problem, name_problem, shown, title_problem
+from agon.core.names import branch_key, branch_problem, name_problem, shown, title_problem
 from agon.events import hints
 from agon.events import snapshots as snapshots_table
 from agon.events import summary as summary_table
@@ -1267,9 +1267,25 @@ class Service:
 
     def _head(self, game_ref: str, branch: str | None) -> tuple[GameInfo, BranchInfo]:
         try:
-            return self.store.game_branch(game_ref, branch)
+            return self.game_branch(game_ref, branch)
         except StoreError as e:
             raise _store_failure(e) from None
+
+    def game_branch(self, game_ref: str, branch: str | None = None) -> tuple[GameInfo, BranchInfo]:
+        """The store's ``game_branch`` (its errors too), where ``branch`` also finds a branch stored in another
+        Unicode form of the same letters (``names.branch_key``): looked for only when the name as typed is not
+        stored, so the usual read stays one query."""
+        try:
+            return self.store.game_branch(game_ref, branch)
+        except Unknown as e:
+            missed = e
+        if branch is not None:
+            game = self.store.game(game_ref)
+            key = branch_key(branch)
+            found = next((b for b in self.store.branches(game.id) if branch_key(b.name) == key), None)
+            if found is not None:
+                return game, found
+        raise missed
 
     def created(self, game: GameInfo) -> GameCreated:
         root = self.store.root(game.id)
@@ -1488,10 +1504,13 @@ class Service:
 
         At the head this is one row: its cost does not grow with the game. ``at`` reads the line to find it."""
         self.writable(game_ref)
+        name = branch_key(name)  # one form of each letter: the branch is found however its letters are typed
         problem = branch_problem(name)
         if problem:
             raise ServiceError(problem)
         game, src_b = self._head(game_ref, from_branch)
+        # a branch stored before names were kept in one form, under another form of the same letters: taken too
+        name = next((b.name for b in self.store.branches(game.id) if branch_key(b.name) == name), name)
         if at is None:
             head_id = src_b.head_id
         else:
@@ -1514,11 +1533,12 @@ class Service:
     def switch(self, game_ref: str, name: str) -> Line:
         self.writable(game_ref)
         game = self.load(game_ref).game
+        _, b = self._head(game.id, name)  # as stored, however its letters were typed
         try:
-            self.store.set_current(game.id, name)
+            self.store.set_current(game.id, b.name)
         except StoreError as e:
             raise _store_failure(e) from None
-        return self.load(game.id, name)
+        return self.load(game.id, b.name)
 
     def head_summary(self, game_id: str, branch: str) -> Summary:
         """Where a branch stands (its head's summary) without reading its line when the stored summary is current

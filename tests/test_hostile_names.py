@@ -150,3 +150,37 @@ def test_two_seats_whose_names_are_the_same_letters_written_two_ways_are_refused
     assert r.exit_code == 1 and r.stderr == "error: two seats have the same name; give every player a different name\n"
     gid = agon("new", "toy", "-p", composed, "-p", "Zoe", "--seed", "2").stdout.splitlines()[0]  # other names
     assert "Zoë" in agon("state", gid, "--as", composed).stdout
+
+
+def test_a_branch_is_found_however_the_letters_of_its_name_are_typed(agon):
+    """'café' typed as one 'é' or as 'e' and an accent prints alike: either form finds the branch, and a second
+    branch under the other form is refused as the same name (once both were made, and `agon switch` with the other
+    form said there was no such branch)."""
+    composed, decomposed = "caf\u00e9", "cafe\u0301"
+    gid = agon("new", "toy", "-p", "Ana", "-p", "Bob", "--seed", "2").stdout.splitlines()[0]
+    agon("branch", gid, decomposed)
+    agon("switch", gid, "main")
+    assert f"Now on branch {composed}" in agon("switch", gid, composed).stdout
+    agon("switch", gid, "main")
+    assert f"Now on branch {composed}" in agon("switch", gid, decomposed).stdout
+    r = agon("branch", gid, composed, ok=False)
+    assert r.exit_code == 1
+    assert r.stderr == f"error: game {gid} already has a branch {composed!r}; choose another name\n"
+    assert [b["name"] for b in json.loads(agon("branches", gid, "--json").stdout)] == ["main", composed]
+    assert len(json.loads(agon("log", gid, "-b", decomposed, "--json").stdout)) == 2
+
+
+def test_a_branch_stored_under_another_form_keeps_its_name_and_is_found_by_either(sqlite_svc):
+    """A store written before names were kept in one form may hold 'e' and an accent: its name stays as stored."""
+    composed, decomposed = "caf\u00e9", "cafe\u0301"
+    gid = sqlite_svc.new_game(NewGame("toy", players=["Ana", "Bob"], seed=2))
+    head = sqlite_svc.load(gid).head.id
+    sqlite_svc.store.create_branch(gid, decomposed, head, 1, "main", switch=False)  # as an older agon stored it
+    for typed in (composed, decomposed):
+        assert sqlite_svc.load(gid, typed).branch.name == decomposed
+        assert sqlite_svc.switch(gid, typed).branch.name == decomposed
+        sqlite_svc.switch(gid, "main")
+    with pytest.raises(ServiceError, match=f"already has a branch {decomposed!r}"):
+        sqlite_svc.branch(gid, composed)
+    with pytest.raises(ServiceError, match="has no branch 'cafe'"):
+        sqlite_svc.load(gid, "cafe")
