@@ -1510,7 +1510,8 @@ class Service:
             raise ServiceError(problem)
         game, src_b = self._head(game_ref, from_branch)
         # a branch stored before names were kept in one form, under another form of the same letters: taken too
-        name = next((b.name for b in self.store.branches(game.id) if branch_key(b.name) == name), name)
+        if not name.isascii():  # (only letters beyond ASCII have two forms: the usual name costs no read)
+            name = next((b.name for b in self.store.branches(game.id) if branch_key(b.name) == name), name)
         if at is None:
             head_id = src_b.head_id
         else:
