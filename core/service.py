@@ -1808,7 +1808,8 @@ class Service:
                 line = self.load(game.id, b.name, whole=True)
             except ServiceError as e:
                 if b.head_id in ids:  # a head pointing to nothing is reported by damage()
-                    problems.append(f"branch {b.name}: {e}")
+                    # without its step: this is what `agon verify GAME` lists (and the step named no --db)
+                    problems.append(f"branch {b.name}: {e.said if e.then == '{verify}' else e}")
                 rows.append(summary_table.unreadable(game.id, b.name, b.head_id, e))
                 continue
             p = replay_problem(line, lucks)

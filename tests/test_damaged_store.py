@@ -126,6 +126,17 @@ def test_verify_reports_every_kind_of_damage_at_once(agon, tmp_path):
     assert "branch main: game" in text and "is damaged" in text
 
 
+def test_verify_of_a_game_names_no_command_to_run_itself(agon, tmp_path):
+    """A branch that cannot be read is one of the problems `agon verify GAME` lists: said without the hint to run
+    `agon verify GAME` (the command that is running), which also named no --db and so another store."""
+    gid = toy(agon)
+    _sql(tmp_path, "DELETE FROM event WHERE game_id = ? AND depth = 3", gid)
+    r = agon("--db", str(tmp_path / "games.db"), "verify", gid, ok=False)
+    assert r.exit_code == 1
+    assert "branch main: game" in r.stdout and "follows an event that is not stored" in r.stdout, r.stdout
+    assert "agon verify" not in r.stdout + r.stderr, r.stdout + r.stderr
+
+
 def test_a_store_line_is_never_a_silent_partial_chain(sqlite_svc):
     from agon.core.service import NewGame
     from agon.events.store import Damaged
