@@ -376,7 +376,7 @@ def game_head(line: Line) -> dict[str, Any]:
 
 def state_data(svc: Service, line: Line, seat: str | None) -> dict[str, Any]:
     rs = line.ruleset
-    return {**game_head(line), "you": seat_name(seat), "table": line.created.table,
+    return {**game_head(line), **you(seat), "table": line.created.table,
             "players": [{"name": p.name, "bot": p.bot} for p in line.created.players],
             "pending": pending_for(line, seat), "round": rs.round(line.state), "scores": rs.scores(line.state),
             "view": rs.view(line.state, viewer_of(seat)), "may_undo": may_undo(svc, line, seat)}
@@ -391,11 +391,17 @@ def seat_name(seat: str | None) -> str | None:
     return "host" if seat == HOST else seat
 
 
+def you(seat: str | None) -> dict[str, Any]:
+    """Who the caller is, as every answer about a line says it: ``you`` names the seat ('host' for the host's link)
+    and ``host`` tells the host's link from a player named 'host'."""
+    return {"you": seat_name(seat), "host": seat == HOST}
+
+
 def options_data(line: Line, seat: str | None, brief: bool = False) -> dict[str, Any]:
     """Who acts and, for the acting seat, its numbered decisions; ``stepwise`` says the decision is better built
     step by step (``/steps``: many variants), and ``brief`` then leaves the long list out."""
     p = line.pending
-    out: dict[str, Any] = {**game_head(line), "you": seat_name(seat), "pending": pending_for(line, seat),
+    out: dict[str, Any] = {**game_head(line), **you(seat), "pending": pending_for(line, seat),
                            "options": []}
     if isinstance(p, Decision) and seat == p.player:
         out["stepwise"] = steps_mod.stepwise(line.ruleset, line.state)
@@ -622,7 +628,7 @@ def get_log(call: Call) -> Any:
     line, seat = load(call)
     start = _int(call, "from", 0) or 0  # held to 0 or more
     rows = told_from(line, viewer_of(seat), start)
-    return {**game_head(line), "you": seat_name(seat), "events": recorded_rows(rows)}
+    return {**game_head(line), **you(seat), "events": recorded_rows(rows)}
 
 
 def export(call: Call) -> Any:

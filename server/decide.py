@@ -14,7 +14,7 @@ from typing import Any
 
 from agon.core import entry, steps
 from agon.core.engine import Decision, option_text
-from agon.server.api import Call, HttpError, game_head, load, seat_name
+from agon.server.api import Call, HttpError, game_head, load, you
 
 MAX_WORDS = 200
 """More steps than any decision has; a longer ``chosen`` is refused."""
@@ -41,7 +41,7 @@ def next_step(call: Call) -> Any:
         chosen, now = steps.walk(rs, state, words)
     except entry.EntryError as e:
         raise HttpError(400, f"{e}; read the steps again from the start") from None
-    out: dict[str, Any] = {**game_head(line), "you": seat_name(seat),
+    out: dict[str, Any] = {**game_head(line), **you(seat),
                            "chosen": [{"field": f, "value": v} for f, v in chosen],
                            "choice": " ".join(v for _, v in chosen)}
     if isinstance(now, steps.Question):

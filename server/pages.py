@@ -232,17 +232,17 @@ async function refresh() {
     if (mine !== redraws) return;  // a newer redraw is under way
     const focused = document.activeElement;
     current = s;
-    ME = s.you === "host" ? null : s.you; NAMES.clear(); s.players.forEach(p => NAMES.add(p.name));
-    document.getElementById("you").textContent = s.you === "host" ? "You are the host (the table's recorder)."
+    ME = s.host ? null : s.you; NAMES.clear(); s.players.forEach(p => NAMES.add(p.name));
+    document.getElementById("you").textContent = s.host ? "You are the host (the table's recorder)."
       : s.you ? "You play " + s.you + "." : "No seat: you see what every player sees.";
     // the seat whose turn it is is told so in words, in colour and in the tab's title (seen from another tab)
-    const yours = s.pending.kind === "decision" ? s.pending.player === s.you
-      : s.pending.kind === "chance" && s.table && s.you === "host";
+    const yours = s.pending.kind === "decision" ? !s.host && s.pending.player === s.you
+      : s.pending.kind === "chance" && s.table && s.host;
     const status = document.getElementById("status");
     const said = (yours ? "Your turn. " : "") + "#" + s.event + ": " + s.status;
     if (status.textContent !== said) status.textContent = said;  // a screen reader reads it out when it changes
     status.classList.toggle("yours", yours);
-    document.title = (yours ? "(your turn) " : "") + (s.you === "host" ? "host" : s.you || "no seat") + ": "
+    document.title = (yours ? "(your turn) " : "") + (s.host ? "host" : s.you || "no seat") + ": "
       + s.title + ", game " + GAME + " - agon";
     document.getElementById("status").dataset.event = s.event;
     document.getElementById("view").replaceChildren(render(s.view));
@@ -252,7 +252,7 @@ async function refresh() {
     o.options.forEach(opt => { const b = el("button", opt.n + ". " + opt.text); b.dataset.n = opt.n;
       b.onclick = () => act(opt.n, o.position); box.appendChild(b); });
     if (o.note) box.appendChild(el("p", o.note, "muted"));
-    document.getElementById("chance").hidden = !(s.you === "host" && s.pending.kind === "chance" && s.table);
+    document.getElementById("chance").hidden = !(s.host && s.pending.kind === "chance" && s.table);
     const p = s.pending;  // what the host may type: the items to draw from, or dice (which have no items to list)
     if (p.kind === "chance") document.getElementById("chance-items").textContent = p.chance === "dice"
       ? (p.count === 1 ? "roll a die of " + p.sides + " sides and type what it shows, a number from 1 to "
@@ -260,8 +260,8 @@ async function refresh() {
         + p.sides : p.items && p.items.length ? "possible: " + p.items.join(", ") : "";
     const undo = document.getElementById("undo");
     undo.hidden = !s.may_undo;  // shown only while the undo policy allows it (the host's too: 'undoable')
-    undo.textContent = s.you === "host" ? "undo the last entry" : "undo my last decision";
-    undo.title = s.you === "host" ? "take back the last decision or chance outcome entered, with what followed it"
+    undo.textContent = s.host ? "undo the last entry" : "undo my last decision";
+    undo.title = s.host ? "take back the last decision or chance outcome entered, with what followed it"
       + " by itself" : "take back your last decision";
     if (s.event !== errorAt) { showError(null); errorAt = null; }  // an action's refusal stays while it is news
     keepFocus(focused);

@@ -61,7 +61,9 @@ HEAD = {
 }
 """The fields every answer about one line of a game starts with."""
 
-YOU = {"you": {**nullable(STR), "description": "the caller's seat: a player's name, 'host', or null (no token)"}}
+YOU = {"you": {**nullable(STR), "description": "the caller's seat: a player's name, 'host', or null (no token)"},
+       "host": {**BOOL, "description": "whether the caller holds the host's link (a player may be named 'host' too:"
+                                       " this tells the two apart)"}}
 
 SCHEMAS: dict[str, dict[str, Any]] = {
     "Error": obj({"error": {"type": "string", "minLength": 1, "pattern": r"^[^\n]*$",

@@ -201,10 +201,11 @@ def test_a_session_of_every_ruleset_keeps_the_contract(api):
         # the game seen as each seat, as the host and as nobody
         for name, seat in game["seats"].items():
             mine = api.call("GET", "/api/games/{game}", gid, token=seat["token"]).json()
-            assert mine["you"] == name
+            assert mine["you"] == name and mine["host"] is False
             api.call("GET", "/api/games/{game}/options", gid, params={"token": seat["token"]})
             api.call("GET", "/api/games/{game}/log", gid, token=seat["token"], params={"from": "0"})
-        assert api.call("GET", "/api/games/{game}", gid, token=host).json()["you"] == "host"
+        as_host = api.call("GET", "/api/games/{game}", gid, token=host).json()
+        assert as_host["you"] == "host" and as_host["host"] is True
         api.call("GET", "/api/games/{game}/options", gid, token=host)
         play(api, game, 8, rng)
         start = public(api, gid)["event"]

@@ -220,6 +220,38 @@ def test_the_seat_to_act_is_told_it_is_their_turn_and_a_phone_shows_the_page_at_
             ctx.close()
 
 
+def test_a_player_named_host_is_told_apart_from_the_hosts_link(browser, server):
+    """The pages took a seat for the host's link when the API said ``"you": "host"``, which a player so named is
+    told too: that player's page said "You are the host", and the host's page said "Your turn" on that player's
+    turn. The API's ``host`` flag tells them apart."""
+    base, _ = server
+    names = ["host", "Bo"]
+    for seed in range(1, 40):  # a game where the player named host acts first
+        created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": names,
+                                                        "seed": seed}).json()
+        if httpx.get(f"{base}/api/games/{created['game']}").json()["pending"]["player"] == "host":
+            break
+    gid = created["game"]
+    as_player = httpx.get(f"{base}/api/games/{gid}", params={"token": created["seats"]["host"]["token"]}).json()
+    as_host = httpx.get(f"{base}/api/games/{gid}", params={"token": created["host"]["token"]}).json()
+    assert (as_player["you"], as_player["host"]) == ("host", False)
+    assert (as_host["you"], as_host["host"]) == ("host", True)
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(base + created["seats"]["host"]["link"])
+        page.wait_for_selector("#status[data-event]")
+        assert page.inner_text("#you") == "You play host."
+        assert page.inner_text("#status").startswith("Your turn. ") and page.locator("#options > button").count()
+        page.goto(base + created["host"]["link"])
+        page.reload()  # the fragment alone changed: the page is read again with the host's token
+        page.wait_for_selector("#status[data-event]")
+        assert page.inner_text("#you") == "You are the host (the table's recorder)."
+        assert "Your turn" not in page.inner_text("#status") and "your turn" not in page.title()
+    finally:
+        ctx.close()
+
+
 def test_a_click_overtaken_by_the_same_seats_other_page_says_so_in_a_players_words(browser, server):
     """One player with their link open twice: a decision made on one page leaves the other's buttons stale for a
     moment; a click on one of them records nothing and says why without naming an API route, and that page then
