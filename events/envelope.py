@@ -160,8 +160,10 @@ def read_line_file(data: bytes) -> tuple[list[Envelope], LineTrailer, dict[str, 
         trailer = _trailer_decoder.decode(lines[-1])
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         if not _an_agon_line(lines[0]):  # no line of it is agon's: some other file, not one cut short
-            raise ImportError_("it is not a file `agon export` wrote (its first line is neither an agon event nor a"
-                               " card set); give the file the export wrote") from None
+            # (the export is not named as a command: a hint would name this store's --db, and the file comes from
+            # another store, or none)
+            raise ImportError_("it is not a game file that agon exported (its first line is neither an agon event"
+                               " nor a card set); give the file the export wrote") from None
         raise ImportError_("the file does not end with its trailer (the 'end' line with the count of events): it"
                            " is cut short, or was written by an agon older than the trailer") from None
     digest = hashlib.sha256()

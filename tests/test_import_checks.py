@@ -161,8 +161,8 @@ def test_a_file_that_is_no_export_is_told_apart_from_one_cut_short(agon, tmp_pat
     (tmp_path / "cut.jsonl").write_bytes(b"\n".join(whole.splitlines()[:2]) + b"\n")
     (tmp_path / "passwd").write_text("root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534::/:/bin/false\n")
     (tmp_path / "list.jsonl").write_text('{"item": "bread"}\n{"item": "olives"}\n')
-    for name, says in (("passwd", "it is not a file `agon export` wrote"),
-                       ("list.jsonl", "it is not a file `agon export` wrote"),
+    for name, says in (("passwd", "it is not a game file that agon exported"),
+                       ("list.jsonl", "it is not a game file that agon exported"),
                        ("cut.jsonl", "it is truncated")):
         r = agon("import", str(tmp_path / name), ok=False)
         line = r.stderr.strip()
