@@ -255,7 +255,11 @@ def games(
         s = g.summary
         rows.append({"id": g.id, "ruleset": g.ruleset, "title": g.title, "players": list(g.players),
                      "created_at": g.created_at.isoformat(timespec="seconds"), "branch": g.current_branch,
-                     "branches": g.branches, "events": s.events, "status": s.status, "scores": dict(s.scores),
+                     # a line that cannot be read has no known length (never a 0): the events the store holds
+                     # for its game are said beside it
+                     "branches": g.branches, "events": s.events if g.stored_events is None else None,
+                     **({} if g.stored_events is None else {"stored_events": g.stored_events}),
+                     "status": s.status, "scores": dict(s.scores),
                      # a damaged game is listed and marked (by any of its branches); the others as usual
                      "damaged": g.damaged or not s.readable})
     if as_json:
@@ -275,7 +279,7 @@ def games(
     for r in rows:
         damaged = "DAMAGED: " + agon_line("verify " + r["id"])
         r["status"] = damaged if r["damaged"] else r["status"]  # the whole story: --json
-        t.add_row(r["id"], r["ruleset"], ", ".join(r["players"]), str(r["events"]), r["status"],
+        t.add_row(r["id"], r["ruleset"], ", ".join(r["players"]), events_cell(r), r["status"],
                   f"{r['branches']} (on {r['branch']})", scores_text(r["scores"]))
     widths = fit_columns(t)
     if widths is not None and widths[4] >= min(STATUS, max(len(r["status"]) for r in rows)):
@@ -285,11 +289,19 @@ def games(
     console.print(t.title)
     for r in rows:
         branches = f"{counted(r['branches'], 'branch')} (on {r['branch']})"
-        console.print(f"{r['id']}  {r['ruleset']}, {counted(r['events'], 'event')}, {branches}", markup=False)
+        events = (counted(r["events"], "event") if r["events"] is not None
+                  else f"events unknown ({r['stored_events']:,} stored)")
+        console.print(f"{r['id']}  {r['ruleset']}, {events}, {branches}", markup=False)
         scores = scores_text(r["scores"])
         console.print(f"  {scores}" if set(r["scores"]) == set(r["players"]) else
                       f"  players: {', '.join(r['players'])}; scores: {scores or '-'}", markup=False)
         console.print(f"  {r['status']}", markup=False)
+
+
+def events_cell(row: dict[str, Any]) -> str:
+    """A listed game's events in the table; where its line cannot be read, unknown, with the number of events the
+    store holds for the game."""
+    return str(row["events"]) if row["events"] is not None else f"? ({row['stored_events']:,} stored)"
 
 
 STATUS = 40

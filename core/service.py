@@ -1655,7 +1655,8 @@ class Service:
                 ) -> list[Listed]:
         """Games with the summary of their current branch (``which="main"``: their main line), read from the
         game summary without folding; rows that are missing or stale are recomputed first (``progress(n)`` is
-        called with how many, and returns a callback to call after each)."""
+        called with how many, and returns a callback to call after each). A game whose listed line cannot be read
+        carries the number of events the store holds for it (``Listed.stored_events``)."""
         if order not in summary_table.ORDERS:
             raise ServiceError(f"unknown order {order!r}; choose one of: {', '.join(summary_table.ORDERS)}")
         if ruleset is not None:  # as the games store it; a ruleset no longer installed by the name given
@@ -1665,8 +1666,12 @@ class Service:
                 pass
         self.refresh(self._not_computed(summary_table.stale(self.store, self._versions(ruleset), which, ruleset)),
                      progress)
-        return summary_table.listing(self.store, which, ruleset, over, order, limit, count_branches,
-                                     self._computed or None)
+        listed = summary_table.listing(self.store, which, ruleset, over, order, limit, count_branches,
+                                       self._computed or None)
+        # a line that cannot be read has no length: what the store holds of its game is told instead (damaged
+        # games are few; one count each)
+        return [g if g.summary.ruleset_version != summary_table.UNREADABLE
+                else replace(g, stored_events=self.store.event_count(g.id)) for g in listed]
 
     def main_summaries(self, ruleset: str, limit: int | None = None,
                        progress: Callable[[int], Callable[[], None]] | None = None) -> list[Summary]:

@@ -257,6 +257,9 @@ class Listed:
     damaged: bool = False
     game_players: tuple[str, ...] = ()
     """The players the game's row names (what a game that cannot be read still tells of them)."""
+    stored_events: int | None = None
+    """Where the branch read cannot be read (its length unknown, its row's ``events`` a 0 that counts nothing): how
+    many events the store holds for the game, on every branch (the service counts them; otherwise None)."""
 
     @property
     def players(self) -> tuple[str, ...]:

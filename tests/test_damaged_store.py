@@ -88,6 +88,25 @@ def test_a_game_whose_line_cannot_be_read_is_listed_with_the_players_its_row_nam
     assert listing[at + 1] == "  players: ann, bob; scores: -" and "DAMAGED" in listing[at + 2]
 
 
+def test_a_game_whose_line_cannot_be_read_is_listed_with_the_events_stored_never_a_false_0(agon, tmp_path,
+                                                                                           monkeypatch):
+    """Once, 'agon games' listed such a game with "0 events" ("events": 0): its line has no length that can be
+    read, so the count is unknown, and the listing says how many events the store still holds for the game."""
+    gid = toy(agon)
+    db = sqlite3.connect(tmp_path / "games.db")
+    stored = db.execute("SELECT count(*) FROM event WHERE game_id = ?", (gid,)).fetchone()[0] - 1
+    db.close()
+    _sql(tmp_path, DAMAGE["missing event"][0], gid)
+    agon("log", gid, ok=False)
+    row = {r["id"]: r for r in json.loads(agon("games", "--json").stdout)}[gid]
+    assert row["events"] is None and row["stored_events"] == stored > 0
+    listing = agon("games").stdout.splitlines()  # narrow: a game is a few lines
+    assert f"{gid}  toy, events unknown ({stored} stored), 1 branch (on main)" in listing
+    monkeypatch.setenv("COLUMNS", "200")  # wide: a game is a row of the table
+    wide = agon("games").stdout
+    assert f"? ({stored} stored)" in wide and "│ 0 " not in wide
+
+
 @pytest.mark.parametrize("kind", DAMAGE)
 def test_undo_and_redo_refuse_a_damaged_line_before_its_head_moves(agon, tmp_path, kind):
     """Once, `agon undo` moved the head of a damaged line and only then said it was damaged (exit 1, the head
