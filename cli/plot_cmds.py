@@ -214,11 +214,13 @@ def compare(
 
     from agon.analysis.compare import compare_lines, what_if
 
-    if branch_a == branch_b:
-        raise UsageFail(f"give two different branches to compare, not {branch_a} twice"
-                        f" ({cited('branches ' + shlex.quote(game))} lists them)")
     svc = service()
     a, b = svc.load(game, branch_a), svc.load(game, branch_b)
+    # the branches as found, not the names as typed: a name is found in either Unicode form ('é', or 'e' and an
+    # accent: core.names.branch_key), so two spellings that print alike may be the same branch
+    if a.branch.name == b.branch.name:
+        raise UsageFail(f"give two different branches to compare, not {a.branch.name} twice"
+                        f" ({cited('branches ' + shlex.quote(game))} lists them)")
     if as_player is not None and as_player not in a.created.names:
         raise Fail(f"no player {as_player!r} in this game; its players: {', '.join(a.created.names)}")
     c = compare_lines(a, b, viewer=as_player)

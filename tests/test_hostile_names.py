@@ -170,6 +170,18 @@ def test_a_branch_is_found_however_the_letters_of_its_name_are_typed(agon):
     assert len(json.loads(agon("log", gid, "-b", decomposed, "--json").stdout)) == 2
 
 
+def test_compare_refuses_one_branch_named_in_two_forms_as_the_same_branch_twice(agon):
+    """Once, `agon compare G café café` (one 'é', then 'e' and an accent) compared the branch with itself: the names
+    as typed differ, the branch found by both is one."""
+    composed, decomposed = "caf\u00e9", "cafe\u0301"
+    gid = agon("new", "toy", "-p", "Ana", "-p", "Bob", "--seed", "2").stdout.splitlines()[0]
+    agon("branch", gid, composed)
+    r = agon("compare", gid, composed, decomposed, ok=False)
+    assert r.exit_code == 2
+    assert r.stderr == (f"error: give two different branches to compare, not {composed} twice"
+                        f" (`agon branches {gid}` lists them)\n")
+
+
 def test_a_branch_stored_under_another_form_keeps_its_name_and_is_found_by_either(sqlite_svc):
     """A store written before names were kept in one form may hold 'e' and an accent: its name stays as stored."""
     composed, decomposed = "caf\u00e9", "cafe\u0301"
