@@ -28,9 +28,9 @@ from agon.core.service import Line, describe_pending
 
 app = typer.Typer()
 
-def _check_player(line: Line, player: str | None) -> None:
-    if player is not None and player not in line.created.names:
-        raise Fail(f"no player {player!r} in this game; its players: {', '.join(line.created.names)}")
+def _check_player(line: Line, player: str | None) -> str | None:
+    """The seat ``player`` names, as the game stores it (typed in either Unicode form: ``Line.player``)."""
+    return None if player is None else line.player(player)
 
 
 @app.command(epilog=examples("agon state 3f2a --at 10", "agon state 3f2a -b whatif --as Ana --json"))
@@ -44,7 +44,7 @@ def state(
 ) -> None:
     """The state at any position of a line: in full, or as one player sees it."""
     line = service().load(game, branch)
-    _check_player(line, as_player)
+    as_player = _check_player(line, as_player)
     last = line.head.depth
     if at is not None and not 0 <= at <= last:
         raise Fail(f"--at {at} is outside this line, which has events 0 to {last}")
@@ -83,7 +83,7 @@ def log(
         raise UsageFail("give either --as PLAYER (one player's record) or --full (everything), not both")
     svc = service()
     line = svc.load(game, branch)
-    _check_player(line, as_player)
+    as_player = _check_player(line, as_player)
     rows = svc.log(line, None if full else as_player or PUBLIC)
     from agon.core.notes import on_line
 
@@ -126,7 +126,7 @@ def replay(
     """Step through a line: each event, then the state it leads to (in full or as one player sees it)."""
     svc = service()
     line = svc.load(game, branch)
-    _check_player(line, as_player)
+    as_player = _check_player(line, as_player)
     # as 'state --at' does: a range the line does not have is refused, not shown as nothing
     last = line.head.depth
     for name, n in (("--from", start), ("--to", stop)):

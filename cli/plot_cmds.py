@@ -221,8 +221,8 @@ def compare(
     if a.branch.name == b.branch.name:
         raise UsageFail(f"give two different branches to compare, not {a.branch.name} twice"
                         f" ({cited('branches ' + shlex.quote(game))} lists them)")
-    if as_player is not None and as_player not in a.created.names:
-        raise Fail(f"no player {as_player!r} in this game; its players: {', '.join(a.created.names)}")
+    if as_player is not None:
+        as_player = a.player(as_player)  # the seat as stored, typed in either Unicode form
     c = compare_lines(a, b, viewer=as_player)
     estimate = None
     if as_player is None and c["parting"] is not None:
@@ -327,8 +327,8 @@ def view(
 
     svc = service()
     first = svc.load(game, branches[0] if branches else None)
-    if as_player is not None and as_player not in first.created.names:
-        raise Fail(f"no player {as_player!r} in this game; its players: {', '.join(first.created.names)}")
+    if as_player is not None:
+        as_player = first.player(as_player)  # the seat as stored, typed in either Unicode form
     lines, notes = all_notes(svc, first.game.id)
     if branches:
         by_name = {ln.branch.name: ln for ln in lines}

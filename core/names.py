@@ -10,6 +10,7 @@ as markup.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 
 MAX_NAME = 40
 MAX_BRANCH = 100
@@ -72,6 +73,18 @@ def branch_key(name: str) -> str:
     either way, names the same branch. A new branch is stored under this form; one stored before is kept as it is
     and still found by either form."""
     return unicodedata.normalize("NFC", name)
+
+
+def player_named(name: str, players: Sequence[str]) -> str | None:
+    """The one of a game's ``players`` that ``name`` names, as the game stores it: the player so written, or else
+    the one whose name is the same letters in another Unicode form (compared as ``branch_key`` compares, NFC), so
+    that either typing of 'Zoë' finds the seat; None when none (or, in a game stored before such seats were refused,
+    more than one) is so named."""
+    if name in players:
+        return name
+    key = branch_key(name)
+    found = [p for p in players if branch_key(p) == key]
+    return found[0] if len(found) == 1 else None
 
 
 def branch_problem(name: str) -> str | None:

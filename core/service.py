@@ -47,7 +47,7 @@ from agon.core.engine import (
     steps,
     version_number,
 )
-from agon.core.names import branch_key, branch_problem, name_problem, shown, title_problem
+from agon.core.names import branch_key, branch_problem, name_problem, player_named, shown, title_problem
 from agon.events import hints
 from agon.events import snapshots as snapshots_table
 from agon.events import summary as summary_table
@@ -373,6 +373,14 @@ class Line:
         first = self._created if self._created is not None else self.events[0]
         assert isinstance(first, GameCreated)
         return first
+
+    def player(self, name: str) -> str:
+        """The player ``name`` names, as the game stores the name (``names.player_named``: in either Unicode form
+        of its letters); refused naming the game's players when none is."""
+        found = player_named(name, self.created.names)
+        if found is None:
+            raise ServiceError(f"no player {name!r} in this game; its players: {', '.join(self.created.names)}")
+        return found
 
     @property
     def head(self) -> Envelope:
@@ -903,8 +911,8 @@ class Service:
     def log(self, line: Line, viewer: str | None = PUBLIC) -> list[Recorded]:
         """The line's events told as ``viewer`` may see them: ``PUBLIC`` (the default: what every player sees), a
         player (their own record: their cards by name), or ``None`` (everything)."""
-        if viewer not in (None, PUBLIC) and viewer not in line.created.names:
-            raise ServiceError(f"no player {viewer!r} in this game; its players: {', '.join(line.created.names)}")
+        if viewer not in (None, PUBLIC):
+            viewer = line.player(viewer)
         out = []
         for st in line.steps():
             state = st.before if st.before is not None else st.after
@@ -1068,6 +1076,8 @@ class Service:
             line = self.load(game_ref, branch)
         if expect is not None:
             check_position(line, expect, words)
+        if as_player is not None:  # the seat as stored, typed in either Unicode form; a name no seat has is
+            as_player = player_named(as_player, line.created.names) or as_player  # refused below, as the turn asks
         pending = line.pending
         if (isinstance(pending, Decision) and as_player is not None and as_player != pending.player
                 and as_player in line.created.names and not choice.lstrip().startswith("{")):

@@ -152,6 +152,22 @@ def test_two_seats_whose_names_are_the_same_letters_written_two_ways_are_refused
     assert "Zoë" in agon("state", gid, "--as", composed).stdout
 
 
+def test_as_finds_a_seat_however_the_letters_of_its_name_are_typed(agon, tmp_path):
+    """Seats whose names differ only in Unicode form are refused as one name, so 'Zoë' typed either way names one
+    seat: once, `--as` matched the code points as typed, and 'Zoe' + U+0308 found no player 'Zoë'."""
+    composed, decomposed = "Zo\u00eb", "Zoe\u0308"
+    gid = agon("new", "toy", "-p", composed, "-p", "Bob", "--seed", "2").stdout.splitlines()[0]
+    assert f"#2    {composed} rolls." in agon("act", gid, "1", "--as", decomposed).stdout
+    assert f"as {composed} sees it" in agon("state", gid, "--as", decomposed).stdout
+    assert f"Shown: {composed}'s own record" in agon("log", gid, "--as", decomposed).stdout
+    assert f"as {composed} sees it" in agon("replay", gid, "--as", decomposed).stdout
+    agon("branch", gid, "aside")
+    assert f"Told as {composed} may read it" in agon("compare", gid, "main", "aside", "--as", decomposed).stdout
+    assert f"as {composed} sees it" in agon("view", gid, "--as", decomposed, "-o", str(tmp_path / "v.html")).stdout
+    r = agon("state", gid, "--as", "Zoe", ok=False)  # other letters are another name still
+    assert r.exit_code == 1 and r.stderr == f"error: no player 'Zoe' in this game; its players: {composed}, Bob\n"
+
+
 def test_a_branch_is_found_however_the_letters_of_its_name_are_typed(agon):
     """'café' typed as one 'é' or as 'e' and an accent prints alike: either form finds the branch, and a second
     branch under the other form is refused as the same name (once both were made, and `agon switch` with the other
