@@ -438,9 +438,12 @@ def print_in_turn(line: Line, run: list[tuple[Event, str]]) -> None:
                   " turn after (one entry).", markup=False)
 
 
-PLAY_WORDS = replace(CLI_WORDS, anew="what the line asks now is shown below; choose anew")
-"""The service's words inside ``agon play``: after an entry refused because another terminal recorded first, play
-lists the options again itself (after what was recorded meanwhile), so it names no command to run."""
+PLAY_WORDS = replace(CLI_WORDS, anew="what the line asks now is shown below; choose anew",
+                     options="the options listed above", listed=" (the options listed above)")
+"""The service's words inside ``agon play``, which lists the options itself, so it names no command to run: after an
+entry refused because another terminal recorded first, play lists them again (after what was recorded meanwhile);
+after a choice number out of range or an entry that is no decision, they are the ones play listed before its
+prompt."""
 
 
 def meanwhile(svc: Any, before: Line, full: bool) -> None:

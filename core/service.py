@@ -85,6 +85,9 @@ class Words:
 
     options: str = hints.CLI["options"]
     """Where the numbered options, and the position they were read at, are shown."""
+    listed: str = hints.CLI["listed"]
+    """Where the numbered options are shown, told after a choice number out of their range ('choose 1 to 14'), with
+    its own leading space (``agon play`` lists them itself)."""
     anew: str = hints.CLI["anew"]
     """What a person does after a choice refused because the line moved since the options were shown (nothing was
     recorded): look at the options as they now stand and choose again (``agon play`` lists them itself)."""
@@ -1024,7 +1027,7 @@ class Service:
         if steps_mod.negative(text) or text.isascii() and text.isdigit():
             if len(text) > 9 or not 1 <= int(text) <= len(legal):
                 n = text if len(text) <= 12 else text[:12] + "..."
-                raise ServiceError(f"choice {n} is out of range: choose 1 to {len(legal)} ({words.options} lists them)")
+                raise ServiceError(f"choice {n} is out of range: choose 1 to {len(legal)}{words.listed}")
             return legal[int(text) - 1]
         try:  # the decision's steps typed at once, each by a prefix (core.steps)
             return steps_mod.build(line.ruleset, line.state, text)

@@ -15,6 +15,7 @@ from typing import TypeVar
 CLI: dict[str, str] = {
     "options": "`agon options {game}{b}`",
     "anew": "look at `agon options {game}{b}` again and choose anew",
+    "listed": " (`agon options {game}{b}` lists them)",
     "play_on": ("take the last step back with `agon undo {game}{b}` (a slip), or branch from an earlier position with"
                 " `agon branch {game} NAME --at N{b}` to play on"),
     "schema": "`agon schema {ruleset}` shows the event types",

@@ -304,6 +304,7 @@ def load(call: Call, *, branched: bool = True) -> tuple[Line, str | None]:
 
 HTTP_WORDS = Words(
     options="GET /api/games/{game}/options",
+    listed=" (GET /api/games/{game}/options lists them)",
     anew="look at GET /api/games/{game}/options again and choose anew",
     play_on="the host may undo the last step (a slip) or branch from an earlier position to play on",
     schema="each option of GET /api/games/{game}/options carries its event as JSON",

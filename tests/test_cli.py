@@ -232,6 +232,18 @@ def test_seed_typed_when_a_person_must_decide_says_who_decides(agon):
     assert "ann rolls." in agon("act", gid, "1").stdout  # nothing was recorded by the refused entry
 
 
+def test_play_refuses_a_number_or_an_entry_naming_the_options_it_listed_not_another_command(agon):
+    """Once, `agon play` answered a number out of range with "(`agon options G` lists them)", though it lists the
+    options itself, just above its prompt."""
+    gid = new_toy(agon)
+    r = agon("play", gid, input="9\nzzz\nq\n")
+    assert "1. ann rolls." in r.stdout and "agon options" not in r.stderr
+    assert "error: choice 9 is out of range: choose 1 to 2 (the options listed above)" in r.stderr
+    assert "or give a choice number from the options listed above, or the event as JSON" in r.stderr
+    said = agon("act", gid, "9", ok=False).stderr  # a command, which lists none: the one that does
+    assert said == f"error: choice 9 is out of range: choose 1 to 2 (`agon options {gid}` lists them)\n"
+
+
 def test_play_at_a_seeded_chance_asks_for_seed_here_not_for_another_command(agon):
     gid = new_toy(agon)
     agon("act", gid, "1")
