@@ -697,6 +697,32 @@ def test_the_stream_sees_a_decision_recorded_elsewhere(client):
     assert seen and seen[0]["n"] == start + 1 and seen[0]["actor"] == who
 
 
+def test_the_stream_of_an_ended_game_stays_open_and_tells_of_the_hosts_undo(client):
+    """An ended game may still change (the host takes back the slip that ended it, redoes, branches or switches, here
+    or at the command line), so its stream stays open, as the pages that follow it rely on, and tells of the change."""
+    import threading
+
+    g = client.post("/api/games", json={"ruleset": "toy", "players": [], "seed": 3, "bots": [
+        {"name": "ann", "kind": "random"}, {"name": "bob", "kind": "random"}]}).json()
+    gid = g["game"]
+    assert client.get(f"/api/games/{gid}").json()["pending"]["kind"] == "over"
+    other = Service(Store(client.store_url))
+    timer = threading.Timer(0.5, lambda: other.undo(gid))
+    timer.start()
+    try:
+        with client.stream("GET", f"/api/games/{gid}/events?wait=5") as r:
+            kinds = []
+            for line in r.iter_lines():
+                if line.startswith("event: "):
+                    kinds.append(line[7:])
+                    if kinds[-1] == "moved":
+                        break
+    finally:
+        timer.join()
+        other.store.close()
+    assert kinds[0] == "status" and "moved" in kinds
+
+
 def test_a_commitment_of_many_variants_is_built_step_by_step_without_its_long_list(client):
     """Perikles: some 2,000 commitments are legal; the acting seat builds one a step at a time (/steps), each step
     offering only what remains legal, and records it with the steps typed at once, as /steps says."""
