@@ -351,15 +351,30 @@ def begins(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> bo
     return False
 
 
+def continues(question: Question, chosen: Chosen) -> bool:
+    """Whether ``question`` goes on with a list already begun: a step of its field was taken since the kind of
+    decision was (one more counter, or ``done``). Only there do words that run out end the decision by ``done``
+    (``build``): a ``done`` offered before the list begins ends the decision having added nothing (a commitment
+    sending no units), which is legal but rarely meant, so it is taken only when chosen (typed, or Enter alone at
+    that step in ``agon play``)."""
+    typed = [i for i, (f, _) in enumerate(chosen) if f == TYPE]
+    own = chosen[typed[-1] + 1:] if typed else chosen
+    return any(f == question.field for f, _ in own)
+
+
 def build(ruleset: Ruleset, state: State, text: str) -> Event:
     """The whole decision typed at once as its steps' values in order (``agon act GAME 'ath-2 ath-h2 melos a'``);
-    a step that may end the decision ends it when the words run out."""
+    a step that may end the decision ends it when the words run out, once it goes on with a list begun
+    (``continues``: ``ath-2 pyl a ath-t4`` sends one counter; ``ath-2`` alone is refused, ``ath-2 done`` sends
+    none)."""
     chosen, now = walk(ruleset, state, entry.tokens(text))
-    while isinstance(now, Question) and DONE in now.values:
+    while isinstance(now, Question) and DONE in now.values and continues(now, chosen):
         chosen, now = walk(ruleset, state, [DONE], chosen)
     if isinstance(now, Question):
         shown = ", ".join(c.value for c in now.choices[:15]) + (", ..." if len(now.choices) > 15 else "")
-        raise entry.EntryError(f"the decision is not complete: next, {now.prompt}: {shown}")
+        ending = next((c for c in now.choices if c.value == DONE), None)
+        end = f" ('{DONE}' ends it here: {ending.label or 'done'})" if ending is not None else ""
+        raise entry.EntryError(f"the decision is not complete: next, {now.prompt}: {shown}{end}")
     return now
 
 

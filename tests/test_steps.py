@@ -88,6 +88,20 @@ def test_every_commitment_the_canonical_list_offers_is_reachable_step_by_step():
         assert steps.build(PERIKLES, s, " ".join(words)) == ev
 
 
+def test_a_tile_alone_is_not_a_commitment_sending_no_units_but_words_that_stop_after_a_counter_end_it():
+    """Words that run out end the decision by 'done' only in a list of counters begun: a tile alone (the rest
+    not typed yet) is refused with the next step and what 'done' would do; 'done' typed sends none."""
+    s = commit_position()
+    with pytest.raises(entry.EntryError, match=r"not complete: next, where counters go \('done': none\): done,"
+                       r" .*Pylos.* \('done' ends it here: spend the Athens 2-cube tile sending no units\)$"):
+        steps.build(PERIKLES, s, "ath-2")
+    assert steps.build(PERIKLES, s, "ath-2 done") == ForcesCommitted(player="P1", tile="athens-2", placements=())
+    one = steps.build(PERIKLES, s, "ath-2 pyl a ath-t4")  # the counters' list begun: it ends with the words
+    assert [(p.counter, p.location) for p in one.placements] == [("athens-t4-1", "Pylos")]
+    where = steps.ask(PERIKLES, s, (("tile", "athens-2"),))
+    assert steps.DONE in where.values and not steps.continues(where, (("tile", "athens-2"),))
+
+
 def test_placements_in_any_order_are_reachable_going_back_to_a_location_named_before():
     s = commit_position()
     ev = steps.build(PERIKLES, s, "ath-2 pyl a athens-t4-1 corc a athens-h3-1 pyl athens-t4-2 ath-t3")
