@@ -459,6 +459,22 @@ def meanwhile(svc: Any, before: Line, full: bool) -> None:
         print_recorded(rows)
 
 
+def steps_begun(line: Line, answer: str) -> steps.Chosen | None:
+    """A line typed where the options of a decision built step by step are listed (after ``?TEXT``) that takes its
+    first steps but not all of them (a tile alone): the steps taken, so that ``play`` asks the next one, as it does
+    at a step's prompt, rather than ending the decision where a step may end it (core.steps.build). ``None`` for
+    anything else (an option number, JSON, ``bot``, a whole decision, words that name no step)."""
+    text = answer.strip()
+    if not stepwise_now(line) or text.startswith("{") or text in ("bot", "seed", "random") or steps.negative(text) \
+            or text.isascii() and text.isdigit():
+        return None
+    try:
+        chosen, now = steps.walk(line.ruleset, line.state, entry.tokens(text))
+    except entry.EntryError:
+        return None
+    return chosen if isinstance(now, steps.Question) else None
+
+
 def back(line: Line, chosen: steps.Chosen) -> steps.Chosen:
     """One step back: past the steps that had only one possible answer (they were not asked)."""
     rs, state = line.ruleset, line.state
@@ -596,6 +612,9 @@ def play(
             if isinstance(now, steps.Question):
                 continue
             answer = json.dumps(line.codec.to_obj(now))
+        elif stepping is None and (begun := steps_begun(line, answer)) is not None:
+            chosen = begun  # the next step is asked (Enter alone there ends the decision where it may end)
+            continue
         try:
             # the options shown were for this position: a number typed after someone else moved is refused
             recorded = svc.act(game, answer, branch=branch, tell=who, expect=position(line), words=PLAY_WORDS)

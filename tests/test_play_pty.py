@@ -363,3 +363,44 @@ def test_0_records_the_pass_of_every_holder_asked_in_turn_as_one_entry_that_one_
     assert len(svc.load(game).events) == before
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+def test_a_tile_typed_and_enter_asks_where_counters_go_and_enter_alone_there_sends_none(table):
+    """A person who types only the tile and Enter means to go on choosing where units go: play asks that next,
+    at a step's prompt as where the options are listed (after '?TEXT'), and records nothing yet; Enter on an
+    empty line at that step still ends the commitment sending no units. 'agon act' with the tile alone is
+    refused, naming the next step and what 'done' does."""
+    from agon.core import steps
+    from agon.core.service import ServiceError
+
+    svc, game, play = table
+    for _ in range(20):  # a commitment where several tiles may be spent: the tile is asked, not answered by itself
+        run_until(svc, game, lambda p: isinstance(p, Decision) and "commit forces" in p.prompt)
+        line = svc.load(game)
+        first = steps.ask(line.ruleset, line.state)
+        if first.field == "tile" and len(first.values) > 1:
+            break
+        svc.act(game, "2")
+    assert first.field == "tile" and len(first.values) > 1
+    tile, player, before = first.values[-1], line.pending.player, len(line.events)
+    with pytest.raises(ServiceError, match="not complete: next, where counters go .*'done' ends it here: spend"):
+        svc.act(game, tile)
+    child = play()
+    for way in ("steps", "listed"):
+        if way == "listed":
+            child.sendline("-")  # back to the tile: the steps' prompt again
+            child.expect(PROMPT)
+            child.sendline("?a")  # the options listed instead of the steps
+            child.expect("Type a number here, or the decision's steps by prefix")
+            child.expect(PROMPT)
+        child.sendline(tile)
+        child.expect(f"where counters go \\('done': none\\) \\(so far: {tile};")
+        child.expect("Enter ends the decision here")
+        child.expect(PROMPT)
+        assert len(svc.load(game).events) == before  # nothing recorded
+    child.sendline("")  # Enter alone at that step: done
+    child.expect(f"#[0-9]+ +{player} spends .* and sends no units")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert svc.load(game).events[before].placements == ()
