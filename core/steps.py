@@ -9,6 +9,14 @@ value can take is filled in without asking. Every step may be undone (``back``),
 typed at once as the values of its steps in order (``athens-2 ath-h2 melos a``), each by any unique prefix
 (``core.entry``).
 
+A step filled in by itself is never shown, yet a person may type its value anyway (as they would where several
+values are possible): a word that names it is taken as that step, and the words after it read on from there, both
+where the whole decision is typed and at a step asked after it (``agon play`` asks "where counters go" at once
+when one tile may be spent; ``athe pyl`` there is that tile, then Pylos). A word that names both the forced value
+and a value of the step asked after it is read as the step asked when it names exactly one of its values there
+(``spa``, with sparta-2 the only tile, is Spartolus where Spartolus is a place), and as the forced value when it
+names several there or none (``sparta``, ``sparta-2``). A number is never the forced value: it is the step asked.
+
 By default the steps come from the legal events themselves (``legal(state)``), so every ruleset gets them and
 every listed decision is reachable. A ruleset whose ``legal`` is a canonical subset of a larger space (Perikles
 lists only some commitments) defines ``decision_steps(state, tag, chosen)`` returning the next ``Question`` (only
@@ -260,11 +268,28 @@ def walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen = 
     return forward(ruleset, state, chosen, now)
 
 
+def _asked(ruleset: Ruleset, state: State, chosen: Chosen) -> Chosen:
+    """``chosen`` without the steps at its end that had one possible answer (filled in by themselves, never shown):
+    words typed at the step asked after them may still name them."""
+    while chosen and _forced_step(ask(ruleset, state, chosen[:-1])):
+        chosen = chosen[:-1]
+    return chosen
+
+
+def _forced_step(now: Question | Event) -> bool:
+    return isinstance(now, Question) and len(now.choices) == 1
+
+
 def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) -> tuple[Chosen, Question | Event]:
     """``walk`` without answering the one-answer steps after the last word."""
+    chosen = _asked(ruleset, state, chosen)
     now = ask(ruleset, state, chosen)
     for w in words:
-        while isinstance(now, Question) and len(now.choices) == 1 and not _names(now, w):
+        if _forced_step(now):
+            past, ahead = forward(ruleset, state, chosen, now)
+            if isinstance(ahead, Question) and _names(ahead, w):  # the step asked names it: read there
+                chosen, now = past, ahead
+        while _forced_step(now) and not _names(now, w):
             chosen = chosen + (answer(now, now.values[0]),)
             now = ask(ruleset, state, chosen)
         if not isinstance(now, Question):

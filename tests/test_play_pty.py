@@ -404,3 +404,32 @@ def test_a_tile_typed_and_enter_asks_where_counters_go_and_enter_alone_there_sen
     child.sendline("q")
     child.expect(pexpect.EOF)
     assert svc.load(game).events[before].placements == ()
+
+
+def test_the_one_tile_play_fills_in_by_itself_may_be_typed_anyway_where_counters_go_is_asked(table):
+    """With one eligible tile play opens at "where counters go"; a person who types the tile there anyway (as where
+    several may be spent) has it taken as the tile, and the place after it as the place."""
+    from agon.core import steps
+
+    svc, game, play = table
+    for _ in range(40):  # a commitment where one tile may be spent: it is filled in by itself
+        run_until(svc, game, lambda p: isinstance(p, Decision) and "commit forces" in p.prompt)
+        line = svc.load(game)
+        first = steps.ask(line.ruleset, line.state)
+        if first.field == "tile" and len(first.values) == 1:
+            break
+        svc.act(game, "2")
+    assert first.field == "tile" and len(first.values) == 1
+    tile = first.values[0]
+    rs, s = line.ruleset, line.state
+    chosen, where = steps.forward(rs, s, (), first)
+    assert where.field == "location"
+    place = next(v for v in where.values if v != steps.DONE)
+    child = play()
+    child.sendline(f"{tile} {place}")
+    child.expect(f"at {place}: attack or defend|which counter to send to {place}")
+    child.expect(f"so far: {tile} {place}")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert len(svc.load(game).events) == len(line.events)  # nothing recorded yet

@@ -102,6 +102,32 @@ def test_a_tile_alone_is_not_a_commitment_sending_no_units_but_words_that_stop_a
     assert steps.DONE in where.values and not steps.continues(where, (("tile", "athens-2"),))
 
 
+
+def test_the_one_tile_filled_in_by_itself_may_be_typed_anyway_at_the_step_asked_after_it():
+    """With one eligible tile, play asks "where counters go" at once (the tile is filled in, never shown); a person
+    who types the tile anyway, as where several may be spent, has it taken as the tile and the rest read on, at
+    that step as where the whole decision is typed. A word naming both the tile and exactly one place there is the
+    place; the tile's number is never the tile."""
+    s = at_commit(leaders={**LEADERS, "sparta": 0}, hands=(("sparta-2",), ("athens-2",), ("corinth-2",), ()),
+                  locations=("Spartolus", "Pylos", "Megara", "Corcyra", "Delium", "Plataea", "Mantinea"))
+    asked, where = steps.forward(PERIKLES, s, (), steps.ask(PERIKLES, s))
+    assert asked == (("tile", "sparta-2"),) and where.field == "location"  # what play opens at
+    pylos = (("tile", "sparta-2"), ("location", "Pylos"))
+    for text in ("sparta pyl", "sparta-2 pyl", "pyl"):
+        assert steps.walk(PERIKLES, s, entry.tokens(text), asked)[0][:2] == pylos, text
+        assert steps.walk(PERIKLES, s, entry.tokens(text))[0][:2] == pylos, text
+    assert steps.walk(PERIKLES, s, ["sparta"], asked) == (asked, where)  # the tile alone: where is asked still
+    spartolus = (("tile", "sparta-2"), ("location", "Spartolus"))
+    assert steps.walk(PERIKLES, s, ["spa"], asked)[0][:2] == spartolus  # names one place here: the place
+    assert steps.walk(PERIKLES, s, ["spa"])[0][:2] == spartolus  # and so where the whole decision is typed
+    assert steps.walk(PERIKLES, s, ["2"], asked)[0][:2] == spartolus  # a number is the step asked
+    ev = steps.build(PERIKLES, s, "sparta-2 pyl d spa-h2")
+    assert ev == steps.build(PERIKLES, s, "pyl d spa-h2") and ev.tile == "sparta-2" and len(ev.placements) == 1
+    # typed key by key in play: a word that may still become the tile is not taken as a place early
+    assert steps.settle(PERIKLES, s, "s", asked) is None and steps.begins(PERIKLES, s, "spar", asked)
+    assert steps.settle(PERIKLES, s, "py", asked) == ("Pylos ", False)
+    assert steps.settle(PERIKLES, s, "sparta-2 spart", asked) == ("sparta-2 Spartolus ", False)
+
 def test_placements_in_any_order_are_reachable_going_back_to_a_location_named_before():
     s = commit_position()
     ev = steps.build(PERIKLES, s, "ath-2 pyl a athens-t4-1 corc a athens-h3-1 pyl athens-t4-2 ath-t3")

@@ -6,7 +6,9 @@ than two counters, the city whose cube is sacrificed: ``ath-2 pyl a ath-t4 ath-h
 values that keep the commitment legal, checked by the same rule code (``commitment_error``, game help paragraphs
 7-11), so nothing here is a second copy of the rules. A counter's role (main or ally) is not asked: it follows
 from who is already main on that side (the first of a side is main; game help, paragraph 9). A step with one
-possible value is still a question (core.steps answers it by itself), so typing that value too is never wrong.
+possible value is still a question (core.steps answers it by itself), so typing that value too is never wrong:
+the one eligible tile typed at "where counters go", which ``agon play`` asks at once, is read as the tile
+(core.steps says how a word naming both the tile and a place is read).
 """
 
 from __future__ import annotations
