@@ -224,7 +224,8 @@ def games(
     status: Annotated[str | None, typer.Option(
         "--status", help="Only games that are 'over' or still 'playing'.", parser=one_of("over", "playing"))] = None,
     order: Annotated[str, typer.Option(
-        "--order", help="oldest (the default), newest, longest or shortest (by events).",
+        "--order", help="oldest (the default), newest, longest or shortest (by events; a game whose line cannot"
+        " be read comes last in either).",
         parser=one_of("oldest", "newest", "longest", "shortest"))] = "oldest",
     as_json: JsonOpt = False,
 ) -> None:

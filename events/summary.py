@@ -208,11 +208,15 @@ _GAME = sa.table("game", sa.column("id"), sa.column("ruleset"), sa.column("title
                  sa.column("created_at"), sa.column("current_branch"))
 _BRANCH = sa.table("branch", sa.column("game_id"), sa.column("name"), sa.column("head_id"))
 
+_NO_LENGTH = sa.case((SUMMARY.c.ruleset_version == UNREADABLE, 1), else_=0)
+"""1 for a game whose line cannot be read: it has no length (its row's ``events`` is a 0 that counts nothing), so
+it comes after every game with one, longest first or shortest first."""
+
 ORDERS = {
     "oldest": (_GAME.c.created_at.asc(), _GAME.c.id.asc()),
     "newest": (_GAME.c.created_at.desc(), _GAME.c.id.desc()),
-    "longest": (SUMMARY.c.events.desc(), _GAME.c.created_at.asc()),
-    "shortest": (SUMMARY.c.events.asc(), _GAME.c.created_at.asc()),
+    "longest": (_NO_LENGTH.asc(), SUMMARY.c.events.desc(), _GAME.c.created_at.asc()),
+    "shortest": (_NO_LENGTH.asc(), SUMMARY.c.events.asc(), _GAME.c.created_at.asc()),
 }
 
 
@@ -356,8 +360,9 @@ def _listing_with(store: Store, computed: Computed, which: str, ruleset: str | N
             out.append(Listed(r[0], r[1], r[2], _time(r[3]), r[4], r[5], s, r[0] in games_marked, _players(r[9])))
     if order == "newest":
         out.reverse()
-    elif order in ("longest", "shortest"):  # stable: the oldest first among games as long
-        out.sort(key=lambda g: -g.summary.events if order == "longest" else g.summary.events)
+    elif order in ("longest", "shortest"):  # stable: the oldest first among games as long; no length: last
+        out.sort(key=lambda g: (g.summary.ruleset_version == UNREADABLE,
+                                -g.summary.events if order == "longest" else g.summary.events))
     return out if limit is None else out[:limit]
 
 

@@ -170,3 +170,21 @@ def test_a_store_line_is_never_a_silent_partial_chain(sqlite_svc):
         sqlite_svc.store.line(gid, line.head.id)
     with pytest.raises(Damaged, match="head points to an event that is not stored"):
         sqlite_svc.store.line(gid, "0" * 64)
+
+
+def test_a_game_whose_line_cannot_be_read_has_no_length_and_comes_last_longest_or_shortest_first(agon, tmp_path):
+    """Once, '--order shortest' put such a game first, as if it had 0 events (its row's count counts nothing):
+    with no length it comes after every game that has one, in either order, on a store that may only be read too
+    (where the listing is ordered outside SQL)."""
+    long, bad = toy(agon, "3"), toy(agon, "4")
+    short = agon("new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "5").stdout.splitlines()[0]
+    _sql(tmp_path, DAMAGE["missing event"][0], bad)
+    agon("log", bad, ok=False)  # finds the damage: the listing marks the game from now on
+    ro = f"sqlite:///{tmp_path / 'games.db'}?mode=ro"
+    for store in ((), ("--db", ro)):
+        for order, first in (("longest", [long, short]), ("shortest", [short, long])):
+            rows = json.loads(agon(*store, "games", "--json", "--order", order).stdout)
+            assert [r["id"] for r in rows] == [*first, bad], (store, order)
+            assert rows[-1]["events"] is None and rows[-1]["damaged"] is True
+            assert [r["id"] for r in json.loads(agon(*store, "games", "--json", "--order", order, "--limit", "2"
+                                                     ).stdout)] == first
