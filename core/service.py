@@ -1389,7 +1389,7 @@ class Service:
         snapshot: the cost does not grow with the line."""
         self.writable(game_ref)
         game, b = self._head(game_ref, branch)
-        self.load(game.id, b.name)  # a damaged line is refused before its head moves, not after
+        self._sound(game.id, b.name)  # a damaged line is refused before its head moves, not after
         moved, n = self.undo(game.id, steps_back, b.name, expect_head=b.head_id, to=to)
         line = self.load(game.id, moved.name)
         undone = self.store.back_from(game.id, b.head_id, n)
@@ -1459,10 +1459,16 @@ class Service:
                 return None
         return None
 
+    def _sound(self, game_id: str, branch: str) -> None:
+        """Refuse a line that does not read (``Damaged``) before a command moves its head. Read as ``load`` reads
+        it, from the nearest state snapshot, and folded: a line read whole for want of one (an imported game) keeps
+        its snapshots from then on, so that the next undo or redo reads only the tail again, not the whole line."""
+        self.load(game_id, branch).state  # noqa: B018 - folded for the snapshots it keeps
+
     def redo(self, game_ref: str, branch: str | None = None) -> tuple[BranchInfo, int]:
         self.writable(game_ref)
         game, b = self._head(game_ref, branch)
-        self.load(game.id, b.name)  # a damaged line is refused before its head moves
+        self._sound(game.id, b.name)  # a damaged line is refused before its head moves
         target = self.redo_target(game.id, b.name, b.head_id)
         if target is None:
             raise NotNow(self._no_redo(game, b))
