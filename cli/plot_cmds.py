@@ -217,7 +217,7 @@ def compare(
     svc = service()
     a, b = svc.load(game, branch_a), svc.load(game, branch_b)
     # the branches as found, not the names as typed: a name is found in either Unicode form ('é', or 'e' and an
-    # accent: core.names.branch_key), so two spellings that print alike may be the same branch
+    # accent: core.names.name_key), so two spellings that print alike may be the same branch
     if a.branch.name == b.branch.name:
         raise UsageFail(f"give two different branches to compare, not {a.branch.name} twice"
                         f" ({cited('branches ' + shlex.quote(game))} lists them)")

@@ -67,23 +67,23 @@ def note_problem(text: str) -> str | None:
     return None
 
 
-def branch_key(name: str) -> str:
-    """A branch name as it is compared: in Unicode's composed form (NFC), so that a letter typed as one character
-    ('é') or as a letter and an accent ('e' + U+0301), which look alike and which keyboards and file systems give
-    either way, names the same branch. A new branch is stored under this form; one stored before is kept as it is
-    and still found by either form."""
+def name_key(name: str) -> str:
+    """A name (a branch's, a player's) as it is compared: in Unicode's composed form (NFC), so that a letter typed
+    as one character ('é') or as a letter and an accent ('e' + U+0301), which look alike and which keyboards and
+    file systems give either way, names the same branch or seat. A new branch is stored under this form; one stored
+    before is kept as it is and still found by either form."""
     return unicodedata.normalize("NFC", name)
 
 
 def player_named(name: str, players: Sequence[str]) -> str | None:
     """The one of a game's ``players`` that ``name`` names, as the game stores it: the player so written, or else
-    the one whose name is the same letters in another Unicode form (compared as ``branch_key`` compares, NFC), so
-    that either typing of 'Zoë' finds the seat; None when none (or, in a game stored before such seats were refused,
-    more than one) is so named."""
+    the one whose name is the same letters in another Unicode form (``name_key``), so that either typing of 'Zoë'
+    finds the seat; None when none (or, in a game stored before such seats were refused, more than one) is so
+    named."""
     if name in players:
         return name
-    key = branch_key(name)
-    found = [p for p in players if branch_key(p) == key]
+    key = name_key(name)
+    found = [p for p in players if name_key(p) == key]
     return found[0] if len(found) == 1 else None
 
 

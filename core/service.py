@@ -13,7 +13,6 @@ import os
 import re
 import secrets
 import shlex
-import unicodedata
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from functools import cached_property
@@ -47,7 +46,7 @@ from agon.core.engine import (
     steps,
     version_number,
 )
-from agon.core.names import branch_key, branch_problem, name_problem, player_named, shown, title_problem
+from agon.core.names import branch_problem, name_key, name_problem, player_named, shown, title_problem
 from agon.events import hints
 from agon.events import snapshots as snapshots_table
 from agon.events import summary as summary_table
@@ -169,21 +168,17 @@ def seats_problem(names: Sequence[str]) -> str | None:
             return f"{shown(n)} cannot be a player name ({why}"
     # the same letters written two ways (an 'é' as one character or as 'e' and an accent) print alike and read
     # alike: two seats so named could not be told apart, nor the second one typed
-    if len({unicodedata.normalize("NFC", n) for n in names}) != len(names):
+    if len({name_key(n) for n in names}) != len(names):
         return "two seats have the same name; give every player a different name"
     return None
 
 
 def seed_problem(seed: object) -> str | None:
     """Why ``seed`` cannot be a new game's seed (None: it can, or it is None, for a random one)."""
-    if seed is None:
+    whole = isinstance(seed, int) and not isinstance(seed, bool)
+    if seed is None or whole and 0 <= seed <= SEED_MAX:
         return None
-    if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= SEED_MAX:
-        return None
-    if isinstance(seed, int) and not isinstance(seed, bool) and abs(seed) >= 10**40:
-        shown = "a number of more than 40 digits"
-    else:
-        shown = repr(seed)[:40]
+    shown = "a number of more than 40 digits" if whole and abs(seed) >= 10**40 else repr(seed)[:40]
     return f"the seed must be a whole number from 0 to {SEED_MAX}, not {shown}; leave it out for a random one"
 
 
@@ -1286,7 +1281,7 @@ class Service:
 
     def game_branch(self, game_ref: str, branch: str | None = None) -> tuple[GameInfo, BranchInfo]:
         """The store's ``game_branch`` (its errors too), where ``branch`` also finds a branch stored in another
-        Unicode form of the same letters (``names.branch_key``): looked for only when the name as typed is not
+        Unicode form of the same letters (``names.name_key``): looked for only when the name as typed is not
         stored, so the usual read stays one query."""
         try:
             return self.store.game_branch(game_ref, branch)
@@ -1294,8 +1289,8 @@ class Service:
             missed = e
         if branch is not None:
             game = self.store.game(game_ref)
-            key = branch_key(branch)
-            found = next((b for b in self.store.branches(game.id) if branch_key(b.name) == key), None)
+            key = name_key(branch)
+            found = next((b for b in self.store.branches(game.id) if name_key(b.name) == key), None)
             if found is not None:
                 return game, found
         raise missed
@@ -1523,14 +1518,14 @@ class Service:
 
         At the head this is one row: its cost does not grow with the game. ``at`` reads the line to find it."""
         self.writable(game_ref)
-        name = branch_key(name)  # one form of each letter: the branch is found however its letters are typed
+        name = name_key(name)  # one form of each letter: the branch is found however its letters are typed
         problem = branch_problem(name)
         if problem:
             raise ServiceError(problem)
         game, src_b = self._head(game_ref, from_branch)
         # a branch stored before names were kept in one form, under another form of the same letters: taken too
         if not name.isascii():  # (only letters beyond ASCII have two forms: the usual name costs no read)
-            name = next((b.name for b in self.store.branches(game.id) if branch_key(b.name) == name), name)
+            name = next((b.name for b in self.store.branches(game.id) if name_key(b.name) == name), name)
         if at is None:
             head_id = src_b.head_id
         else:
@@ -1781,11 +1776,19 @@ class Service:
         problem = replay_problem(line, trailer.lucks)
         if problem:
             raise ServiceError(f"cannot import: {problem}; nothing was imported")
+        return self.store_new_line(rs, line.envelopes, line.events, card_sets)
+
+    def store_new_line(self, rs: Ruleset, envs: list[Envelope], events: list[Event],
+                       card_sets: Mapping[str, bytes]) -> str:
+        """A line already judged (decoded, replayed clean) written as a new game, with its summary and the card set
+        its first event names when ``card_sets`` holds it (else the store has it); returns the new game's id."""
+        created = events[0]
+        assert isinstance(created, GameCreated)
         game_id = secrets.token_hex(4)
-        imported = Line(GameInfo(game_id, rs.name, line.created.title, line.created.names, now(), "main"),
-                        fake_branch, rs, line.envelopes, line.events)
-        h = card_sets_mod.wanted(line.created)
-        self.store.import_game(game_id, rs.name, line.created.title, line.created.names, envs, [imported.summary],
+        line = Line(GameInfo(game_id, rs.name, created.title, created.names, now(), "main"),
+                    BranchInfo("main", envs[-1].id, 0, None, None, now()), rs, envs, events)
+        h = card_sets_mod.wanted(created)
+        self.store.import_game(game_id, rs.name, created.title, created.names, envs, [line.summary],
                                {h: card_sets[h]} if h and h in card_sets else None)
         return game_id
 

@@ -390,15 +390,8 @@ def _import_line(svc: Service, file: ExportFile) -> ImportReport:
     envs, decoded, luck = list(file.envs), file.decoded, file.luck
     stored = store.game_by_root(envs[0].id)
     if stored is None:
-        rs = _ruleset_of(envs[0])
-        created = decoded[envs[0].id]
-        assert isinstance(created, GameCreated)
-        game_id = secrets.token_hex(4)
-        line = Line(GameInfo(game_id, rs.name, created.title, created.names, now(), "main"),
-                    BranchInfo("main", envs[-1].id, 0, None, None, now()), rs, envs, [decoded[e.id] for e in envs])
         try:
-            store.import_game(game_id, rs.name, created.title, created.names, envs, [line.summary],
-                              _used_sets(created, file.card_sets))
+            game_id = svc.store_new_line(_ruleset_of(envs[0]), envs, [decoded[e.id] for e in envs], file.card_sets)
         except StoreError as e:
             raise _fail(e) from None
         return ImportReport(game_id, "new", len(envs), 1, 1)
