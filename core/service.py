@@ -13,9 +13,10 @@ import os
 import re
 import secrets
 import shlex
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from functools import cached_property
+from itertools import islice
 from typing import Any
 
 import msgspec
@@ -47,6 +48,7 @@ from agon.core.engine import (
     version_number,
 )
 from agon.core.names import branch_problem, name_key, name_problem, player_named, shown, title_problem
+from agon.core.words import listed as listed_words
 from agon.events import hints
 from agon.events import snapshots as snapshots_table
 from agon.events import summary as summary_table
@@ -59,6 +61,7 @@ from agon.events.store import (
     Damaged,
     GameIdTaken,
     GameInfo,
+    HeadMove,
     NewBranch,
     Store,
     StoreError,
@@ -558,8 +561,40 @@ def position(line: Line) -> str:
     return f"{line.head.depth}.{line.head.id[:8]}"
 
 
-def position_problem(line: Line, expect: str, words: Words = CLI_WORDS) -> str | None:
-    """Why ``line`` is no longer at the position ``expect`` (say, when options were listed), or None."""
+MOVES_LOOKED = 64
+"""How many of a line's latest head moves are read back to tell what moved it since a position (an undo, a redo,
+play): the line has seldom moved more often between a person's reading its options and their choosing."""
+
+_MOVED_BY = {"undo": "taken back (an undo)", "redo": "put forward again (a redo)"}
+"""What each head move other than play (``act``, ``reenter``) did to a line, as a lost race tells it."""
+
+
+def moved_since(moves: Iterable[HeadMove], ident: str) -> list[str] | None:
+    """What moved a line since it stood at the event whose id begins with ``ident``: the reasons of its head moves
+    since then (``moves``: its head moves, the newest first), the first first, or None when it has not stood there
+    within its last ``MOVES_LOOKED`` moves. Only heads the line stood at are matched, and every head is a position
+    anyone may read, so this tells nobody more of an event's id than a position shows."""
+    reasons: list[str] = []
+    for m in islice(moves, MOVES_LOOKED):
+        if m.to_id.startswith(ident):
+            return reasons[::-1]
+        if m.reason != "switch":  # a switch moves no head (its rows go from a head to itself)
+            reasons.append(m.reason)
+        if m.from_id is not None and m.from_id.startswith(ident):
+            return reasons[::-1]
+    return None
+
+
+def position_problem(line: Line, expect: str, words: Words = CLI_WORDS, moves: Iterable[HeadMove] = ()) -> str | None:
+    """Why ``line`` is no longer at the position ``expect`` (say, when options were listed), or None. ``moves``:
+    the line's head moves, the newest first, read only when it moved (to say whether it was taken back by an undo,
+    put forward again by a redo, or played on)."""
+    problem, _ = _position(line, expect, words, moves)
+    return problem
+
+
+def _position(line: Line, expect: str, words: Words, moves: Iterable[HeadMove]) -> tuple[str | None, bool]:
+    """``position_problem``, and whether it is that the line moved (a lost race) rather than a malformed position."""
     words = words.at(line.game.id, line.ruleset.name, line)
     depth, sep, ident = expect.strip().partition(".")
     # At most the 8 hex digits a position shows: a longer prefix would let anyone who may name a position learn
@@ -567,11 +602,16 @@ def position_problem(line: Line, expect: str, words: Words = CLI_WORDS) -> str |
     # card in the next event could be found by hashing each candidate.
     if not (depth.isascii() and depth.isdigit() and sep and 4 <= len(ident) <= 8 and len(expect) <= 80
             and all(c in "0123456789abcdef" for c in ident)):
-        return f"{shown(expect)} is not a position; give it as {words.options} shows it, e.g. 12.a1b2c3d4"
+        return f"{shown(expect)} is not a position; give it as {words.options} shows it, e.g. 12.a1b2c3d4", False
     if int(depth) == line.head.depth and line.head.id.startswith(ident):
-        return None
-    return (f"the line has moved since position {expect.strip()}: it is now at {position(line)} ({line.status()});"
-            f" nothing was recorded: {words.anew}")
+        return None, False
+    reasons = moved_since(moves, ident) or []
+    done = listed_words(list(dict.fromkeys(_MOVED_BY.get(r, "played on") for r in reasons))) if reasons else ""
+    if done in ("", "played on"):  # decisions and chance outcomes since, or a position the line never stood at
+        said = f"the line has moved since position {expect.strip()}: it is now at"
+    else:
+        said = f"the line was {done} since position {expect.strip()}: it is now at"
+    return f"{said} {position(line)} ({line.status()}); nothing was recorded: {words.anew}", True
 
 
 def seeded_only(pending: Chance, ruleset: str) -> ServiceError:
@@ -582,12 +622,12 @@ def seeded_only(pending: Chance, ruleset: str) -> ServiceError:
                         " a game whose luck is typed in is", " {table}", ruleset=ruleset)
 
 
-def check_position(line: Line, expect: str, words: Words = CLI_WORDS) -> None:
+def check_position(line: Line, expect: str, words: Words = CLI_WORDS, moves: Iterable[HeadMove] = ()) -> None:
     """Raise unless ``line`` is still at position ``expect``: a line that moved is a lost race (``RaceLost``: the
-    server's 409), a malformed position a ``ServiceError``."""
-    problem = position_problem(line, expect, words)
+    server's 409), a malformed position a ``ServiceError``. ``moves``: as ``position_problem`` takes them."""
+    problem, moved = _position(line, expect, words, moves)
     if problem:
-        raise (RaceLost if problem.startswith("the line has moved") else ServiceError)(problem)
+        raise (RaceLost if moved else ServiceError)(problem)
 
 
 @dataclass(frozen=True)
@@ -919,6 +959,17 @@ class Service:
 
     # -- creating ----------------------------------------------------------------------------------------------
 
+    def check_position(self, line: Line, expect: str, words: Words = CLI_WORDS) -> None:
+        """``check_position`` with the line's head moves at hand, so that a line taken back by an undo, or put
+        forward again by a redo, since ``expect`` is said to have been (a lost race: ``RaceLost``)."""
+        def moves() -> Iterator[HeadMove]:
+            try:
+                yield from self.store.head_moves_newest_first(line.game.id, line.branch.name)
+            except StoreError:  # what moved it is then not told; that it moved still is
+                return
+
+        check_position(line, expect, words, moves())
+
     def writable(self, game_ref: str = "") -> None:
         """Refuse a request that would record, in a store known to be read-only as it opened (SQLite: its options,
         its file; PostgreSQL: a standby, a read-only transaction, a user who may not record, asked as it opened),
@@ -1073,7 +1124,7 @@ class Service:
         if line is None:
             line = self.load(game_ref, branch)
         if expect is not None:
-            check_position(line, expect, words)
+            self.check_position(line, expect, words)
         if as_player is not None:  # the seat as stored, typed in either Unicode form; a name no seat has is
             as_player = player_named(as_player, line.created.names) or as_player  # refused below, as the turn asks
         pending = line.pending
@@ -1123,7 +1174,7 @@ class Service:
         self.writable(game_ref)
         line = self.load(game_ref, branch)
         if expect is not None:
-            check_position(line, expect, words)
+            self.check_position(line, expect, words)
         run = steps_mod.passes_in_turn(line.ruleset, line.state,
                                          [p.name for p in line.created.players if not p.bot])
         if not run:

@@ -145,3 +145,51 @@ def test_the_http_api_records_the_option_it_listed_even_when_someone_records_mea
     with pytest.raises(RaceLost, match="has moved since position"):
         sqlite_svc.record(gid, "2", expect=pos)
     assert [e.actor for e in sqlite_svc.load(gid).envelopes].count("bob") == 0
+
+
+def test_a_position_taken_back_or_put_forward_again_is_told_so_not_that_the_line_moved_on(agon):
+    """Between reading the options and choosing, the line may have gone back (an undo) or forward again (a redo):
+    the refusal says which, as the head's history tells it, not that someone played on."""
+    gid = two_people(agon)
+    agon("act", gid, "2")  # ann decides: bob reads his options here
+    seen = json.loads(agon("options", gid, "--json").stdout)["position"]
+    agon("undo", gid)  # ann's decision is taken back
+    back = json.loads(agon("options", gid, "--json").stdout)["position"]
+    r = agon("act", gid, "1", "--expect", seen, ok=False)
+    assert r.exit_code == 1, r.stderr
+    assert f"the line was taken back (an undo) since position {seen}: it is now at {back} (ann" in r.stderr
+    assert r.stderr.rstrip().endswith(f"nothing was recorded: look at `agon options {gid}` again and choose anew")
+    agon("redo", gid)  # and put back: ann, who read her options after the undo, is told so
+    r = agon("act", gid, "1", "--expect", back, ok=False)
+    assert f"the line was put forward again (a redo) since position {back}: it is now at {seen} (bob" in r.stderr
+    agon("undo", gid)
+    agon("act", gid, "1")  # taken back, and ann decides otherwise
+    r = agon("act", gid, "1", "--expect", seen, ok=False)
+    assert f"the line was taken back (an undo) and played on since position {seen}" in r.stderr
+    # a position the line never stood at is told as before (nothing of another event's id is told)
+    r = agon("act", gid, "1", "--expect", "1.0000abcd", ok=False)
+    assert "the line has moved since position 1.0000abcd: it is now at" in r.stderr
+
+
+def test_play_says_an_undo_made_at_another_terminal_took_the_line_back(agon, tmp_path, monkeypatch):
+    import typer
+
+    gid = two_people(agon)
+    agon("act", gid, "2")  # ann's decision: bob decides next, in play
+    answers = iter(["1", "q"])
+
+    def prompt(*args, **kwargs):
+        answer = next(answers)
+        if answer == "1":  # meanwhile, at another terminal, ann's decision is taken back
+            from agon.core.service import Service
+
+            other = Service(Store(f"sqlite:///{tmp_path / 'games.db'}"))
+            other.undo(gid, 1)
+            other.store.close()
+        return answer
+
+    monkeypatch.setattr(typer, "prompt", prompt)
+    r = agon("play", gid)
+    assert "the line was taken back (an undo) since position" in r.stderr, r.stderr
+    assert "moved" not in r.stderr
+    assert "nothing was recorded: what the line asks now is shown below; choose anew" in r.stderr
