@@ -42,7 +42,6 @@ from agon.core.service import (
     Service,
     ServiceError,
     Words,
-    check_position,
     position,
     store_trouble,
     told,
@@ -141,6 +140,59 @@ def error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+HTTP_WORDS = Words(
+    options="GET /api/games/{game}/options",
+    listed=" (GET /api/games/{game}/options lists them)",
+    anew="look at GET /api/games/{game}/options again and choose anew",
+    play_on="the host may undo the last step (a slip) or branch from an earlier position to play on",
+    schema="each option of GET /api/games/{game}/options carries its event as JSON",
+    table='created with "table": true (POST /api/games)',
+    verify="",  # nothing a caller of the API can do: the server's host checks the store
+    games="GET /api/games",
+    rulesets="GET /api/rulesets",
+    seats=" in 'players' and 'bots'",
+    new="POST /api/games",
+    asking="request",
+    read_only="the games of this server may be read, not played on",
+    store="the store",  # where the database is, and its driver's words, are the host's, not a player's
+    cause="",
+)
+"""What the service's refusals tell a caller of this API to do next (the command line's words name commands): a
+route, or nothing where the API has none; a web player is never told to run a command."""
+
+PAGE_WORDS = Words(
+    options="the decisions your page lists",
+    listed=" (your page lists them)",
+    anew="your page now shows the game as it stands; choose again from what it offers",
+    play_on="the host may take the last step back with their page's undo (a slip), or branch from an earlier"
+            " position to play on",
+    schema="type the outcome as the page asks (numbers, card ids or 'seed'), not an event as JSON",
+    table="created with 'played at a real table' ticked in the lobby",
+    verify="",
+    games="the lobby",
+    rulesets="the lobby",
+    seats=" in the lobby's form",
+    new="the lobby's form",
+    asking="action",
+    read_only="the games of this server may be read, not played on",
+    store="the store",
+    cause="",
+)
+"""The same steps for a person at a seat's page (server/pages.py), whose requests say so (``FACE``): the page's own
+buttons and lists, never a route to request (nor a command to run)."""
+
+FACE = "Agon-Face"
+"""The header a request names its face with: ``page`` (a seat's page sends it with every request) is told in
+``PAGE_WORDS``; any other request, a program calling the API, in ``HTTP_WORDS``."""
+
+FACES = {"page": PAGE_WORDS}
+
+
+def words_of(request: Request) -> Words:
+    """The words a request's refusals are told in: its face's (``FACE``), else the API's."""
+    return FACES.get(request.headers.get(FACE, "").strip().lower(), HTTP_WORDS)
+
+
 @dataclass
 class Call:
     """One request as a route reads it."""
@@ -155,6 +207,8 @@ class Call:
     posted: bool = False
     """Whether the route's fields come in its JSON body (held to its schema: ``route``'s ``body``), not the query
     (held to the route's declared parameters: ``route``'s ``query``, each value of its type)."""
+    words: Words = HTTP_WORDS
+    """How refusals name what to do next: the API's words, or a seat page's (``words_of``)."""
 
 
 def token_of(request: Request) -> str | None:
@@ -191,10 +245,10 @@ def route(fn: Callable[[Call], Any], *, raw_body: bool = False, body: dict[str, 
                     raise HttpError(400, f"{request.method} {request.url.path} takes no body; send its parameters"
                                          " in the query")
             call = Call(request.app.state.service, request.path_params.get("game", ""), token_of(request), fields,
-                        asked, raw, request.app.state.lines, posted=body is not None)
+                        asked, raw, request.app.state.lines, posted=body is not None, words=words_of(request))
             result = await run_in_threadpool(fn, call)
         except Exception as e:  # noqa: BLE001 - every failure is one line for the client
-            return failure(e)
+            return failure(e, words_of(request))
         if request.method == "POST" and isinstance(result, dict) and "game" in result:
             changed(request.app, result["game"])
         if isinstance(result, Response):
@@ -246,21 +300,21 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def failure(e: Exception) -> JSONResponse:
-    """The status and sentence for an exception raised while answering."""
+def failure(e: Exception, words: Words = HTTP_WORDS) -> JSONResponse:
+    """The status and sentence for an exception raised while answering, a step it names in ``words``."""
     if isinstance(e, HttpError):
         return error(e.status, str(e))
     down = store_trouble(e)
     if down is not None:  # the store, not the request: the same request may succeed later
-        return error(503, said(down))
+        return error(503, said(down, words))
     if isinstance(e, seats.WrongToken | seats.UndoRefused):
-        return error(403, said(e))
+        return error(403, said(e, words))
     if isinstance(e, NotFound):
-        return error(404, said(e))
+        return error(404, said(e, words))
     if isinstance(e, RaceLost | NotNow | seats.AlreadyStored):  # a conflict with the game (or store) as it stands
-        return error(409, said(e))
+        return error(409, said(e, words))
     if isinstance(e, ServiceError):
-        return error(422 if str(e).startswith("refused:") else 400, said(e))
+        return error(422 if str(e).startswith("refused:") else 400, said(e, words))
     import logging
 
     logging.getLogger("agon.server").exception("unexpected error")
@@ -302,30 +356,10 @@ def load(call: Call, *, branched: bool = True) -> tuple[Line, str | None]:
     return line, seats.seat_of(call.svc, line.game.id, call.token)
 
 
-HTTP_WORDS = Words(
-    options="GET /api/games/{game}/options",
-    listed=" (GET /api/games/{game}/options lists them)",
-    anew="look at GET /api/games/{game}/options again and choose anew",
-    play_on="the host may undo the last step (a slip) or branch from an earlier position to play on",
-    schema="each option of GET /api/games/{game}/options carries its event as JSON",
-    table='created with "table": true (POST /api/games)',
-    verify="",  # nothing a caller of the API can do: the server's host checks the store
-    games="GET /api/games",
-    rulesets="GET /api/rulesets",
-    seats=" in 'players' and 'bots'",
-    new="POST /api/games",
-    asking="request",
-    read_only="the games of this server may be read, not played on",
-    store="the store",  # where the database is, and its driver's words, are the host's, not a player's
-    cause="",
-)
-"""What the service's refusals tell a caller of this API to do next (the command line's words name commands): a
-route, or nothing where the API has none; a web player is never told to run a command."""
-
-
-def said(e: BaseException) -> str:
-    """An exception's message as a caller of the API is told it (a step it names, named in ``HTTP_WORDS``)."""
-    return HTTP_WORDS.told(e)
+def said(e: BaseException, words: Words = HTTP_WORDS) -> str:
+    """An exception's message as a caller of the API is told it (a step it names, named in ``HTTP_WORDS``), or
+    a person at a page (``PAGE_WORDS``)."""
+    return words.told(e)
 
 
 def viewer_of(seat: str | None) -> str:
@@ -464,7 +498,7 @@ def list_games(call: Call) -> Any:
         try:
             ruleset = registry.get(ruleset).name
         except registry.UnknownRuleset as e:
-            raise HttpError(400, said(e)) from None
+            raise HttpError(400, said(e, call.words)) from None
     rows = []
     for g in call.svc.listing(ruleset=ruleset, over=None if status is None else status == "over", order=order,
                               limit=limit, count_branches=False):
@@ -536,12 +570,13 @@ def act(call: Call) -> Any:
         raise HttpError(401, "acting needs your seat's token (the link you were given)")
     expect = call.body.get("expect")
     if isinstance(expect, int):  # an event number: this line's position then
-        if expect != line.head.depth:
-            raise RaceLost(f"the game moved on since event #{expect} (it is at #{line.head.depth}); nothing was"
-                           " recorded: look at the options again and retry")
+        if expect != line.head.depth:  # a line shorter than it was is one taken back since (an undo)
+            how = "moved on" if expect < line.head.depth else "was taken back (an undo)"
+            raise RaceLost(f"the game {how} since event #{expect} (it is at #{line.head.depth}); nothing was"
+                           f" recorded: {call.words.at(line.game.id, line.ruleset.name, line).anew}")
         expect = position(line)
     elif isinstance(expect, str):  # a stale position is a lost race (409) before anything else is judged
-        check_position(line, expect, HTTP_WORDS)
+        call.svc.check_position(line, expect, call.words)
     pending = line.pending
     if isinstance(pending, Decision):
         if seat == HOST:
@@ -555,8 +590,7 @@ def act(call: Call) -> Any:
             raise HttpError(403, "the host enters chance outcomes; wait for them")
         recorded, now = _record(call, line, choice, expect, tell=PUBLIC)
     else:
-        raise NotNow(f"the game is over ({pending.outcome.summary}); the host may branch from an earlier"
-                     " position to play on")
+        raise NotNow(f"the game is over ({pending.outcome.summary}); {call.words.play_on}")
     if call.lines is not None:
         carry(line, now)
         call.lines.put(now)
@@ -568,7 +602,7 @@ def _record(call: Call, line: Line, choice: str, expect: str | None, **kw: Any) 
     """The service's ``record`` on the line the route read, at the position the caller saw (``expect``): the
     store's compare-and-swap expects that line's head, so a race lost in between is a ``RaceLost`` (409)."""
     return call.svc.record(line.game.id, choice, branch=line.branch.name, expect=expect, line=line,
-                           words=HTTP_WORDS, **kw)
+                           words=call.words, **kw)
 
 
 def undo(call: Call) -> Any:

@@ -155,8 +155,10 @@ function render(v, depth) {
     t.appendChild(tr); }
   return t;
 }
+// every request says it comes from a page, so that a refusal names what to do on the page (its buttons and lists),
+// not a route of the API (server/api.py PAGE_WORDS)
 async function call(method, path, body) {
-  const headers = {"Content-Type": "application/json"};
+  const headers = {"Content-Type": "application/json", "Agon-Face": "page"};
   if (TOKEN) headers["Authorization"] = "Bearer " + TOKEN;
   const r = await fetch("/api/games/" + GAME + path, {method, headers, body: body ? JSON.stringify(body) : undefined});
   const data = (r.headers.get("content-type") || "").includes("json") ? await r.json() : {};
@@ -282,11 +284,10 @@ async function act(choice, expect) {
   showError(null); errorAt = null;
   try { await call("POST", "/act", {choice: String(choice), expect}); await refresh(); } catch (e) {
     if (e.status !== 409) { refused(e); return; }
-    // the game moved before this click arrived (another seat, or this seat's other page): say so in a player's
-    // words (the API's sentence names a route to read again) and show the game as it is now
+    // the game moved before this click arrived (another seat, an undo, or this seat's other page): the sentence
+    // says how, in the page's words, and the page shows the game as it is now
     await refresh();
-    refused("Nothing was recorded: the game had moved on before your click arrived (perhaps from another"
-      + " page of yours). Here it is now; choose again.");
+    refused(e);
   }
 }
 document.getElementById("chance-form").onsubmit = ev => { ev.preventDefault();
@@ -313,9 +314,9 @@ def _page(title: str, body: str, game: str = "", script: str = "") -> HTMLRespon
 def _failed(request: Request, e: Exception) -> Response:
     """A page that cannot be shown: the API's one-line JSON error for a program, and for a browser (which asks for
     HTML) a page a person reads, with a link to the lobby rather than a route of the API to request."""
-    answer = api.failure(e)
     if "text/html" not in request.headers.get("accept", ""):
-        return answer
+        return api.failure(e)
+    answer = api.failure(e, api.PAGE_WORDS)  # a person reads it: the lobby, not a route of the API
     game = request.path_params.get("game", "")
     if answer.status_code == 404:
         said = (f"There is no game {game[:40]!r} on this server: check the link you were given, or find the game "

@@ -274,7 +274,8 @@ def test_a_click_overtaken_by_the_same_seats_other_page_says_so_in_a_players_wor
         second.evaluate("window.stale.click()")  # the button as it was drawn before the decision
         second.wait_for_function("document.getElementById('error').textContent.length > 0")
         said = second.inner_text("#error")
-        assert said.startswith("Nothing was recorded: the game had moved on before your click arrived"), said
+        assert said.startswith("the line has moved since position") and said.endswith(
+            "nothing was recorded: your page now shows the game as it stands; choose again from what it offers"), said
         assert "/api/" not in said and "GET" not in said
         _at(second, event + 1)
         second.wait_for_timeout(500)  # the stream's redraw of that same event leaves the sentence up
@@ -283,6 +284,37 @@ def test_a_click_overtaken_by_the_same_seats_other_page_says_so_in_a_players_wor
     finally:
         ctx.close()
         ctx2.close()
+
+
+def test_a_click_overtaken_by_the_hosts_undo_says_the_line_was_taken_back(browser, server):
+    """The host takes a decision back while a player's buttons are drawn: a click on one records nothing and says
+    that the line was taken back (not that someone played on), in the page's words."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
+                                                    "seed": 4}).json()
+    gid = created["game"]
+    first = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    token = created["seats"][first]["token"]
+    assert httpx.post(f"{base}/api/games/{gid}/act", json={"choice": 1},
+                      headers={"Authorization": f"Bearer {token}"}).status_code == 200
+    acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    errors: list[str] = []
+    ctx, page = _context(browser, errors)
+    try:
+        page.goto(base + created["seats"][acting]["link"])
+        page.wait_for_selector("#options > button")
+        page.evaluate("window.stale = document.querySelector('#options > button')")
+        host = {"Authorization": f"Bearer {created['host']['token']}"}
+        assert httpx.post(f"{base}/api/games/{gid}/undo", json={}, headers=host).status_code == 200
+        page.evaluate("window.stale.click()")
+        page.wait_for_function("document.getElementById('error').textContent.length > 0")
+        said = page.inner_text("#error")
+        assert said.startswith("the line was taken back (an undo) since position"), said
+        assert said.endswith("your page now shows the game as it stands; choose again from what it offers"), said
+        assert "/api/" not in said and "agon " not in said
+        assert not errors, errors
+    finally:
+        ctx.close()
 
 
 def test_the_undo_button_shows_only_while_the_policy_allows_and_an_undo_reaches_the_other_seat(browser, server):

@@ -14,7 +14,7 @@ from agon.events import hints
 from agon.events.store import Store
 from tests.tamper import rewrite
 from tests.test_cli_surface import one_line
-from tests.test_server_api import bearer, new_duel
+from tests.test_server_api import acting, bearer, new_duel
 from tests.test_server_api import client as _client
 
 client = _client  # the API's test client (a fixture)
@@ -213,3 +213,84 @@ def test_a_server_on_a_read_only_store_refuses_every_request_that_records_first_
         assert c.get(f"/api/games/{gid}").json()["event"] == state["event"]
     app.state.service.store.close()
     assert path.read_bytes() == before
+
+
+PAGE = {"Agon-Face": "page"}
+"""What a seat's page sends with each request (server/pages.py ``call``)."""
+
+ROUTE = re.compile(r"\b(GET|POST) /|/api/")
+
+
+def on_page(r, status: int, *says: str) -> str:
+    """A refusal a person at a seat's page reads: naming neither a command nor a route of the API."""
+    error = refused(r, status, *says)
+    assert not ROUTE.search(error), error
+    return error
+
+
+def test_a_seat_page_is_refused_in_the_pages_words_and_a_caller_of_the_api_in_the_apis(client):
+    g = new_duel(client)
+    gid = g["game"]
+    who, tok = acting(client, g)
+    seen = client.get(f"/api/games/{gid}/options", headers=bearer(tok)).json()["position"]
+    on_page(client.post(f"/api/games/{gid}/act", json={"choice": "999"}, headers={**bearer(tok), **PAGE}), 400,
+            "choice 999 is out of range: choose 1 to", "(your page lists them)")
+    refused(client.post(f"/api/games/{gid}/act", json={"choice": "999"}, headers=bearer(tok)), 400,
+            f"(GET /api/games/{gid}/options lists them)")
+    on_page(client.get("/api/games/abcdef12", headers=PAGE), 404,
+            "no game 'abcdef12' in this store; the lobby lists the games")
+    assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    # a click on an option drawn before the line moved: what to do is on the page, which shows the game anew
+    who, tok = acting(client, g)
+    said = on_page(client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": seen},
+                               headers={**bearer(tok), **PAGE}), 409, f"the line has moved since position {seen}")
+    assert said.endswith("nothing was recorded: your page now shows the game as it stands; choose again from what"
+                         " it offers"), said
+    said = refused(client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": seen}, headers=bearer(tok)), 409)
+    assert said.endswith(f"look at GET /api/games/{gid}/options again and choose anew"), said
+    # a header naming no face this server knows is a caller of the API
+    refused(client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": seen},
+                        headers={**bearer(tok), "Agon-Face": "robot"}), 409, "GET /api/games/")
+
+
+def test_an_undo_since_the_options_were_read_is_told_as_one_on_every_face(client):
+    g = new_duel(client)
+    gid = g["game"]
+    host = bearer(g["host"]["token"])
+    _, tok = acting(client, g)
+    assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    who, tok = acting(client, g)
+    seen = client.get(f"/api/games/{gid}/options", headers=bearer(tok)).json()
+    assert client.post(f"/api/games/{gid}/undo", json={}, headers=host).status_code == 200
+    back = client.get(f"/api/games/{gid}").json()["position"]
+    for face in ({}, PAGE):
+        said = refused(client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": seen["position"]},
+                                   headers={**bearer(tok), **face}), 409)
+        assert said.startswith(f"the line was taken back (an undo) since position {seen['position']}: it is now at"
+                               f" {back} ("), said
+        said = refused(client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": seen["event"]},
+                                   headers={**bearer(tok), **face}), 409)
+        assert said.startswith(f"the game was taken back (an undo) since event #{seen['event']} (it is at #"), said
+        assert ("your page now shows the game" in said) == bool(face), said
+    assert client.post(f"/api/games/{gid}/redo", json={}, headers=host).status_code == 200
+    said = on_page(client.post(f"/api/games/{gid}/act", json={"choice": 1, "expect": back},
+                               headers={**bearer(tok), **PAGE}), 409)
+    assert said.startswith(f"the line was put forward again (a redo) since position {back}"), said
+
+
+def test_a_finished_game_tells_a_page_of_its_undo_and_the_api_of_its_routes(client):
+    g = new_duel(client)
+    gid = g["game"]
+    for _ in range(400):
+        state = client.get(f"/api/games/{gid}").json()
+        if state["pending"]["kind"] == "over":
+            break
+        _, tok = acting(client, g)
+        assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    else:
+        raise AssertionError("the game did not end")
+    tok = g["seats"]["Ana"]["token"]
+    on_page(client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers={**bearer(tok), **PAGE}), 409,
+            "the game is over", "the host may take the last step back with their page's undo")
+    refused(client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)), 409,
+            "the game is over", "the host may undo the last step (a slip) or branch from an earlier position")
