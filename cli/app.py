@@ -45,6 +45,46 @@ def _flags_show_no_type() -> None:
 _flags_show_no_type()
 
 
+def _options_given_once() -> None:
+    """An option that takes one value, given twice ('agon act G 1 --as Ana --as Bo', '--db a --db b'), is a usage
+    error naming it, for every command and agon's own options: Click keeps the last value silently, so a slip in a
+    long line would act for a player, or on a store, the person did not mean. Options meant to repeat (``--player``,
+    ``--bot``: ``multiple``) and counted ones repeat as before, and so does a flag (``--json --json`` says the same
+    thing twice; a pair such as ``--x/--no-x`` is refused). Each command's arguments are first read as Click reads
+    them, to count how often each option came; anything else wrong with them is left to Click to report."""
+    from typer.core import TyperCommand
+
+    # Click's classes as Typer uses them (it vendors Click in recent versions: no import names them portably)
+    usage_error = sys.modules[TyperCommand.__mro__[1].__module__].UsageError
+    for cls in (TyperCommand, TyperGroup):
+        parse = cls.parse_args
+        if getattr(parse, "agon_once", False):
+            continue
+
+        def parse_args(self: Any, ctx: Any, args: list[str], parse: Any = parse) -> list[str]:
+            try:
+                _, _, order = self.make_parser(ctx).parse_args(args=list(args))
+            except Exception:  # noqa: BLE001 - Click reports it below, as it would have
+                order = []
+            counts: dict[Any, int] = {}
+            for param in order:
+                if param.param_type_name == "option" and not (param.multiple or param.count or param.is_eager or (
+                        param.is_flag and not param.secondary_opts)):  # '--json --json' says one thing twice
+                    counts[param] = counts.get(param, 0) + 1
+            for param, n in counts.items():
+                if n > 1:
+                    name = "/".join(param.opts + param.secondary_opts)
+                    times = "twice" if n == 2 else f"{n} times"
+                    raise usage_error(f"{name} is given {times}; give it once", ctx)
+            return parse(self, ctx, args)
+
+        parse_args.agon_once = True  # type: ignore[attr-defined]
+        cls.parse_args = parse_args  # type: ignore[method-assign]
+
+
+_options_given_once()
+
+
 class AgonGroup(TyperGroup):
     """The top command, and the last guard of the rule that an error is one line on stderr.
 

@@ -511,3 +511,31 @@ def test_hints_in_errors_carry_the_db_given_on_the_command_line(agon, tmp_path):
 def test_a_word_an_option_does_not_take_is_a_usage_error_like_a_number_out_of_range(agon, args, says):
     assert one_line(agon(*args, ok=False), 2) == says
     assert json.loads(one_line(agon(*args, "--json", ok=False), 2))["error"] == says.removeprefix("error: ")
+
+
+# -- an option is given once ------------------------------------------------------------------------------------
+
+
+def test_an_option_given_twice_is_refused_naming_it_and_nothing_is_done(agon, tmp_path):
+    gid = agon("new", "toy", "--player", "ann", "--player", "bob", "--seed", "3").stdout.splitlines()[0]
+    before = agon("log", gid, "--json").stdout
+    one_line(agon("act", gid, "1", "--as", "ann", "--as", "bob", ok=False), 2,
+             "--as is given twice; give it once; see `agon act --help`")
+    assert agon("log", gid, "--json").stdout == before
+    one_line(agon("--db", str(tmp_path / "a.db"), "--db", str(tmp_path / "b.db"), "games", ok=False), 2,
+             "--db is given twice; give it once; see `agon --help`")
+    assert not (tmp_path / "a.db").exists() and not (tmp_path / "b.db").exists()
+    one_line(agon("log", gid, "-b", "main", "--branch", "main", ok=False), 2, "-b", "is given twice; give it once")
+    one_line(agon("new", "toy", "--player", "a", "--player", "b", "--seed", "1", "--seed", "2", "--seed", "3",
+                  ok=False), 2, "--seed is given 3 times; give it once; see `agon new --help`")
+    r = agon("games", "--json", "--limit", "1", "--limit", "2", ok=False)
+    assert r.exit_code == 2 and json.loads(r.stderr) == {
+        "error": "--limit is given twice; give it once; see `agon games --help`"}
+
+
+def test_options_meant_to_repeat_still_do_and_a_flag_twice_says_the_same(agon):
+    gid = agon("new", "toy", "--player", "a", "--player", "b", "--bot", "c:random").stdout.splitlines()[0]
+    assert json.loads(agon("games", "--json", "--json").stdout)[0]["players"] == ["a", "b", "c"]
+    agon("branch", gid, "other", "--at", "0")
+    r = agon("view", gid, "-b", "main", "-b", "other", "-o", "two.html")
+    assert r.exit_code == 0 and "is given twice" not in r.stderr
