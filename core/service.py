@@ -585,6 +585,15 @@ def moved_since(moves: Iterable[HeadMove], ident: str) -> list[str] | None:
     return None
 
 
+def someone(reasons: Sequence[str] | None) -> str:
+    """Who moved a line, and how, as a race lost to them tells it: 'someone else took a step back (an undo)' (the
+    head moves' ``reasons``, as ``moved_since`` finds them; None: not known)."""
+    if not reasons:
+        return "someone else moved it first"
+    did = {"undo": "took a step back (an undo)", "redo": "redid an undo"}
+    return "someone else " + listed_words(list(dict.fromkeys(did.get(r, "recorded an event") for r in reasons)))
+
+
 def position_problem(line: Line, expect: str, words: Words = CLI_WORDS, moves: Iterable[HeadMove] = ()) -> str | None:
     """Why ``line`` is no longer at the position ``expect`` (say, when options were listed), or None. ``moves``:
     the line's head moves, the newest first, read only when it moved (to say whether it was taken back by an undo,
@@ -1366,8 +1375,9 @@ class Service:
             raise ServiceError("--steps must be at least 1")
         game, b = self._head(game_ref, branch)
         if expect_head is not None and b.head_id != expect_head:
-            raise RaceLost(f"branch {b.name!r} of game {game.id} moved while this command ran (someone else"
-                           " recorded an event); nothing was undone: look at the game again and retry")
+            by = moved_since(self.store.head_moves_newest_first(game.id, b.name), expect_head)
+            raise RaceLost(f"branch {b.name!r} of game {game.id} moved while this command ran ({someone(by)});"
+                           " nothing was undone: look at the game again and retry")
         if to is None and steps_back == 1:
             start = self._entry_start(game.id, b.name, b.head_id)
             if start is not None:

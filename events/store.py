@@ -168,9 +168,11 @@ class Conflict(StoreError):
     """Another writer moved the branch head first."""
 
 
-_MOVED = " while this {{asking}} ran (someone else recorded {what}); nothing was recorded: {{anew}}"
+_MOVED = " while this {{asking}} ran (someone else {what}); nothing was recorded: {{anew}}"
 """How a writer lost a race, and what it does next (``asking``: a command, or a request to the server; ``anew``:
 look at the options again, as they now stand, and choose again)."""
+_MOVED_ANY = _MOVED.format(what="recorded, took back or redid an event first")
+"""A race lost to any move of the head: another's decision, undo or redo (the store does not read which)."""
 
 
 class Unknown(StoreError):
@@ -1149,7 +1151,8 @@ class Store:
             # SQLite (PostgreSQL appends in _append_pg): writers queue on BEGIN IMMEDIATE, so this is another
             # writer's row taken first, e.g. the name of the line left behind after an undo.
             raise Conflict(
-                f"branch {branch!r} of game {game_id} moved", _MOVED.format(what="the same event"), game=game_id
+                f"branch {branch!r} of game {game_id} moved", _MOVED.format(what="recorded the same event"),
+                game=game_id
             ) from None
         return new_head
 
@@ -1206,7 +1209,7 @@ class Store:
             raise unavailable(e, self.url, writing=sent) from e
         if moved != 1:
             raise Conflict(
-                f"branch {branch!r} of game {game_id} moved", _MOVED.format(what="an event"), game=game_id)
+                f"branch {branch!r} of game {game_id} moved", _MOVED_ANY, game=game_id)
         self._written()
 
     def move_head(self, game_id: str, branch: str, expected_head: str, to_id: str, reason: str) -> None:
@@ -1226,7 +1229,7 @@ class Store:
         )
         if res.rowcount != 1:
             raise Conflict(
-                f"branch {branch!r} of game {game_id} moved", _MOVED.format(what="an event"), game=game_id)
+                f"branch {branch!r} of game {game_id} moved", _MOVED_ANY, game=game_id)
         c.execute(HEAD_MOVE.insert().values(
             game_id=game_id, branch=branch, from_id=expected, to_id=to_id, reason=reason, at=now()
         ))

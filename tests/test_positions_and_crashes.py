@@ -193,3 +193,23 @@ def test_play_says_an_undo_made_at_another_terminal_took_the_line_back(agon, tmp
     assert "the line was taken back (an undo) since position" in r.stderr, r.stderr
     assert "moved" not in r.stderr
     assert "nothing was recorded: what the line asks now is shown below; choose anew" in r.stderr
+
+
+def test_an_undo_that_lost_its_race_says_what_the_other_did(sqlite_svc):
+    """An undo expects the head its caller read (a player's page, a seat's 'undo' in play): someone else's undo or
+    decision in between is told as what it was, not always as a decision."""
+    from agon.core.service import RaceLost
+
+    svc = sqlite_svc
+    gid = svc.new_game(NewGame("toy", players=["ann", "bob"], seed=3))
+    svc.act(gid, "2")
+    svc.act(gid, "1")
+    read = svc.load(gid).head.id
+    svc.undo(gid)  # someone else's undo first
+    with pytest.raises(RaceLost, match=r"moved while this command ran \(someone else took a step back \(an undo\)\);"
+                                       " nothing was undone"):
+        svc.undo(gid, expect_head=read)
+    read = svc.load(gid).head.id
+    svc.act(gid, "2")
+    with pytest.raises(RaceLost, match=r"\(someone else recorded an event\)"):
+        svc.undo(gid, expect_head=read)
