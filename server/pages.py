@@ -291,7 +291,11 @@ async function act(choice, expect) {
   }
 }
 document.getElementById("chance-form").onsubmit = ev => { ev.preventDefault();
-  act(document.getElementById("chance-input").value, current ? current.position : undefined); };
+  const typed = document.getElementById("chance-input").value;
+  // nothing typed: said in the page's words (the API's names its field, 'choice'), and nothing is sent
+  if (!typed.trim()) { refused("type the outcome first (what was rolled or drawn), or 'seed' to let agon draw it");
+    return; }
+  act(typed, current ? current.position : undefined); };
 document.getElementById("undo").onclick = async () => {
   showError(null); errorAt = null;
   try { await call("POST", "/undo", {}); await loadLog(); await refresh(); } catch (e) { refused(e); } };

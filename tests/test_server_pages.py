@@ -125,6 +125,10 @@ def test_the_host_of_a_table_game_enters_chance_outcomes_on_their_page(browser, 
         assert svc.load(gid).pending.__class__.__name__ == "Chance"
         before = svc.load(gid).head.depth
         host.wait_for_selector("#chance-input", state="visible")
+        host.click("#chance-form button")  # nothing typed: the page says what to type, in its own words
+        host.wait_for_function("document.getElementById('error').textContent.length > 0")
+        assert host.inner_text("#error") == ("type the outcome first (what was rolled or drawn), or 'seed' to let"
+                                             " agon draw it")
         host.fill("#chance-input", "seed")
         host.click("#chance-form button")
         _at(host, before + 1)
