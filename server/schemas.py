@@ -257,7 +257,9 @@ def document(ops: list[Op], version: str) -> dict[str, Any]:
             "info": {"title": "agon", "version": version,
                      "description": "Tabletop games as event logs, played over HTTP. Every error is"
                                     " {\"error\": \"one sentence\"} with a 4xx status (a 503: the store is away for"
-                                    " a moment). Without a token a request sees what every player sees."},
+                                    " a moment). Without a token a request sees what every player sees. A"
+                                    " refusal names the routes to call next; with the header 'Agon-Face: page'"
+                                    " (a seat's page sends it) it names what that page shows instead."},
             "paths": paths,
             "components": {"schemas": SCHEMAS,
                            "securitySchemes": {
