@@ -1041,8 +1041,11 @@ class Service:
             try:
                 obj = json.loads(text)
             except json.JSONDecodeError as e:
-                raise ServiceError(f"the choice is not valid JSON ({e.msg} at column {e.colno});"
-                                   f" give a number from {words.options} or an event as JSON") from None
+                instead = (f"give a number from {words.options}" if not isinstance(pending, Chance)  # no options
+                           else f"type the outcome ({pending.describe()}) or 'seed'" if line.created.table
+                           else "type 'seed'")
+                raise ServiceError(f"the choice is not valid JSON ({e.msg} at column {e.colno}); {instead} or an"
+                                   " event as JSON") from None
             except RecursionError:
                 raise ServiceError("the choice's JSON is nested too deeply to be an event", "; {schema}",
                                    game=line.game.id, ruleset=line.ruleset.name) from None

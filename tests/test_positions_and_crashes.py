@@ -213,3 +213,16 @@ def test_an_undo_that_lost_its_race_says_what_the_other_did(sqlite_svc):
     svc.act(gid, "2")
     with pytest.raises(RaceLost, match=r"\(someone else recorded an event\)"):
         svc.undo(gid, expect_head=read)
+
+
+def test_broken_json_typed_for_a_chance_says_what_a_chance_takes_not_an_option_number(sqlite_svc):
+    from agon.core.engine import Chance
+
+    gid = sqlite_svc.new_game(NewGame("adamastor", players=["Ana"], seed=2, table=True))
+    line = sqlite_svc.load(gid)
+    assert isinstance(line.pending, Chance)
+    with pytest.raises(ServiceError) as e:
+        sqlite_svc.act(gid, "{")
+    said = str(e.value)
+    assert said.startswith("the choice is not valid JSON") and "agon options" not in said, said
+    assert said.endswith(f"; type the outcome ({line.pending.describe()}) or 'seed' or an event as JSON"), said
