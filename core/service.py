@@ -54,7 +54,7 @@ from agon.events import snapshots as snapshots_table
 from agon.events import summary as summary_table
 from agon.events.base import Event, GameCreated, PlayerSeat
 from agon.events.codec import Codec, DecodeError
-from agon.events.envelope import Envelope, ImportError_, read_line_file, seal, to_jsonl
+from agon.events.envelope import Envelope, seal, to_jsonl
 from agon.events.store import (
     BranchInfo,
     Conflict,
@@ -911,9 +911,8 @@ class Service:
         except StoreError as e:
             raise _store_failure(e) from None
 
-    def _decode(self, game: GameInfo, b: BranchInfo, envs: list[Envelope],
-                card_sets: Mapping[str, bytes] | None = None) -> Line:
-        """A line from its envelopes; ``card_sets``: a file's card sets (else the store's are read)."""
+    def _decode(self, game: GameInfo, b: BranchInfo, envs: list[Envelope]) -> Line:
+        """A stored line from its envelopes (its card set read from the store)."""
         try:
             rs = registry.get(game.ruleset)
         except registry.UnknownRuleset as e:
@@ -928,23 +927,14 @@ class Service:
                 raise ServiceError(f"game {game.id}: event #{env.depth} cannot be read: {e}") from None
         if not isinstance(events[0], GameCreated) or events[0].ruleset != rs.name:
             raise ServiceError(f"game {game.id}: its first event is not the creation of a {rs.name} game")
-        events[0] = self._with_cards(game.id, events[0], card_sets)
+        events[0] = self._with_cards(game.id, events[0])
         return Line(game, b, rs, envs, events)
 
-    def _with_cards(self, game_id: str, created: GameCreated,
-                    given: Mapping[str, bytes] | None = None) -> GameCreated:
-        """``created`` with the card set it names filled in (from ``given``, a file's sets, else the store)."""
-        def lookup(h: str) -> bytes | None:
-            if given is not None and h in given:
-                return given[h]
-            return self.store.card_sets([h]).get(h)
-
+    def _with_cards(self, game_id: str, created: GameCreated) -> GameCreated:
+        """``created`` with the card set it names filled in from the store (a file's is judged by core/transfer.py)."""
         try:
-            return card_sets_mod.expand(created, lookup, "is not stored" if given is None else
-                                        "is neither in the file nor in this store")
+            return card_sets_mod.expand(created, lambda h: self.store.card_sets([h]).get(h))
         except card_sets_mod.CardSetProblem as e:
-            if given is not None:
-                raise ServiceError(f"cannot import: {e}; nothing was imported") from None
             raise ServiceError(f"game {game_id} is damaged: {e}", "{verify}", game=game_id) from None
 
     def card_sets_of(self, created: GameCreated) -> dict[str, bytes]:
@@ -1823,39 +1813,6 @@ class Service:
         """Every luck a game's chance was drawn with (0, and each branch's: one made with --reseed has its own)."""
         return sorted({0, *(b.luck for b in self.store.branches(game_id))})
 
-    def import_(self, data: bytes) -> str:
-        """A new game from an exported line; refuses, importing nothing, unless it replays cleanly."""
-        self.writable()
-        try:
-            envs, trailer, card_sets = read_line_file(data)
-        except ImportError_ as e:
-            raise ServiceError(f"cannot import: {e}") from None
-        first = envs[0]
-        if first.tag != "game.created":
-            raise ServiceError("cannot import: the first line must be the game's creation (game.created)")
-        rs = ruleset_of_creation(first.payload)
-        game = GameInfo("import", rs.name, "", (), now(), "main")
-        fake_branch = BranchInfo("main", envs[-1].id, 0, None, None, now())
-        line = self._decode(game, fake_branch, envs, card_sets)
-        problem = replay_problem(line, trailer.lucks)
-        if problem:
-            raise ServiceError(f"cannot import: {problem}; nothing was imported")
-        return self.store_new_line(rs, line.envelopes, line.events, card_sets)
-
-    def store_new_line(self, rs: Ruleset, envs: list[Envelope], events: list[Event],
-                       card_sets: Mapping[str, bytes]) -> str:
-        """A line already judged (decoded, replayed clean) written as a new game, with its summary and the card set
-        its first event names when ``card_sets`` holds it (else the store has it); returns the new game's id."""
-        created = events[0]
-        assert isinstance(created, GameCreated)
-        game_id = secrets.token_hex(4)
-        line = Line(GameInfo(game_id, rs.name, created.title, created.names, now(), "main"),
-                    BranchInfo("main", envs[-1].id, 0, None, None, now()), rs, envs, events)
-        h = card_sets_mod.wanted(created)
-        self.store.import_game(game_id, rs.name, created.title, created.names, envs, [line.summary],
-                               {h: card_sets[h]} if h and h in card_sets else None)
-        return game_id
-
     def verify(self, game_ref: str) -> list[str]:
         """Recompute every node's hash, check every parent link and branch head, and replay every branch that
         reads; returns every problem found (none: all good). A damaged game is reported, never raised, and its
@@ -2021,21 +1978,6 @@ def _too_far(branch: str, steps_back: int, count: int, what: str) -> str:
 
 def _more(problems: Sequence[str]) -> str:
     return f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-
-
-def ruleset_of_creation(payload: bytes) -> Ruleset:
-    """The ruleset a file's first event names; a ServiceError saying what is wrong when it names none."""
-    try:
-        head = json.loads(payload)
-    except (ValueError, RecursionError):
-        raise ServiceError("cannot import: the game's creation (its first event) is not readable JSON") from None
-    if not isinstance(head, dict):
-        raise ServiceError(f"cannot import: the game's creation (its first event) is not a JSON object but"
-                           f" {type(head).__name__}") from None
-    try:
-        return registry.recorded(str(head.get("ruleset", "")))
-    except registry.UnknownRuleset as e:
-        raise hints.again(e, ServiceError, "cannot import: ") from None
 
 
 def creation_problem(rs: Ruleset, created: GameCreated) -> str | None:

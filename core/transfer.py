@@ -332,7 +332,7 @@ def _luck_problem(luck: int) -> str | None:
     return None if 0 <= luck <= MAX_LUCK else f"branch luck {luck} is outside 0 to {MAX_LUCK}"
 
 
-def _used_sets(created: GameCreated, given: dict[str, bytes]) -> dict[str, bytes]:
+def _used_sets(created: GameCreated, given: Mapping[str, bytes]) -> dict[str, bytes]:
     """The card set a game's first event names, when the file carries it (else the store has it already)."""
     h = card_sets_mod.wanted(created)
     return {h: given[h]} if h and h in given else {}
@@ -390,8 +390,15 @@ def _import_line(svc: Service, file: ExportFile) -> ImportReport:
     envs, decoded, luck = list(file.envs), file.decoded, file.luck
     stored = store.game_by_root(envs[0].id)
     if stored is None:
+        rs = _ruleset_of(envs[0])
+        created = decoded[envs[0].id]
+        assert isinstance(created, GameCreated)
+        game_id = secrets.token_hex(4)
+        line = Line(GameInfo(game_id, rs.name, created.title, created.names, now(), "main"),
+                    BranchInfo("main", envs[-1].id, 0, None, None, now()), rs, envs, [decoded[e.id] for e in envs])
         try:
-            game_id = svc.store_new_line(_ruleset_of(envs[0]), envs, [decoded[e.id] for e in envs], file.card_sets)
+            store.import_game(game_id, rs.name, created.title, created.names, envs, [line.summary],
+                              _used_sets(created, file.card_sets) or None)
         except StoreError as e:
             raise _fail(e) from None
         return ImportReport(game_id, "new", len(envs), 1, 1)

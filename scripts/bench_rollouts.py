@@ -203,12 +203,13 @@ def bench_workers(record: Record) -> None:
 
 def bench_replay(record: Record) -> None:
     from agon.core.service import Service
+    from agon.core.transfer import import_data
     from agon.events.store import Store
 
     with tempfile.TemporaryDirectory() as d:
         store = Store(f"sqlite:///{Path(d) / 'bench.db'}")
         svc = Service(store)
-        gid = svc.import_((ROOT / "replays" / "pergamemnon-3p.jsonl").read_bytes())
+        gid = import_data(svc, (ROOT / "replays" / "pergamemnon-3p.jsonl").read_bytes()).game_id
         line = svc.load(gid)
         c0, w0, t0 = time.process_time(), _children_cpu(), time.perf_counter()
         a = analyse(svc, line, Settings(rollouts=100, workers=2))

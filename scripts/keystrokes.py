@@ -73,6 +73,7 @@ from agon.core import entry, steps  # noqa: E402
 from agon.core.autoplay import CHANCE_ACTOR, next_auto  # noqa: E402
 from agon.core.engine import Chance, Decision, RuleViolation, check, option_text  # noqa: E402
 from agon.core.service import NewGame, Service, codec_for  # noqa: E402
+from agon.core.transfer import import_data  # noqa: E402
 from agon.events.base import GameCreated  # noqa: E402
 from agon.events.store import Store  # noqa: E402
 
@@ -517,7 +518,7 @@ def played_today(svc: Service, name: str) -> Today:
     """The replay's setup (players, bots, seed, card set, options), played anew by its bots at today's ruleset
     version, as 'agon new' plays it (core.autoplay), its chance outcomes as a table records them: the game the
     script types."""
-    recorded = svc.load(svc.import_((ROOT / "replays" / f"{name}.jsonl").read_bytes()))
+    recorded = svc.load(import_data(svc, (ROOT / "replays" / f"{name}.jsonl").read_bytes()).game_id)
     rs = recorded.ruleset
     created = msgspec.structs.replace(recorded.created, ruleset_version=rs.version)
     events, actors = played_as_typed(rs, created)

@@ -146,7 +146,7 @@ def tampered() -> dict:
 
     replay = (ROOT / "replays" / "perikles-4p.jsonl").read_bytes()
     svc = Service(Store(sqlite_url()))
-    gid = svc.import_(replay)
+    gid = import_data(svc, replay).game_id
     folder = Path(tempfile.mkdtemp(prefix="agon-keys-"))
     public = signing.public_hex(signing.keygen(folder / "key"))
 

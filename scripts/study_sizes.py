@@ -8,6 +8,7 @@ from pathlib import Path
 
 from agon.analysis.study import build_study
 from agon.core.service import Service
+from agon.core.transfer import import_data
 from agon.events.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,7 +22,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         svc = Service(Store(f"sqlite:///{tmp}/sizes.db"))
         for path in sorted((ROOT / "replays").glob("*.jsonl")):
-            gid = svc.import_(path.read_bytes())
+            gid = import_data(svc, path.read_bytes()).game_id
             lines = svc.lines(gid)
             size = len(build_study(lines).encode())
             print(f"{path.stem}: {len(lines[0].events)} events, page {size / 1e6:.2f} MB, of which the game's own"

@@ -146,3 +146,14 @@ def sqlite_svc(tmp_path):
     s = Store(f"sqlite:///{tmp_path / 'agon.db'}")
     yield Service(s)
     s.close()
+
+
+@pytest.fixture
+def elsewhere(tmp_path):
+    """A second store (SQLite): where a game is taken by export and import, to be compared with the one it left."""
+    from agon.core.service import Service
+    from agon.events.store import Store
+
+    s = Store(f"sqlite:///{tmp_path / 'elsewhere.db'}")
+    yield Service(s)
+    s.close()

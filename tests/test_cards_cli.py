@@ -10,6 +10,7 @@ import pytest
 
 from agon.core import registry
 from agon.core.service import NewGame, ServiceError
+from agon.core.transfer import import_data
 from agon.events.base import GameCreated, PlayerSeat
 from agon.events.envelope import seal, to_jsonl
 from agon.events.store import now
@@ -62,7 +63,7 @@ def test_an_import_of_a_ruleset_this_agon_does_not_know_is_refused(sqlite_svc):
     created = GameCreated(ruleset="chess", ruleset_version="1", players=(PlayerSeat("a"), PlayerSeat("b")), seed=1)
     root = seal(None, "game.created", 1, "setup", msgspec.json.encode(created), now())
     with pytest.raises(ServiceError, match="unknown ruleset 'chess'"):
-        sqlite_svc.import_(to_jsonl([root]))
+        import_data(sqlite_svc, to_jsonl([root]))
     assert sqlite_svc.games() == []
     with pytest.raises(ServiceError):
         sqlite_svc.new_game(NewGame("chess"))

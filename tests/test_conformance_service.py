@@ -15,6 +15,7 @@ import pytest
 from agon.core import registry
 from agon.core.engine import Chance, Decision, Over
 from agon.core.service import NewGame, ServiceError
+from agon.core.transfer import import_data
 
 RULESETS = registry.names()
 
@@ -25,14 +26,14 @@ def players(rs) -> list[str]:
 
 
 @pytest.mark.parametrize("name", RULESETS)
-def test_a_recorded_game_exports_and_imports_to_the_same_state(sqlite_svc, name):
+def test_a_recorded_game_exports_and_imports_to_the_same_state(sqlite_svc, elsewhere, name):
     rs = registry.get(name)
     seats = [(p, "random") for p in players(rs)]
     gid = sqlite_svc.new_game(NewGame(name, bots=seats, seed=5))
     line = sqlite_svc.load(gid)
     assert isinstance(line.pending, Over)
-    new = sqlite_svc.import_(sqlite_svc.export(gid))
-    again = sqlite_svc.load(new)
+    new = import_data(elsewhere, sqlite_svc.export(gid)).game_id
+    again = elsewhere.load(new)
     assert [e.id for e in again.envelopes] == [e.id for e in line.envelopes]
     assert again.state == line.state
 

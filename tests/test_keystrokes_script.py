@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from agon.core import entry, registry, steps
+from agon.core.transfer import import_data
 
 SCRIPT = Path(__file__).parent.parent / "scripts" / "keystrokes.py"
 
@@ -100,7 +101,7 @@ def table_game(svc, created):
 def test_a_replay_that_today_s_rules_play_otherwise_is_refused_at_the_event_where_it_diverges(sqlite_svc):
     ks = load()
     # perikles-4p was recorded under Perikles version 1: from version 4 every tile holder is asked before a battle
-    recorded = sqlite_svc.load(sqlite_svc.import_((ks.ROOT / "replays" / "perikles-4p.jsonl").read_bytes()))
+    recorded = _recorded(sqlite_svc, ks)
     assert recorded.created.ruleset_version == "1" and recorded.ruleset.version != "1"
     table = table_game(sqlite_svc, recorded.created)
     problem = ks.divergence(table, recorded.events, [e.actor for e in recorded.envelopes])
@@ -116,7 +117,7 @@ def test_the_game_measured_is_the_replay_s_setup_played_at_today_s_version_and_c
     # the file drew its influence display from the seed (event #11); the game measured holds it as a table records
     # it, in natural order (core.chance.canonical), and version 4 would part from the file at #80 anyway
     assert today.recorded_version == "1" and today.differs_at == 11
-    recorded = sqlite_svc.load(sqlite_svc.import_((ks.ROOT / "replays" / "perikles-4p.jsonl").read_bytes()))
+    recorded = _recorded(sqlite_svc, ks)
     shown, drawn = today.events[11].tiles, recorded.events[11].tiles
     assert shown != drawn and sorted(shown) == sorted(drawn)
     assert list(shown) == sorted(shown, key=entry.natural_key)
@@ -136,7 +137,7 @@ def test_the_baseline_filters_a_long_option_list_by_as_many_of_its_words_as_sing
 
     ks = load()
     today = ks.played_today(sqlite_svc, "perikles-4p")
-    rs = sqlite_svc.load(sqlite_svc.import_((ks.ROOT / "replays" / "perikles-4p.jsonl").read_bytes())).ruleset
+    rs = _recorded(sqlite_svc, ks).ruleset
     state, seen = rs.initial_state(today.created), 0
     for event in today.events[1:]:
         if steps.tag_of(event) == "perikles.forces_committed":
@@ -152,3 +153,8 @@ def test_the_baseline_filters_a_long_option_list_by_as_many_of_its_words_as_sing
     assert typed.startswith("?") and number == str(n) and len(words.split()) > 2, typed
     shown = [i + 1 for i, ev in enumerate(legal) if words in option_text(rs, state, ev).lower()][:ks.SHOWN]
     assert n in shown
+
+
+def _recorded(svc, ks):
+    """The shipped perikles-4p replay, imported into ``svc``, as its line."""
+    return svc.load(import_data(svc, (ks.ROOT / "replays" / "perikles-4p.jsonl").read_bytes()).game_id)

@@ -33,6 +33,7 @@ from agon.core.games.pergamemnon import rules as pergamemnon_rules
 from agon.core.games.pergamemnon import state as pergamemnon_state
 from agon.core.games.perikles import battle as perikles_battle
 from agon.core.service import ServiceError
+from agon.core.transfer import import_data
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "old-versions"
 GAMES = sorted(FIXTURES.glob("*.jsonl"))
@@ -94,7 +95,7 @@ def test_every_fixture_is_an_old_version_game_with_its_situations():
 @pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
 def test_an_old_version_game_imports_verifies_and_ends_as_it_was_played(sqlite_svc, path):
     rec = record(path)
-    gid = sqlite_svc.import_(path.read_bytes())
+    gid = import_data(sqlite_svc, path.read_bytes()).game_id
     assert sqlite_svc.verify(gid) == []
     line = sqlite_svc.load(gid)
     assert line.state.version == int(rec["ruleset_version"])
@@ -111,7 +112,7 @@ def test_the_same_log_under_the_current_version_does_not_replay_as_played(sqlite
     # The gates read the version the game was recorded under: the same events, folded as a game of today's
     # version, break a rule or end differently.
     rec = record(path)
-    line = sqlite_svc.load(sqlite_svc.import_(path.read_bytes()))
+    line = sqlite_svc.load(import_data(sqlite_svc, path.read_bytes()).game_id)
     current = msgspec.structs.replace(line.created, ruleset_version=line.ruleset.version)
     assert registry.get(rec["ruleset"]).initial_state(current).version > int(rec["ruleset_version"])
     if first_problem(line, current) is None:  # every event still fits: the end differs
@@ -127,7 +128,7 @@ def test_the_same_log_under_the_current_version_does_not_replay_as_played(sqlite
 
 def _refusal(svc, name: str) -> str:  # noqa: ANN001
     with pytest.raises(ServiceError) as e:
-        svc.import_(fixture(name).read_bytes())
+        import_data(svc, fixture(name).read_bytes())
     assert "nothing was imported" in str(e.value)
     return str(e.value)
 
@@ -158,7 +159,7 @@ def test_peloponnes_lists_version_1_minimums_for_a_version_1_game(sqlite_svc):
 
     name = "peloponnes-2p"
     at, _ = record(fixture(name))["situations"]["bid_below_coin_minimum"][0]
-    line = sqlite_svc.load(sqlite_svc.import_(fixture(name).read_bytes()))
+    line = sqlite_svc.load(import_data(sqlite_svc, fixture(name).read_bytes()).game_id)
     before, bid = line.state_at(at - 1), line.events[at]
     options = line.ruleset.legal(before)
     assert bid in options
@@ -206,7 +207,7 @@ def test_peloponnes_removal_gate(sqlite_svc, monkeypatch):
     # removal past a fed population is refused.
     name = "peloponnes-3p-v3"
     (at, (player, cards)), = record(fixture(name))["situations"]["removed_past_a_fed_population"]
-    line = sqlite_svc.load(sqlite_svc.import_(fixture(name).read_bytes()))
+    line = sqlite_svc.load(import_data(sqlite_svc, fixture(name).read_bytes()).game_id)
     removal = line.events[at]
     assert removal.player == player and [line.state.cat.name(c) for c in removal.removed] == cards
     before, after = line.state_at(at - 1), line.state_at(at)
@@ -225,7 +226,7 @@ def test_pergamemnon_secured_flee_gate(sqlite_svc, monkeypatch, name):
     # still fits, but the Guard goes under Babylon with its Secured points and the game ends differently.
     rec = record(fixture(name))
     (_, (persian, card)), = rec["situations"]["secured_card_fled"]
-    gid = sqlite_svc.import_(fixture(name).read_bytes())
+    gid = import_data(sqlite_svc, fixture(name).read_bytes()).game_id
     kept = sqlite_svc.load(gid).state
     assert card not in next(p for p in kept.players if p.name == persian).secured
 
@@ -251,7 +252,7 @@ def test_pergamemnon_charisma_card_gate(sqlite_svc, monkeypatch):
     ]
     assert found and all(payload["captured"] for _, payload in found)
     at, payload = found[0]
-    line = sqlite_svc.load(sqlite_svc.import_(fixture(name).read_bytes()))
+    line = sqlite_svc.load(import_data(sqlite_svc, fixture(name).read_bytes()).game_id)
     assert set(payload["captured"]) <= set(line.state_at(at).box)
 
     monkeypatch.setattr(pergamemnon_rules, "CHARISMA_CARD_REQUIRED", 1)
@@ -267,7 +268,7 @@ def test_perikles_token_gate(sqlite_svc, monkeypatch):
     found = record(fixture(name))["situations"]["token_tile_in_second_battle"]
     assert {tile for _, (_, tile, _, _) in found} == {"thessalian-allies", "persian-fleet"}
     at, (player, tile, location, token) = found[0]
-    line = sqlite_svc.load(sqlite_svc.import_(fixture(name).read_bytes()))
+    line = sqlite_svc.load(import_data(sqlite_svc, fixture(name).read_bytes()).game_id)
     assert line.state_at(at - 1).battle.token == token
     assert line.state_at(at).battle.start == 0
 
@@ -284,7 +285,7 @@ def test_adamastor_ignored_icon_gate(sqlite_svc, monkeypatch):
     name = "adamastor-2p"
     (at, (card, icon, trauma, count)), = record(fixture(name))["situations"]["ignored_icon_taken_by_revolt"]
     assert (icon, trauma) == ("disease", "fatigue")
-    line = sqlite_svc.load(sqlite_svc.import_(fixture(name).read_bytes()))
+    line = sqlite_svc.load(import_data(sqlite_svc, fixture(name).read_bytes()).game_id)
     assert card in line.state_at(at).traumas and (card, icon) in line.state_at(at).ignored
     assert not line.state_at(at + 1).result
 
@@ -297,7 +298,7 @@ def test_adamastor_ignored_icon_gate(sqlite_svc, monkeypatch):
 def test_adamastor_coop_asking_gate(sqlite_svc, monkeypatch):
     # Version 2: co-op 'Aprende habilidade' asked only a player holding an affordable skill. Without the gate the
     # version-2 game breaks at its first events phase where a player without one would now be asked.
-    line = sqlite_svc.load(sqlite_svc.import_(fixture("adamastor-2p").read_bytes()))
+    line = sqlite_svc.load(import_data(sqlite_svc, fixture("adamastor-2p").read_bytes()).game_id)
     assert first_problem(line) is None
     monkeypatch.setattr(adamastor_flow, "ASK_EVERY_PARTNER", 2)
     problem = first_problem(line)

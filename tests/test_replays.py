@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from agon.core import registry
+from agon.core.transfer import import_data
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 FILES = sorted(REPLAYS.glob("*.jsonl"))
@@ -25,7 +26,7 @@ def test_there_is_a_recorded_game_for_every_shipped_ruleset():
 @pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
 def test_a_recorded_game_replays_to_its_recorded_outcome(sqlite_svc, path):
     expected = json.loads(path.with_suffix(".expected.json").read_text())
-    gid = sqlite_svc.import_(path.read_bytes())
+    gid = import_data(sqlite_svc, path.read_bytes()).game_id
     line = sqlite_svc.load(gid)
     assert len(line.events) == expected["events"]
     assert line.status() == expected["status"]

@@ -3,13 +3,18 @@ legal, a way back, and the whole decision typed at once by prefixes."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from agon.core import entry, steps
 from agon.core.games.perikles import RULESET as PERIKLES
+from agon.core.transfer import import_data
 from agon.events.perikles import BattleTileKept, ForcesCommitted, Placement
 from tests.perikles.helpers import at_commit, keep_tiles
 from tests.perikles.test_specials import spartan_attack
+
+PERIKLES_4P = Path(__file__).resolve().parent.parent / "replays" / "perikles-4p.jsonl"
 
 LEADERS = {"athens": 0, "argos": 0, "sparta": 1, "corinth": 2, "thebes": 2, "megara": 3}
 
@@ -145,9 +150,7 @@ def test_an_ambiguous_or_unknown_step_is_refused_with_the_candidates():
 
 
 def test_other_decisions_are_built_from_the_legal_events_themselves(sqlite_svc):
-    from pathlib import Path
-
-    game = sqlite_svc.import_((Path(__file__).parent.parent / "replays" / "perikles-4p.jsonl").read_bytes())
+    game = import_data(sqlite_svc, PERIKLES_4P.read_bytes()).game_id
     line = sqlite_svc.load(game)
     taken = next(st for st in line.steps() if steps.tag_of(st.event) == "perikles.influence_tile_taken")
     s = taken.before
@@ -164,9 +167,7 @@ def test_other_decisions_are_built_from_the_legal_events_themselves(sqlite_svc):
 
 
 def test_a_ruleset_may_name_the_order_of_its_fields(sqlite_svc):
-    from pathlib import Path
-
-    game = sqlite_svc.import_((Path(__file__).parent.parent / "replays" / "perikles-4p.jsonl").read_bytes())
+    game = import_data(sqlite_svc, PERIKLES_4P.read_bytes()).game_id
     line = sqlite_svc.load(game)
     taken = next(st for st in line.steps() if steps.tag_of(st.event) == "perikles.influence_tile_taken")
 
@@ -181,11 +182,9 @@ def test_a_ruleset_may_name_the_order_of_its_fields(sqlite_svc):
 
 
 def test_when_few_decisions_remain_they_are_listed_in_full_and_taken_by_number(sqlite_svc):
-    from pathlib import Path
-
     from agon.core.engine import option_text
 
-    game = sqlite_svc.import_((Path(__file__).parent.parent / "replays" / "perikles-4p.jsonl").read_bytes())
+    game = import_data(sqlite_svc, PERIKLES_4P.read_bytes()).game_id
     line = sqlite_svc.load(game)
     listed = None
     for st in line.steps():
@@ -206,9 +205,7 @@ def test_when_few_decisions_remain_they_are_listed_in_full_and_taken_by_number(s
 
 
 def test_the_usual_kind_of_decision_is_not_asked_for_and_the_others_are_offered_beside_its_first_step(sqlite_svc):
-    from pathlib import Path
-
-    game = sqlite_svc.import_((Path(__file__).parent.parent / "replays" / "perikles-4p.jsonl").read_bytes())
+    game = import_data(sqlite_svc, PERIKLES_4P.read_bytes()).game_id
     line = sqlite_svc.load(game)
     at = next(st for st in line.steps() if steps.tag_of(st.event) == "perikles.influence_tile_taken"
               and steps.stepwise(PERIKLES, st.before)

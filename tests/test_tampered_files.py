@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from agon.core.transfer import import_data
 from tests.tamper import rewrite
 
 REPLAY = Path(__file__).parent.parent / "replays" / "perikles-4p.jsonl"
@@ -68,7 +69,7 @@ def test_verify_recomputes_chance_in_a_store_rewritten_behind_agons_back(sqlite_
     from agon.events.envelope import seal
 
     svc = sqlite_svc
-    gid = svc.import_(REPLAY.read_bytes())
+    gid = import_data(svc, REPLAY.read_bytes()).game_id
     envs = svc.load(gid).envelopes
     k = next(i for i, e in enumerate(envs) if e.tag == "perikles.battle_dice_rolled")
     payload = json.loads(envs[k].payload)

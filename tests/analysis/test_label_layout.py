@@ -15,6 +15,7 @@ from agon.analysis.palette import PALETTE
 from agon.analysis.stats import aggregate, game_summary
 from agon.analysis.stats_plot import stats_figure
 from agon.core.service import Service
+from agon.core.transfer import import_data
 from agon.events.store import Store
 
 pytestmark = pytest.mark.browser
@@ -68,7 +69,7 @@ def replay_figures(tmp_path_factory):
     svc = Service(store)
     out = []
     for path in REPLAYS:
-        line = svc.load(svc.import_(path.read_bytes()))
+        line = svc.load(import_data(svc, path.read_bytes()).game_id)
         kinds = {"scores": lambda ln: scores_figure([ln]), **figures_for(line.ruleset.name),
                  "stats": lambda ln: stats_figure({**aggregate([game_summary(ln)]), "ruleset": ln.ruleset.name},
                                                   f"{ln.ruleset.title}: win rates and game length")}

@@ -13,6 +13,7 @@ from agon.cli.play_cmds import options_data
 from agon.core import seats
 from agon.core.games.pergamemnon import scoring, view
 from agon.core.service import NewGame, ServiceError
+from agon.core.transfer import import_data
 from agon.events.pergamemnon import Attacked, CapturesPlaced, DefenceCommitted, HandDiscarded, Yielded
 from tests.pergamemnon.helpers import (
     NATIONS,
@@ -111,7 +112,7 @@ def test_the_gate_is_what_keeps_the_version_1_replay_s_last_discard(sqlite_svc, 
     # Without the gate the game is over before Chloe's discard, which is then refused: the import names it.
     monkeypatch.setattr(scoring, "ENDS_BEFORE_DISCARD", 1)
     with pytest.raises(ServiceError) as e:
-        sqlite_svc.import_(REPLAY.read_bytes())
+        import_data(sqlite_svc, REPLAY.read_bytes())
     assert "event #175 breaks a rule" in str(e.value) and "the game is over" in str(e.value)
 
 
