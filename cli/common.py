@@ -247,6 +247,7 @@ def examples(*commands: str) -> str:
 _db_url: str | None = None
 _db_typed: str | None = None  # the --db value as typed on this command line (not AGON_DB), for the hints
 _service: Service | None = None
+_made: list[Path] = []  # what this command made to start a store (its SQLite file, then any folders for it), if any
 _unkept: list[str] = []
 """What this command computed and could not keep (a store that may only be read), said once when it ends."""
 
@@ -300,6 +301,7 @@ def set_db(url: str | None, typed: bool = False) -> None:
     _db_url = url
     _db_typed = url if typed else None
     _service = None
+    _made.clear()
     _unkept.clear()
 
 
@@ -351,17 +353,44 @@ def service(starts: bool = False) -> Service:
                 raise StoreError(f"cannot open database {url}: {path} is a folder; give a file in it, e.g."
                                  f" --db {path / 'agon.db'}")
             parent, default = path.parent, path == default_db_path()
-            if not parent.is_dir() and default and starts:
-                parent.mkdir(parents=True, exist_ok=True)  # the data directory, as the first game here is recorded
             if not parent.is_dir() and not default:
                 raise StoreError(f"cannot open database {url}: folder {parent} does not exist; create it or"
                                  " choose another --db")
             if not starts and missing_file(url) is not None:
                 raise _no_store(str(path))
+            if starts and missing_file(url) is not None:  # made here: taken away again if the command fails
+                _made[:] = [path, *(p for p in path.parents if not p.exists())]
+            if not parent.is_dir():  # the default store's data directory, as the first game there is recorded
+                parent.mkdir(parents=True, exist_ok=True)
         store = Store(url)
         store.on_unkept = _not_kept
         _service = Service(store)
     return _service
+
+
+def unmake_store() -> None:
+    """After a command that failed: the SQLite store it made (``service(starts=True)``), with SQLite's ``-wal``,
+    ``-shm`` and ``-journal`` files and any folder made for it, is taken away again when no game was recorded in
+    it, so a refused or failed 'agon new', 'demo' or 'import' leaves nothing behind where no store was."""
+    global _service
+    if not _made:
+        return
+    path, *folders = _made
+    _made.clear()
+    if _service is not None:
+        try:
+            if _service.store.games():  # something was recorded before the failure: it stays
+                return
+            _service.store.close()
+        except Exception:  # a store that cannot be read may hold something: left as it is
+            return
+        _service = None
+    for name in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(f"{path}{name}")
+    for folder in folders:  # the deepest first; a folder something else was put in meanwhile stays
+        with contextlib.suppress(OSError):
+            folder.rmdir()
 
 
 def no_store_yet() -> bool:
@@ -534,8 +563,14 @@ def friendly(fn: F) -> F:
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         as_json = bool(kwargs.get("as_json"))
+        done = False
         try:
-            return fn(*args, **kwargs)
+            result = fn(*args, **kwargs)
+            done = True
+            return result
+        except typer.Exit as e:
+            done = e.exit_code == 0
+            raise
         except (ServiceError, StoreError) as e:
             error_line(with_db_quoted(str(e)), as_json)  # the service's hints do not know this command's --db
         except SQLAlchemyError as e:  # escaped the store's own wording: worded as the store words it
@@ -547,6 +582,10 @@ def friendly(fn: F) -> F:
             raise  # the reader of the output has gone (agon log GAME | head): not an error, ended quietly above
         except OSError as e:
             error_line(f"{e.strerror or e}: {e.filename or ''}".rstrip(": "), as_json)
+        finally:
+            if not done:
+                unmake_store()
+            _made.clear()  # a store a command that worked made is kept
         raise typer.Exit(1)
 
     return wrapper  # type: ignore[return-value]

@@ -299,3 +299,90 @@ def test_a_card_set_the_file_leaves_out_is_found_among_agons_own_or_in_the_store
     for kind in ("whole", "line"):
         assert json.loads(agon("--db", db, "import", f"no-set-{kind}.jsonl", "--json").stdout)["outcome"] == (
             "unchanged")
+
+
+# A write that fails once the new store's file was made (a full disk, say): the command fails in one line and takes
+# the store it made away again (its -wal, -shm and -journal with it), as if it had never started; a store that was
+# there is left as it was. Simulated by the store's one writer of events failing as SQLite does when the disk is full.
+
+def _disk_full(self, c, game_id, envs):
+    import sqlite3
+
+    import sqlalchemy as sa
+
+    raise sa.exc.OperationalError("INSERT INTO event", {}, sqlite3.OperationalError("database or disk is full"))
+
+
+STARTS_THEN_FAILS = {
+    "import a whole game": ("import", "game.jsonl"),
+    "import a line": ("import", "line.jsonl"),
+    "new": ("new", "toy", "--player", "A", "--bot", "B:random"),
+    "demo": ("demo", "toy"),
+}
+
+
+@pytest.fixture
+def exports(agon, tmp_path) -> str:
+    """A game's whole file and one line's file, in the working folder (made in the store AGON_DB names)."""
+    gid = new_toy(agon)
+    agon("act", gid, "1")
+    agon("export", gid, "-o", "game.jsonl")
+    agon("export", gid, "--branch", "main", "-o", "line.jsonl")
+    return gid
+
+
+@pytest.mark.parametrize("args", STARTS_THEN_FAILS.values(), ids=STARTS_THEN_FAILS.keys())
+def test_a_write_that_fails_after_a_new_store_was_made_leaves_nothing_behind(agon, tmp_path, exports, monkeypatch,
+                                                                              args):
+    from agon.events.store import Store
+
+    folder = tmp_path / "club"
+    folder.mkdir()
+    with monkeypatch.context() as m:
+        m.setattr(Store, "_insert", _disk_full)
+        said = one_line(agon("--db", str(folder / "new.db"), *args, ok=False))
+    assert "its disk has no room left" in said, said
+    assert files(folder) == []  # no store, no -wal, -shm or -journal
+    agon("--db", str(folder / "new.db"), *args)  # the same command, the disk no longer full: it works
+
+
+def test_a_write_that_fails_in_the_first_store_on_a_machine_leaves_not_even_its_folder(agon, tmp_path, exports,
+                                                                                         fresh_machine, monkeypatch):
+    from agon.events.store import Store
+
+    monkeypatch.setattr(Store, "_insert", _disk_full)
+    assert "its disk has no room left" in one_line(agon("import", "game.jsonl", ok=False))
+    assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize("args", STARTS_THEN_FAILS.values(), ids=STARTS_THEN_FAILS.keys())
+def test_a_write_that_fails_in_a_store_that_is_there_leaves_it_as_it_was(agon, tmp_path, exports, monkeypatch, args):
+    from agon.events.store import Store
+
+    folder = tmp_path / "club"
+    folder.mkdir()
+    db = str(folder / "club.db")
+    gid = new_toy(agon, "--db", db)
+    before = (files(folder), agon("--db", db, "games", "--json").stdout, agon("--db", db, "export", gid).stdout)
+    with monkeypatch.context() as m:
+        m.setattr(Store, "_insert", _disk_full)
+        assert "its disk has no room left" in one_line(agon("--db", db, *args, ok=False))
+    assert (files(folder), agon("--db", db, "games", "--json").stdout, agon("--db", db, "export", gid).stdout) == before
+
+
+def test_an_import_that_fails_while_extending_a_stored_game_leaves_it_as_it_was(agon, tmp_path, exports,
+                                                                                 monkeypatch):
+    from agon.events.store import Store
+
+    db = str(tmp_path / "club.db")
+    agon("--db", db, "import", "game.jsonl")
+    before = agon("--db", db, "export", exports).stdout
+    agon("act", exports, "1")  # one event more in the store the files come from
+    agon("export", exports, "-o", "newer.jsonl")
+    agon("export", exports, "--branch", "main", "-o", "newer-line.jsonl")
+    for name in ("newer.jsonl", "newer-line.jsonl"):
+        with monkeypatch.context() as m:
+            m.setattr(Store, "_insert", _disk_full)
+            assert "its disk has no room left" in one_line(agon("--db", db, "import", name, ok=False))
+        assert agon("--db", db, "export", exports).stdout == before
+    assert json.loads(agon("--db", db, "import", "newer.jsonl", "--json").stdout)["outcome"] == "extended"
