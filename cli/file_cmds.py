@@ -123,11 +123,11 @@ def import_(
     svc = service(starts=True)
     report = import_file(svc, exported)
     signer = trusted or signing.split(data).key  # checked by the import already: the key it names, if any
-    line = svc.load(report.game_id)
+    line = svc.load(report.game_id, report.branch or None)  # a line's file: the branch its events are on
     if as_json:
         print_json({"id": report.game_id, "outcome": report.outcome, "added": {
             "events": report.events, "branches": report.branches, "moves": report.moves, "notes": report.notes},
-            "ruleset": line.ruleset.name, "events": svc.store.event_count(report.game_id),
+            "ruleset": line.ruleset.name, "branch": line.branch.name, "events": svc.store.event_count(report.game_id),
             "status": line.status(), "signed_by": signer, "trusted": bool(trusted)})
         return
     console.print(report.game_id)

@@ -39,6 +39,9 @@ class ImportReport:
     branches: int = 0
     moves: int = 0
     notes: int = 0
+    branch: str = ""
+    """The branch a one-line file's line is on once imported (the one it extended, or made); empty for a whole
+    game, which brings its own current branch."""
 
     def sentence(self) -> str:
         added = _counted(self.events, "event") + _counted(self.branches, "branch") + _counted(
@@ -401,14 +404,16 @@ def _import_line(svc: Service, file: ExportFile) -> ImportReport:
                               _used_sets(created, file.card_sets) or None)
         except StoreError as e:
             raise _fail(e) from None
-        return ImportReport(game_id, "new", len(envs), 1, 1)
+        return ImportReport(game_id, "new", len(envs), 1, 1, branch="main")
     try:
         known = store.event_ids(stored.id)
         k = next((i for i, e in enumerate(envs) if e.id not in known), None)
-        if k is None:
-            return ImportReport(stored.id, "unchanged")
-        follows = envs[k - 1].id
         branches = store.branches(stored.id)
+        if k is None:
+            at = next((b.name for b in branches if b.head_id == envs[-1].id and b.name == stored.current_branch),
+                      next((b.name for b in branches if b.head_id == envs[-1].id), ""))
+            return ImportReport(stored.id, "unchanged", branch=at)
+        follows = envs[k - 1].id
         target = next((b for b in branches if b.head_id == follows and b.name == stored.current_branch),
                       next((b for b in branches if b.head_id == follows), None))
         made = 0
@@ -426,6 +431,6 @@ def _import_line(svc: Service, file: ExportFile) -> ImportReport:
             target = store.branch(stored.id, f"imported-{n}")
             made = 1
         store.append(stored.id, target.name, follows, envs[k:], reason="import")
-        return ImportReport(stored.id, "extended", len(envs) - k, made, 1 + made)
+        return ImportReport(stored.id, "extended", len(envs) - k, made, 1 + made, branch=target.name)
     except StoreError as e:
         raise _fail(e) from None

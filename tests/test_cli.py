@@ -78,6 +78,28 @@ def test_export_import_and_verify(agon, tmp_path):
     assert len(json.loads(agon("games", "--json").stdout)) == 1
 
 
+def test_a_line_imported_into_a_store_that_has_its_game_tells_the_branch_it_went_onto(agon, tmp_path):
+    """The whole game is there, on another current branch: the report names the branch the line extended and tells
+    that branch's state, not the current one's."""
+    gid = new_toy(agon)
+    agon("act", gid, "1")
+    agon("branch", gid, "whatif", "--at", "1")
+    agon("act", gid, "2")  # whatif holds where main rolled
+    agon("export", gid, "-o", "game.jsonl")
+    agon("act", gid, "1")
+    agon("export", gid, "-b", "whatif", "-o", "whatif.jsonl")
+    other = ["--db", str(tmp_path / "other.db")]
+    agon(*other, "import", "game.jsonl")
+    agon(*other, "switch", gid, "main")
+    out = agon(*other, "import", "whatif.jsonl").stdout
+    said = json.loads(agon(*other, "import", "whatif.jsonl", "--json").stdout)
+    rows = {r["name"]: r for r in json.loads(agon(*other, "branches", gid, "--json").stdout)}
+    assert rows["main"]["current"] and rows["whatif"]["head"] == json.loads(
+        agon("branches", gid, "--json").stdout)[1]["head"]
+    assert "was already stored; added " in out and f", branch whatif: {rows['whatif']['status']}" in out
+    assert (said["outcome"], said["branch"], said["status"]) == ("unchanged", "whatif", rows["whatif"]["status"])
+
+
 def test_schema_and_where(agon, tmp_path):
     schema = json.loads(agon("schema", "toy").stdout)
     text = json.dumps(schema)
