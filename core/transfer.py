@@ -356,6 +356,12 @@ def _extend(svc: Service, stored: GameInfo, doc: Document, branches: list[Branch
     store = svc.store
     gid = stored.id
     s_moves = store.head_moves(gid)
+    first = s_moves[0] if s_moves else None
+    if first is not None and moves and first != moves[0] and first.reason == "import" and first.from_id is None:
+        # a game a one-line file made starts its head history there: no whole game's history continues it
+        raise _fail(f"stored game {gid} was made from a file of one line (an export with --branch), so its head"
+                    " history is not the whole game's, which cannot be added to it; import the whole file into"
+                    " another store (--db), or each branch's one-line file into this one")
     new_moves = _continues(s_moves, moves, "head move", gid)
     new_notes = _continues(store.notes(gid), notes, "note", gid)
     s_branches = {b.name: b for b in store.branches(gid)}

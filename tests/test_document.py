@@ -141,6 +141,19 @@ def test_an_older_file_of_a_stored_game_adds_nothing(two):
     assert snapshot(there, gid) == snapshot(here, gid)
 
 
+def test_a_whole_game_is_not_added_to_a_game_a_one_line_file_made_and_says_why(two):
+    here, there = two
+    gid = studied_game(here, "toy")
+    made = import_data(there, here.export(gid, "main")).game_id
+    before = snapshot(there, made)
+    with pytest.raises(ServiceError) as err:
+        import_data(there, export_game(here, gid))
+    said = str(err.value)
+    assert said.startswith(f"cannot import: stored game {made} was made from a file of one line") and "\n" not in said
+    assert "import the whole file into another store" in said and said.endswith("; nothing was imported")
+    assert snapshot(there, made) == before
+
+
 def test_a_file_that_contradicts_the_stored_game_is_refused_whole(two):
     here, there = two
     gid = studied_game(here, "toy")
