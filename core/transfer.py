@@ -2,9 +2,9 @@
 
 Import is idempotent: a game is recognised by its first event's id (a hash of its creation, so the same game
 wherever it was played). A file of a game already stored adds only what the store lacks, when the file's head
-history continues the stored one; a file whose history disagrees with the stored game's is refused. Every line of
-the file's tree is replayed against the rules before anything is written, and everything is written in one
-transaction: a refused file imports nothing.
+history continues the stored one, switches aside (``_moves_after``); a file whose history disagrees with the stored
+game's is refused. Every line of the file's tree is replayed against the rules before anything is written, and
+everything is written in one transaction: a refused file imports nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import json
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from datetime import UTC
 from itertools import chain
 
 from agon.core import card_sets as card_sets_mod
@@ -351,6 +352,38 @@ def _continues(stored: list, given: list, what: str, game_id: str) -> list:
     return given[len(stored):]
 
 
+def _moves_after(stored: list[HeadMove], given: list[HeadMove], game_id: str) -> list[HeadMove]:
+    """What the file's head history ``given`` adds to the stored one. Switches are left out of the comparison: a
+    switch moves no head, it only changes which branch is current, so each store may have switched on its own.
+    Their other moves must agree as far as both go, else the import is refused; when the file has more of them,
+    everything after the part both share is added, its switches with it (so a store that only ever received
+    holds the sender's game exactly); a file newer only by switches adds nothing."""
+    mine = [m for m in stored if m.reason != "switch"]
+    theirs = [(i, m) for i, m in enumerate(given) if m.reason != "switch"]
+    for (i, m), s in zip(theirs, mine, strict=False):
+        if m != s:
+            raise _fail(f"the file contradicts stored game {game_id}: its head move #{i + 1} ({_told(m)}) differs"
+                        f" from the stored one ({_told(s)}), switches between branches aside: the two went on"
+                        " apart, so the file is of another history of this game; import it into another store"
+                        " (--db) to keep both")
+    if len(theirs) <= len(mine):
+        return []
+    start = theirs[len(mine) - 1][0] + 1 if mine else 0
+    held = set(stored)  # a switch the store already took from an earlier file of the sender's
+    return [m for m in given[start:] if m.reason != "switch" or m not in held]
+
+
+def _told(m: HeadMove) -> str:
+    """A head move in words, for a refusal: "an undo on branch 'main', 2026-01-02 10:11:12 UTC"."""
+    what = f"the start of branch {m.branch!r}" if m.reason == "branch" else (
+        f"{_MOVES.get(m.reason, repr(m.reason))} on branch {m.branch!r}")
+    return f"{what}, {m.at.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC"
+
+
+_MOVES = {"create": "the creation", "act": "an act", "reenter": "undone moves played again", "undo": "an undo",
+          "redo": "a redo", "import": "an import"}
+
+
 def _extend(svc: Service, stored: GameInfo, doc: Document, branches: list[BranchInfo], moves: list[HeadMove],
             notes: list[NoteInfo], decoded: dict) -> ImportReport:
     store = svc.store
@@ -362,7 +395,7 @@ def _extend(svc: Service, stored: GameInfo, doc: Document, branches: list[Branch
         raise _fail(f"stored game {gid} was made from a file of one line (an export with --branch), so its head"
                     " history is not the whole game's, which cannot be added to it; import the whole file into"
                     " another store (--db), or each branch's one-line file into this one")
-    new_moves = _continues(s_moves, moves, "head move", gid)
+    new_moves = _moves_after(s_moves, moves, gid)
     new_notes = _continues(store.notes(gid), notes, "note", gid)
     s_branches = {b.name: b for b in store.branches(gid)}
     for b in branches:

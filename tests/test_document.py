@@ -166,11 +166,31 @@ def test_a_file_that_contradicts_the_stored_game_is_refused_whole(two):
     assert snapshot(there, gid) == before
     moves = len(before["moves"])
     here.undo(gid)
-    there.switch(gid, "alt")
+    there.switch(gid, "alt")  # a switch is each store's own (tests/test_import_switch.py): it contradicts nothing
+    there.branch(gid, "mine", at=2)
     before = snapshot(there, gid)
-    with pytest.raises(ServiceError, match=f"its head move #{moves + 1} differs"):
+    told = rf"its head move #{moves + 1} \(an undo on branch 'main', .*\) differs from the stored one \(the start of"
+    with pytest.raises(ServiceError, match=told + " branch 'mine', "):
         import_data(there, export_game(here, gid))
     assert snapshot(there, gid) == before
+
+
+def test_a_switch_of_the_receivers_own_contradicts_nothing(two):
+    """A switch moves no head: the receiver who switched takes the sender's newer file, keeping his switch, and
+    sent back it is nothing new to the sender."""
+    here, there = two
+    gid = studied_game(here, "toy")  # its last head move is a switch, which the receiver already holds
+    import_data(there, export_game(here, gid))
+    there.switch(gid, "alt")
+    own = there.store.head_moves(gid)[-1]
+    play(here, gid, 2, random.Random(1))
+    report = import_data(there, export_game(here, gid))
+    assert (report.outcome, report.moves) == ("extended", 2)
+    ours, theirs = snapshot(there, gid), snapshot(here, gid)
+    assert {k: v for k, v in ours.items() if k != "moves"} == {k: v for k, v in theirs.items() if k != "moves"}
+    assert [m for m in ours["moves"] if m != own] == theirs["moves"]
+    assert import_data(here, export_game(there, gid)).outcome == "unchanged"
+    assert snapshot(here, gid) == theirs
 
 
 def _lines(svc: Service) -> list[bytes]:
