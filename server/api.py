@@ -187,10 +187,19 @@ FACE = "Agon-Face"
 
 FACES = {"page": PAGE_WORDS}
 
+FACE_PARAM = "face"
+"""The event stream's query parameter naming its face, as ``FACE`` does for other requests: a browser's
+EventSource sends no header of its own, so the pages add ``?face=page`` to their stream's address (only there: the
+pages themselves take no query)."""
 
-def words_of(request: Request) -> Words:
-    """The words a request's refusals are told in: its face's (``FACE``), else the API's."""
-    return FACES.get(request.headers.get(FACE, "").strip().lower(), HTTP_WORDS)
+
+def words_of(request: Request, query: dict[str, Any] | None = None) -> Words:
+    """The words a request's refusals are told in: its face's (``FACE``, or on the event stream ``FACE_PARAM`` in
+    its ``query``, as read), else the API's."""
+    face = request.headers.get(FACE, "")
+    if query and isinstance(query.get(FACE_PARAM), str):
+        face = query[FACE_PARAM]
+    return FACES.get(face.strip().lower(), HTTP_WORDS)
 
 
 @dataclass
@@ -706,10 +715,12 @@ def streaming(query: tuple[Param, ...]) -> Callable[[Request], Any]:
 async def stream(request: Request, query: dict[str, Any]) -> Response:
     """Server-sent events: every new event of the line as the caller's seat may read it (``recorded``), a
     ``moved`` when the head went back (an undo or a switch), and the status after each change. ``since`` (or
-    Last-Event-ID) is the last event the client has; ``wait`` (seconds) ends the stream after that long.
-    ``query``: the request's query, held to the route's declared parameters (``streaming``)."""
+    Last-Event-ID) is the last event the client has; ``wait`` (seconds) ends the stream after that long; ``face``
+    'page' (``FACE_PARAM``) tells its refusals in ``PAGE_WORDS``. ``query``: the request's query, held to the
+    route's declared parameters (``streaming``)."""
     svc: Service = request.app.state.service
     game = request.path_params["game"]
+    words = words_of(request, query)  # a page's stream says so in its query (``FACE_PARAM``)
     last = request.headers.get("last-event-id")
     if last and not _LAST_ID.fullmatch(last):
         return error(400, f"the Last-Event-ID header must be an event's number, not {last[:40]!r}")
@@ -726,7 +737,7 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
     try:
         line, seat = await run_in_threadpool(first)
     except Exception as e:  # noqa: BLE001
-        return failure(e)
+        return failure(e, words)
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     if request.method == "HEAD":  # the headers a stream would start with, and no stream held open
         return Response(media_type="text/event-stream", headers=headers)
@@ -770,7 +781,7 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
                         yield text
                 except Exception as e:  # noqa: BLE001 - the stream ends with one line
                     down = store_trouble(e)
-                    yield _sse("error", {"error": said(down or e)}, None)
+                    yield _sse("error", {"error": said(down or e, words)}, None)
                     if down is None:
                         return
                     # the store is down for a moment: the stream stays open (a browser that reconnected would

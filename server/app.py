@@ -55,7 +55,10 @@ def _enum(values: list[str]) -> dict[str, Any]:
 
 EVENTS_QUERY = (BRANCH, Param("since", COUNT, "the last event the client has (or the Last-Event-ID header)"),
                 Param("wait", {"type": "number", "minimum": 0, "maximum": 3600},
-                      "seconds until the stream ends (default 3600)"))
+                      "seconds until the stream ends (default 3600)"),
+                Param(api.FACE_PARAM, _enum(list(api.FACES)),
+                      "'page': refusals name what a seat's page shows, not routes (the header 'Agon-Face' does"
+                      " this elsewhere; a browser's EventSource cannot send it)"))
 
 ROUTES: list[Op] = [
     _get("/api/rulesets", api.list_rulesets, "The rulesets a game can be created with.", "anyone",

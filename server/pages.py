@@ -176,10 +176,14 @@ async function loadLog() {
   const log = document.getElementById("log"); const data = await call("GET", "/log");
   log.replaceChildren(...data.events.map(logLine)); log.scrollTop = log.scrollHeight;
 }
-function follow(onRecorded, onChange) {
-  const q = TOKEN ? "?token=" + encodeURIComponent(TOKEN) : "";
+// the stream says it is a page's in its query (a browser's EventSource sends no header of its own), so that what
+// it reports names what to do on the page, as every request's refusal does (server/api.py FACE_PARAM)
+function follow(onRecorded, onChange, onError) {
+  const q = "?face=page" + (TOKEN ? "&token=" + encodeURIComponent(TOKEN) : "");
   let opened = false;
   reopening(ok => { const es = new EventSource("/api/games/" + GAME + "/events" + q);
+    // the stream's own report of what went wrong (the store away for a moment), not a dropped connection
+    es.addEventListener("error", ev => { if (ev.data) onError(JSON.parse(ev.data).error); });
     es.addEventListener("recorded", ev => onRecorded(JSON.parse(ev.data)));
     es.addEventListener("status", ev => onChange(JSON.parse(ev.data)));
     es.addEventListener("moved", ev => { loadLog().catch(showError); onChange(JSON.parse(ev.data)); });
@@ -300,7 +304,7 @@ document.getElementById("undo").onclick = async () => {
   showError(null); errorAt = null;
   try { await call("POST", "/undo", {}); await loadLog(); await refresh(); } catch (e) { refused(e); } };
 refresh(); loadLog().catch(showError);
-follow(appendLog, () => refresh());
+follow(appendLog, () => refresh(), refused);  // the stream's report stays up until the game moves on
 """)
 
 def _page(title: str, body: str, game: str = "", script: str = "") -> HTMLResponse:
@@ -502,7 +506,7 @@ WATCH_SCRIPT = REOPENING + r"""
     if (ev.type === "status" && s.branch + "@" + s.event === shown()) return;  // nothing new
     reload(); };
   let opened = false;
-  reopening(ok => { const es = new EventSource("/api/games/" + encodeURIComponent(game) + "/events");
+  reopening(ok => { const es = new EventSource("/api/games/" + encodeURIComponent(game) + "/events?face=page");
     es.addEventListener("status", changed);
     es.addEventListener("moved", changed);
     es.onopen = () => { ok(); if (opened) reload(); opened = true; };  // what changed while it was closed

@@ -528,3 +528,40 @@ def test_a_seat_and_the_spectators_refused_their_stream_by_a_store_down_open_it_
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_a_seats_stream_says_it_is_a_pages_and_its_report_of_trouble_is_shown(browser, server):
+    """The seat's page asks for its event stream with ?face=page (an EventSource sends no header of its own), so
+    that the stream's refusals name what the page offers; a report the stream sends ('error', the store away for a
+    moment) is shown on the page as a refusal is, and stays while the game stands where it was."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
+                                                    "seed": 3}).json()
+    errors: list[str] = []
+    ctx, seat = _context(browser, errors)
+    asked: list[str] = []
+    report = "the store is busy: another program has held it locked; retry the action when it is done"
+    trouble = {"now": False}
+
+    def stream(route) -> None:
+        asked.append(route.request.url)
+        if not trouble["now"]:  # the stream ends at once, and the browser opens it again soon
+            route.fulfill(status=200, content_type="text/event-stream", body="retry: 300\n\n")
+        else:
+            route.fulfill(status=200, content_type="text/event-stream",
+                          body='retry: 60000\nevent: error\ndata: {"error": "' + report + '"}\n\n')
+
+    ctx.route("**/api/games/*/events*", stream)
+    try:
+        seat.goto(base + created["seats"]["Ana"]["link"])
+        seat.wait_for_selector("#log p")
+        _at(seat, httpx.get(f"{base}/api/games/{created['game']}").json()["event"])
+        trouble["now"] = True
+        seat.wait_for_function("document.getElementById('error').textContent.length > 0")
+        assert seat.inner_text("#error") == report
+        seat.wait_for_timeout(500)  # the redraw that follows the stream's opening leaves it up
+        assert seat.inner_text("#error") == report
+        assert asked and all("?face=page&token=" in url for url in asked), asked
+        assert not errors, errors
+    finally:
+        ctx.close()

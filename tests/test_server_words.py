@@ -3,6 +3,7 @@ line, which keeps its own words for the same refusals (events/hints.py, core.ser
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import asdict
 
@@ -294,3 +295,30 @@ def test_a_finished_game_tells_a_page_of_its_undo_and_the_api_of_its_routes(clie
             "the game is over", "the host may take the last step back with their page's undo")
     refused(client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)), 409,
             "the game is over", "the host may undo the last step (a slip) or branch from an earlier position")
+
+
+def test_a_pages_event_stream_says_so_in_its_query_and_is_told_in_the_pages_words(client, monkeypatch):
+    """A browser's EventSource sends no header of its own: a page adds ?face=page to its stream's address (and only
+    there), and the stream's refusals, at its start or in its 'error' messages, name what the page offers."""
+    from agon.events.store import unavailable
+    from agon.server import pages
+
+    assert "/events?face=page" in pages.WATCH_SCRIPT and '"?face=page"' in pages.SCRIPT
+    on_page(client.get("/api/games/abcdef12/events?face=page&wait=0"), 404,
+            "no game 'abcdef12' in this store; the lobby lists the games")
+    refused(client.get("/api/games/abcdef12/events?wait=0"), 404, "; GET /api/games lists the games")
+    refused(client.get("/api/games/abcdef12/events?face=robot&wait=0"), 400, "face", "page")
+    # the store away for a moment while the stream reads: its 'error' message, and the stream stays open
+    g = new_duel(client)
+    busy = sa.exc.OperationalError("select", {}, Exception("database is locked"))
+
+    async def away(game_id, branch):
+        raise unavailable(busy, client.store_url)
+
+    monkeypatch.setattr(client.app.state.feed, "line", away)
+    for query, says in (("&face=page", "retry the action when it is done"), ("", "retry the request when it is done")):
+        text = client.get(f"/api/games/{g['game']}/events?wait=0{query}").text
+        error = next(json.loads(line[6:])["error"] for line in text.splitlines()
+                     if line.startswith("data: ") and '"error"' in line)
+        assert error.startswith("the store is busy") and error.endswith(says), error
+        assert client.store_url not in error
