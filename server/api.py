@@ -164,8 +164,8 @@ PAGE_WORDS = Words(
     options="the decisions your page lists",
     listed=" (your page lists them)",
     anew="your page now shows the game as it stands; choose again from what it offers",
-    play_on="the host may take the last step back with their page's undo (a slip), or branch from an earlier"
-            " position to play on",
+    play_on="the host may take the last step back with the undo on their page (a slip), one at a time, and play"
+            " on from there",
     schema="type the outcome as the page asks (numbers, card ids or 'seed'), not an event as JSON",
     table="created with 'played at a real table' ticked in the lobby",
     verify="",

@@ -291,8 +291,13 @@ def test_a_finished_game_tells_a_page_of_its_undo_and_the_api_of_its_routes(clie
     else:
         raise AssertionError("the game did not end")
     tok = g["seats"]["Ana"]["token"]
-    on_page(client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers={**bearer(tok), **PAGE}), 409,
-            "the game is over", "the host may take the last step back with their page's undo")
+    said = on_page(client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers={**bearer(tok), **PAGE}), 409,
+                   "the game is over")
+    # the page has an undo and no branch control: it names only what the host's page offers
+    assert said.endswith("; the host may take the last step back with the undo on their page (a slip), one at a"
+                         " time, and play on from there"), said
+    assert "branch" not in said, said
+    assert client.get(f"/api/games/{gid}", headers=bearer(g["host"]["token"])).json()["may_undo"] is True
     refused(client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)), 409,
             "the game is over", "the host may undo the last step (a slip) or branch from an earlier position")
 
