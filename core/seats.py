@@ -186,7 +186,8 @@ def undo(service: Service, line: Line, seat: str, steps: int = 1) -> tuple[Any, 
     """Undo as ``seat`` under the policy above, on the line the caller read (a race is lost, not misapplied)."""
     service.writable()  # a store that may only be read says so first, as to every request that records
     if seat != HOST and steps != 1:
-        raise UndoRefused("a player may take back only their own last decision (steps 1); the host may undo more")
+        # how one decision is asked for is the face's to say (the API's field; a page's button sends no count)
+        raise UndoRefused("a player may take back only their own last decision", "{one_back}; the host may undo more")
     why = undo_refusal(line, seat)
     if why:
         raise UndoRefused(f"cannot undo: {why}")

@@ -118,6 +118,9 @@ class Words:
     """How an unavailable store is named (the command line names where it is; a player needs no address)."""
     cause: str = hints.CLI["cause"]
     """The database driver's own words on an unavailable store (with a leading space), or nothing."""
+    one_back: str = hints.CLI["one_back"]
+    """How a player asks to take back their one last decision, told after 'a player may take back only their own
+    last decision' when more was asked (with its own leading separator): the undo policy's one step at a time."""
 
     def at(self, game: str = "", ruleset: str = "", line: Line | None = None) -> Words:
         """These words with a game's id and ruleset filled in (a message's other parts are left for it to fill);

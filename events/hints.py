@@ -30,6 +30,7 @@ CLI: dict[str, str] = {
                   " read this one (`agon log {game}`)"),
     "store": "the store {store}",
     "cause": " ({cause})",
+    "one_back": ", one step at a time",
 }
 """Each step as the command line names it: a command between backticks, never between quotes, which would nest with
 the quotes of a --db that the command line adds to it (cli/common.py ``with_db_quoted``). What stands between the

@@ -351,7 +351,8 @@ def test_undo_policy_a_player_takes_back_only_their_own_unrevealed_last_decision
     assert r.status_code == 403 and (f"{who} has acted since" if decided else "no decision yet") in r.json()["error"]
     assert client.post(f"/api/games/{gid}/undo").status_code == 401
     r = client.post(f"/api/games/{gid}/undo", json={"steps": 2}, headers=bearer(tok))  # one at a time
-    assert r.status_code == 403 and "only their own last decision (steps 1)" in r.json()["error"]
+    assert r.status_code == 403 and r.json()["error"] == ('a player may take back only their own last decision'
+                                                          ' ("steps": 1, or no "steps" at all); the host may undo more')
     # nor may the attacker: the weapon declared told the defender what a card of the attacker's hand is
     # (Pergamemnon's RULES.md, 'Who is told what'), though the card lies face down
     r = client.post(f"/api/games/{gid}/undo", headers=bearer(tok))

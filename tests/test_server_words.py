@@ -302,6 +302,22 @@ def test_a_finished_game_tells_a_page_of_its_undo_and_the_api_of_its_routes(clie
             "the game is over", "the host may undo the last step (a slip) or branch from an earlier position")
 
 
+def test_a_players_undo_of_more_than_one_step_is_told_how_on_each_face(client):
+    """The undo policy lets a player take back one decision: the API names its field, a page (whose button sends no
+    count) its button."""
+    g = new_duel(client)
+    gid = g["game"]
+    who, tok = acting(client, g)
+    assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    said = on_page(client.post(f"/api/games/{gid}/undo", json={"steps": 2}, headers={**bearer(tok), **PAGE}), 403)
+    assert said == ("a player may take back only their own last decision, one at a time, with the undo on their"
+                    " page; the host may undo more"), said
+    assert "steps" not in said
+    said = refused(client.post(f"/api/games/{gid}/undo", json={"steps": 2}, headers=bearer(tok)), 403)
+    assert said == ('a player may take back only their own last decision ("steps": 1, or no "steps" at all); the'
+                    " host may undo more"), said
+
+
 def test_a_pages_event_stream_says_so_in_its_query_and_is_told_in_the_pages_words(client, monkeypatch):
     """A browser's EventSource sends no header of its own: a page adds ?face=page to its stream's address (and only
     there), and the stream's refusals, at its start or in its 'error' messages, name what the page offers."""
@@ -313,7 +329,7 @@ def test_a_pages_event_stream_says_so_in_its_query_and_is_told_in_the_pages_word
             "no game 'abcdef12' in this store; the lobby lists the games")
     refused(client.get("/api/games/abcdef12/events?wait=0"), 404, "; GET /api/games lists the games")
     refused(client.get("/api/games/abcdef12/events?face=robot&wait=0"), 400, "face", "page")
-    # the store away for a moment while the stream reads: its 'error' message, and the stream stays open
+    # the store away for a moment while the stream reads: its 'error' message says what to retry
     g = new_duel(client)
     busy = sa.exc.OperationalError("select", {}, Exception("database is locked"))
 
