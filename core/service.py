@@ -1372,8 +1372,9 @@ class Service:
         game, b = self._head(game_ref, branch)
         if expect_head is not None and b.head_id != expect_head:
             by = moved_since(self.store.head_moves_newest_first(game.id, b.name), expect_head)
-            raise RaceLost(f"branch {b.name!r} of game {game.id} moved while this command ran ({someone(by)});"
-                           " nothing was undone: look at the game again and retry")
+            who = someone(by).replace("{", "{{").replace("}", "}}")  # a template's text: its own braces kept
+            raise RaceLost(f"branch {b.name!r} of game {game.id} moved", f" while this {{asking}} ran ({who}); nothing"
+                           " was undone: look at the game again and retry", game=game.id)
         if to is None and steps_back == 1:
             start = self._entry_start(game.id, b.name, b.head_id)
             if start is not None:

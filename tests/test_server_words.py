@@ -10,7 +10,7 @@ from dataclasses import asdict
 import pytest
 import sqlalchemy as sa
 
-from agon.core.service import CLI_WORDS, Service
+from agon.core.service import CLI_WORDS, RaceLost, Service
 from agon.events import hints
 from agon.events.store import Store
 from tests.tamper import rewrite
@@ -316,6 +316,29 @@ def test_a_players_undo_of_more_than_one_step_is_told_how_on_each_face(client):
     said = refused(client.post(f"/api/games/{gid}/undo", json={"steps": 2}, headers=bearer(tok)), 403)
     assert said == ('a player may take back only their own last decision ("steps": 1, or no "steps" at all); the'
                     " host may undo more"), said
+
+
+def test_an_undo_overtaken_by_another_move_names_the_faces_try(client):
+    """An undo whose line moved between reading it and taking the step back is told as the try it was: a command at
+    the command line, a request to the API, an action on a page."""
+    from agon.server.api import HTTP_WORDS, PAGE_WORDS
+
+    g = new_duel(client)
+    gid = g["game"]
+    _, tok = acting(client, g)
+    assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    svc = Service(Store(client.store_url))
+    try:
+        read = svc.load(gid).head.id
+        svc.undo(gid)  # someone else's undo first
+        with pytest.raises(RaceLost) as lost:
+            svc.undo(gid, expect_head=read)
+    finally:
+        svc.store.close()
+    tail = " ran (someone else took a step back (an undo)); nothing was undone: look at the game again and retry"
+    assert str(lost.value).endswith(" moved while this command" + tail), str(lost.value)
+    assert HTTP_WORDS.told(lost.value).endswith(" moved while this request" + tail)
+    assert PAGE_WORDS.told(lost.value).endswith(" moved while this action" + tail)
 
 
 def test_a_pages_event_stream_says_so_in_its_query_and_is_told_in_the_pages_words(client, monkeypatch):
