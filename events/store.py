@@ -173,6 +173,10 @@ _MOVED = " while this {{asking}} ran (someone else {what}); nothing was recorded
 look at the options again, as they now stand, and choose again)."""
 _MOVED_ANY = _MOVED.format(what="recorded, took back or redid an event first")
 """A race lost to any move of the head: another's decision, undo or redo (the store does not read which)."""
+_MOVED_BACK = (" while this {{asking}} ran (someone else recorded, took back or redid an event first); nothing was"
+               " {done}: look at the game again and retry")
+"""The same race lost by an undo or a redo (``move_head``), which records nothing and chooses nothing: what it
+would have done was not done, and the person looks at the game as it now stands."""
 
 
 class Unknown(StoreError):
@@ -1195,7 +1199,8 @@ class Store:
                  f" SELECT %s, %s, %s, %s, {why}, %s FROM cas)"],
                 [to_id, game_id, branch, expected, game_id, branch, expected, to_id, *why_args, at])
 
-    def _moved_pg(self, parts: list[str], args: list[object], game_id: str, branch: str) -> None:
+    def _moved_pg(self, parts: list[str], args: list[object], game_id: str, branch: str,
+                  then: str = _MOVED_ANY) -> None:
         """Run the one statement of ``parts`` (WITH clauses, ``cas`` first) on its own; ``Conflict`` unless the
         head moved (then nothing at all was written)."""
         sent = False
@@ -1208,28 +1213,28 @@ class Store:
         except sa.exc.SQLAlchemyError as e:
             raise unavailable(e, self.url, writing=sent) from e
         if moved != 1:
-            raise Conflict(
-                f"branch {branch!r} of game {game_id} moved", _MOVED_ANY, game=game_id)
+            raise Conflict(f"branch {branch!r} of game {game_id} moved", then, game=game_id)
         self._written()
 
     def move_head(self, game_id: str, branch: str, expected_head: str, to_id: str, reason: str) -> None:
+        then = _MOVED_BACK.format(done={"undo": "undone", "redo": "redone"}.get(reason, "moved"))
         if not self.sqlite:
             parts, args = self._cas_pg(game_id, branch, expected_head, to_id, reason, self._stamp(now()))
-            self._moved_pg(parts, args, game_id, branch)
+            self._moved_pg(parts, args, game_id, branch, then)
             return
         with self._write() as c:
-            self._cas(c, game_id, branch, expected_head, to_id, reason)
+            self._cas(c, game_id, branch, expected_head, to_id, reason, then)
 
     @staticmethod
-    def _cas(c: Connection, game_id: str, branch: str, expected: str, to_id: str, reason: str) -> None:
+    def _cas(c: Connection, game_id: str, branch: str, expected: str, to_id: str, reason: str,
+             then: str = _MOVED_ANY) -> None:
         res = c.execute(
             BRANCH.update()
             .where(BRANCH.c.game_id == game_id, BRANCH.c.name == branch, BRANCH.c.head_id == expected)
             .values(head_id=to_id)
         )
         if res.rowcount != 1:
-            raise Conflict(
-                f"branch {branch!r} of game {game_id} moved", _MOVED_ANY, game=game_id)
+            raise Conflict(f"branch {branch!r} of game {game_id} moved", then, game=game_id)
         c.execute(HEAD_MOVE.insert().values(
             game_id=game_id, branch=branch, from_id=expected, to_id=to_id, reason=reason, at=now()
         ))

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 from agon.core.service import CLI_WORDS, RaceLost, Service
 from agon.events import hints
-from agon.events.store import Store
+from agon.events.store import Conflict, Store
 from tests.tamper import rewrite
 from tests.test_cli_surface import one_line
 from tests.test_server_api import acting, bearer, new_duel
@@ -339,6 +339,17 @@ def test_an_undo_overtaken_by_another_move_names_the_faces_try(client):
     assert str(lost.value).endswith(" moved while this command" + tail), str(lost.value)
     assert HTTP_WORDS.told(lost.value).endswith(" moved while this request" + tail)
     assert PAGE_WORDS.told(lost.value).endswith(" moved while this action" + tail)
+    # lost at the store's compare-and-swap itself: the same steps, nothing undone (no option to choose again)
+    store = Store(client.store_url)
+    try:
+        head = store.branch(gid, "main").head_id
+        with pytest.raises(Conflict) as lost:
+            store.move_head(gid, "main", read, head, "undo")
+    finally:
+        store.close()
+    said = PAGE_WORDS.told(lost.value)
+    assert said.endswith(" moved while this action ran (someone else recorded, took back or redid an event first);"
+                         " nothing was undone: look at the game again and retry"), said
 
 
 def test_a_pages_event_stream_says_so_in_its_query_and_is_told_in_the_pages_words(client, monkeypatch):

@@ -51,6 +51,21 @@ def test_append_on_a_stale_head_is_a_conflict_and_writes_nothing(store):
     assert store.branch("g1", "main").head_id == first[-1].id
 
 
+def test_an_undo_or_redo_on_a_stale_head_is_a_conflict_that_says_nothing_was_undone_or_redone(store):
+    """A head moved back (an undo) or forward (a redo) from a head that moved meanwhile records nothing and chooses
+    nothing: its sentence says what was not done and to look at the game again, not to choose anew."""
+    root = new_game(store)
+    first = chain(2, root, "x")
+    store.append("g1", "main", root.id, first)
+    for reason, done in (("undo", "undone"), ("redo", "redone")):
+        with pytest.raises(Conflict) as lost:
+            store.move_head("g1", "main", root.id, first[0].id, reason)
+        assert str(lost.value) == ("branch 'main' of game g1 moved while this command ran (someone else recorded,"
+                                   f" took back or redid an event first); nothing was {done}: look at the game"
+                                   " again and retry")
+    assert store.branch("g1", "main").head_id == first[-1].id
+
+
 def test_the_same_event_at_the_same_position_is_the_same_node(store):
     root = new_game(store)
     envs = chain(2, root)
