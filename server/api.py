@@ -293,8 +293,8 @@ def read_body(raw: bytes, schema: dict[str, Any], hints: dict[str, str] | None, 
         raise HttpError(400, "the request body must be a JSON object")
     try:
         return bodies.check(schema, found, hints)
-    except bodies.BadBody as e:
-        raise HttpError(400, f"{e} (see /openapi.json)") from None
+    except bodies.BadBody as e:  # a page's person is not sent to the API's document (they filled in a form)
+        raise HttpError(400, str(e) if words_of(request) is PAGE_WORDS else f"{e} (see /openapi.json)") from None
 
 
 def read_query(request: Request, params: tuple[Param, ...]) -> dict[str, Any]:

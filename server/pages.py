@@ -435,8 +435,9 @@ document.getElementById("create").onsubmit = async ev => {
     title: document.getElementById("title").value, table: document.getElementById("table").checked};
   // a number goes as one; anything else as typed, so the refusal names what was typed (Number gave NaN: null)
   if (seed) body.seed = /^-?[0-9]+([.][0-9]*)?$/.test(seed) ? Number(seed) : seed;
+  // said to come from a page, as the seat's requests are: a refusal names the lobby's form, not the API's fields
   const r = await fetch("/api/games", {method: "POST", """
-      r"""headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+      r"""headers: {"Content-Type": "application/json", "Agon-Face": "page"}, body: JSON.stringify(body)});
   const data = await r.json();
   if (!r.ok) { showError(new Error(data.error)); return; }
   showError(null);

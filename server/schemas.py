@@ -259,7 +259,7 @@ def document(ops: list[Op], version: str) -> dict[str, Any]:
                                     " {\"error\": \"one sentence\"} with a 4xx status (a 503: the store is away for"
                                     " a moment). Without a token a request sees what every player sees. A"
                                     " refusal names the routes to call next; with the header 'Agon-Face: page'"
-                                    " (a seat's page sends it; its event stream, '?face=page') it names what"
+                                    " (the pages send it; their event streams, '?face=page') it names what"
                                     " that page shows instead."},
             "paths": paths,
             "components": {"schemas": SCHEMAS,

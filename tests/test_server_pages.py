@@ -394,7 +394,15 @@ def test_the_lobby_names_a_seed_that_is_not_a_number_as_it_was_typed(page, serve
     page.wait_for_function("document.getElementById('error').textContent !== ''")
     said = page.inner_text("#error")
     assert "'seed' must be a whole number, not the string 'seven'" in said and "null" not in said, said
+    assert "openapi" not in said, said  # the form says it is a page's: a person is not sent to the API's document
     assert "No games yet." in page.inner_text("#games-box")
+    page.fill("#seed", "7")
+    page.fill("#players", "Ana")  # too few seats: the form's box is named, not the API's fields
+    page.click("button[type=submit]")
+    page.wait_for_function("document.getElementById('error').textContent.includes('seats')")
+    said = page.inner_text("#error")
+    assert said.endswith("give 2 to 5 seats in the lobby's form") and "'players'" not in said, said
+    page.fill("#players", "Ana, Bo")
     page.fill("#seed", "7")
     page.click("button[type=submit]")
     page.wait_for_selector(".seat-link[data-who=spectators]")

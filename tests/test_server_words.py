@@ -377,3 +377,16 @@ def test_a_pages_event_stream_says_so_in_its_query_and_is_told_in_the_pages_word
                      if line.startswith("data: ") and '"error"' in line)
         assert error.startswith("the store is busy") and error.endswith(says), error
         assert client.store_url not in error
+
+
+def test_the_lobbys_form_is_refused_in_the_pages_words(client):
+    """The lobby creates a game with the API's POST, saying it is a page: a refusal names the form's boxes, not the
+    body's fields nor the API's document."""
+    one = {"ruleset": "pergamemnon", "players": ["Ana"], "bots": [], "title": "", "table": False}
+    on_page(client.post("/api/games", json=one, headers=PAGE), 400, "give 2 to 5 seats in the lobby's form")
+    refused(client.post("/api/games", json=one), 400, "in 'players' and 'bots'")
+    words = {**one, "players": ["Ana", "Bo"], "seed": "seven"}
+    said = on_page(client.post("/api/games", json=words, headers=PAGE), 400,
+                   "'seed' must be a whole number, not the string 'seven'")
+    assert "openapi" not in said, said
+    refused(client.post("/api/games", json=words), 400, "(see /openapi.json)")
