@@ -1782,8 +1782,9 @@ class Service:
         problems: list[str] = []
         batch: list[Summary] = []
         for game_id, branch, _, head_id in branches:
-            try:
-                batch.append(self.load(game_id, branch).summary)
+            try:  # read whole, every hash checked: a line 'agon verify' found unreadable is read from its first
+                # event again, never from a snapshot after the damage (which would list it as sound)
+                batch.append(self.load(game_id, branch, whole=True).summary)
             except ServiceError as e:
                 problems.append(f"{game_id}: {e}")
                 batch.append(summary_table.unreadable(game_id, branch, head_id, e))

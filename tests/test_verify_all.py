@@ -131,3 +131,21 @@ def test_verify_all_and_the_listing_on_every_backend(svc, kind):
     assert listed[good].summary == svc.load(good).summary
     assert svc.rebuild() == (3, damaged)
     assert [g.id for g in svc.listing() if g.damaged] == [bad]
+
+
+def test_damage_before_a_snapshot_stays_marked_at_every_listing(svc):
+    """A line read at its head starts at its nearest state snapshot; an event edited before that snapshot is found by
+    'agon verify' (which reads every line whole), and the listing that follows keeps the game marked rather than
+    recomputing its summary from the snapshot on, which would list it as sound again."""
+    gid = svc.new_game(NewGame("adamastor", players=[], bots=[("Ana", "greedy")], seed=2))
+    line = svc.load(gid)
+    assert line.head.depth > 64 and line.state  # the fold keeps the snapshot at event #64
+    assert svc.load(gid).base > 0  # read from that snapshot on
+    with svc.store.engine.begin() as c:
+        c.exec_driver_sql(svc.store._sql("UPDATE event SET actor = 'x' || actor WHERE game_id = ? AND depth = 5"),
+                          (gid,))
+    n, damaged = svc.verify_all()
+    assert n == 1 and list(damaged) == [gid]
+    for _ in range(2):
+        [g] = svc.listing()
+        assert not g.summary.readable and "does not match its hash" in g.summary.status
