@@ -13,6 +13,7 @@ writer waits for the first instead of failing on a stale snapshot. PostgreSQL is
 
 from __future__ import annotations
 
+import re
 import select
 import threading
 import time
@@ -216,13 +217,25 @@ its next recorded write."""
 
 def shown_url(url: str) -> str:
     """The store as a message names it: a SQLite file's path, or the URL without its password."""
-    try:
-        u = sa.engine.make_url(url)
-    except Exception:  # noqa: BLE001 - not a URL: named as it was given
-        return url
-    if u.get_backend_name() == "sqlite":
-        return (u.database or url).removeprefix("file:").split("?")[0]
-    return u.render_as_string(hide_password=True)
+    if url.startswith("sqlite"):
+        try:
+            return (sa.engine.make_url(url).database or url).removeprefix("file:").split("?")[0]
+        except Exception:  # noqa: BLE001 - not a URL: named as it was given
+            return url
+    # as it was given (a URL SQLAlchemy cannot read too: a port that is no number), its password hidden: all of
+    # it, up to the host's '@' (an '@' left unencoded in a password is no end of it)
+    return re.sub(r"^([^:/?#]+://[^:/?#@]*):[^/?#]*@", r"\1:***@", url)
+
+
+def _bad_url(url: str, e: Exception) -> str:
+    """Why a database URL cannot be used, in words: a port that is no number is said so (the URL parser's own
+    words are about Python's int()), anything else as the driver or parser says it."""
+    if not (isinstance(e, ValueError) and "int()" in str(e)):
+        return str(e)
+    host = re.split(r"[/?#]", url.partition("://")[2])[0].rpartition("@")[2].rpartition("]")[2]  # after an IPv6 [..]
+    port = host.rpartition(":")[2] if ":" in host else ""
+    return ((f"its port {port!r} is not a number" if port and not port.isdigit() else "it is not a URL agon can read")
+            + "; write it as postgresql+psycopg://user@host:port/dbname (the port may be left out)")
 
 
 def missing_file(url: str) -> str | None:
@@ -521,7 +534,7 @@ class Store:
             self.engine = sa.create_engine(url, future=True, **({} if url.startswith("sqlite") else
                                                                  {"connect_args": {"client_encoding": "UTF8"}}))
         except Exception as e:  # noqa: BLE001 - any driver/URL problem becomes one clear line
-            raise StoreError(f"cannot use database {url!r}: {e}") from None
+            raise StoreError(f"cannot use database {shown_url(url)}: {_bad_url(url, e)}") from None
         self.sqlite = self.engine.dialect.name == "sqlite"
         # On PostgreSQL, reads and the one-statement writes (appending events, moving a head) use a pool of
         # autocommit connections: a statement is then its own transaction, with no BEGIN before it and no COMMIT

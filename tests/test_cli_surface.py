@@ -465,6 +465,39 @@ def test_a_postgresql_url_for_another_driver_names_the_one_agon_uses(agon):
     assert "No module" not in said
 
 
+def test_a_url_that_cannot_be_used_is_named_without_its_password(agon):
+    """A refused URL is named with its password hidden, an unencoded '@' in it too, and a port that is no number
+    is said so in words (it was Python's own 'invalid literal for int()')."""
+    for url, says in (("postgresql+psycopg2://ana:s3cret@127.0.0.1/club", "not psycopg2"),
+                      ("mysql://ana:s3cret@h/club", "not in mysql"),
+                      ("postgresql+psycopg://ana:s3cret@127.0.0.1:543x/club", "its port '543x' is not a number"),
+                      ("postgresql+psycopg://ana:s3c@ret@127.0.0.1:notaport/club", "port 'notaport' is not a")):
+        said = one_line(agon("--db", url, "games", ok=False), 1, says, "ana:***@")
+        assert "s3c" not in said and "ret@" not in said and "int()" not in said, said
+
+
+@pytest.mark.postgres
+def test_sentences_naming_a_postgresql_store_hide_its_password(agon, pg_base, monkeypatch):
+    """'agon games' names the store it lists, and 'agon demo' where it stored the game: a password in AGON_DB (the
+    trust authentication of the test server takes any) is not printed for anyone looking at the screen."""
+    from tests.conftest import _pg_schema_url
+
+    urls = _pg_schema_url(pg_base)
+    url = next(urls).replace("://postgres@", "://postgres:s3cret@", 1)
+    assert "s3cret" in url
+    try:
+        monkeypatch.setenv("AGON_DB", url)
+        r = agon("games")
+        assert "No games yet in postgresql+psycopg://postgres:***@" in r.stdout
+        r2 = agon("demo", "toy")
+        assert "Stored in: postgresql+psycopg://postgres:***@" in r2.stdout
+        r3 = agon("games")
+        assert "Games in postgresql+psycopg://postgres:***@" in r3.stdout
+        assert all("s3cret" not in x.stdout + x.stderr for x in (r, r2, r3))
+    finally:
+        next(urls, None)
+
+
 def test_postgres_url_spelling_is_read_as_postgresql_with_the_installed_driver():
     from agon.cli import common
 
