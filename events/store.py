@@ -322,6 +322,9 @@ def unavailable(e: BaseException, url: str, *, opening: bool = False, writing: b
         if opening:
             return Unavailable(f"cannot connect to the store {where}: {text}", "; check its server and the URL")
         what, then = "does not answer{cause}", "; nothing was recorded: retry the {asking} later"
+    elif not code and low.startswith(("connection to server", "failed to resolve host")):
+        # no new connection could be made (the server down, or its host unreachable): nothing was sent on one
+        what, then = "does not answer{cause}", "; nothing was recorded: retry the {asking} later"
     elif isinstance(e, sa.exc.DBAPIError) and (e.connection_invalidated or code.startswith("08") or not code):
         what = "lost the connection{cause}"
         then = ("; it may have been recorded before it broke: look at the game before you retry" if writing
@@ -803,7 +806,7 @@ class Store:
         sql = f"WITH {', '.join(parts)} {EVENT_INSERT} SELECT g.id, u.* FROM g, {UNNEST}"
         try:
             raw = self.engine.raw_connection()  # the driver's own connection, from the pool: no ORM layer per game
-        except sa.exc.SQLAlchemyError as e:
+        except (sa.exc.SQLAlchemyError, *psycopg_lost()) as e:  # a new connection's failure comes unwrapped
             raise unavailable(e, self.url) from e
         try:
             pg = raw.driver_connection

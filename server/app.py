@@ -21,7 +21,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from agon.core.service import Service
-from agon.events.store import Store
+from agon.events.store import Store, Unavailable
 from agon.events.summary import ORDERS
 from agon.server import api, decide, pages, schemas
 from agon.server.schemas import BRANCH, COUNT, STR, Answer, Op, Param
@@ -218,7 +218,14 @@ def create_app(url: str, *, max_body: int = MAX_BODY, poll: float = 0.5) -> Star
             task.cancel()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error}, lifespan=lifespan)
-    app.state.service = Service(Store(url))
+    try:
+        store = Store(url)
+    except Unavailable:
+        # the database away as this worker starts ('agon serve' reached it before starting any; uvicorn starts a
+        # worker anew after one dies): the worker serves, and each request is a 503 in one sentence until the
+        # database answers, rather than the worker dying with a traceback and its requests finding nobody
+        store = Store(url, create=False)
+    app.state.service = Service(store)
     app.state.poll = poll
     app.state.wakeups = {}
     app.state.watcher = api.Watcher(app, poll)

@@ -382,8 +382,11 @@ async def lobby(request: Request) -> Response:
     except api.HttpError as e:
         return _failed(request, e)
     svc: Service = request.app.state.service
-    games = await run_in_threadpool(api.list_games, api.Call(svc, "", None, {}, {
-        "order": "newest", "limit": LOBBY_GAMES}))  # as the route reads its query: typed
+    try:  # the store away (its database down): a 503 in one sentence, as the API's, not a server error
+        games = await run_in_threadpool(api.list_games, api.Call(svc, "", None, {}, {
+            "order": "newest", "limit": LOBBY_GAMES}))  # as the route reads its query: typed
+    except Exception as e:  # noqa: BLE001
+        return _failed(request, e)
     rulesets = await run_in_threadpool(api.list_rulesets, None)
     rows = "".join(
         f"<tr><td><code>{html.escape(g['game'])}</code></td><td>{html.escape(g['ruleset'])}</td>"

@@ -412,3 +412,80 @@ def test_a_decision_whose_connection_is_ended_while_it_is_written_is_a_503_and_n
     app.state.service.store.close()
     assert head > state["event"]
     assert _decisions(url, g["game"], head) == 1
+
+
+def _forward(listener, target: tuple[str, int], stop) -> None:
+    """Accept on ``listener`` and pass each connection's bytes to ``target`` and back, until ``stop`` is set: a
+    database server that comes up at the address a worker was given."""
+    import socket
+    import threading
+
+    def pipe(a, b):
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (a, b):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    listener.settimeout(0.1)
+    while not stop.is_set():
+        try:
+            client, _ = listener.accept()
+        except TimeoutError:
+            continue
+        server = socket.create_connection(target)
+        for a, b in ((client, server), (server, client)):
+            threading.Thread(target=pipe, args=(a, b), daemon=True).start()
+
+
+@pytest.mark.postgres
+def test_a_worker_started_while_its_database_is_away_answers_503s_until_it_is_back(pg_base):
+    """uvicorn starts a worker anew after one dies (and 'agon serve --workers N' starts them after it has reached
+    the database): one that starts while PostgreSQL does not answer serves each request a 503 in one sentence,
+    not dying with a traceback so that requests find nobody, and serves the games once the database answers. The
+    same answers come from a running worker whose database went down: a connection refused is 'does not answer'
+    (not 'lost the connection'), the lobby page and a new game included."""
+    import socket
+    import threading
+    from urllib.parse import urlsplit
+
+    from agon.server.app import create_app
+    from tests.conftest import _pg_schema_url
+
+    urls = _pg_schema_url(pg_base)
+    url = next(urls)
+    store_mod.Store(url).close()  # the store exists, as 'agon serve' made sure before starting its workers
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    parts = urlsplit(url)
+    away = url.replace(f"@{parts.hostname}:{parts.port or 5432}/", f"@127.0.0.1:{port}/", 1)
+    assert away != url
+    stop = threading.Event()
+    try:
+        app = create_app(away, poll=0.05)  # nothing accepts at that port yet (not listening: refused)
+        with TestClient(app) as client:
+            for r in (client.get("/api/games"), client.get("/"),
+                      client.post("/api/games", json={"ruleset": "toy", "players": ["ann", "bob"]})):
+                assert r.status_code == 503, r.text  # the lobby and a new game were 500s, server errors
+                assert r.json() == {"error": "the store does not answer; nothing was recorded: retry the request"
+                                             " later"}
+            r = client.get("/", headers={"accept": "text/html"})
+            assert r.status_code == 503 and "the store does not answer" in r.text and "Traceback" not in r.text
+            listener.listen()
+            threading.Thread(target=_forward, args=(listener, (parts.hostname, parts.port or 5432), stop),
+                             daemon=True).start()
+            r = client.post("/api/games", json={"ruleset": "toy", "players": ["ann", "bob"]})
+            assert r.status_code == 201, r.text
+            assert [g["game"] for g in client.get("/api/games").json()] == [r.json()["game"]]
+        app.state.service.store.close()
+    finally:
+        stop.set()
+        listener.close()
+        next(urls, None)
