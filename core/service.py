@@ -1783,8 +1783,12 @@ class Service:
         batch: list[Summary] = []
         for game_id, branch, _, head_id in branches:
             try:  # read whole, every hash checked: a line 'agon verify' found unreadable is read from its first
-                # event again, never from a snapshot after the damage (which would list it as sound)
-                batch.append(self.load(game_id, branch, whole=True).summary)
+                # event again, never from a snapshot after the damage (which would list it as sound); the fold
+                # keeps its snapshots, as a line read for want of one does
+                line = self.load(game_id, branch, whole=True)
+                if self.snapshots:
+                    line._keep = self._keeper(line.ruleset)
+                batch.append(line.summary)
             except ServiceError as e:
                 problems.append(f"{game_id}: {e}")
                 batch.append(summary_table.unreadable(game_id, branch, head_id, e))
