@@ -504,6 +504,18 @@ a hot standby (in recovery) and a read-only transaction (``default_transaction_r
 or its database) refuse every write; a user without INSERT on events or UPDATE on branches, every recording."""
 
 
+_AGON_COLUMNS = {"game": {"id", "ruleset", "players"}, "event": {"game_id", "id", "parent_id", "depth", "payload"},
+                 "branch": {"game_id", "name", "head_id"}}
+"""Columns every layout of agon's store gave these tables: a table of one of these names without them is another
+program's (``Store._foreign_pg``)."""
+
+_PG_COLUMNS = sa.text(
+    "SELECT c.relname, a.attname FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0"
+    " AND NOT a.attisdropped WHERE c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())"
+    " AND c.relname = ANY(:names)"
+    " AND c.relkind IN ('r', 'p', 'v', 'm', 'f')")
+
+
 def _aware(t: datetime) -> datetime:
     """SQLite hands back naive datetimes; every time agon stores is UTC."""
     return t if t.tzinfo else t.replace(tzinfo=UTC)
@@ -580,14 +592,18 @@ class Store:
 
     def _foreign(self) -> None:
         """Refuse a SQLite file that holds another program's tables and none of agon's: its file is that program's
-        document (a browser's history, another game's save), and agon would add a dozen tables to it."""
+        document (a browser's history, another game's save), and agon would add a dozen tables to it. On PostgreSQL,
+        a schema holding another program's table of a name agon uses (``_foreign_pg``)."""
         import os
         import sqlite3
         from urllib.parse import quote
 
+        if not self.sqlite:
+            self._foreign_pg()
+            return
         path = shown_url(self.url)
-        if not self.sqlite or not os.path.isfile(path) or not os.path.getsize(path):
-            return  # a PostgreSQL database is shared by design: agon's tables sit beside others
+        if not os.path.isfile(path) or not os.path.getsize(path):
+            return
         # looked at read-only, on a connection of its own: agon's connections switch a file to WAL as they open it
         try:
             db = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
@@ -602,6 +618,24 @@ class Store:
             shown = ", ".join(tables[:3]) + (f" and {len(tables) - 3} more" if len(tables) > 3 else "")
             raise StoreError(f"cannot open database {shown_url(self.url)}: it is another program's SQLite database"
                              f" (tables {shown}), not agon's store; give the path of agon's store, or of a new file")
+
+    def _foreign_pg(self) -> None:
+        """Refuse a PostgreSQL schema holding another program's table under a name agon uses (a club's website with
+        its own 'event' or 'game' table): a PostgreSQL database is shared by design, agon's tables beside others,
+        but agon would then list no game from it and fail at the first one it records, after adding its other
+        tables. One query of the catalogue: the columns of the tables of agon's names in the session's schema."""
+        with self._read() as c:
+            found = c.execute(_PG_COLUMNS, {"names": list(_AGON_COLUMNS)}).all()
+        columns: dict[str, set[str]] = {}
+        for table, column in found:
+            columns.setdefault(table, set()).add(column)
+        for table, needed in _AGON_COLUMNS.items():
+            missing = sorted(needed - columns[table]) if table in columns else []
+            if missing:
+                raise StoreError(f"cannot open database {shown_url(self.url)}: its table {table!r} is another"
+                                 f" program's (it has no column {', '.join(missing)}), not agon's; give agon a"
+                                 " database of its own (createdb), or a schema of its own (options=-csearch_path%3D"
+                                 "NAME in the URL)")
 
     def _upgrade(self) -> None:
         """Bring a store written by an older agon up to ``SCHEMA_VERSION``; events are never touched. On PostgreSQL

@@ -103,6 +103,36 @@ def test_another_programs_database_is_refused_without_adding_agons_tables(agon, 
     db.close()
 
 
+@pytest.mark.postgres
+def test_a_postgresql_schema_with_another_programs_table_of_agons_name_is_refused_untouched(agon, pg_base):
+    """A club's website keeps its own 'event' table where agon is pointed: agon listed no game there ('No games
+    yet'), added its other tables beside it, and failed at the first game it recorded ('column "game_id" of relation
+    "event" does not exist'). It is refused as it opens, naming the table, and nothing is added; agon's tables beside
+    another program's of other names stay welcome (a PostgreSQL database is shared by design)."""
+    from tests.conftest import _pg_schema_url
+
+    urls = _pg_schema_url(pg_base)
+    url = next(urls)
+    try:
+        eng = sa.create_engine(url)
+        with eng.begin() as c:
+            c.exec_driver_sql("CREATE TABLE event (id integer PRIMARY KEY, title text)")
+        for command in (["games"], ["new", "toy", "--player", "ann", "--bot", "bob:random"], ["verify"]):
+            line = one_line(agon("--db", url, *command, ok=False), "its table 'event' is another program's",
+                            "game_id", "a database of its own")
+            assert "Traceback" not in line
+        with eng.connect() as c:
+            assert c.execute(sa.text("SELECT table_name FROM information_schema.tables"
+                                     " WHERE table_schema = current_schema()")).scalars().all() == ["event"]
+            c.exec_driver_sql("DROP TABLE event")
+            c.exec_driver_sql("CREATE TABLE invoices (id integer PRIMARY KEY)")
+            c.commit()
+        agon("--db", url, "new", "toy", "--player", "ann", "--bot", "bob:random")
+        eng.dispose()
+    finally:
+        next(urls, None)
+
+
 # -- another program holds the store --------------------------------------------------------------------------
 
 
