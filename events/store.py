@@ -238,6 +238,26 @@ def _bad_url(url: str, e: Exception) -> str:
             + "; write it as postgresql+psycopg://user@host:port/dbname (the port may be left out)")
 
 
+def _no_database(url: str) -> str | None:
+    """Why a PostgreSQL ``url`` naming no database is refused (PostgreSQL would open the one named as the user,
+    ``postgres``, its administrator's, and agon would add its tables there), or None: a URL that names one, in its
+    path or as ``?dbname=``, or a shell whose ``PGDATABASE`` does."""
+    import os
+
+    if not url.startswith("postgresql"):
+        return None
+    try:
+        u = sa.engine.make_url(url)
+    except Exception:  # noqa: BLE001 - opening it says what is wrong with it
+        return None
+    if u.database or u.query.get("dbname") or os.environ.get("PGDATABASE"):
+        return None
+    user = f" ({u.username})" if u.username else ""
+    return (f"cannot use database {shown_url(url)}: it names no database, so PostgreSQL would open the one named as"
+            f" its user{user}; give the database's name after the host: postgresql+psycopg://user@host/dbname"
+            " (createdb makes one)")
+
+
 def missing_file(url: str) -> str | None:
     """The path of the SQLite file ``url`` names when no file is there yet, which opening the store would create
     (with its ``-wal`` and ``-shm`` files): a command that only reads asks first, and says so instead. None where a
@@ -532,6 +552,9 @@ class Store:
 
     def __init__(self, url: str, *, create: bool = True) -> None:
         self.url = url = _sqlite_uri(url)
+        unnamed = _no_database(url)
+        if unnamed:
+            raise StoreError(unnamed)
         url, self._read_only = _sqlite_read_only(url)
         self._refused_at: float | None = None
         """When (``time.monotonic``) a write of derived data was refused, on a store not known as read-only as it

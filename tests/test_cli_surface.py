@@ -476,6 +476,23 @@ def test_a_url_that_cannot_be_used_is_named_without_its_password(agon):
         assert "s3c" not in said and "ret@" not in said and "int()" not in said, said
 
 
+def test_a_postgresql_url_naming_no_database_is_refused_before_connecting(agon, monkeypatch):
+    """Without a database after the host, PostgreSQL opens the one named as the user ('postgres', its
+    administrator's) and agon would add its tables there: refused, naming what to write. The port is one nothing
+    listens on, so a URL that tried to connect would say 'cannot connect' instead."""
+    monkeypatch.delenv("PGDATABASE", raising=False)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = s.getsockname()[1]
+    for url in (f"postgresql+psycopg://ana:s3cret@127.0.0.1:{free}/", f"postgres://127.0.0.1:{free}"):
+        for command in (("games",), ("new", "toy", "--player", "ann", "--bot", "bob:random")):
+            said = one_line(agon("--db", url, *command, ok=False), 1, "it names no database",
+                            "postgresql+psycopg://user@host/dbname")
+            assert "s3cret" not in said and "cannot connect" not in said
+    monkeypatch.setenv("PGDATABASE", "club")  # libpq's own setting names it: tried, and said as libpq says it
+    one_line(agon("--db", f"postgres://127.0.0.1:{free}", "games", ok=False), 1, "cannot connect")
+
+
 @pytest.mark.postgres
 def test_sentences_naming_a_postgresql_store_hide_its_password(agon, pg_base, monkeypatch):
     """'agon games' names the store it lists, and 'agon demo' where it stored the game: a password in AGON_DB (the
