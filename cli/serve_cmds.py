@@ -61,12 +61,15 @@ def serve(
         set_db(db, typed=True)  # as 'agon --db': an empty one is refused, not read as the default store
     _check_listen(host, port)  # first: a server that cannot listen creates no store either
     url = db_url()
-    service(starts=True)  # opens (and if needed creates) the store once, before any worker starts
+    store = service(starts=True).store  # opens (and if needed creates) the store once, before any worker starts
     os.environ["AGON_DB"] = url
     os.environ["AGON_MAX_BODY"] = str(max_body)
     shown = url.split("@")[-1] if "@" in url else url
     console.print(f"agon serves {shown} on http://{host}:{port}/ ({workers} worker{'s' * (workers > 1)});"
                   " the API is described at /openapi.json. Ctrl-C stops it.")
+    if store.read_only_as_opened:  # said before anyone is sent a link: every game it would start or play is refused
+        console.print(f"The store is read-only ({store.read_only_why}): its games can be watched and read, not"
+                      " created or played on.", markup=False)
     try:
         uvicorn.run("agon.server.app:app_from_env", factory=True, host=host, port=port, workers=workers,
                     log_level="warning", timeout_graceful_shutdown=3,

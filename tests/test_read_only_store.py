@@ -511,3 +511,26 @@ def test_a_postgresql_store_read_only_as_it_opened_is_asked_again_and_records_on
         assert pg_contents(admin, schema)["game_summary"] == 1
     finally:
         svc.store.close()
+
+
+@pytest.mark.postgres
+def test_agon_serve_on_a_select_only_user_says_so_as_it_starts(agon, pg_reader, monkeypatch):
+    """An organiser starting the club's server as a user who may only read learns it from the banner, before sending
+    anyone a link, not from the players' refused games; a writable store's banner says nothing of it."""
+    import socket
+
+    import uvicorn
+
+    owner, reader, (schema, role, admin) = pg_reader
+    agon("--db", owner, "new", "toy", "--player", "ann", "--bot", "bob:random")
+    with admin.begin() as c:
+        c.execute(sa.text(f"GRANT USAGE ON SCHEMA {schema} TO {role}"))
+        c.execute(sa.text(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}"))
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)  # the banner is all this asks for
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = str(s.getsockname()[1])
+    said = agon("serve", "--db", reader, "--port", free).stdout
+    assert "The store is read-only (for this database user, who may not record games): its games can be watched" \
+           " and read, not created or played on." in said.replace("\n", " ")
+    assert "read-only" not in agon("serve", "--db", owner, "--port", free).stdout
