@@ -336,6 +336,9 @@ def unavailable(e: BaseException, url: str, *, opening: bool = False, writing: b
         what, then = "cancelled a statement that ran too long (a statement timeout){cause}", nothing
     elif code.startswith("57P"):  # the server shut down, or ended this session (pg_terminate_backend)
         what, then = "ended the connection{cause}", nothing
+    elif code == "3F000":  # invalid_schema_name: the search_path of the URL's options names no schema there
+        what = "has no schema to keep agon's tables in: the URL's search_path names none that exists{cause}"
+        then = "; nothing was recorded: create the schema there (CREATE SCHEMA), or correct the URL"
     elif code == "53300":
         what, then = "has no connection free{cause}", "; retry the {asking} later"
     elif code.startswith("28") or code == "3D000" or (not code and opening) or isinstance(e, sa.exc.TimeoutError):

@@ -133,6 +133,19 @@ def test_a_postgresql_schema_with_another_programs_table_of_agons_name_is_refuse
         next(urls, None)
 
 
+@pytest.mark.postgres
+def test_a_postgresql_url_whose_search_path_names_no_schema_says_so_not_retry(agon, pg_base):
+    """A schema mistyped in the URL's options: PostgreSQL has nowhere to create agon's tables. Said in words, with
+    what to do, not 'it failed ...: retry the command', which would fail the same way."""
+    import secrets
+
+    url = f"{pg_base}{'&' if '?' in pg_base else '?'}options=-csearch_path%3Dagon_nosuch_{secrets.token_hex(4)}"
+    for command in (["games"], ["new", "toy", "--player", "ann", "--bot", "bob:random"]):
+        line = one_line(agon("--db", url, *command, ok=False), "has no schema to keep agon's tables in",
+                        "CREATE SCHEMA")
+        assert "retry" not in line
+
+
 # -- another program holds the store --------------------------------------------------------------------------
 
 
