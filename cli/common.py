@@ -19,7 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from agon.core.service import SEED_MAX, Service, ServiceError, store_trouble
 from agon.core.words import listed
-from agon.events.store import Store, StoreError, missing_file, shown_url
+from agon.events.store import Store, StoreError, missing_file, shown_url, without_password
 
 _hints: dict[str, None] = {}  # the commands printed as hints lately (``hint``), kept whole when a line is folded
 
@@ -277,13 +277,13 @@ def db_url() -> str:
     if scheme.lower() == "postgres":
         return f"postgresql+psycopg://{rest}"
     if scheme.split("+")[0].lower() not in ("sqlite", "postgresql"):
-        raise StoreError(f"cannot use database {shown_url(raw)}: agon stores games in SQLite (a file's path) or"
+        raise StoreError(f"cannot use database {without_password(raw)}: agon stores games in SQLite (a file's path) or"
                          f" PostgreSQL (postgresql+psycopg://user@host/dbname), not in {scheme.split('+')[0]}")
     base, _, driver = scheme.partition("+")
     if base.lower() == "postgresql" and driver and driver.lower() != "psycopg":
         # another driver's URL (psycopg2's, from another program's settings): the same database, a driver agon lacks
-        raise StoreError(f"cannot use database {shown_url(raw)}: agon reaches PostgreSQL through psycopg (version 3),"
-                         f" not {driver}; write {shown_url('postgresql+psycopg://' + rest)}")
+        raise StoreError(f"cannot use database {without_password(raw)}: agon reaches PostgreSQL through psycopg"
+                         f" (version 3), not {driver}; write {without_password('postgresql+psycopg://' + rest)}")
     path, _, query = rest.partition("?")
     if scheme.split("+")[0].lower() == "sqlite" and (path in ("", "/", "/:memory:") or "mode=memory" in query
                                                      or (path.startswith("/file:") and ":memory:" in path)):

@@ -40,7 +40,7 @@ from agon.cli.render import scores_text
 from agon.core import registry
 from agon.core.service import NewGame, ServiceError, judge_new_game
 from agon.core.words import counted, listed
-from agon.events.store import shown_url
+from agon.events.store import without_password
 
 app = typer.Typer()
 
@@ -272,10 +272,10 @@ def games(
             console.print("No stored game matches.")
         else:
             # where it looked: a --db or AGON_DB typed wrong reads an empty store, not the one meant
-            console.print(f"No games yet in {shown_url(db_url())}. Create one:"
+            console.print(f"No games yet in {without_password(db_url())}. Create one:"
                           f" {agon_line('new RULESET --player NAME --bot NAME:random')}", markup=False)
         return
-    t = Table(title=f"Games in {shown_url(db_url())}")
+    t = Table(title=f"Games in {without_password(db_url())}")
     for col in ("id", "ruleset", "players", "events", "status", "branches", "scores"):
         t.add_column(col, no_wrap=col in ("id", "ruleset", "events"))
     for r in rows:
@@ -388,7 +388,7 @@ def demo(
                   f" {counted(len(line.events), 'event')}.", markup=True)
     console.print(f"Result: {line.status()}")
     console.print(f"Scores: {scores_text(rs.scores(line.state))}")
-    console.print(f"Stored in: {shown_url(db_url())}")
+    console.print(f"Stored in: {without_password(db_url())}")
     console.print("Look at it with:")
     agon = _program()
     last = line.head.depth  # positions the line has, however short the game
@@ -418,6 +418,7 @@ def _demo_many(svc: Any, rs: Any, seats: list[tuple[str, str]], seed: int, count
         print_json(rows)
         return
     events = sum(r["events"] for r in rows)
+    where = without_password(db_url())
     console.print(f"Recorded {counted(count, f'{rs.title} game')} by {len(seats)} {seats[0][1]} bots (seeds {seed} to"
-                  f" {seed + count - 1}), {counted(events, 'event')} in all, in {shown_url(db_url())}.", soft_wrap=True)
+                  f" {seed + count - 1}), {counted(events, 'event')} in all, in {where}.", soft_wrap=True)
     console.print(f"Count them with: {agon_line(f'stats {rs.name}').replace('agon', _program(), 1)}", markup=False)

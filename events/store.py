@@ -222,8 +222,12 @@ def shown_url(url: str) -> str:
             return (sa.engine.make_url(url).database or url).removeprefix("file:").split("?")[0]
         except Exception:  # noqa: BLE001 - not a URL: named as it was given
             return url
-    # as it was given (a URL SQLAlchemy cannot read too: a port that is no number), its password hidden: all of
-    # it, up to the host's '@' (an '@' left unencoded in a password is no end of it)
+    return without_password(url)
+
+
+def without_password(url: str) -> str:
+    """``url`` as it was given (a URL SQLAlchemy cannot read too: a port that is no number), its password hidden:
+    all of it, up to the host's '@' (an '@' left unencoded in a password is no end of it)."""
     return re.sub(r"^([^:/?#]+://[^:/?#@]*):[^/?#]*@", r"\1:***@", url)
 
 
