@@ -41,7 +41,9 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
     each with ``same`` (the two events are equal, hidden parts included), ``reads_differently`` (they are equal
     but do not read alike: the same decision or draw made in another position, by another player or to another
     effect, as a bid that ends an auction with other bids standing), ``reads_alike`` (they differ, but their
-    sentences read alike: told in full, another copy of the same card, say) and ``hidden_difference`` (they read
+    sentences read alike: told in full, another copy of the same card, say), ``reordered`` (they are the same chance
+    outcome in another order within a group the rules read in no order: a hand drawn from the seed and the same
+    cards typed at a table) and ``hidden_difference`` (they read
     alike as ``viewer`` is told them: they differ in what that player may not see; never when told in full);
     ``players``: each player's final score on both lines and the difference (b − a); ``a``/``b``: each line's
     length, status and winners; ``same_luck``: whether chance after the fork is drawn alike; ``outcome_changed``:
@@ -64,9 +66,13 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
             break
         same = (ta is not None and tb is not None
                 and msgspec.json.encode(a.events[n]) == msgspec.json.encode(b.events[n]))
-        alike = not same and ta is not None and ta == tb
+        # said only to a reader told the whole draw: to one who may not see it, that it is the same on both lines
+        # would tell something of what they may not see (it stays a difference in what they may not see)
+        order = (not same and ta is not None and tb is not None and _reordered(a, b, n)
+                 and (viewer is None or (_told_whole(a, n, viewer) and _told_whole(b, n, viewer))))
+        alike = not same and not order and ta is not None and ta == tb
         after.append({"n": n, "a": ta, "b": tb, "same": same, "reads_differently": same and ta != tb,
-                      "reads_alike": alike,
+                      "reads_alike": alike, "reordered": order,
                       "hidden_difference": alike and viewer is not None})
     end_a, end_b = rows_a[-1]["scores"], rows_b[-1]["scores"]
     players = []
@@ -91,8 +97,30 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
         "outcome_changed": (out_a["over"], sorted(out_a["winners"])) != (out_b["over"], sorted(out_b["winners"])),
         "parting": None if first is None or actors is None else {
             "n": first["n"], "a": first["a"], "b": first["b"], "actor": actors[0] if actors[0] == actors[1] else None,
+            "reordered": first["reordered"],
             "luck": actors[0] == actors[1] == "chance"},
     }
+
+
+def _reordered(a: Any, b: Any, n: int) -> bool:
+    """Whether event ``n`` of the two lines is the same chance outcome held in another order (``core.chance``)."""
+    from agon.core.chance import reordered
+    from agon.core.engine import Chance
+
+    if a.envelopes[n].actor != "chance" or b.envelopes[n].actor != "chance":
+        return False
+    steps = a.steps(n, n)
+    pending = a.ruleset.pending(steps[0].before) if steps and steps[0].before is not None else None
+    return isinstance(pending, Chance) and reordered(pending, a.events[n], b.events[n])
+
+
+def _told_whole(line: Any, n: int, viewer: str) -> bool:
+    """Whether ``viewer`` is told event ``n`` of ``line`` as it is told in full (nothing of it hidden from them)."""
+    from agon.core.engine import narrate_as
+
+    st = line.steps(n, n)[0]
+    state = st.before if st.before is not None else st.after
+    return narrate_as(line.ruleset, state, st.event, viewer) == narrate_as(line.ruleset, state, st.event, None)
 
 
 def what_if(c: dict[str, Any]) -> str:
@@ -103,7 +131,10 @@ def what_if(c: dict[str, Any]) -> str:
     if part is None:
         return f"{nb} and {na} do not part: one line holds all of the other."
     a_text, b_text = part["a"].rstrip("."), part["b"].rstrip(".")
-    if a_text == b_text:
+    if part.get("reordered"):
+        head = (f"At #{part['n']} the same luck falls in another order, which the rules do not read: {b_text} on"
+                f" {nb}, where {na} has: {a_text}.")
+    elif a_text == b_text:
         head = f"At #{part['n']} the lines part in what is not told here: {b_text} on both."
     elif part["luck"]:
         head = f"At #{part['n']} luck falls differently: {b_text} on {nb}, where {na} has: {a_text}."

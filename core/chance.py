@@ -53,6 +53,44 @@ def canonical(chance: Chance, outcome: tuple[Any, ...]) -> tuple[Any, ...]:
     return (*out, *outcome[at:])
 
 
+def outcome_of(chance: Chance, event: Any) -> tuple[Any, ...] | None:
+    """The outcome ``event`` was built from at ``chance``, read back from its payload: its dice (whole numbers the
+    dice may show) or its items (strings ``chance`` may draw), in the order the payload holds them; None unless
+    building that outcome gives ``event`` again, so a value read wrongly is never taken for the outcome."""
+    import msgspec
+
+    leaves: list[Any] = []
+    stack = [msgspec.to_builtins(event)]
+    while stack:  # depth first, in the payload's own order
+        x = stack.pop()
+        if isinstance(x, dict):
+            stack.extend(reversed(list(x.values())))
+        elif isinstance(x, list | tuple):
+            stack.extend(reversed(x))
+        else:
+            leaves.append(x)
+    if chance.kind == "dice":
+        found = [v for v in leaves if type(v) is int and 1 <= v <= chance.sides]
+    else:
+        items = set(chance.items)
+        found = [v for v in leaves if isinstance(v, str) and v in items]
+    try:
+        rebuilt = chance.build(tuple(found))
+    except Exception:  # not an outcome this chance can build: the payload was not read right
+        return None
+    return tuple(found) if msgspec.json.encode(rebuilt) == msgspec.json.encode(event) else None
+
+
+def reordered(chance: Chance, a: Any, b: Any) -> bool:
+    """Whether events ``a`` and ``b``, both outcomes of ``chance``, differ only in the order of a group the rules
+    read in no order (a hand drawn, each side's dice): the same draw, held in another order, as a draw made from
+    the seed (kept as drawn) and the same cards typed at a table (put in natural order) are."""
+    if not chance.unordered:
+        return False
+    oa, ob = outcome_of(chance, a), outcome_of(chance, b)
+    return oa is not None and ob is not None and oa != ob and canonical(chance, oa) == canonical(chance, ob)
+
+
 class BadOutcome(ValueError):
     """An outcome typed by a person that cannot be what the rules asked for."""
 

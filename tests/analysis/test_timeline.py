@@ -73,7 +73,8 @@ def test_compare_names_the_fork_the_first_different_events_and_the_score_differe
     assert fork_point(main, lucky) == 10
     c = compare_lines(main, lucky)
     assert c["fork"] == 10 and c["fork_text"] == "Ana rolls."
-    differ = {"same": False, "reads_differently": False, "hidden_difference": False, "reads_alike": False}
+    differ = {"same": False, "reads_differently": False, "hidden_difference": False, "reads_alike": False,
+              "reordered": False}
     assert c["after_fork"][0] == {"n": 11, "a": "Ana rolls a 1 and loses the turn's points.", "b": "Ana rolls a 2.",
                                   **differ}
     assert c["after_fork"][1] == {"n": 12, "a": "Bruno rolls.", "b": "Ana holds, banking 2.", **differ}
