@@ -11,6 +11,7 @@ from typing import Any
 
 from agon.analysis.figures import style
 from agon.analysis.timeline import outcome_of
+from agon.core.words import counted
 
 SCORE = "the crew's shared result"
 
@@ -73,11 +74,12 @@ def voyage_figure(line: Any) -> Any:
         fig.add_trace(go.Scatter(x=xs, y=[r[key] for r in rows], name=f"{key} icons", mode="lines",
                                  stackgroup="threats", line={"color": "#555555", "width": 0.5, "shape": "hv"},
                                  **fill,
-                                 hovertext=[f"#{r['index']}: {r[key]} {key} icons ({r['threats']} threats in all)"
+                                 hovertext=[f"#{r['index']}: {counted(r[key], f'{key} icon')}"
+                                            f" ({counted(r['threats'], 'threat')} in all)"
                                             for r in rows], hoverinfo="text"), row=2, col=1)
     fig.add_trace(go.Scatter(x=xs, y=[r["motivation"] for r in rows], name="motivation icons", mode="lines",
                              line={**SERIES["motivation"], "shape": "hv"},
-                             hovertext=[f"#{r['index']}: {r['motivation']} motivation icons" for r in rows],
+                             hovertext=[f"#{r['index']}: {counted(r['motivation'], 'motivation icon')}" for r in rows],
                              hoverinfo="text"), row=2, col=1)
     # Each line's final value at its end: the x axis runs on past the last event to leave them room.
     last = rows[-1] if rows else None

@@ -4,6 +4,7 @@ projection rows (every strike, bid, roll...), in the players' colours, and every
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -148,6 +149,14 @@ def test_adamastor_voyage_plot_follows_morale_distance_and_threats(sqlite_svc):
     assert finals == {f"morale {rows[-1]['morale']}", f"{rows[-1]['distance']:g} to sail",
                       f"{rows[-1]['motivation']} motivation"}
     assert not {t.line.color for t in fig.data} & set(PALETTE)  # colours mean players; the voyage is the crew's
+
+
+def test_adamastor_voyage_hover_counts_one_icon_and_one_threat_in_the_singular(sqlite_svc):
+    line = bot_game(sqlite_svc, "adamastor")
+    fig = figures_for("adamastor")["voyage"](line)
+    texts = [t for trace in fig.data if trace.name.endswith("icons") for t in trace.hovertext]
+    assert any(" 1 revolt icon (" in t for t in texts) and any(" 0 revolt icons (" in t for t in texts)
+    assert not [t for t in texts if re.search(r"\b1 [a-z]+ icons\b|\(1 threats\b", t)]
 
 
 def test_a_co_op_game_draws_its_one_shared_score_once_for_the_crew(sqlite_svc):
