@@ -453,14 +453,16 @@ def analyse(svc: Service, line: Line, settings: Settings, progress: Progress | N
 
 
 def cached(svc: Service, line: Line, settings: Settings | None = None) -> Analysis | None:
-    """The newest analysis of ``line`` made of cached results alone (no rollout is played), or None."""
-    if settings is None:
-        found = cache.available(svc.store, line.envelopes[0].id, line.ruleset.version)
-        if not found:
-            return None
-        bot, rollouts, seed = found[0]
-        settings = Settings(rollouts=rollouts, bot=bot, seed=seed)
-    return analyse(svc, line, settings, only_cached=True)
+    """The newest analysis of ``line`` made of cached results alone (no rollout is played), or None. Without
+    ``settings``, the newest settings whose results cover the whole line: those of the game's newest analysis may
+    cover another line only (a what-if branch analysed after this line), which leaves this one's standing."""
+    if settings is not None:
+        return analyse(svc, line, settings, only_cached=True)
+    for bot, rollouts, seed in cache.available(svc.store, line.envelopes[0].id, line.ruleset.version):
+        found = analyse(svc, line, Settings(rollouts=rollouts, bot=bot, seed=seed), only_cached=True)
+        if found is not None:
+            return found
+    return None
 
 
 def standard_error(p: float, n: int) -> float:

@@ -142,6 +142,20 @@ def test_the_study_page_gets_an_analysis_only_where_one_exists(sqlite_svc):
     assert found["figure"].layout.meta["kind"] == "chances"
 
 
+def test_a_line_keeps_its_analysis_when_a_branch_is_analysed_after_it_with_other_settings(sqlite_svc):
+    from agon.analysis.chances import for_line
+
+    gid = pig(sqlite_svc)
+    analyse(sqlite_svc, sqlite_svc.load(gid), Settings(rollouts=20, seed=4))
+    sqlite_svc.branch(gid, "better-10", at=9)
+    sqlite_svc.act(gid, "2", branch="better-10")
+    branch = sqlite_svc.load(gid, "better-10")
+    analyse(sqlite_svc, branch, Settings(rollouts=30, seed=4))  # newer, and of the branch alone
+    main = for_line(sqlite_svc, sqlite_svc.load(gid, "main"))
+    assert main is not None and main["summary"]["rollouts"] == 20 and len(main["rows"]) == 12
+    assert for_line(sqlite_svc, branch)["summary"]["rollouts"] == 30
+
+
 def test_a_ruleset_where_random_crews_never_arrive_is_judged_by_its_greedy_bot_unless_asked(sqlite_svc):
     # Adamastor's random crews almost never reach the destination, so random rollouts would read every position
     # as lost; the toy game is judged by random bots, the fastest
