@@ -250,7 +250,7 @@ def compare(
         t.add_column("")
         for r in c["after_fork"]:
             note = ("same event, from another position" if r["reads_differently"] else "same" if r["same"]
-                    else "the same draw, in another order" if r.get("reordered")
+                    else "the same luck, in another order" if r.get("reordered")
                     else f"differs in what {as_player} may not see" if r["hidden_difference"]
                     else "differs, though it reads alike (another copy of a card, say)" if r["reads_alike"]
                     else "differs")

@@ -28,7 +28,7 @@ def test_the_same_hand_in_another_order_is_told_as_the_same_draw(agon):
     first = json.loads(agon("compare", game, "main", "typed", "--json").stdout)["after_fork"][0]
     assert first["n"] == 3 and first["reordered"] and not first["same"] and not first["reads_alike"]
     out = agon("compare", game, "main", "typed").stdout
-    assert set("the same draw, in another order".split()) <= set(out.split())  # the note beside the row (wrapped)
+    assert set("the same luck, in another order".split()) <= set(out.split())  # the note beside the row (wrapped)
     assert "differs" not in out
     what_if = " ".join(out.split("What if:")[1].split())
     assert what_if.startswith("At #3 the same luck falls in another order, which the rules do not read:")
