@@ -163,7 +163,12 @@ def analyse(
                   " against their alternatives"
                   + (f" ({sampled} with long lists judged on a sample of {s.max_alternatives}, always with the choice"
                      " made and the bot's choice)" if sampled else "") + ".", markup=True)
-    if not a.marked:
+    if not judged:  # nothing was judged: saying that nothing lost would read as a verdict on the play
+        bots = not s.judge_all and any(p.bot for p in line.created.players)
+        every = (f"; {cited(f'analyse {line.game.id}{branch_flag(line)} --all')} judges the bots' decisions too"
+                 if bots else "")
+        console.print(f"None was made on this line, so none is judged{every}.", markup=False)
+    elif not a.marked:
         console.print(f"No decision lost more than {chances.threshold_pct(s.threshold)} of the {what} against the"
                       " best alternative.")
     else:

@@ -119,6 +119,18 @@ def test_agon_analyse_says_what_it_did_and_json_gives_the_rows(agon):
     assert bad.exit_code == 1 and "unknown bot kind 'clever'" in bad.stderr
 
 
+def test_agon_analyse_of_a_line_where_no_person_decided_yet_does_not_judge_the_play(agon):
+    # At a table the bots answer first: Ana, the one person, has made no decision yet.
+    gid = json.loads(agon("new", "pergamemnon", "--table", "--player", "Ana", "--bot", "Bruno:greedy", "--bot",
+                          "Chloe:random", "--seed", "5", "--json").stdout)["id"]
+    for _ in range(5):
+        agon("act", gid, "seed")
+    out = " ".join(agon("analyse", gid, "--rollouts", "2", "--workers", "1").stdout.split())
+    assert "Decisions: 0 decisions (the people's) judged" in out
+    assert "No decision lost" not in out  # not a verdict on play that was never judged
+    assert f"None was made on this line, so none is judged; `agon analyse {gid} --all` judges the bots'" in out
+
+
 def test_agon_plot_chances_draws_each_player_in_their_colour(agon, tmp_path):
     from agon.cli.common import service, set_db
 
