@@ -307,6 +307,7 @@ _PAGE = """<!DOCTYPE html>
   header { padding: .6rem 1.2rem; border-bottom: 1px solid #ddd; }
   h1 { font-size: 1.2rem; margin: 0; }
   #where { color: #555; margin: .2rem 0 0; }
+  #notice { margin: .3rem 0 0; padding: .2rem .5rem; border-left: 4px solid #8a6d00; background: #fff8e0; }
   main { display: grid; grid-template-columns: minmax(18rem, 26rem) 1fr; gap: 0; height: calc(100vh - 4.2rem); }
   #side { border-right: 1px solid #ddd; overflow: auto; padding: .4rem .8rem; }
   #board { overflow: auto; padding: .4rem 1rem; }
@@ -367,7 +368,7 @@ _PAGE = """<!DOCTYPE html>
 </style>
 </head>
 <body>
-<header><h1>@TITLE@</h1><p id="where"></p></header>
+<header><h1>@TITLE@</h1><p id="where"></p><p id="notice" role="status" hidden></p></header>
 <main>
 <div id="side">
   <h2>Lines</h2>
@@ -411,6 +412,7 @@ _SCRIPT = (r"""
 (function () {
   "use strict";
   const opened = location.hash;  // the position the address asked for, if any
+  let noticed = "";  // what the address asked for that is not here, said with the position shown for it
   let data = JSON.parse(document.getElementById("study-data").textContent);
   let nodes = data.nodes, lines = {};
   data.lines.forEach(l => { lines[l.name] = l; });
@@ -909,6 +911,10 @@ _SCRIPT = (r"""
     if (to) to.focus();
   }
   function show(i) {
+    const notice = document.getElementById("notice");  // said once, with the position shown for the address
+    notice.textContent = noticed;
+    notice.hidden = !noticed;
+    noticed = "";
     step = Math.max(0, Math.min(line.path.length - 1, i));
     const nd = nodes[line.path[step]];
     const inMoves = document.getElementById("moves").contains(document.activeElement);
@@ -967,15 +973,27 @@ _SCRIPT = (r"""
   });
 
   function fromAddress() {
-    const m = /line=([^&]*)/.exec(location.hash), s = /step=(\d+)/.exec(location.hash);
-    const name = m ? decodeURIComponent(m[1]) : null;
-    return {name: name in lines ? name : line.name, n: s ? Number(s[1]) : 0};
+    const m = /line=([^&]*)/.exec(location.hash), s = /step=([^&]*)/.exec(location.hash);
+    let name = null;
+    try { name = m ? decodeURIComponent(m[1]) : null; } catch (e) { name = m[1]; }
+    return {asked: name, name: name !== null && name in lines ? name : line.name, step: s ? s[1] : null};
   }
+  // A link may name a line this page does not hold (a page made with -b) or an event past a line's end: the page
+  // says what it shows instead, never showing another position as if it were the one asked for.
   function go() {
     const where = fromAddress();
     const l = lines[where.name];
-    const i = l.path.findIndex(k => nodes[k].n === where.n);
-    enter(where.name, i < 0 ? 0 : i);
+    const n = where.step !== null && /^\d+$/.test(where.step) ? Number(where.step) : null;
+    const i = n === null ? 0 : l.path.findIndex(k => nodes[k].n === n);
+    let why = "";
+    if (where.asked !== null && where.asked !== where.name) {
+      why = "This page holds no line '" + where.asked + "': it shows line " + where.name + " from its start.";
+    } else if (where.step !== null && (n === null || i < 0)) {
+      why = "Line " + where.name + " has no event " + where.step + " (it holds events 0 to " +
+            nodes[l.path[l.path.length - 1]].n + "): it shows its start.";
+    }
+    noticed = why;
+    enter(where.name, why || i < 0 ? 0 : i);
   }
   window.addEventListener("hashchange", go);
   drawTree(); drawMoves(); drawChances();

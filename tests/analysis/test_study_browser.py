@@ -331,3 +331,24 @@ def test_the_timeline_tells_players_apart_by_marker_and_dash_and_names_them_at_t
         assert max(a["x1"], b["x1"]) <= got["right"] + 0.5
         assert a["y1"] <= b["y0"] + 1 or b["y1"] <= a["y0"] + 1, (a, b)
     assert page.page_errors == []
+
+
+def test_an_address_naming_a_position_the_page_does_not_hold_says_what_it_shows_instead(page, known, tmp_path):
+    svc, gid = known.svc, known.game
+    path = tmp_path / "main-only.html"  # as `agon view GAME -b main` writes it: no line lucky
+    path.write_text(build_study([svc.load(gid, "main")], {}, current="main"), encoding="utf-8")
+    notice = "() => document.getElementById('notice').hidden ? null : document.getElementById('notice').textContent"
+    page.goto(path.as_uri() + "#line=lucky&step=11")
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+    got = at(page, "main", 0)  # not main's #11, which is not the position the link named
+    assert got["hash"] == "#line=main&step=0"
+    assert page.evaluate(notice) == "This page holds no line 'lucky': it shows line main from its start."
+    page.keyboard.press("ArrowRight")  # said once: moving on clears it
+    at(page, "main", 1)
+    assert page.evaluate(notice) is None
+    page.goto(path.as_uri() + "#line=main&step=40")  # the same page: the address changes, and the page follows it
+    page.wait_for_function(notice)
+    assert page.evaluate(notice) == "Line main has no event 40 (it holds events 0 to 14): it shows its start."
+    page.goto(path.as_uri() + "#line=main&step=6")
+    at(page, "main", 6)
+    assert page.evaluate(notice) is None
