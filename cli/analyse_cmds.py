@@ -167,7 +167,9 @@ def analyse(
         bots = not s.judge_all and any(p.bot for p in line.created.players)
         every = (f"; {cited(f'analyse {line.game.id}{branch_flag(line)} --all')} judges the bots' decisions too"
                  if bots else "")
-        console.print(f"None was made on this line, so none is judged{every}.", markup=False)
+        console.print(f"None was made on this line to judge, so none lost more than"
+                      f" {chances.threshold_pct(s.threshold)} of the {what} against the best alternative{every}.",
+                      markup=False)
     elif not a.marked:
         console.print(f"No decision lost more than {chances.threshold_pct(s.threshold)} of the {what} against the"
                       " best alternative.")

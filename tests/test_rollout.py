@@ -128,7 +128,8 @@ def test_agon_analyse_of_a_line_where_no_person_decided_yet_does_not_judge_the_p
     out = " ".join(agon("analyse", gid, "--rollouts", "2", "--workers", "1").stdout.split())
     assert "Decisions: 0 decisions (the people's) judged" in out
     assert "No decision lost" not in out  # not a verdict on play that was never judged
-    assert f"None was made on this line, so none is judged; `agon analyse {gid} --all` judges the bots'" in out
+    assert ("None was made on this line to judge, so none lost more than 10% of the win chance against the best"
+            f" alternative; `agon analyse {gid} --all` judges the bots'") in out
 
 
 def test_agon_plot_chances_draws_each_player_in_their_colour(agon, tmp_path):
