@@ -125,10 +125,11 @@ def ask(ruleset: Ruleset, state: State, chosen: Chosen = ()) -> Question | Event
     """The next question, or the decision once ``chosen`` settles it. Raises ``entry.EntryError`` when ``chosen``
     fits no legal decision.
 
-    When several kinds of decision are legal, the usual one (the kind ``legal`` lists first) is not asked
-    for: its first real step (one with several answers) also offers the other kinds by name, and a ``type`` step
-    chosen anywhere starts that kind afresh. A kind is asked for on its own only when the usual kind has no real
-    step (one decision of it) or its values clash with a kind's name."""
+    When several kinds of decision are legal, the usual one (the first kind ``legal`` lists that has a real step,
+    several decisions of it: a nomination rather than the pass listed before it) is not asked for: its first real
+    step (one with several answers) also offers the other kinds by name, and a ``type`` step chosen anywhere starts
+    that kind afresh. A kind is asked for on its own only when no kind has a real step (one decision of each) or
+    the usual kind's values clash with a kind's name."""
     legal = _legal(ruleset, state)
     if not legal:
         raise entry.EntryError("no decision is legal now")
@@ -142,7 +143,7 @@ def ask(ruleset: Ruleset, state: State, chosen: Chosen = ()) -> Question | Event
         return _ask_kind(ruleset, state, legal, tag, chosen[typed[-1] + 1:])
     if len(tags) == 1:
         return _ask_kind(ruleset, state, legal, tags[0], chosen)
-    usual = tags[0]
+    usual = next((t for t in tags if _stepped(ruleset, state, legal, t)), tags[0])
     now = _ask_kind(ruleset, state, legal, usual, chosen)
     if not all(_forced(ruleset, state, legal, usual, chosen[:i]) for i in range(len(chosen))):
         return now  # a real step of the usual kind was taken: it is that kind
@@ -158,6 +159,17 @@ def ask(ruleset: Ruleset, state: State, chosen: Chosen = ()) -> Question | Event
                     now.choices + tuple(Choice(k, "another kind of decision") for k in others),
                     now.accepts + (tag_label(usual),),
                     now.other + tuple((k, TYPE) for k in [*others, tag_label(usual)]))
+
+
+def _stepped(ruleset: Ruleset, state: State, legal: list[Event], tag: str) -> bool:
+    """Whether a decision of kind ``tag`` has a real step (several decisions of it): a kind of one decision (a
+    nomination passed) is not the usual kind even when listed first, or nothing but the kinds could be typed."""
+    chosen: Chosen = ()
+    now = _ask_kind(ruleset, state, legal, tag, chosen)
+    while isinstance(now, Question) and len(now.choices) == 1:
+        chosen = chosen + (answer(now, now.values[0]),)
+        now = _ask_kind(ruleset, state, legal, tag, chosen)
+    return isinstance(now, Question)
 
 
 def _forced(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chosen: Chosen) -> bool:
@@ -193,7 +205,8 @@ def _ask_kind(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chos
     differing = [f for f in fields if len({key(o.get(f)) for o in objs}) > 1]
     if len(candidates) <= SHORT_LIST and len(differing) > 1:  # a few decisions left: one list, told in full
         return Question(OPTION, "which decision", tuple(
-            Choice(str(i), option_text(ruleset, state, ev)) for i, ev in enumerate(candidates, start=1)))
+            Choice(str(i), option_text(ruleset, state, ev)) for i, ev in enumerate(candidates, start=1)),
+            *_field_words(objs, differing))
     for f in _fields(ruleset, tag, objs[0]):
         if f in picked:
             continue
@@ -201,6 +214,18 @@ def _ask_kind(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chos
         if len(values) > 1:
             return Question(f, f"which {f.replace('_', ' ')}", tuple(Choice(v) for v in values))
     return candidates[0]  # the rest differ only in fields already chosen: alike
+
+
+def _field_words(objs: list[dict[str, Any]], fields: list[str]) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """What a short list of decisions also accepts besides its numbers: the values of the fields still differing
+    (``agon act GAME 'cand arg ana a'`` names the nominee and the slot where the list numbers them), each answering
+    its own field; a value two fields share, or a number, is left to the list's numbers."""
+    owner: dict[str, str | None] = {}
+    for f in fields:
+        for v in dict.fromkeys(key(o.get(f)) for o in objs):
+            owner[v] = f if owner.get(v, f) == f else None
+    words = tuple((v, f) for v, f in owner.items() if f is not None and not v.isdigit())
+    return tuple(v for v, _ in words), words
 
 
 def answer(question: Question, value: str) -> tuple[str, str]:

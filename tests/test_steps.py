@@ -291,3 +291,48 @@ def test_a_pass_is_taken_for_each_person_asked_in_turn_whatever_their_tile_and_n
     assert steps.passes_in_turn(PERIKLES, s, ["P1", "P3"]) == []  # a pass alone is the decision's own answer
     last = keep_tiles(s, until="P4")
     assert steps.passes_in_turn(PERIKLES, last, everyone) == []  # the dice come after P4: nobody else is asked
+
+
+def _nomination_position(svc):
+    from pathlib import Path
+
+    game = svc.import_((Path(__file__).parent.parent / "replays" / "perikles-4p.jsonl").read_bytes())
+    at = next(st for st in svc.load(game).steps() if steps.tag_of(st.event) == "perikles.candidate_nominated")
+    nominations = [ev for ev in PERIKLES.legal(at.before) if steps.tag_of(ev) == "perikles.candidate_nominated"]
+    assert steps.tag_of(PERIKLES.legal(at.before)[0]) == "perikles.nomination_passed"  # the pass is listed first
+    return at.before, nominations
+
+
+def _words(s, ev) -> list[str]:
+    """The city, the nominee and the slot of a nomination, as a table says them (the slot only where both are free:
+    a word past the decision's end is refused)."""
+    words = [ev.city, ev.nominee]
+    if isinstance(steps.walk(PERIKLES, s, ["candidate-nominated", *words])[1], steps.Question):
+        words.append(ev.slot)
+    return words
+
+
+def test_a_short_list_still_takes_the_words_of_the_fields_it_numbers(sqlite_svc):
+    """Once a few decisions are left they are numbered, yet a table types what it says: the city, the nominee,
+    the slot ('cand arg ana a'), never a number it has not seen."""
+    s, nominations = _nomination_position(sqlite_svc)
+    listed = 0
+    for ev in nominations:
+        listed += isinstance(steps.ask(PERIKLES, s, (("type", "candidate-nominated"), ("city", ev.city))),
+                             steps.Question) and steps.ask(
+            PERIKLES, s, (("type", "candidate-nominated"), ("city", ev.city))).field == steps.OPTION
+        assert steps.build(PERIKLES, s, " ".join(["candidate-nominated", *_words(s, ev)])) == ev
+    assert listed, "no city left a short list: the test could not check it"
+    with pytest.raises(entry.EntryError, match=r"no \w+ 'x' here"):
+        steps.build(PERIKLES, s, f"candidate-nominated {nominations[0].city} x")
+
+
+def test_a_kind_of_one_decision_listed_first_is_not_the_usual_kind(sqlite_svc):
+    """The pass is listed first at a nomination, but it is one decision: the nomination's steps are asked, the
+    pass offered beside them by name (and a city typed first is not refused as 'no type')."""
+    s, nominations = _nomination_position(sqlite_svc)
+    first = steps.ask(PERIKLES, s)
+    assert first.field == "city" and "another kind of decision: nomination-passed" in first.prompt
+    for ev in nominations:
+        assert steps.build(PERIKLES, s, " ".join(_words(s, ev))) == ev
+    assert steps.tag_of(steps.build(PERIKLES, s, "nomination-passed")) == "perikles.nomination_passed"
