@@ -71,8 +71,9 @@ def matches(token: str, items: Iterable[str]) -> list[str]:
         lambda it: it.lower() == t,
         lambda it: natural_key(it) == key,  # 'a1' names 'A01'
         lambda it: it.lower().startswith(t),
-        lambda it: _abbreviates(squeezed, words(it)),
-        lambda it: any(_abbreviates(squeezed, words(it)[i:]) for i in range(1, len(words(it)))),
+        # a word of separators alone ('-', '--') abbreviates nothing: it would otherwise name every item
+        lambda it: bool(squeezed) and _abbreviates(squeezed, words(it)),
+        lambda it: bool(squeezed) and any(_abbreviates(squeezed, words(it)[i:]) for i in range(1, len(words(it)))),
     )
     for tier in tiers:
         found = [it for it in pool if tier(it)]
@@ -132,8 +133,9 @@ def reachable(token: str, items: Iterable[str]) -> list[str]:
 
     def may(it: str) -> bool:
         ws = words(it)
-        return (it.lower().startswith(t) or _abbreviates(squeezed, ws)
-                or any(_abbreviates(squeezed, ws[i:]) for i in range(1, len(ws))) or _natural_reach(t, it))
+        return (it.lower().startswith(t) or bool(squeezed) and (  # '-' alone abbreviates nothing
+            _abbreviates(squeezed, ws) or any(_abbreviates(squeezed, ws[i:]) for i in range(1, len(ws))))
+            or _natural_reach(t, it))
 
     return [it for it in natural(set(items)) if may(it)]
 

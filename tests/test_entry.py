@@ -140,3 +140,13 @@ def test_a_line_that_may_still_become_a_command_is_never_taken_by_itself():
     assert complete("rome c2 ") == ("rome c2 ", True)  # a space takes it: the second item, the entry complete
     assert complete("rome c20") == ("rome c20 ", True)
     assert complete("rome ro") is None  # the one rome is taken: 'ro' names nothing left
+
+
+@pytest.mark.parametrize("typed", ["-", "--", "_", ".", "-.-"])
+def test_a_word_of_separators_alone_names_nothing(typed):
+    """'-' abbreviated every item (no word letter to compare): where one item could be meant ('-- 1' at a step
+    whose only other value is a kind's name) it was taken as that item, silently."""
+    assert entry.matches(typed, ["skill-learned"]) == []
+    assert entry.reachable(typed, INFLUENCE) == []
+    with pytest.raises(entry.EntryError, match=f"no item '{typed}' here"):
+        entry.resolve(typed, ["skill-learned"])
