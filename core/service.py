@@ -1063,7 +1063,7 @@ class Service:
                     raise ServiceError(f"{self._outcome_rule(line, pending, text) or e};"
                                        " or type 'seed' to let agon draw it") from None
             return pending.build(outcome)
-        if not text:
+        if not entry.tokens(text):  # nothing but spaces or commas: nothing chosen, even where one decision is legal
             raise ServiceError(f"no choice given: {pending.player} must decide ({pending.prompt}); give a choice number"
                                f" from {words.options}, or the event as JSON")
         if text == "bot":

@@ -95,9 +95,10 @@ def test_an_event_given_as_json_that_does_not_fit_says_why_in_words(agon):
 def test_an_empty_key_file_or_choice_is_named_as_such(agon):
     one_line(agon("keygen", "", ok=False), 1, "error: . is a folder; give the file to write, e.g. out.key")
     gid = new_toy(agon)
-    said = one_line(agon("act", gid, " ", ok=False), 1)
-    assert said.startswith("error: no choice given: ann must decide (") and said.endswith(
-        f"; give a choice number from `agon options {gid}`, or the event as JSON")
+    for blank in (" ", ",,,", " , "):  # separators alone choose nothing (',,,' recorded the one legal decision)
+        said = one_line(agon("act", gid, blank, ok=False), 1)
+        assert said.startswith("error: no choice given: ann must decide (") and said.endswith(
+            f"; give a choice number from `agon options {gid}`, or the event as JSON")
 
 
 def test_help_shows_no_type_for_a_flag_and_wraps_each_paragraph_as_one(agon):
