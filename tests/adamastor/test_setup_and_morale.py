@@ -60,6 +60,20 @@ def test_deal_refuses_a_card_dealt_twice():
     )
 
 
+def test_the_deal_asked_at_a_table_says_which_cards_typed_go_to_the_strip_and_which_to_each_hand():
+    """Typed at a table the cards go, in order, to the strip and then to each hand: the prompt read only 'the
+    adventure strip and hands', so a person could not know which three become the strip."""
+    for players, options in ((1, {}), (2, {"less_luck": True})):
+        s = RS.initial_state(created(players, options))
+        while not isinstance(p := RS.pending(s), Chance) or p.count == 1:  # the captain, the maps, the fleet
+            s = act(s, p.build((p.items[0],)) if isinstance(p, Chance) else RS.legal(s)[0])
+        names = [f"3 for P{i + 1}'s hand" for i in range(players)]
+        said = ", then ".join(["3 for the adventure strip", *names, *(["the card shown"] if options else [])])
+        assert p.describe().startswith(said + ": draw ")
+        dealt = p.build(tuple(f"c{i}" for i in range(1, p.count + 1)))
+        assert dealt.strip == ("c1", "c2", "c3") and dealt.hands[0] == ("c4", "c5", "c6")
+
+
 def test_losing_morale_discards_from_the_top_of_the_deck():
     s = replace(started(), phase="morale_loss", need=3, loss_removes=False, event_step=5)
     p = RS.pending(s)

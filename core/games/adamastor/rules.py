@@ -137,7 +137,10 @@ def pending(s: State) -> Pending:
 
         items = tuple(sorted(s.cards.player, key=lambda c: s.card(c).number))
         # the strip is sorted by number (rulebook 3.4) and a hand is a set: only the shown card's place means more
-        return Chance("draw", "the adventure strip and hands", deal, count=deal_size(s), items=items,
+        # what is typed goes to the strip, then each hand, in this order: the prompt says so, as a table needs it
+        order = ", then ".join(["3 for the adventure strip", *(f"3 for {p}'s hand" for p in s.players),
+                                *(["the card shown"] if s.less_luck else [])])
+        return Chance("draw", order, deal, count=deal_size(s), items=items,
                       unordered=(3,) * (n + 1))
     if ph == "sunrise":
         return _deck_chance(s, "sunrise card", lambda cs: SunriseCardDrawn(card=cs[0]))
