@@ -16,6 +16,7 @@ def test_nation_cards_are_dealt_by_chance_then_the_creatures_then_the_hands():
     s = rs.initial_state(created(4))
     p = rs.pending(s)
     assert isinstance(p, Chance) and p.count == 4 and set(p.items) == {"rome", "egypt", "greece", "carthage", "persia"}
+    assert p.label == "nation cards dealt, one per player in seat order"  # a table types them so: it must be told
     assert "must be one of" in refused(s, NationsDealt(nations=("rome", "rome", "egypt", "greece")))
     assert "are drawn, not 3" in refused(s, NationsDealt(nations=("rome", "egypt", "greece")))
     s = play(s, NationsDealt(nations=("rome", "egypt", "greece", "persia")))
