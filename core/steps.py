@@ -309,7 +309,11 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
     """``walk`` without answering the one-answer steps after the last word."""
     chosen = _asked(ruleset, state, chosen)
     now = ask(ruleset, state, chosen)
+    named: set[str] = set()  # fields of the finished decision named after it was settled
     for w in words:
+        if not isinstance(now, Question) and (field := _settled_field(ruleset, state, now, chosen, named, w)):
+            named.add(field)  # the value a field was left with once one decision remained, typed anyway
+            continue
         if _forced_step(now):
             past, ahead = forward(ruleset, state, chosen, now)
             if isinstance(ahead, Question) and _names(ahead, w):  # the step asked names it: read there
@@ -322,6 +326,22 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
         chosen = chosen + (answer(now, pick(now, w)),)
         now = ask(ruleset, state, chosen)
     return chosen, now
+
+
+def _settled_field(ruleset: Ruleset, state: State, event: Event, chosen: Chosen, named: set[str],
+                   word: str) -> str | None:
+    """The field of the finished ``event`` that ``word`` names by its value, among those no step chose (filled in
+    once one decision remained, never asked: the card a Pergamemnon attack lays when one card has the weapon, the
+    slot left free for a nominee): the value of a step answered by itself may still be typed. Only plain values
+    (not a list of counters) that differ between decisions of the kind (not the player deciding), each once."""
+    taken = {f for f, _ in chosen} | named
+    kind = [msgspec.to_builtins(ev) for ev in _legal(ruleset, state) if tag_of(ev) == tag_of(event)]
+    for f, v in msgspec.to_builtins(event).items():
+        if f == TYPE or f in taken or not isinstance(v, str) or not v or len({o.get(f) for o in kind}) < 2:
+            continue
+        if entry.matches(word, [v]) == [v]:
+            return f
+    return None
 
 
 def settled_value(question: Question, token: str) -> str | None:

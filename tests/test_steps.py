@@ -336,3 +336,19 @@ def test_a_kind_of_one_decision_listed_first_is_not_the_usual_kind(sqlite_svc):
     for ev in nominations:
         assert steps.build(PERIKLES, s, " ".join(_words(s, ev))) == ev
     assert steps.tag_of(steps.build(PERIKLES, s, "nomination-passed")) == "perikles.nomination_passed"
+
+
+def test_a_value_left_to_one_decision_may_still_be_typed_after_it(sqlite_svc):
+    """Where one slot is left free for a nominee the decision is settled before the slot, yet the table says it
+    ('meg ana a'): the slot, the value a step answered by itself would have taken, is taken; any other word after
+    the decision's end is refused, and so is the player deciding, the same in every decision of the kind."""
+    s, nominations = _nomination_position(sqlite_svc)
+    settled = [ev for ev in nominations if isinstance(steps.walk(PERIKLES, s, [ev.city, ev.nominee])[1], steps.Event)]
+    assert settled, "no nomination was settled before its slot: the test could not check it"
+    for ev in nominations:
+        assert steps.build(PERIKLES, s, f"{ev.city} {ev.nominee} {ev.slot}") == ev
+    ev = settled[0]
+    other = "B" if ev.slot == "A" else "A"
+    for extra in (other, "zzz", ev.player, f"{ev.slot} {ev.slot}"):
+        with pytest.raises(entry.EntryError, match="the decision is complete before"):
+            steps.build(PERIKLES, s, f"{ev.city} {ev.nominee} {extra}")
