@@ -89,7 +89,8 @@ def pending(s: State) -> Pending:
     if not s.players[0].nation:
         n = len(s.players)
         return Chance(
-            "draw", "nation cards dealt, one per player in seat order", lambda out: NationsDealt(nations=tuple(out)), n, items=tuple(s.table.nations)
+            "draw", "nation cards dealt, one per player in seat order", lambda out: NationsDealt(nations=tuple(out)), n,
+            items=tuple(s.table.nations),
         )
     if s.reveal:
         k = min(s.reveal, s.creature_deck, len(s.creature_pool))
