@@ -9,9 +9,10 @@ A person recording a game types what they see: the cards drawn, the dice rolled,
 - a prefix of a later word, when nothing else matches (``hercules`` for ``greece.hercules``);
 - numbers without their leading zeros (``a1`` for ``A01``).
 
-An exact name always wins, then a prefix, then an abbreviation, then a later word; when the first of these that
-matches anything matches several items, the entry is refused and the candidates are named. Nothing here knows a
-ruleset: the CLI and the HTTP server share it.
+An exact name always wins, then a prefix, then words typed apart each beginning the item's word in its place
+(``ath-h1`` for ``athens-h1-1``, though ``athens-h2-1`` is also ``ath``, ``h``, ``1``), then an abbreviation, then
+a later word; when the first of these that matches anything matches several items, the entry is refused and the
+candidates are named. Nothing here knows a ruleset: the CLI and the HTTP server share it.
 """
 
 from __future__ import annotations
@@ -65,12 +66,17 @@ def matches(token: str, items: Iterable[str]) -> list[str]:
     if not t:
         return []
     squeezed = SEPARATORS.sub("", t)
+    parts = [p for p in SEPARATORS.split(t) if p]
     key = natural_key(t)
     tiers = (
         lambda it: it == token.strip(),
         lambda it: it.lower() == t,
         lambda it: natural_key(it) == key,  # 'a1' names 'A01'
         lambda it: it.lower().startswith(t),
+        # the words as typed apart, each a prefix of the item's word in its place: 'ath-h1' is athens-h1-1, not
+        # also athens-h2-1 (read as 'ath', 'h' of h2, '1')
+        lambda it: len(parts) > 1 and len(parts) <= len(words(it))
+        and all(w.startswith(p) for p, w in zip(parts, words(it), strict=False)),
         # a word of separators alone ('-', '--') abbreviates nothing: it would otherwise name every item
         lambda it: bool(squeezed) and _abbreviates(squeezed, words(it)),
         lambda it: bool(squeezed) and any(_abbreviates(squeezed, words(it)[i:]) for i in range(1, len(words(it)))),

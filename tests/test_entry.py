@@ -150,3 +150,15 @@ def test_a_word_of_separators_alone_names_nothing(typed):
     assert entry.reachable(typed, INFLUENCE) == []
     with pytest.raises(entry.EntryError, match=f"no item '{typed}' here"):
         entry.resolve(typed, ["skill-learned"])
+
+
+@pytest.mark.parametrize("typed, meant", [("ath-h1", "athens-h1-1"), ("ath-t1", "athens-t1-1"),
+                                          ("spa h1", "sparta-h1-1"), ("ath-h3", "athens-h3-1")])
+def test_words_typed_apart_name_the_item_whose_words_they_begin_in_place(typed, meant):
+    """'ath-h1' was refused as ambiguous with athens-h2-1 and athens-h3-1 (read as 'ath', the 'h' of h2, the
+    counter's '1'): the weakest counter of every Perikles city could not be typed as README shows counters typed."""
+    counters = [f"{city}-{kind}{n}-1" for city in ("athens", "sparta") for kind, top in (("h", 3), ("t", 4))
+                for n in range(1, top + 1)]
+    assert entry.resolve(typed, counters) == meant
+    with pytest.raises(entry.EntryError, match="'athh1' is ambiguous"):  # typed together: any reading, as before
+        entry.resolve("athh1", counters)
