@@ -78,12 +78,15 @@ def name_key(name: str) -> str:
 def player_named(name: str, players: Sequence[str]) -> str | None:
     """The one of a game's ``players`` that ``name`` names, as the game stores it: the player so written, or else
     the one whose name is the same letters in another Unicode form (``name_key``), so that either typing of 'Zoë'
-    finds the seat; None when none (or, in a game stored before such seats were refused, more than one) is so
+    finds the seat, or else the one seat whose name is the same letters in another case ('dora' for Dora); None
+    when none (or, in a game stored before such seats were refused, or in another case, more than one) is so
     named."""
     if name in players:
         return name
     key = name_key(name)
     found = [p for p in players if name_key(p) == key]
+    if not found:  # 'dora' for Dora, as a table types names in any case: when no other seat is so named
+        found = [p for p in players if name_key(p).casefold() == key.casefold()]
     return found[0] if len(found) == 1 else None
 
 

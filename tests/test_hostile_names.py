@@ -212,3 +212,15 @@ def test_a_branch_stored_under_another_form_keeps_its_name_and_is_found_by_eithe
         sqlite_svc.branch(gid, composed)
     with pytest.raises(ServiceError, match="has no branch 'cafe'"):
         sqlite_svc.load(gid, "cafe")
+
+
+def test_as_finds_a_seat_typed_in_another_case_when_no_other_seat_is_so_named(agon):
+    """A table switching who types writes 'dora' for Dora: `--as dora` was refused as no player; a name two seats
+    share but for case still names neither."""
+    gid = agon("new", "toy", "-p", "Dora", "-p", "Bob", "--seed", "2").stdout.splitlines()[0]
+    assert "#2    Dora rolls." in agon("act", gid, "1", "--as", "dora").stdout
+    assert "as Dora sees it" in agon("state", gid, "--as", "DORA").stdout
+    gid = agon("new", "toy", "-p", "Ann", "-p", "ann", "--seed", "2").stdout.splitlines()[0]  # case alone differs
+    r = agon("state", gid, "--as", "ANN", ok=False)  # either seat, so neither
+    assert r.exit_code == 1 and r.stderr == "error: no player 'ANN' in this game; its players: Ann, ann\n"
+    assert "as ann sees it" in agon("state", gid, "--as", "ann").stdout  # as written: that seat
