@@ -125,11 +125,11 @@ def ask(ruleset: Ruleset, state: State, chosen: Chosen = ()) -> Question | Event
     """The next question, or the decision once ``chosen`` settles it. Raises ``entry.EntryError`` when ``chosen``
     fits no legal decision.
 
-    When several kinds of decision are legal, the usual one (the first kind ``legal`` lists that has a real step,
-    several decisions of it: a nomination rather than the pass listed before it) is not asked for: its first real
-    step (one with several answers) also offers the other kinds by name, and a ``type`` step chosen anywhere starts
-    that kind afresh. A kind is asked for on its own only when no kind has a real step (one decision of each) or
-    the usual kind's values clash with a kind's name."""
+    When several kinds of decision are legal, the usual one (the kind ``legal`` lists first) is not asked
+    for: its first real step (one with several answers) also offers the other kinds by name, and a ``type`` step
+    chosen anywhere starts that kind afresh. A kind is asked for on its own only when the usual kind has no real
+    step (one decision of it) or its values clash with a kind's name; a word typed there that names no kind but a
+    value of one kind's first step starts that kind (``_kind_named``)."""
     legal = _legal(ruleset, state)
     if not legal:
         raise entry.EntryError("no decision is legal now")
@@ -143,7 +143,7 @@ def ask(ruleset: Ruleset, state: State, chosen: Chosen = ()) -> Question | Event
         return _ask_kind(ruleset, state, legal, tag, chosen[typed[-1] + 1:])
     if len(tags) == 1:
         return _ask_kind(ruleset, state, legal, tags[0], chosen)
-    usual = next((t for t in tags if _stepped(ruleset, state, legal, t)), tags[0])
+    usual = tags[0]
     now = _ask_kind(ruleset, state, legal, usual, chosen)
     if not all(_forced(ruleset, state, legal, usual, chosen[:i]) for i in range(len(chosen))):
         return now  # a real step of the usual kind was taken: it is that kind
@@ -161,15 +161,20 @@ def ask(ruleset: Ruleset, state: State, chosen: Chosen = ()) -> Question | Event
                     now.other + tuple((k, TYPE) for k in [*others, tag_label(usual)]))
 
 
-def _stepped(ruleset: Ruleset, state: State, legal: list[Event], tag: str) -> bool:
-    """Whether a decision of kind ``tag`` has a real step (several decisions of it): a kind of one decision (a
-    nomination passed) is not the usual kind even when listed first, or nothing but the kinds could be typed."""
-    chosen: Chosen = ()
-    now = _ask_kind(ruleset, state, legal, tag, chosen)
-    while isinstance(now, Question) and len(now.choices) == 1:
-        chosen = chosen + (answer(now, now.values[0]),)
-        now = _ask_kind(ruleset, state, legal, tag, chosen)
-    return isinstance(now, Question)
+def _kind_named(ruleset: Ruleset, state: State, word: str) -> str | None:
+    """The kind of decision whose first real step ``word`` names, when one kind's alone does: typed where the kinds
+    are asked (the pass listed first at a Perikles nomination is one decision, so the kind is asked), 'arg' is the
+    city of a nomination, not a kind refused as 'no type'."""
+    found = []
+    for tag in dict.fromkeys(tag_of(ev) for ev in _legal(ruleset, state)):
+        chosen: Chosen = ((TYPE, tag_label(tag)),)
+        now = ask(ruleset, state, chosen)
+        while _forced_step(now) and not _names(now, word):
+            chosen = chosen + (answer(now, now.values[0]),)
+            now = ask(ruleset, state, chosen)
+        if isinstance(now, Question) and _names(now, word):
+            found.append(tag_label(tag))
+    return found[0] if len(found) == 1 else None
 
 
 def _forced(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chosen: Chosen) -> bool:
@@ -321,6 +326,13 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
         while _forced_step(now) and not _names(now, w):
             chosen = chosen + (answer(now, now.values[0]),)
             now = ask(ruleset, state, chosen)
+        if isinstance(now, Question) and now.field == TYPE and not _names(now, w) \
+                and (kind := _kind_named(ruleset, state, w)) is not None:  # that kind's own first step typed
+            chosen = chosen + ((TYPE, kind),)
+            now = ask(ruleset, state, chosen)
+            while _forced_step(now) and not _names(now, w):
+                chosen = chosen + (answer(now, now.values[0]),)
+                now = ask(ruleset, state, chosen)
         if not isinstance(now, Question):
             raise entry.EntryError(f"the decision is complete before {entry.quoted(w)}; leave it out")
         chosen = chosen + (answer(now, pick(now, w)),)

@@ -327,15 +327,16 @@ def test_a_short_list_still_takes_the_words_of_the_fields_it_numbers(sqlite_svc)
         steps.build(PERIKLES, s, f"candidate-nominated {nominations[0].city} x")
 
 
-def test_a_kind_of_one_decision_listed_first_is_not_the_usual_kind(sqlite_svc):
-    """The pass is listed first at a nomination, but it is one decision: the nomination's steps are asked, the
-    pass offered beside them by name (and a city typed first is not refused as 'no type')."""
+def test_a_value_of_one_kinds_first_step_typed_where_the_kinds_are_asked_starts_that_kind(sqlite_svc):
+    """The pass listed first at a nomination is one decision, so the kind is asked; a city typed there ('arg ana
+    a', as a table says it) was refused as 'no type'. It starts the nomination; a word no kind takes is refused."""
     s, nominations = _nomination_position(sqlite_svc)
-    first = steps.ask(PERIKLES, s)
-    assert first.field == "city" and "another kind of decision: nomination-passed" in first.prompt
+    assert steps.ask(PERIKLES, s).field == steps.TYPE
     for ev in nominations:
         assert steps.build(PERIKLES, s, " ".join(_words(s, ev))) == ev
     assert steps.tag_of(steps.build(PERIKLES, s, "nomination-passed")) == "perikles.nomination_passed"
+    with pytest.raises(entry.EntryError, match="no type 'zzz' here"):
+        steps.build(PERIKLES, s, "zzz")
 
 
 def test_a_value_left_to_one_decision_may_still_be_typed_after_it(sqlite_svc):
