@@ -36,9 +36,10 @@ Begins = Callable[[str], bool]
 """Given a text typed so far: whether its last word may name something asked here, as typed or typed on."""
 
 
-def read(complete: Complete | None = None, begins: Begins | None = None) -> tuple[str, bool]:
+def read(complete: Complete | None = None, begins: Begins | None = None, after_ended: bool = False) -> tuple[str, bool]:
     """The line typed, and whether it ended by itself (``complete`` said it was complete before Enter);
-    ``begins``: which words may name something here (``None``: any may)."""
+    ``begins``: which words may name something here (``None``: any may); ``after_ended``: the last entry ended by
+    itself, so an Enter typed first here is the one typed after it, swallowed without a new prompt."""
     try:
         import termios
         import tty
@@ -54,7 +55,7 @@ def read(complete: Complete | None = None, begins: Begins | None = None) -> tupl
     out.flush()
     decode = codecs.getincrementaldecoder("utf-8")(errors="replace")
     global _carry
-    typing, _carry = Typing(complete, rest=_carry, begins=begins), None
+    typing, _carry = Typing(complete, rest=_carry, begins=begins, enter_after_end=after_ended), None
     try:
         tty.setcbreak(fd, termios.TCSANOW)  # keys one by one; nothing typed ahead is thrown away
         while True:
@@ -90,8 +91,17 @@ class Typing:
     held: str = ""
     took: bool = False  # the last key had a word taken
     begins: Begins | None = None
+    enter_after_end: bool = False  # the last entry ended by itself: an Enter typed first is swallowed, not a line
 
     def key(self, ch: str) -> tuple[str, tuple[str, bool] | None]:
+        if self.enter_after_end and ch in "\r\n" and not self.text:  # the Enter typed after an entry that ended
+            self.enter_after_end = False  # by itself (and after the keys spelling its word on): no line, no prompt
+            return "", None
+        said = self._key(ch)
+        self.enter_after_end = self.enter_after_end and not self.text
+        return said
+
+    def _key(self, ch: str) -> tuple[str, tuple[str, bool] | None]:
         self.took = False
         out = ""
         if self.rest is not None and ch not in "\x7f\b":

@@ -563,7 +563,8 @@ def play(
         match = None
         try:
             while True:
-                answer, ended = keyread.read(completion(line, stepping, chosen), beginning(line, stepping, chosen))
+                answer, ended = keyread.read(completion(line, stepping, chosen), beginning(line, stepping, chosen),
+                                             after_ended=after_ended)
                 if answer.strip() or not after_ended:
                     break
                 after_ended = False  # an Enter typed after an entry that ended by itself: ignored

@@ -82,3 +82,15 @@ def test_the_rest_of_a_word_that_ended_the_entry_is_swallowed_at_the_next_prompt
     assert feed(second, "dra ph") == ("creature.phoenix ", True)
     third = Typing(first.complete, rest=second.rest)  # 'oenix' left: Enter after a space-less 'oe' ends nothing
     assert feed(third, "oe\n") == ("", False)
+
+
+def test_the_enter_after_an_entry_that_ended_by_itself_is_swallowed_without_a_line():
+    """'hydra' typed whole and Enter, where 'hy' ended the entry: the Enter, after 'dra' spelled on at the next
+    prompt, was returned as an empty line, which play ignored by printing its prompt a second time."""
+    first = typing(1)
+    assert feed(first, "hy") == ("creature.hydra ", True)
+    nxt = Typing(first.complete, rest=first.rest, enter_after_end=True)
+    assert [nxt.key(ch) for ch in "dra\n"] == [("", None)] * 4  # nothing echoed, no line: no second prompt
+    assert feed(nxt, "\n") == ("", False)  # a second Enter is a line again
+    fresh = Typing(first.complete, enter_after_end=True)
+    assert feed(fresh, "ph\n") == ("creature.phoenix ", True)  # an entry typed first: the flag is spent
