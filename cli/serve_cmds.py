@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from agon.cli.common import WORKERS, Fail, console, db_url, examples, friendly, service, set_db, whole
+from agon.events.store import without_password
 
 app = typer.Typer()
 
@@ -64,9 +65,9 @@ def serve(
     store = service(starts=True).store  # opens (and if needed creates) the store once, before any worker starts
     os.environ["AGON_DB"] = url
     os.environ["AGON_MAX_BODY"] = str(max_body)
-    shown = url.split("@")[-1] if "@" in url else url
-    console.print(f"agon serves {shown} on http://{host}:{port}/ ({workers} worker{'s' * (workers > 1)});"
-                  " the API is described at /openapi.json. Ctrl-C stops it.")
+    workers_said = f"{workers} worker{'s' * (workers > 1)}"
+    console.print(f"agon serves {without_password(url)} on http://{host}:{port}/ ({workers_said});"
+                  " the API is described at /openapi.json. Ctrl-C stops it.", markup=False)
     if store.read_only_as_opened:  # said before anyone is sent a link: every game it would start or play is refused
         console.print(f"The store is read-only ({store.read_only_why}): its games can be watched and read, not"
                       " created or played on.", markup=False)

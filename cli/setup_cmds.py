@@ -314,11 +314,11 @@ narrower (below about 140 columns), each game is a few lines instead."""
 @app.command(epilog=examples("agon where", "agon --db demo.db where"))
 @friendly
 def where(as_json: JsonOpt = False) -> None:
-    """Print where the games are stored (the database URL)."""
+    """Print where the games are stored (the database URL, a PostgreSQL password hidden)."""
     if as_json:
-        print_json({"db": db_url()})
+        print_json({"db": without_password(db_url())})
     else:
-        console.print(db_url())
+        console.print(without_password(db_url()), markup=False)
 
 
 def _program() -> str:
@@ -382,7 +382,7 @@ def demo(
     line = svc.load(game_id)
     if as_json:
         print_json({"id": game_id, "ruleset": name, "events": len(line.events), "status": line.status(),
-                    "scores": rs.scores(line.state), "db": db_url()})
+                    "scores": rs.scores(line.state), "db": without_password(db_url())})
         return
     console.print(f"Recorded a game of {escape(rs.title)} by {len(seats)} {kind} bots: game [bold]{game_id}[/],"
                   f" {counted(len(line.events), 'event')}.", markup=True)
@@ -412,7 +412,7 @@ def _demo_many(svc: Any, rs: Any, seats: list[tuple[str, str]], seed: int, count
                                            title=f"demo of {rs.name} ({k + 1} of {count})"))
             line = svc.load(game_id)
             rows.append({"id": game_id, "ruleset": rs.name, "seed": seed + k, "events": len(line.events),
-                         "status": line.status(), "scores": rs.scores(line.state), "db": db_url()})
+                         "status": line.status(), "scores": rs.scores(line.state), "db": without_password(db_url())})
             bar.advance(task)
     if as_json:
         print_json(rows)

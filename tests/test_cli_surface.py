@@ -515,6 +515,35 @@ def test_sentences_naming_a_postgresql_store_hide_its_password(agon, pg_base, mo
         next(urls, None)
 
 
+@pytest.mark.postgres
+def test_every_output_naming_a_postgresql_store_hides_its_password(agon, pg_base, monkeypatch):
+    """'agon where' (its --json too), 'agon demo --json' and the banner of 'agon serve' name the store as the
+    sentences do: the URL with '***' for its password, whether it came from --db or AGON_DB."""
+    import uvicorn
+
+    from tests.conftest import _pg_schema_url
+
+    urls = _pg_schema_url(pg_base)
+    url = next(urls).replace("://postgres@", "://postgres:s3cret@", 1)
+    hidden = url.replace(":s3cret@", ":***@", 1)
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)  # the banner is all this asks for
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = str(s.getsockname()[1])
+    try:
+        assert agon("--db", url, "where").stdout.strip() == hidden
+        assert json.loads(agon("--db", url, "where", "--json").stdout) == {"db": hidden}
+        monkeypatch.setenv("AGON_DB", url)
+        assert agon("where").stdout.strip() == hidden
+        assert json.loads(agon("demo", "toy", "--json").stdout)["db"] == hidden
+        assert [g["db"] for g in json.loads(agon("demo", "toy", "--games", "2", "--json").stdout)] == [hidden] * 2
+        said = agon("serve", "--port", free).stdout
+        assert f"agon serves {hidden} on http://127.0.0.1:{free}/" in " ".join(said.split())
+        assert "s3cret" not in said
+    finally:
+        next(urls, None)
+
+
 def test_postgres_url_spelling_is_read_as_postgresql_with_the_installed_driver():
     from agon.cli import common
 
