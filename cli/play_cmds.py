@@ -30,9 +30,19 @@ from agon.cli.render import said, scores_text, view_text
 from agon.core import entry, steps
 from agon.core.engine import PUBLIC, Chance, Decision, Over, option_text
 from agon.core.entry import groups_text
-from agon.core.service import CLI_WORDS, Line, RaceLost, Recorded, ServiceError, describe_pending, position
+from agon.core.service import (
+    CLI_WORDS,
+    Line,
+    RaceLost,
+    Recorded,
+    ServiceError,
+    describe_pending,
+    position,
+    store_trouble,
+)
 from agon.core.words import counted
 from agon.events.base import Event
+from agon.events.store import StoreError
 
 app = typer.Typer()
 
@@ -235,7 +245,8 @@ HELP = "\n".join((  # an entry a line, folded to the terminal (``b NAME`` as muc
 
 
 def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | None) -> str | None:
-    """Run one of ``play``'s commands; returns the branch to play on."""
+    """Run one of ``play``'s commands; returns the branch to play on. A store that cannot do it (``store_trouble``)
+    is raised for ``play`` to say, which then knows it has said it."""
     word, _, rest = answer.strip().partition(" ")
     word = word.lower()
     gid = line.game.id
@@ -272,6 +283,8 @@ def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | No
         else:
             console.print(HELP, markup=False)
     except ServiceError as e:
+        if store_trouble(e) is not None:
+            raise
         error_line(str(e))
     return branch
 
@@ -511,8 +524,23 @@ def play(
     opening = True
     last_shown: tuple | None = None
     after_ended = False
+    trouble: str | None = None  # the store's trouble the last entry was refused for, said then
+
+    def refused(e: ServiceError) -> None:
+        nonlocal trouble
+        error_line(PLAY_WORDS.told(e))
+        trouble = str(e) if store_trouble(e) is not None else None
+
     while True:
-        line = svc.load(game, branch)
+        try:
+            line = svc.load(game, branch)
+        except (ServiceError, StoreError) as e:
+            # the store still cannot answer (a database gone down under the prompt): the entry's refusal said why,
+            # and the command ends with that one line rather than saying it again
+            if trouble is not None and str(e) == trouble:
+                raise typer.Exit(1) from None
+            raise
+        trouble = None
         pending = line.pending
         if isinstance(pending, Over):
             console.print(f"The game is over: {pending.outcome.summary}")
@@ -580,7 +608,10 @@ def play(
                           f" {agon_line(f'play {line.game.id}{branch_flag(line)}')}", markup=False)
             return
         if kind in ("command", "branch"):
-            branch = command(svc, line, answer, branch, who)
+            try:
+                branch = command(svc, line, answer, branch, who)
+            except ServiceError as e:
+                refused(e)
             continue
         if kind == "back":
             chosen = back(line, chosen)
@@ -591,7 +622,7 @@ def play(
             try:
                 print_recorded(svc.pass_in_turn(game, branch, tell=who, expect=position(line), words=PLAY_WORDS))
             except ServiceError as e:
-                error_line(PLAY_WORDS.told(e))
+                refused(e)
                 if isinstance(e, RaceLost):
                     meanwhile(svc, line, full)
             continue
@@ -620,7 +651,7 @@ def play(
             # the options shown were for this position: a number typed after someone else moved is refused
             recorded = svc.act(game, answer, branch=branch, tell=who, expect=position(line), words=PLAY_WORDS)
         except ServiceError as e:
-            error_line(PLAY_WORDS.told(e))
+            refused(e)
             if isinstance(e, RaceLost):
                 meanwhile(svc, line, full)
             continue

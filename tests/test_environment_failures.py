@@ -532,3 +532,57 @@ def test_a_worker_started_while_its_database_is_away_answers_503s_until_it_is_ba
         stop.set()
         listener.close()
         next(urls, None)
+
+
+@pytest.mark.postgres
+def test_agon_play_whose_database_goes_down_says_so_once(agon, pg_base, monkeypatch):
+    """The database stops answering while a player is at the prompt of 'agon play' (its server stopped: the
+    connection ended, the port closed): the entry typed is refused in one line, said once, and the command ends
+    with status 1, nothing recorded; the line was said twice, at the prompt and again as the command ended."""
+    import secrets
+    import socket
+    import threading
+    from urllib.parse import urlsplit
+
+    from agon.cli import keyread
+    from tests.conftest import _pg_schema_url
+
+    urls = _pg_schema_url(pg_base)
+    name = f"agon_play_down_{secrets.token_hex(4)}"
+    url = next(urls) + f"&application_name={name}"
+    parts = urlsplit(url)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    port = listener.getsockname()[1]
+    away = url.replace(f"@{parts.hostname}:{parts.port or 5432}/", f"@127.0.0.1:{port}/", 1)
+    stop = threading.Event()
+    forward = threading.Thread(target=_forward, args=(listener, (parts.hostname, parts.port or 5432), stop),
+                               daemon=True)
+    forward.start()
+    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    read = keyread.read
+
+    def server_stops(*args, **kwargs):
+        stop.set()
+        forward.join()
+        listener.close()  # nothing answers at the port any more
+        with admin.connect() as c:  # and the connections agon holds are ended, as a server that stops ends them
+            c.execute(sa.text("SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity"
+                              " WHERE application_name = :n AND pid <> pg_backend_pid()"), {"n": name})
+        return read(*args, **kwargs)
+
+    try:
+        gid = agon("--db", away, "new", "toy", "--player", "ann", "--bot", "bob:random",
+                   "--seed", "3").stdout.splitlines()[0]
+        before = agon("--db", url, "log", gid, "--full", "--json").stdout
+        monkeypatch.setattr(keyread, "read", server_stops)
+        one_line(agon("--db", away, "play", gid, input="1\nq\n", ok=False), "does not answer",
+                 "nothing was recorded")
+        assert agon("--db", url, "log", gid, "--full", "--json").stdout == before  # the server as it came back
+    finally:
+        stop.set()
+        forward.join()
+        listener.close()
+        admin.dispose()
+        next(urls, None)
