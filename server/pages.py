@@ -491,6 +491,12 @@ WATCH_SCRIPT = REOPENING + r"""
   "use strict";
   const study = window.agonStudy, game = study.data().game;
   let busy = false, again = false, last = 0;
+  // the stream's report of trouble (the store away for a moment), shown as the seat's page shows it: under the
+  // title, read out by a screen reader, and kept until the game moves on from where it stood when it was said
+  const error = document.createElement("p"); error.id = "error"; error.setAttribute("role", "alert");
+  error.style.cssText = "color: #b00020; margin: .2rem 0 0;";
+  document.querySelector("header").appendChild(error);
+  let errorAt = null;
   function shown() { const d = study.data(); const l = d.lines.find(x => x.name === d.current);
     return d.current + "@" + d.nodes[l.path[l.path.length - 1]].n; }
   async function reload() {
@@ -505,12 +511,15 @@ WATCH_SCRIPT = REOPENING + r"""
     } catch (e) { /* the stream reports the next change; read again then */ }
     finally { busy = false; if (again) { again = false; reload(); } }
     document.body.dataset.live = shown();
+    if (errorAt !== null && errorAt !== shown()) { error.textContent = ""; errorAt = null; }
   }
   const changed = ev => { const s = JSON.parse(ev.data);
     if (ev.type === "status" && s.branch + "@" + s.event === shown()) return;  // nothing new
     reload(); };
   let opened = false;
   reopening(ok => { const es = new EventSource("/api/games/" + encodeURIComponent(game) + "/events?face=page");
+    es.addEventListener("error", ev => { if (ev.data) {  // not a dropped connection: that carries no data
+      error.textContent = JSON.parse(ev.data).error; errorAt = shown(); } });
     es.addEventListener("status", changed);
     es.addEventListener("moved", changed);
     es.onopen = () => { ok(); if (opened) reload(); opened = true; };  // what changed while it was closed

@@ -573,3 +573,51 @@ def test_a_seats_stream_says_it_is_a_pages_and_its_report_of_trouble_is_shown(br
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_the_spectators_stream_report_of_trouble_is_shown_until_the_game_moves_on(browser, server):
+    """The spectators' page shows what its event stream reports ('error', the store away for a moment) as the seat's
+    page does, under its title; the page opening its stream again while the game stands still keeps it up, and it
+    goes once the game moves on."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
+                                                    "seed": 3}).json()
+    gid, tokens = created["game"], {p: s["token"] for p, s in created["seats"].items()}
+    errors: list[str] = []
+    ctx, watch = _context(browser, errors)
+    asked: list[str] = []
+    report = "the store is busy: another program has held it locked; retry the action when it is done"
+    trouble = {"now": False}
+
+    def stream(route) -> None:
+        asked.append(route.request.url)
+        if not trouble["now"]:
+            route.continue_()
+        else:  # said, and the stream ends: the browser opens it again soon
+            route.fulfill(status=200, content_type="text/event-stream",
+                          body='retry: 300\nevent: error\ndata: {"error": "' + report + '"}\n\n')
+
+    ctx.route("**/api/games/*/events*", stream)
+    try:
+        watch.goto(f"{base}/games/{gid}/watch")
+        watch.wait_for_function("document.body.dataset.live")
+        assert watch.locator("#error").count() == 1 and watch.inner_text("#error") == ""
+        trouble["now"] = True
+        watch.reload()  # its stream opened anew, into the trouble
+        watch.wait_for_function("document.getElementById('error').textContent.length > 0")
+        assert watch.inner_text("#error") == report
+        # the next opening reaches the server, and the page reads the game again: it has not moved, the report stays
+        with watch.expect_response(lambda r: r.url.endswith("/watch.json")):
+            with watch.expect_request(lambda r: "/events" in r.url):
+                trouble["now"] = False
+        watch.wait_for_timeout(500)  # the redraw that follows the stream's opening leaves it up
+        assert watch.inner_text("#error") == report
+        who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+        assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": tokens[who]},
+                          json={"choice": 1}).status_code == 200
+        _at(watch, httpx.get(f"{base}/api/games/{gid}").json()["event"])
+        watch.wait_for_function("document.getElementById('error').textContent === ''")
+        assert all("?face=page" in url for url in asked), asked
+        assert not errors, errors
+    finally:
+        ctx.close()
