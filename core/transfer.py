@@ -43,16 +43,24 @@ class ImportReport:
     branch: str = ""
     """The branch a one-line file's line is on once imported (the one it extended, or made); empty for a whole
     game, which brings its own current branch."""
+    passed: int = 0
+    """Switches between branches the file holds and the store lacks that were not added (``_moves_after``)."""
 
     def sentence(self) -> str:
         added = _counted(self.events, "event") + _counted(self.branches, "branch") + _counted(
             self.moves, "head move") + _counted(self.notes, "note")
         if self.outcome == "new":
             return f"Imported game {self.game_id}: {', '.join(added) or 'nothing'}"
+        switches = counted(self.passed, "switch")
+        if self.outcome == "unchanged" and self.passed:
+            return (f"Game {self.game_id} is already stored (the same first event); the file is newer only by"
+                    f" {switches} between branches, passed over (which branch is current is each store's own),"
+                    " so nothing was imported")
         if self.outcome == "unchanged":
             return (f"Game {self.game_id} is already stored (the same first event); the file holds nothing new,"
                     " so nothing was imported")
-        return f"Game {self.game_id} was already stored; added {', '.join(added)}"
+        aside = f"; passed over its {switches} between branches" if self.passed else ""
+        return f"Game {self.game_id} was already stored; added {', '.join(added)}{aside}"
 
 
 def _counted(n: int, noun: str) -> list[str]:
@@ -352,12 +360,13 @@ def _continues(stored: list, given: list, what: str, game_id: str) -> list:
     return given[len(stored):]
 
 
-def _moves_after(stored: list[HeadMove], given: list[HeadMove], game_id: str) -> list[HeadMove]:
-    """What the file's head history ``given`` adds to the stored one. Switches are left out of the comparison: a
-    switch moves no head, it only changes which branch is current, so each store may have switched on its own.
-    Their other moves must agree as far as both go, else the import is refused; when the file has more of them,
-    everything after the part both share is added, its switches with it (so a store that only ever received
-    holds the sender's game exactly); a file newer only by switches adds nothing."""
+def _moves_after(stored: list[HeadMove], given: list[HeadMove], game_id: str) -> tuple[list[HeadMove], int]:
+    """What the file's head history ``given`` adds to the stored one, and how many of its switches the store
+    lacks and does not take. Switches are left out of the comparison: a switch moves no head, it only changes
+    which branch is current, so each store may have switched on its own. Their other moves must agree as far as
+    both go, else the import is refused; when the file has more of them, everything after the part both share is
+    added, its switches with it (so a store that only ever received holds the sender's game exactly); a file
+    newer only by switches adds nothing, and says it passed them over."""
     mine = [m for m in stored if m.reason != "switch"]
     theirs = [(i, m) for i, m in enumerate(given) if m.reason != "switch"]
     for (i, m), s in zip(theirs, mine, strict=False):
@@ -366,11 +375,10 @@ def _moves_after(stored: list[HeadMove], given: list[HeadMove], game_id: str) ->
                         f" from the stored one ({_told(s)}), switches between branches aside: the two went on"
                         " apart, so the file is of another history of this game; import it into another store"
                         " (--db) to keep both")
-    if len(theirs) <= len(mine):
-        return []
-    start = theirs[len(mine) - 1][0] + 1 if mine else 0
     held = set(stored)  # a switch the store already took from an earlier file of the sender's
-    return [m for m in given[start:] if m.reason != "switch" or m not in held]
+    start = len(given) if len(theirs) <= len(mine) else theirs[len(mine) - 1][0] + 1 if mine else 0
+    passed = sum(m.reason == "switch" and m not in held for m in given[:start])
+    return [m for m in given[start:] if m.reason != "switch" or m not in held], passed
 
 
 def _told(m: HeadMove) -> str:
@@ -395,7 +403,7 @@ def _extend(svc: Service, stored: GameInfo, doc: Document, branches: list[Branch
         raise _fail(f"stored game {gid} was made from a file of one line (an export with --branch), so its head"
                     " history is not the whole game's, which cannot be added to it; import the whole file into"
                     " another store (--db), or each branch's one-line file into this one")
-    new_moves = _moves_after(s_moves, moves, gid)
+    new_moves, passed = _moves_after(s_moves, moves, gid)
     new_notes = _continues(store.notes(gid), notes, "note", gid)
     s_branches = {b.name: b for b in store.branches(gid)}
     for b in branches:
@@ -417,12 +425,13 @@ def _extend(svc: Service, stored: GameInfo, doc: Document, branches: list[Branch
     elif any(b.name not in s_branches for b in branches):
         raise _fail(f"the file contradicts stored game {gid}: it has a branch the stored history never made")
     if not (new_events or new_moves or new_notes):
-        return ImportReport(gid, "unchanged")
+        return ImportReport(gid, "unchanged", passed=passed)
     changed = [b for b in branches if b.name in heads or b in new_branches]
     store.extend_game(gid, new_events, new_branches, heads, new_moves, len(s_moves), new_notes,
                       doc.game.current_branch if new_moves else None,
                       _summaries(_ruleset_of(doc.root), stored, changed, doc.events, decoded))
-    return ImportReport(gid, "extended", len(new_events), len(new_branches), len(new_moves), len(new_notes))
+    return ImportReport(gid, "extended", len(new_events), len(new_branches), len(new_moves), len(new_notes),
+                        passed=passed)
 
 
 def _import_line(svc: Service, file: ExportFile) -> ImportReport:
