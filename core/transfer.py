@@ -10,6 +10,7 @@ everything is written in one transaction: a refused file imports nothing.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -68,9 +69,16 @@ def _counted(n: int, noun: str) -> list[str]:
 
 
 def _fail(message: str | Exception) -> Exception:
-    """The import's refusal of ``message`` (or of an exception's, a step it names kept: events/hints.py)."""
-    return again(message, ServiceError, "cannot import: ", "; nothing was imported") if isinstance(
-        message, Exception) else ServiceError(f"cannot import: {message}; nothing was imported")
+    """The import's refusal of ``message`` (or of an exception's, a step it names kept: events/hints.py). The store's
+    own refusal (``events.store.unavailable``) says already whether anything was recorded: that is not said twice."""
+    if not isinstance(message, Exception):
+        return ServiceError(f"cannot import: {message}; nothing was imported")
+    said = _RECORDED.search(str(message)) is not None
+    return again(message, ServiceError, "cannot import: ", "" if said else "; nothing was imported")
+
+
+_RECORDED = re.compile(r"nothing was (?:recorded|imported)|may have been recorded")
+"""How a store's refusal says whether what it refused was written."""
 
 
 # -- export ------------------------------------------------------------------------------------------------------

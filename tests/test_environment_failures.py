@@ -586,3 +586,22 @@ def test_agon_play_whose_database_goes_down_says_so_once(agon, pg_base, monkeypa
         listener.close()
         admin.dispose()
         next(urls, None)
+
+
+def test_an_import_into_a_store_locked_by_another_program_says_once_that_nothing_was_written(
+        agon, tmp_path, short_wait):
+    """The store's refusal says that nothing was recorded and what to do: the import wraps it without saying the
+    same again at its end ('nothing was recorded: retry ...; nothing was imported')."""
+    gid = toy(agon)
+    agon("export", gid, "-o", "game.jsonl")
+    agon("--db", "club.db", "new", "toy", "--player", "cy", "--bot", "di:random")
+    before = agon("--db", "club.db", "games", "--json").stdout
+    locker = Locker(tmp_path / "club.db")
+    try:
+        said = one_line(agon("--db", "club.db", "import", "game.jsonl", ok=False))
+    finally:
+        locker.release()
+    assert said == (f"error: cannot import: the store {tmp_path / 'club.db'} is busy: another program has held it"
+                    " locked for writing for over 1 seconds; nothing was recorded: retry the command when it is"
+                    " done")
+    assert agon("--db", "club.db", "games", "--json").stdout == before
