@@ -307,8 +307,11 @@ def set_db(url: str | None, typed: bool = False) -> None:
 
 def agon_line(rest: str) -> str:
     """A command to print as a hint, ``agon REST``, with the ``--db`` this command line was given (shell-quoted):
-    a hint copied from 'agon --db club.db new ...' must read the same store, not the default one."""
-    return hint(f"agon --db {shlex.quote(_db_typed)} {rest}" if _db_typed else f"agon {rest}")
+    a hint copied from 'agon --db club.db new ...' must read the same store, not the default one. A password typed
+    in a PostgreSQL URL is left out (a hint is read over shoulders and kept in transcripts): the command it prints
+    reads it from ``PGPASSWORD`` or ``~/.pgpass``, as the README's shared-server paragraph says."""
+    db = without_password(_db_typed, None) if _db_typed else None
+    return hint(f"agon --db {shlex.quote(db)} {rest}" if db else f"agon {rest}")
 
 
 def cited(rest: str) -> str:

@@ -225,10 +225,12 @@ def shown_url(url: str) -> str:
     return without_password(url)
 
 
-def without_password(url: str) -> str:
+def without_password(url: str, shown: str | None = "***") -> str:
     """``url`` as it was given (a URL SQLAlchemy cannot read too: a port that is no number), its password hidden:
-    all of it, up to the host's '@' (an '@' left unencoded in a password is no end of it)."""
-    return re.sub(r"^([^:/?#]+://[^:/?#@]*):[^/?#]*@", r"\1:***@", url)
+    all of it, up to the host's '@' (an '@' left unencoded in a password is no end of it). ``shown``: what stands
+    for it (None: nothing, the user alone, as a command to copy names the store: the driver then reads the password
+    from ``PGPASSWORD`` or ``~/.pgpass``)."""
+    return re.sub(r"^([^:/?#]+://[^:/?#@]*):[^/?#]*@", r"\1@" if shown is None else rf"\1:{shown}@", url)
 
 
 def _bad_url(url: str, e: Exception) -> str:

@@ -544,6 +544,24 @@ def test_every_output_naming_a_postgresql_store_hides_its_password(agon, pg_base
         next(urls, None)
 
 
+def test_a_hint_names_the_typed_postgresql_store_without_its_password(agon, pg_base):
+    """A hint to copy ('Go on later with: agon --db URL ...') names the store as typed, its password left out (the
+    driver reads it from PGPASSWORD or ~/.pgpass), and the command it prints reads the same store."""
+    from tests.conftest import _pg_schema_url
+
+    urls = _pg_schema_url(pg_base)
+    url = next(urls).replace("://postgres@", "://postgres:s3cret@", 1)
+    try:
+        made = agon("--db", url, "new", "toy", "--player", "Ana", "--player", "Bo")
+        assert "s3cret" not in made.stdout + made.stderr
+        hinted = [w.strip("`'") for w in made.stdout.split() if w.strip("`'").startswith("postgresql+psycopg://")]
+        assert hinted and all(w == url.replace(":s3cret@", "@", 1) for w in hinted)
+        game = json.loads(agon("--db", hinted[0], "games", "--json").stdout)
+        assert len(game) == 1
+    finally:
+        next(urls, None)
+
+
 def test_postgres_url_spelling_is_read_as_postgresql_with_the_installed_driver():
     from agon.cli import common
 
