@@ -20,7 +20,7 @@ from typing import Any
 
 from agon.analysis.figures import shared_score
 from agon.analysis.palette import marked_points, player_marks, sparse_markers
-from agon.core.analyse import Analysis, Judged, Position, standard_error
+from agon.core.analyse import Analysis, Judged, Position, rollouts_to_judge, standard_error
 
 OBSERVER = ("the bots that play these games on see every hidden card and the order of every deck, like an observer"
             " who sees everything: show this after the game, not to a player during it")
@@ -109,7 +109,8 @@ def decision_rows(a: Analysis) -> list[dict[str, Any]]:
         out.append({
             "n": d.n, "player": d.player, "text": d.text, "chance": d.chance, "legal": d.legal,
             "judged": len(d.alternatives), "sampled": d.sampled, "loss": d.loss, "marked": d.marked,
-            "glyph": d.glyph, "summary": marked_text(d) if d.best is not None else d.text,
+            "uncertain": d.uncertain, "noise": d.noise, "glyph": d.glyph,
+            "summary": marked_text(d) if d.best is not None else d.text,
             "best": None if d.best is None else {"text": d.best.text, "chance": d.best.chance,
                                                  "checked": d.best_checked, "made": d.best.made},
             "branch_command": branch_command(a, d) if d.marked else None,
@@ -127,13 +128,13 @@ def summary(a: Analysis) -> dict[str, Any]:
         "rollouts": s.rollouts, "bot": s.bot, "seed": s.seed, "threshold": s.threshold,
         "max_alternatives": s.max_alternatives, "judge_all": s.judge_all, "observer": OBSERVER,
         "rollouts_played": a.computed, "rollout_events": a.rollout_events, "positions_cached": a.cached,
-        "seconds": round(a.seconds, 3),
+        "seconds": round(a.seconds, 3), "rollouts_to_judge": rollouts_to_judge(s.threshold),
     }
 
 
 def to_json(a: Analysis) -> dict[str, Any]:
     return {**summary(a), "positions": position_rows(a), "decisions": decision_rows(a),
-            "marked": [marked_text(d) for d in a.marked]}
+            "marked": [marked_text(d) for d in a.marked], "uncertain": [marked_text(d) for d in a.uncertain]}
 
 
 def _variance(p: Position, player: str) -> float:

@@ -156,6 +156,9 @@ def analyse(
         console.print(f"  No move stands out from the estimates' own uncertainty (about ±{chances.margin(s.rollouts)}"
                       " points); more games per position (--rollouts) would show smaller ones.", markup=False)
     judged = a.decisions
+    # too few games a position: a decision seemed to lose more than the threshold by less than the figures' noise,
+    # or a chance's own margin is wider than the threshold (a loss that large could hide in it)
+    too_few = bool(a.uncertain) or (bool(judged) and chances.margin(s.rollouts) > 100 * s.threshold)
     sampled = sum(1 for d in judged if d.sampled)
     whose = (f"{a.players[0]}'s" if len(a.players) == 1
              else "every player's" if s.judge_all or all(p.bot for p in line.created.players) else "the people's")
@@ -170,10 +173,10 @@ def analyse(
         console.print(f"None was made on this line to judge, so none lost more than"
                       f" {chances.threshold_pct(s.threshold)} of the {what} against the best alternative{every}.",
                       markup=False)
-    elif not a.marked:
+    elif not a.marked and not a.uncertain:
         console.print(f"No decision lost more than {chances.threshold_pct(s.threshold)} of the {what} against the"
-                      " best alternative.")
-    else:
+                      f" best alternative{' by these figures' if too_few else ''}.")
+    if a.marked:
         console.print(f"Marked: lost more than {chances.threshold_pct(s.threshold)} of the {what} against the best"
                       " alternative; each figure is the player's chance after the move made, then after the best"
                       " one, re-checked with a fresh batch of games (?! lost up to 20 points, ? up to 30, ?? more):")
@@ -182,19 +185,50 @@ def analyse(
             console.print(f"  {d.glyph:<2} {chances.readable(a, chances.marked_text(d))}", markup=False)
             if playable:
                 console.print(f"     [dim]{escape(with_db(chances.branch_command(a, d)))}[/]", markup=True)
+    if too_few:
+        _too_few(a, what)
     console.print(f"\nPlayed {a.computed:,} games ({a.rollout_events:,} events) in {chances.seconds_text(a.seconds)};"
                   f" {counted(a.cached, 'position')} read from the cache."
                   f" {cited(f'plot chances {line.game.id}{branch_flag(line)}{_same_analysis(a)}')} draws"
                   " the chart; --json gives every row.", markup=False)
 
 
-def _same_analysis(a: Any) -> str:
+def _too_few(a: Any, what: str) -> None:
+    """The decisions that lost more than the threshold by less than the figures' noise (not marked), and, when there
+    are such or when a chance's own margin is wider than the threshold (a loss could hide in it), that the games a
+    position were too few and the command that plays enough."""
+    from agon.analysis import chances
+    from agon.core.analyse import rollouts_to_judge
+
+    s, line = a.settings, a.line
+    few, limit = a.uncertain, chances.threshold_pct(s.threshold)
+    if few:
+        console.print(f"Not marked: {counted(len(few), 'decision')} that lost more than {limit} of the {what} by"
+                      f" these figures, but by less than their own uncertainty (from {counted(s.rollouts, 'game')} a"
+                      " position, that much can be the games' luck):", markup=False)
+        for d in few:
+            console.print(f"     {chances.readable(a, chances.marked_text(d))}", markup=False)
+    need = rollouts_to_judge(s.threshold)
+    sure = f"{s.rollouts:,} a position, each chance good to about ±{chances.margin(s.rollouts)} points"
+    if need > MAX_ROLLOUTS:
+        console.print(f"Too few games to judge a loss of {limit} ({sure}), and a loss that small cannot be told from"
+                      f" luck with the most games a position allowed ({MAX_ROLLOUTS:,}); judge a larger --threshold.",
+                      markup=False)
+        return
+    console.print(f"Too few games to judge a loss of {limit} ({sure}); {need:,} are enough:"
+                  f" {cited(f'analyse {line.game.id}{branch_flag(line)}{_same_analysis(a, need)}')} (slower).",
+                  markup=False)
+
+
+def _same_analysis(a: Any, rollouts: int | None = None) -> str:
     """The options that make ``agon plot chances`` draw analysis ``a`` (read from the cache) rather than play
-    another with the defaults: each setting of ``a`` that is not its default."""
+    another with the defaults: each setting of ``a`` that is not its default (with ``rollouts``: the same analysis
+    with that many rollouts)."""
     from agon.core.bots import judging_bot
 
     s = a.settings
-    told = [(s.rollouts != 100, f"--rollouts {s.rollouts}"), (s.bot != judging_bot(a.line.ruleset), f"--bot {s.bot}"),
+    rollouts = s.rollouts if rollouts is None else rollouts
+    told = [(rollouts != 100, f"--rollouts {rollouts}"), (s.bot != judging_bot(a.line.ruleset), f"--bot {s.bot}"),
             (s.seed != 0, f"--seed {s.seed}"), (s.judge_all, "--all"),
             (s.threshold != 0.10, f"--threshold {s.threshold:g}"),
             (s.max_alternatives != 12, f"--alternatives {s.max_alternatives}")]

@@ -10,7 +10,9 @@ alternative is judged the same way, from the position it would lead to (all of t
 sample that always holds the choice made and the bot's choice). When the best alternative looks better than the
 choice made by more than ``threshold``, a second, independent batch of rollouts re-checks it, so that picking the
 luckiest of many estimates does not invent a mistake; the decision is marked when the re-checked loss is still
-above the threshold.
+above the threshold and larger than ``SURE_LOSS`` standard errors of itself. A loss above the threshold that is
+within that noise (from too few rollouts) is not marked but kept as ``uncertain``: ``rollouts_to_judge`` says how
+many rollouts tell a loss of the threshold from noise.
 
 Results are cached in the store (events.analysis_cache), keyed by position, ruleset version, bot, rollouts and
 seed: a second run reads them; ``fresh`` recomputes. The work is split into tasks of ``rollout.CHUNK`` rollouts
@@ -38,6 +40,10 @@ from agon.events.envelope import chain_hash
 
 GLYPHS = ((0.30, "??"), (0.20, "?"), (0.0, "?!"))
 """Marks by the win chance lost against the best alternative, as chess annotators use them."""
+
+SURE_LOSS = 1.96
+"""A decision is marked only when its loss is larger than this many standard errors of the loss (the difference of
+two estimates): 95%, the margin the output states for a chance. A smaller difference may be the rollouts' luck."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +100,11 @@ class Judged:
     best: Alternative | None = None
     best_checked: float | None = None
     loss: float = 0.0
+    noise: float = 0.0
+    """The standard error of ``loss`` (none where both positions are finished games, whose outcome is known)."""
     marked: bool = False
+    uncertain: bool = False
+    """The loss is above the threshold but within ``SURE_LOSS`` standard errors: too few rollouts to tell."""
     glyph: str = ""
 
     @property
@@ -120,6 +130,11 @@ class Analysis:
     @property
     def marked(self) -> list[Judged]:
         return [d for d in self.decisions if d.marked]
+
+    @property
+    def uncertain(self) -> list[Judged]:
+        """The decisions that seemed to lose more than the threshold, by less than the estimates' own noise."""
+        return [d for d in self.decisions if d.uncertain]
 
 
 Progress = Callable[[int, int], None]
@@ -437,14 +452,20 @@ def analyse(svc: Service, line: Line, settings: Settings, progress: Progress | N
         best = judged.best
         assert best is not None
         key = (best.node_id, settings.rollouts)
+        best_over = _is_over(rs, rs.apply(states[judged.n - 1], best.event)) is not None
         if key not in jobs.results:
-            if _is_over(rs, rs.apply(states[judged.n - 1], best.event)) is None:
+            if not best_over:
                 continue  # only_cached, and the re-check is not cached: not marked
             key = (best.node_id, 0)  # a finished game needs no re-check
         checked = jobs.results[key].chance(judged.player)
         judged.best_checked = checked
         judged.loss = checked - judged.chance
-        judged.marked = judged.loss > settings.threshold
+        made_over = result.positions[judged.n].over
+        judged.noise = math.sqrt((0.0 if made_over else standard_error(judged.chance, settings.rollouts) ** 2)
+                                 + (0.0 if best_over else standard_error(checked, settings.rollouts) ** 2))
+        above = judged.loss > settings.threshold
+        judged.marked = above and judged.loss > SURE_LOSS * judged.noise
+        judged.uncertain = above and not judged.marked
         judged.glyph = next(g for limit, g in GLYPHS if judged.loss > max(limit, settings.threshold)) \
             if judged.marked else ""
     result.rollout_events, result.computed, result.cached = events, played, cached
@@ -468,3 +489,11 @@ def cached(svc: Service, line: Line, settings: Settings | None = None) -> Analys
 def standard_error(p: float, n: int) -> float:
     """The standard error of a share ``p`` estimated from ``n`` rollouts."""
     return math.sqrt(max(p * (1 - p), 0.25 / max(n, 1)) / max(n, 1))
+
+
+def rollouts_to_judge(threshold: float) -> int:
+    """The rollouts per position from which every loss above ``threshold`` stands out from the estimates' noise
+    (``SURE_LOSS`` standard errors of a difference of two even chances, the widest), in whole batches of
+    ``rollout.CHUNK``: 200 for a threshold of 10%."""
+    need = math.ceil(2 * 0.25 * (SURE_LOSS / threshold) ** 2)
+    return -(-need // rollout.CHUNK) * rollout.CHUNK

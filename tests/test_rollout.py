@@ -181,3 +181,41 @@ def test_a_ruleset_where_random_crews_never_arrive_is_judged_by_its_greedy_bot_u
     assert analyse(sqlite_svc, line, asked).settings.bot == "random"
     toy = sqlite_svc.load(pig(sqlite_svc))
     assert analyse(sqlite_svc, toy, Settings(rollouts=2, seed=1)).settings.bot == "random"
+
+
+def test_a_loss_within_the_estimates_noise_is_not_marked_and_says_how_many_rollouts_would_tell(sqlite_svc):
+    from agon.core.analyse import SURE_LOSS, rollouts_to_judge
+
+    gid = pig(sqlite_svc)
+    line = sqlite_svc.load(gid)
+    few = analyse(sqlite_svc, line, Settings(rollouts=8))
+    # from 8 games a position, rolling at 18 and at 24 look like losses above 10%, but within the figures' noise
+    assert few.marked == [] and [d.n for d in few.uncertain] == [8, 10]
+    assert all(0.10 < d.loss <= SURE_LOSS * d.noise for d in few.uncertain)
+    assert rollouts_to_judge(0.10) == 200
+    enough = analyse(sqlite_svc, line, Settings(rollouts=rollouts_to_judge(0.10)))
+    assert [d.n for d in enough.marked] == [10] and enough.uncertain == []
+    assert all(d.loss > SURE_LOSS * d.noise for d in enough.marked)
+
+
+def test_agon_analyse_with_too_few_rollouts_marks_nothing_within_the_noise_and_names_the_run_that_tells(agon):
+    from agon.cli.common import service, set_db
+
+    set_db(None)
+    gid = pig(service(starts=True))
+    out = " ".join(agon("analyse", gid, "--rollouts", "8", "--workers", "1").stdout.split())
+    assert "Marked:" not in out and "better-10" not in out
+    assert ("Not marked: 2 decisions that lost more than 10% of the win chance by these figures, but by less than"
+            " their own uncertainty (from 8 games a position") in out
+    assert "#10 Ana rolls: " in out
+    assert (f"Too few games to judge a loss of 10% (8 a position, each chance good to about ±35 points); 200 are"
+            f" enough: `agon analyse {gid} --rollouts 200` (slower).") in out
+    data = json.loads(agon("analyse", gid, "--rollouts", "8", "--json").stdout)
+    assert data["marked"] == [] and len(data["uncertain"]) == 2 and data["rollouts_to_judge"] == 200
+    # two games a position: no loss above the threshold was seen, which is no verdict either
+    out = " ".join(agon("analyse", gid, "--rollouts", "2", "--workers", "1").stdout.split())
+    assert "No decision lost more than 10% of the win chance against the best alternative by these figures." in out
+    assert "Too few games to judge a loss of 10% (2 a position, each chance good to about ±69 points)" in out
+    # the run it names tells: the throw-away at #10 is marked
+    out = agon("analyse", gid, "--rollouts", "200", "--workers", "1").stdout
+    assert "#10 Ana rolls: " in out and "Not marked" not in out and "Too few" not in out
