@@ -81,10 +81,12 @@ def threshold_pct(x: float) -> str:
 
 def branch_command(a: Analysis, d: Judged) -> str:
     """The commands that play the better move on a new line from just before decision ``d``."""
+    from agon.core.names import derived_branch
+
     game = a.line.game.id
     # named after the line it leaves, so the better moves found on two lines are two branches, not one name twice
     source = a.line.branch.name
-    name = f"better-{d.n}" if source == "main" else f"{source}-better-{d.n}"[-100:]
+    name = f"better-{d.n}" if source == "main" else derived_branch(source, f"better-{d.n}")
     assert d.best is not None
     choice = d.best.choice if d.best.choice.isdigit() else "'" + d.best.choice.replace("'", "'\\''") + "'"
     return (f"agon branch {game} {shlex.quote(name)} --at {d.n - 1} -b {shlex.quote(source)}"

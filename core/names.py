@@ -102,3 +102,13 @@ def branch_problem(name: str) -> str | None:
         return (f"branch name {shown(name)} begins with '-', which a command line reads as an option; begin it with"
                 " a letter or a digit")
     return text_problem(name, "branch name", MAX_BRANCH)
+
+
+def derived_branch(source: str, suffix: str) -> str:
+    """The name of a branch made from the line ``source`` (``whatif`` and ``better-14`` make ``whatif-better-14``),
+    always one that ``branch_problem`` takes, however long or odd ``source`` is: ``suffix`` (a valid name itself) is
+    kept whole, ``source`` is cut to fit ``MAX_BRANCH`` and never leaves the name beginning with '-', and a space or
+    a control character that a name stored before the rules may hold becomes '-'."""
+    kept = "".join("-" if ch.isspace() or _bad_char(ch) else ch for ch in source)
+    head = kept[:max(0, MAX_BRANCH - len(suffix) - 1)].lstrip("-")
+    return f"{head}-{suffix}" if head else suffix

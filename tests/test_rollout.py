@@ -4,6 +4,7 @@ threw a won game away."""
 from __future__ import annotations
 
 import json
+import shlex
 
 import pytest
 
@@ -219,3 +220,26 @@ def test_agon_analyse_with_too_few_rollouts_marks_nothing_within_the_noise_and_n
     # the run it names tells: the throw-away at #10 is marked
     out = agon("analyse", gid, "--rollouts", "200", "--workers", "1").stdout
     assert "#10 Ana rolls: " in out and "Not marked" not in out and "Too few" not in out
+
+
+@pytest.mark.parametrize("source", ["abcdefghij-" + "k" * 89, "-" * 99 + "x", "w" * 100, "whatif", "old name\twith"])
+def test_the_branch_a_better_move_is_played_on_always_has_a_name_a_branch_may_have(source):
+    from agon.core.names import MAX_BRANCH, branch_problem, derived_branch
+
+    name = derived_branch(source, "better-14")
+    assert branch_problem(name) is None and len(name) <= MAX_BRANCH and name.endswith("better-14")
+    assert derived_branch("whatif", "better-14") == "whatif-better-14"  # a short name is kept whole, in front
+
+
+def test_the_command_that_plays_the_better_move_runs_from_a_line_with_a_long_name(agon):
+    from agon.cli.common import service, set_db
+
+    set_db(None)
+    gid = pig(service(starts=True))
+    long = "abcdefghij-" + "k" * 89  # 100 characters: cut from the front, the name began with '-'
+    agon("branch", gid, long, "--at", "11")
+    out = agon("analyse", gid, "-b", long, "--rollouts", "40", "--workers", "1").stdout
+    (command,) = [ln.strip() for ln in out.splitlines() if ln.strip().startswith(f"agon branch {gid} ")]
+    branch, act = command.split(" && ")
+    assert agon(*shlex.split(branch)[1:]).exit_code == 0 and agon(*shlex.split(act)[1:]).exit_code == 0
+    assert "Ana won with 24 points" in agon("log", gid).stdout
