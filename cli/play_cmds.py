@@ -273,7 +273,7 @@ def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | No
             for r in rows[-20:]:
                 console.print(f"{r.n:>5}. {said(r.actor, r.sentence)}", markup=False)
             if len(rows) > 20:
-                everything = agon_line(f"log {gid}{branch_flag(line)}")
+                everything = cited(f"log {gid}{branch_flag(line)}")
                 console.print(f"(the last 20 of {counted(len(rows), 'event')}; all of them: {everything})",
                               markup=False)
         elif word == "state":

@@ -105,7 +105,7 @@ def branch(
         console.print(f"Nothing to play here: the game is over at this position; branch from an earlier one with"
                       f" {cited(f'branch {game_id} NAME --at N')} to play on (back: {back})", markup=False)
         return
-    console.print(f"Play on with: {agon_line(f'options {game_id}')}   (back: {back})", markup=False)
+    console.print(f"Play on with: {cited(f'options {game_id}')}   (back: {back})", markup=False)
 
 
 @app.command(epilog=examples("agon branches 3f2a", "agon branches 3f2a --json"))

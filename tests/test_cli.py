@@ -286,7 +286,7 @@ def test_hints_for_a_line_that_is_not_the_current_one_name_it(agon):
     agon("branch", gid, "aside", "--at", "1")  # now the current line; main is not
     out = agon("play", gid, "-b", "main", input="log\nq\n").stdout
     assert f"Go on later with: agon play {gid} -b main" in out
-    assert f"events; all of them: agon log {gid} -b main)" in out
+    assert f"events; all of them: `agon log {gid} -b main`)" in out
     out = agon("play", gid, "-b", "main", input="").stdout  # Ctrl-D at the first prompt
     assert f"Stopped; every decision so far is recorded. Go on later with: agon play {gid} -b main" in out
     out = agon("analyse", gid, "-b", "main", "--rollouts", "2", "--workers", "1").stdout
@@ -327,7 +327,8 @@ def test_a_branch_where_the_game_is_over_says_so_instead_of_asking_to_play_on(ag
     assert "Play on with" not in out and "options" not in out
     assert (f"Nothing to play here: the game is over at this position; branch from an earlier one with"
             f" `agon branch {gid} NAME --at N` to play on (back: `agon switch {gid} main`)") in " ".join(out.split())
-    assert "Play on with: agon options" in agon("branch", gid, "early", "--at", "1").stdout
+    assert f"Play on with: `agon options {gid}`   (back: `agon switch {gid} late`)" in agon(
+        "branch", gid, "early", "--at", "1").stdout
 
 
 def test_replay_pause_ends_its_prompt_line_when_the_input_ends(agon):

@@ -328,7 +328,7 @@ def test_a_command_inside_a_sentence_stands_between_backticks(agon, tmp_path):
     assert named(agon("--db", db, "options", table).stdout, "Enter") == [
         f"agon --db {shlex.quote(db)} act {table} '...'"]
     assert named(agon("--db", db, "branch", gid, "aside").stdout, "Play on with:") == [
-        f"agon --db {shlex.quote(db)} switch {gid} main"]
+        f"agon --db {shlex.quote(db)} options {gid}", f"agon --db {shlex.quote(db)} switch {gid} main"]
     assert len(named(agon("--db", db, "keygen", str(tmp_path / "my key")).stdout, "Sign with:")) == 2
 
 
