@@ -38,8 +38,8 @@ from agon.core.service import Line
 from agon.core.words import counted
 
 app = typer.Typer()
-plot_app = typer.Typer(help="Draw a recorded game: score timelines, battle chains, auctions, the voyage (HTML, or"
-                       " PNG).",
+plot_app = typer.Typer(help="Draw a recorded game: score timelines, win chances, battle chains, auctions, the voyage;"
+                       " or a ruleset's stored results (HTML, or PNG).",
                        epilog=examples("agon plot scores 3f2a -b main -b whatif", "agon plot battles 3f2a --png"),
                        no_args_is_help=True)
 app.add_typer(plot_app, name="plot")
@@ -143,6 +143,36 @@ def scores(
     _write(fig, _target(out, lines[0], kind, png), png, "the score timeline")
 
 
+RULESET_PLOTS: set[str] = set()
+"""The plot commands that only some rulesets draw (``analysis.games``' ``FIGURES``); every other plot command that
+takes a GAME draws a game of any ruleset."""
+
+
+def _ruleset_kind(fn: Any) -> Any:
+    """Marks a plot command as one that only the rulesets with its figure draw."""
+    RULESET_PLOTS.add(fn.__name__)
+    return fn
+
+
+def game_plots(ruleset: str) -> list[str]:
+    """The ``agon plot`` commands that draw a game of ``ruleset``, read from the plot commands themselves (those of
+    other modules, ``plot chances``, included), so that a sentence listing them cannot leave one out: each command
+    that takes a GAME, less the ruleset plots that ``ruleset`` has no figure for."""
+    import inspect
+
+    from agon.analysis.games import figures_for
+
+    own = figures_for(ruleset)
+    names = []
+    for info in plot_app.registered_commands:
+        if info.callback is None or "game" not in inspect.signature(info.callback).parameters:
+            continue  # plot stats draws a ruleset's stored games, not a game
+        name = info.name or info.callback.__name__.replace("_", "-")
+        if name not in RULESET_PLOTS or name in own:
+            names.append(name)
+    return names
+
+
 def _ruleset_plot(kind: str, game: str, branch: str | None, out: Path | None, png: bool, as_json: bool) -> None:
     from agon.analysis.games import figures_for, plot_kinds, rows_for
 
@@ -150,7 +180,7 @@ def _ruleset_plot(kind: str, game: str, branch: str | None, out: Path | None, pn
     figures = figures_for(line.ruleset.name)
     if kind not in figures:
         which = ", ".join(plot_kinds().get(kind, [])) or "no ruleset"
-        own = ", ".join(["scores", *sorted(figures)])
+        own = ", ".join(game_plots(line.ruleset.name))
         article = "an" if line.ruleset.title[:1].lower() in "aeiou" else "a"
         raise Fail(f"{article} {line.ruleset.title} game has no '{kind}' plot ({kind} plots are drawn for: {which});"
                    f" its plots: {own}")
@@ -163,6 +193,7 @@ def _ruleset_plot(kind: str, game: str, branch: str | None, out: Path | None, pn
 
 @plot_app.command(epilog=examples("agon plot battles 3f2a", "agon plot battles 3f2a -b whatif --png -o battles.png"))
 @friendly
+@_ruleset_kind
 def battles(game: GameArg, branch: BranchOpt = None, out: OutOpt = None, png: PngOpt = False,
             as_json: JsonOpt = False) -> None:
     """Battles: Pergamemnon's chains of strikes and defences, Perikles' rolls, hits and losses per location."""
@@ -171,6 +202,7 @@ def battles(game: GameArg, branch: BranchOpt = None, out: OutOpt = None, png: Pn
 
 @plot_app.command(epilog=examples("agon plot auction 3f2a", "agon plot auction 3f2a --json"))
 @friendly
+@_ruleset_kind
 def auction(game: GameArg, branch: BranchOpt = None, out: OutOpt = None, png: PngOpt = False,
             as_json: JsonOpt = False) -> None:
     """Peloponnes' auctions: each round's bids and displacements, and the turn order across the rounds."""
@@ -179,6 +211,7 @@ def auction(game: GameArg, branch: BranchOpt = None, out: OutOpt = None, png: Pn
 
 @plot_app.command(epilog=examples("agon plot voyage 3f2a", "agon plot voyage 3f2a --png -o voyage.png"))
 @friendly
+@_ruleset_kind
 def voyage(game: GameArg, branch: BranchOpt = None, out: OutOpt = None, png: PngOpt = False,
            as_json: JsonOpt = False) -> None:
     """Adamastor's voyage: morale, the distance still to sail, threats and motivation over the game."""

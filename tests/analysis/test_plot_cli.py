@@ -81,9 +81,23 @@ def test_png_needs_a_png_file_name(agon, game):
 def test_a_ruleset_plot_on_a_game_without_it_says_which_plots_there_are(agon, game):
     r = agon("plot", "battles", game, ok=False)
     assert r.exit_code == 1
-    assert "a Pig (test game) game has no 'battles' plot" in r.stderr and "its plots: scores" in r.stderr
+    assert "a Pig (test game) game has no 'battles' plot" in r.stderr and "its plots: scores, chances" in r.stderr
     r = agon("plot", "auction", game, ok=False)
     assert "no 'auction' plot" in r.stderr
+
+
+def test_the_plots_a_game_is_said_to_have_are_every_plot_command_that_draws_it(agon, game):
+    from agon.cli.plot_cmds import plot_app
+
+    said = agon("plot", "auction", game, ok=False).stderr
+    listed = said.rsplit("its plots: ", 1)[1].strip().split(", ")
+    assert "chances" in listed  # a plot command of another module (agon analyse's) is not left out
+    for info in plot_app.registered_commands:
+        name = info.name or info.callback.__name__
+        if name == "stats":
+            continue  # draws a ruleset's stored games, not a game
+        drawn = agon("plot", name, game, "--json", *(("--rollouts", "4") if name == "chances" else ()), ok=False)
+        assert (drawn.exit_code == 0) == (name in listed), (name, listed, drawn.stderr)
 
 
 def test_unknown_game_or_branch_is_one_line_not_a_traceback(agon, game):
