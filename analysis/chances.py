@@ -229,7 +229,8 @@ def figure(a: Analysis) -> Any:
     marked = len(a.marked)
     sub = (f"game {a.line.game.id}, branch {a.line.branch.name}: each point from {s.rollouts} games played on by"
            f" {s.bot} bots that see every hidden card (seed {s.seed}), good to about ±{margin(s.rollouts)} points;"
-           f" {marked} decision{'' if marked == 1 else 's'} marked")
+           f" {marked} decision{'' if marked == 1 else 's'} marked"
+           + (f", {len(a.uncertain)} more within the figures' noise" if a.uncertain else ""))
     style(fig, f"{a.line.ruleset.title}: {chance} after every event", "event number", f"{chance} (%)", subtitle=sub)
     labels.frame_layout(fig)
     fig.update_layout(meta={"players": list(a.players), "game": a.line.game.id, "kind": "chances"})

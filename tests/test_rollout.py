@@ -193,6 +193,9 @@ def test_a_loss_within_the_estimates_noise_is_not_marked_and_says_how_many_rollo
     # from 8 games a position, rolling at 18 and at 24 look like losses above 10%, but within the figures' noise
     assert few.marked == [] and [d.n for d in few.uncertain] == [8, 10]
     assert all(0.10 < d.loss <= SURE_LOSS * d.noise for d in few.uncertain)
+    from agon.analysis.chances import figure
+
+    assert "0 decisions marked, 2 more within the figures' noise" in figure(few).to_json()
     assert rollouts_to_judge(0.10) == 200
     enough = analyse(sqlite_svc, line, Settings(rollouts=rollouts_to_judge(0.10)))
     assert [d.n for d in enough.marked] == [10] and enough.uncertain == []
