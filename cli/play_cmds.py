@@ -148,7 +148,7 @@ def print_chance(pending: Chance, how: str) -> None:
     soon = " (each is taken as soon as it can only mean one)" if how == "type it here" else ""
     console.print(f"Enter {what} ({pending.label}), each by any unique prefix, spaces or commas between{soon}:"
                   f" {how} (or 'seed' to let agon draw it). From:")
-    for row in groups_text(pending.names):  # an unseen draw: the card set's names, not what is left
+    for row in groups_text(pending.names, pending.named):  # an unseen draw: the card set's names, not what is left
         console.print(f"  {row}")
 
 
@@ -293,8 +293,10 @@ def exact_names(line: Line, stepping: steps.Question | None) -> set[str]:
     """The full names asked for now (chance items, step values), lower-cased: such a word is never a command."""
     pending = line.pending
     names = list(pending.names) if isinstance(pending, Chance) and line.created.table else []
+    if isinstance(pending, Chance) and line.created.table:
+        names += [entry.name_word(n) for n in pending.named.values()]
     if stepping is not None:
-        names += [*stepping.values, *stepping.accepts]
+        names += [*stepping.values, *stepping.accepts, *(entry.name_word(n) for _, n in stepping.names)]
     return {str(n).lower() for n in names}
 
 
@@ -386,7 +388,7 @@ def begins_items(pending: Chance) -> keyread.Begins:
     """Whether the last word typed may name one of a chance outcome's items, as typed or typed on."""
     def begins(text: str) -> bool:
         words = entry.tokens(text)
-        return not words or text[-1] in " ," or bool(entry.reachable(words[-1], pending.names))
+        return not words or text[-1] in " ," or bool(entry.reachable(words[-1], pending.names, pending.named))
 
     return begins
 
@@ -414,13 +416,13 @@ def settle_items(pending: Chance, text: str) -> tuple[str, bool] | None:
     done = words if text[-1] in " ," else words[:-1]
     try:
         for w in done:
-            left[entry.resolve(w, pending.names)] -= 1
+            left[entry.resolve(w, pending.names, names=pending.named)] -= 1
     except entry.EntryError:
         return None
     if text[-1] in " ,":
         return (text, True) if len(words) == need else None
     last = words[-1]
-    value = entry.settled(last, [it for it, k in left.items() if k > 0])
+    value = entry.settled(last, [it for it, k in left.items() if k > 0], pending.named)
     if value is None:
         return None
     return text[:len(text) - len(last)] + value + " ", len(words) == need

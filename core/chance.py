@@ -101,7 +101,7 @@ def parse(chance: Chance, text: str) -> tuple[Any, ...]:
     try:
         if chance.kind == "dice":
             return entry.dice(text, chance.count, chance.sides)
-        return entry.resolve_all(text, chance.names, "item")
+        return entry.resolve_all(text, chance.names, "item", chance.named)
     except entry.EntryError as e:
         raise BadOutcome(f"{chance.label}: {e}") from None
 

@@ -61,6 +61,9 @@ class Chance:
     last group keep their order. A person at a table may type such a group in any order: the service records it in
     one order (``core.chance.canonical``), so the same dice or cards typed again are the same event. Outcomes drawn
     from the seed keep the order they were drawn in.
+    ``item_names``: (item, name) pairs, the name a card shows where its id is not what a table sees (Peloponnes'
+    power cards: ``("A02", "Palisade")``): listed beside the id and typed like it (``core.entry``). Only names of
+    the items offered (never of what an ``unseen`` draw hides); the outcome recorded is the ids.
     """
 
     kind: ChanceKind
@@ -72,6 +75,12 @@ class Chance:
     blind: bool = False
     unseen: tuple[str, ...] = ()
     unordered: tuple[int, ...] = ()
+    item_names: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def named(self) -> dict[str, str]:
+        """``item_names`` by item."""
+        return dict(self.item_names)
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -7,7 +7,10 @@ A person recording a game types what they see: the cards drawn, the dice rolled,
 - an abbreviation: prefixes of its words in order, words being split at ``-``, ``.``, ``_`` or a space
   (``athc`` or ``ath-c`` for ``athens-candidate``, ``gb2`` for ``greece.bowman.2``);
 - a prefix of a later word, when nothing else matches (``hercules`` for ``greece.hercules``);
-- numbers without their leading zeros (``a1`` for ``A01``).
+- numbers without their leading zeros (``a1`` for ``A01``);
+- the name a card shows, where the ruleset gives one (``names``: ``pal`` or ``palisade`` for ``A02`` named
+  "Palisade", ``soh`` for "Sanctuary of Hera"), by the same rules as an id; an id and a name that both match name
+  the same item once.
 
 An exact name always wins, then a prefix, then words typed apart each beginning the item's word in its place
 (``ath-h1`` for ``athens-h1-1``, though ``athens-h2-1`` is also ``ath``, ``h``, ``1``), then an abbreviation, then
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from agon.core.names import shown as _shown
 from agon.core.words import counted
@@ -58,9 +61,47 @@ def _abbreviates(token: str, ws: Sequence[str]) -> bool:
     return False
 
 
-def matches(token: str, items: Iterable[str]) -> list[str]:
-    """The items ``token`` may name, from the first tier that names any (exact, prefix, abbreviation, later word);
-    distinct, in natural order."""
+Names = Mapping[str, str]
+"""An item's name as a person sees it on the table, by item (``{"A02": "Palisade"}``): typed like the item itself
+and shown beside it (``A02 Palisade``)."""
+
+
+def name_word(name: str) -> str:
+    """A name as one word that may be typed (no space or comma): ``Sanctuary-of-Hera``."""
+    return "-".join(name.replace(",", " ").split())
+
+
+def _words_of(items: Iterable[str], names: Names | None) -> dict[str, str]:
+    """Every word that names an item, with the item it names: the items themselves, and the words of their names
+    (a name that is also an item's id, in any case, or that two items share, is left to the ids)."""
+    pool = list(dict.fromkeys(items))
+    out = {it: it for it in pool}
+    if names:
+        ids = {it.lower() for it in pool}
+        counts = Counter(name_word(names[it]).lower() for it in pool if names.get(it))
+        for it in pool:
+            word = name_word(names.get(it, ""))
+            if word and word.lower() not in ids and counts[word.lower()] == 1:
+                out.setdefault(word, it)
+    return out
+
+
+def shown_item(item: str, names: Names | None = None) -> str:
+    """An item as a list shows it: its id, and its name after it when it has one (``A02 Palisade``)."""
+    name = (names or {}).get(item, "")
+    return f"{item} {name}" if name and name.lower() != item.lower() else item
+
+
+def matches(token: str, items: Iterable[str], names: Names | None = None) -> list[str]:
+    """The items ``token`` may name, from the first tier that names any (exact, prefix, abbreviation, later word),
+    by their ids or their ``names``; distinct, in natural order."""
+    if names:
+        by = _words_of(items, names)
+        return natural(set(by[w] for w in _matches(token, by)))
+    return _matches(token, items)
+
+
+def _matches(token: str, items: Iterable[str]) -> list[str]:
     pool = natural(set(items))
     t = token.strip().lower()
     if not t:
@@ -93,18 +134,24 @@ def quoted(token: str) -> str:
     return _shown(token, 40)
 
 
-def resolve(token: str, items: Iterable[str], what: str = "item") -> str:
-    """The one item ``token`` names, or ``EntryError`` naming the candidates (or what may be typed)."""
+def resolve(token: str, items: Iterable[str], what: str = "item", names: Names | None = None) -> str:
+    """The one item ``token`` names (by its id or its name), or ``EntryError`` naming the candidates (or what may
+    be typed)."""
     pool = list(items)
-    found = matches(token, pool)
+    found = matches(token, pool, names)
     if len(found) == 1:
         return found[0]
     if found:
-        shown = ", ".join(found[:12]) + (f" and {len(found) - 12} more" if len(found) > 12 else "")
+        shown = ", ".join(shown_item(it, names) for it in found[:12]) + (
+            f" and {len(found) - 12} more" if len(found) > 12 else "")
         raise EntryError(f"{quoted(token)} is ambiguous: it may be {shown}; type more of it")
-    choices = natural(set(pool))
-    shown = ", ".join(choices[:20]) + (", ..." if len(choices) > 20 else "")
-    raise EntryError(f"no {what} {quoted(token)} here; possible: {shown}")
+    raise EntryError(f"no {what} {quoted(token)} here; possible: {possible(pool, names)}")
+
+
+def possible(items: Iterable[str], names: Names | None = None) -> str:
+    """What may be typed, as a refusal lists it: the first 20 items in natural order, each with its name."""
+    choices = natural(set(items))
+    return ", ".join(shown_item(it, names) for it in choices[:20]) + (", ..." if len(choices) > 20 else "")
 
 
 def _canonical(text: str) -> str:
@@ -128,10 +175,18 @@ def _natural_reach(t: str, item: str) -> bool:
     return bool(run) and (not digits.strip("0") or run.startswith(str(int(digits))))
 
 
-def reachable(token: str, items: Iterable[str]) -> list[str]:
+def reachable(token: str, items: Iterable[str], names: Names | None = None) -> list[str]:
     """The items that ``token``, or ``token`` followed by more typing, may name in any tier (a prefix, an
-    abbreviation, a later word, a number without its leading zeros); distinct, in natural order. Each tier that
-    names an item after more typing also names it now, except a number (``c2`` may grow into ``c20``)."""
+    abbreviation, a later word, a number without its leading zeros), by their ids or their ``names``; distinct, in
+    natural order. Each tier that names an item after more typing also names it now, except a number (``c2`` may
+    grow into ``c20``)."""
+    if names:
+        by = _words_of(items, names)
+        return natural(set(by[w] for w in _reachable(token, by)))
+    return _reachable(token, items)
+
+
+def _reachable(token: str, items: Iterable[str]) -> list[str]:
     t = token.strip().lower()
     if not t:
         return []
@@ -146,15 +201,20 @@ def reachable(token: str, items: Iterable[str]) -> list[str]:
     return [it for it in natural(set(items)) if may(it)]
 
 
-def settled(token: str, items: Iterable[str]) -> str | None:
-    """The item ``token`` names when it can only mean that one, whatever might still be typed after it; else
-    ``None``. ``play`` then takes the token without a space or Enter (``c2`` is not settled while ``c20`` is an
-    item: ``c20`` may be what is being typed)."""
+def settled(token: str, items: Iterable[str], names: Names | None = None) -> str | None:
+    """The word ``token`` is taken for when it can only mean one item, whatever might still be typed after it; else
+    ``None``: the item, or the word of its name when ``token`` is on the way to that (``pal`` is ``Palisade``, and
+    ``a2`` is ``A02``). ``play`` then shows that word in full without a space or Enter (``c2`` is not settled while
+    ``c20`` is an item: ``c20`` may be what is being typed)."""
     pool = list(items)
-    may = reachable(token, pool)
-    if len(may) != 1:
+    may = reachable(token, pool, names)
+    if len(may) != 1 or matches(token, pool, names) != may:
         return None
-    return may[0] if matches(token, pool) == may else None
+    if names:
+        words = [w for w, it in _words_of(pool, names).items() if it == may[0] and w != it]
+        if words and _reachable(token, words):
+            return words[0]
+    return may[0]
 
 
 def tokens(text: str) -> list[str]:
@@ -162,9 +222,9 @@ def tokens(text: str) -> list[str]:
     return [p for p in text.replace(",", " ").split() if p]
 
 
-def resolve_all(text: str, items: Iterable[str], what: str = "item") -> tuple[str, ...]:
+def resolve_all(text: str, items: Iterable[str], what: str = "item", names: Names | None = None) -> tuple[str, ...]:
     pool = list(items)
-    return tuple(resolve(t, pool, what) for t in tokens(text))
+    return tuple(resolve(t, pool, what, names) for t in tokens(text))
 
 
 def dice(text: str, count: int, sides: int) -> tuple[int, ...]:
@@ -201,11 +261,11 @@ def groups(items: Iterable[str]) -> list[tuple[str, list[tuple[str, int]]]]:
     return ([("", loose)] if loose else []) + rows
 
 
-def groups_text(items: Iterable[str]) -> list[str]:
+def groups_text(items: Iterable[str], names: Names | None = None) -> list[str]:
     """``groups`` as lines a person reads: ``athens: athens-2, athens-assassin, athens-candidate``; a repeated
-    item shows its count (``grain x12``)."""
+    item shows its count (``grain x12``); an item with a name shows it after its id (``A02 Palisade``)."""
     lines = []
     for key, members in groups(items):
-        shown = ", ".join(f"{it} x{n}" if n > 1 else it for it, n in members)
+        shown = ", ".join(f"{shown_item(it, names)} x{n}" if n > 1 else shown_item(it, names) for it, n in members)
         lines.append(f"{key}: {shown}" if key else shown)
     return lines

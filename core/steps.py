@@ -66,6 +66,13 @@ class Question:
     other: tuple[tuple[str, str], ...] = ()
     """Values that answer another field than ``field``: (value, field) pairs, e.g. the other kinds of decision
     offered beside the first step of the usual kind, or another location beside the next counter."""
+    names: tuple[tuple[str, str], ...] = ()
+    """(value, name) pairs: the name a value shows at the table (a Peloponnes power card's, ``("A02",
+    "Palisade")``), which may be typed for it as the value itself may (``core.entry``)."""
+
+    @property
+    def named(self) -> dict[str, str]:
+        return dict(self.names)
 
     def field_of(self, value: str) -> str:
         return dict(self.other).get(value, self.field)
@@ -196,7 +203,8 @@ def _ask_kind(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chos
     for f, v in rest:
         keep = [i for i, o in enumerate(objs) if key(o.get(f)) == v]
         if not keep:
-            raise entry.EntryError(f"no legal decision has {f} {entry.quoted(str(v))} after the steps before it")
+            raise entry.EntryError(f"{entry.quoted(str(v))} is no legal answer to '{_prompt(ruleset, tag, f)}' after"
+                                   " the steps before it")
         candidates = [candidates[i] for i in keep]
         objs = [objs[i] for i in keep]
     if len(candidates) == 1:
@@ -209,16 +217,35 @@ def _ask_kind(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chos
     fields = [f for f in _fields(ruleset, tag, objs[0]) if f not in picked]
     differing = [f for f in fields if len({key(o.get(f)) for o in objs}) > 1]
     if len(candidates) <= SHORT_LIST and len(differing) > 1:  # a few decisions left: one list, told in full
+        accepts, other = _field_words(objs, differing)
+        named = _value_names(ruleset, state)
         return Question(OPTION, "which decision", tuple(
             Choice(str(i), option_text(ruleset, state, ev)) for i, ev in enumerate(candidates, start=1)),
-            *_field_words(objs, differing))
+            accepts, other, names=tuple((v, named[v]) for v in accepts if named.get(v)))
     for f in _fields(ruleset, tag, objs[0]):
         if f in picked:
             continue
         values = list(dict.fromkeys(key(o.get(f)) for o in objs))
         if len(values) > 1:
-            return Question(f, f"which {f.replace('_', ' ')}", tuple(Choice(v) for v in values))
+            named = _value_names(ruleset, state)
+            return Question(f, _prompt(ruleset, tag, f), tuple(Choice(v, named.get(v, "")) for v in values),
+                            names=tuple((v, named[v]) for v in values if named.get(v)))
     return candidates[0]  # the rest differ only in fields already chosen: alike
+
+
+def _prompt(ruleset: Ruleset, tag: str, field: str) -> str:
+    """The question a step asks, in the table's words: the ruleset's optional ``field_prompts`` (by ``tag.field``,
+    then by field: Perikles' ``granted`` is "give the permission asked for"), else "which" and the field's words."""
+    prompts = getattr(ruleset, "field_prompts", {})
+    return prompts.get(f"{tag}.{field}") or prompts.get(field) or f"which {field.replace('_', ' ')}"
+
+
+def _value_names(ruleset: Ruleset, state: State) -> dict[str, str]:
+    """The names the values of a step show at the table, from the ruleset's optional ``value_names(state)`` (a
+    Peloponnes power card's name by its id): shown beside a value and typed for it. Only names every player may
+    see: a step's values are told to its player, and the name tells no more than the id."""
+    hook = getattr(ruleset, "value_names", None)
+    return dict(hook(state)) if hook is not None else {}
 
 
 def _field_words(objs: list[dict[str, Any]], fields: list[str]) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
@@ -254,7 +281,7 @@ def pick(question: Question, token: str) -> str:
         return t
     if negative(t):
         if any(v.isdigit() for v in values):
-            raise entry.EntryError(f"no {question.field.replace('_', ' ')} {entry.quoted(t)} here; possible:"
+            raise entry.EntryError(f"{question.prompt}: {entry.quoted(t)} is none of the answers; possible:"
                                    f" {', '.join(values[:20])}{', ...' if len(values) > 20 else ''}")
         raise entry.EntryError(f"{question.prompt}: choose 1 to {len(values)}, not {t}")
     if t.isascii() and t.isdigit() and len(t) < 10 and not any(v.isdigit() for v in values):  # not '²'
@@ -262,12 +289,13 @@ def pick(question: Question, token: str) -> str:
         if 1 <= n <= len(values):
             return values[n - 1]
         raise entry.EntryError(f"{question.prompt}: choose 1 to {len(values)}, not {n}")
-    try:
-        return entry.resolve(t, values, question.field.replace("_", " "))
-    except entry.EntryError:
-        if question.accepts and entry.matches(t, question.accepts):
-            return entry.resolve(t, question.accepts, question.field.replace("_", " "))
-        raise
+    if question.accepts and not entry.matches(t, values, question.named) \
+            and entry.matches(t, question.accepts, question.named):
+        return entry.resolve(t, question.accepts, names=question.named)
+    if not entry.matches(t, values, question.named):  # said as the step asks, not by the event's field name
+        raise entry.EntryError(f"{question.prompt}: {entry.quoted(t)} is none of the answers; possible:"
+                               f" {entry.possible(values, question.named)}")
+    return entry.resolve(t, values, names=question.named)
 
 
 def _names(question: Question, word: str) -> bool:
@@ -368,9 +396,9 @@ def settled_value(question: Question, token: str) -> str | None:
         n = int(t)
         longer = any(str(m).startswith(t) for m in range(1, len(values) + 1) if m != n)
         return values[n - 1] if 1 <= n <= len(values) and not longer else None
-    found = entry.settled(t, [*values, *question.accepts])
+    found = entry.settled(t, [*values, *question.accepts], question.named)
     try:
-        return found if found is not None and pick(question, t) == found else None
+        return found if found is not None and pick(question, t) == pick(question, found) else None
     except entry.EntryError:
         return None
 
@@ -389,7 +417,7 @@ def settle(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> tu
         *head, last = words
         taken, now = _walk(ruleset, state, head, chosen)
         while isinstance(now, Question) and len(now.choices) == 1:
-            if entry.reachable(last, [*now.values, *now.accepts]) and not (last.isdigit() and not any(
+            if entry.reachable(last, [*now.values, *now.accepts], now.named) and not (last.isdigit() and not any(
                     v.isdigit() for v in now.values)):
                 return None  # the word may name the one answer of this step, or a value of the next one
             taken = taken + (answer(now, now.values[0]),)
@@ -400,7 +428,7 @@ def settle(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> tu
         if value is None:
             return None
         after, end = _walk(ruleset, state, [*head, value], chosen)
-        if after != taken + (answer(now, value),):
+        if after != taken + (answer(now, pick(now, value)),):
             return None  # the value in full would be read otherwise: leave the word as it is
         end = forward(ruleset, state, after, end)[1]
     except entry.EntryError:
@@ -422,7 +450,7 @@ def begins(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> bo
     except entry.EntryError:
         return False
     while isinstance(now, Question):
-        if entry.reachable(last, [*now.values, *now.accepts]):
+        if entry.reachable(last, [*now.values, *now.accepts], now.named):
             return True
         if last.isascii() and last.isdigit() and len(last) < 10 and 1 <= int(last) <= len(now.values):
             return True

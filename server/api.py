@@ -397,6 +397,8 @@ def pending_for(line: Line, seat: str | None) -> dict[str, Any]:
                                "sides": p.sides, "entered_by": "host" if line.created.table else "seed"}
         if seat == HOST:  # the recorder types what was drawn at the table
             out["items"] = sorted(set(p.names)) if p.kind == "draw" else list(p.items)
+            if p.item_names:
+                out["names"] = p.named
         return out
     return {"kind": "over", "winners": list(p.outcome.winners), "scores": dict(p.outcome.scores),
             "summary": p.outcome.summary}

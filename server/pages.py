@@ -263,7 +263,8 @@ async function refresh() {
     if (p.kind === "chance") document.getElementById("chance-items").textContent = p.chance === "dice"
       ? (p.count === 1 ? "roll a die of " + p.sides + " sides and type what it shows, a number from 1 to "
         : "roll " + p.count + " dice of " + p.sides + " sides and type each, separated by spaces: numbers from 1 to ")
-        + p.sides : p.items && p.items.length ? "possible: " + p.items.join(", ") : "";
+        + p.sides : p.items && p.items.length  // each with the name its card shows, which may be typed too
+        ? "possible: " + p.items.map(i => p.names && p.names[i] ? i + " " + p.names[i] : i).join(", ") : "";
     const undo = document.getElementById("undo");
     undo.hidden = !s.may_undo;  // shown only while the undo policy allows it (the host's too: 'undoable')
     undo.textContent = s.host ? "undo the last entry" : "undo my last decision";

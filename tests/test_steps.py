@@ -274,7 +274,7 @@ def test_a_number_below_zero_names_no_option_and_no_value():
 
     listed = Question(steps.OPTION, "which decision", tuple(Choice(str(i), f"decision {i}") for i in range(1, 4)))
     assert steps.settled_value(listed, "-1") is None  # never taken by itself
-    with pytest.raises(entry.EntryError, match="no option '-1' here; possible: 1, 2, 3"):
+    with pytest.raises(entry.EntryError, match="which decision: '-1' is none of the answers; possible: 1, 2, 3"):
         steps.pick(listed, "-1")
     named = Question("tile", "which tile", (Choice("argos-2"), Choice("athens-2")))
     with pytest.raises(entry.EntryError, match="which tile: choose 1 to 2, not -2"):
@@ -296,7 +296,7 @@ def test_a_pass_is_taken_for_each_person_asked_in_turn_whatever_their_tile_and_n
 def _nomination_position(svc):
     from pathlib import Path
 
-    game = svc.import_((Path(__file__).parent.parent / "replays" / "perikles-4p.jsonl").read_bytes())
+    game = import_data(svc, (Path(__file__).parent.parent / "replays" / "perikles-4p.jsonl").read_bytes()).game_id
     at = next(st for st in svc.load(game).steps() if steps.tag_of(st.event) == "perikles.candidate_nominated")
     nominations = [ev for ev in PERIKLES.legal(at.before) if steps.tag_of(ev) == "perikles.candidate_nominated"]
     assert steps.tag_of(PERIKLES.legal(at.before)[0]) == "perikles.nomination_passed"  # the pass is listed first
@@ -323,7 +323,7 @@ def test_a_short_list_still_takes_the_words_of_the_fields_it_numbers(sqlite_svc)
             PERIKLES, s, (("type", "candidate-nominated"), ("city", ev.city))).field == steps.OPTION
         assert steps.build(PERIKLES, s, " ".join(["candidate-nominated", *_words(s, ev)])) == ev
     assert listed, "no city left a short list: the test could not check it"
-    with pytest.raises(entry.EntryError, match=r"no \w+ 'x' here"):
+    with pytest.raises(entry.EntryError, match=r"which [\w ]+: 'x' is none of the answers"):
         steps.build(PERIKLES, s, f"candidate-nominated {nominations[0].city} x")
 
 
@@ -335,7 +335,7 @@ def test_a_value_of_one_kinds_first_step_typed_where_the_kinds_are_asked_starts_
     for ev in nominations:
         assert steps.build(PERIKLES, s, " ".join(_words(s, ev))) == ev
     assert steps.tag_of(steps.build(PERIKLES, s, "nomination-passed")) == "perikles.nomination_passed"
-    with pytest.raises(entry.EntryError, match="no type 'zzz' here"):
+    with pytest.raises(entry.EntryError, match="which kind of decision: 'zzz' is none of the answers"):
         steps.build(PERIKLES, s, "zzz")
 
 
@@ -353,3 +353,17 @@ def test_a_value_left_to_one_decision_may_still_be_typed_after_it(sqlite_svc):
     for extra in (other, "zzz", ev.player, f"{ev.slot} {ev.slot}"):
         with pytest.raises(entry.EntryError, match="the decision is complete before"):
             steps.build(PERIKLES, s, f"{ev.city} {ev.nominee} {extra}")
+
+
+def test_a_refused_step_is_told_in_the_steps_own_words_never_by_an_event_field(sqlite_svc):
+    """A permission typed wrong was refused as "no granted 'x' here", naming the event's field; the step asks
+    its question as a table says it, and a refusal repeats that question."""
+    game = import_data(sqlite_svc, PERIKLES_4P.read_bytes()).game_id
+    s = next(st.before for st in sqlite_svc.load(game).steps()
+             if steps.tag_of(st.event) == "perikles.permission_given")
+    assert steps.ask(PERIKLES, s).prompt == "give the permission asked for"
+    with pytest.raises(entry.EntryError) as refused:
+        steps.build(PERIKLES, s, "x")
+    assert str(refused.value) == "give the permission asked for: 'x' is none of the answers; possible: no, yes"
+    assert "granted" not in str(refused.value)
+    assert steps.build(PERIKLES, s, "y").granted is True

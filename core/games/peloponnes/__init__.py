@@ -97,6 +97,12 @@ class Peloponnes:
     def narrate_as(self, state: State, event: Event, viewer: str | None) -> str:
         return view.narrate(state, event, viewer)
 
+    def option_text(self, state: State, event: Event) -> str:
+        return view.option_text(state, event)
+
+    def value_names(self, state: State) -> dict[str, str]:
+        return view.value_names(state)
+
     def secrets(self, state: State, event: Event) -> list[tuple[tuple[str | int, ...], str]]:
         return view.secrets(state, event)
 

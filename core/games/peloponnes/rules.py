@@ -100,6 +100,7 @@ def pending(s: State) -> Pending:
             lambda out: PowerCardsRevealed(cards=tuple(out)),
             count=min(ROW_SIZE - len(s.revealed), len(items)),
             items=items,
+            item_names=tuple((c, s.cat.name(c)) for c in items),  # typed at a table by the name a card shows
         )
     if s.phase == "over":
         return Over(outcome(s))

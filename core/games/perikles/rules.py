@@ -101,6 +101,8 @@ class Perikles:
     events: tuple[type[Event], ...] = EVENTS
     upcasters: Mapping[tuple[str, int], Any] = {}
     option_names: Mapping[str, str] = {}
+    field_prompts: Mapping[str, str] = {"perikles.permission_given.granted": "give the permission asked for"}
+    """A step's question where the event's field name is not what a table says (core.steps)."""
     passes = frozenset({"perikles.battle_tile_kept", "perikles.nomination_passed"})
     """Decisions every player asked may always take, whatever they hold (core.steps.passes_in_turn): keeping one's
     special tile before a battle (RULES.md, 'Special tiles': keeping is always allowed, and from version 4 every
