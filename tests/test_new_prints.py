@@ -1,0 +1,32 @@
+"""What `agon new` prints, as README's command table says it: the id alone on the first line (a script reads it with
+`head -1`), then the game in a sentence and the next command; with --json, an object whose fields README names."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+
+
+def _row() -> str:
+    return next(line for line in README.splitlines() if line.startswith("| `agon new RULESET"))
+
+
+def test_agon_new_prints_the_id_alone_first_then_a_sentence_and_the_next_command(agon):
+    lines = agon("new", "peloponnes", "--player", "Ana", "--player", "Bo", "--seed", "4").stdout.splitlines()
+    gid = lines[0]
+    assert re.fullmatch(r"[0-9a-f]{8}", gid)
+    assert re.fullmatch(r"Peloponnes Card Game for Ana, Bo \(seed 4\); \d+ events so far; .+\.", lines[1])
+    assert lines[2] == f"Next: agon options {gid}"
+    row = _row()
+    assert "its id alone on the first line" in row and "`Next: agon options ID`" in row
+
+
+def test_agon_new_json_has_the_fields_readme_names(agon):
+    data = json.loads(agon("new", "peloponnes", "--player", "Ana", "--bot", "Bo:random", "--json").stdout)
+    assert set(data) == {"id", "ruleset", "seed", "players", "events", "status"}
+    assert data["players"] == [{"name": "Ana", "bot": None}, {"name": "Bo", "bot": "random"}]
+    row = _row()
+    assert all(f"`{field}`" in row for field in [*data, "name", "bot"])
