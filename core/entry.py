@@ -9,8 +9,8 @@ A person recording a game types what they see: the cards drawn, the dice rolled,
 - a prefix of a later word, when nothing else matches (``hercules`` for ``greece.hercules``);
 - numbers without their leading zeros (``a1`` for ``A01``);
 - the name a card shows, where the ruleset gives one (``names``: ``pal`` or ``palisade`` for ``A02`` named
-  "Palisade", ``soh`` for "Sanctuary of Hera"), by the same rules as an id; an id and a name that both match name
-  the same item once.
+  "Palisade", ``soh`` for "Sanctuary of Hera"), by the same rules as an id, when the entry names no item by its
+  id (so an entry that names an id names it as it did without names: ``a`` is ``A06`` beside ``B03`` Aqueduct).
 
 An exact name always wins, then a prefix, then words typed apart each beginning the item's word in its place
 (``ath-h1`` for ``athens-h1-1``, though ``athens-h2-1`` is also ``ath``, ``h``, ``1``), then an abbreviation, then
@@ -94,11 +94,13 @@ def shown_item(item: str, names: Names | None = None) -> str:
 
 def matches(token: str, items: Iterable[str], names: Names | None = None) -> list[str]:
     """The items ``token`` may name, from the first tier that names any (exact, prefix, abbreviation, later word),
-    by their ids or their ``names``; distinct, in natural order."""
-    if names:
-        by = _words_of(items, names)
-        return natural(set(by[w] for w in _matches(token, by)))
-    return _matches(token, items)
+    by their ids, else by their ``names``; distinct, in natural order."""
+    pool = list(items)
+    found = _matches(token, pool)
+    if found or not names:
+        return found
+    by = {w: it for w, it in _words_of(pool, names).items() if w != it}
+    return natural(set(by[w] for w in _matches(token, by)))
 
 
 def _matches(token: str, items: Iterable[str]) -> list[str]:

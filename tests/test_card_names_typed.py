@@ -109,3 +109,10 @@ def test_play_takes_a_card_by_its_name_as_soon_as_it_can_only_mean_one(table):
     assert settle_items(pending, "Palisade soh well carp stonem fore") == (
         "Palisade soh well carp stonem Forest ", True)
     assert begins_items(pending)("Palisade sanc")
+
+
+def test_an_entry_that_names_an_id_names_it_as_without_names_and_waits_while_a_name_may_be_meant():
+    names = {"A06": "Sanctuary of Hera", "B03": "Aqueduct"}
+    assert entry.resolve("a", ["A06", "B03"], names=names) == "A06"  # as before names were typed
+    assert entry.resolve("aq", ["A06", "B03"], names=names) == "B03"
+    assert entry.settled("a", ["A06", "B03"], names) is None  # 'aqueduct' may be on its way
