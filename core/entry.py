@@ -13,9 +13,10 @@ A person recording a game types what they see: the cards drawn, the dice rolled,
   id (so an entry that names an id names it as it did without names: ``a`` is ``A06`` beside ``B03`` Aqueduct).
 
 An exact name always wins, then a prefix, then words typed apart each beginning the item's word in its place
-(``ath-h1`` for ``athens-h1-1``, though ``athens-h2-1`` is also ``ath``, ``h``, ``1``), then an abbreviation, then
-a later word; when the first of these that matches anything matches several items, the entry is refused and the
-candidates are named. Nothing here knows a ruleset: the CLI and the HTTP server share it.
+(``ath-h1`` for ``athens-h1-1``, though ``athens-h2-1`` is also ``ath``, ``h``, ``1``), then an abbreviation (of
+several, those read in the fewest words: ``athh1`` is ``ath``, ``h1``, so athens-h1-1 too), then a later word; when
+the first of these that matches anything matches several items, the entry is refused and the candidates are
+named. Nothing here knows a ruleset: the CLI and the HTTP server share it.
 """
 
 from __future__ import annotations
@@ -124,11 +125,33 @@ def _matches(token: str, items: Iterable[str]) -> list[str]:
         lambda it: bool(squeezed) and _abbreviates(squeezed, words(it)),
         lambda it: bool(squeezed) and any(_abbreviates(squeezed, words(it)[i:]) for i in range(1, len(words(it)))),
     )
-    for tier in tiers:
+    for n, tier in enumerate(tiers):
         found = [it for it in pool if tier(it)]
+        if len(found) > 1 and n == ABBREVIATION:  # 'athh1' read in the fewest words: ath, h1 (athens-h1-1)
+            fewest = {it: _fewest(squeezed, words(it)) for it in found}
+            least = min(v for v in fewest.values() if v is not None)
+            found = [it for it in found if fewest[it] == least]
         if found:
             return found
     return []
+
+
+ABBREVIATION = 5
+"""The tier of ``_matches`` that reads an entry typed together as the prefixes of an item's words."""
+
+
+def _fewest(token: str, ws: Sequence[str]) -> int | None:
+    """The fewest of ``ws``'s words (from the first, in order) whose prefixes make ``token``, or None: ``athh1`` is
+    two words of athens-h1-1 (``ath``, ``h1``) and three of athens-h2-1 (``ath``, ``h``, ``1``)."""
+    if not token:
+        return 0
+    best = None
+    for k in range(min(len(token), len(ws[0]) if ws else 0), 0, -1):
+        if token[:k] == ws[0][:k]:
+            rest = _fewest(token[k:], ws[1:])
+            if rest is not None and (best is None or rest + 1 < best):
+                best = rest + 1
+    return best
 
 
 def quoted(token: str) -> str:

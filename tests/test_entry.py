@@ -160,5 +160,19 @@ def test_words_typed_apart_name_the_item_whose_words_they_begin_in_place(typed, 
     counters = [f"{city}-{kind}{n}-1" for city in ("athens", "sparta") for kind, top in (("h", 3), ("t", 4))
                 for n in range(1, top + 1)]
     assert entry.resolve(typed, counters) == meant
-    with pytest.raises(entry.EntryError, match="'athh1' is ambiguous"):  # typed together: any reading, as before
-        entry.resolve("athh1", counters)
+    together = typed.replace("-", "").replace(" ", "")  # typed together, read in the fewest words: the same item
+    assert entry.resolve(together, counters) == meant
+
+
+def test_an_abbreviation_read_in_fewer_words_names_no_item_an_entry_named_before_otherwise():
+    """Of several items an abbreviation names, those it reads in the fewest words are meant ('athh1': ath, h1):
+    only an entry refused as ambiguous before may now name an item; one that named an item names the same one."""
+    counters = [f"{city}-{kind}{n}-{c}" for city in ("athens", "argos") for kind, top in (("h", 3), ("t", 4))
+                for n in range(1, top + 1) for c in (1, 2)]
+    assert entry.resolve("athh1", [c for c in counters if c.endswith("-1")]) == "athens-h1-1"
+    with pytest.raises(entry.EntryError, match="'athh1' is ambiguous: it may be athens-h1-1, athens-h1-2;"):
+        entry.resolve("athh1", counters)  # two counters of the kind: both read as ath, h1
+    with pytest.raises(entry.EntryError, match="'ah1' is ambiguous: it may be argos-h1-1, athens-h1-1;"):
+        entry.resolve("ah1", [c for c in counters if c.endswith("-1")])
+    with pytest.raises(entry.EntryError, match="'gb2' is ambiguous"):  # both read in three words, as before
+        entry.resolve("gb2", ["greece.bowman.2", "greece.bowman.20"])
