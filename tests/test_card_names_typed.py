@@ -116,3 +116,14 @@ def test_an_entry_that_names_an_id_names_it_as_without_names_and_waits_while_a_n
     assert entry.resolve("a", ["A06", "B03"], names=names) == "A06"  # as before names were typed
     assert entry.resolve("aq", ["A06", "B03"], names=names) == "B03"
     assert entry.settled("a", ["A06", "B03"], names) is None  # 'aqueduct' may be on its way
+
+
+def test_the_host_is_told_the_names_of_the_cards_to_type_and_a_seat_neither_items_nor_names(table):
+    from agon.server.api import HOST, pending_for
+
+    svc, gid = table
+    line = svc.load(gid)
+    host = pending_for(line, HOST)
+    assert host["names"]["A02"] == "Palisade" and set(host["names"]) == set(host["items"])
+    seat = pending_for(line, "Ana")
+    assert "items" not in seat and "names" not in seat
