@@ -1,7 +1,8 @@
 """What a player reads names cards in words: a power card or a civilization by its name ("Lion Gate", "Mycenae"), a
 catastrophe by its name ("Tempest") and a special building's function by what it does (rulebook, 'Edifícios
 Especiais'); never by an id (``A04``, ``mycenae``) or a code (``tempest``, ``market``). Ids stay where a person
-types them: the events' JSON, the chance outcomes typed at a table and the 'id' column beside a card's name."""
+types them: the events' JSON, the chance outcomes typed at a table, the 'id' column beside a card's name, and the
+id just before the name in an option (``A04 Lion Gate``), which a table may type."""
 
 from __future__ import annotations
 
@@ -45,7 +46,9 @@ def wrong(s, player: str) -> list:
 @pytest.mark.parametrize("players, seed", [(2, 1), (3, 2), (4, 3), (5, 4)])
 def test_no_option_log_line_status_view_or_refusal_of_a_bot_game_names_a_card_by_id_or_code(players, seed):
     said = texts(RS, created(players, seed), "greedy", wrong, typed=frozenset({"id"}))
-    assert named_by_id(said, IDS) == []
+    beside = re.compile("|".join(re.escape(f"{c.id} {c.name}") for c in CAT.power.values()))
+    assert any(beside.search(t) for t in said)  # the options: each card's id before its name
+    assert named_by_id([beside.sub("", t) for t in said], IDS) == []  # never an id alone
     joined = "\n".join(said)
     assert "Lion Gate" in joined and "Tempest" in joined  # cards and catastrophes are named
 
