@@ -209,7 +209,8 @@ async function readSteps() {
 }
 function drawSteps(q, position) {
   const box = el("div"); box.id = "steps";
-  box.appendChild(el("p", q.chosen.length ? "So far: " + q.chosen.map(c => c.field + " " + c.value).join(", ")
+  // the values chosen, as play shows them: an event's field names ('nominee_city') are not the table's words
+  box.appendChild(el("p", q.chosen.length ? "So far: " + q.chosen.map(c => c.value).join(", ")
     : "Build your decision step by step.", "muted"));
   const take = words => { earlier.push(chosen); chosen = words; refresh(); };
   if (q.complete) {

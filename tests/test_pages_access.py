@@ -182,6 +182,7 @@ def test_a_decision_of_many_variants_is_built_step_by_step_with_the_keyboard(bro
         page.wait_for_function(f"{so_far}.startsWith('So far')")
         assert _kept(page)["first"]
         taken = page.evaluate(so_far)
+        assert not taken.startswith("So far: tile ")  # the value chosen, not the event's field name before it
         _tab_to(page, lambda f: f["cls"] == "back")
         page.keyboard.press("Space")
         page.wait_for_function(f"!{so_far}.startsWith('So far')")
