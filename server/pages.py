@@ -93,7 +93,8 @@ function reopening(open) { let wait = 2000;
 # The shared script: rendering a view as tables, reading the API with the seat's token, following the stream.
 SCRIPT = REOPENING + r"""
 const GAME = document.body.dataset.game;
-const TOKEN = (/[#&]token=([^&]+)/.exec(location.hash) || [])[1] || null;
+function hashToken() { return (/[#&]token=([^&]+)/.exec(location.hash) || [])[1] || null; }
+const TOKEN = hashToken();
 function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text;
   if (cls) e.className = cls; return e; }
 // The view is rendered as it comes, whatever the ruleset: its field names as words, the seat's own entries (under
@@ -305,6 +306,9 @@ document.getElementById("chance-form").onsubmit = ev => { ev.preventDefault();
 document.getElementById("undo").onclick = async () => {
   showError(null); errorAt = null;
   try { await call("POST", "/undo", {}); await loadLog(); await refresh(); } catch (e) { refused(e); } };
+// another seat's link opened in this tab differs from its address only after '#', so the browser does not load the
+// page again: it is loaded for the token the address now holds, not left acting as the seat it showed
+window.addEventListener("hashchange", () => { if (hashToken() !== TOKEN) location.reload(); });
 refresh(); loadLog().catch(showError);
 follow(appendLog, () => refresh(), refused);  // the stream's report stays up until the game moves on
 """)

@@ -621,3 +621,27 @@ def test_the_spectators_stream_report_of_trouble_is_shown_until_the_game_moves_o
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_another_seats_link_opened_in_the_same_tab_shows_that_seat(browser, server):
+    """Two players at one computer: Bo opens his link in the tab that shows Ana's seat. Only the address's fragment
+    differs, so the browser does not load the page again; the page went on as Ana's (her hand, her buttons) under
+    Bo's address. It now shows the seat of the link it holds, and a link whose token opens no seat says so."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
+                                                    "seed": 4}).json()
+    errors: list[str] = []
+    ctx, page = _context(browser, errors)
+    try:
+        page.goto(base + created["seats"]["Ana"]["link"])
+        page.wait_for_function("document.getElementById('you').textContent === 'You play Ana.'")
+        page.goto(base + created["seats"]["Bo"]["link"])
+        page.wait_for_function("document.getElementById('you').textContent === 'You play Bo.'")
+        page.goto(f"{base}/games/{created['game']}/seat#token=not-a-token")
+        page.wait_for_function("document.getElementById('error').textContent.length > 0")
+        assert page.inner_text("#error") == ("this token opens no seat of this game; use the link you were given"
+                                             " when the game was created")
+        assert "Bo" not in page.inner_text("#you")
+        assert not errors, errors
+    finally:
+        ctx.close()
