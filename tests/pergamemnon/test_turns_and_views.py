@@ -108,3 +108,20 @@ def test_an_out_of_turn_decision_with_as_names_the_rule_as_the_json_does(agon):
     assert typed.exit_code == as_json.exit_code == 1
     assert f"it is {acting}'s turn, not {other}'s" in typed.stderr and "(rulebook, 'O jogo')" in typed.stderr
     assert typed.stderr == as_json.stderr
+
+
+def test_the_prompt_to_reinforce_names_whose_card_was_struck_for_everyone_who_reads_the_status():
+    """The status line ('Bob to act: ...') is read by every seat and the host: its prompt said 'against your 3',
+    which the attacker read as their own card. It names the struck player instead."""
+    start = battle_game()
+    struck = []  # a card struck but not beaten yet: its owner is asked to reinforce or yield
+    for attack in (e for e in rs.legal(start) if isinstance(e, Attacked)):
+        laid = play(start, attack)
+        for defence in rs.legal(laid):
+            s = play(laid, defence)
+            if s.phase == "battle" and not isinstance(rs.pending(s), Chance):
+                struck.append(rs.pending(s))
+    assert struck
+    pending = struck[0]
+    assert pending.prompt.endswith(": reinforce or yield")
+    assert "your" not in pending.prompt and f"against {pending.player}'s " in pending.prompt

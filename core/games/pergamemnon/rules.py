@@ -120,7 +120,7 @@ def pending(s: State) -> Pending:
         if not b.defender_cards:
             return Decision(b.defender, f"lay a card against {b.attacker}'s {b.weapon}")
         st = b.strikes[-1]
-        return Decision(st.struck, f"{st.weapon} {st.value} against your {st.defence}: reinforce or yield")
+        return Decision(st.struck, f"{st.weapon} {st.value} against {st.struck}'s {st.defence}: reinforce or yield")
     if s.phase == "place" and s.aftermath is not None:
         return Decision(s.aftermath.winner, "place the captured cards (discard pile or under the city)")
     if s.phase == "discard" and s.aftermath is not None:
