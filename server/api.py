@@ -459,7 +459,8 @@ def options_data(line: Line, seat: str | None, brief: bool = False) -> dict[str,
                               for i, ev in enumerate(line.ruleset.legal(line.state), 1)]
     elif isinstance(p, Decision):
         out["note"] = (f"{p.player} decides now; only their seat sees their options" if seat != HOST else
-                       f"{p.player} decides now with their own link; the host enters chance outcomes")
+                       f"{p.player} decides now with their own link" + (
+                           "; the host enters chance outcomes" if line.created.table else ""))
     elif isinstance(p, Chance) and line.created.table:
         out["note"] = ("enter the outcome: dice as numbers ('3 5'), cards by id, or 'seed' to let agon draw it"
                        if seat == HOST else "the host enters this chance outcome")
@@ -593,8 +594,8 @@ def act(call: Call) -> Any:
     pending = line.pending
     if isinstance(pending, Decision):
         if seat == HOST:
-            raise HttpError(403, f"{pending.player} decides now, with their own link; the host enters chance"
-                                 " outcomes")
+            raise HttpError(403, f"{pending.player} decides now, with their own link" + (
+                "; the host enters chance outcomes" if line.created.table else ""))
         if seat != pending.player:
             raise ServiceError(f"refused: turn order: {pending.player} must act now ({pending.prompt}), not {seat}")
         recorded, now = _record(call, line, choice, expect, as_player=seat)

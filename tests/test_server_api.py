@@ -837,3 +837,22 @@ def test_a_branch_made_past_a_snapshot_where_a_person_acts_takes_their_decision(
     assert r.json()["event"] > at
     listed = {x["game"]: x for x in client.get("/api/games").json()}[gid]
     assert "damaged" not in json.dumps(listed)
+
+
+def test_the_hosts_note_on_a_players_turn_says_the_host_enters_chance_only_in_a_table_game(client):
+    """The host's page shows the options' note while a player decides: it told the host of a game whose chance
+    agon draws (not played at a real table) that the host enters chance outcomes, which they never do there."""
+    for table in (False, True):
+        g = new_duel(client, table=table)
+        gid = g["game"]
+        if table:  # the host enters the deal, then a player decides
+            while client.get(f"/api/games/{gid}").json()["pending"]["kind"] == "chance":
+                assert client.post(f"/api/games/{gid}/act", json={"choice": "seed"},
+                                   headers=bearer(g["host"]["token"])).status_code == 200
+        who, _ = acting(client, g)
+        note = client.get(f"/api/games/{gid}/options", headers=bearer(g["host"]["token"])).json()["note"]
+        assert note.startswith(f"{who} decides now with their own link")
+        assert ("the host enters chance outcomes" in note) == table, note
+        r = client.post(f"/api/games/{gid}/act", json={"choice": "1"}, headers=bearer(g["host"]["token"]))
+        assert r.status_code == 403 and r.json()["error"].startswith(f"{who} decides now, with their own link")
+        assert ("the host enters chance outcomes" in r.json()["error"]) == table, r.json()
