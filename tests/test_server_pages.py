@@ -247,8 +247,8 @@ def test_a_player_named_host_is_told_apart_from_the_hosts_link(browser, server):
         page.wait_for_selector("#status[data-event]")
         assert page.inner_text("#you") == "You play host."
         assert page.inner_text("#status").startswith("Your turn. ") and page.locator("#options > button").count()
-        page.goto(base + created["host"]["link"])
-        page.reload()  # the fragment alone changed: the page is read again with the host's token
+        page.goto(base + created["host"]["link"])  # the fragment alone changed: the page loads itself again
+        page.wait_for_function("document.getElementById('you').textContent.startsWith('You are the host')")
         page.wait_for_selector("#status[data-event]")
         assert page.inner_text("#you") == "You are the host (the table's recorder)."
         assert "Your turn" not in page.inner_text("#status") and "your turn" not in page.title()
