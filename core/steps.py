@@ -163,9 +163,17 @@ def ask(ruleset: Ruleset, state: State, chosen: Chosen = ()) -> Question | Event
     if {v.lower() for v in now.values} & {k.lower() for k in others}:
         return kinds
     return Question(now.field, f"{now.prompt} (or another kind of decision: {', '.join(others)})",
-                    now.choices + tuple(Choice(k, "another kind of decision") for k in others),
+                    now.choices + tuple(Choice(tag_label(t), _kind_words(ruleset, state, legal, t))
+                                        for t in tags if t != usual),
                     now.accepts + (tag_label(usual),),
                     now.other + tuple((k, TYPE) for k in [*others, tag_label(usual)]))
+
+
+def _kind_words(ruleset: Ruleset, state: State, legal: list[Event], tag: str) -> str:
+    """Another kind of decision offered beside the usual kind's first step, in words: the decision itself when the
+    kind is one (its name alone, 'perikles-played', tells a newcomer nothing), else that it is another kind."""
+    kind = [ev for ev in legal if tag_of(ev) == tag]
+    return option_text(ruleset, state, kind[0]) if len(kind) == 1 else "another kind of decision"
 
 
 def _kind_named(ruleset: Ruleset, state: State, word: str) -> str | None:

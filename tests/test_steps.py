@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from agon.core import entry, steps
+from agon.core.engine import option_text
 from agon.core.games.perikles import RULESET as PERIKLES
 from agon.core.transfer import import_data
 from agon.events.perikles import BattleTileKept, ForcesCommitted, Placement
@@ -231,6 +232,29 @@ def test_the_usual_kind_of_decision_is_not_asked_for_and_the_others_are_offered_
     assert steps.build(PERIKLES, s, " ".join(["influence-tile-taken", *words])) == ev
 
 
+def test_another_kind_of_decision_that_is_one_decision_is_offered_in_its_own_words(sqlite_svc):
+    """Beside the first step of the usual kind, another kind is offered by its name ('perikles-played'), which a
+    newcomer at a seat's page (its button) or at 'agon play' cannot read: when that kind is one decision, its
+    choice says what it does ("Ana plays Perikles and places 2 cubes in Athens.")."""
+    game = import_data(sqlite_svc, PERIKLES_4P.read_bytes()).game_id
+    told = {}
+    for st in sqlite_svc.load(game).steps():
+        if st.before is None or not steps.stepwise(PERIKLES, st.before):
+            continue
+        first = steps.ask(PERIKLES, st.before)
+        if not isinstance(first, steps.Question) or first.field == steps.TYPE:
+            continue
+        for c in first.choices:
+            if first.field_of(c.value) == steps.TYPE:
+                kind = [e for e in PERIKLES.legal(st.before) if steps.tag_label(steps.tag_of(e)) == c.value]
+                told[len(kind) == 1] = (c.label, option_text(PERIKLES, st.before, kind[0]))
+        if len(told) == 2:
+            break
+    label, text = told[True]
+    assert label == text and " plays Perikles " in label, label
+    assert told[False][0] == "another kind of decision"  # many decisions of that kind: built after its name
+
+
 def test_a_step_is_settled_once_its_word_can_only_name_one_value_and_the_last_step_ends_the_decision():
     s = commit_position()
     assert steps.settle(PERIKLES, s, "a") is None  # argos-2 or athens-2
@@ -294,9 +318,7 @@ def test_a_pass_is_taken_for_each_person_asked_in_turn_whatever_their_tile_and_n
 
 
 def _nomination_position(svc):
-    from pathlib import Path
-
-    game = import_data(svc, (Path(__file__).parent.parent / "replays" / "perikles-4p.jsonl").read_bytes()).game_id
+    game = import_data(svc, PERIKLES_4P.read_bytes()).game_id
     at = next(st for st in svc.load(game).steps() if steps.tag_of(st.event) == "perikles.candidate_nominated")
     nominations = [ev for ev in PERIKLES.legal(at.before) if steps.tag_of(ev) == "perikles.candidate_nominated"]
     assert steps.tag_of(PERIKLES.legal(at.before)[0]) == "perikles.nomination_passed"  # the pass is listed first
