@@ -28,7 +28,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from agon.core import registry, seats
+from agon.core import entry, registry, seats
 from agon.core import steps as steps_mod
 from agon.core.bots import bots_of
 from agon.core.engine import PUBLIC, Chance, Decision, Step, option_text
@@ -396,7 +396,8 @@ def pending_for(line: Line, seat: str | None) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": "chance", "chance": p.kind, "label": p.label, "count": p.count,
                                "sides": p.sides, "entered_by": "host" if line.created.table else "seed"}
         if seat == HOST:  # the recorder types what was drawn at the table
-            out["items"] = sorted(set(p.names)) if p.kind == "draw" else list(p.items)
+            # as counted (c2 before c10), as a refused entry lists them: the host looks a card up here
+            out["items"] = entry.natural(set(p.names)) if p.kind == "draw" else list(p.items)
             if p.item_names:
                 out["names"] = p.named
         return out

@@ -856,3 +856,22 @@ def test_the_hosts_note_on_a_players_turn_says_the_host_enters_chance_only_in_a_
         r = client.post(f"/api/games/{gid}/act", json={"choice": "1"}, headers=bearer(g["host"]["token"]))
         assert r.status_code == 403 and r.json()["error"].startswith(f"{who} decides now, with their own link")
         assert ("the host enters chance outcomes" in r.json()["error"]) == table, r.json()
+
+
+def test_the_items_a_host_may_type_are_listed_in_the_order_a_person_counts_them(client):
+    """The host's page lists what a draw at the table may be, which the host reads to find a card's id: Adamastor's
+    cards were listed as text sorts them (c1, c10, c11, ..., c19, c2, c20), c2 nineteen places after c1; they
+    come as counted, as a refused entry already lists them."""
+    g = client.post("/api/games", json={"ruleset": "adamastor", "players": ["Ana"], "seed": 2, "table": True}).json()
+    gid, host = g["game"], bearer(g["host"]["token"])
+    for _ in range(20):
+        pending = client.get(f"/api/games/{gid}", headers=host).json()["pending"]
+        if pending["kind"] == "chance" and len(pending["items"]) > 10:
+            break
+        who = "host" if pending["kind"] == "chance" else pending["player"]
+        token = g["host"]["token"] if who == "host" else g["seats"][who]["token"]
+        assert client.post(f"/api/games/{gid}/act", json={"choice": "seed" if who == "host" else "1"},
+                           headers=bearer(token)).status_code == 200
+    items = pending["items"]
+    numbers = [int(i[1:]) for i in items]
+    assert len(items) > 10 and all(i.startswith("c") for i in items) and numbers == sorted(numbers), items
