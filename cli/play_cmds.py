@@ -592,13 +592,10 @@ def play(
             print_in_turn(line, run)
         match = None
         try:
-            while True:
-                answer, ended = keyread.read(completion(line, stepping, chosen), beginning(line, stepping, chosen),
-                                             after_ended=after_ended)
-                if answer.strip() or not after_ended:
-                    break
-                after_ended = False  # an Enter typed after an entry that ended by itself: ignored
-            after_ended = ended
+            # the Enter typed after an entry that ended by itself is swallowed by the key reader (only a terminal's
+            # entries end by themselves), so an Enter after it is an entry: the one legal decision, say
+            answer, after_ended = keyread.read(completion(line, stepping, chosen), beginning(line, stepping, chosen),
+                                               after_ended=after_ended)
         except (EOFError, typer.Abort):  # Ctrl-D or Ctrl-C: stopped as by q
             console.print("\nStopped; every decision so far is recorded. Go on later with:"
                           f" {agon_line(f'play {line.game.id}{branch_flag(line)}')}", markup=False)

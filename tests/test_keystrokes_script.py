@@ -158,3 +158,20 @@ def test_the_baseline_filters_a_long_option_list_by_as_many_of_its_words_as_sing
 def _recorded(svc, ks):
     """The shipped perikles-4p replay, imported into ``svc``, as its line."""
     return svc.load(import_data(svc, (ks.ROOT / "replays" / "perikles-4p.jsonl").read_bytes()).game_id)
+
+
+def test_the_shortest_replay_types_through_play_as_the_readme_table_says():
+    """The whole measurement on the shortest replay, through the real ``agon play`` in a pty: the game typed is
+    recorded event for event (the script exits 1 where play diverges, as when an Enter after an entry that ended
+    by itself was swallowed by both the key reader and play, so the one legal decision waited for a third), and its
+    events and keystrokes are the README table's."""
+    import re
+    import subprocess
+
+    done = subprocess.run([sys.executable, str(SCRIPT), "adamastor-solo-regular"], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr + done.stdout
+    events, keys = re.search(r"^adamastor-solo-regular +(\d+) +\d+ +(\d+) ", done.stdout, re.M).groups()
+    readme = (SCRIPT.parent.parent / "README.md").read_text()
+    row = re.search(r"^\| adamastor-solo-regular \| ([\d,]+) \| ([\d,]+) \|", readme, re.M)
+    assert row is not None and (row[1].replace(",", ""), row[2].replace(",", "")) == (events, keys)
