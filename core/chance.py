@@ -121,19 +121,20 @@ def check(chance: Chance, outcome: tuple[Any, ...]) -> None:
         have = Counter(chance.items)
         missing = Counter(outcome) - have
         if missing and chance.unseen:  # which items are left is hidden: neither listed nor counted
-            unknown = sorted(set(map(str, outcome)) - set(chance.unseen))
+            unknown = entry.natural(set(map(str, outcome)) - set(chance.unseen))
             if unknown:
                 raise BadOutcome(f"{chance.label}: {', '.join(unknown)} cannot be drawn here;"
-                                 f" possible: {', '.join(chance.unseen)}")
+                                 f" possible: {entry.possible(chance.unseen)}")
             raise BadOutcome(f"{chance.label}: what is recorded as left cannot give {' '.join(map(str, outcome))};"
                              " check what was drawn (which items are left is not shown to anyone)")
         if missing:
-            over = [f"{x} ({have[x]} left)" for x in sorted(missing, key=str) if have[x]]  # named too often
+            # named too often; in counted order (c2 before c10), as every list of items shown to a person
+            over = [f"{x} ({have[x]} left)" for x in entry.natural(map(str, missing)) if have[x]]
             if over:
                 raise BadOutcome(f"{chance.label}: only so many copies can be drawn here: {', '.join(over)}")
             raise BadOutcome(
-                f"{chance.label}: {', '.join(sorted(map(str, missing)))} cannot be drawn here;"
-                f" possible: {', '.join(sorted(set(chance.items)))}"
+                f"{chance.label}: {', '.join(entry.natural(set(map(str, missing))))} cannot be drawn here;"
+                f" possible: {entry.possible(chance.items, chance.named)}"
             )
         return
     if Counter(outcome) != Counter(chance.items):

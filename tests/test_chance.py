@@ -89,3 +89,25 @@ def test_items_of_a_group_read_in_no_order_are_put_in_natural_order_and_the_rest
         "c2", "c7", "c10", "c1", "c3", "c12", "c9")
     ordered = Chance("draw", "one per seat", lambda o: o, count=2, items=("a", "b", "c"))
     assert chance.canonical(ordered, ("c", "a")) == ("c", "a")  # nothing declared unordered: as typed
+
+
+def test_a_refused_draw_lists_what_it_names_and_what_is_possible_as_counted_not_as_text_sorts():
+    """The items a refused draw names, and those it may be, were listed as text sorts them (c1, c10, c11, c2), so a
+    person looking a card up found c2 after c12; they come as counted, as every other list of items shown."""
+    deck = tuple(f"c{i}" for i in range(1, 13))
+    c = Chance("draw", "draw 2 cards", lambda o: o, count=2, items=deck)
+    with pytest.raises(chance.BadOutcome) as e:
+        chance.check(c, ("c10", "c9x"))
+    assert str(e.value) == ("draw 2 cards: c9x cannot be drawn here;"
+                            f" possible: {', '.join(f'c{i}' for i in range(1, 13))}"), str(e.value)
+    with pytest.raises(chance.BadOutcome) as e:
+        chance.check(c, ("c10x", "c2x"))
+    assert "c2x, c10x cannot be drawn here" in str(e.value)
+    twice = Chance("draw", "draw 4 cards", lambda o: o, count=4, items=("c10", "c2", "c3", "c4"))
+    with pytest.raises(chance.BadOutcome) as e:
+        chance.check(twice, ("c10", "c10", "c2", "c2"))
+    assert str(e.value).endswith("c2 (1 left), c10 (1 left)"), str(e.value)
+    coins = Chance("draw", "draw a coin", lambda o: o, count=1, items=("x",), unseen=("coin10", "coin2", "coin1"))
+    with pytest.raises(chance.BadOutcome) as e:
+        chance.check(coins, ("coin3",))
+    assert str(e.value).endswith("possible: coin1, coin2, coin10"), str(e.value)
