@@ -51,6 +51,7 @@ vertical-align: top; } th { background: #fafafa; font-weight: 600; }
 #log p { margin: .15rem 0; overflow-wrap: anywhere; }
 .cols { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
 .cols > div { flex: 1 1 28rem; min-width: 0; } #view, #scores { overflow-x: auto; }
+#taken-back { padding: .3rem .8rem; border-left: 4px solid #D55E00; background: #fdf0e6; }
 #status.yours { border-left-color: #D55E00; background: #fdf0e6; font-weight: 600; }
 input, select { font-size: .95rem; max-width: 100%; } code { background: #f4f4f4; padding: 0 .2rem; }
 #links a { overflow-wrap: anywhere; } #games-box { overflow-x: auto; }
@@ -167,16 +168,31 @@ async function call(method, path, body) {
   return data;
 }
 function showError(e) { document.getElementById("error").textContent = e ? String(e.message || e) : ""; }
-function logLine(row) { const p = el("p"); p.dataset.n = row.n;
+function logLine(row) { const p = el("p"); p.dataset.n = row.n; p.dataset.actor = row.actor;
   p.appendChild(el("span", "#" + row.n + " ", "muted"));
   // who decided, unless the sentence begins with that name already (as cli/render.py's said)
   const nobody = row.actor === "chance" || row.actor === "setup" || row.text.startsWith(row.actor + " ");
   p.appendChild(el("span", (nobody ? "" : row.actor + ": ") + row.text));
   return p; }
+// the seat's own undo under way on this page: the decision it takes back is no news to be told of
+let undoing = false;
 async function loadLog() {
   const log = document.getElementById("log"); const data = await call("GET", "/log");
+  const kept = new Set(data.events.map(r => r.n + " " + logLine(r).textContent));
+  // the seat's own decisions this page showed that the record no longer holds: someone else took them back
+  const gone = ME === null || undoing ? [] : [...log.children].filter(p => p.dataset.actor === ME
+    && !kept.has(p.dataset.n + " " + p.textContent));
   log.replaceChildren(...data.events.map(logLine)); log.scrollTop = log.scrollHeight;
+  if (gone.length) takenBack(gone.map(p => p.lastChild.textContent), Number(gone[gone.length - 1].dataset.n));
 }
+// said on a player's page, and read out, until they decide again: only the decisions of their own it showed them
+function takenBack(texts, n) { const note = document.getElementById("taken-back");
+  note.textContent = (texts.length === 1 ? "The host took back your last decision (#" + n + "): "
+    : "The host took back your last " + texts.length + " decisions, the last (#" + n + "): ")
+    + texts[texts.length - 1];
+  note.hidden = false; }
+function clearTakenBack() { const note = document.getElementById("taken-back"); note.hidden = true;
+  note.textContent = ""; }
 // the stream says it is a page's in its query (a browser's EventSource sends no header of its own), so that what
 // it reports names what to do on the page, as every request's refusal does (server/api.py FACE_PARAM)
 function follow(onRecorded, onChange, onError) {
@@ -289,7 +305,8 @@ let errorAt = null;
 function refused(e) { showError(e); errorAt = current ? current.event : null; }
 async function act(choice, expect) {
   showError(null); errorAt = null;
-  try { await call("POST", "/act", {choice: String(choice), expect}); await refresh(); } catch (e) {
+  try { await call("POST", "/act", {choice: String(choice), expect}); clearTakenBack(); await refresh(); }
+  catch (e) {
     if (e.status !== 409) { refused(e); return; }
     // the game moved before this click arrived (another seat, an undo, or this seat's other page): the sentence
     // says how, in the page's words, and the page shows the game as it is now
@@ -305,7 +322,9 @@ document.getElementById("chance-form").onsubmit = ev => { ev.preventDefault();
   act(typed, current ? current.position : undefined); };
 document.getElementById("undo").onclick = async () => {
   showError(null); errorAt = null;
-  try { await call("POST", "/undo", {}); await loadLog(); await refresh(); } catch (e) { refused(e); } };
+  undoing = true;  // what this undo takes back is not told as the host's
+  try { await call("POST", "/undo", {}); clearTakenBack(); await loadLog(); await refresh(); }
+  catch (e) { refused(e); } finally { undoing = false; } };
 // another seat's link opened in this tab differs from its address only after '#', so the browser does not load the
 // page again: it is loaded for the token the address now holds, not left acting as the seat it showed
 window.addEventListener("hashchange", () => { if (hashToken() !== TOKEN) location.reload(); });
@@ -476,6 +495,7 @@ async def seat(request: Request) -> Response:
 <p class="sub" id="you"></p>
 <p id="status" role="status" tabindex="-1"></p>
 <p class="err" id="error" role="alert"></p>
+<p id="taken-back" role="status" hidden></p>
 <div class="cols">
 <div><h2 id="options-title">Your decisions</h2><div id="options" role="group" aria-labelledby="options-title"></div>
 <div id="chance" hidden><h2 id="chance-title">Chance outcome</h2><p class="muted" id="chance-items"></p>

@@ -645,3 +645,49 @@ def test_another_seats_link_opened_in_the_same_tab_shows_that_seat(browser, serv
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_a_player_whose_decision_the_host_takes_back_is_told_so_on_their_page(browser, server):
+    """The host's undo of a player's decision changed only the record and the status on that player's page: it now
+    says, until they decide again, that the host took it back, in the words their record showed it. The other
+    player, none of whose decisions was taken back, is told nothing; a player's own undo is no news to them."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
+                                                    "seed": 3}).json()
+    gid = created["game"]
+    who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    other = "Bo" if who == "Ana" else "Ana"
+    errors: list[str] = []
+    ctx, me = _context(browser, errors)
+    ctx2, them = _context(browser, errors)
+    try:
+        for page, name in ((me, who), (them, other)):
+            page.goto(base + created["seats"][name]["link"])
+        me.wait_for_selector("#options > button")
+        me.locator("#options > button", has_text=" bids ").first.click()
+        them.wait_for_selector("#options > button")
+        mine = httpx.get(f"{base}/api/games/{gid}/log", params={"token": created["seats"][who]["token"]}).json()
+        row = next(r for r in reversed(mine["events"]) if r["actor"] == who)
+        shown = me.inner_text(f'#log p[data-n="{row["n"]}"]')
+        assert not me.is_visible("#taken-back") and not them.is_visible("#taken-back")
+        host = {"Authorization": f"Bearer {created['host']['token']}"}
+        assert httpx.post(f"{base}/api/games/{gid}/undo", json={}, headers=host).status_code == 200
+        me.wait_for_selector("#taken-back", state="visible")
+        said = me.inner_text("#taken-back")
+        assert said == f"The host took back your last decision (#{row['n']}): " + shown.split(" ", 1)[1], said
+        them.wait_for_function("document.querySelectorAll('#options > button').length === 0")
+        me.wait_for_selector("#options > button")
+        assert not them.is_visible("#taken-back") and them.inner_text("#taken-back") == ""
+        # deciding again clears the note; taking that decision back oneself tells nothing
+        me.locator("#options > button", has_text=" bids ").first.click()
+        me.wait_for_selector("#taken-back", state="hidden")
+        me.wait_for_selector("#undo", state="visible")
+        me.click("#undo")
+        me.wait_for_selector("#options > button")
+        them.wait_for_function("document.querySelectorAll('#options > button').length === 0")
+        assert not me.is_visible("#taken-back") and me.inner_text("#taken-back") == ""
+        assert not errors, errors
+    finally:
+        ctx.close()
+        ctx2.close()
+
