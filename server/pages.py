@@ -276,6 +276,9 @@ async function refresh() {
     o.options.forEach(opt => { const b = el("button", opt.n + ". " + opt.text); b.dataset.n = opt.n;
       b.onclick = () => act(opt.n, o.position); box.appendChild(b); });
     if (o.note) box.appendChild(el("p", o.note, "muted"));
+    // the heading only over something: not on a page with no seat (no decision is its own), nor a finished game's
+    document.getElementById("options-title").hidden = !box.children.length || (!s.host && !s.you);
+    box.hidden = !box.children.length;
     document.getElementById("chance").hidden = !(s.host && s.pending.kind === "chance" && s.table);
     const p = s.pending;  // what the host may type: the items to draw from, or dice (which have no items to list)
     if (p.kind === "chance") document.getElementById("chance-items").textContent = p.chance === "dice"

@@ -691,3 +691,31 @@ def test_a_player_whose_decision_the_host_takes_back_is_told_so_on_their_page(br
         ctx.close()
         ctx2.close()
 
+
+def test_the_decisions_heading_shows_only_over_decisions_or_a_note_of_the_seats_own(browser, server):
+    """A seat's page opened without a token, and the page of a game that is over, showed a "Your decisions"
+    heading with nothing of the reader's under it; it shows only where there is something."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
+                                                    "seed": 3}).json()
+    gid = created["game"]
+    who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    other = "Bo" if who == "Ana" else "Ana"
+    over = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": [], "seed": 3, "bots": [
+        {"name": "Cy", "kind": "random"}, {"name": "Di", "kind": "random"}]}).json()
+    assert httpx.get(f"{base}/api/games/{over['game']}").json()["pending"]["kind"] == "over"
+    errors: list[str] = []
+    ctx, page = _context(browser, errors)
+    try:
+        for link, shown in ((f"/games/{gid}/seat", False), (created["seats"][who]["link"], True),
+                            (created["seats"][other]["link"], True), (created["host"]["link"], True),
+                            (over["host"]["link"], False)):
+            page.goto(base + "/")  # another seat's link in the same tab would only change the fragment
+            page.goto(base + link)
+            page.wait_for_selector("#status[data-event]")
+            assert page.is_visible("#options-title") == shown, link
+            if shown:
+                assert page.locator("#options > *").count() > 0, link
+        assert not errors, errors
+    finally:
+        ctx.close()
