@@ -179,7 +179,7 @@ let undoing = false;
 async function loadLog() {
   const log = document.getElementById("log"); const data = await call("GET", "/log");
   const kept = new Set(data.events.map(r => r.n + " " + logLine(r).textContent));
-  // the seat's own decisions this page showed that the record no longer holds: someone else took them back
+  // the seat's own decisions this page showed that the record no longer holds: taken back elsewhere (the host's undo, or this seat's on another device: the store does not say who)
   const gone = ME === null || undoing ? [] : [...log.children].filter(p => p.dataset.actor === ME
     && !kept.has(p.dataset.n + " " + p.textContent));
   log.replaceChildren(...data.events.map(logLine)); log.scrollTop = log.scrollHeight;
@@ -187,8 +187,8 @@ async function loadLog() {
 }
 // said on a player's page, and read out, until they decide again: only the decisions of their own it showed them
 function takenBack(texts, n) { const note = document.getElementById("taken-back");
-  note.textContent = (texts.length === 1 ? "The host took back your last decision (#" + n + "): "
-    : "The host took back your last " + texts.length + " decisions, the last (#" + n + "): ")
+  note.textContent = (texts.length === 1 ? "Your last decision (#" + n + ") was taken back: "
+    : "Your last " + texts.length + " decisions were taken back, the last (#" + n + "): ")
     + texts[texts.length - 1];
   note.hidden = false; }
 function clearTakenBack() { const note = document.getElementById("taken-back"); note.hidden = true;

@@ -649,7 +649,7 @@ def test_another_seats_link_opened_in_the_same_tab_shows_that_seat(browser, serv
 
 def test_a_player_whose_decision_the_host_takes_back_is_told_so_on_their_page(browser, server):
     """The host's undo of a player's decision changed only the record and the status on that player's page: it now
-    says, until they decide again, that the host took it back, in the words their record showed it. The other
+    says, until they decide again, that it was taken back, in the words their record showed it. The other
     player, none of whose decisions was taken back, is told nothing; a player's own undo is no news to them."""
     base, _ = server
     created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
@@ -674,7 +674,7 @@ def test_a_player_whose_decision_the_host_takes_back_is_told_so_on_their_page(br
         assert httpx.post(f"{base}/api/games/{gid}/undo", json={}, headers=host).status_code == 200
         me.wait_for_selector("#taken-back", state="visible")
         said = me.inner_text("#taken-back")
-        assert said == f"The host took back your last decision (#{row['n']}): " + shown.split(" ", 1)[1], said
+        assert said == f"Your last decision (#{row['n']}) was taken back: " + shown.split(" ", 1)[1], said
         them.wait_for_function("document.querySelectorAll('#options > button').length === 0")
         me.wait_for_selector("#options > button")
         assert not them.is_visible("#taken-back") and them.inner_text("#taken-back") == ""
