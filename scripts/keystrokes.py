@@ -599,11 +599,11 @@ def measure(name: str, work: Path) -> Result:
 
     def send(text: str, enter: bool = True) -> tuple[str, str]:
         """Type ``text`` (and Enter): the screen's text and the keys typed. An Enter alone right after an entry that
-        ended by itself is ignored by play, so it is typed twice (and counted: see ``account``); keys that would
-        go on spelling the word that ended the last entry (cli.keyread swallows them) get a space first."""
+        ended by itself is swallowed by play (no line, no new prompt), so it is typed twice (and counted: see
+        ``account``); keys that would go on spelling the word that ended the last entry (cli.keyread swallows them)
+        get a space first."""
         if text == "" and after_dice[0]:
-            child.sendline("")
-            child.expect(PROMPT)
+            child.sendline("")  # swallowed: nothing is shown for it
             carry[0] = None
         now = svc.load(game)
         keys, carry[0] = carried(memo(completion(now, asked_now(now), ())), carry[0], text, enter)

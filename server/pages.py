@@ -179,7 +179,8 @@ let undoing = false;
 async function loadLog() {
   const log = document.getElementById("log"); const data = await call("GET", "/log");
   const kept = new Set(data.events.map(r => r.n + " " + logLine(r).textContent));
-  // the seat's own decisions this page showed that the record no longer holds: taken back elsewhere (the host's undo, or this seat's on another device: the store does not say who)
+  // the seat's own decisions this page showed that the record no longer holds: taken back elsewhere (the host's
+  // undo, or this seat's on another device: the store does not say who)
   const gone = ME === null || undoing ? [] : [...log.children].filter(p => p.dataset.actor === ME
     && !kept.has(p.dataset.n + " " + p.textContent));
   log.replaceChildren(...data.events.map(logLine)); log.scrollTop = log.scrollHeight;
