@@ -426,6 +426,9 @@ def test_the_pages_ask_for_no_icon_and_log_no_error_in_the_browsers_console(brow
         page.wait_for_selector(".seat-link[data-who=spectators]")
         links = [a.get_attribute("href") for a in page.query_selector_all(".seat-link")]
         for link in links:
+            # each page loaded afresh: two seats' links differ only after '#', and a seat page reloads itself when
+            # that changes, a reload that would race the next goto
+            page.goto("about:blank")
             page.goto(base + link)
             page.wait_for_load_state("load")
         page.wait_for_timeout(500)  # a browser asks for the icon after the load
