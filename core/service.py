@@ -795,16 +795,17 @@ class Service:
 
     # -- reading -----------------------------------------------------------------------------------------------
 
-    def load(self, game_ref: str, branch: str | None = None, whole: bool = False) -> Line:
+    def load(self, game_ref: str, branch: str | None = None, whole: bool = False, keep: bool | None = None) -> Line:
         """The line of ``branch`` (default: the game's current branch). Read from its head back to the nearest state
-        snapshot, unless ``whole`` (or no snapshot is near): then from its first event."""
+        snapshot, unless ``whole`` (or no snapshot is near): then from its first event. ``keep``: whether its fold
+        keeps the snapshots it passes (default: unless ``whole``, which verify reads to check them)."""
         game, b = self._head(game_ref, branch)
         if not whole and self.snapshots:
             line = self._load_tail(game, b)
             if line is not None:
                 return line
         line = self._decode(game, b, self._read(game, b.name, b.head_id))
-        if not whole and self.snapshots:
+        if (not whole if keep is None else keep) and self.snapshots:
             line._keep = self._keeper(line.ruleset)
         return line
 
@@ -1785,10 +1786,7 @@ class Service:
             try:  # read whole, every hash checked: a line 'agon verify' found unreadable is read from its first
                 # event again, never from a snapshot after the damage (which would list it as sound); the fold
                 # keeps its snapshots, as a line read for want of one does
-                line = self.load(game_id, branch, whole=True)
-                if self.snapshots:
-                    line._keep = self._keeper(line.ruleset)
-                batch.append(line.summary)
+                batch.append(self.load(game_id, branch, whole=True, keep=True).summary)
             except ServiceError as e:
                 problems.append(f"{game_id}: {e}")
                 batch.append(summary_table.unreadable(game_id, branch, head_id, e))
