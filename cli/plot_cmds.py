@@ -143,32 +143,22 @@ def scores(
     _write(fig, _target(out, lines[0], kind, png), png, "the score timeline")
 
 
-RULESET_PLOTS: set[str] = set()
-"""The plot commands that only some rulesets draw (``analysis.games``' ``FIGURES``); every other plot command that
-takes a GAME draws a game of any ruleset."""
-
-
-def _ruleset_kind(fn: Any) -> Any:
-    """Marks a plot command as one that only the rulesets with its figure draw."""
-    RULESET_PLOTS.add(fn.__name__)
-    return fn
-
-
 def game_plots(ruleset: str) -> list[str]:
     """The ``agon plot`` commands that draw a game of ``ruleset``, read from the plot commands themselves (those of
     other modules, ``plot chances``, included), so that a sentence listing them cannot leave one out: each command
-    that takes a GAME, less the ruleset plots that ``ruleset`` has no figure for."""
+    that takes a GAME, less the plots only some rulesets draw (``analysis.games.plot_kinds``) that ``ruleset`` has
+    no figure for."""
     import inspect
 
-    from agon.analysis.games import figures_for
+    from agon.analysis.games import figures_for, plot_kinds
 
-    own = figures_for(ruleset)
+    own, some = figures_for(ruleset), plot_kinds()
     names = []
     for info in plot_app.registered_commands:
         if info.callback is None or "game" not in inspect.signature(info.callback).parameters:
             continue  # plot stats draws a ruleset's stored games, not a game
         name = info.name or info.callback.__name__.replace("_", "-")
-        if name not in RULESET_PLOTS or name in own:
+        if name not in some or name in own:
             names.append(name)
     return names
 
@@ -193,7 +183,6 @@ def _ruleset_plot(kind: str, game: str, branch: str | None, out: Path | None, pn
 
 @plot_app.command(epilog=examples("agon plot battles 3f2a", "agon plot battles 3f2a -b whatif --png -o battles.png"))
 @friendly
-@_ruleset_kind
 def battles(game: GameArg, branch: BranchOpt = None, out: OutOpt = None, png: PngOpt = False,
             as_json: JsonOpt = False) -> None:
     """Battles: Pergamemnon's chains of strikes and defences, Perikles' rolls, hits and losses per location."""
@@ -202,7 +191,6 @@ def battles(game: GameArg, branch: BranchOpt = None, out: OutOpt = None, png: Pn
 
 @plot_app.command(epilog=examples("agon plot auction 3f2a", "agon plot auction 3f2a --json"))
 @friendly
-@_ruleset_kind
 def auction(game: GameArg, branch: BranchOpt = None, out: OutOpt = None, png: PngOpt = False,
             as_json: JsonOpt = False) -> None:
     """Peloponnes' auctions: each round's bids and displacements, and the turn order across the rounds."""
@@ -211,7 +199,6 @@ def auction(game: GameArg, branch: BranchOpt = None, out: OutOpt = None, png: Pn
 
 @plot_app.command(epilog=examples("agon plot voyage 3f2a", "agon plot voyage 3f2a --png -o voyage.png"))
 @friendly
-@_ruleset_kind
 def voyage(game: GameArg, branch: BranchOpt = None, out: OutOpt = None, png: PngOpt = False,
            as_json: JsonOpt = False) -> None:
     """Adamastor's voyage: morale, the distance still to sail, threats and motivation over the game."""
