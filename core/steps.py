@@ -96,7 +96,9 @@ def tag_label(tag: str) -> str:
 
 def key(value: Any) -> str:
     """A field's value as one typeable word: '' and empty lists read 'none', booleans 'yes'/'no', lists join with
-    '+', a mapping's values with ':'."""
+    '+', a mapping's values with ':'. A mapping of counts reads as how many of each, by name, leaving out the
+    kinds it holds none of (a Peloponnes bid of coin cards, ``{"wood": 2, "grain": 1}``, is ``2wood-1grain``): its
+    counts alone (``2:1``) would not say which kinds they are, and two bids could read alike."""
     if value is None or value == "" or value in ([], (), {}):
         return "none"
     if isinstance(value, bool):
@@ -104,6 +106,8 @@ def key(value: Any) -> str:
     if isinstance(value, list | tuple):
         return "+".join(key(v) for v in value)
     if isinstance(value, dict):
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in value.values()):
+            return "-".join(f"{n}{key(k)}" for k, n in value.items() if n) or "none"
         return ":".join(key(v) for v in value.values())
     return str(value).replace(" ", "_").replace(",", "_")
 
@@ -241,11 +245,19 @@ def _ask_kind(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chos
     return candidates[0]  # the rest differ only in fields already chosen: alike
 
 
-def _prompt(ruleset: Ruleset, tag: str, field: str) -> str:
-    """The question a step asks, in the table's words: the ruleset's optional ``field_prompts`` (by ``tag.field``,
-    then by field: Perikles' ``granted`` is "give the permission asked for"), else "which" and the field's words."""
+def prompt_of(ruleset: Ruleset, tag: str, field: str) -> str | None:
+    """The question a step asks as the ruleset words it, in the table's and the rule text's terms: its
+    ``field_prompts``, by ``tag.field`` and then by field (Perikles' ``granted`` is "give the permission asked
+    for"); ``None`` when it has none. Every field of every decision of the shipped rulesets has words
+    (tests/test_step_words.py)."""
     prompts = getattr(ruleset, "field_prompts", {})
-    return prompts.get(f"{tag}.{field}") or prompts.get(field) or f"which {field.replace('_', ' ')}"
+    return prompts.get(f"{tag}.{field}") or prompts.get(field)
+
+
+def _prompt(ruleset: Ruleset, tag: str, field: str) -> str:
+    """The question a step asks (``prompt_of``), else, for a ruleset that words none, "which" and the field's
+    words."""
+    return prompt_of(ruleset, tag, field) or f"which {field.replace('_', ' ')}"
 
 
 def _value_names(ruleset: Ruleset, state: State) -> dict[str, str]:

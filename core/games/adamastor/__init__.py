@@ -38,6 +38,26 @@ class Adamastor:
         "scenario": "variable (default) or historical: the 3 historical map cards, from Lisbon to Calicut",
         "less_luck": "true to show the next adventure-strip card beside the deck (variant 9.2)",
     }
+    field_prompts: Mapping[str, str] = {
+        # the rulebook's terms: the fleet on the map's sea spaces, the adventure strip, navigation points, the
+        # land card and its bonus, skills, icons (3.2, 5.2, 5.3, 8, 9.3)
+        "adamastor.fleet_placed.space": "where the fleet starts (a half space of the first map card)",
+        "adamastor.drawn_card_kept.card": "which drawn card to keep (the other goes under the deck)",
+        "adamastor.card_swapped.hand_card": "which hand card to swap",
+        "adamastor.card_swapped.strip_card": "for which card of the adventure strip",
+        "adamastor.sail_started.cards": "which hand cards to discard for their navigation points",
+        "adamastor.fleet_moved.to": "which sea space the fleet sails into",
+        "adamastor.land_card_kept.card": "which land card to keep",
+        "adamastor.land_card_kept.player": "into whose hand the land card goes",
+        "adamastor.land_card_kept.bonus": "how much of the land bonus to take",
+        "adamastor.bonus_cards_shared.players": "who receives each bonus card, in the order drawn",
+        "adamastor.icon_ignored.card": "on which card to ignore an icon",
+        "adamastor.icon_ignored.icon": "which icon to ignore",
+        "adamastor.skill_learned.card": "which hand card's skill to learn",
+        "adamastor.hand_trimmed.player": "which player discards down to 3 cards",
+        "adamastor.hand_trimmed.cards": "which hand cards to discard (keeping no more than 3)",
+    }
+    """Each step's question in the table's words (core.steps), for every field of every decision."""
     conformance_options = [
         {"difficulty": "easy"},
         {"difficulty": "regular"},

@@ -32,6 +32,33 @@ class Peloponnes:
     bots = BOTS
     projections = PROJECTIONS
     option_names: Mapping[str, str] = {}
+    field_prompts: Mapping[str, str] = {
+        # the rule text's terms: power cards bid on ('Leilão'), coin cards by the wood, stone, grain or inhabitants
+        # ('people') on their backs, luxury goods used as coin cards ('Bens de luxo'), buildings 'em construção'
+        "peloponnes.bid_placed.card": "which power card to bid on",
+        "peloponnes.bid_placed.coins": "which coin cards to bid, as how many of each back (wood, stone, grain, people)",
+        "peloponnes.bid_placed.luxury": "how many luxury goods to bid as coin cards",
+        "peloponnes.bid_moved.card": "which power card to move the bid to",
+        "peloponnes.building_built.card": "which building to build",
+        "peloponnes.building_built.wood": "how many wood coin cards to pay",
+        "peloponnes.building_built.stone": "how many stone coin cards to pay",
+        "peloponnes.building_built.luxury": "how many luxury goods to pay",
+        "peloponnes.construction_started.card": "which building to put under construction",
+        "peloponnes.construction_started.coin": "which coin card to put under it (its back, or luxury)",
+        "peloponnes.building_lost.card": "which building goes back to the box",
+        "peloponnes.population_fed.grain": "how many grain coin cards to feed the inhabitants with",
+        "peloponnes.population_fed.people": "how many people coin cards to pay for inhabitants not fed",
+        "peloponnes.population_fed.luxury": "how many luxury goods to feed the inhabitants with",
+        "peloponnes.population_fed.removed": "which cards to remove from your tableau ('none': keep them all)",
+        "peloponnes.construction_paid.finished": "which buildings under construction to finish ('none': lose them)",
+        "peloponnes.construction_paid.wood": "how many wood coin cards to pay",
+        "peloponnes.construction_paid.stone": "how many stone coin cards to pay",
+        "peloponnes.construction_paid.luxury": "how many luxury goods to pay",
+        "peloponnes.catastrophe_faced.catastrophe": "which catastrophe to face",
+        "peloponnes.catastrophe_faced.cards": "which cards the catastrophe hits",
+        "peloponnes.catastrophe_faced.coins": "what covers each card hit: a coin card's back, luxury or none (removed)",
+    }
+    """Each step's question in the table's words (core.steps), for every field of every decision."""
 
     @property
     def provisional(self) -> bool:

@@ -38,6 +38,24 @@ class Pergamemnon:
     bots = BOTS
     projections = {"battles": view.battles}
     option_names: Mapping[str, str] = {}
+    field_prompts: Mapping[str, str] = {
+        # the player aid's terms: the attacker declares a weapon ('arme') and lays a card face down, the defender
+        # answers with a card; creatures are paid with a hand card, charisma cards and captured cards (errata)
+        "pergamemnon.attacked.defender": "which player to attack",
+        "pergamemnon.attacked.weapon": "which weapon to declare (sword, spear or bow)",
+        "pergamemnon.attacked.card": "which card to lay face down for the attack",
+        "pergamemnon.defence_committed.card": "which card to lay face down in defence",
+        "pergamemnon.reinforced.card": "which hand card reinforces the defence",
+        "pergamemnon.creature_recruited.creature": "which creature to recruit",
+        "pergamemnon.creature_recruited.hand_card": "which hand card pays for the creature",
+        "pergamemnon.creature_recruited.charisma_cards": "how many charisma cards to add to the payment",
+        "pergamemnon.creature_recruited.captured": "which captured cards from under the city to add ('none': no"
+                                                   " captured card)",
+        "pergamemnon.captures_placed.under_city": "which captured cards go under your city (the others are"
+                                                  " discarded)",
+        "pergamemnon.hand_discarded.cards": "which hand cards to discard ('none': keep them all)",
+    }
+    """Each step's question in the table's words (core.steps), for every field of every decision."""
 
     def default_cards(self) -> dict[str, Any]:
         return default_cards()

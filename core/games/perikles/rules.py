@@ -101,8 +101,31 @@ class Perikles:
     events: tuple[type[Event], ...] = EVENTS
     upcasters: Mapping[tuple[str, int], Any] = {}
     option_names: Mapping[str, str] = {}
-    field_prompts: Mapping[str, str] = {"perikles.permission_given.granted": "give the permission asked for"}
-    """A step's question where the event's field name is not what a table says (core.steps)."""
+    field_prompts: Mapping[str, str] = {
+        # the game help's terms: influence tiles, candidates A and B, assassins, the special tiles (Alkibiades,
+        # the Plague, the Slave Revolt, the battle tiles), military counters and sacrificed cubes
+        "perikles.starting_cube_placed.city": "which city to place a starting cube in",
+        "perikles.influence_tile_taken.tile": "which influence tile to take",
+        "perikles.influence_tile_taken.city": "which city the cube goes to",
+        "perikles.influence_tile_taken.nominee": "which player to nominate",
+        "perikles.influence_tile_taken.nominee_city": "in which city to nominate",
+        "perikles.influence_tile_taken.slot": "as candidate A or B",
+        "perikles.influence_tile_taken.target_city": "in which city to assassinate a candidate",
+        "perikles.influence_tile_taken.target_slot": "which candidate to assassinate (A or B)",
+        "perikles.candidate_nominated.city": "in which city to nominate",
+        "perikles.candidate_nominated.nominee": "which player to nominate",
+        "perikles.candidate_nominated.slot": "as candidate A or B",
+        "perikles.forces_committed.tile": "which influence tile to spend",
+        "perikles.forces_committed.placements": "which counters go where",
+        "perikles.forces_committed.cube": "the city whose cube is sacrificed",
+        "perikles.permission_given.granted": "give the permission asked for",
+        "perikles.alkibiades_played.moves": "which two cubes Alkibiades moves (each as owner:from:to)",
+        "perikles.plague_played.city": "which city the Plague strikes",
+        "perikles.slave_revolt_played.place": "where the Slave Revolt strikes the Spartan hoplites ('sparta': at"
+                                              " home)",
+        "perikles.battle_tile_played.tile": "which special tile to play before this battle",
+    }
+    """Each step's question in the table's words (core.steps), for every field of every decision."""
     passes = frozenset({"perikles.battle_tile_kept", "perikles.nomination_passed"})
     """Decisions every player asked may always take, whatever they hold (core.steps.passes_in_turn): keeping one's
     special tile before a battle (RULES.md, 'Special tiles': keeping is always allowed, and from version 4 every
