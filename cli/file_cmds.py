@@ -127,7 +127,8 @@ def import_(
     if as_json:
         print_json({"id": report.game_id, "outcome": report.outcome, "added": {
             "events": report.events, "branches": report.branches, "moves": report.moves, "notes": report.notes},
-            "ruleset": line.ruleset.name, "branch": line.branch.name, "events": svc.store.event_count(report.game_id),
+            "passed_switches": report.passed, "ruleset": line.ruleset.name, "branch": line.branch.name,
+            "events": svc.store.event_count(report.game_id),
             "status": line.status(), "signed_by": signer, "trusted": bool(trusted)})
         return
     console.print(report.game_id)

@@ -75,12 +75,16 @@ def test_the_receivers_switch_goes_back_as_nothing_new_and_his_play_goes_back_wh
     assert (f"Game {gid} is already stored (the same first event); the file is newer only by 1 switch between"
             " branches, passed over (which branch is current is each store's own), so nothing was imported") in said
     assert current(agon, gid) == "main"  # Bo's looking around does not move Ana
+    said = imported(agon, "bo1.jsonl")  # the JSON counts what the sentence says was passed over
+    assert (said["outcome"], said["passed_switches"]) == ("unchanged", 1)
+    assert imported(agon, "ana1.jsonl")["passed_switches"] == 0
     said = " ".join(agon("import", "ana1.jsonl").stdout.split())  # a file with no switch she lacks
     assert "the file holds nothing new, so nothing was imported" in said and "switch" not in said
 
     agon(*BO, "act", gid, "1")  # now Bo plays, on the branch he switched to
     bos = exported(agon, gid, "bo2.jsonl", *BO)
-    assert imported(agon, "bo2.jsonl")["outcome"] == "extended"
+    said = imported(agon, "bo2.jsonl")
+    assert (said["outcome"], said["passed_switches"]) == ("extended", 0)  # his switch came with his play
     assert current(agon, gid) == "whatif"  # where the file went on playing
     assert exported(agon, gid, "ana.jsonl") == bos  # Ana holds Bo's game exactly, his switch with it
     assert "OK:" in agon("verify", gid).stdout
@@ -131,3 +135,21 @@ def test_a_receiver_who_went_on_himself_is_refused_saying_so_and_nothing_is_writ
     r = agon("import", "bo.jsonl", ok=False)
     assert r.exit_code == 1 and "its head move #" in r.stderr and f"({stored}, " in r.stderr
     assert exported(agon, gid, "ana4.jsonl") == anas
+
+
+def test_a_file_that_adds_play_counts_the_switches_it_passed_over_in_its_json(agon, shared):
+    gid = shared
+    agon("switch", gid, "whatif")  # Ana looks around and comes back; Bo never gets a file of that alone
+    agon("switch", gid, "main")
+    agon(*BO, "act", gid, "1")
+    exported(agon, gid, "bo1.jsonl", *BO)
+    assert imported(agon, "bo1.jsonl")["outcome"] == "extended"  # Ana's history: her two switches, then Bo's act
+    agon("act", gid, "1")
+    exported(agon, gid, "ana2.jsonl")
+
+    said = imported(agon, "ana2.jsonl", *BO)
+    assert (said["outcome"], said["added"]["moves"], said["passed_switches"]) == ("extended", 1, 2)
+    agon("act", gid, "1")
+    exported(agon, gid, "ana3.jsonl")
+    said = " ".join(agon(*BO, "import", "ana3.jsonl").stdout.split())
+    assert "; passed over its 2 switches between branches" in said
