@@ -176,7 +176,13 @@ function logLine(row) { const p = el("p"); p.dataset.n = row.n; p.dataset.actor 
   return p; }
 // the seat's own undo under way on this page: the decision it takes back is no news to be told of
 let undoing = false;
-async function loadLog() {
+// the page's readings under way (a redraw, the record's), in the page for a test to wait on: when none is and the
+// stream has told an event (data-told), the page shows what it was told and nothing more will change it by itself
+let reading = 0;
+function readingDone() { reading -= 1; document.body.dataset.reading = reading; }
+async function loadLog() { reading += 1; document.body.dataset.reading = reading;
+  try { await drawLog(); } finally { readingDone(); } }
+async function drawLog() {
   const log = document.getElementById("log"); const data = await call("GET", "/log");
   const kept = new Set(data.events.map(r => r.n + " " + logLine(r).textContent));
   // the seat's own decisions this page showed that the record no longer holds: taken back elsewhere (the host's
@@ -203,12 +209,13 @@ function follow(onRecorded, onChange, onError) {
     // the stream's own report of what went wrong (the store away for a moment), not a dropped connection
     es.addEventListener("error", ev => { if (ev.data) onError(JSON.parse(ev.data).error); });
     es.addEventListener("recorded", ev => onRecorded(JSON.parse(ev.data)));
-    es.addEventListener("status", ev => onChange(JSON.parse(ev.data)));
-    es.addEventListener("moved", ev => { loadLog().catch(showError); onChange(JSON.parse(ev.data)); });
+    es.addEventListener("status", ev => { told(ev); onChange(JSON.parse(ev.data)); });
+    es.addEventListener("moved", ev => { told(ev); loadLog().catch(showError); onChange(JSON.parse(ev.data)); });
     // the browser reconnects a dropped stream by itself; what changed meanwhile (an undo included) is read again
     es.onopen = () => { ok(); if (opened) { loadLog().catch(showError); onChange({}); } opened = true; };
     return es; });
 }
+function told(ev) { document.body.dataset.told = JSON.parse(ev.data).event; }
 function appendLog(row) { const log = document.getElementById("log");
   // a row the page holds at this number or later was taken back (an undo whose re-reading of the record failed,
   // or was overtaken): the new event replaces it and what followed it
@@ -249,6 +256,7 @@ function drawSteps(q, position) {
 let redraws = 0;
 async function refresh() {
   const mine = ++redraws;
+  reading += 1; document.body.dataset.reading = reading;
   try {
     const s = await call("GET", "");
     const o = await call("GET", "/options?brief=1");
@@ -295,6 +303,7 @@ async function refresh() {
     if (s.event !== errorAt) { showError(null); errorAt = null; }  // an action's refusal stays while it is news
     keepFocus(focused);
   } catch (e) { if (mine === redraws) { showError(e); errorAt = null; } }
+  finally { readingDone(); }
 }
 // a redraw that took away the focused control (an option it replaced, the undo or chance entry it hid) moves the
 // focus to the first decision it drew, or else to the status, not to the top of the page (where a keyboard or a
@@ -529,9 +538,11 @@ WATCH_SCRIPT = REOPENING + r"""
   let errorAt = null;
   function shown() { const d = study.data(); const l = d.lines.find(x => x.name === d.current);
     return d.current + "@" + d.nodes[l.path[l.path.length - 1]].n; }
+  // a reading under way, or asked for, in the page for a test to wait on (as the seat page's data-reading)
+  const marked = () => { document.body.dataset.reading = busy || again ? 1 : 0; };
   async function reload() {
-    if (busy) { again = true; return; }
-    busy = true;
+    if (busy) { again = true; marked(); return; }
+    busy = true; marked();
     try {
       const wait = Math.max(0, 1000 - (Date.now() - last));  // at most one reading a second
       if (wait) await new Promise(r => setTimeout(r, wait));
@@ -542,8 +553,9 @@ WATCH_SCRIPT = REOPENING + r"""
     finally { busy = false; if (again) { again = false; reload(); } }
     document.body.dataset.live = shown();
     if (errorAt !== null && errorAt !== shown()) { error.textContent = ""; errorAt = null; }
+    marked();
   }
-  const changed = ev => { const s = JSON.parse(ev.data);
+  const changed = ev => { const s = JSON.parse(ev.data); document.body.dataset.told = s.event;
     if (ev.type === "status" && s.branch + "@" + s.event === shown()) return;  // nothing new
     reload(); };
   let opened = false;

@@ -37,6 +37,14 @@ def _at(page, event: int) -> None:
     page.wait_for_function(f"Number({status} ? {status}.dataset.event : document.body.dataset.step) >= {event}")
 
 
+def _settled(page, event: int | None = None) -> None:
+    """Wait until ``page`` has no reading under way (its redraws, its record's) and, given ``event``, its stream has
+    told it of event #``event`` or a later one: what it shows then changes only on news (server/pages.py
+    data-reading, data-told)."""
+    told = "true" if event is None else f"Number(document.body.dataset.told) >= {event}"
+    page.wait_for_function(f"{told} && document.body.dataset.reading === '0'")
+
+
 def test_two_players_by_their_links_each_see_only_their_hand_and_a_spectator_follows_live(browser, server):
     base, url = server
     errors: list[str] = []
@@ -282,7 +290,7 @@ def test_a_click_overtaken_by_the_same_seats_other_page_says_so_in_a_players_wor
             "nothing was recorded: your page now shows the game as it stands; choose again from what it offers"), said
         assert "/api/" not in said and "GET" not in said
         _at(second, event + 1)
-        second.wait_for_timeout(500)  # the stream's redraw of that same event leaves the sentence up
+        _settled(second, event + 1)  # the stream's redraw of that same event leaves the sentence up
         assert second.inner_text("#error") == said
         assert not errors, errors
     finally:
@@ -411,30 +419,30 @@ def test_the_lobby_names_a_seed_that_is_not_a_number_as_it_was_typed(page, serve
 
 def test_the_pages_ask_for_no_icon_and_log_no_error_in_the_browsers_console(browser, server):
     """Every page asked for /favicon.ico, a 404, which the browser's console showed as an error on each load (what
-    a person looking there for a real problem reads first): the pages name no icon, so nothing is asked."""
+    a person looking there for a real problem reads first): the pages name no icon, so nothing is asked. The
+    browser asks for an icon once a page has loaded: a page that names none (the API's JSON), opened after them all,
+    is asked for, and its 404 in the console says that the pages' turn to ask is over."""
     base, _ = server
     ctx = browser.new_context()
     try:
-        page = ctx.new_page()
-        asked, said = [], []
-        page.on("request", lambda r: asked.append(r.url))
-        page.on("console", lambda m: said.append(m.text) if m.type == "error" else None)
-        page.goto(base + "/")
-        page.select_option("#ruleset", "peloponnes")
-        page.fill("#players", "Ana, Bo")
-        page.click("button[type=submit]")
-        page.wait_for_selector(".seat-link[data-who=spectators]")
-        links = [a.get_attribute("href") for a in page.query_selector_all(".seat-link")]
-        for link in links:
-            # each page loaded afresh: two seats' links differ only after '#', and a seat page reloads itself when
-            # that changes, a reload that would race the next goto
-            page.goto("about:blank")
-            page.goto(base + link)
-            page.wait_for_load_state("load")
-        page.wait_for_timeout(500)  # a browser asks for the icon after the load
-        assert len(links) == 4
-        assert not [u for u in asked if "favicon" in u], asked
-        assert said == [], said
+        said = []
+        ctx.on("console", lambda m: said.append((m.page, m.text)) if m.type == "error" else None)
+        # the first icon asked for in this browser: the lobby's, a seat's, or (as it must be) the control's
+        with ctx.expect_console_message(lambda m: m.location["url"].endswith("/favicon.ico")) as asked:
+            page = ctx.new_page()
+            page.goto(base + "/")
+            page.select_option("#ruleset", "peloponnes")
+            page.fill("#players", "Ana, Bo")
+            page.click("button[type=submit]")
+            page.wait_for_selector(".seat-link[data-who=spectators]")
+            links = [a.get_attribute("href") for a in page.query_selector_all(".seat-link")]
+            assert len(links) == 4
+            for link in links:  # each in a tab of its own, left open: a page left early may never ask
+                ctx.new_page().goto(base + link, wait_until="load")
+            control = ctx.new_page()
+            control.goto(base + "/api/rulesets")
+        assert asked.value.page == control, f"{asked.value.page.url} asked for an icon"
+        assert [text for p, text in said if p != control] == [], said
     finally:
         ctx.close()
 
@@ -570,7 +578,7 @@ def test_a_seats_stream_says_it_is_a_pages_and_its_report_of_trouble_is_shown(br
         trouble["now"] = True
         seat.wait_for_function("document.getElementById('error').textContent.length > 0")
         assert seat.inner_text("#error") == report
-        seat.wait_for_timeout(500)  # the redraw that follows the stream's opening leaves it up
+        _settled(seat)  # the redraw that follows the stream's opening (begun before its report came) leaves it up
         assert seat.inner_text("#error") == report
         assert asked and all("?face=page&token=" in url for url in asked), asked
         assert not errors, errors
@@ -613,7 +621,8 @@ def test_the_spectators_stream_report_of_trouble_is_shown_until_the_game_moves_o
         with watch.expect_response(lambda r: r.url.endswith("/watch.json")):
             with watch.expect_request(lambda r: "/events" in r.url):
                 trouble["now"] = False
-        watch.wait_for_timeout(500)  # the redraw that follows the stream's opening leaves it up
+        # the redraw that follows the stream's opening (asked for before the stream's first news) leaves it up
+        _settled(watch, httpx.get(f"{base}/api/games/{gid}").json()["event"])
         assert watch.inner_text("#error") == report
         who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
         assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": tokens[who]},
