@@ -20,7 +20,7 @@ from typing import Any
 
 from agon.analysis.figures import shared_score
 from agon.analysis.palette import marked_points, player_marks, sparse_markers
-from agon.core.analyse import Analysis, Judged, Position, rollouts_to_judge, standard_error
+from agon.core.analyse import MAX_ROLLOUTS, Analysis, Judged, Position, rollouts_to_judge, standard_error
 
 OBSERVER = ("the bots that play these games on see every hidden card and the order of every deck, like an observer"
             " who sees everything: show this after the game, not to a player during it")
@@ -31,6 +31,10 @@ on: a move that lasts, not one estimate's noise (each position's chance comes fr
 
 SURE = 3.0
 """A move is named as a turning point only when it is larger than this many standard errors of itself."""
+
+
+UNSURE = "#767676"
+"""The grey of a decision not marked because its loss is within the figures' noise (4.5:1 on white)."""
 
 
 def pct(x: float) -> str:
@@ -98,6 +102,38 @@ def marked_text(d: Judged) -> str:
     assert d.best is not None
     best = d.best_checked if d.best_checked is not None else d.best.chance
     return f"#{d.n} {d.text.rstrip('.')}: {pct(d.chance)} (best: {d.best.text.rstrip('.')}, {pct(best)})"
+
+
+def same_analysis(a: Analysis, rollouts: int | None = None) -> str:
+    """The options that make a command (``agon plot chances``, ``agon analyse``) read analysis ``a`` rather than
+    play another with the defaults: each setting of ``a`` that is not its default (with ``rollouts``: the same
+    analysis with that many rollouts)."""
+    from agon.core.bots import judging_bot
+
+    s = a.settings
+    rollouts = s.rollouts if rollouts is None else rollouts
+    told = [(rollouts != 100, f"--rollouts {rollouts}"), (s.bot != judging_bot(a.line.ruleset), f"--bot {s.bot}"),
+            (s.seed != 0, f"--seed {s.seed}"), (s.judge_all, "--all"),
+            (s.threshold != 0.10, f"--threshold {s.threshold:g}"),
+            (s.max_alternatives != 12, f"--alternatives {s.max_alternatives}")]
+    return "".join(f" {flag}" for differs, flag in told if differs)
+
+
+def too_few(a: Analysis, cite: Any = None, branch: str | None = None) -> str:
+    """That the games a position were too few to judge a loss of the threshold, and the run that plays enough
+    (``rollouts_to_judge``), or that none does: what `agon analyse` says after the decisions it did not mark for
+    it, and the study page under its chart. ``cite`` turns ``analyse ...`` into the command as written
+    (```agon analyse ...``` by default); ``branch``: the branch's flag (`` -b NAME`` by default, always)."""
+    s, line = a.settings, a.line
+    limit, need = threshold_pct(s.threshold), rollouts_to_judge(s.threshold)
+    sure = f"{s.rollouts:,} a position, each chance good to about ±{margin(s.rollouts)} points"
+    if need > MAX_ROLLOUTS:
+        return (f"Too few games to judge a loss of {limit} ({sure}), and a loss that small cannot be told from luck"
+                f" with the most games a position allowed ({MAX_ROLLOUTS:,}); judge a larger --threshold.")
+    flag = f" -b {shlex.quote(line.branch.name)}" if branch is None else branch
+    rest = f"analyse {line.game.id}{flag}{same_analysis(a, need)}"
+    return (f"Too few games to judge a loss of {limit} ({sure}); {need:,} are enough:"
+            f" {cite(rest) if cite is not None else f'`agon {rest}`'} (slower).")
 
 
 def position_rows(a: Analysis) -> list[dict[str, Any]]:
@@ -224,6 +260,18 @@ def figure(a: Analysis) -> Any:
             font={"color": colors[d.player], "size": 11}, bgcolor="rgba(255,255,255,0.85)",
             bordercolor=colors[d.player], hovertext=_lines(readable(a, marked_text(d))), name="marked",
         )
+    if a.uncertain:  # lost more than the threshold by less than the figures' noise: grey, dotted, not marked
+        tell = too_few(a)
+        for k, d in enumerate(a.uncertain, len(a.marked)):
+            best = d.best_checked if d.best_checked is not None else (d.best.chance if d.best else d.chance)
+            text = f"#{d.n} {d.player}: {pct(d.chance)} (best {pct(best)}), within the noise"
+            dx, dy = labels.arrowed(d.n, 100 * d.chance, text, 11, up_first=k % 2 == 0)
+            fig.add_annotation(
+                x=d.n, y=100 * d.chance, text=f"<i>{text}</i>", showarrow=True, arrowhead=0, arrowcolor=UNSURE,
+                ax=dx, ay=dy, font={"color": UNSURE, "size": 11}, bgcolor="rgba(255,255,255,0.85)",
+                bordercolor=UNSURE, borderpad=2, name="uncertain",
+                hovertext=_lines(f"Not marked: {readable(a, marked_text(d))}, a loss within the figures' own"
+                                 f" noise. {tell}"))
     s = a.settings
     chance = what(a)
     marked = len(a.marked)
@@ -233,7 +281,12 @@ def figure(a: Analysis) -> Any:
            + (f", {len(a.uncertain)} more within the figures' noise" if a.uncertain else ""))
     style(fig, f"{a.line.ruleset.title}: {chance} after every event", "event number", f"{chance} (%)", subtitle=sub)
     labels.frame_layout(fig)
-    fig.update_layout(meta={"players": list(a.players), "game": a.line.game.id, "kind": "chances"})
+    # in words for the study page (under the chart): the marked decisions, then those not marked for the noise
+    fig.update_layout(meta={"players": list(a.players), "game": a.line.game.id, "kind": "chances",
+                            "marked": [f"{d.glyph} {readable(a, marked_text(d))}" for d in a.marked],
+                            "uncertain": [readable(a, marked_text(d)) for d in a.uncertain],
+                            "threshold": threshold_pct(s.threshold), "what": chance,
+                            "too_few": too_few(a) if a.uncertain else ""})
     return fig
 
 

@@ -5,7 +5,8 @@
   as variations, and clicking one enters that line;
 - the tree of lines (every branch, or those asked for), each shown where it forks from its parent;
 - the score timeline of the line shown, the current position marked, clickable anywhere on the plot, with the key
-  moments; the win-chance chart where an analysis of the line is cached (``agon analyse``);
+  moments; the win-chance chart where an analysis of the line is cached (``agon analyse``), and under it in words
+  the decisions it marked and those it did not for the figures' noise, with the run that would tell;
 - the state after the current event as one player sees it (or in full), laid out as a table would be: each
   player's area side by side, then the rest of the table (market, board, decks), with cards by name;
 - keys: left/right step, Home/End, up/down switch between the lines that part at the current position; the address's
@@ -345,6 +346,10 @@ _PAGE = """<!DOCTYPE html>
             display: none; }
   #chances { overflow-x: auto; }
   #chances:empty { display: none; }
+  #judged:empty { display: none; }
+  #judged { font-size: .9rem; margin: .2rem 0 .6rem; }
+  #judged ul { margin: .1rem 0 .4rem; padding-left: 1.2rem; }
+  #judged .uncertain { color: #767676; font-style: italic; }  /* as the chart's grey, dotted labels */
   .table { display: flex; flex-direction: column; gap: .6rem; }
   .areas { display: flex; flex-wrap: wrap; gap: .6rem; }
   .area { border: 1px solid #ccd; border-radius: 6px; padding: .3rem .6rem; min-width: 14rem; flex: 1 1 16rem;
@@ -392,6 +397,7 @@ _PAGE = """<!DOCTYPE html>
     <div id="marker" aria-hidden="true"></div></div>
   <div id="chances" aria-describedby="plots-in-words"></div>
   <p id="chances-now" class="sr-only"></p>
+  <div id="judged"></div>
   <p id="plots-in-words" class="sr-only">The plots say in pictures what the move list and the state below say in
     words: every event of the line in the move list; after the event shown, each player's score beside their name
     and, where the win chances are drawn, each player's chance just above.</p>
@@ -874,9 +880,30 @@ _SCRIPT = (r"""
     }).filter(x => x);
     return said.length ? "Win chances after #" + n + ": " + said.join(", ") + "." : "";
   }
+  // the chart's judged decisions in words under it: those marked, then those not marked because their loss is
+  // within the figures' noise, with the run that would tell (as `agon analyse` says them)
+  function drawJudged(meta) {
+    const box = document.getElementById("judged"); box.replaceChildren();
+    if (!meta || !meta.marked) return;
+    const list = (texts, cls) => { const ul = el("ul"); texts.forEach(t => ul.appendChild(el("li", t, cls)));
+      return ul; };
+    if (meta.marked.length) {
+      box.appendChild(el("p", "Marked: lost more than " + meta.threshold + " of the " + meta.what
+        + " against the best alternative (the chance after the move made, then after the best one):"));
+      box.appendChild(list(meta.marked, "marked"));
+    }
+    if (meta.uncertain.length) {
+      box.appendChild(el("p", "Not marked: lost more than " + meta.threshold + " of the " + meta.what
+        + " by these figures, but by less than their own uncertainty (that much can be the games' luck):",
+        "uncertain"));
+      box.appendChild(list(meta.uncertain, "uncertain"));
+      box.appendChild(el("p", meta.too_few, "uncertain too-few"));
+    }
+  }
   function drawChances() {
     const box = document.getElementById("chances");
     const f = data.chances[line.name];
+    drawJudged(f && f.layout && f.layout.meta);
     if (!f) { if (box.data) Plotly.purge(box); box.replaceChildren(); box.removeAttribute("role"); return; }
     const t = f.layout && f.layout.title;
     box.setAttribute("role", "img");

@@ -31,13 +31,13 @@ from agon.cli.common import (
     with_db,
 )
 from agon.cli.plot_cmds import OutOpt, PngOpt, _output, _target, _write, plot_app
+from agon.core.analyse import MAX_ROLLOUTS
 from agon.core.service import Line
 from agon.core.words import counted
 
 app = typer.Typer()
 
 
-MAX_ROLLOUTS = 1_000_000  # per position: 100 (the default) already gives a win chance to within about 5%
 
 RolloutsOpt = Annotated[int, typer.Option("--rollouts", help="Rollouts (games played to the end by bots)"
                                           " per position.", parser=whole(1, MAX_ROLLOUTS))]
@@ -198,7 +198,6 @@ def _too_few(a: Any, what: str) -> None:
     are such or when a chance's own margin is wider than the threshold (a loss could hide in it), that the games a
     position were too few and the command that plays enough."""
     from agon.analysis import chances
-    from agon.core.analyse import rollouts_to_judge
 
     s, line = a.settings, a.line
     few, limit = a.uncertain, chances.threshold_pct(s.threshold)
@@ -208,31 +207,13 @@ def _too_few(a: Any, what: str) -> None:
                       " position, that much can be the games' luck):", markup=False)
         for d in few:
             console.print(f"     {chances.readable(a, chances.marked_text(d))}", markup=False)
-    need = rollouts_to_judge(s.threshold)
-    sure = f"{s.rollouts:,} a position, each chance good to about ±{chances.margin(s.rollouts)} points"
-    if need > MAX_ROLLOUTS:
-        console.print(f"Too few games to judge a loss of {limit} ({sure}), and a loss that small cannot be told from"
-                      f" luck with the most games a position allowed ({MAX_ROLLOUTS:,}); judge a larger --threshold.",
-                      markup=False)
-        return
-    console.print(f"Too few games to judge a loss of {limit} ({sure}); {need:,} are enough:"
-                  f" {cited(f'analyse {line.game.id}{branch_flag(line)}{_same_analysis(a, need)}')} (slower).",
-                  markup=False)
+    console.print(chances.too_few(a, cited, branch_flag(line)), markup=False)
 
 
 def _same_analysis(a: Any, rollouts: int | None = None) -> str:
-    """The options that make ``agon plot chances`` draw analysis ``a`` (read from the cache) rather than play
-    another with the defaults: each setting of ``a`` that is not its default (with ``rollouts``: the same analysis
-    with that many rollouts)."""
-    from agon.core.bots import judging_bot
+    from agon.analysis.chances import same_analysis
 
-    s = a.settings
-    rollouts = s.rollouts if rollouts is None else rollouts
-    told = [(rollouts != 100, f"--rollouts {rollouts}"), (s.bot != judging_bot(a.line.ruleset), f"--bot {s.bot}"),
-            (s.seed != 0, f"--seed {s.seed}"), (s.judge_all, "--all"),
-            (s.threshold != 0.10, f"--threshold {s.threshold:g}"),
-            (s.max_alternatives != 12, f"--alternatives {s.max_alternatives}")]
-    return "".join(f" {flag}" for differs, flag in told if differs)
+    return same_analysis(a, rollouts)
 
 
 @plot_app.command("chances", epilog=examples("agon plot chances 3f2a", "agon plot chances 3f2a --png -o chances.png"))

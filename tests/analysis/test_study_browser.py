@@ -238,6 +238,50 @@ def test_the_win_chance_chart_is_drawn_where_an_analysis_exists(page, agon, tmp_
     assert page.page_errors == []
 
 
+def test_the_page_lists_the_decisions_within_the_noise_apart_from_the_marked_with_the_run_that_tells(page, agon,
+                                                                                                      tmp_path):
+    """`agon analyse` lists, apart from what it marks, the decisions that lost more than the threshold by less than
+    the figures' noise, and names the run that tells: the study page under its chart does too, and the chart labels
+    them in grey; a page made as a player has no chances (they come from the full state), so none of this."""
+    import json
+
+    from agon.cli.common import service, set_db
+    from tests.test_rollout import pig
+
+    set_db(None)
+    gid = pig(service(starts=True))
+    agon("analyse", gid, "--rollouts", "8", "--workers", "1")  # two losses within the noise, none marked
+    agon("view", gid, "-o", "study.html")
+    page.goto((tmp_path / "study.html").as_uri())
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+    page.wait_for_function("document.querySelectorAll('#chances .scatterlayer .trace').length === 2")
+    said = " ".join(page.inner_text("#judged").split())
+    assert "Marked:" not in said
+    assert said.startswith("Not marked: lost more than 10% of the win chance by these figures, but by less than their"
+                           " own uncertainty"), said
+    assert [" ".join(t.split()) for t in page.eval_on_selector_all("#judged li.uncertain", "ls => ls.map(l =>"
+                                                                   " l.textContent)")][1].startswith("#10 Ana rolls: ")
+    assert said.endswith(f"200 are enough: `agon analyse {gid} -b main --rollouts 200` (slower).")
+    drawn = page.eval_on_selector_all("#chances .annotation-text", "ts => ts.map(t => t.textContent)")
+    assert len([t for t in drawn if t.endswith("within the noise")]) == 2, drawn
+
+    agon("analyse", gid, "--rollouts", "200", "--workers", "1")  # enough: #10 is marked, nothing is uncertain
+    agon("view", gid, "-o", "enough.html")
+    page.goto((tmp_path / "enough.html").as_uri())
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+    said = " ".join(page.inner_text("#judged").split())
+    assert said.startswith("Marked: lost more than 10% of the win chance against the best alternative") and (
+        "#10 Ana rolls: " in said) and "Not marked" not in said, said
+
+    agon("view", gid, "--as", "Ana", "-o", "ana.html")
+    page.goto((tmp_path / "ana.html").as_uri())
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+    assert page.inner_text("#judged") == "" and page.inner_text("#chances") == ""
+    data = json.loads(page.text_content("#study-data"))
+    assert data["chances"] == {}
+    assert page.page_errors == []
+
+
 LONG = ("Alexandra-Papadopoulou-Konstantinidou", "Bartholomew-Featherstonehaugh-Smythe")
 
 
