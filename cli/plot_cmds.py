@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
+from typer.core import TyperGroup
 
 from agon.cli.common import (
     LIMIT,
@@ -38,10 +39,25 @@ from agon.core.service import Line
 from agon.core.words import counted
 
 app = typer.Typer()
-plot_app = typer.Typer(help="Draw a recorded game: score timelines, win chances, battle chains, auctions, the voyage;"
-                       " or a ruleset's stored results (HTML, or PNG).",
-                       epilog=examples("agon plot scores 3f2a -b main -b whatif", "agon plot battles 3f2a --png"),
-                       no_args_is_help=True)
+
+
+class PlotGroup(TyperGroup):
+    """``agon plot``, whose help says what its commands offer (``group_help``), read from them when the help is
+    shown, not kept by hand beside them."""
+
+    computed_help = True  # cli/app.py's _join_lines leaves it as it is (and does not compute it on every run)
+
+    @property
+    def help(self) -> str:  # type: ignore[override]
+        return group_help()
+
+    @help.setter
+    def help(self, value: str | None) -> None:  # Click sets the help it was given: the commands' own is shown
+        pass
+
+
+plot_app = typer.Typer(cls=PlotGroup, epilog=examples("agon plot scores 3f2a -b main -b whatif",
+                                                      "agon plot battles 3f2a --png"), no_args_is_help=True)
 app.add_typer(plot_app, name="plot")
 
 OutOpt = Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: plots/<game>-<branch>-"
@@ -161,6 +177,42 @@ def game_plots(ruleset: str) -> list[str]:
         if name not in some or name in own:
             names.append(name)
     return names
+
+
+def group_help() -> str:
+    """What ``agon plot`` offers, read from its commands (``plot chances`` of cli/analyse_cmds.py included): those
+    that draw a game, each plot only some rulesets draw with those rulesets (``analysis.games.plot_kinds``), those
+    that draw a ruleset's stored games, and the forms each gives (PNG with --png, rows with --json)."""
+    import inspect
+
+    from agon.analysis.games import plot_kinds
+    from agon.core import registry
+
+    some = plot_kinds()
+    games, rulesets, forms = [], [], {"png": [], "as_json": []}
+    for info in plot_app.registered_commands:
+        if info.callback is None:
+            continue
+        name = info.name or info.callback.__name__.replace("_", "-")
+        params = inspect.signature(info.callback).parameters
+        if "game" in params:
+            titles = [registry.get(rs).title for rs in some.get(name, [])]
+            games.append(f"{name} ({', '.join(titles)})" if titles else name)
+        else:
+            rulesets.append(name)
+        for form, having in forms.items():
+            if form in params:
+                having.append(name)
+    everyone = len(games) + len(rulesets)
+
+    def form(text: str, names: list[str]) -> list[str]:
+        return [] if not names else [text if len(names) == everyone else f"{text} ({', '.join(names)})"]
+
+    offered = ["an HTML page", *form("a PNG image (--png)", forms["png"]),
+               *form("its figures as JSON (--json)", forms["as_json"])]
+    told = f"Draw a recorded game: {', '.join(games)}" + (
+        f"; or a ruleset's stored games: {', '.join(rulesets)}" if rulesets else "")
+    return f"{told}. Each as {', '.join(offered[:-1])} or {offered[-1]}." if len(offered) > 1 else f"{told}."
 
 
 def _ruleset_plot(kind: str, game: str, branch: str | None, out: Path | None, png: bool, as_json: bool) -> None:

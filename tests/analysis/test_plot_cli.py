@@ -252,3 +252,27 @@ def test_compare_of_lines_still_being_played_claims_no_outcome(agon, game):
     assert "The outcome is the same." not in out
     out = agon("compare", game, "main", "early").stdout
     assert "Only one line is over: early is still being played" in out and "The outcome" not in out
+
+
+def test_the_plot_groups_help_says_what_its_commands_offer_read_from_them(agon):
+    """`agon plot`'s help named its plots in fixed words (and not the JSON every one gives): it is read from the
+    commands, so a plot added, or a form one gives, is told where the group is."""
+    from agon.cli.plot_cmds import plot_app
+
+    said = " ".join(agon("plot", "--help").stdout.split())
+    assert ("Draw a recorded game: scores, battles (Pergamemnon, Perikles), auction (Peloponnes Card Game), voyage"
+            " (Adamastor), chances; or a ruleset's stored games: stats. Each as an HTML page, a PNG image (--png) or"
+            " its figures as JSON (--json).") in said
+    listed = " ".join(agon("--help").stdout.split())
+    assert "plot Draw a recorded game: scores, battles (Pergamemnon, Perikles)," in listed
+
+    @plot_app.command("tempo")
+    def tempo(game: str, png: bool = False) -> None:
+        """The time each decision took."""
+
+    try:
+        said = " ".join(agon("plot", "--help").stdout.split())
+        assert "voyage (Adamastor), chances, tempo; or a ruleset's stored games: stats." in said
+        assert "a PNG image (--png) or its figures as JSON (--json) (scores, battles, auction, voyage, stats," in said
+    finally:
+        plot_app.registered_commands.pop()
