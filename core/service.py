@@ -1519,10 +1519,17 @@ class Service:
         its snapshots from then on, so that the next undo or redo reads only the tail again, not the whole line."""
         self.load(game_id, branch).state  # noqa: B018 - folded for the snapshots it keeps
 
-    def redo(self, game_ref: str, branch: str | None = None) -> tuple[BranchInfo, int]:
+    def redo(self, game_ref: str, branch: str | None = None, line: Line | None = None) -> tuple[BranchInfo, int]:
+        """Move the head on to where the last undo not yet redone took it from. ``line``: the line as the caller
+        has just read it (the server reads it to check the seat): while it is the branch's line at its head now,
+        folding it (once, if it is not yet) checks that the line reads, instead of reading it again. Either way
+        the head moves only from the head just read (the store's compare-and-swap)."""
         self.writable(game_ref)
         game, b = self._head(game_ref, branch)
-        self._sound(game.id, b.name)  # a damaged line is refused before its head moves
+        if line is not None and (line.game.id, line.branch.name, line.head.id) == (game.id, b.name, b.head_id):
+            line.state  # noqa: B018 - a damaged line is refused (Damaged) before its head moves
+        else:
+            self._sound(game.id, b.name)  # a damaged line is refused before its head moves
         target = self.redo_target(game.id, b.name, b.head_id)
         if target is None:
             raise NotNow(self._no_redo(game, b))

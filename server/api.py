@@ -639,8 +639,10 @@ def redo(call: Call) -> Any:
     """Redo the last undo (host only)."""
     line, seat = load(call)
     need_host(seat, "redo")
-    _, n = call.svc.redo(line.game.id, line.branch.name)
-    now = call.svc.load(line.game.id, line.branch.name)
+    _, n = call.svc.redo(line.game.id, line.branch.name, line=line)  # the line just read: not read again to check
+    # the line redone continues the one read: the line cache folds only the events brought back
+    now = call.lines.get(call.svc, line.game.id, line.branch.name) if call.lines else call.svc.load(
+        line.game.id, line.branch.name)
     return {**game_head(now), "redone": n}
 
 

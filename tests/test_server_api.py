@@ -875,3 +875,33 @@ def test_the_items_a_host_may_type_are_listed_in_the_order_a_person_counts_them(
     items = pending["items"]
     numbers = [int(i[1:]) for i in items]
     assert len(items) > 10 and all(i.startswith("c") for i in items) and numbers == sorted(numbers), items
+
+
+def test_a_redo_reads_the_line_it_moves_on_from_once(client):
+    """The redo route read the line to check the seat, and the service read it again to check that it reads before
+    moving its head: the line read is now what the service checks, and the line brought back is folded from it."""
+    g = new_duel(client)
+    gid, host = g["game"], bearer(g["host"]["token"])
+    for _ in range(3):
+        who, tok = acting(client, g)
+        assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    at = client.get(f"/api/games/{gid}").json()["event"]
+    assert client.post(f"/api/games/{gid}/undo", json={"steps": 2}, headers=host).status_code == 200
+    undone = client.get(f"/api/games/{gid}", headers=host).json()["event"]  # as the host's page reads it: held
+    svc = client.app.state.service
+    read, load = [], svc.load
+
+    def counted(*args, **kwargs):
+        line = load(*args, **kwargs)
+        read.append(line.head.depth)
+        return line
+
+    svc.load = counted
+    try:
+        r = client.post(f"/api/games/{gid}/redo", headers=host)
+    finally:
+        del svc.load
+    assert r.status_code == 200 and (r.json()["event"], r.json()["redone"]) == (at, 2)
+    assert undone not in read, read  # the line the route found held is the one checked: not read again
+    assert read.count(at) <= 1, read  # the line brought back: found held, or read once (and folded from the other)
+    assert client.get(f"/api/games/{gid}").json()["event"] == at
