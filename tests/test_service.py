@@ -297,3 +297,36 @@ def test_a_seeded_line_waiting_for_chance_asks_for_seed_not_for_what_a_table_typ
         assert "type 'seed'" in str(e.value) and "possible:" not in str(e.value)
     svc.act(gid, "seed")
     svc.store.close()
+
+
+
+def test_no_undone_line_is_kept_twice_nor_beside_a_line_that_holds_it(svc):
+    """After a walk back to the start and a redo, acting keeps no line (nothing was left behind); a line walked
+    onto again (main entering main-undone-1's moves once more) then holds the same moves as that branch, which is
+    kept (a branch is never removed), and acting after undoing it keeps it under no second name: only the line main
+    left, which no branch held, gets one."""
+    gid = svc.new_game(NewGame("toy", players=["Ana", "Bo"], seed=3, salt="kept"))
+    svc.act(gid, "1")
+    tip = svc.load(gid).head.id
+    start = svc.undo(gid)[0].head_id
+    svc.undo(gid, to=0)  # the whole line walked back, then brought back
+    svc.redo(gid)
+    svc.redo(gid)
+    assert svc.load(gid).head.id == tip
+    svc.act(gid, "1")
+    assert [b.name for b in svc.store.branches(gid)] == ["main"]  # nothing was left behind
+    svc.undo(gid, to=svc.store.event(gid, start).depth)
+    svc.act(gid, "2")  # a new line: the one undone is kept, once
+    heads = {b.name: b.head_id for b in svc.store.branches(gid)}
+    kept = heads["main-undone-1"]
+    svc.act(gid, "1")
+    left = svc.load(gid).head.id
+    svc.undo(gid, to=svc.store.event(gid, start).depth)
+    svc.act(gid, "1")  # main enters main-undone-1's moves again: what it leaves is kept, nothing twice
+    svc.act(gid, "1")
+    heads = {b.name: b.head_id for b in svc.store.branches(gid)}
+    assert heads == {"main": kept, "main-undone-1": kept, "main-undone-2": left}, heads
+    svc.undo(gid, to=svc.store.event(gid, start).depth)
+    svc.act(gid, "2")  # what main leaves now is main-undone-1's line: no main-undone-3 for it
+    heads = {b.name: b.head_id for b in svc.store.branches(gid)}
+    assert set(heads) == {"main", "main-undone-1", "main-undone-2"} and heads["main-undone-1"] == kept
