@@ -48,6 +48,7 @@ from agon.core.engine import (
     version_number,
 )
 from agon.core.names import branch_problem, name_key, name_problem, player_named, shown, title_problem
+from agon.core.words import counted
 from agon.core.words import listed as listed_words
 from agon.events import hints
 from agon.events import snapshots as snapshots_table
@@ -1393,7 +1394,7 @@ class Service:
                     break
             env = self.store.event(game.id, env.parent)
         if env is None or env.parent is None or head is None:
-            what = "decisions" if not humans else "decisions by people"
+            what = ("decision", "decisions") if not humans else ("decision by a person", "decisions by people")
             raise (NotNow if count == 0 else ServiceError)(_too_far(b.name, steps_back, count, what))
         return self._move_back(game, b, env.parent, head.depth - env.depth + 1)
 
@@ -1477,7 +1478,7 @@ class Service:
                 entered.append(st.index)
         if len(entered) < steps_back:
             raise (NotNow if not entered else ServiceError)(_too_far(b.name, steps_back, len(entered),
-                                                                    "entered events"))
+                                                                    ("entered event", "entered events")))
         n = entered[-steps_back]
         return self._move_back(game, b, line.envelopes[n - 1].id, last - n + 1)
 
@@ -1980,14 +1981,14 @@ def _entered(actor: str, humans: Collection[str], pending_before: Callable[[], P
     return actor != SETUP_ACTOR and (not humans or actor in humans)
 
 
-def _too_far(branch: str, steps_back: int, count: int, what: str) -> str:
-    """Why an undo of ``steps_back`` steps is refused on a line with only ``count`` such steps (``what``): with
-    none, nothing can be undone now (``NotNow``); with some, the request asks for more than the line holds (a
-    ``ServiceError``, as an ``at`` past a line's end is)."""
+def _too_far(branch: str, steps_back: int, count: int, what: tuple[str, str]) -> str:
+    """Why an undo of ``steps_back`` steps is refused on a line with only ``count`` such steps (``what``: their
+    name, one and many): with none, nothing can be undone now (``NotNow``); with some, the request asks for more
+    than the line holds (a ``ServiceError``, as an ``at`` past a line's end is)."""
     if count == 0:
-        return f"cannot undo: branch {branch!r} has no {what} yet, so there is nothing to take back"
-    return (f"cannot undo {steps_back} steps: branch {branch!r} has only {count} {what}, so at most {count} can be"
-            " undone; nothing was undone")
+        return f"cannot undo: branch {branch!r} has no {what[1]} yet, so there is nothing to take back"
+    return (f"cannot undo {steps_back:,} steps: branch {branch!r} has only {counted(count, *what)}, so at most"
+            f" {count:,} can be undone; nothing was undone")
 
 
 def _more(problems: Sequence[str]) -> str:

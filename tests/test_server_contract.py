@@ -756,6 +756,7 @@ def test_what_the_game_as_it_stands_refuses_is_a_409_the_document_declares_and_m
     decide(api, gid, who, game["seats"][who]["token"], random.Random(1))
     r = api.call("POST", "/api/games/{game}/undo", gid, token=host, json_body={"steps": 50})
     assert r.status_code == 400 and "at most 1 can be undone" in r.json()["error"], r.text
+    assert "has only 1 decision by a person," in r.json()["error"], r.text  # one, not '1 decisions by people'
     r = api.call("POST", "/api/games/{game}/branch", gid, token=host, json_body={"name": "b", "at": 9999})
     assert r.status_code == 400 and "outside branch 'main'" in r.json()["error"], r.text
     assert [b["name"] for b in api.call("GET", "/api/games/{game}/branches", gid).json()] == ["main"]
