@@ -284,7 +284,13 @@ def read_body(raw: bytes, schema: dict[str, Any], hints: dict[str, str] | None, 
     found: Any = {}
     if raw.strip():
         try:
-            found = json.loads(raw, parse_constant=_no_constant)
+            found = json.loads(raw, parse_constant=_no_constant, parse_int=_whole, object_pairs_hook=_once)
+        except _Twice as e:  # which one was meant? (a query's parameter given twice is refused alike)
+            raise HttpError(400, f"the request body gives {e.args[0][:40]!r} more than once; give each field"
+                                 " once") from None
+        except _TooLong:
+            raise HttpError(400, f"a number in the request body has more than {LONGEST:,} digits; no field takes"
+                                 " one that long") from None
         except (ValueError, UnicodeDecodeError) as e:
             raise HttpError(400, f"the request body is not valid JSON ({e}); send a JSON object") from None
         except RecursionError:
@@ -304,6 +310,35 @@ def read_query(request: Request, params: tuple[Param, ...]) -> dict[str, Any]:
         return queries.check(f"{request.method} {request.url.path}", params, request.query_params.multi_items())
     except queries.BadQuery as e:
         raise HttpError(400, f"{e} (see /openapi.json)") from None
+
+
+LONGEST = 4000
+"""The most digits a whole number in a request body may have (Python reads no more than 4,300 into an ``int``)."""
+
+
+class _Twice(ValueError):
+    """A JSON object that gives one key twice (``args[0]``), which ``json.loads`` would read as its last value."""
+
+
+class _TooLong(ValueError):
+    """A whole number of more than ``LONGEST`` digits in a request body."""
+
+
+def _once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``'s hook for an object: its keys, each given once (``_Twice`` else)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Twice(key)
+        out[key] = value
+    return out
+
+
+def _whole(text: str) -> int:
+    """``json.loads``'s hook for a whole number: one of at most ``LONGEST`` digits (``_TooLong`` else)."""
+    if len(text.lstrip("-")) > LONGEST:
+        raise _TooLong
+    return int(text)
 
 
 def _no_constant(name: str) -> Any:

@@ -221,6 +221,31 @@ def test_odd_bodies_numbers_and_methods_get_a_4xx_line_never_a_500(client):
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream") and not r.content
 
 
+def test_a_body_giving_a_field_twice_or_a_number_too_long_to_read_is_refused_naming_it(client):
+    """JSON lets an object repeat a key and a parser keep the last: {"choice": 1, "choice": 2} is refused, not read
+    as one of them, as a query parameter given twice is; a number of thousands of digits is refused saying so,
+    without Python's advice to the server's programmer."""
+    g = new_duel(client)
+    gid = g["game"]
+    who, tok = acting(client, g)
+    before = client.get(f"/api/games/{gid}").json()["position"]
+    r = client.post(f"/api/games/{gid}/act", content=b'{"choice": 1, "choice": 2}', headers=bearer(tok))
+    assert r.status_code == 400, r.text
+    assert r.json() == {"error": "the request body gives 'choice' more than once; give each field once"}
+    r = client.post(f"/api/games/{gid}/act", content=b'{"choice": {"type": "x", "type": "y"}}', headers=bearer(tok))
+    assert r.status_code == 400 and "gives 'type' more than once" in r.json()["error"], r.text
+    games = len(client.get("/api/games").json())
+    r = client.post("/api/games", content=b'{"ruleset": "pergamemnon", "ruleset": "perikles", "players": ["A", "B"]}')
+    assert r.status_code == 400 and "gives 'ruleset' more than once" in r.json()["error"], r.text
+    huge = b'{"ruleset": "pergamemnon", "players": ["A", "B"], "seed": ' + b"9" * 5000 + b"}"
+    r = client.post("/api/games", content=huge)
+    assert r.status_code == 400, r.text
+    assert r.json() == {"error": "a number in the request body has more than 4,000 digits; no field takes one that"
+                                 " long"}
+    assert len(client.get("/api/games").json()) == games  # nothing was created
+    assert client.get(f"/api/games/{gid}").json()["position"] == before  # nor recorded
+
+
 def test_a_player_plays_only_on_the_current_branch_however_it_is_named(client):
     g = new_duel(client)
     gid = g["game"]
