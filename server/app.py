@@ -24,7 +24,7 @@ from agon.core.service import Service
 from agon.events.store import Store, Unavailable
 from agon.events.summary import ORDERS
 from agon.server import api, decide, pages, schemas
-from agon.server.schemas import BRANCH, COUNT, STR, Answer, Op, Param
+from agon.server.schemas import BRANCH, QUERY_COUNT, STR, Answer, Op, Param
 
 THREADS = 8
 """Worker threads for the service's (blocking) calls per worker process."""
@@ -53,7 +53,7 @@ def _enum(values: list[str]) -> dict[str, Any]:
     return {"type": "string", "enum": values}
 
 
-EVENTS_QUERY = (BRANCH, Param("since", COUNT, "the last event the client has (or the Last-Event-ID header)"),
+EVENTS_QUERY = (BRANCH, Param("since", QUERY_COUNT, "the last event the client has (or the Last-Event-ID header)"),
                 Param("wait", {"type": "number", "minimum": 0, "maximum": 3600},
                       "seconds until the stream ends (default 3600)"),
                 Param(api.FACE_PARAM, _enum(list(api.FACES)),
@@ -67,7 +67,7 @@ ROUTES: list[Op] = [
          "anyone", Answer("Games"),
          query=(Param("ruleset", STR, "only this ruleset's games"), Param("status", _enum(["over", "playing"])),
                 Param("order", _enum(list(ORDERS)), "default: oldest"),
-                Param("limit", COUNT, "at most this many games (default: all)"))),
+                Param("limit", QUERY_COUNT, "at most this many games (default: all)"))),
     _post("/api/games", api.create_game,
           "Create a game: answers one secret link per person's seat and the host's.", "anyone", Answer("Created", 201),
           body=schemas.CREATE, example={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
@@ -112,7 +112,7 @@ ROUTES: list[Op] = [
           body=schemas.SWITCH),
     _get("/api/games/{game}/log", api.get_log,
          "The line's events from 'from', told as the caller's seat may read them.", "anyone", Answer("Log"), (403,),
-         (BRANCH, Param("from", COUNT, "the first event (default 0)"))),
+         (BRANCH, Param("from", QUERY_COUNT, "the first event (default 0)"))),
     _get("/api/games/{game}/export", api.export,
          "The whole game as `agon export` writes it (with ?branch=NAME: that line only).", "the host",
          Answer(STR, media=schemas.NDJSON), (401, 403), (Param("branch", STR, "that line only"),)),

@@ -28,10 +28,11 @@ KNOWN = frozenset({"type", "minimum", "maximum", "enum"})
 TOKEN = "token"
 """The parameter every route takes: the caller's seat's token."""
 
-_WHOLE = re.compile(r"-?[0-9]{1,18}")
-"""A whole number: ASCII digits only (``str.isdigit`` also takes '²', which ``int`` refuses), one sign, and short
-enough for the store's integer columns."""
-_NUMBER = re.compile(r"-?[0-9]{1,18}(\.[0-9]{1,18})?")
+_WHOLE = re.compile(r"-?[0-9]{1,19}")
+"""A whole number: ASCII digits only (``str.isdigit`` also takes '²', which ``int`` refuses) and one sign; every
+integer parameter declares a ``maximum`` of at most ``schemas.WHOLE_MAX`` (19 digits), so a longer one is outside
+its range, and is refused saying so, before ``int`` reads it."""
+_NUMBER = re.compile(r"-?[0-9]{1,19}(\.[0-9]+)?")
 """A number: digits with at most one decimal point (no 'nan', 'inf', exponent or '_', which ``float`` reads)."""
 
 
@@ -76,11 +77,13 @@ def _value(name: str, schema: dict[str, Any], text: str) -> Any:
     value: Any = text
     if kind == "integer":
         if not _WHOLE.fullmatch(text):
-            raise BadQuery(f"{_name(name)} must be a whole number{_range(schema)}, not {_was(text)}")
+            how = "" if re.fullmatch(r"-?[0-9]+", text) else " in plain digits"
+            raise BadQuery(f"{_name(name)} must be a whole number{_range(schema)}{how}, not {_was(text)}")
         value = int(text)
     elif kind == "number":
         if not _NUMBER.fullmatch(text) or not math.isfinite(float(text)):
-            raise BadQuery(f"{_name(name)} must be a number{_range(schema)}, not {_was(text)}")
+            raise BadQuery(f"{_name(name)} must be a number{_range(schema)} in plain digits (such as 2.5), not"
+                           f" {_was(text)}")
         value = float(text)
     if "enum" in schema and value not in schema["enum"]:
         raise BadQuery(f"{name} {_was(text)} is not one of: {', '.join(map(str, schema['enum']))}")
@@ -94,11 +97,11 @@ def _value(name: str, schema: dict[str, Any], text: str) -> Any:
 def _range(schema: dict[str, Any]) -> str:
     low, high = schema.get("minimum"), schema.get("maximum")
     if low is not None and high is not None:
-        return f" from {low} to {high}"
+        return f" from {low:,} to {high:,}"
     if low is not None:
-        return f", {low} or more"
+        return f", {low:,} or more"
     if high is not None:
-        return f", at most {high}"
+        return f", at most {high:,}"
     return ""
 
 

@@ -46,6 +46,11 @@ def nullable(schema: dict[str, Any]) -> dict[str, Any]:
 STR = {"type": "string"}
 INT = {"type": "integer"}
 COUNT = {"type": "integer", "minimum": 0}
+WHOLE_MAX = 2**63 - 1
+"""The largest whole number a query parameter takes (a store's integer column's): the document says so
+(``QUERY_COUNT``), rather than a longer number being refused as if it were no whole number."""
+QUERY_COUNT = {"type": "integer", "minimum": 0, "maximum": WHOLE_MAX}
+"""A count or event number given in a query."""
 BOOL = {"type": "boolean"}
 NUM = {"type": "number"}
 

@@ -246,6 +246,35 @@ def test_a_body_giving_a_field_twice_or_a_number_too_long_to_read_is_refused_nam
     assert client.get(f"/api/games/{gid}").json()["position"] == before  # nor recorded
 
 
+def test_a_whole_number_in_a_query_is_taken_up_to_the_maximum_the_document_declares_and_refused_past_it(client):
+    """A 19-digit 'limit' was refused as 'not a whole number, 0 or more' while the document declared any whole
+    number of 0 or more: now the document declares the maximum the server takes, and the refusal names it."""
+    g = new_duel(client)
+    gid = g["game"]
+    doc = client.get("/openapi.json").json()
+    params = {(path, p["name"]): p["schema"] for path, item in doc["paths"].items()
+              for p in item.get("get", {}).get("parameters", [])}
+    big = 2**63 - 1
+    for key in (("/api/games", "limit"), ("/api/games/{game}/log", "from"), ("/api/games/{game}/events", "since")):
+        assert params[key] == {"type": "integer", "minimum": 0, "maximum": big}, key
+    assert [x["game"] for x in client.get(f"/api/games?limit={big}").json()] == [gid]
+    assert client.get(f"/api/games/{gid}/log?from={big}").json()["events"] == []
+    r = client.get(f"/api/games/{gid}/events?since={big}&wait=0")
+    assert r.status_code == 200 and "event: moved" in r.text  # more than the line holds: read it again
+    for value in (str(big + 1), "1" + "0" * 30):
+        r = client.get(f"/api/games?limit={value}")
+        assert r.status_code == 400, r.text
+        assert r.json()["error"].startswith("'limit' must be a whole number from 0 to 9,223,372,036,854,775,807, not")
+    r = client.get(f"/api/games/{gid}/log?from=%2B5")
+    assert r.status_code == 400 and "must be a whole number, 0 or more" not in r.text and "in plain digits" in r.text
+    r = client.get(f"/api/games/{gid}/events?wait=1e1")
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == ("'wait' must be a number from 0 to 3,600 in plain digits (such as 2.5), not '1e1'"
+                                 " (see /openapi.json)")
+    r = client.get(f"/api/games/{gid}/events?wait=0.0000000000000000001")  # a number the document allows
+    assert r.status_code == 200 and "event: status" in r.text
+
+
 def test_a_player_plays_only_on_the_current_branch_however_it_is_named(client):
     g = new_duel(client)
     gid = g["game"]
