@@ -415,7 +415,7 @@ def viewer_of(seat: str | None) -> str:
 
 def need_host(seat: str | None, what: str) -> None:
     if seat is None:
-        raise HttpError(401, f"{what} needs the host's token")
+        raise HttpError(401, f"only the host may {what}: send the host's token")
     if seat != HOST:
         raise HttpError(403, f"only the host may {what}")
 

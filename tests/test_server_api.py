@@ -275,6 +275,18 @@ def test_a_whole_number_in_a_query_is_taken_up_to_the_maximum_the_document_decla
     assert r.status_code == 200 and "event: status" in r.text
 
 
+def test_a_host_only_request_without_a_token_says_in_a_sentence_that_the_host_may(client):
+    """Without a token the host's routes said 'redo needs the host's token', 'make a branch needs ...'."""
+    gid = new_duel(client)["game"]
+    asked = [("POST", "/redo", None, "redo"), ("POST", "/branch", {"name": "b"}, "make a branch"),
+             ("POST", "/switch", {"name": "main"}, "switch branches"),
+             ("GET", "/export", None, "export the game (the file holds every hidden card)")]
+    for method, path, body, what in asked:
+        r = client.request(method, f"/api/games/{gid}{path}", json=body)
+        assert r.status_code == 401, (path, r.text)
+        assert r.json() == {"error": f"only the host may {what}: send the host's token"}
+
+
 def test_a_player_plays_only_on_the_current_branch_however_it_is_named(client):
     g = new_duel(client)
     gid = g["game"]
