@@ -758,27 +758,33 @@ def streaming(query: tuple[Param, ...]) -> Callable[[Request], Any]:
 async def stream(request: Request, query: dict[str, Any]) -> Response:
     """Server-sent events: every new event of the line as the caller's seat may read it (``recorded``), a
     ``moved`` when the head went back (an undo or a switch), and the status after each change. ``since`` (or
-    Last-Event-ID) is the last event the client has; ``wait`` (seconds) ends the stream after that long; ``face``
+    Last-Event-ID: a message's id, the ``position`` of the line up to its event, ``_LAST_ID``) is the last event the
+    client has; ``wait`` (seconds) ends the stream after that long; ``face``
     'page' (``FACE_PARAM``) tells its refusals in ``PAGE_WORDS``. ``query``: the request's query, held to the
     route's declared parameters (``streaming``)."""
     svc: Service = request.app.state.service
     game = request.path_params["game"]
     words = words_of(request, query)  # a page's stream says so in its query (``FACE_PARAM``)
     last = request.headers.get("last-event-id")
-    if last and not _LAST_ID.fullmatch(last):
-        return error(400, f"the Last-Event-ID header must be an event's number, not {last[:40]!r}")
-    since = int(last) if last else query.get("since", -1)
+    given = _LAST_ID.fullmatch(last) if last else None
+    if last and given is None:
+        return error(400, f"the Last-Event-ID header must be an event's id as the stream gave it (such as 12.a1b2c3d4)"
+                          f" or its number, not {last[:40]!r}")
+    since = int(given[1]) if given else query.get("since", -1)
+    mark = given[2] if given else None  # the start of the client's last event's id: is it still on the line?
     wait = query.get("wait", 3600.0)
     branch = query.get("branch")
 
     lines: Lines = request.app.state.lines
 
-    def first() -> tuple[Line, str | None]:
+    def first() -> tuple[Line, str | None, bool]:
         line = lines.get(svc, game, branch)
-        return line, seats.seat_of(svc, line.game.id, token_of(request))
+        # the client's last event is on the line still, as far as its id says (a number alone: as far as known)
+        kept = 0 <= since <= line.head.depth and (mark is None or line.envelopes[since].id.startswith(mark))
+        return line, seats.seat_of(svc, line.game.id, token_of(request)), kept
 
     try:
-        line, seat = await run_in_threadpool(first)
+        line, seat, kept = await run_in_threadpool(first)
     except Exception as e:  # noqa: BLE001
         return failure(e, words)
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
@@ -794,22 +800,22 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
         out = []
         if grows:
             for row in recorded_rows(told_from(ln, viewer, after + 1)):
-                out.append(_sse("recorded", row, row["n"]))
+                out.append(_sse("recorded", row, event_id(ln, row["n"])))
         else:  # an undo, a switch, or a new line after an undo: the client reads the game again
-            out.append(_sse("moved", game_head(ln), ln.head.depth))
-        out.append(_sse("status", {**game_head(ln), "pending": pending_for(ln, seat)}, ln.head.depth))
+            out.append(_sse("moved", game_head(ln), position(ln)))
+        out.append(_sse("status", {**game_head(ln), "pending": pending_for(ln, seat)}, position(ln)))
         return "".join(out), ln.head.id, ln.head.depth
 
     async def events():
         loop = asyncio.get_running_loop()
         end = loop.time() + wait  # held to 0-3600 seconds
-        if 0 <= since <= line.head.depth:
+        if kept:
             after, last_id = since, None
         else:
             after, last_id = line.head.depth, line.head.id
-            if since > line.head.depth:  # the client has events this line no longer has (an undo)
-                yield _sse("moved", game_head(line), line.head.depth)
-            yield _sse("status", {**game_head(line), "pending": pending_for(line, seat)}, line.head.depth)
+            if since >= 0:  # the client has events this line no longer has (an undo, then play on another way)
+                yield _sse("moved", game_head(line), position(line))
+            yield _sse("status", {**game_head(line), "pending": pending_for(line, seat)}, position(line))
         watcher: Watcher = request.app.state.watcher
         feed: Feed = request.app.state.feed
         wakeups = request.app.state.wakeups
@@ -845,8 +851,15 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
     return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
 
 
-_LAST_ID = re.compile(r"[0-9]{1,18}")
-"""An event's number, as the stream's ``id:`` lines give it and a browser sends it back in Last-Event-ID."""
+_LAST_ID = re.compile(r"([0-9]{1,18})(?:\.([0-9a-f]{8}))?")
+"""An event's id as the stream's ``id:`` lines give it and a browser sends it back in Last-Event-ID: its number and
+the start of its hash, as a ``position`` reads (``12.a1b2c3d4``), so that a client whose events were taken back and
+played again another way is told so (``moved``); its number alone is taken too."""
+
+
+def event_id(line: Line, n: int) -> str:
+    """The stream's id of event ``n`` of ``line``: what ``position`` reads for the line up to that event."""
+    return f"{n}.{line.envelopes[n].id[:8]}"
 
 
 def changed(app: Any, game_id: str) -> None:
@@ -948,6 +961,6 @@ class Watcher:
                     changed(self.app, game_id)
 
 
-def _sse(kind: str, data: Any, n: int | None) -> str:
+def _sse(kind: str, data: Any, n: str | None) -> str:
     head = f"id: {n}\n" if n is not None else ""
     return f"{head}event: {kind}\ndata: {json.dumps(data, ensure_ascii=False, default=str)}\n\n"

@@ -53,7 +53,10 @@ def _enum(values: list[str]) -> dict[str, Any]:
     return {"type": "string", "enum": values}
 
 
-EVENTS_QUERY = (BRANCH, Param("since", QUERY_COUNT, "the last event the client has (or the Last-Event-ID header)"),
+EVENTS_QUERY = (BRANCH, Param("since", QUERY_COUNT,
+                                     "the last event the client has; the Last-Event-ID header (the id of the last"
+                                     " message read, such as 12.a1b2c3d4) is preferred: it also tells an event"
+                                     " taken back and played again another way ('moved')"),
                 Param("wait", {"type": "number", "minimum": 0, "maximum": 3600},
                       "seconds until the stream ends (default 3600)"),
                 Param(api.FACE_PARAM, _enum(list(api.FACES)),

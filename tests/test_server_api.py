@@ -654,6 +654,52 @@ def test_the_event_stream_tells_each_new_event_as_the_seat_may_read_it(client):
     assert "event: moved" in body
 
 
+def _messages(text: str) -> list[tuple[str, str | None, dict]]:
+    """An event stream's messages: (kind, id, data)."""
+    out = []
+    for frame in text.split("\n\n"):
+        fields = dict(ln.split(": ", 1) for ln in frame.splitlines() if not ln.startswith(":"))
+        if "event" in fields:
+            out.append((fields["event"], fields.get("id"), json.loads(fields["data"])))
+    return out
+
+
+def test_a_stream_resumed_after_its_events_were_taken_back_and_played_again_another_way_says_the_line_moved(client):
+    """A client that resumes its stream with the id of the last message it read (Last-Event-ID, as a browser does)
+    is told 'moved' when that event is no longer on the line, though the line has as many events again: the ids
+    were the events' numbers alone, so it was sent the events after that number and kept a record that was not the
+    game's."""
+    g = new_duel(client)
+    gid = g["game"]
+    who, tok = acting(client, g)
+    client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok))
+    read = _messages(client.get(f"/api/games/{gid}/events?since=0&wait=0").text)
+    kind, last, data = read[-1]
+    head = client.get(f"/api/games/{gid}").json()
+    assert kind == "status" and last == head["position"] == data["position"]  # an id is a position
+    recorded = [(i, d) for k, i, d in read if k == "recorded"]
+    assert all(i == f"{d['n']}.{i.split('.')[1]}" for i, d in recorded) and recorded[-1][0] == last
+    # resumed at once: nothing new, nothing moved
+    again = _messages(client.get(f"/api/games/{gid}/events?wait=0", headers={"Last-Event-ID": last}).text)
+    assert [k for k, _, _ in again] == ["status"]
+    # the host takes the decision back, the same player decides otherwise and play goes on: the line is at least
+    # as long as before
+    client.post(f"/api/games/{gid}/undo", json={}, headers=bearer(g["host"]["token"]))
+    client.post(f"/api/games/{gid}/act", json={"choice": 2}, headers=bearer(tok))
+    while (now := client.get(f"/api/games/{gid}").json())["event"] < head["event"]:
+        _, token = acting(client, g)
+        assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(token)).status_code == 200
+    assert now["position"] != head["position"]
+    resumed = _messages(client.get(f"/api/games/{gid}/events?wait=0", headers={"Last-Event-ID": last}).text)
+    assert [k for k, _, _ in resumed] == ["moved", "status"], resumed
+    assert resumed[0][2]["position"] == now["position"] and resumed[-1][1] == now["position"]
+    # an event's number alone is taken as before (a client that kept only numbers)
+    number = _messages(client.get(f"/api/games/{gid}/events?wait=0", headers={"Last-Event-ID": "4"}).text)
+    assert [k for k, _, _ in number][-1] == "status" and "moved" not in [k for k, _, _ in number]
+    r = client.get(f"/api/games/{gid}/events?wait=0", headers={"Last-Event-ID": "4.xyz"})
+    assert r.status_code == 400 and "such as 12.a1b2c3d4" in r.json()["error"]
+
+
 def test_the_openapi_document_lists_every_endpoint(client):
     doc = client.get("/openapi.json").json()
     assert doc["openapi"].startswith("3.")
