@@ -12,6 +12,7 @@ import unicodedata
 from functools import cache
 
 from agon.core.engine import Ruleset
+from agon.core.names import shown
 from agon.events.hints import Hinted
 
 RULESETS: dict[str, str] = {
@@ -74,7 +75,7 @@ def canonical(name: str) -> str:
     known = ", ".join(names()) or "none"
     close = _close_to(key)
     guess = f" (did you mean {close}?)" if close else ""
-    raise UnknownRuleset(f"unknown ruleset {name!r}{guess}; known rulesets: {known}", " (see {rulesets})")
+    raise UnknownRuleset(f"unknown ruleset {shown(name)}{guess}; known rulesets: {known}", " (see {rulesets})")
 
 
 def _close_to(key: str) -> str | None:

@@ -1060,7 +1060,7 @@ class Store:
                 elif len(rows) > 1:
                     raise StoreError(f"game id {ref!r} is ambiguous: type more of it", " (see {games})")
         if row is None:
-            raise Unknown(f"no game {ref!r} in this store", "; {games} lists the games")
+            raise Unknown(f"no game {_quoted(ref)} in this store", "; {games} lists the games")
         return self._game(row)
 
     def game_branch(self, ref: str, branch: str | None = None) -> tuple[GameInfo, BranchInfo]:
@@ -1389,7 +1389,7 @@ class Store:
             r = c.execute(BRANCH.select().where(BRANCH.c.game_id == game_id, BRANCH.c.name == name)).first()
         if r is None:
             names = ", ".join(b.name for b in self.branches(game_id))
-            raise Unknown(f"game {game_id} has no branch {name!r}; its branches: {names}")
+            raise Unknown(f"game {game_id} has no branch {_quoted(name)}; its branches: {names}")
         return BranchInfo(r.name, r.head_id, r.luck, r.parent_branch, r.fork_id, _aware(r.created_at))
 
     def create_branch(
@@ -1440,3 +1440,8 @@ class Store:
                 return
             last_id = rows[-1].id
 
+
+def _quoted(text: str, limit: int = 100) -> str:
+    """``text`` as a one-line refusal names what was asked for: quoted, and cut to ``limit`` characters (a game id
+    or branch name typed or sent thousands of characters long is not echoed back whole)."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")

@@ -287,6 +287,22 @@ def test_a_host_only_request_without_a_token_says_in_a_sentence_that_the_host_ma
         assert r.json() == {"error": f"only the host may {what}: send the host's token"}
 
 
+def test_a_game_branch_or_ruleset_asked_for_by_a_name_thousands_of_characters_long_is_not_echoed_back_whole(client):
+    """A 404 for a game id or a branch, and a 400 for a ruleset, named what was asked for whole: 5,000 characters
+    sent, 5,000 echoed."""
+    g = new_duel(client)
+    gid, host = g["game"], g["host"]["token"]
+    long = "x" * 5000
+    cases = [client.get(f"/api/games/{long}"), client.get(f"/api/games/{gid}?branch={long}"),
+             client.get(f"/api/games/{gid}/log?branch={long}"), client.get(f"/api/games?ruleset={long}"),
+             client.post("/api/games", json={"ruleset": long, "players": ["A", "B"]}),
+             client.post(f"/api/games/{gid}/switch", json={"name": long}, headers=bearer(host))]
+    for r in cases:
+        assert r.status_code in (400, 404) and len(r.json()["error"]) < 300, (r.status_code, r.text[:200])
+    assert cases[0].json()["error"].startswith("no game 'xxxxxxxxxx")
+    assert "..." in cases[1].json()["error"] and "its branches: main" in cases[1].json()["error"]
+
+
 def test_a_player_plays_only_on_the_current_branch_however_it_is_named(client):
     g = new_duel(client)
     gid = g["game"]
