@@ -173,10 +173,15 @@ class _TooBig(Exception):
 
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
-    if exc.status_code == 404:
-        message = f"no such page or endpoint: {request.url.path} (the API is listed at /openapi.json)"
+    path = request.url.path if len(request.url.path) <= 100 else request.url.path[:100] + "..."
+    if exc.status_code == 404 and len(path) > 1 and path.endswith("/"):
+        # no redirect to the path without it: a client that follows one (a token in its query) might follow it
+        # to plain http behind a TLS proxy, and one that does not is answered with nothing it can read
+        message = f"no such page or endpoint: {path} (leave out the trailing slash: {path.rstrip('/') or '/'})"
+    elif exc.status_code == 404:
+        message = f"no such page or endpoint: {path} (the API is listed at /openapi.json)"
     elif exc.status_code == 405:
-        message = f"{request.method} is not allowed on {request.url.path} (see /openapi.json)"
+        message = f"{request.method[:20]} is not allowed on {path} (see /openapi.json)"
     else:
         message = str(exc.detail)
     return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
@@ -221,6 +226,7 @@ def create_app(url: str, *, max_body: int = MAX_BODY, poll: float = 0.5) -> Star
             task.cancel()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error}, lifespan=lifespan)
+    app.router.redirect_slashes = False  # '/api/games/' is a 404 saying so, not a 307 (``_http_error``)
     try:
         store = Store(url)
     except Unavailable:

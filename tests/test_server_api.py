@@ -303,6 +303,23 @@ def test_a_game_branch_or_ruleset_asked_for_by_a_name_thousands_of_characters_lo
     assert "..." in cases[1].json()["error"] and "its branches: main" in cases[1].json()["error"]
 
 
+def test_a_path_with_a_trailing_slash_is_a_404_saying_so_not_a_redirect_a_token_might_follow(client):
+    """'/api/games/' was a 307 to 'http://HOST/api/games' with an empty body: a status the document does not give,
+    nothing to read for a client that does not follow it, and behind a TLS proxy a redirect to plain http that a
+    client following it would send a '?token=' over."""
+    g = new_duel(client)
+    gid, tok = g["game"], g["host"]["token"]
+    for method, path in (("GET", "/api/games/"), ("POST", "/api/games/"), ("GET", f"/api/games/{gid}/"),
+                         ("GET", f"/api/games/{gid}/log/?token={tok}"), ("GET", f"/games/{gid}/watch/")):
+        r = client.request(method, path, follow_redirects=False)
+        assert r.status_code == 404 and "location" not in r.headers, (path, r.status_code)
+        bare = path.split("?")[0].rstrip("/")
+        assert r.json() == {"error": f"no such page or endpoint: {bare}/ (leave out the trailing slash: {bare})"}
+        assert tok not in r.text
+    r = client.get("/api/" + "x" * 5000)
+    assert r.status_code == 404 and len(r.text) < 300  # a long path is not echoed back whole
+
+
 def test_a_player_plays_only_on_the_current_branch_however_it_is_named(client):
     g = new_duel(client)
     gid = g["game"]
