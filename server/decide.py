@@ -18,6 +18,8 @@ from agon.server.api import Call, HttpError, game_head, load, you
 
 MAX_WORDS = 200
 """More steps than any decision has; a longer ``chosen`` is refused."""
+MAX_CHOSEN = 4000
+"""More characters than the steps of any decision take; a longer ``chosen`` is refused."""
 
 
 def next_step(call: Call) -> Any:
@@ -31,8 +33,11 @@ def next_step(call: Call) -> Any:
     if seat != pending.player:
         raise HttpError(403, f"{pending.player} decides now; only their seat builds the decision")
     text = call.query.get("chosen", "")
-    if not isinstance(text, str) or len(text) > 4000:
+    if not isinstance(text, str):
         raise HttpError(400, "'chosen' is the steps taken so far, their values separated by spaces")
+    if len(text) > MAX_CHOSEN:
+        raise HttpError(400, f"'chosen' is {len(text):,} characters long; the steps of a decision take at most"
+                             f" {MAX_CHOSEN:,}: read the steps again from the start")
     words = entry.tokens(text)
     if len(words) > MAX_WORDS:
         raise HttpError(400, f"'chosen' has {len(words)} steps; no decision has more than {MAX_WORDS}")

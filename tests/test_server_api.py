@@ -320,6 +320,16 @@ def test_a_path_with_a_trailing_slash_is_a_404_saying_so_not_a_redirect_a_token_
     assert r.status_code == 404 and len(r.text) < 300  # a long path is not echoed back whole
 
 
+def test_steps_chosen_too_long_says_it_is_too_long(client):
+    """A 'chosen' of 5,000 characters was told what 'chosen' is, not what was wrong with it."""
+    g = new_duel(client)
+    _, tok = acting(client, g)
+    r = client.get(f"/api/games/{g['game']}/steps", params={"chosen": "x" * 5000}, headers=bearer(tok))
+    assert r.status_code == 400 and r.json() == {
+        "error": "'chosen' is 5,000 characters long; the steps of a decision take at most 4,000: read the steps"
+                 " again from the start"}
+
+
 def test_a_player_plays_only_on_the_current_branch_however_it_is_named(client):
     g = new_duel(client)
     gid = g["game"]
