@@ -40,8 +40,14 @@ def _timeout_response(wait: float) -> bytes:
             b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
 
 
+BAD_REQUEST = ("the request is not valid HTTP/1.1 (its request line, a header or its Content-Length is"
+               " malformed); nothing was done: send it again as HTTP/1.1")
+"""What a request h11 cannot read is told, in the API's one-line JSON (uvicorn answers it in plain text)."""
+
+
 class HeaderDeadline(H11Protocol):
-    """uvicorn's h11 protocol, with a deadline on each request's line and headers (module docstring)."""
+    """uvicorn's h11 protocol, with a deadline on each request's line and headers (module docstring), and a
+    request that is not HTTP answered as every error of the API is (``send_400_response``)."""
 
     wait = HEADER_WAIT
 
@@ -64,6 +70,16 @@ class HeaderDeadline(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a request h11 refuses (a malformed Content-Length, a header line without a colon),
+        as JSON: ``{"error": BAD_REQUEST}``, and the connection closed."""
+        body = json.dumps({"error": BAD_REQUEST}).encode()
+        headers = [(b"content-type", b"application/json"), (b"connection", b"close"),
+                   (b"content-length", str(len(body)).encode())]
+        for event in (h11.Response(status_code=400, headers=headers), h11.Data(data=body), h11.EndOfMessage()):
+            self.transport.write(self.conn.send(event))
+        self.transport.close()
 
     def _arm(self) -> None:
         self._disarm()

@@ -828,6 +828,31 @@ def test_agon_serve_answers_a_client_whose_headers_trickle_in_with_408_and_close
         proc.communicate(timeout=20)
 
 
+def test_agon_serve_answers_a_request_that_is_not_http_in_one_json_sentence(tmp_path):
+    """uvicorn answered a malformed request (a Content-Length that is no number, two that differ, a header line
+    with no colon) 'Invalid HTTP request received.' in plain text; every error of the API is one JSON sentence."""
+    proc, port = _serve(tmp_path)
+    try:
+        for bad in (b"POST /api/games HTTP/1.1\r\nhost: x\r\ncontent-length: abc\r\n\r\n{}",
+                    b"POST /api/games HTTP/1.1\r\nhost: x\r\ncontent-length: 2\r\ncontent-length: 3\r\n\r\n{}",
+                    b"GET /api/games HTTP/1.1\r\nhost: x\r\nno colon here\r\n\r\n"):
+            conn = socket.create_connection(("127.0.0.1", port), timeout=10)
+            conn.sendall(bad)
+            got = b""
+            while chunk := conn.recv(4096):
+                got += chunk
+            conn.close()
+            head, _, body = got.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 400 ") and b"content-type: application/json" in head.lower(), got
+            assert json.loads(body) == {"error": "the request is not valid HTTP/1.1 (its request line, a header or its"
+                                                 " Content-Length is malformed); nothing was done: send it again as"
+                                                 " HTTP/1.1"}
+        assert httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5).json() == []  # nothing was created
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=20)
+
+
 def test_the_stream_sees_a_decision_recorded_elsewhere(client):
     """A decision recorded by another worker (here: another service on the same store, as the CLI would) reaches
     the stream within the poll interval, through the worker's one look at all the games it follows."""
