@@ -746,7 +746,16 @@ def streaming(query: tuple[Param, ...]) -> Callable[[Request], Any]:
 
     async def endpoint(request: Request) -> Response:
         try:
+            raw = await asyncio.wait_for(request.body(), BODY_WAIT)
+        except TimeoutError:
+            return error(408, f"the request body did not arrive within {BODY_WAIT:.0f} seconds; send it again")
+        except ClientDisconnect:  # the client went away mid-body: nobody reads an answer
+            return Response(status_code=400)
+        try:
             asked = read_query(request, query)
+            if raw.strip():  # 'since' sent in a body would be ignored: the client would be sent every event
+                raise HttpError(400, f"{request.method} {request.url.path} takes no body; send its parameters in the"
+                                     " query")
         except HttpError as e:
             return error(e.status, str(e))
         return await stream(request, asked)

@@ -743,6 +743,17 @@ def test_a_stream_resumed_after_its_events_were_taken_back_and_played_again_anot
     assert r.status_code == 400 and "such as 12.a1b2c3d4" in r.json()["error"]
 
 
+def test_the_event_stream_takes_no_body_as_no_other_get_does(client):
+    """GET /events read no body: '{"since": 3}' sent there was ignored, and the client was sent the game from the
+    start, where every other GET refuses a body."""
+    gid = new_duel(client)["game"]
+    for path in (f"/api/games/{gid}/events?wait=0", f"/api/games/{gid}/log"):
+        r = client.request("GET", path, content=b'{"since": 3}')
+        assert r.status_code == 400, (path, r.text)
+        assert r.json() == {"error": f"GET {path.split('?')[0]} takes no body; send its parameters in the query"}
+    assert client.get(f"/api/games/{gid}/events?wait=0", headers={"content-length": "0"}).status_code == 200
+
+
 def test_the_openapi_document_lists_every_endpoint(client):
     doc = client.get("/openapi.json").json()
     assert doc["openapi"].startswith("3.")
