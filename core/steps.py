@@ -21,12 +21,15 @@ By default the steps come from the legal events themselves (``legal(state)``), s
 every listed decision is reachable. A ruleset whose ``legal`` is a canonical subset of a larger space (Perikles
 lists only some commitments) defines ``decision_steps(state, tag, chosen)`` returning the next ``Question`` (only
 values that can still lead to a legal decision), the finished event, or ``None`` to leave that kind of decision to
-the default. The CLI (``agon play``, ``agon act``) and the HTTP server share this module.
+the default. A step whose answers are too many to list may also read typed words itself (``Question.reads``: a
+Peloponnes bid lists one mix of coin cards for each size and reads any other the hand holds, ``a02 2s1w``). The
+CLI (``agon play``, ``agon act``) and the HTTP server share this module.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import dataclasses
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,6 +72,12 @@ class Question:
     names: tuple[tuple[str, str], ...] = ()
     """(value, name) pairs: the name a value shows at the table (a Peloponnes power card's, ``("A02",
     "Palisade")``), which may be typed for it as the value itself may (``core.entry``)."""
+    reads: Callable[[str], str | None] | None = dataclasses.field(default=None, compare=False)
+    """The ruleset's own reading of a typed word, for a step whose legal answers are too many to list or accept one
+    by one (a Peloponnes bid's coin cards: any mix the hand holds, ``2s1w``, where the list shows one mix of each
+    size): the value the word stands for, ``None`` when it reads none (the word is then matched as usual), or
+    ``Refused`` saying which rule forbids what it reads. A word it reads means exactly that value (``2w`` is two
+    wood, not a listed ``2wood-1stone`` it begins); it is never taken before it is ended (``settled_value``)."""
 
     @property
     def named(self) -> dict[str, str]:
@@ -80,6 +89,11 @@ class Question:
     @property
     def values(self) -> list[str]:
         return [c.value for c in self.choices]
+
+
+class Refused(entry.EntryError):
+    """A word that a step's ``reads`` reads as an answer that the rules forbid (a bid of coin cards the hand does not
+    hold): the message names the rule. The word answers that step (``_names``), so the refusal is what is told."""
 
 
 Chosen = tuple[tuple[str, str], ...]
@@ -294,7 +308,7 @@ def negative(token: str) -> bool:
 
 def pick(question: Question, token: str) -> str:
     """The value ``token`` names among the question's choices: the value itself, its number in the list (unless the
-    values are numbers), or any unique prefix or abbreviation."""
+    values are numbers), what the ruleset reads it as (``Question.reads``), or any unique prefix or abbreviation."""
     values = question.values
     t = token.strip()
     if t in values:
@@ -309,6 +323,8 @@ def pick(question: Question, token: str) -> str:
         if 1 <= n <= len(values):
             return values[n - 1]
         raise entry.EntryError(f"{question.prompt}: choose 1 to {len(values)}, not {n}")
+    if question.reads is not None and (read := question.reads(t)) is not None:
+        return read
     if question.accepts and not entry.matches(t, values, question.named) \
             and entry.matches(t, question.accepts, question.named):
         return entry.resolve(t, question.accepts, names=question.named)
@@ -325,6 +341,8 @@ def _names(question: Question, word: str) -> bool:
         return False
     try:
         pick(question, word)
+    except Refused:
+        return True  # read as this step's answer, which the rules refuse: the refusal is told there
     except entry.EntryError:
         return False
     return True
@@ -416,6 +434,8 @@ def settled_value(question: Question, token: str) -> str | None:
         n = int(t)
         longer = any(str(m).startswith(t) for m in range(1, len(values) + 1) if m != n)
         return values[n - 1] if 1 <= n <= len(values) and not longer else None
+    if question.reads is not None:  # typed on, the word may still read as another value (2s as 2s1w)
+        return None
     found = entry.settled(t, [*values, *question.accepts], question.named)
     try:
         return found if found is not None and pick(question, t) == pick(question, found) else None

@@ -93,14 +93,15 @@ def test_no_step_asked_in_play_falls_back_to_a_field_name():
 
 
 def _coin_steps():
-    """Peloponnes bids whose coin cards are asked as a step, with the hand bidding: (state, card, question)."""
+    """Peloponnes bids whose coin cards are asked as a step, with the hand bidding: (state, card, question). A step
+    with one listed set (the whole hand) is answered by itself, never asked."""
     for events, _, s in _played("peloponnes"):
         for ev in events[1:]:
             if isinstance(ev, BidPlaced):
                 hand = s.seat(ev.player).hand
                 for card in dict.fromkeys(e.card for e in PELOPONNES.legal(s) if isinstance(e, BidPlaced)):
                     now = steps.ask(PELOPONNES, s, ((steps.TYPE, "bid-placed"), ("card", card)))
-                    if isinstance(now, steps.Question) and now.field == "coins":
+                    if isinstance(now, steps.Question) and now.field == "coins" and len(now.choices) > 1:
                         yield s, card, now, hand
             s = PELOPONNES.apply(s, ev)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from agon.core.engine import Pending
 from agon.core.games.peloponnes import cards as cards_mod
-from agon.core.games.peloponnes import rules, sample, scoring, view
+from agon.core.games.peloponnes import rules, sample, scoring, steps, view
 from agon.core.games.peloponnes.bots import BOTS
 from agon.core.games.peloponnes.projections import PROJECTIONS
 from agon.core.games.peloponnes.state import State
@@ -36,7 +36,8 @@ class Peloponnes:
         # the rule text's terms: power cards bid on ('Leilão'), coin cards by the wood, stone, grain or inhabitants
         # ('people') on their backs, luxury goods used as coin cards ('Bens de luxo'), buildings 'em construção'
         "peloponnes.bid_placed.card": "which power card to bid on",
-        "peloponnes.bid_placed.coins": "which coin cards to bid, as how many of each back (wood, stone, grain, people)",
+        "peloponnes.bid_placed.coins": "which coin cards to bid, as how many of each back (wood, stone, grain, people):"
+                                       " one listed, or any you hold, typed (2s1w)",
         "peloponnes.bid_placed.luxury": "how many luxury goods to bid as coin cards",
         "peloponnes.bid_moved.card": "which power card to move the bid to",
         "peloponnes.building_built.card": "which building to build",
@@ -126,6 +127,12 @@ class Peloponnes:
 
     def option_text(self, state: State, event: Event) -> str:
         return view.option_text(state, event)
+
+    def decision_steps(self, state: State, tag: str, chosen: tuple[tuple[str, str], ...]) -> Any:
+        """A bid's coin cards: the sets ``legal`` lists, and any other the hand holds, typed (steps.py)."""
+        if tag != steps.TAG:
+            return None
+        return steps.bid_steps(state, chosen, self.field_prompts[f"{tag}.coins"])
 
     def value_names(self, state: State) -> dict[str, str]:
         return view.value_names(state)

@@ -1,0 +1,113 @@
+"""A bid's coin cards as a table bids them (core.steps): any set the hand holds, typed as how many of each back.
+
+``legal`` lists for each power card the least bid and the two next larger ones, each with one canonical set of coin
+cards (``auction.pick_coins``): that keeps the option list and the rollouts short. At a real table a player bids
+the coin cards they choose ("a quantidade minima de carta de moeda que deve ser usada para apostar na carta",
+'Leilão': how many is the rule, which backs is theirs), 2 stone rather than 2 wood, or more than the least + 2; a
+record that kept the canonical backs would keep the wrong ones in the hand, and a later payment from that hand
+could be refused although the table is right.
+
+So the step that asks a bid's coin cards (after its power card) lists the canonical sets as before, by the same
+values and numbers, and reads any other set typed (``Question.reads``): how many of each back, in any order, each
+back by any prefix of its name, a back without a number being one card (``2s1w``, ``1wood-2stone``, ``w2s``). What
+it reads is checked by the auction's own rule code (``auction.validate``), so nothing here is a second copy of the
+rules, and a set the hand cannot pay or too small a bid is refused in one line naming the rule. The first step
+(the power card) is left to core.steps, so ``agon play`` lists an auction's decisions exactly as before.
+
+The step is asked of the bidding player only, and what it reads is told to them alone: the backs of a bid are its
+owner's (RULES.md, "Who is told what"; ``view.secrets`` keeps them from every other seat).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+
+import msgspec
+
+from agon.core.entry import SEPARATORS, quoted
+from agon.core.games.peloponnes import auction
+from agon.core.games.peloponnes.state import State
+from agon.core.steps import Choice, Question, Refused, key
+from agon.events.peloponnes import COIN_KINDS, BidPlaced, Coins
+
+TAG = "peloponnes.bid_placed"
+
+DIGITS = re.compile(r"[0-9]*")
+
+MAX_DIGITS = 3
+"""A count of more digits than this reads as no set of coin cards (the whole deck is a few dozen)."""
+
+
+def coins_word(coins: Coins) -> str:
+    """A set of coin cards as the step reads its value (core.steps.key): ``2wood-1grain``."""
+    return key(msgspec.to_builtins(coins))
+
+
+def listed(s: State, who: str, card: str) -> list[str]:
+    """The coin cards ``legal`` lists for a bid by ``who`` on ``card``, in its order, as the step's values."""
+    hand = s.seat(who).hand
+    for c, least, counts, luxury in auction.bid_layout(s, who):
+        if c == card:
+            sets = [auction.pick_coins(hand, n) for n in range(least, least + counts)] + ([hand] if luxury else [])
+            return [coins_word(x) for x in sets]
+    return []
+
+
+def read_coins(word: str) -> Coins | None:
+    """The coin cards ``word`` names as how many of each back, in any order (``2s1w``, ``1wood-2stone``, ``w2s``),
+    or ``None`` when it names none (a back twice, a word that is no back, no back at all)."""
+    text = SEPARATORS.sub("", word.strip().lower())
+    counts: dict[str, int] = {}
+    i = 0
+    while i < len(text):
+        digits = DIGITS.match(text, i).group()  # type: ignore[union-attr]
+        i += len(digits)
+        kind = next((k for k in COIN_KINDS if text[i:i + 1] == k[0]), None)
+        if kind is None or kind in counts or len(digits) > MAX_DIGITS:
+            return None
+        i += len(os.path.commonprefix([text[i:], kind]))
+        counts[kind] = int(digits) if digits else 1
+    return Coins(**counts) if counts else None
+
+
+def _reader(s: State, who: str, card: str, values: list[str]) -> Callable[[str], str | None]:
+    def reads(word: str) -> str | None:
+        coins = read_coins(word)
+        if coins is None:
+            return None
+        value = coins_word(coins)
+        if value not in values:
+            why = auction.validate(s, BidPlaced(player=who, card=card, coins=coins))
+            if why is not None:
+                raise Refused(why)
+        return value
+
+    return reads
+
+
+def bid_steps(s: State, chosen: tuple[tuple[str, str], ...], prompt: str) -> Question | BidPlaced | None:
+    """The coin-card step of a bid once its power card is chosen (its listed values, reading any other set), or the
+    bid made with a set it does not list; ``None`` where core.steps builds the bid from ``legal`` as before (the
+    power card, a listed set, a decision that is no new bid)."""
+    picked = dict(chosen)
+    card, typed = picked.get("card"), picked.get("coins")
+    who = auction.actor(s)
+    if card is None or who is None or s.loose is not None or s.phase != "auction":
+        return None
+    values = listed(s, who, card)
+    if not values:
+        return None  # no bid may stand there: core.steps says so
+    if typed is None:
+        return Question("coins", prompt, tuple(Choice(v) for v in values), reads=_reader(s, who, card, values))
+    if typed in values:
+        return None
+    coins = read_coins(typed)
+    if coins is None or coins_word(coins) != typed:
+        raise Refused(f"{prompt}: {quoted(typed)} is no set of coin cards; type how many of each back, e.g. 2s1w")
+    bid = BidPlaced(player=who, card=card, coins=coins)
+    why = auction.validate(s, bid)
+    if why is not None:
+        raise Refused(why)
+    return bid

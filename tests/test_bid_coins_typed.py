@@ -1,0 +1,112 @@
+"""At a Peloponnes table a player bids the coin cards they choose: ``legal`` lists one canonical set for each size
+(auction.pick_coins), but the words of a bid read any set the hand holds (``a02 1w2g``), so the record keeps in
+the hand the backs the player really kept, and a later payment from them is accepted (core/games/peloponnes/
+steps.py). A set the hand cannot pay is refused in one line naming the rule; the backs stay the bidder's own."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agon.core import entry, steps
+from agon.core.engine import Chance
+from agon.core.games.peloponnes import RULESET as PELOPONNES
+from agon.core.games.peloponnes import auction
+from agon.core.games.peloponnes.steps import read_coins
+from agon.core.service import NewGame, Service, ServiceError
+from agon.events.peloponnes import BidPlaced, BuildingBuilt, Coins
+from agon.events.store import Store
+
+PAY_PALISADE = {"type": "peloponnes.building_built", "player": "Bo", "card": "A02", "wood": 1}
+"""Palisade (A02) costs Bo one wood coin card beyond production (seed 4)."""
+
+
+@pytest.fixture
+def auction_open(tmp_path):
+    """A two-player table game (seed 4) at its first bid: Bo, holding 2 wood and 2 grain, bids first."""
+    svc = Service(Store(f"sqlite:///{tmp_path / 'games.db'}"))
+    gid = svc.new_game(NewGame("peloponnes", players=("Ana", "Bo"), seed=4, table=True))
+    while not (isinstance(p := svc.load(gid).pending, Chance) and p.label.startswith("power")):
+        svc.act(gid, "seed")
+    svc.act(gid, "pal soh well carp stonem forest")
+    s = svc.load(gid).state
+    assert auction.actor(s) == "Bo" and s.seat("Bo").hand == Coins(wood=2, grain=2)
+    return svc, gid
+
+
+def test_a_bid_typed_with_other_backs_keeps_them_and_a_payment_from_them_is_accepted(auction_open):
+    svc, gid = auction_open
+    before = svc.load(gid).state
+    canonical = auction.pick_coins(before.seat("Bo").hand, 3)
+    assert canonical == Coins(wood=2, grain=1)  # what `legal` lists for a bid of 3: it would leave Bo no wood
+    bid = svc.act(gid, "pal 2g1w")[0].event  # in any order, each back by a prefix
+    assert bid == BidPlaced(player="Bo", card="A02", coins=Coins(wood=1, grain=2))
+    assert bid not in PELOPONNES.legal(before)  # not listed, yet recorded as typed
+    svc.act(gid, "soh 1g1p")  # Ana keeps her 3 stone: the auction ends
+    line = svc.load(gid)
+    assert line.state.seat("Bo").hand == Coins(wood=1)
+    paid = svc.act(gid, json.dumps(PAY_PALISADE))[0].event
+    assert paid == BuildingBuilt(player="Bo", card="A02", wood=1)
+    # had the canonical set been recorded, the table's payment would be refused: the record would hold no wood
+    s = PELOPONNES.apply(before, BidPlaced(player="Bo", card="A02", coins=canonical))
+    s = PELOPONNES.apply(s, BidPlaced(player="Ana", card="A06", coins=Coins(grain=1, people=1)))
+    assert "wood" in (PELOPONNES.validate(s, paid) or "")
+    # what Ana is told of Bo's bid names no back (RULES.md, "Who is told what")
+    told = [r.sentence for r in svc.log(line, "Ana") if isinstance(r.event, BidPlaced) and r.event.player == "Bo"]
+    assert told == ["Bo bids 3 on Palisade."]
+
+
+def test_an_impossible_set_is_refused_in_one_line_naming_the_rule_and_nothing_is_recorded(auction_open):
+    svc, gid = auction_open
+    depth = svc.load(gid).head.depth
+    with pytest.raises(ServiceError) as held:
+        svc.act(gid, "a02 3w")
+    said = str(held.value)
+    assert "\n" not in said and said.startswith("bid (rulebook, 'Leilão'): Bo holds 2 wood, 2 grain, not 3 wood;")
+    with pytest.raises(ServiceError, match=r"^bid \(rulebook, 'Leilão'\): the value of Palisade is 2, the minimum"):
+        svc.act(gid, "a02 1g")
+    with pytest.raises(ServiceError, match=r"conquest row costs 4 coin cards .* a bid of 3 is too low"):
+        svc.act(gid, "forest 2w1g")  # the card's one listed set is forced, and still the set typed is read
+    assert svc.load(gid).head.depth == depth
+
+
+def test_the_coin_card_step_lists_what_legal_lists_and_reads_any_set_the_hand_holds(auction_open):
+    svc, gid = auction_open
+    s = svc.load(gid).state
+    legal = PELOPONNES.legal(s)
+    chosen, now = steps.walk(PELOPONNES, s, ["pal"])  # `agon play` asks the coin cards next
+    assert isinstance(now, steps.Question) and now.field == "coins"
+    assert now.values == ["1wood-1grain", "2wood-1grain", "2wood-2grain"]  # the listed bids, numbered as before
+    assert [steps.pick(now, str(i)) for i in (1, 2, 3)] == now.values
+    for typed in ("2g", "2grain", "g1w", "1w-1g", "w2g"):  # any set the hand holds, any order
+        event = steps.walk(PELOPONNES, s, [typed], chosen)[1]
+        assert event == BidPlaced(player="Bo", card="A02", coins=read_coins(typed)), typed
+    assert steps.settled_value(now, "2g") is None  # typed on it may become 2g1w: never taken early
+    assert steps.settled_value(now, "2") == "2wood-1grain"  # a number still is
+    with pytest.raises(steps.Refused, match="Bo holds 2 wood, 2 grain, not 1 wood, 1 stone$"):
+        steps.walk(PELOPONNES, s, ["1s1w"], chosen)
+    with pytest.raises(entry.EntryError, match="'zz' is none of the answers"):
+        steps.walk(PELOPONNES, s, ["zz"], chosen)
+    assert len(PELOPONNES.legal(s)) == len(legal) == 8  # what bots and analysis choose from is unchanged
+
+
+def test_words_name_coin_cards_by_how_many_of_each_back_in_any_order():
+    assert read_coins("2s1w") == read_coins("1w2s") == read_coins("1wood-2stone") == Coins(wood=1, stone=2)
+    assert read_coins("w2s") == Coins(wood=1, stone=2)  # a back without a number is one card
+    assert read_coins("3PEOPLE") == Coins(people=3)
+    for word in ("zz", "2", "2w2w", "pal", "1234w", "", "w2"):
+        assert read_coins(word) is None, word
+
+
+def test_agon_play_records_a_bid_typed_with_the_coin_cards_after_the_card(agon):
+    gid = json.loads(agon("new", "peloponnes", "--player", "Ana", "--player", "Bo", "--seed", "4", "--table",
+                          "--json").stdout)["id"]
+    for _ in range(3):
+        agon("act", gid, "seed")
+    agon("act", gid, "pal soh well carp stonem forest")
+    out = agon("play", gid, input="a02 2g\nq\n").stdout
+    assert "Bo bids 2 on Palisade (2 grain)." in out
+    refused = agon("act", gid, "a02 2p", ok=False)  # Ana holds one people coin card
+    assert refused.exit_code != 0 and refused.stderr.count("\n") == 1
+    assert refused.stderr.startswith("error: bid (rulebook, 'Leilão'): Ana holds 3 stone, 1 grain, 1 people, not 2")
