@@ -699,6 +699,12 @@ class NewSetup:
     created: GameCreated
     """The first event as a later command reads it back (its card set filled in)."""
     state: State
+    luck: int = 0
+    """The main line's luck (``core.chance.rng_for``): 0 where the request gave the seed, so that the seed alone
+    replays the game; a secret drawn fresh (1 to ``SEED_MAX``) where agon drew the seed. Every chance outcome is
+    drawn from the seed and the luck alone, and a seat sees some outcomes whole (a face-up deal, its own hand): with
+    the 31 bits of a seed alone, a player could try every seed on those and work out every draw they may not see;
+    with a luck of 31 more bits, never shown but with everything (an export), there are too many to try."""
 
 
 def judge_new_game(spec: NewGame) -> NewSetup:
@@ -781,7 +787,8 @@ def judge_new_game(spec: NewGame) -> NewSetup:
         state = rs.initial_state(stored)
     except Exception as e:  # noqa: BLE001 - a bad card set must not be stored
         raise ServiceError(f"cannot set up {rs.name} with this card set: {e}") from None
-    return NewSetup(rs, tuple(names), card_hash, card_body, payload, stored, state)
+    luck = 0 if spec.seed is not None or spec.table else secrets.randbelow(SEED_MAX) + 1
+    return NewSetup(rs, tuple(names), card_hash, card_body, payload, stored, state, luck)
 
 
 class Service:
@@ -1001,7 +1008,7 @@ class Service:
         # The new line is known without reading it back: its first event and the state it sets up. It is stored
         # with the chance and bot events that follow by themselves, in one transaction.
         game = GameInfo(game_id, rs.name, stored.title, tuple(names), root.recorded_at, "main")
-        line = Line(game, BranchInfo("main", root.id, 0, None, None, root.recorded_at), rs, [root], [stored])
+        line = Line(game, BranchInfo("main", root.id, setup.luck, None, None, root.recorded_at), rs, [root], [stored])
         line.__dict__["state"] = state
         run = self._run(line, [], PUBLIC, auto=True, tell=False)
         if run.envs:
@@ -1011,7 +1018,7 @@ class Service:
         for _ in range(8):
             try:
                 self.store.create_game(game_id, rs.name, stored.title, names, root, run.envs, [summary],
-                                       {card_hash: card_body} if card_hash else None)
+                                       {card_hash: card_body} if card_hash else None, luck=setup.luck)
                 return game_id
             except GameIdTaken:  # a random id met a stored game's (about once in 400,000 in a 10,000-game store)
                 game_id = secrets.token_hex(4)

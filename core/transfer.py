@@ -454,10 +454,12 @@ def _import_line(svc: Service, file: ExportFile) -> ImportReport:
         assert isinstance(created, GameCreated)
         game_id = secrets.token_hex(4)
         line = Line(GameInfo(game_id, rs.name, created.title, created.names, now(), "main"),
-                    BranchInfo("main", envs[-1].id, 0, None, None, now()), rs, envs, [decoded[e.id] for e in envs])
+                    BranchInfo("main", envs[-1].id, luck or 0, None, None, now()), rs, envs,
+                    [decoded[e.id] for e in envs])
         try:
+            # drawn on with the luck of the line exported (a game whose seed agon drew has a luck of its own)
             store.import_game(game_id, rs.name, created.title, created.names, envs, [line.summary],
-                              _used_sets(created, file.card_sets) or None)
+                              _used_sets(created, file.card_sets) or None, luck=luck or 0)
         except StoreError as e:
             raise _fail(e) from None
         return ImportReport(game_id, "new", len(envs), 1, 1, branch="main")

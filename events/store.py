@@ -807,15 +807,16 @@ class Store:
 
     def create_game(self, game_id: str, ruleset: str, title: str, players: Sequence[str], root: Envelope,
                     then: Sequence[Envelope] = (), summaries: Sequence[summary_mod.Summary] = (),
-                    card_sets: Mapping[str, bytes] | None = None) -> None:
+                    card_sets: Mapping[str, bytes] | None = None, luck: int = 0) -> None:
         """A new game from its first event and ``then``, the events that followed by themselves (chance, bots),
         in one transaction with its ``summaries`` and the card set its first event names (``card_sets``: hash ->
-        body, stored unless already there); its head history starts with one move, to the last event."""
+        body, stored unless already there); its head history starts with one move, to the last event. ``luck``:
+        its main line's (core.service ``NewSetup.luck``)."""
         at = root.recorded_at
         head = then[-1].id if then else root.id
         stamp = self._stamp(at)
         if not self.sqlite:
-            self._create_game_pg(game_id, ruleset, title, players, root, then, summaries, card_sets)
+            self._create_game_pg(game_id, ruleset, title, players, root, then, summaries, card_sets, luck)
             return
         with self._write() as c:  # at the driver level: `agon demo` and bots create many games
             try:
@@ -827,8 +828,8 @@ class Store:
                 raise GameIdTaken(f"a game {game_id} is already stored") from None
             self._insert(c, game_id, [root, *then])
             c.exec_driver_sql(self._sql(
-                "INSERT INTO branch (game_id, name, head_id, luck, created_at) VALUES (?, 'main', ?, 0, ?)"),
-                (game_id, head, stamp))
+                "INSERT INTO branch (game_id, name, head_id, luck, created_at) VALUES (?, 'main', ?, ?, ?)"),
+                (game_id, head, luck, stamp))
             c.exec_driver_sql(self._sql(
                 "INSERT INTO head_move (game_id, branch, from_id, to_id, reason, at)"
                 " VALUES (?, 'main', NULL, ?, 'create', ?)"), (game_id, head, stamp))
@@ -839,7 +840,7 @@ class Store:
 
     def _create_game_pg(self, game_id: str, ruleset: str, title: str, players: Sequence[str], root: Envelope,
                         then: Sequence[Envelope], summaries: Sequence[summary_mod.Summary],
-                        card_sets: Mapping[str, bytes] | None) -> None:
+                        card_sets: Mapping[str, bytes] | None, luck: int = 0) -> None:
         """``create_game`` on PostgreSQL: the game, its events, branch, head move, summaries and new card set in
         one statement (data-modifying WITH clauses; the foreign keys are checked at its end), sent on its own
         outside an explicit transaction: a single statement is atomic by itself, so a new game costs one round
@@ -849,11 +850,12 @@ class Store:
         envs = [root, *then]
         head = envs[-1].id
         stamp = self._stamp(root.recorded_at)
-        args: list[object] = [game_id, ruleset, title, ",".join(players), root.id, stamp, head, stamp, head, stamp]
+        args: list[object] = [game_id, ruleset, title, ",".join(players), root.id, stamp, head, luck, stamp, head,
+                              stamp]
         parts = [
             "g AS (INSERT INTO game (id, ruleset, title, players, root_id, created_at, current_branch)"
             " VALUES (%s, %s, %s, %s, %s, %s, 'main') RETURNING id)",
-            "b AS (INSERT INTO branch (game_id, name, head_id, luck, created_at) SELECT id, 'main', %s, 0, %s FROM g)",
+            "b AS (INSERT INTO branch (game_id, name, head_id, luck, created_at) SELECT id, 'main', %s, %s, %s FROM g)",
             "h AS (INSERT INTO head_move (game_id, branch, from_id, to_id, reason, at)"
             " SELECT id, 'main', NULL, %s, 'create', %s FROM g)",
         ]
@@ -900,9 +902,10 @@ class Store:
 
     def import_game(
         self, game_id: str, ruleset: str, title: str, players: Sequence[str], line: Sequence[Envelope],
-        summaries: Sequence[summary_mod.Summary] = (), card_sets: Mapping[str, bytes] | None = None,
+        summaries: Sequence[summary_mod.Summary] = (), card_sets: Mapping[str, bytes] | None = None, luck: int = 0,
     ) -> None:
-        """Write a whole line as a new game in one transaction (one batched insert), with its card set."""
+        """Write a whole line as a new game in one transaction (one batched insert), with its card set; ``luck``:
+        the luck the line was drawn with (its main line's from then on)."""
         at = now()
         with self._write() as c:
             c.execute(GAME.insert().values(
@@ -911,7 +914,7 @@ class Store:
             ))
             self._insert(c, game_id, line)
             c.execute(BRANCH.insert().values(
-                game_id=game_id, name="main", head_id=line[-1].id, luck=0, created_at=at
+                game_id=game_id, name="main", head_id=line[-1].id, luck=luck, created_at=at
             ))
             c.execute(HEAD_MOVE.insert().values(
                 game_id=game_id, branch="main", from_id=None, to_id=line[-1].id, reason="import", at=at
