@@ -787,7 +787,7 @@ def judge_new_game(spec: NewGame) -> NewSetup:
         state = rs.initial_state(stored)
     except Exception as e:  # noqa: BLE001 - a bad card set must not be stored
         raise ServiceError(f"cannot set up {rs.name} with this card set: {e}") from None
-    luck = 0 if spec.seed is not None or spec.table else secrets.randbelow(SEED_MAX) + 1
+    luck = 0 if spec.seed is not None else secrets.randbelow(SEED_MAX) + 1
     return NewSetup(rs, tuple(names), card_hash, card_body, payload, stored, state, luck)
 
 

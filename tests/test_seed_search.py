@@ -95,6 +95,9 @@ def test_a_game_whose_seed_is_given_replays_from_it_and_one_agon_seeds_keeps_its
     assert [ln.branch.luck for ln in given] == [0, 0] and given[0].events[1:] == given[1].events[1:]
     drawn = svc.load(svc.new_game(NewGame("pergamemnon", ["Ana", "Bo"])))
     assert drawn.branch.luck > 0 and svc.verify(drawn.game.id) == []
+    # at a table too: the recorder may type 'seed' for a draw, which is drawn from the seed and the luck
+    table = svc.load(svc.new_game(NewGame("pergamemnon", ["Ana", "Bo"], table=True)))
+    assert table.branch.luck > 0
     # one line as a file, taken to another store: the same luck draws on, and the check finds nothing amiss
     other = Service(Store(f"sqlite:///{tmp_path / 'b.db'}"))
     gid = import_data(other, svc.export(drawn.game.id, "main")).game_id
