@@ -26,7 +26,15 @@ def test_agon_new_prints_the_id_alone_first_then_a_sentence_and_the_next_command
 
 def test_agon_new_json_has_the_fields_readme_names(agon):
     data = json.loads(agon("new", "peloponnes", "--player", "Ana", "--bot", "Bo:random", "--json").stdout)
-    assert set(data) == {"id", "ruleset", "seed", "players", "events", "status"}
+    assert set(data) == {"id", "ruleset", "seed", "luck", "players", "events", "status"}
+    assert data["luck"] > 0  # agon drew the seed: a secret luck comes with it
     assert data["players"] == [{"name": "Ana", "bot": None}, {"name": "Bo", "bot": "random"}]
     row = _row()
     assert all(f"`{field}`" in row for field in [*data, "name", "bot"])
+
+
+def test_agon_new_without_a_seed_does_not_print_one_that_would_not_replay_it(agon):
+    """A seed agon draws comes with a secret luck: the seed alone replays another game, so it is not shown as one."""
+    line = agon("new", "peloponnes", "--player", "Ana", "--player", "Bo").stdout.splitlines()[1]
+    assert re.fullmatch(r"Peloponnes Card Game for Ana, Bo \(seed and luck drawn by agon\); \d+ events so far; .+\.",
+                        line)
