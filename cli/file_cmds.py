@@ -48,6 +48,8 @@ def export(
     digest, so `agon import` gives the same game back. `agon schema --file-format` describes the lines.
 
     With --branch, one line only: one event per line with its envelope (id, parent, tag, version, actor)."""
+    if output is not None:
+        not_a_folder(output, ".jsonl")  # before the game is read and written out, with a file name suggested
     if sign is not None:
         input_file(sign, "key file", "; `agon keygen FILE` writes a key pair")
     svc = service()

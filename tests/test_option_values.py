@@ -16,11 +16,20 @@ from tests.test_cli_surface import one_line
     (("plot", "scores", "GAME", "-o", ""), ".html"),
     (("plot", "scores", "GAME", "--png", "-o", ""), ".png"),
     (("view", "GAME", "-o", ""), ".html"),
+    (("export", "GAME", "-o", ""), ".jsonl"),
 ])
 def test_an_empty_output_file_is_refused_as_the_folder_it_names(agon, args, suffix):
     gid = new_toy(agon)
     args = tuple(gid if a == "GAME" else a for a in args)
     one_line(agon(*args, ok=False), 1, f". is a folder; give the file to write, e.g. out{suffix}")
+
+
+def test_an_export_to_a_folder_with_a_dot_in_its_name_suggests_a_game_file_in_it(agon, tmp_path):
+    # the folder's own "suffix" (mktemp's tmp.AbC123) is no kind of file to suggest
+    gid = new_toy(agon)
+    (tmp_path / "tmp.AbC123").mkdir()
+    one_line(agon("export", gid, "-o", "tmp.AbC123", ok=False), 1,
+             "error: tmp.AbC123 is a folder; give the file to write, e.g. tmp.AbC123/out.jsonl")
 
 
 def test_a_file_name_without_its_suffix_is_suggested_with_it_added(agon):
