@@ -137,6 +137,10 @@ UNNEST = ("unnest(%b::varchar[], %b::varchar[], %b::int[], %b::varchar[], %b::in
 arrays took longer to build than the server took to insert them."""
 
 
+AMBIGUOUS_NAMED = 5
+"""How many games an ambiguous game id prefix names (in id order), '...' after them when there are more."""
+
+
 class StoreError(Hinted):
     """A store problem a person can act on (a bad URL, an unknown game or branch); a step it names ('agon games')
     is kept apart (events/hints.py), for the server to name its own."""
@@ -1057,11 +1061,15 @@ class Store:
         with self._read() as c:
             row = c.execute(GAME.select().where(GAME.c.id == ref)).first()
             if row is None and ref:
-                rows = c.execute(GAME.select().where(GAME.c.id.startswith(ref, autoescape=True)).limit(2)).all()
+                rows = c.execute(GAME.select().where(GAME.c.id.startswith(ref, autoescape=True))
+                                 .order_by(GAME.c.id).limit(AMBIGUOUS_NAMED + 1)).all()
                 if len(rows) == 1:
                     row = rows[0]
-                elif len(rows) > 1:
-                    raise StoreError(f"game id {ref!r} is ambiguous: type more of it", " (see {games})")
+                elif len(rows) > 1:  # named, as an ambiguous card or tile is, so the next try can be the right one
+                    named = ", ".join(r.id for r in rows[:AMBIGUOUS_NAMED])
+                    more = ", ..." if len(rows) > AMBIGUOUS_NAMED else ""
+                    raise StoreError(f"game id {ref!r} is ambiguous: it may be {named}{more}; type more of it",
+                                     " (see {games})")
         if row is None:
             raise Unknown(f"no game {_quoted(ref)} in this store", "; {games} lists the games")
         return self._game(row)

@@ -1,0 +1,17 @@
+"""What a newcomer typing agon for the first time gets wrong, and the one line each slip earns: what was wrong and
+what to type instead."""
+
+from __future__ import annotations
+
+from tests.test_cli import new_toy
+from tests.test_cli_surface import one_line
+
+
+def test_an_ambiguous_game_id_names_the_games_it_may_be(agon):
+    ids: dict[str, list[str]] = {}
+    while not any(len(v) > 1 for v in ids.values()):  # at most 17 games: two share a first digit
+        gid = new_toy(agon)
+        ids.setdefault(gid[0], []).append(gid)
+    first, games = next((k, sorted(v)) for k, v in ids.items() if len(v) > 1)
+    said = one_line(agon("options", first, ok=False), 1, f"error: game id '{first}' is ambiguous: it may be")
+    assert f"it may be {', '.join(games)}; type more of it (see `agon games`)" in said
