@@ -115,7 +115,7 @@ class AgonGroup(TyperGroup):
             # Click's errors (Typer vendors Click in recent versions, so no import names them portably)
             if hasattr(e, "format_message") and isinstance(getattr(e, "exit_code", None), int):
                 if type(e).__name__ != "NoArgsIsHelpError":  # 'agon' alone: the help is printed already
-                    error_line(usage_message(e, argv), as_json)
+                    error_line(usage_message(e, argv, self), as_json)
                 sys.exit(e.exit_code)
             if os.environ.get("AGON_DEBUG") == "1":
                 raise
@@ -139,7 +139,7 @@ def _join_lines(group: Any) -> None:
             command.help = "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
 
 
-def usage_message(e: Any, argv: Sequence[str] = ()) -> str:
+def usage_message(e: Any, argv: Sequence[str] = (), group: Any = None) -> str:
     """One line for a Click error: its message in agon's voice (lower case, no full stop), what to do about a value
     that begins with '-' where an argument was meant or an option given on the wrong side of the command, and the
     help to read."""
@@ -148,6 +148,11 @@ def usage_message(e: Any, argv: Sequence[str] = ()) -> str:
     name = getattr(e, "option_name", None)
     ctx = getattr(e, "ctx", None)
     path = ctx.command_path if ctx is not None else "agon"
+    if ctx is None and group is not None:
+        # Click's parser says 'option --player requires an argument' without the command it was reading: the
+        # command named on the line is the one whose help to read
+        path = " ".join(["agon", *_commands_named(group, argv)])
+        return f"{message}; see `{path} --help`"
     if name and type(e).__name__ == "NoSuchOption" and re.fullmatch(r"-[0-9.]+", name):
         # 'agon note GAME -1 hi': Click reads -1 as an option before any command sees it
         message = f"no such option: {name}; to give {name} as a value, not an option, put -- before it"
@@ -167,6 +172,19 @@ def usage_message(e: Any, argv: Sequence[str] = ()) -> str:
     if ctx is not None and ctx.command.get_help_option(ctx) is not None:
         message += f"; see `{path} --help`"
     return message
+
+
+def _commands_named(group: Any, argv: Sequence[str]) -> list[str]:
+    """The (sub)commands ``argv`` names, outermost first (``plot scores``), skipping agon's own options before them."""
+    names: list[str] = []
+    for arg in argv:
+        commands = getattr(group, "commands", None)
+        if not commands:
+            break
+        if arg in commands:
+            names.append(arg)
+            group = commands[arg]
+    return names
 
 
 def _stdout_gone() -> NoReturn:

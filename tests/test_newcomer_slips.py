@@ -15,3 +15,10 @@ def test_an_ambiguous_game_id_names_the_games_it_may_be(agon):
     first, games = next((k, sorted(v)) for k, v in ids.items() if len(v) > 1)
     said = one_line(agon("options", first, ok=False), 1, f"error: game id '{first}' is ambiguous: it may be")
     assert f"it may be {', '.join(games)}; type more of it (see `agon games`)" in said
+
+
+def test_an_option_left_without_its_value_names_the_help_of_its_command(agon):
+    one_line(agon("new", "toy", "--player", ok=False), 2,
+             "error: option '--player' requires an argument; see `agon new --help`")
+    one_line(agon("plot", "scores", "abc", "-b", ok=False), 2, "requires an argument; see `agon plot scores --help`")
+    one_line(agon("--db", ok=False), 2, "error: option '--db' requires an argument; see `agon --help`")
