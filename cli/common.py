@@ -159,12 +159,14 @@ def whole(lo: int, hi: int, why: str = "") -> Callable[[Any], int]:
 
 def one_of(*values: str) -> Callable[[Any], str]:
     """The parser of a word from ``values`` (pass as ``parser=``): any other is a usage error (exit status 2), as
-    a number out of range is, naming the values taken."""
+    a number out of range is, naming the values taken. Read in any case (``--status Over``), as a ruleset or a
+    bot's kind is."""
 
     def parse(value: Any) -> str:
-        if str(value) not in values:
+        word = str(value).lower()
+        if word not in values:
             raise typer.BadParameter(f"{str(value)!r} is not one of: {', '.join(values)}")
-        return str(value)
+        return word
 
     return parse
 

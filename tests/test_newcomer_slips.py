@@ -22,3 +22,9 @@ def test_an_option_left_without_its_value_names_the_help_of_its_command(agon):
              "error: option '--player' requires an argument; see `agon new --help`")
     one_line(agon("plot", "scores", "abc", "-b", ok=False), 2, "requires an argument; see `agon plot scores --help`")
     one_line(agon("--db", ok=False), 2, "error: option '--db' requires an argument; see `agon --help`")
+
+
+def test_a_listing_word_is_read_in_any_case_as_a_ruleset_is(agon):
+    gid = new_toy(agon)
+    assert gid in agon("games", "--status", "Playing", "--order", "NEWEST").stdout
+    one_line(agon("games", "--status", "done", ok=False), 2, "'done' is not one of: over, playing")
