@@ -742,8 +742,9 @@ def judge_new_game(spec: NewGame) -> NewSetup:
         raise ServiceError(problem)
     unknown = set(spec.options) - set(rs.option_names)
     if unknown:
-        allowed = ", ".join(sorted(rs.option_names)) or "none"
-        raise ServiceError(f"{rs.name} has no option {', '.join(sorted(unknown))}; its options: {allowed}")
+        allowed = (f"its options: {', '.join(sorted(rs.option_names))}" if rs.option_names else
+                   "it takes none")
+        raise ServiceError(f"{rs.name} has no option {', '.join(sorted(unknown))}; {allowed}")
     # The card set is stored once per store, by hash; the first event names the hash (core/card_sets.py).
     # A ruleset without cards (an empty set) names none.
     card_hash, card_body = (card_sets_mod.seal_cards(spec.cards) if spec.cards is not None
