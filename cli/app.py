@@ -85,6 +85,10 @@ def _options_given_once() -> None:
 _options_given_once()
 
 
+INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it; Typer returns it)."""
+
+
 class AgonGroup(TyperGroup):
     """The top command, and the last guard of the rule that an error is one line on stderr.
 
@@ -123,6 +127,8 @@ class AgonGroup(TyperGroup):
                        " recorded before it stays recorded. Run the same command with AGON_DEBUG=1 to see the"
                        " traceback, and report it with the command you ran", as_json=as_json)
             sys.exit(2)
+        if code == INTERRUPTED:  # Typer ends a command stopped by Ctrl-C with 130 and not a word
+            error_line("stopped (Ctrl-C); what was recorded before it stays recorded", as_json)
         if code in (None, 0):  # a command that failed said so in one line: nothing more
             unkept_notice(as_json)
         sys.exit(code if isinstance(code, int) else 0)

@@ -3,6 +3,8 @@ what to type instead."""
 
 from __future__ import annotations
 
+import json
+
 from tests.test_cli import new_toy
 from tests.test_cli_surface import one_line
 
@@ -34,3 +36,13 @@ def test_an_option_to_a_ruleset_that_takes_none_says_so(agon, tmp_path):
     said = one_line(agon("new", "peloponnes", "--player", "Ana", "--player", "Bo", "--option", "speed=2", ok=False), 1)
     assert said == "error: peloponnes has no option speed; it takes none", said
     assert not (tmp_path / "games.db").exists()  # refused before a store is made
+
+
+def test_a_command_stopped_by_ctrl_c_says_so_in_one_line(agon, monkeypatch):
+    def interrupted(url):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("agon.cli.setup_cmds.without_password", interrupted)
+    one_line(agon("where", ok=False), 130, "error: stopped (Ctrl-C); what was recorded before it stays recorded")
+    said = json.loads(one_line(agon("where", "--json", ok=False), 130))
+    assert said == {"error": "stopped (Ctrl-C); what was recorded before it stays recorded"}
