@@ -206,7 +206,8 @@ def new(
     game_id = svc.new_game(setup)
     line = svc.load(game_id)
     if as_json:
-        print_json({"id": game_id, "ruleset": line.ruleset.name, "seed": line.created.seed, "luck": line.branch.luck,
+        print_json({"id": game_id, "ruleset": line.ruleset.name, "title": line.game.title, "seed": line.created.seed,
+                    "luck": line.branch.luck,
                     "players": [{"name": p.name, "bot": p.bot} for p in line.created.players],
                     "events": len(line.events), "status": line.status()})
         return
@@ -214,7 +215,8 @@ def new(
     # a seed agon drew comes with a secret luck (core.service NewSetup.luck): the seed alone would not replay the
     # game, so it is not shown as if it did (`agon export` keeps both)
     drawn = "seed and luck drawn by agon" if line.branch.luck else f"seed {line.created.seed}"
-    console.print(f"{line.ruleset.title} for {', '.join(line.created.names)} ({drawn}"
+    titled = f' "{line.game.title}"' if line.game.title else ""  # the title as stored, for the person to check
+    console.print(f"{line.ruleset.title}{titled} for {', '.join(line.created.names)} ({drawn}"
                   f"{', table game' if table else ''}); {counted(len(line.events), 'event')} so far; {line.status()}.")
     console.print(f"Next: {agon_line(f'options {game_id}')}", markup=False)
 

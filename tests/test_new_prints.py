@@ -26,7 +26,7 @@ def test_agon_new_prints_the_id_alone_first_then_a_sentence_and_the_next_command
 
 def test_agon_new_json_has_the_fields_readme_names(agon):
     data = json.loads(agon("new", "peloponnes", "--player", "Ana", "--bot", "Bo:random", "--json").stdout)
-    assert set(data) == {"id", "ruleset", "seed", "luck", "players", "events", "status"}
+    assert set(data) == {"id", "ruleset", "title", "seed", "luck", "players", "events", "status"}
     assert data["luck"] > 0  # agon drew the seed: a secret luck comes with it
     assert data["players"] == [{"name": "Ana", "bot": None}, {"name": "Bo", "bot": "random"}]
     row = _row()
@@ -38,3 +38,12 @@ def test_agon_new_without_a_seed_does_not_print_one_that_would_not_replay_it(ago
     line = agon("new", "peloponnes", "--player", "Ana", "--player", "Bo").stdout.splitlines()[1]
     assert re.fullmatch(r"Peloponnes Card Game for Ana, Bo \(seed and luck drawn by agon\); \d+ events so far; .+\.",
                         line)
+
+
+def test_agon_new_names_the_title_given_in_its_sentence_and_its_json(agon):
+    lines = agon("new", "peloponnes", "--player", "Ana", "--player", "Bo", "--seed", "4",
+                 "--title", "Friday club №1").stdout.splitlines()
+    assert lines[1].startswith('Peloponnes Card Game "Friday club №1" for Ana, Bo (seed 4); '), lines[1]
+    data = json.loads(agon("new", "peloponnes", "--player", "Ana", "--player", "Bo", "--title", "Ü", "--json").stdout)
+    assert data["title"] == "Ü"
+    assert "its title if given" in _row()
