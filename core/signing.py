@@ -71,8 +71,13 @@ def _read(path: Path, what: str) -> bytes:
 
 def load_private(path: Path):
     serialization, ed25519 = _crypto()
+    data = _read(path, "key file")
+    if b"-----BEGIN PUBLIC KEY-----" in data:  # the two files of a pair, swapped
+        private = (f"the private key {path.with_suffix('')} (`agon keygen` wrote both)" if path.suffix == ".pub"
+                   else "the private key `agon keygen FILE` wrote as FILE (the public one is FILE.pub)")
+        raise SignatureError(f"{path} is a public key, which only checks signatures: sign with {private}")
     try:
-        key = serialization.load_pem_private_key(_read(path, "key file"), password=None)
+        key = serialization.load_pem_private_key(data, password=None)
     except (ValueError, TypeError) as e:
         raise SignatureError(f"{path} is not a private key agon can sign with ({_reason(e)}); `agon keygen FILE`"
                              " writes one") from None
@@ -85,6 +90,9 @@ def public_hex(path: Path) -> str:
     """The public key in ``path`` (a PEM public key, or a hex string as a signature line shows it), as hex."""
     serialization, ed25519 = _crypto()
     raw = _read(path, "public key file").strip()
+    if b"PRIVATE KEY-----" in raw:  # the two files of a pair, swapped
+        raise SignatureError(f"{path} is a private key, which stays with whoever signs: give its public key"
+                             f" ({path}.pub, written beside it by `agon keygen`)")
     try:
         if raw.startswith(b"-----"):
             key = serialization.load_pem_public_key(raw)

@@ -46,3 +46,17 @@ def test_a_command_stopped_by_ctrl_c_says_so_in_one_line(agon, monkeypatch):
     one_line(agon("where", ok=False), 130, "error: stopped (Ctrl-C); what was recorded before it stays recorded")
     said = json.loads(one_line(agon("where", "--json", ok=False), 130))
     assert said == {"error": "stopped (Ctrl-C); what was recorded before it stays recorded"}
+
+
+def test_the_two_keys_of_a_pair_given_the_wrong_way_round_are_named_so(agon, tmp_path):
+    gid = new_toy(agon)
+    agon("keygen", "ana.key")
+    said = one_line(agon("export", gid, "--sign", "ana.key.pub", "-o", "g.jsonl", ok=False), 1)
+    assert said == ("error: ana.key.pub is a public key, which only checks signatures: sign with the private key"
+                    " ana.key (`agon keygen` wrote both)")
+    assert not (tmp_path / "g.jsonl").exists()
+    agon("export", gid, "--sign", "ana.key", "-o", "g.jsonl")
+    said = one_line(agon("import", "g.jsonl", "--trust", "ana.key", ok=False), 1)
+    assert said == ("error: ana.key is a private key, which stays with whoever signs: give its public key"
+                    " (ana.key.pub, written beside it by `agon keygen`)")
+    assert "Signed by the trusted key" in agon("import", "g.jsonl", "--trust", "ana.key.pub").stdout
