@@ -175,9 +175,23 @@ def usage_message(e: Any, argv: Sequence[str] = (), group: Any = None) -> str:
         # 'agon --json games': an option of the command, given before it (where only agon's own options go)
         return (f"{option} is an option of `{path} {command}`: put it after the command (`{path} {command}"
                 f" {option} ...`); see `{path} {command} --help`")
+    if ctx is not None and message.startswith("got unexpected extra argument"):
+        message += _one_value_each(ctx, argv, message)
     if ctx is not None and ctx.command.get_help_option(ctx) is not None:
         message += f"; see `{path} --help`"
     return message
+
+
+def _one_value_each(ctx: Any, argv: Sequence[str], message: str) -> str:
+    """What to add when the extra arguments (named in Click's ``message``) follow the value of an option that
+    repeats ('--player Ana Bo Cy'): each value needs the option before it. Empty when they follow anything else."""
+    first = message.rpartition("(")[2].rstrip(")").split(" ")[0]
+    repeated = {o for p in ctx.command.params if getattr(p, "multiple", False) for o in p.opts}
+    for at in range(2, len(argv)):
+        if argv[at] == first and argv[at - 2] in repeated:
+            option = argv[at - 2]
+            return f": {option} takes one value, so give it before each (`{option} {argv[at - 1]} {option} {first}`)"
+    return ""
 
 
 def _commands_named(group: Any, argv: Sequence[str]) -> list[str]:

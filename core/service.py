@@ -727,6 +727,10 @@ def judge_new_game(spec: NewGame) -> NewSetup:
             )
         seats.append(PlayerSeat(name, kind))
     names = [s.name for s in seats]
+    listed = next((n for n in names if "," in n), None)
+    if listed is not None:  # 'Ana,Bo,Cy' as one seat: said before the count of seats it throws off
+        raise ServiceError(f"{listed!r} cannot be a player name (',' separates names)",
+                           "; give each player a seat of their own{seats}")
     if not rs.min_players <= len(seats) <= rs.max_players:
         said = f"{rs.name} is played by {rs.min_players} to {rs.max_players} players, not {len(seats)}"
         try:  # the ruleset's own reason, when it gives one (e.g. "no rules for a single player")

@@ -60,3 +60,15 @@ def test_the_two_keys_of_a_pair_given_the_wrong_way_round_are_named_so(agon, tmp
     assert said == ("error: ana.key is a private key, which stays with whoever signs: give its public key"
                     " (ana.key.pub, written beside it by `agon keygen`)")
     assert "Signed by the trusted key" in agon("import", "g.jsonl", "--trust", "ana.key.pub").stdout
+
+
+def test_players_listed_after_one_player_option_are_told_to_take_one_each(agon, tmp_path):
+    one_line(agon("new", "toy", "--player", "Ana", "Bo", "Cy", ok=False), 2,
+             "error: got unexpected extra argument(s) (Bo Cy): --player takes one value, so give it before each"
+             " (`--player Ana --player Bo`); see `agon new --help`")
+    said = one_line(agon("new", "toy", "--player", "Ana,Bo,Cy", ok=False), 1)
+    assert said == ("error: 'Ana,Bo,Cy' cannot be a player name (',' separates names); give each player a seat of"
+                    " their own, each as --player NAME or --bot NAME:KIND")  # not 'toy takes 2 to 4 players, not 1'
+    said = one_line(agon("new", "toy", "zz", "--player", "Ana", ok=False), 2)  # after no option: no such advice
+    assert said == "error: got unexpected extra argument(s) (zz); see `agon new --help`", said
+    assert not (tmp_path / "games.db").exists()
