@@ -95,8 +95,10 @@ def print_options(line: Line, match: str | None = None, show_all: bool = False, 
             opts = [o for o in opts if match.lower() in o["text"].lower()]
         for opt in opts if show_all else opts[:SHOWN]:
             console.print(f"  [bold]{opt['n']:>3}[/]. {escape(opt['text'])}", markup=True)
-        if match and not opts:
-            console.print(f"  (no option mentions {match!r})")
+        if match and not opts:  # which options there are to mention it: all of them, a command away
+            every = counted(len(data["options"]), "option")
+            where = "" if here else f": {cited(f'options {gid}')} lists them all"
+            console.print(f"  (none of the {every} mentions {match!r}{where})", markup=False)
         if len(opts) > SHOWN and not show_all:
             play = "" if listed_only else " (in `agon play`: ?TEXT)"  # play records: no hint of it where nothing can be
             console.print(f"  ... and {len(opts) - SHOWN} more: narrow them with --match TEXT{play}, or list all with"
