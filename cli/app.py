@@ -167,6 +167,11 @@ def usage_message(e: Any, argv: Sequence[str] = (), group: Any = None) -> str:
         top, _, rest = path.partition(" ")
         command = hint(f"{top} --db FILE {rest} ...")
         return f"--db goes before the command: `{command}` (or set AGON_DB); see `{top} --help`"
+    unknown = re.match(r"no such command '([^']+)'", message)
+    flags = {o for p in ctx.command.get_params(ctx) if getattr(p, "is_flag", False) for o in p.opts} if ctx else set()
+    if unknown and f"--{unknown[1]}" in flags:
+        # 'agon version', 'agon help': an option of agon's, typed as a command (Click's guess would be 'verify')
+        return f"no such command '{unknown[1]}': it is an option, `{path} --{unknown[1]}`"
     commands = getattr(ctx.command, "commands", {}) if ctx is not None else {}
     command = next((a for a in argv if a in commands), None)
     option = (name or "").split("=")[0]
@@ -227,6 +232,8 @@ app = typer.Typer(
     # and all, with or without colour (Markdown would drop them), and ``examples`` escapes the brackets it prints
     rich_markup_mode="rich",
     epilog=examples("agon demo", "agon --db demo.db games"),
+    # '-h' as well, which a newcomer types first; every command inherits it
+    context_settings={"help_option_names": ["--help", "-h"]},
 )
 
 

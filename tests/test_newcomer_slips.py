@@ -72,3 +72,13 @@ def test_players_listed_after_one_player_option_are_told_to_take_one_each(agon, 
     said = one_line(agon("new", "toy", "zz", "--player", "Ana", ok=False), 2)  # after no option: no such advice
     assert said == "error: got unexpected extra argument(s) (zz); see `agon new --help`", said
     assert not (tmp_path / "games.db").exists()
+
+
+def test_help_and_version_are_found_however_a_newcomer_first_types_them(agon):
+    assert "Usage: agon new" in agon("new", "-h").stdout
+    assert "Usage: agon plot scores" in agon("plot", "scores", "-h").stdout
+    assert "Usage: agon [OPTIONS] COMMAND" in agon("-h").stdout
+    one_line(agon("version", ok=False), 2, "error: no such command 'version': it is an option, `agon --version`")
+    one_line(agon("help", ok=False), 2, "error: no such command 'help': it is an option, `agon --help`")
+    one_line(agon("plot", "help", ok=False), 2, "it is an option, `agon plot --help`")
+    one_line(agon("db", ok=False), 2, "error: no such command 'db'; see `agon --help`")  # --db takes a value
