@@ -271,6 +271,10 @@ def db_url() -> str:
         raise StoreError("--db is empty: give a SQLite file's path or a postgresql+psycopg:// URL (leave --db out"
                          " for the default store)")
     raw = _db_url or os.environ.get("AGON_DB") or ""
+    if raw and not raw.strip():  # spaces only: a slip in a script or a shell's settings, not a file named ' '
+        source, instead = ("--db", "leave --db out") if _db_typed is not None else ("AGON_DB", "unset AGON_DB")
+        raise StoreError(f"{source} is blank: give a SQLite file's path or a postgresql+psycopg:// URL ({instead}"
+                         " for the default store)")
     if not raw:
         return f"sqlite:///{default_db_path()}"  # its folder: made as a store starts (``service``)
     if "://" not in raw:

@@ -82,3 +82,12 @@ def test_help_and_version_are_found_however_a_newcomer_first_types_them(agon):
     one_line(agon("help", ok=False), 2, "error: no such command 'help': it is an option, `agon --help`")
     one_line(agon("plot", "help", ok=False), 2, "it is an option, `agon plot --help`")
     one_line(agon("db", ok=False), 2, "error: no such command 'db'; see `agon --help`")  # --db takes a value
+
+
+def test_a_store_named_by_spaces_only_is_refused_as_blank_and_no_file_is_made(agon, tmp_path, monkeypatch):
+    one_line(agon("--db", " ", "new", "toy", "--player", "a", "--player", "b", ok=False), 1,
+             "error: --db is blank: give a SQLite file's path or a postgresql+psycopg:// URL (leave --db out")
+    monkeypatch.setenv("AGON_DB", "  ")
+    one_line(agon("new", "toy", "--player", "a", "--player", "b", ok=False), 1,
+             "error: AGON_DB is blank:", "(unset AGON_DB for the default store)")
+    assert list(tmp_path.iterdir()) == []
