@@ -31,6 +31,7 @@ from agon.cli.common import (
     not_a_folder,
     output_file,
     print_json,
+    read_only,
     service,
     show_table,
     whole,
@@ -475,7 +476,8 @@ def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False)
     for s in skipped:
         err.print(f"[yellow]skipped[/] {escape(s)}", soft_wrap=True, markup=True)
     if not result["finished"]:
-        console.print("No game is finished yet, so there are no results to count.")
+        record = "" if read_only() else f"; finish one, or record some with {cited(f'demo {rs.name} --games 20')}"
+        console.print(f"No game is finished yet, so there are no results to count{record}.", markup=False)
         return
     console.print(f"Average length: {result['avg_events']:.1f} events, {result['avg_rounds']:.1f} rounds"
                   f" (shortest {result['shortest']:,}, longest {counted(result['longest'], 'event')})")

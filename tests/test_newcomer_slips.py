@@ -91,3 +91,13 @@ def test_a_store_named_by_spaces_only_is_refused_as_blank_and_no_file_is_made(ag
     one_line(agon("new", "toy", "--player", "a", "--player", "b", ok=False), 1,
              "error: AGON_DB is blank:", "(unset AGON_DB for the default store)")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_stats_of_games_none_of_which_is_finished_names_how_to_get_some(agon, tmp_path):
+    new_toy(agon)
+    out = agon("stats", "toy").stdout
+    assert ("No game is finished yet, so there are no results to count; finish one, or record some with"
+            " `agon demo toy --games 20`.") in out
+    read_only = f"sqlite:///{tmp_path / 'games.db'}?mode=ro"  # where nothing can be recorded, no command to
+    out = agon("--db", read_only, "stats", "toy").stdout
+    assert "No game is finished yet, so there are no results to count." in out and "demo" not in out
