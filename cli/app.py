@@ -158,7 +158,6 @@ def usage_message(e: Any, argv: Sequence[str] = (), group: Any = None) -> str:
         # Click's parser says 'option --player requires an argument' without the command it was reading: the
         # command named on the line is the one whose help to read
         path = " ".join(["agon", *_commands_named(group, argv)])
-        return f"{message}; see `{path} --help`"
     if name and type(e).__name__ == "NoSuchOption" and re.fullmatch(r"-[0-9.]+", name):
         # 'agon note GAME -1 hi': Click reads -1 as an option before any command sees it
         message = f"no such option: {name}; to give {name} as a value, not an option, put -- before it"
@@ -182,7 +181,8 @@ def usage_message(e: Any, argv: Sequence[str] = (), group: Any = None) -> str:
                 f" {option} ...`); see `{path} {command} --help`")
     if ctx is not None and message.startswith("got unexpected extra argument"):
         message += _one_value_each(ctx, argv, message)
-    if ctx is not None and ctx.command.get_help_option(ctx) is not None:
+    has_help = ctx.command.get_help_option(ctx) is not None if ctx is not None else group is not None
+    if has_help:
         message += f"; see `{path} --help`"
     return message
 
