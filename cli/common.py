@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from functools import wraps
@@ -492,9 +493,22 @@ def output_file(path: Path) -> Iterator[Path]:
     """Write ``path`` whole or not at all: yields a new temporary file in the same folder (with the same suffix, for
     writers that read the format from it), and once the block has written it, syncs it to disk and renames it into
     place in one step. On any failure (a full disk, a writer that gives up) the temporary file is removed and a
-    file already at ``path`` keeps its old content. Missing folders are created, as every ``-o`` promises."""
+    file already at ``path`` keeps its old content. Missing folders are created, as every ``-o`` promises.
+
+    A device or a pipe (``-o /dev/stdout``, ``-o /dev/null``, a FIFO) is written into once the block is done, as a
+    shell's ``>`` would: renaming a file onto it would put a plain file in the device's place."""
     if path.is_dir():
         raise Fail(f"{path} is a folder; give the file to write, e.g. {path / ('out' + (path.suffix or '.txt'))}")
+    if path.exists() and not path.is_file():  # followed through links: /dev/stdout is one to the output itself
+        with tempfile.TemporaryDirectory(prefix="agon-out-") as folder:
+            tmp = Path(folder) / f"out{path.suffix}"
+            yield tmp
+            try:
+                with tmp.open("rb") as written, open(path, "wb") as stream:
+                    shutil.copyfileobj(written, stream)
+            except OSError as e:
+                raise OSError(e.errno, e.strerror, str(path)) from None  # a full device says which it was
+        return
     if path.is_symlink():
         path = path.resolve()  # a link is written through, as a plain write would, not replaced by a file
     try:
@@ -590,7 +604,7 @@ def friendly(fn: F) -> F:
         except BrokenPipeError:
             raise  # the reader of the output has gone (agon log GAME | head): not an error, ended quietly above
         except OSError as e:
-            error_line(f"{e.strerror or e}: {e.filename or ''}".rstrip(": "), as_json)
+            error_line(f"{e.strerror or e}: {e.filename or ''}".rstrip(": ") + _os_advice(e), as_json)
         finally:
             if not done:
                 unmake_store()
@@ -598,6 +612,19 @@ def friendly(fn: F) -> F:
         raise typer.Exit(1)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _os_advice(e: OSError) -> str:
+    """What to do about a file the system refused (a path given to write or read), for the common causes."""
+    import errno
+
+    if e.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return "; give a path you may write to (or read from), or change its permissions"
+    if e.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "; free some space there, or give a path on another disk"
+    if e.errno == errno.ENOENT:
+        return "; check the path"
+    return ""
 
 
 def print_json(data: Any) -> None:

@@ -191,7 +191,8 @@ def test_an_export_cut_off_by_a_full_disk_leaves_the_old_file_as_it_was(agon, tm
     with monkeypatch.context() as m:
         m.setattr(Path, "write_bytes", half_then_full)
         line = one_line(agon("export", gid, "-o", str(out), ok=False), 1, "No space left on device")
-    assert line == f"error: No space left on device: {out}"  # the file asked for, not the temporary one
+    assert line == (f"error: No space left on device: {out}; free some space there, or give a path on another"
+                    " disk")  # the file asked for, not the temporary one
     assert out.read_text() == "the old export\n"
     assert sorted(p.name for p in out.parent.iterdir()) == ["game.jsonl"]  # no temporary file left behind
     agon("export", gid, "-o", str(out))

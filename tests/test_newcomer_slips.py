@@ -101,3 +101,36 @@ def test_stats_of_games_none_of_which_is_finished_names_how_to_get_some(agon, tm
     read_only = f"sqlite:///{tmp_path / 'games.db'}?mode=ro"  # where nothing can be recorded, no command to
     out = agon("--db", read_only, "stats", "toy").stdout
     assert "No game is finished yet, so there are no results to count." in out and "demo" not in out
+
+
+def test_an_output_that_is_a_pipe_is_written_into_not_replaced_by_a_file(agon, tmp_path):
+    # -o /dev/stdout, -o /dev/null or a FIFO: renaming a finished file onto it (as a regular file is written, whole
+    # or not at all) would put a plain file where the device or the pipe was (and, as root, /dev/null's place)
+    import os
+    import stat
+    import threading
+
+    gid = new_toy(agon)
+    fifo = tmp_path / "out.jsonl"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    agon("export", gid, "-o", str(fifo))
+    reader.join(10)
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert got and got[0] == agon("export", gid).stdout.encode()
+    assert not [p.name for p in tmp_path.iterdir() if ".tmp-" in p.name]  # no temporary file left beside it
+
+
+def test_a_file_the_system_refuses_says_what_to_do(agon, monkeypatch):
+    import errno
+
+    gid = new_toy(agon)
+
+    def full(path, data):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    monkeypatch.setattr("agon.cli.file_cmds.write_file", full)
+    one_line(agon("export", gid, "-o", "g.jsonl", ok=False), 1,
+             "error: No space left on device: g.jsonl; free some space there, or give a path on another disk")
