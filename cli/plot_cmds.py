@@ -37,7 +37,7 @@ from agon.cli.common import (
     whole,
 )
 from agon.core.service import Line
-from agon.core.words import counted
+from agon.core.words import counted, listed
 
 app = typer.Typer()
 
@@ -423,10 +423,10 @@ def view(
         tmp.write_text(build_study(lines, shown, as_player, current, chances), encoding="utf-8")
     who = f"the state as {as_player} sees it" if as_player else "the state in full or as any player sees it"
     counts = ", ".join(f"{ln.branch.name}: {counted(len(ln.events), 'event')}" for ln in lines)
-    extra = f"; win chances of {', '.join(chances)}" if chances else ""
-    console.print(f"Wrote the study page of {counted(len(lines), 'line')} ({escape(counts)}), {escape(who)}"
-                  f"{escape(extra)}, to [bold]{escape(str(target))}[/] (open it in a browser; it works offline)",
-                  soft_wrap=True, markup=True)
+    extra = f" and the win chances of {listed(list(chances))}" if chances else ""
+    console.print(f"Wrote the study page of {counted(len(lines), 'line')} ({escape(counts)}) to"
+                  f" [bold]{escape(str(target))}[/]: {escape(who)}{escape(extra)} (open it in a browser; it works"
+                  " offline)", soft_wrap=True, markup=True)
 
 
 def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str, Any]]:

@@ -193,7 +193,8 @@ def test_where_an_analysis_exists_the_page_carries_its_win_chances(agon, tmp_pat
     before = json.loads(re.search(r'id="study-data">(.*?)</script>', (tmp_path / "before.html").read_text(), re.S)[1])
     assert before["chances"] == {}
     agon("analyse", gid, "--rollouts", "5", "--workers", "1")
-    assert "win chances of main" in agon("view", gid, "-o", "after.html").stdout
+    said = agon("view", gid, "-o", "after.html").stdout
+    assert "to after.html: the state in full or as any player sees it and the win chances of main (open it" in said
     after = json.loads(re.search(r'id="study-data">(.*?)</script>', (tmp_path / "after.html").read_text(), re.S)[1])
     assert [t["name"] for t in after["chances"]["main"]["data"]] == ["Ana", "Bruno"]
     agon("view", gid, "--as", "Ana", "-o", "ana.html")
