@@ -8,6 +8,8 @@ that follow, all in one transaction with one compare-and-swap (one move in the h
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
 import re
@@ -51,6 +53,7 @@ from agon.core.names import branch_problem, name_key, name_problem, player_named
 from agon.core.words import counted
 from agon.core.words import listed as listed_words
 from agon.events import hints
+from agon.events import seats as seats_table
 from agon.events import snapshots as snapshots_table
 from agon.events import summary as summary_table
 from agon.events.base import Event, GameCreated, PlayerSeat
@@ -559,10 +562,36 @@ class Line:
         return describe_pending(self.pending)
 
 
-def position(line: Line) -> str:
+Mark = Callable[[str], str]
+"""How a face shows an event's id: 8 hex digits that tell two lines of the same length apart (``position``)."""
+
+
+def plain_mark(node_id: str) -> str:
+    """An event's id as the command line shows it: its first 8 hex digits (its user holds the whole store)."""
+    return node_id[:8]
+
+
+def _whole(node_id: str) -> str:
+    return node_id
+
+
+def keyed_mark(key: bytes) -> Mark:
+    """An event's id as the server shows it to seats: the first 8 hex digits of HMAC-SHA256 under the game's
+    position key (``Service.mark_of``). A chain hash has no secret in it: a seat that knows the public events (and
+    a game's first event, when it has no salt) can rebuild the chain and hash each candidate of a hidden event with
+    few possibilities, and any digits of the real ids would tell which one was recorded. Digits of a keyed digest
+    tell nothing of the id (nor of another game's: each game has its own key)."""
+    def mark(node_id: str) -> str:
+        return hmac.new(key, node_id.encode(), hashlib.sha256).hexdigest()[:8]
+
+    return mark
+
+
+def position(line: Line, mark: Mark = plain_mark) -> str:
     """Where a line stands, as 'agon options' prints it and 'agon act --expect' takes it: the head's event number
-    and the start of its id (the id tells two lines of the same length apart), e.g. ``12.a1b2c3d4``."""
-    return f"{line.head.depth}.{line.head.id[:8]}"
+    and the ``mark`` of its id (the id tells two lines of the same length apart), e.g. ``12.a1b2c3d4``; the server
+    shows it keyed (``keyed_mark``)."""
+    return f"{line.head.depth}.{mark(line.head.id)}"
 
 
 MOVES_LOOKED = 64
@@ -573,18 +602,21 @@ _MOVED_BY = {"undo": "taken back (an undo)", "redo": "put forward again (a redo)
 """What each head move other than play (``act``, ``reenter``) did to a line, as a lost race tells it."""
 
 
-def moved_since(moves: Iterable[HeadMove], ident: str) -> list[str] | None:
-    """What moved a line since it stood at the event whose id begins with ``ident``: the reasons of its head moves
-    since then (``moves``: its head moves, the newest first), the first first, or None when it has not stood there
-    within its last ``MOVES_LOOKED`` moves. Only heads the line stood at are matched, and every head is a position
-    anyone may read, so this tells nobody more of an event's id than a position shows."""
+def moved_since(moves: Iterable[HeadMove], ident: str, mark: Mark | None = None) -> list[str] | None:
+    """What moved a line since it stood at the event whose id (or its ``mark``, as a face shows it) begins with
+    ``ident``: the reasons of its head moves since then (``moves``: its head moves, the newest first), the first
+    first, or None when it has not stood there within its last ``MOVES_LOOKED`` moves. Only heads the line stood at
+    are matched, and every head is a position anyone may read, so this tells nobody more of an event's id than a
+    position shows."""
+    if mark is None:
+        mark = _whole
     reasons: list[str] = []
     for m in islice(moves, MOVES_LOOKED):
-        if m.to_id.startswith(ident):
+        if mark(m.to_id).startswith(ident):
             return reasons[::-1]
         if m.reason != "switch":  # a switch moves no head (its rows go from a head to itself)
             reasons.append(m.reason)
-        if m.from_id is not None and m.from_id.startswith(ident):
+        if m.from_id is not None and mark(m.from_id).startswith(ident):
             return reasons[::-1]
     return None
 
@@ -598,15 +630,18 @@ def someone(reasons: Sequence[str] | None) -> str:
     return "someone else " + listed_words(list(dict.fromkeys(did.get(r, "recorded an event") for r in reasons)))
 
 
-def position_problem(line: Line, expect: str, words: Words = CLI_WORDS, moves: Iterable[HeadMove] = ()) -> str | None:
+def position_problem(line: Line, expect: str, words: Words = CLI_WORDS, moves: Iterable[HeadMove] = (),
+                     mark: Mark = plain_mark) -> str | None:
     """Why ``line`` is no longer at the position ``expect`` (say, when options were listed), or None. ``moves``:
     the line's head moves, the newest first, read only when it moved (to say whether it was taken back by an undo,
-    put forward again by a redo, or played on)."""
-    problem, _ = _position(line, expect, words, moves)
+    put forward again by a redo, or played on). ``mark``: how the face that showed ``expect`` shows ids; it is
+    compared, and the position now told, in that form."""
+    problem, _ = _position(line, expect, words, moves, mark)
     return problem
 
 
-def _position(line: Line, expect: str, words: Words, moves: Iterable[HeadMove]) -> tuple[str | None, bool]:
+def _position(line: Line, expect: str, words: Words, moves: Iterable[HeadMove],
+              mark: Mark = plain_mark) -> tuple[str | None, bool]:
     """``position_problem``, and whether it is that the line moved (a lost race) rather than a malformed position."""
     words = words.at(line.game.id, line.ruleset.name, line)
     depth, sep, ident = expect.strip().partition(".")
@@ -616,15 +651,15 @@ def _position(line: Line, expect: str, words: Words, moves: Iterable[HeadMove]) 
     if not (depth.isascii() and depth.isdigit() and sep and 4 <= len(ident) <= 8 and len(expect) <= 80
             and all(c in "0123456789abcdef" for c in ident)):
         return f"{shown(expect)} is not a position; give it as {words.options} shows it, e.g. 12.a1b2c3d4", False
-    if int(depth) == line.head.depth and line.head.id.startswith(ident):
+    if int(depth) == line.head.depth and mark(line.head.id).startswith(ident):
         return None, False
-    reasons = moved_since(moves, ident) or []
+    reasons = moved_since(moves, ident, mark) or []
     done = listed_words(list(dict.fromkeys(_MOVED_BY.get(r, "played on") for r in reasons))) if reasons else ""
     if done in ("", "played on"):  # decisions and chance outcomes since, or a position the line never stood at
         said = f"the line has moved since position {expect.strip()}: it is now at"
     else:
         said = f"the line was {done} since position {expect.strip()}: it is now at"
-    return f"{said} {position(line)} ({line.status()}); nothing was recorded: {words.anew}", True
+    return f"{said} {position(line, mark)} ({line.status()}); nothing was recorded: {words.anew}", True
 
 
 def seeded_only(pending: Chance, ruleset: str) -> ServiceError:
@@ -635,10 +670,12 @@ def seeded_only(pending: Chance, ruleset: str) -> ServiceError:
                         " a game whose luck is typed in is", " {table}", ruleset=ruleset)
 
 
-def check_position(line: Line, expect: str, words: Words = CLI_WORDS, moves: Iterable[HeadMove] = ()) -> None:
+def check_position(line: Line, expect: str, words: Words = CLI_WORDS, moves: Iterable[HeadMove] = (),
+                   mark: Mark = plain_mark) -> None:
     """Raise unless ``line`` is still at position ``expect``: a line that moved is a lost race (``RaceLost``: the
-    server's 409), a malformed position a ``ServiceError``. ``moves``: as ``position_problem`` takes them."""
-    problem, moved = _position(line, expect, words, moves)
+    server's 409), a malformed position a ``ServiceError``. ``moves`` and ``mark``: as ``position_problem`` takes
+    them."""
+    problem, moved = _position(line, expect, words, moves, mark)
     if problem:
         raise (RaceLost if moved else ServiceError)(problem)
 
@@ -805,6 +842,10 @@ class Service:
         self._computed: dict[str, dict[str, Summary]] = {}
         """Summaries computed and not kept, by game and branch: what listings read on a store that may only be
         read (``_keep``); empty while the store may be written."""
+        self._keys: dict[str, bytes] = {}
+        """The games' position keys read from the store (``mark_of``): a key kept is never changed."""
+        self._unkept_keys: dict[str, bytes] = {}
+        """Position keys made here for games the store holds none of and may not be written (``mark_of``)."""
 
     # -- reading -----------------------------------------------------------------------------------------------
 
@@ -975,16 +1016,40 @@ class Service:
 
     # -- creating ----------------------------------------------------------------------------------------------
 
-    def check_position(self, line: Line, expect: str, words: Words = CLI_WORDS) -> None:
+    def check_position(self, line: Line, expect: str, words: Words = CLI_WORDS, keyed: bool = False) -> None:
         """``check_position`` with the line's head moves at hand, so that a line taken back by an undo, or put
-        forward again by a redo, since ``expect`` is said to have been (a lost race: ``RaceLost``)."""
+        forward again by a redo, since ``expect`` is said to have been (a lost race: ``RaceLost``). ``keyed``:
+        ``expect`` is a position as the server shows it (``mark_of``), compared so."""
         def moves() -> Iterator[HeadMove]:
             try:
                 yield from self.store.head_moves_newest_first(line.game.id, line.branch.name)
             except StoreError:  # what moved it is then not told; that it moved still is
                 return
 
-        check_position(line, expect, words, moves())
+        check_position(line, expect, words, moves(), self.mark_of(line.game.id) if keyed else plain_mark)
+
+    def mark_of(self, game_id: str) -> Mark:
+        """How the server shows the event ids of ``game_id`` to everyone it answers (``keyed_mark``), under the
+        game's position key (events/seats.py ``position_key``: made the first time it is needed, kept in the store
+        so that every worker over one database shows the same positions). On a store that may not be written and
+        holds no key for the game, a key of this process's own: its positions differ from another worker's, so a
+        stream reconnected to another worker reads the game again (nothing can be recorded there anyway)."""
+        key = self._keys.get(game_id)
+        if key is None:
+            try:
+                key = seats_table.position_key(self.store, game_id)
+            except StoreError as e:
+                raise _store_failure(e) from None
+            if key is not None:
+                self._keys[game_id] = key
+                self._unkept_keys.pop(game_id, None)
+            else:
+                key = self._unkept_keys.setdefault(game_id, secrets.token_bytes(32))
+        return keyed_mark(key)
+
+    def shown_position(self, line: Line) -> str:
+        """``line``'s position as the server shows it (``mark_of``)."""
+        return position(line, self.mark_of(line.game.id))
 
     def writable(self, game_ref: str = "") -> None:
         """Refuse a request that would record, in a store known to be read-only as it opened (SQLite: its options,
@@ -1125,7 +1190,7 @@ class Service:
 
     def record(self, game_ref: str, choice: str, as_player: str | None = None, branch: str | None = None,
                auto: bool = True, tell: str | None = DECIDER, expect: str | None = None, line: Line | None = None,
-               words: Words = CLI_WORDS) -> tuple[list[Recorded], Line]:
+               words: Words = CLI_WORDS, keyed: bool = False) -> tuple[list[Recorded], Line]:
         """``act``, also returning the line as it now stands (without reading and folding it again).
 
         The events recorded are told to ``tell``: by default (``DECIDER``) as the player who decided may see them
@@ -1138,12 +1203,13 @@ class Service:
 
         ``line``: the line as the caller has just read it (the server reads it to check the seat), to save reading
         and folding it again; the compare-and-swap expects its head, so a line that moved since is a lost race.
-        ``words``: how refusals name what to do next (the server's differ from the command line's)."""
+        ``words``: how refusals name what to do next (the server's differ from the command line's). ``keyed``:
+        ``expect`` is a position as the server shows it (``mark_of``)."""
         self.writable(line.game.id if line is not None else game_ref)
         if line is None:
             line = self.load(game_ref, branch)
         if expect is not None:
-            self.check_position(line, expect, words)
+            self.check_position(line, expect, words, keyed)
         if as_player is not None:  # the seat as stored, typed in either Unicode form; a name no seat has is
             as_player = player_named(as_player, line.created.names) or as_player  # refused below, as the turn asks
         pending = line.pending

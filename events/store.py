@@ -32,7 +32,7 @@ from agon.events import summary as summary_mod
 from agon.events.analysis_cache import ANALYSIS
 from agon.events.envelope import Envelope, stored_payload
 from agon.events.hints import Hinted
-from agon.events.seats import SEATS
+from agon.events.seats import POSITION_KEYS, SEATS
 from agon.events.snapshots import SNAPSHOT
 
 
@@ -125,9 +125,9 @@ DERIVED = [ANALYSIS, summary_mod.SUMMARY, SNAPSHOT]
 """Derived tables (caches, never the truth): created when missing on every open, so an older store gains them
 without a layout upgrade. Analysis results live in events/analysis_cache.py, game summaries in events/summary.py,
 state snapshots in events/snapshots.py."""
-SIDE = [SEATS]
+SIDE = [SEATS, POSITION_KEYS]
 """Tables beside the events, never in the hash chain, created when missing on every open: seat tokens
-(events/seats.py, only their hashes)."""
+(events/seats.py, only their hashes) and the games' position keys (events/seats.py ``position_key``)."""
 
 
 EVENT_INSERT = "INSERT INTO event (game_id, id, parent_id, depth, tag, schema_version, actor, payload, recorded_at)"

@@ -34,6 +34,7 @@ from agon.core.bots import bots_of
 from agon.core.engine import PUBLIC, Chance, Decision, Step, option_text
 from agon.core.service import (
     Line,
+    Mark,
     NewGame,
     NotFound,
     NotNow,
@@ -452,15 +453,17 @@ def game_title(title: str, ruleset: str) -> str:
         return ""
 
 
-def game_head(line: Line) -> dict[str, Any]:
+def game_head(svc: Service, line: Line) -> dict[str, Any]:
+    """Where a line stands, as every answer about it starts. Its ``position`` is keyed (``Service.shown_position``):
+    nothing the server shows is a part of an event's chain hash, from which a hidden card could be searched for."""
     return {"game": line.game.id, "ruleset": line.ruleset.name, "title": game_title(line.game.title, line.ruleset.name),
-            "branch": line.branch.name, "event": line.head.depth, "position": position(line),
+            "branch": line.branch.name, "event": line.head.depth, "position": svc.shown_position(line),
             "status": line.status()}
 
 
 def state_data(svc: Service, line: Line, seat: str | None) -> dict[str, Any]:
     rs = line.ruleset
-    return {**game_head(line), **you(seat), "table": line.created.table,
+    return {**game_head(svc, line), **you(seat), "table": line.created.table,
             "players": [{"name": p.name, "bot": p.bot} for p in line.created.players],
             "pending": pending_for(line, seat), "round": rs.round(line.state), "scores": rs.scores(line.state),
             "view": rs.view(line.state, viewer_of(seat)), "may_undo": may_undo(svc, line, seat)}
@@ -481,11 +484,11 @@ def you(seat: str | None) -> dict[str, Any]:
     return {"you": seat_name(seat), "host": seat == HOST}
 
 
-def options_data(line: Line, seat: str | None, brief: bool = False) -> dict[str, Any]:
+def options_data(svc: Service, line: Line, seat: str | None, brief: bool = False) -> dict[str, Any]:
     """Who acts and, for the acting seat, its numbered decisions; ``stepwise`` says the decision is better built
     step by step (``/steps``: many variants), and ``brief`` then leaves the long list out."""
     p = line.pending
-    out: dict[str, Any] = {**game_head(line), **you(seat), "pending": pending_for(line, seat),
+    out: dict[str, Any] = {**game_head(svc, line), **you(seat), "pending": pending_for(line, seat),
                            "options": []}
     if isinstance(p, Decision) and seat == p.player:
         out["stepwise"] = steps_mod.stepwise(line.ruleset, line.state)
@@ -572,7 +575,7 @@ def _tokens_answer(call: Call, game_id: str, status: int = 201) -> JSONResponse:
     seat_rows = {name: {"token": tok, "link": f"/games/{game_id}/seat#token={tok}"}
                  for name, tok in tokens.items() if name != HOST}
     host = tokens[HOST]
-    return JSONResponse({**game_head(line), "seats": seat_rows,
+    return JSONResponse({**game_head(call.svc, line), "seats": seat_rows,
                          "host": {"token": host, "link": f"/games/{game_id}/seat#token={host}"},
                          "spectate": f"/games/{game_id}/watch",
                          "note": "each link opens one seat: give it to that player only; the host's link"
@@ -598,7 +601,7 @@ def get_options(call: Call) -> Any:
     """Who must act and, for that player's own seat only, the legal decisions numbered as 'act' takes them."""
     brief = BRIEF[call.query.get("brief", "0")]  # held to the declared values: BRIEF's
     line, seat = load(call)
-    return options_data(line, seat, brief=brief)
+    return options_data(call.svc, line, seat, brief=brief)
 
 
 BRIEF = {"1": True, "true": True, "yes": True, "0": False, "false": False, "no": False}
@@ -624,9 +627,9 @@ def act(call: Call) -> Any:
             how = "moved on" if expect < line.head.depth else "was taken back (an undo)"
             raise RaceLost(f"the game {how} since event #{expect} (it is at #{line.head.depth}); nothing was"
                            f" recorded: {call.words.at(line.game.id, line.ruleset.name, line).anew}")
-        expect = position(line)
+        expect = call.svc.shown_position(line)
     elif isinstance(expect, str):  # a stale position is a lost race (409) before anything else is judged
-        call.svc.check_position(line, expect, call.words)
+        call.svc.check_position(line, expect, call.words, keyed=True)
     pending = line.pending
     if isinstance(pending, Decision):
         if seat == HOST:
@@ -644,15 +647,16 @@ def act(call: Call) -> Any:
     if call.lines is not None:
         carry(line, now)
         call.lines.put(now)
-    return {**game_head(now), "recorded": recorded_rows(recorded), "scores": now.ruleset.scores(now.state),
+    return {**game_head(call.svc, now), "recorded": recorded_rows(recorded), "scores": now.ruleset.scores(now.state),
             "pending": pending_for(now, seat)}
 
 
 def _record(call: Call, line: Line, choice: str, expect: str | None, **kw: Any) -> tuple[list[Recorded], Line]:
     """The service's ``record`` on the line the route read, at the position the caller saw (``expect``): the
-    store's compare-and-swap expects that line's head, so a race lost in between is a ``RaceLost`` (409)."""
+    store's compare-and-swap expects that line's head, so a race lost in between is a ``RaceLost`` (409). The
+    position is the server's keyed one (``Service.shown_position``)."""
     return call.svc.record(line.game.id, choice, branch=line.branch.name, expect=expect, line=line,
-                           words=call.words, **kw)
+                           words=call.words, keyed=True, **kw)
 
 
 def undo(call: Call) -> Any:
@@ -667,7 +671,7 @@ def undo(call: Call) -> Any:
     # held to schemas.UNDO (a whole number, at least 1); a player's undo the policy refuses is a 403 saying why
     _, n = seats.undo(call.svc, line, seat, call.body.get("steps", 1))
     now = call.svc.load(line.game.id, line.branch.name)
-    return {**game_head(now), "undone": n}
+    return {**game_head(call.svc, now), "undone": n}
 
 
 def redo(call: Call) -> Any:
@@ -678,7 +682,7 @@ def redo(call: Call) -> Any:
     # the line redone continues the one read: the line cache folds only the events brought back
     now = call.lines.get(call.svc, line.game.id, line.branch.name) if call.lines else call.svc.load(
         line.game.id, line.branch.name)
-    return {**game_head(now), "redone": n}
+    return {**game_head(call.svc, now), "redone": n}
 
 
 def list_branches(call: Call) -> Any:
@@ -700,14 +704,14 @@ def make_branch(call: Call) -> Any:
     # Over HTTP nobody plays a bot's turn or draws a seeded game's chance by hand: the new line moves on by
     # itself to where a person (or, at a table, the host) must act, as it does after every decision.
     _, now = call.svc.advance(call.svc.load(line.game.id, b.name), tell=False)
-    return game_head(now)
+    return game_head(call.svc, now)
 
 
 def switch(call: Call) -> Any:
     """Make another line the one played (host only)."""
     line, seat = load(call)
     need_host(seat, "switch branches")
-    return game_head(call.svc.switch(line.game.id, call.body["name"]))  # held to schemas.SWITCH
+    return game_head(call.svc, call.svc.switch(line.game.id, call.body["name"]))  # held to schemas.SWITCH
 
 
 def get_log(call: Call) -> Any:
@@ -715,7 +719,7 @@ def get_log(call: Call) -> Any:
     line, seat = load(call)
     start = _int(call, "from", 0) or 0  # held to 0 or more
     rows = told_from(line, viewer_of(seat), start)
-    return {**game_head(line), **you(seat), "events": recorded_rows(rows)}
+    return {**game_head(call.svc, line), **you(seat), "events": recorded_rows(rows)}
 
 
 def export(call: Call) -> Any:
@@ -786,14 +790,15 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
 
     lines: Lines = request.app.state.lines
 
-    def first() -> tuple[Line, str | None, bool]:
+    def first() -> tuple[Line, str | None, bool, Mark]:
         line = lines.get(svc, game, branch)
+        shows = svc.mark_of(line.game.id)  # the game's key: read once, it never changes
         # the client's last event is on the line still, as far as its id says (a number alone: as far as known)
-        kept = 0 <= since <= line.head.depth and (mark is None or line.envelopes[since].id.startswith(mark))
-        return line, seats.seat_of(svc, line.game.id, token_of(request)), kept
+        kept = 0 <= since <= line.head.depth and (mark is None or shows(line.envelopes[since].id) == mark)
+        return line, seats.seat_of(svc, line.game.id, token_of(request)), kept, shows
 
     try:
-        line, seat, kept = await run_in_threadpool(first)
+        line, seat, kept, shows = await run_in_threadpool(first)
     except Exception as e:  # noqa: BLE001
         return failure(e, words)
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
@@ -809,10 +814,10 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
         out = []
         if grows:
             for row in recorded_rows(told_from(ln, viewer, after + 1)):
-                out.append(_sse("recorded", row, event_id(ln, row["n"])))
+                out.append(_sse("recorded", row, event_id(ln, row["n"], shows)))
         else:  # an undo, a switch, or a new line after an undo: the client reads the game again
-            out.append(_sse("moved", game_head(ln), position(ln)))
-        out.append(_sse("status", {**game_head(ln), "pending": pending_for(ln, seat)}, position(ln)))
+            out.append(_sse("moved", game_head(svc, ln), position(ln, shows)))
+        out.append(_sse("status", {**game_head(svc, ln), "pending": pending_for(ln, seat)}, position(ln, shows)))
         return "".join(out), ln.head.id, ln.head.depth
 
     async def events():
@@ -823,8 +828,8 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
         else:
             after, last_id = line.head.depth, line.head.id
             if since >= 0:  # the client has events this line no longer has (an undo, then play on another way)
-                yield _sse("moved", game_head(line), position(line))
-            yield _sse("status", {**game_head(line), "pending": pending_for(line, seat)}, position(line))
+                yield _sse("moved", game_head(svc, line), position(line, shows))
+            yield _sse("status", {**game_head(svc, line), "pending": pending_for(line, seat)}, position(line, shows))
         watcher: Watcher = request.app.state.watcher
         feed: Feed = request.app.state.feed
         wakeups = request.app.state.wakeups
@@ -862,13 +867,14 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
 
 _LAST_ID = re.compile(r"([0-9]{1,18})(?:\.([0-9a-f]{8}))?")
 """An event's id as the stream's ``id:`` lines give it and a browser sends it back in Last-Event-ID: its number and
-the start of its hash, as a ``position`` reads (``12.a1b2c3d4``), so that a client whose events were taken back and
+its keyed mark, as a ``position`` reads (``12.a1b2c3d4``), so that a client whose events were taken back and
 played again another way is told so (``moved``); its number alone is taken too."""
 
 
-def event_id(line: Line, n: int) -> str:
-    """The stream's id of event ``n`` of ``line``: what ``position`` reads for the line up to that event."""
-    return f"{n}.{line.envelopes[n].id[:8]}"
+def event_id(line: Line, n: int, shows: Mark) -> str:
+    """The stream's id of event ``n`` of ``line``: what ``position`` reads for the line up to that event, keyed
+    (``shows``: ``Service.mark_of`` the game), never a part of the event's chain hash."""
+    return f"{n}.{shows(line.envelopes[n].id)}"
 
 
 def changed(app: Any, game_id: str) -> None:

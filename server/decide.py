@@ -46,7 +46,7 @@ def next_step(call: Call) -> Any:
         chosen, now = steps.walk(rs, state, words)
     except entry.EntryError as e:
         raise HttpError(400, f"{e}; read the steps again from the start") from None
-    out: dict[str, Any] = {**game_head(line), **you(seat),
+    out: dict[str, Any] = {**game_head(call.svc, line), **you(seat),
                            "chosen": [{"field": f, "value": v} for f, v in chosen],
                            "choice": " ".join(v for _, v in chosen)}
     if isinstance(now, steps.Question):

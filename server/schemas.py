@@ -61,7 +61,8 @@ HEAD = {
     "branch": {"type": "string", "description": "the line read (a game's first line is 'main')"},
     "event": {"type": "integer", "minimum": 0, "description": "the line's last event number"},
     "position": {"type": "string", "pattern": r"^[0-9]+\.[0-9a-f]{8}$",
-                 "description": "where the line stands: what /act takes as 'expect'"},
+                 "description": "where the line stands: what /act takes as 'expect' (its event number and a keyed"
+                                " digest of its id, never a part of the id)"},
     "status": {"type": "string", "description": "who must act now, or how the game ended, in words"},
 }
 """The fields every answer about one line of a game starts with."""
