@@ -158,3 +158,21 @@ def test_a_position_the_command_line_printed_is_compared_as_the_server_shows_it(
         refused = client.post(f"/api/games/{gid}/act?token={tokens[who]}", json={"choice": 1, "expect": plain})
         assert refused.status_code == 409, refused.text
         assert f"since position {plain}: it is now at {state['position']} " in refused.json()["error"]
+
+
+def test_a_read_only_store_without_a_game_key_shows_keyed_positions_and_writes_nothing(tmp_path):
+    """An archive served read-only whose game was never shown by a server (no key kept): the worker makes a key of
+    its own, which it keeps showing, and the file is left as it was."""
+    path = tmp_path / "archive.db"
+    svc = Service(Store(f"sqlite:///{path}"))
+    gid = svc.new_game(NewGame("pergamemnon", ["Ana", "Bo"], seed=7))
+    line = svc.load(gid)
+    svc.store.close()
+    before = path.read_bytes()
+    app = create_app(f"sqlite:///{path}?mode=ro", poll=0.01)
+    with TestClient(app) as client:
+        shown = client.get(f"/api/games/{gid}").json()["position"]
+        assert shown != position(line) and client.get(f"/api/games/{gid}/options").json()["position"] == shown
+        assert _last_id_frames(client, gid, shown) == ["status"]
+    app.state.service.store.close()
+    assert path.read_bytes() == before
