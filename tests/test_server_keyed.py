@@ -176,3 +176,28 @@ def test_a_read_only_store_without_a_game_key_shows_keyed_positions_and_writes_n
         assert _last_id_frames(client, gid, shown) == ["status"]
     app.state.service.store.close()
     assert path.read_bytes() == before
+
+
+def test_workers_making_a_game_key_at_once_all_show_the_one_kept(store_url):
+    """The first look at a game's positions by several workers at once: one key is kept, and each reads that one."""
+    import threading
+
+    from agon.events import seats as seats_table
+
+    gid = Service(Store(store_url)).new_game(NewGame("pergamemnon", ["Ana", "Bo"], seed=7))
+    stores = [Store(store_url) for _ in range(6)]
+    start = threading.Barrier(len(stores))
+    keys: list[bytes | None] = [None] * len(stores)
+
+    def look(i: int) -> None:
+        start.wait()
+        keys[i] = seats_table.position_key(stores[i], gid)
+
+    threads = [threading.Thread(target=look, args=(i,)) for i in range(len(stores))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for s in stores:
+        s.close()
+    assert keys[0] is not None and len(keys[0]) == 32 and keys.count(keys[0]) == len(keys)
