@@ -8,6 +8,7 @@ import re
 import shlex
 import shutil
 import tempfile
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from functools import wraps
 from pathlib import Path
@@ -570,12 +571,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 def error_line(message: str, as_json: bool = False) -> None:
     """Print one error on stderr: ``error: ...`` for a person, ``{"error": ...}`` when ``--json`` was asked.
 
-    The message prints as written: square brackets in it (``pip install 'agon[png]'``) are text, not markup."""
+    The message prints as written: square brackets in it (``pip install 'agon[png]'``) are text, not markup. It is
+    one line whatever it quotes: a control character in it (a file name given as $'a\\nb', an escape) is shown
+    escaped, as Python writes it, so it neither breaks the line nor reaches the terminal (JSON escapes its own)."""
     if as_json:
         typer.echo(dumps({"error": message}), err=True)
     else:
         from rich.markup import escape
 
+        message = "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" else ch for ch in message)
         err.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True, markup=True)
 
 

@@ -49,7 +49,16 @@ from agon.core.engine import (
     steps,
     version_number,
 )
-from agon.core.names import branch_problem, name_key, name_problem, player_named, shown, title_problem
+from agon.core.names import (
+    MAX_TITLE,
+    branch_problem,
+    name_key,
+    name_problem,
+    player_named,
+    shown,
+    text_problem,
+    title_problem,
+)
 from agon.core.words import counted
 from agon.core.words import listed as listed_words
 from agon.events import hints
@@ -786,6 +795,10 @@ def judge_new_game(spec: NewGame) -> NewSetup:
         allowed = (f"its options: {', '.join(sorted(rs.option_names))}" if rs.option_names else
                    "it takes none")
         raise ServiceError(f"{rs.name} has no option {', '.join(sorted(unknown))}; {allowed}")
+    for key, value in sorted(spec.options.items()):  # stored in the first event and printed in errors: plain text
+        problem = isinstance(value, str) and text_problem(value, f"the value of option {key}", MAX_TITLE)
+        if problem:
+            raise ServiceError(problem)
     # The card set is stored once per store, by hash; the first event names the hash (core/card_sets.py).
     # A ruleset without cards (an empty set) names none.
     card_hash, card_body = (card_sets_mod.seal_cards(spec.cards) if spec.cards is not None

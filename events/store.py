@@ -549,6 +549,20 @@ _PG_COLUMNS = sa.text(
     " AND c.relkind IN ('r', 'p', 'v', 'm', 'f')")
 
 
+def storable(text: str) -> bool:
+    """Whether a row could hold ``text``: not when it has a lone surrogate (what Python makes of the bytes of a
+    command-line argument that are not UTF-8, which no driver can encode) or a NUL (which PostgreSQL's text
+    refuses). Every name stored was checked to be plain text (core/names.py), so a name that is not storable names
+    nothing stored: a lookup answers that, without asking the database."""
+    if "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _aware(t: datetime) -> datetime:
     """SQLite hands back naive datetimes; every time agon stores is UTC."""
     return t if t.tzinfo else t.replace(tzinfo=UTC)
@@ -1058,6 +1072,8 @@ class Store:
 
     def game(self, ref: str) -> GameInfo:
         """A game by id or by a unique prefix of its id."""
+        if not storable(ref):
+            raise Unknown(f"no game {ref!r} in this store", "; {games} lists the games")
         with self._read() as c:
             row = c.execute(GAME.select().where(GAME.c.id == ref)).first()
             if row is None and ref:
@@ -1078,6 +1094,9 @@ class Store:
         """A game (by id or unique prefix) and one of its branches (default: its current one): one read when
         ``ref`` is a whole id and the branch exists (what every request to a server starts with), else as ``game``
         and ``branch`` answer, errors included."""
+        if not (storable(ref) and storable(branch or "")):
+            game = self.game(ref)
+            return game, self.branch(game.id, branch or game.current_branch)
         named = BRANCH.c.name == (sa.literal(branch) if branch else GAME.c.current_branch)
         q = sa.select(GAME, BRANCH.c.name.label("b_name"), BRANCH.c.head_id.label("b_head"),
                       BRANCH.c.luck.label("b_luck"), BRANCH.c.parent_branch.label("b_parent"),
@@ -1397,7 +1416,8 @@ class Store:
 
     def branch(self, game_id: str, name: str) -> BranchInfo:
         with self._read() as c:
-            r = c.execute(BRANCH.select().where(BRANCH.c.game_id == game_id, BRANCH.c.name == name)).first()
+            r = (c.execute(BRANCH.select().where(BRANCH.c.game_id == game_id, BRANCH.c.name == name)).first()
+                 if storable(name) else None)
         if r is None:
             names = ", ".join(b.name for b in self.branches(game_id))
             raise Unknown(f"game {game_id} has no branch {_quoted(name)}; its branches: {names}")

@@ -91,3 +91,34 @@ def test_an_unexpected_exception_is_one_line_with_exit_status_2(agon, monkeypatc
     monkeypatch.setenv("AGON_DEBUG", "1")
     r = agon("games", ok=False)
     assert isinstance(r.exception, ZeroDivisionError)  # the traceback is shown, not hidden
+
+
+NOT_UTF8 = "\udcff"  # what Python makes of an argument's byte 0xff, as a shell passes $'\xff'
+
+
+@pytest.mark.parametrize("args, says", [
+    (["log", NOT_UTF8], "no game '\\udcff' in this store"),
+    (["export", NOT_UTF8], "no game '\\udcff' in this store"),
+    (["log", "GAME", "-b", NOT_UTF8], "has no branch '\\udcff'; its branches: main"),
+    (["switch", "GAME", NOT_UTF8], "has no branch '\\udcff'; its branches: main"),
+    (["compare", "GAME", "main", NOT_UTF8], "has no branch '\\udcff'; its branches: main"),
+    (["act", "GAME", "1", "-b", NOT_UTF8], "has no branch '\\udcff'; its branches: main"),
+])
+def test_a_game_or_branch_named_in_bytes_that_are_not_utf8_is_unknown(agon, args, says):
+    gid = toy(agon)
+    before = agon("export", gid).stdout
+    one_line_error(agon(*[gid if a == "GAME" else a for a in args], ok=False), says)
+    assert agon("export", gid).stdout == before
+
+
+def test_an_option_value_in_bytes_that_are_not_utf8_is_refused_and_makes_no_game(agon, tmp_path):
+    r = agon("new", "adamastor", "--player", "Ana", "--option", f"scenario={NOT_UTF8}", ok=False)
+    one_line_error(r, "the value of option scenario '\\udcff' holds a control or separator character (U+DCFF)")
+    assert not (tmp_path / "games.db").exists()  # refused before a store is made
+
+
+def test_an_error_quoting_a_file_name_with_a_line_break_or_an_escape_stays_one_line(agon):
+    gid = toy(agon)
+    r = agon("export", gid, "--sign", "a\nb\x1b[31m", ok=False)
+    one_line_error(r, "key file a\\nb\\x1b[31m does not exist")
+    assert "\x1b" not in r.stderr
