@@ -7,6 +7,7 @@ import os
 import re
 import shlex
 import shutil
+import sys
 import tempfile
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
@@ -473,6 +474,27 @@ def input_file(path: Path, what: str, hint: str = "") -> Path:
     if not path.exists():
         raise Fail(f"{what} {path} does not exist{hint}")
     return path
+
+
+MAX_GAME_FILE = 128 * 1024 * 1024
+"""The most ``agon import`` reads: a whole game with all its lines and notes is a few hundred kilobytes, and a stream
+with no end (``agon import /dev/zero``, ``yes | agon import -``) must be refused, not read until memory runs out."""
+MAX_CARD_FILE = 16 * 1024 * 1024
+"""The most ``agon new --cards`` reads: a card set is a few kilobytes."""
+
+
+def read_input(path: Path | None, what: str, limit: int, hint: str = "") -> bytes:
+    """The bytes of ``path`` (None: standard input), a file checked by ``input_file``, when there are at most
+    ``limit`` of them; a longer file or stream is refused after ``limit`` bytes, saying what to give instead."""
+    with contextlib.nullcontext(sys.stdin.buffer) if path is None else path.open("rb") as f:
+        chunks, size = [], 0
+        while size <= limit and (chunk := f.read(1024 * 1024)):  # in chunks: no buffer of ``limit`` bytes up front
+            chunks.append(chunk)
+            size += len(chunk)
+    if size > limit:
+        source = "standard input" if path is None else f"{what} {path}"
+        raise Fail(f"{source} holds more than {limit // (1024 * 1024)} MiB, more than any {what} agon reads{hint}")
+    return b"".join(chunks)
 
 
 def not_a_folder(path: Path, suffix: str) -> None:

@@ -2,7 +2,6 @@
 
 import json
 import shlex
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -10,6 +9,7 @@ import typer
 from rich.markup import escape
 
 from agon.cli.common import (
+    MAX_GAME_FILE,
     Fail,
     GameArg,
     JsonOpt,
@@ -23,6 +23,7 @@ from agon.cli.common import (
     no_store_yet,
     not_a_folder,
     print_json,
+    read_input,
     service,
     write_file,
 )
@@ -116,7 +117,8 @@ def import_(
         trusted = signing.public_hex(trust) if trust is not None else None
     except signing.SignatureError as e:
         raise Fail(str(e)) from None
-    data = sys.stdin.buffer.read() if stdin else file.read_bytes()
+    data = read_input(None if stdin else file, "game file", MAX_GAME_FILE,
+                      "; give a file written by `agon export GAME -o FILE`")
     if not data:
         raise Fail(f"{'standard input' if stdin else f'game file {file}'} is empty; give what `agon export GAME`"
                    " wrote")

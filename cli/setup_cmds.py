@@ -12,6 +12,7 @@ from rich.table import Table
 
 from agon.cli.common import (
     LIMIT,
+    MAX_CARD_FILE,
     SEED,
     SEED_MAX,
     Fail,
@@ -31,6 +32,7 @@ from agon.cli.common import (
     not_a_folder,
     one_of,
     print_json,
+    read_input,
     service,
     show_table,
     whole,
@@ -84,7 +86,8 @@ def rulesets(as_json: JsonOpt = False) -> None:
 
 
 def load_cards(path: Path) -> dict[str, Any]:
-    data = input_file(path, "card file", "; write one with `agon cards RULESET -o FILE`").read_bytes()
+    hint = "; write one with `agon cards RULESET -o FILE`"
+    data = read_input(input_file(path, "card file", hint), "card file", MAX_CARD_FILE, hint)
     try:
         cards = tomllib.loads(data.decode()) if path.suffix == ".toml" else json.loads(data)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:

@@ -4,6 +4,7 @@ line saying an internal error happened (exit status 2), or the traceback with AG
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -122,3 +123,27 @@ def test_an_error_quoting_a_file_name_with_a_line_break_or_an_escape_stays_one_l
     r = agon("export", gid, "--sign", "a\nb\x1b[31m", ok=False)
     one_line_error(r, "key file a\\nb\\x1b[31m does not exist")
     assert "\x1b" not in r.stderr
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_an_endless_stream_is_refused_not_read_until_memory_runs_out(agon, monkeypatch, tmp_path):
+    from agon.cli import file_cmds, setup_cmds
+
+    monkeypatch.setattr(file_cmds, "MAX_GAME_FILE", 1024 * 1024)
+    monkeypatch.setattr(setup_cmds, "MAX_CARD_FILE", 1024 * 1024)
+    one_line_error(agon("import", "/dev/zero", ok=False), "game file /dev/zero holds more than 1 MiB")
+    one_line_error(agon("import", "-", input="y\n" * 600_000, ok=False), "standard input holds more than 1 MiB")
+    one_line_error(agon("new", "adamastor", "--player", "Ana", "--cards", "/dev/zero", ok=False),
+                   "card file /dev/zero holds more than 1 MiB")
+    assert not (tmp_path / "games.db").exists()  # nothing was made
+
+
+def test_a_game_file_just_under_the_limit_is_read_whole(agon, monkeypatch, tmp_path):
+    from agon.cli import file_cmds
+
+    gid = toy(agon)
+    data = _export(agon, tmp_path, gid)
+    monkeypatch.setattr(file_cmds, "MAX_GAME_FILE", len(data))
+    assert "nothing was imported" in agon("import", str(tmp_path / "g.jsonl")).stdout
+    monkeypatch.setattr(file_cmds, "MAX_GAME_FILE", len(data) - 1)
+    agon("import", str(tmp_path / "g.jsonl"), ok=False)
