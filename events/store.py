@@ -540,7 +540,17 @@ or its database) refuse every write; a user without INSERT on events or UPDATE o
 _AGON_COLUMNS = {"game": {"id", "ruleset", "players"}, "event": {"game_id", "id", "parent_id", "depth", "payload"},
                  "branch": {"game_id", "name", "head_id"}}
 """Columns every layout of agon's store gave these tables: a table of one of these names without them is another
-program's (``Store._foreign_pg``)."""
+program's (``Store._foreign``)."""
+
+
+def _foreign_table(columns: Mapping[str, set[str]]) -> tuple[str, list[str]] | None:
+    """The first table of agon's names in ``columns`` (each table's columns) that lacks a column every layout of
+    agon's store gave it, with the columns it lacks; None when there is none."""
+    for table, needed in _AGON_COLUMNS.items():
+        missing = sorted(needed - columns[table]) if table in columns else []
+        if missing:
+            return table, missing
+    return None
 
 _PG_COLUMNS = sa.text(
     "SELECT c.relname, a.attname FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0"
@@ -641,9 +651,10 @@ class Store:
                           " (a writable copy will do)")
 
     def _foreign(self) -> None:
-        """Refuse a SQLite file that holds another program's tables and none of agon's: its file is that program's
-        document (a browser's history, another game's save), and agon would add a dozen tables to it. On PostgreSQL,
-        a schema holding another program's table of a name agon uses (``_foreign_pg``)."""
+        """Refuse a SQLite file that holds another program's tables and none of agon's, or a table of a name agon
+        uses without agon's columns: its file is that program's document (a browser's history, another game's save
+        with its own 'game' table), and agon would add a dozen tables to it. On PostgreSQL, a schema holding another
+        program's table of a name agon uses (``_foreign_pg``)."""
         import os
         import sqlite3
         from urllib.parse import quote
@@ -660,6 +671,8 @@ class Store:
             try:
                 tables = [r[0] for r in db.execute(
                     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name")]
+                columns = {t: {r[1] for r in db.execute(f'PRAGMA table_info("{t}")')}
+                           for t in tables if t in _AGON_COLUMNS}
             finally:
                 db.close()
         except sqlite3.Error:
@@ -668,6 +681,12 @@ class Store:
             shown = ", ".join(tables[:3]) + (f" and {len(tables) - 3} more" if len(tables) > 3 else "")
             raise StoreError(f"cannot open database {shown_url(self.url)}: it is another program's SQLite database"
                              f" (tables {shown}), not agon's store; give the path of agon's store, or of a new file")
+        foreign = _foreign_table(columns)
+        if foreign:  # a table of agon's name but not agon's (another game's save with its own 'game' table)
+            table, missing = foreign
+            raise StoreError(f"cannot open database {shown_url(self.url)}: its table {table!r} is another program's"
+                             f" (it has no column {', '.join(missing)}), not agon's store; give the path of agon's"
+                             " store, or of a new file")
 
     def _foreign_pg(self) -> None:
         """Refuse a PostgreSQL schema holding another program's table under a name agon uses (a club's website with
@@ -679,13 +698,13 @@ class Store:
         columns: dict[str, set[str]] = {}
         for table, column in found:
             columns.setdefault(table, set()).add(column)
-        for table, needed in _AGON_COLUMNS.items():
-            missing = sorted(needed - columns[table]) if table in columns else []
-            if missing:
-                raise StoreError(f"cannot open database {shown_url(self.url)}: its table {table!r} is another"
-                                 f" program's (it has no column {', '.join(missing)}), not agon's; give agon a"
-                                 " database of its own (createdb), or a schema of its own (options=-csearch_path%3D"
-                                 "NAME in the URL)")
+        foreign = _foreign_table(columns)
+        if foreign:
+            table, missing = foreign
+            raise StoreError(f"cannot open database {shown_url(self.url)}: its table {table!r} is another"
+                             f" program's (it has no column {', '.join(missing)}), not agon's; give agon a"
+                             " database of its own (createdb), or a schema of its own (options=-csearch_path%3D"
+                             "NAME in the URL)")
 
     def _upgrade(self) -> None:
         """Bring a store written by an older agon up to ``SCHEMA_VERSION``; events are never touched. On PostgreSQL

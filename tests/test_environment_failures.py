@@ -103,6 +103,22 @@ def test_another_programs_database_is_refused_without_adding_agons_tables(agon, 
     db.close()
 
 
+def test_another_programs_sqlite_file_with_a_table_of_agons_name_is_refused_untouched(agon, tmp_path):
+    """Another game's save keeps its own 'game' table: agon added its other tables to the file and then failed
+    ('no such column: game.ruleset ... retry the command'). It is refused as it opens, naming the table."""
+    save = tmp_path / "save.db"
+    db = sqlite3.connect(save)
+    db.execute("CREATE TABLE game (id TEXT PRIMARY KEY, level INTEGER)")
+    db.commit()
+    db.close()
+    before = save.read_bytes()
+    for command in (["games"], ["new", "toy", "--player", "ann", "--bot", "bob:random"], ["verify"]):
+        line = one_line(agon("--db", str(save), *command, ok=False), "its table 'game' is another program's",
+                        "no column players, ruleset", "give the path of agon's store, or of a new file")
+        assert "retry" not in line
+    assert save.read_bytes() == before
+
+
 @pytest.mark.postgres
 def test_a_postgresql_schema_with_another_programs_table_of_agons_name_is_refused_untouched(agon, pg_base):
     """A club's website keeps its own 'event' table where agon is pointed: agon listed no game there ('No games
