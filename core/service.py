@@ -66,7 +66,7 @@ from agon.events import seats as seats_table
 from agon.events import snapshots as snapshots_table
 from agon.events import summary as summary_table
 from agon.events.base import Event, GameCreated, PlayerSeat
-from agon.events.codec import Codec, DecodeError
+from agon.events.codec import Codec, DecodeError, lone_surrogate
 from agon.events.envelope import Envelope, seal, to_jsonl
 from agon.events.store import (
     BranchInfo,
@@ -799,6 +799,9 @@ def judge_new_game(spec: NewGame) -> NewSetup:
         problem = isinstance(value, str) and text_problem(value, f"the value of option {key}", MAX_TITLE)
         if problem:
             raise ServiceError(problem)
+    if spec.cards is not None and lone_surrogate(spec.cards):  # JSON may escape one ("\ud800"); no store takes it
+        raise ServiceError(f"the card set holds a lone surrogate (an escape from \\ud800 to \\udfff without its"
+                           f" pair), which is not text; compare it with `agon cards {rs.name}`")
     # The card set is stored once per store, by hash; the first event names the hash (core/card_sets.py).
     # A ruleset without cards (an empty set) names none.
     card_hash, card_body = (card_sets_mod.seal_cards(spec.cards) if spec.cards is not None

@@ -101,6 +101,9 @@ class Codec:
                 raise DecodeError(f"it has no event type {kind[:60]!r}; write it as {meant[0]!r}")
             near = difflib.get_close_matches(kind[:100], tags, n=1)
             raise DecodeError(f"it has no event type {kind[:60]!r}" + (f"; did you mean {near[0]!r}?" if near else ""))
+        if lone_surrogate(obj):  # no event holds such text, and no store or JSON encoder takes it
+            raise DecodeError("it holds a lone surrogate (an escape from \\ud800 to \\udfff without its pair), which"
+                              " is not text")
         try:
             event = msgspec.convert(obj, Union[self.types])  # noqa: UP007
         except msgspec.ValidationError as e:
@@ -115,6 +118,19 @@ class Codec:
 
     def json_schema(self) -> dict[str, Any]:
         return msgspec.json.schema(Union[self.types])  # noqa: UP007
+
+
+def lone_surrogate(obj: Any) -> bool:
+    """Whether ``obj`` (JSON as ``json.loads`` reads it) holds text with a lone surrogate: JSON may escape one
+    (``"\\ud800"``), Python reads it as a string, and encoding it as UTF-8 (to compare it with a literal, to store
+    it) fails."""
+    if isinstance(obj, str):
+        return not obj.isascii() and any("\ud800" <= c <= "\udfff" for c in obj)
+    if isinstance(obj, dict):
+        return any(lone_surrogate(k) or lone_surrogate(v) for k, v in obj.items())
+    if isinstance(obj, list):
+        return any(lone_surrogate(v) for v in obj)
+    return False
 
 
 def _stray_field(obj: Any, value: Any, at: str = "") -> str | None:

@@ -147,3 +147,24 @@ def test_a_game_file_just_under_the_limit_is_read_whole(agon, monkeypatch, tmp_p
     assert "nothing was imported" in agon("import", str(tmp_path / "g.jsonl")).stdout
     monkeypatch.setattr(file_cmds, "MAX_GAME_FILE", len(data) - 1)
     agon("import", str(tmp_path / "g.jsonl"), ok=False)
+
+
+@pytest.mark.parametrize("choice", [
+    '{"type":"toy.roll_chosen","player":"\\ud800"}',  # JSON's escape of a lone surrogate, typed as six characters
+    '{"type":"toy.die_rolled","value":"\\udfff"}',
+    '{"type":"toy.roll_chosen","\\ud800":1}',
+])
+def test_json_escaping_a_lone_surrogate_is_not_an_event(agon, choice):
+    gid = toy(agon)
+    before = agon("export", gid).stdout
+    one_line_error(agon("act", gid, choice, ok=False), "not an event of toy: it holds a lone surrogate")
+    assert agon("export", gid).stdout == before
+
+
+def test_a_card_file_escaping_a_lone_surrogate_is_refused_and_makes_no_game(agon, tmp_path):
+    cards = tmp_path / "cards.json"
+    agon("cards", "adamastor", "--export", str(cards))
+    cards.write_text(cards.read_text().replace('"tempest"', '"\\ud800"'))
+    r = agon("new", "adamastor", "--player", "Ana", "--cards", str(cards), ok=False)
+    one_line_error(r, "the card set holds a lone surrogate")
+    assert not (tmp_path / "games.db").exists()
