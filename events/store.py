@@ -653,8 +653,9 @@ class Store:
     def _foreign(self) -> None:
         """Refuse a SQLite file that holds another program's tables and none of agon's, or a table of a name agon
         uses without agon's columns: its file is that program's document (a browser's history, another game's save
-        with its own 'game' table), and agon would add a dozen tables to it. On PostgreSQL, a schema holding another
-        program's table of a name agon uses (``_foreign_pg``)."""
+        with its own 'game' table), and agon would add a dozen tables to it; a device or a pipe (``--db /dev/null``),
+        beside which SQLite would leave its journal. On PostgreSQL, a schema holding another program's table of a
+        name agon uses (``_foreign_pg``)."""
         import os
         import sqlite3
         from urllib.parse import quote
@@ -663,6 +664,10 @@ class Store:
             self._foreign_pg()
             return
         path = shown_url(self.url)
+        if os.path.exists(path) and not os.path.isfile(path):  # SQLite would write its journal beside it
+            kind = "a folder" if os.path.isdir(path) else "a device or a pipe"
+            raise StoreError(f"cannot open database {path}: it is {kind}, not a file; give the path of agon's store,"
+                             " or of a new file")
         if not os.path.isfile(path) or not os.path.getsize(path):
             return
         # looked at read-only, on a connection of its own: agon's connections switch a file to WAL as they open it

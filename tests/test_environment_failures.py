@@ -119,6 +119,40 @@ def test_another_programs_sqlite_file_with_a_table_of_agons_name_is_refused_unto
     assert save.read_bytes() == before
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_pipe_or_a_device_is_no_store_and_nothing_is_left_beside_it(agon, tmp_path):
+    """'--db /dev/null' left SQLite's journal in /dev ('/dev/null-journal') and said 'the disk failed; retry'."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    for db in (str(pipe), "/dev/null"):
+        for command in (["games"], ["new", "toy", "--player", "ann", "--bot", "bob:random"]):
+            line = one_line(agon("--db", db, *command, ok=False), f"cannot open database {db}: it is a device or a"
+                            " pipe, not a file")
+            assert "retry" not in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]
+    assert not os.path.exists("/dev/null-journal")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_an_export_to_a_pipe_is_written_into_it_not_replaced_by_a_file(agon, tmp_path):
+    """'-o' writes a file whole or not at all, through a temporary file renamed over it; renamed over a pipe or a
+    device ('-o /dev/stdout' to a terminal, '-o /dev/full' as root), it replaced the device with a regular file."""
+    import stat
+
+    gid = toy(agon)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    reader = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)  # open first, so that agon's write finds a reader
+    try:
+        agon("export", gid, "-o", str(pipe))
+        got = os.read(reader, 1 << 20)
+    finally:
+        os.close(reader)
+    assert stat.S_ISFIFO(os.stat(pipe).st_mode)
+    assert got == agon("export", gid).stdout.encode()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games.db", "games.db-shm", "games.db-wal", "pipe"]
+
+
 @pytest.mark.postgres
 def test_a_postgresql_schema_with_another_programs_table_of_agons_name_is_refused_untouched(agon, pg_base):
     """A club's website keeps its own 'event' table where agon is pointed: agon listed no game there ('No games
