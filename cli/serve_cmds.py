@@ -16,8 +16,14 @@ MAX_BODY = 2**30  # 1 GiB: a request is read whole into memory, and a game file 
 
 
 def _address(value: str) -> str:
-    """``--host``: an address, not an empty word (which the server would read as every network's)."""
-    if not str(value).strip() or str(value) != str(value).strip():
+    """``--host``: an address, not an empty word (which the server would read as every network's), and one a
+    socket can encode (a name not in ASCII is encoded as IDNA, which refuses a label over 63 characters or bytes of
+    the argument that were not UTF-8)."""
+    try:
+        idna = str(value).isascii() or bool(str(value).encode("idna"))
+    except UnicodeError:
+        idna = False
+    if not str(value).strip() or str(value) != str(value).strip() or not idna:
         raise typer.BadParameter(f"{str(value)!r} is no address; give one, e.g. 127.0.0.1 (this machine only) or"
                                  " 0.0.0.0 (every network)")
     return str(value)

@@ -44,7 +44,8 @@ def test_a_plot_a_ruleset_has_not_names_the_game_with_its_article(agon):
     one_line(agon("plot", "battles", gid, ok=False), 1, "error: an Adamastor game has no 'battles' plot")
 
 
-@pytest.mark.parametrize("host", ["", " 127.0.0.1"])
+# '\udcff': an argument's byte 0xff (a socket cannot encode it: an internal error), 'ü' * 64: an IDNA label too long
+@pytest.mark.parametrize("host", ["", " 127.0.0.1", "\udcff", "ü" * 64])
 def test_serve_on_no_address_is_a_usage_error(agon, host):
     said = one_line(agon("serve", "--host", host, ok=False), 2)
     assert said == (f"error: invalid value for '--host': {host!r} is no address; give one, e.g. 127.0.0.1 (this"
