@@ -115,7 +115,7 @@ def _get(name: str) -> Ruleset:
     module = RULESETS[name]
     try:
         return importlib.import_module(module).RULESET
-    except (ImportError, AttributeError) as e:
+    except (ImportError, AttributeError, TypeError, ValueError) as e:  # TypeError: a relative name ('..x')
         if name not in _FROM_ENV:  # a shipped ruleset that does not import is a broken install, not a setting
             raise
         raise UnknownRuleset(f"ruleset {name!r} is named by AGON_RULESETS as module {module!r}, which gives no"

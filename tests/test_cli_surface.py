@@ -584,6 +584,17 @@ def test_a_mistyped_agon_rulesets_module_is_one_line_naming_the_setting(tmp_path
             " (ModuleNotFoundError: No module named 'tests.toygme'); correct or unset AGON_RULESETS"]
 
 
+def test_a_relative_module_in_agon_rulesets_is_one_line_not_an_internal_error(tmp_path):
+    env = {**os.environ, "AGON_RULESETS": "toy=..toygame", "AGON_DB": str(tmp_path / "g.db")}
+    r = subprocess.run([sys.executable, "-m", "agon", "rulesets"], capture_output=True, text=True, env=env,
+                       cwd=ROOT, timeout=60)
+    assert r.returncode == 1 and r.stdout == "", (r.returncode, r.stdout, r.stderr)
+    [line] = r.stderr.splitlines()
+    assert line.startswith("error: ruleset 'toy' is named by AGON_RULESETS as module '..toygame', which gives no"
+                           " ruleset (TypeError: "), line
+    assert line.endswith("; correct or unset AGON_RULESETS"), line
+
+
 def test_hints_in_errors_carry_the_db_given_on_the_command_line(agon, tmp_path):
     db = str(tmp_path / "club.db")
     one_line(agon("--db", db, "log", "zzzz", ok=False), 1, f"`agon --db {db} demo`")  # no store there yet
