@@ -63,10 +63,21 @@ def keygen(private_path: Path) -> Path:
     return public_path
 
 
+MAX_KEY_FILE = 64 * 1024
+"""The most read of a key file: a PEM key is a few hundred bytes, and a device or a pipe (``/dev/zero``) may not
+end."""
+
+
 def _read(path: Path, what: str) -> bytes:
-    if not path.is_file():
+    """A key file's bytes; a pipe (``--trust <(...)``) is read as a file is, a folder or a missing file refused."""
+    if path.is_dir() or not path.exists():
         raise SignatureError(f"{what} {path} does not exist; `agon keygen FILE` writes a key pair")
-    return path.read_bytes()
+    with path.open("rb") as f:
+        data = f.read(MAX_KEY_FILE + 1)
+    if len(data) > MAX_KEY_FILE:
+        raise SignatureError(f"{what} {path} holds more than {MAX_KEY_FILE // 1024} KiB, which no key does;"
+                             " `agon keygen FILE` writes a key pair")
+    return data
 
 
 def load_private(path: Path):

@@ -5,6 +5,8 @@ file; an Ed25519 signature refuses any rewrite when the receiver knows the sende
 from __future__ import annotations
 
 import json
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -136,3 +138,23 @@ def test_a_signed_file_imported_without_trust_says_which_key_signed_it_and_what_
     out = agon("--db", str(tmp_path / "third.db"), "import", str(plain)).stdout
     assert "Signed" not in out
     assert json.loads(agon("--db", other, "import", str(plain), "--json").stdout)["signed_by"] is None
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or not Path("/dev/zero").exists(), reason="needs pipes, /dev/zero")
+def test_a_key_is_read_from_a_pipe_and_a_stream_that_never_ends_is_refused_in_its_own_words(agon, tmp_path):
+    """A key file that was no regular file was said not to exist (and, to sign with, nested in a second sentence:
+    'is not a private key agon can sign with (key file ... does not exist ...)'); a pipe now gives its key."""
+    agon("keygen", str(tmp_path / "k"))
+    gid = agon("new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3").stdout.split()[0]
+    r = agon("export", gid, "--sign", "/dev/zero", ok=False)
+    assert r.exit_code == 1
+    assert r.stderr.strip() == ("error: key file /dev/zero holds more than 64 KiB, which no key does; `agon keygen"
+                                " FILE` writes a key pair")
+    agon("export", gid, "--sign", str(tmp_path / "k"), "-o", str(tmp_path / "g.jsonl"))
+    pipe = tmp_path / "pub"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=lambda: pipe.write_bytes((tmp_path / "k.pub").read_bytes()), daemon=True)
+    writer.start()
+    r = agon("--db", str(tmp_path / "other.db"), "import", str(tmp_path / "g.jsonl"), "--trust", str(pipe))
+    writer.join(10)
+    assert "Signed by the trusted key" in r.stdout
