@@ -794,7 +794,7 @@ def judge_new_game(spec: NewGame) -> NewSetup:
     if unknown:
         allowed = (f"its options: {', '.join(sorted(rs.option_names))}" if rs.option_names else
                    "it takes none")
-        raise ServiceError(f"{rs.name} has no option {', '.join(sorted(unknown))}; {allowed}")
+        raise ServiceError(f"{rs.name} has no option {', '.join(sorted(map(shown, unknown)))}; {allowed}")
     for key, value in sorted(spec.options.items()):  # stored in the first event and printed in errors: plain text
         problem = isinstance(value, str) and text_problem(value, f"the value of option {key}", MAX_TITLE)
         if problem:

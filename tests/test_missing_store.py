@@ -189,7 +189,7 @@ def test_a_refused_new_game_says_what_it_said(agon, tmp_path):
     assert one_line(agon("--db", db, "new", "toy", "--player", "A", "--bot", "B:clever", ok=False)) == (
         "error: unknown bot kind 'clever' for toy; choose one of: random")
     assert one_line(agon("--db", db, "new", "toy", "--player", "A", "--player", "B", "--option", "speed=3",
-                         ok=False)) == "error: toy has no option speed; its options: target"
+                         ok=False)) == "error: toy has no option 'speed'; its options: target"
     assert one_line(agon("--db", db, "demo", "toy", "--players", "9", ok=False)) == (
         "error: toy is played by 2 to 4 players, not 9; choose --players 2, 3 or 4")
     assert files(tmp_path / "club") == []

@@ -390,3 +390,16 @@ def test_the_lobbys_form_is_refused_in_the_pages_words(client):
                    "'seed' must be a whole number, not the string 'seven'")
     assert "openapi" not in said, said
     refused(client.post("/api/games", json=words), 400, "(see /openapi.json)")
+
+
+def test_names_escaping_a_lone_surrogate_are_refused_with_a_400_naming_them(client):
+    """JSON may escape a lone surrogate ('\\ud800'), which Python reads as text that cannot be encoded: an unknown
+    option so named was quoted raw in the error, and the answer could not be written (a 500)."""
+    headers = {"content-type": "application/json"}
+    body = b'{"ruleset":"adamastor","players":["Ana"],"options":{"\\ud800":"x"}}'
+    refused(client.post("/api/games", content=body, headers=headers), 400, "adamastor has no option '\\ud800'")
+    body = b'{"ruleset":"adamastor","players":["Ana"],"options":{"scenario":"\\ud800"}}'
+    refused(client.post("/api/games", content=body, headers=headers), 400,
+            "the value of option scenario '\\ud800' holds a control or separator character (U+D800)")
+    g = new_duel(client)
+    refused(client.get(f"/api/games/{g['game']}/log?branch=%ED%A0%80"), 404, f"game {g['game']} has no branch")
