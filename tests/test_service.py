@@ -84,7 +84,7 @@ def test_unknown_ruleset_bot_or_bad_seat_count_is_refused(svc):
         svc.new_game(NewGame("toy", players=["a"]))
     with pytest.raises(ServiceError, match="same name"):
         svc.new_game(NewGame("toy", players=["a", "a"]))
-    with pytest.raises(ServiceError, match="no option colour"):
+    with pytest.raises(ServiceError, match="no option 'colour'"):
         svc.new_game(NewGame("toy", players=["a", "b"], options={"colour": "red"}))
     assert svc.games() == []
 
