@@ -2,6 +2,7 @@
 
 import json
 import shlex
+import sys
 import tomllib
 from pathlib import Path
 from typing import Annotated, Any
@@ -92,6 +93,9 @@ def load_cards(path: Path) -> dict[str, Any]:
         cards = tomllib.loads(data.decode()) if path.suffix == ".toml" else json.loads(data)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
         raise Fail(f"card file {path} cannot be read ({e}); it must be TOML (.toml) or JSON") from None
+    except ValueError:  # valid JSON or TOML Python will not read: a number of more digits than int() takes
+        raise Fail(f"card file {path} holds a number of more than {sys.get_int_max_str_digits():,} digits, which no"
+                   " card set needs") from None
     if not isinstance(cards, dict):
         raise Fail(f"card file {path} must hold a table/object at the top")
     return cards

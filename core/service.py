@@ -15,6 +15,7 @@ import os
 import re
 import secrets
 import shlex
+import sys
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields, replace
 from functools import cached_property
@@ -1134,6 +1135,10 @@ class Service:
                            else "type 'seed'")
                 raise ServiceError(f"the choice is not valid JSON ({e.msg} at column {e.colno}); {instead} or an"
                                    " event as JSON") from None
+            except ValueError:  # valid JSON Python will not read: a number of more digits than int() takes
+                raise ServiceError(f"the choice's JSON holds a number of more than {sys.get_int_max_str_digits():,}"
+                                   f" digits; no event of {line.ruleset.name} needs one", "; {schema}",
+                                   game=line.game.id, ruleset=line.ruleset.name) from None
             except RecursionError:
                 raise ServiceError("the choice's JSON is nested too deeply to be an event", "; {schema}",
                                    game=line.game.id, ruleset=line.ruleset.name) from None

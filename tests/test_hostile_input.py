@@ -28,6 +28,7 @@ def one_line_error(r, says: str, code: int = 1) -> None:
     ("9" * 5000, "choice 999999999999... is out of range"),
     ('{"a":' * 5000 + "1" + "}" * 5000, "nested too deeply"),
     ("{" + " " * 200_000 + "}", "200,002 characters long"),
+    ('{"type":"toy.die_rolled","value":' + "9" * 5000 + "}", "holds a number of more than 4,300 digits"),
 ])
 def test_odd_choices_get_one_line(agon, choice, says):
     gid = toy(agon)
@@ -167,4 +168,13 @@ def test_a_card_file_escaping_a_lone_surrogate_is_refused_and_makes_no_game(agon
     cards.write_text(cards.read_text().replace('"tempest"', '"\\ud800"'))
     r = agon("new", "adamastor", "--player", "Ana", "--cards", str(cards), ok=False)
     one_line_error(r, "the card set holds a lone surrogate")
+    assert not (tmp_path / "games.db").exists()
+
+
+def test_a_card_file_with_a_number_python_will_not_read_is_refused_in_one_line(agon, tmp_path):
+    cards = tmp_path / "cards.json"
+    agon("cards", "adamastor", "--export", str(cards))
+    cards.write_text(cards.read_text().replace('"empty": 2', '"empty": ' + "9" * 5000, 1))
+    r = agon("new", "adamastor", "--player", "Ana", "--cards", str(cards), ok=False)
+    one_line_error(r, "holds a number of more than 4,300 digits, which no card set needs")
     assert not (tmp_path / "games.db").exists()
