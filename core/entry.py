@@ -35,9 +35,15 @@ class EntryError(ValueError):
     """A typed entry that names no item, or several; the message says which and what to type instead."""
 
 
+def _value(digits: str) -> str:
+    """A run of ASCII digits without its leading zeros ('0' for zeros alone): what it is as a number, for a run of
+    any length (``int`` refuses one of more than 4,300 digits, and a person may type one)."""
+    return digits.lstrip("0") or "0"
+
+
 def natural_key(text: str) -> tuple:
     """Sort key putting ``c2`` before ``c10`` (runs of digits compare as numbers), case-insensitive."""
-    return tuple((0, int(part), "") if part.isascii() and part.isdigit() else (1, 0, part.lower())
+    return tuple((0, len(_value(part)), _value(part)) if part.isascii() and part.isdigit() else (1, 0, part.lower())
                  for part in re.split(r"(\d+)", text) if part)
 
 
@@ -182,7 +188,7 @@ def possible(items: Iterable[str], names: Names | None = None) -> str:
 def _canonical(text: str) -> str:
     """Lower case, each run of digits without its leading zeros: two texts with the same ``natural_key`` have the
     same canonical form."""
-    return re.sub(r"[0-9]+", lambda m: str(int(m.group())), text.lower())
+    return re.sub(r"[0-9]+", lambda m: _value(m.group()), text.lower())
 
 
 def _natural_reach(t: str, item: str) -> bool:
@@ -197,7 +203,7 @@ def _natural_reach(t: str, item: str) -> bool:
     if not digits:
         return True
     run = re.match(r"[0-9]*", whole[len(start):]).group()  # type: ignore[union-attr]
-    return bool(run) and (not digits.strip("0") or run.startswith(str(int(digits))))
+    return bool(run) and (not digits.strip("0") or run.startswith(_value(digits)))
 
 
 def reachable(token: str, items: Iterable[str], names: Names | None = None) -> list[str]:

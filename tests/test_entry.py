@@ -176,3 +176,19 @@ def test_an_abbreviation_read_in_fewer_words_names_no_item_an_entry_named_before
         entry.resolve("ah1", [c for c in counters if c.endswith("-1")])
     with pytest.raises(entry.EntryError, match="'gb2' is ambiguous"):  # both read in three words, as before
         entry.resolve("gb2", ["greece.bowman.2", "greece.bowman.20"])
+
+
+def test_a_number_of_any_length_is_compared_without_int():
+    """int() refuses a run of more than 4,300 digits: typed at a table, such a number was an internal error."""
+    long = "9" * 5000
+    assert entry.natural_key("c" + long) > entry.natural_key("c10") > entry.natural_key("c2")
+    assert entry.natural_key("a0" + long) == entry.natural_key("a" + long)
+    assert entry.matches(long, ["A01", "B02"]) == []
+
+
+@pytest.mark.parametrize("typed", ["9" * 5000, "b-0" + "9" * 5000, "a" + "9" * 5000])
+def test_a_table_entry_of_thousands_of_digits_is_refused_in_one_line(agon, typed):
+    gid = agon("new", "toy", "--player", "ann", "--player", "bob", "--table").stdout.split()[0]
+    r = agon("act", gid, typed, ok=False)
+    assert r.exit_code == 1, (r.stderr, r.exception)
+    assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("error: "), r.stderr
