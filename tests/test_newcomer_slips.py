@@ -34,7 +34,7 @@ def test_a_listing_word_is_read_in_any_case_as_a_ruleset_is(agon):
 
 def test_an_option_to_a_ruleset_that_takes_none_says_so(agon, tmp_path):
     said = one_line(agon("new", "peloponnes", "--player", "Ana", "--player", "Bo", "--option", "speed=2", ok=False), 1)
-    assert said == "error: peloponnes has no option speed; it takes none", said
+    assert said == "error: peloponnes has no option 'speed'; it takes none", said
     assert not (tmp_path / "games.db").exists()  # refused before a store is made
 
 
