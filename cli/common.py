@@ -575,6 +575,18 @@ def _umask() -> int:
     return mask
 
 
+def told(path: Path) -> Screen:
+    """Where to say what was written to ``path``: standard error where ``path`` is the standard output itself (``-o
+    /dev/stdout``, or the pipe or file the output goes to), so that the data written there stays whole for whatever
+    reads it (``agon export G -o /dev/stdout | agon import -``); else standard output. Ask before writing: a file
+    written whole replaces the one the output may name."""
+    try:
+        here, out = os.stat(path), os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no such file yet, or an output that is no file (a test's)
+        return console
+    return err if (here.st_dev, here.st_ino) == (out.st_dev, out.st_ino) else console
+
+
 def write_file(path: Path, data: bytes | str) -> None:
     """Write ``data`` (text as UTF-8) to ``path`` whole or not at all (``output_file``)."""
     with output_file(path) as tmp:

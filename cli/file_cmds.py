@@ -25,6 +25,7 @@ from agon.cli.common import (
     print_json,
     read_input,
     service,
+    told,
     write_file,
 )
 from agon.core.words import counted
@@ -87,10 +88,11 @@ def export(
         if left_out:
             err.print(left_out)
         return
+    screen = told(output)  # asked before the file is written
     write_file(output, data)  # whole or not at all, missing folders created, as view, plot and cards do
-    console.print(f"Wrote {count} to {output}", markup=False)
+    screen.print(f"Wrote {count} to {output}", markup=False)
     if left_out:
-        console.print(left_out, markup=False)
+        screen.print(left_out, markup=False)
 
 
 @app.command("import", epilog=examples("agon import game.jsonl", "agon --db other.db import game.jsonl --json"))

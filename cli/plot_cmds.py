@@ -34,6 +34,7 @@ from agon.cli.common import (
     read_only,
     service,
     show_table,
+    told,
     whole,
 )
 from agon.core.service import Line
@@ -94,6 +95,8 @@ def _output(out: Path | None, default: str, png: bool, can_png: bool = True) -> 
     if out is None:
         return DEFAULT_DIR / f"{default}.{'png' if png else 'html'}"
     not_a_folder(out, ".png" if png else ".html")
+    if out.exists() and not out.is_file():
+        return out  # a device or a pipe (-o /dev/stdout): no file to open later, so --png alone says what it holds
     suffix = out.suffix.lower()
     if png and suffix != ".png":
         raise Fail(f"--png writes a PNG image; name the file {named_as(out, '.png')} or leave out --png")
@@ -111,15 +114,16 @@ def _output(out: Path | None, default: str, png: bool, can_png: bool = True) -> 
 def _write(fig: Any, out: Path, png: bool, what: str) -> None:
     from agon.analysis.figures import CannotRender, write
 
+    screen = told(out)  # asked before the file is written
     try:
         with output_file(out) as tmp:  # a failed or cut-off drawing leaves no file, and an older one as it was
             write(fig, str(tmp), png)
     except CannotRender as e:
         raise Fail(f"cannot write a PNG on this machine: {e}") from None
     if png:
-        console.print(f"Wrote {what} to [bold]{escape(str(out))}[/] (a PNG image)", soft_wrap=True, markup=True)
+        screen.print(f"Wrote {what} to [bold]{escape(str(out))}[/] (a PNG image)", soft_wrap=True, markup=True)
     else:
-        console.print(f"Wrote {what} to [bold]{escape(str(out))}[/] (an HTML page; it opens offline in a browser)",
+        screen.print(f"Wrote {what} to [bold]{escape(str(out))}[/] (an HTML page; it opens offline in a browser)",
                       soft_wrap=True, markup=True)
 
 
@@ -419,12 +423,13 @@ def view(
     kind = "view" if as_player is None else f"view-as-{_safe(as_player, first.created.names)}"
     target = _target(out, first, kind, False, can_png=False)
     shown = {nt.event_id: (nt.glyph, nt.text) for _, nt in notes}
+    screen = told(target)  # asked before the file is written
     with output_file(target) as tmp:
         tmp.write_text(build_study(lines, shown, as_player, current, chances), encoding="utf-8")
     who = f"the state as {as_player} sees it" if as_player else "the state in full or as any player sees it"
     counts = ", ".join(f"{ln.branch.name}: {counted(len(ln.events), 'event')}" for ln in lines)
     extra = f" and the win chances of {listed(list(chances))}" if chances else ""
-    console.print(f"Wrote the study page of {counted(len(lines), 'line')} ({escape(counts)}) to"
+    screen.print(f"Wrote the study page of {counted(len(lines), 'line')} ({escape(counts)}) to"
                   f" [bold]{escape(str(target))}[/]: {escape(who)}{escape(extra)} (open it in a browser; it works"
                   " offline)", soft_wrap=True, markup=True)
 

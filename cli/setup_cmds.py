@@ -36,6 +36,7 @@ from agon.cli.common import (
     read_input,
     service,
     show_table,
+    told,
     whole,
     write_file,
 )
@@ -122,6 +123,7 @@ def cards(
         if export.suffix not in (".toml", ".json"):
             raise Fail(f"-o {export}: a card set is written as TOML (.toml) or JSON (.json); name the file"
                        f" {named_as(export, '.toml')} or {named_as(export, '.json')}")
+        screen = told(export)  # asked before the file is written
         if export.suffix == ".toml":
             import tomli_w
 
@@ -129,7 +131,7 @@ def cards(
         else:
             write_file(export, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
         then = agon_line(f"new {rs.name} --cards {shlex.quote(str(export))} ...")
-        console.print(f"Wrote {rs.name}'s card set to {export}. Edit it, then: {then}", markup=False)
+        screen.print(f"Wrote {rs.name}'s card set to {export}. Edit it, then: {then}", markup=False)
         return
     if as_json:
         print_json(data)

@@ -123,6 +123,42 @@ def test_an_output_that_is_a_pipe_is_written_into_not_replaced_by_a_file(agon, t
     assert not [p.name for p in tmp_path.iterdir() if ".tmp-" in p.name]  # no temporary file left beside it
 
 
+def test_an_output_that_is_the_standard_output_gets_the_data_alone(agon, tmp_path):
+    # 'agon export G -o /dev/stdout | agon import -': the line saying what was written went into the pipe after the
+    # file, and the import refused it; it goes to stderr, so whatever reads the output reads the file alone
+    import os
+    import subprocess
+    import sys
+
+    from tests.test_cli_surface import ROOT
+
+    gid = new_toy(agon)
+    env = {**os.environ, "AGON_DB": str(tmp_path / "games.db")}
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        r = subprocess.run([sys.executable, "-m", "agon", *args], capture_output=True, env=env, cwd=ROOT, timeout=120)
+        assert r.returncode == 0, r.stderr
+        return r
+
+    exported = run("export", gid, "-o", "/dev/stdout")
+    assert exported.stdout == agon("export", gid).stdout.encode()
+    assert exported.stderr.decode().startswith("Wrote the whole game: ")
+    into = str(tmp_path / "other.db")
+    imported = subprocess.run([sys.executable, "-m", "agon", "--db", into, "import", "-"], input=exported.stdout,
+                              capture_output=True, env=env, cwd=ROOT, timeout=120)
+    assert imported.returncode == 0 and imported.stdout.decode().splitlines()[0] == gid, imported.stderr
+    page = run("plot", "scores", gid, "-o", "/dev/stdout")  # a device is taken whatever its name: HTML unless --png
+    assert page.stdout.lower().startswith(b"<!doctype html>") and page.stdout.rstrip().endswith(b"</html>")
+    assert b"Wrote the score timeline" in page.stderr
+    # a file named to -o that the output is redirected to as well: the message is not written into it either
+    target = tmp_path / "g.jsonl"
+    target.write_bytes(b"")
+    with target.open("ab") as out:
+        r = subprocess.run([sys.executable, "-m", "agon", "export", gid, "-o", str(target)], stdout=out,
+                           stderr=subprocess.PIPE, env=env, cwd=ROOT, timeout=120)
+    assert r.returncode == 0 and target.read_bytes() == exported.stdout and b"Wrote" in r.stderr
+
+
 def test_a_file_the_system_refuses_says_what_to_do(agon, monkeypatch):
     import errno
 
