@@ -128,7 +128,7 @@ def import_(
     exported = read_export(data, trust=trusted, no_store=no_store_yet())
     svc = service(starts=True)
     report = import_file(svc, exported)
-    signer = trusted or signing.split(data).key  # checked by the import already: the key it names, if any
+    signer = trusted or exported.signed_by  # checked by the read already: the key it names, if any
     line = svc.load(report.game_id, report.branch or None)  # a line's file: the branch its events are on
     if as_json:
         print_json({"id": report.game_id, "outcome": report.outcome, "added": {

@@ -120,6 +120,8 @@ class ExportFile:
     """The card sets a line file carries (a document's are ``doc.card_sets``); once judged, the file's with the one
     its first event names wherever it was found (the file, agon's bundled sets, the store)."""
     luck: int | None = None
+    signed_by: str | None = None
+    """The public key (hex) whose signature of the file checked, if it is signed."""
     decoded: Mapping[str, Event] = field(default_factory=dict)
     """Every event decoded, by id (the first with its card set filled in), every line of the file replayed against
     the rules; empty while the card set is left for the store to give (``stored_set``)."""
@@ -132,6 +134,10 @@ class ExportFile:
         return self.doc.events if self.doc is not None else list(self.envs)
 
 
+BOM = "\ufeff".encode()
+"""The UTF-8 byte-order mark, which an editor may put before the first line of a file it saves."""
+
+
 def read_export(data: bytes, trust: str | None = None, no_store: bool = False) -> ExportFile:
     """Read a file written by ``agon export`` (UTF-8 text, a signature that checks, a document or a line file) and
     judge it as far as no store is needed: every line replayed against the rules, every name and luck checked, the
@@ -142,17 +148,22 @@ def read_export(data: bytes, trust: str | None = None, no_store: bool = False) -
     it is refused here, in the words the store's refusal would use.
 
     A signed file's signature must check (core/signing.py); with ``trust`` (a public key, hex) the file must be
-    signed by that key."""
+    signed by that key.
+
+    A UTF-8 byte-order mark before the first line (some Windows editors save one) is no part of the file: agon never
+    writes one, so the digest in the trailer and a signature are over the bytes after it, as exported."""
     from agon.core import signing
 
+    data = data.removeprefix(BOM)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise _fail(f"the file is not UTF-8 text (byte {e.start} cannot be read): it is not an agon export") from None
     try:
-        data = signing.check(data, trust).body
+        signed = signing.check(data, trust)
     except signing.SignatureError as e:
         raise _fail(e) from None
+    data = signed.body
     if document.is_document(data):
         try:
             file = ExportFile(document.read(data))
@@ -164,7 +175,7 @@ def read_export(data: bytes, trust: str | None = None, no_store: bool = False) -
         except ImportError_ as e:
             raise _fail(e) from None
         file = ExportFile(None, tuple(envs), tuple(trailer.lucks), card_sets, trailer.luck)
-    return _judged(file, {} if no_store else None)
+    return _judged(replace(file, signed_by=signed.key), {} if no_store else None)
 
 
 def import_data(svc: Service, data: bytes, trust: str | None = None) -> ImportReport:

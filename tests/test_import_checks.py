@@ -168,3 +168,25 @@ def test_a_file_that_is_no_export_is_told_apart_from_one_cut_short(agon, tmp_pat
         line = r.stderr.strip()
         assert r.exit_code == 1 and "\n" not in line and says in line and "nothing was imported" in line, line
     assert len(json.loads(agon("games", "--json").stdout)) == 1
+
+
+def test_a_byte_order_mark_an_editor_put_before_the_first_line_is_no_part_of_the_file(agon, tmp_path):
+    """A file saved again by an editor that starts it with a UTF-8 byte-order mark (as some Windows editors do)
+    was refused as 'not a game file': the mark is read as no part of the file, the digest of the trailer and a
+    signature are over the bytes after it, as exported, so any other change is still refused."""
+    gid = _game(agon)
+    agon("keygen", str(tmp_path / "ana"))
+    agon("branch", gid, "side")
+    bom = "\ufeff".encode()
+    for name, args in (("whole", ()), ("line", ("-b", "side")), ("signed", ("--sign", str(tmp_path / "ana")))):
+        path = tmp_path / f"{name}.jsonl"
+        agon("export", gid, *args, "-o", str(path))
+        path.write_bytes(bom + path.read_bytes())
+        trust = ("--trust", str(tmp_path / "ana.pub")) if name == "signed" else ()
+        out = json.loads(agon("--db", str(tmp_path / f"{name}.db"), "import", str(path), *trust, "--json").stdout)
+        assert out["outcome"] == "new" and (out["id"] == gid or name == "line"), out  # a line file names no game id
+        assert out["signed_by"] if name == "signed" else out["signed_by"] is None
+        edited = path.read_bytes().replace(b'"ann"', b'"amy"', 1)  # still refused with a mark before it
+        path.with_name("e.jsonl").write_bytes(edited)
+        r = agon("--db", str(tmp_path / "edited.db"), "import", str(path.with_name("e.jsonl")), ok=False)
+        assert r.exit_code == 1 and "not a game file" not in r.stderr and "nothing was imported" in r.stderr, r.stderr
