@@ -331,15 +331,16 @@ _PAGE = """<!DOCTYPE html>
   #moves .move.chance { color: #666; }
   #moves .num { color: #5e5e5e; font-variant-numeric: tabular-nums; margin-right: .3rem; }
   #moves .glyph { font-weight: 700; color: #b0004a; margin-left: .15rem; }
-  #moves .note { display: block; font-style: italic; color: #5a3e00; background: #fff8e1; margin: .1rem 0 .2rem 1.4rem;
-                 padding: .1rem .4rem; border-left: 3px solid #E69F00; }
+  #moves .note { display: block; white-space: pre-line; font-style: italic; color: #5a3e00; background: #fff8e1;
+                 margin: .1rem 0 .2rem 1.4rem; padding: .1rem .4rem; border-left: 3px solid #E69F00; }
   #moves .variation { display: block; margin: .1rem 0 .2rem 1.4rem; font-size: .85rem; color: #0072B2; }
   #moves .variation::before { content: "\\21B3  " / ""; }  /* an arrow to see, nothing to read out */
   #controls { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; margin: .3rem 0; }
   #controls button { font-size: .95rem; padding: .2rem .6rem; }
   #narration { font-size: 1.1rem; padding: .5rem .8rem; background: #f4f6f8; border-left: 4px solid #0072B2;
                margin: .3rem 0 .5rem; }
-  #narration .shown-note { display: block; font-size: .95rem; font-style: italic; color: #5a3e00; }
+  #narration .shown-note { display: block; white-space: pre-line; font-size: .95rem; font-style: italic;
+                           color: #5a3e00; }
   #timeline-box { position: relative; }
   #timeline { height: 300px; cursor: crosshair; }
   #marker { position: absolute; width: 2px; margin-left: -1px; background: #222; pointer-events: none;

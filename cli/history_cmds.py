@@ -99,7 +99,10 @@ def log(
             glyph = f" {note.glyph}" if note and note.glyph else ""
             yield f"{r.n:>5}. {said(r.actor, r.sentence)}{glyph}", "dim" if r.actor == "chance" else None
             if note and note.text:
-                yield f"{'':>7}» {note.text}", "italic"
+                first, *more = note.text.split("\n")
+                yield f"{'':>7}» {first}", "italic"
+                for later in more:  # under the first, not at the margin where the events are numbered
+                    yield f"{'':>9}{later}" if later else "", "italic"
 
     print_lines(lines())
     if full:

@@ -75,7 +75,10 @@ def notes(game: GameArg, as_json: JsonOpt = False) -> None:
     wheres = [_where(b, nt) for b, nt in rows]
     width = max(14, *(len(w) for w in wheres))
     for where, (_, nt) in zip(wheres, rows, strict=True):
-        console.print(f"{where:>{width}}  {nt.label()}", markup=False)
+        # a note's later lines stand under its first, not at the margin where they would read as other notes
+        first, *more = nt.label().split("\n")
+        text = "\n".join([f"{where:>{width}}  {first}", *(f"{'':>{width + 2}}{ln}" if ln else "" for ln in more)])
+        console.print(text, markup=False, hang=width + 2)
 
 
 def _where(branch: str, nt: "ShownNote") -> str:

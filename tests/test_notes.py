@@ -136,3 +136,32 @@ def test_a_note_written_from_a_line_that_shares_the_event_is_listed_as_on_that_l
     for name in ("b3", "b4", "b5"):
         agon("branch", gid, name)
     assert "main #2 (also on whatif, b3 and 2 more lines)  why?" in agon("notes", gid).stdout
+
+
+def test_a_note_of_several_lines_stands_under_its_event_as_written(agon, tmp_path):
+    # 'agon notes' printed a note's later lines at the margin, where they read as other notes (and 'agon log' at the
+    # margin of the event numbers); they stand under the note's first line, and --json and the study page keep the
+    # text as written, its line breaks shown
+    import re
+
+    gid = new_game(agon)
+    agon("note", gid, "2", "a bold start\nthough risky\n\nsee #3", "--glyph", "!?")
+    agon("note", gid, "3", "one line")
+    listed = agon("notes", gid).stdout.splitlines()
+    at = next(i for i, ln in enumerate(listed) if ln.endswith("!? a bold start"))
+    column = listed[at].index("!?")
+    assert listed[at + 1:at + 4] == [" " * column + "though risky", "", " " * column + "see #3"]
+    assert listed[at + 4].lstrip().startswith("main #3") and listed[at + 4].endswith("  one line")
+    rows = json.loads(agon("notes", gid, "--json").stdout)
+    assert rows[0]["text"] == "a bold start\nthough risky\n\nsee #3"
+    log = agon("log", gid).stdout.splitlines()
+    at = next(i for i, ln in enumerate(log) if ln.strip() == "» a bold start")
+    assert log[at + 1:at + 4] == [" " * 9 + "though risky", "", " " * 9 + "see #3"]
+    assert json.loads(agon("log", gid, "--json").stdout)[2]["note"]["text"] == "a bold start\nthough risky\n\nsee #3"
+    agon("view", gid, "-o", str(tmp_path / "s.html"))
+    page = (tmp_path / "s.html").read_text()
+    data = json.loads(re.search(r'<script type="application/json" id="study-data">(.*?)</script>', page, re.S)[1])
+    assert "a bold start\nthough risky\n\nsee #3" in [nd.get("note") for nd in data["nodes"]]
+    for kind in ("#moves .note", "#narration .shown-note"):  # a browser shows the breaks, not one run-on line
+        rule = re.search(re.escape(kind) + r" \{([^}]*)\}", page)[1]
+        assert "white-space: pre-line" in rule, kind
