@@ -23,7 +23,7 @@ from agon.cli import (
     summary_cmds,
     tree_cmds,
 )
-from agon.cli.common import error_line, examples, hint, set_db, unkept_notice
+from agon.cli.common import close_store, error_line, examples, hint, set_db, unkept_notice
 
 
 def _flags_show_no_type() -> None:
@@ -103,6 +103,13 @@ class AgonGroup(TyperGroup):
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
+        try:
+            return self._main(args, prog_name, complete_var, standalone_mode, **extra)
+        finally:
+            close_store()  # whatever the command did or raised: what it recorded is in the store's file
+
+    def _main(self, args: Any, prog_name: str | None, complete_var: str | None, standalone_mode: bool,
+              **extra: Any) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
         _join_lines(self)
         if not standalone_mode:

@@ -306,10 +306,10 @@ def db_url() -> str:
 def set_db(url: str | None, typed: bool = False) -> None:
     """Use the store ``url``; ``typed``: it was given as ``--db`` on the command line, so the commands printed as
     hints name it too (with AGON_DB or the default store, the same command in the same shell finds it anyway)."""
-    global _db_url, _db_typed, _service
+    global _db_url, _db_typed
+    close_store()  # a store an earlier command in this process left open (a test's, a caller's)
     _db_url = url
     _db_typed = url if typed else None
-    _service = None
     _made.clear()
     _unkept.clear()
 
@@ -378,6 +378,19 @@ def service(starts: bool = False) -> Service:
         store.on_unkept = _not_kept
         _service = Service(store)
     return _service
+
+
+def close_store() -> None:
+    """After a command: its store closed, not left to the garbage collector or the process's end. SQLite's last
+    connection to close writes the log (``-wal``) into the store's file and removes the ``-wal`` and ``-shm`` files:
+    left open, what the command recorded was in the ``-wal`` file only, so a copy of the store's file alone (a
+    backup, a file sent to someone) held none of it, and a test saw the two files come and go with the collector."""
+    global _service
+    if _service is None:
+        return
+    svc, _service = _service, None
+    with contextlib.suppress(Exception):  # a store that fails to close has nothing more to tell this command
+        svc.store.close()
 
 
 def unmake_store() -> None:

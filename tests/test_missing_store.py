@@ -277,6 +277,36 @@ def test_a_file_refused_once_read_whole_leaves_a_store_as_it_was(agon, tmp_path,
         assert after == before
 
 
+def test_a_command_closes_its_store_so_the_file_alone_holds_what_it_recorded(agon, tmp_path):
+    # the store was left open when a command ended (closed by the garbage collector, or not at all when the process
+    # ended): what it recorded stayed in the -wal file beside the store, so a copy of the store's file alone held
+    # no game, and the test above saw the -wal and -shm files come and go with the collector
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    from tests.test_cli_surface import ROOT
+
+    folder = tmp_path / "club"
+    folder.mkdir()
+    db = str(folder / "club.db")
+    gid = new_toy(agon, "--db", db)
+    assert files(folder) == ["club.db"]
+    agon("--db", db, "act", gid, "1")
+    assert files(folder) == ["club.db"]
+    (tmp_path / "copy").mkdir()
+    shutil.copy(db, tmp_path / "copy" / "club.db")
+    copied = json.loads(agon("--db", str(tmp_path / "copy" / "club.db"), "games", "--json").stdout)
+    assert [g["id"] for g in copied] == [gid]
+    # so too where each command is a process of its own, as a person runs them
+    env = {**os.environ, "AGON_DB": str(tmp_path / "own" / "g.db")}
+    (tmp_path / "own").mkdir()
+    r = subprocess.run([sys.executable, "-m", "agon", "new", "toy", "--player", "ann", "--bot", "bob:random"],
+                       capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert r.returncode == 0 and files(tmp_path / "own") == ["g.db"], (r.stderr, files(tmp_path / "own"))
+
+
 def test_a_card_set_the_file_leaves_out_is_found_among_agons_own_or_in_the_store(agon, tmp_path, refused_files):
     # agon's own set (a demo's), left out of the file: agon has it, and the new store keeps it
     for kind in ("whole", "line"):
