@@ -40,6 +40,7 @@ def aggregate(summaries: Iterable[dict[str, Any] | Summary]) -> dict[str, Any]:
     games = finished = 0
     events_sum = rounds_sum = 0
     lengths: list[int] = []
+    fewest = most = None  # rounds of the shortest and the longest game in rounds
     side_label = None
     # tallies as [played, wins, score sum], updated in place (this loop runs over every stored game)
     by_side: dict[str, list] = {}
@@ -63,6 +64,7 @@ def aggregate(summaries: Iterable[dict[str, Any] | Summary]) -> dict[str, Any]:
         finished += 1
         events_sum += events
         rounds_sum += rounds
+        fewest, most = (rounds, rounds) if fewest is None else (min(fewest, rounds), max(most, rounds))
         lengths.append(events)
         if not winners:
             no_winner += 1
@@ -97,6 +99,8 @@ def aggregate(summaries: Iterable[dict[str, Any] | Summary]) -> dict[str, Any]:
         "no_winner": no_winner,
         "avg_events": events_sum / finished if finished else None,
         "avg_rounds": rounds_sum / finished if finished else None,
+        "fewest_rounds": fewest,
+        "most_rounds": most,
         "shortest": min(lengths) if lengths else None,
         "lengths": lengths,
         "longest": max(lengths) if lengths else None,

@@ -70,7 +70,8 @@ def stats_figure(result: dict[str, Any], title: str) -> Any:
     height = max(720, 420 + 36 * rows)
     games = result["games"]
     sub = (f"{games} game{'s' if games != 1 else ''} stored, {result['finished']} finished; lengths"
-           f" {result['shortest']}–{result['longest']} events, {result['avg_rounds'] or 0:.1f} rounds on average")
+           f" {result['shortest']}–{result['longest']} events, {result['avg_rounds'] or 0:.1f}"
+           f" {result.get('round_word', 'round')}s on average")
     style(fig, title, "", "", subtitle=sub + " · bars: share of games won; whiskers: 95% Wilson interval")
     fig.update_layout(height=height, showlegend=False,
                       margin={"l": longest_name + 30, "r": 30, "t": 110, "b": 70})

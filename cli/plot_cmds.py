@@ -441,6 +441,7 @@ def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str
     from agon.analysis.stats import aggregate
     from agon.cli.summary_cmds import progress_bar
     from agon.core import registry
+    from agon.core.summary import round_word
 
     try:
         rs = registry.get(ruleset)
@@ -454,6 +455,7 @@ def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str
                    f" {cited(f'new {rs.name}')}")
     result = aggregate(s for s in listed if s.readable)
     result["ruleset"] = rs.name
+    result["round_word"] = round_word(rs)  # what avg_rounds counts: a Perikles turn is no round of one move each
     result["unreadable"] = [f"{s.game_id}: {s.status.removeprefix('unreadable: ')}" for s in listed
                             if not s.readable]
     return rs, result
@@ -484,8 +486,10 @@ def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False)
         record = "" if read_only() else f"; finish one, or record some with {cited(f'demo {rs.name} --games 20')}"
         console.print(f"No game is finished yet, so there are no results to count{record}.", markup=False)
         return
-    console.print(f"Average length: {result['avg_events']:.1f} events, {result['avg_rounds']:.1f} rounds"
-                  f" (shortest {result['shortest']:,}, longest {counted(result['longest'], 'event')})")
+    word, fewest, most = result["round_word"], result["fewest_rounds"], result["most_rounds"]
+    spread = counted(most, word) if fewest == most else f"{fewest:,} to {most:,} {word}s"
+    console.print(f"Average length: {result['avg_events']:.1f} events, {result['avg_rounds']:.1f} {word}s"
+                  f" (shortest {result['shortest']:,}, longest {counted(result['longest'], 'event')}; {spread})")
     if result["no_winner"]:
         console.print(f"Games that nobody won: {result['no_winner']}")
     setup = Table(title="By setup (a game is won when anyone wins it)", show_edge=False, header_style="bold")

@@ -188,7 +188,8 @@ class Ruleset(Protocol):
     def scores(self, state: State) -> dict[str, float]: ...
 
     def round(self, state: State) -> int:
-        """The round, turn or era number now (for boundaries on timelines)."""
+        """The round, turn or era number now (for boundaries on timelines). What the rules call it is the ruleset's
+        optional ``round_word`` ("turn"; "round" where it has none), as ``agon stats`` names the average."""
 
     def view(self, state: State, player: str | None) -> dict[str, Any]:
         """The state as ``player`` sees it (``None``: everything), as plain JSON-able data."""

@@ -26,6 +26,12 @@ def setup_label(options: dict[str, Any], seats: int) -> str:
     return ", ".join(parts)
 
 
+def round_word(rs: Ruleset) -> str:
+    """What ``rs.round`` counts, as its rules call it (a Perikles turn is a whole round of the table and its battles,
+    three at most; a Pergamemnon turn is one player's recruit or attack)."""
+    return getattr(rs, "round_word", "round")
+
+
 def side_label(rs: Ruleset) -> str | None:
     return getattr(rs, "side_label", None) if getattr(rs, "sides", None) else None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -276,3 +277,18 @@ def test_the_plot_groups_help_says_what_its_commands_offer_read_from_them(agon):
         assert "a PNG image (--png) or its figures as JSON (--json) (scores, battles, auction, voyage, stats," in said
     finally:
         plot_app.registered_commands.pop()
+
+
+def test_stats_name_the_turns_a_perikles_game_lasted_as_its_rules_call_them(agon):
+    # 'agon stats perikles' after 'agon demo perikles --seed 3' read '115 events, 1.0 rounds', which looked wrong: the
+    # figure is right (Athens suffers its fourth defeat in the first turn, and the game ends with that turn: RULES.md
+    # 'End of turn'), but a Perikles turn is a whole round of elections, commitments and battles, three at most
+    gid = json.loads(agon("demo", "perikles", "--seed", "3", "--json").stdout)["id"]
+    view = json.loads(agon("state", gid, "--json").stdout)["view"]
+    assert view["cities"]["athens"]["defeats"] == 4 and view["turn"] == 1
+    out = agon("stats", "perikles").stdout
+    assert "Average length: 115.0 events, 1.0 turns (shortest 115, longest 115 events; 1 turn)" in out, out
+    data = json.loads(agon("stats", "perikles", "--json").stdout)
+    assert (data["avg_rounds"], data["fewest_rounds"], data["most_rounds"], data["round_word"]) == (1.0, 1, 1, "turn")
+    agon("demo", "perikles", "--seed", "4")
+    assert re.search(r"turns \(shortest \d+, longest \d+ events; 1 to [23] turns\)", agon("stats", "perikles").stdout)

@@ -93,6 +93,8 @@ class Pergamemnon:
         p = rules.pending(state)
         return p.outcome if isinstance(p, Over) else None
 
+    round_word = "turn"  # RULES.md 'Turns and nation cards': one player's recruit or attack
+
     def round(self, state: State) -> int:
         return state.turn
 

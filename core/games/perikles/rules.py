@@ -354,6 +354,8 @@ class Perikles:
     def outcome(self, s: State) -> Outcome:
         return scoring.outcome(s)
 
+    round_word = "turn"  # RULES.md 'End of turn': three turns, fewer when Athens or Sparta suffers a fourth defeat
+
     def round(self, s: State) -> int:
         return max(1, s.turn)
 
