@@ -300,7 +300,8 @@ async function refresh() {
     undo.textContent = s.host ? "undo the last entry" : "undo my last decision";
     undo.title = s.host ? "take back the last decision or chance outcome entered, with what followed it"
       + " by itself" : "take back your last decision";
-    if (s.event !== errorAt) { showError(null); errorAt = null; }  // an action's refusal stays while it is news
+    // an action's refusal stays while it is news: for the event it was shown at, or (NEXT) the one this redraw shows
+    if (errorAt === NEXT) errorAt = s.event; else if (s.event !== errorAt) { showError(null); errorAt = null; }
     keepFocus(focused);
   } catch (e) { if (mine === redraws) { showError(e); errorAt = null; } }
   finally { readingDone(); }
@@ -315,6 +316,9 @@ function keepFocus(was) {
 // the event a refused action's sentence was shown at: a redraw for that same event (the stream's, or this seat's
 // other page's) keeps it; the game moving on, or the next action, clears it
 let errorAt = null;
+// errorAt for a refusal shown before the redraw that follows it: the game as that redraw finds it is the one the
+// sentence speaks of (a redraw the stream began meanwhile may be the one that draws, the act's own being dropped)
+const NEXT = {};
 function refused(e) { showError(e); errorAt = current ? current.event : null; }
 async function act(choice, expect) {
   showError(null); errorAt = null;
@@ -323,8 +327,8 @@ async function act(choice, expect) {
     if (e.status !== 409) { refused(e); return; }
     // the game moved before this click arrived (another seat, an undo, or this seat's other page): the sentence
     // says how, in the page's words, and the page shows the game as it is now
+    showError(e); errorAt = NEXT;
     await refresh();
-    refused(e);
   }
 }
 document.getElementById("chance-form").onsubmit = ev => { ev.preventDefault();
