@@ -23,7 +23,7 @@ from agon.cli import (
     summary_cmds,
     tree_cmds,
 )
-from agon.cli.common import close_store, error_line, examples, hint, set_db, unkept_notice
+from agon.cli.common import INTERRUPTED, close_store, error_line, examples, hint, set_db, unkept_notice
 
 
 def _flags_show_no_type() -> None:
@@ -83,10 +83,6 @@ def _options_given_once() -> None:
 
 
 _options_given_once()
-
-
-INTERRUPTED = 130
-"""The exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it; Typer returns it)."""
 
 
 class AgonGroup(TyperGroup):

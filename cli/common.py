@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -628,6 +628,17 @@ def error_line(message: str, as_json: bool = False) -> None:
 
         message = "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" else ch for ch in message)
         err.print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True, markup=True)
+
+
+INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it; Typer returns it)."""
+
+
+def interrupted(said: str) -> NoReturn:
+    """End a command stopped by Ctrl-C with its own line, ``said`` (what it kept, how to go on), instead of the
+    general one ``cli.app`` prints for it: the same status, 130, so that a script tells it from a normal end."""
+    error_line(said)
+    raise SystemExit(INTERRUPTED)  # not typer.Exit: its status would have the general line printed too
 
 
 def friendly(fn: F) -> F:

@@ -39,14 +39,20 @@ Begins = Callable[[str], bool]
 def read(complete: Complete | None = None, begins: Begins | None = None, after_ended: bool = False) -> tuple[str, bool]:
     """The line typed, and whether it ended by itself (``complete`` said it was complete before Enter);
     ``begins``: which words may name something here (``None``: any may); ``after_ended``: the last entry ended by
-    itself, so an Enter typed first here is the one typed after it, swallowed without a new prompt."""
+    itself, so an Enter typed first here is the one typed after it, swallowed without a new prompt. The end of the
+    input (Ctrl-D on an empty line) raises ``EOFError``, Ctrl-C ``KeyboardInterrupt``, with or without a terminal."""
     try:
         import termios
         import tty
     except ImportError:  # no POSIX terminal (Windows): lines end with Enter
         termios = None  # type: ignore[assignment]
     if complete is None or termios is None or not _is_tty():
-        return typer.prompt(PROMPT, default="", show_default=False), False
+        try:
+            return typer.prompt(PROMPT, default="", show_default=False), False
+        except typer.Abort as e:  # Click says Abort for Ctrl-C and for the input's end alike: told apart again
+            if isinstance(e.__context__, KeyboardInterrupt):
+                raise KeyboardInterrupt from None
+            raise EOFError from None
 
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)
@@ -70,8 +76,6 @@ def read(complete: Complete | None = None, begins: Begins | None = None, after_e
                         _carry = typing.rest
                     return done
                 out.flush()
-    except KeyboardInterrupt:
-        raise typer.Abort() from None
     finally:
         out.flush()
         termios.tcsetattr(fd, termios.TCSADRAIN, old)

@@ -22,6 +22,7 @@ from agon.cli.common import (
     examples,
     fit_width,
     friendly,
+    interrupted,
     print_json,
     read_only,
     service,
@@ -598,10 +599,14 @@ def play(
             # entries end by themselves), so an Enter after it is an entry: the one legal decision, say
             answer, after_ended = keyread.read(completion(line, stepping, chosen), beginning(line, stepping, chosen),
                                                after_ended=after_ended)
-        except (EOFError, typer.Abort):  # Ctrl-D or Ctrl-C: stopped as by q
+        except EOFError:  # Ctrl-D: the input ended, stopped as by q
             console.print("\nStopped; every decision so far is recorded. Go on later with:"
                           f" {agon_line(f'play {line.game.id}{branch_flag(line)}')}", markup=False)
             return
+        except KeyboardInterrupt:  # Ctrl-C: stopped as every command it stops is (status 130), in one line
+            console.print()  # the prompt's line ended, so the line below stands alone
+            interrupted("stopped (Ctrl-C); every decision so far is recorded. Go on later with:"
+                        f" {agon_line(f'play {line.game.id}{branch_flag(line)}')}")
         answer = answer.strip()
         kind = what_is(svc, line, answer, stepping, chosen) if answer else "entry"
         if kind == "quit":

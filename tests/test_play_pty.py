@@ -432,3 +432,54 @@ def test_the_one_tile_play_fills_in_by_itself_may_be_typed_anyway_where_counters
     child.sendline("q")
     child.expect(pexpect.EOF)
     assert len(svc.load(game).events) == len(line.events)  # nothing recorded yet
+
+
+STOPPED = "error: stopped (Ctrl-C); every decision so far is recorded. Go on later with: agon play "
+
+
+def test_ctrl_c_at_the_prompt_ends_play_with_status_130_and_one_line_while_q_ends_it_with_0(table):
+    """Ctrl-C ends ``play`` as it ends every other command (status 130, one line saying what is kept), so a script
+    or a shell can tell a game stopped by it from one quit with ``q``; what was recorded before it stays."""
+    svc, game, play = table
+    child = play()
+    child.sendline("perikles brasidas alkibiades")
+    child.expect("Special tiles are dealt")
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130, child.before
+    said = [re.sub(r"\x1b\[[0-9;]*m", "", ln) for ln in child.before.splitlines() if ln.strip()]
+    assert said[-1].strip() == STOPPED + game, said  # one line, the last one
+    assert sum("stopped" in ln.lower() for ln in said) == 1, said
+    assert len(svc.load(game).events) == 2  # the entry typed before Ctrl-C is kept
+    child = play()
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_ctrl_c_at_a_prompt_read_from_a_pipe_ends_play_with_status_130_too(table, tmp_path):
+    """Without a terminal (stdin a pipe, as a script drives it) the prompt is read otherwise; Ctrl-C (SIGINT) still
+    ends ``play`` with 130 and the one line, and the end of the input (Ctrl-D) still quits as ``q`` does."""
+    import signal
+    import subprocess
+
+    svc, game, _ = table
+    cmd = agon_command()
+    env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="250", NO_COLOR="1")
+    proc = subprocess.Popen([*cmd, "play", game], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, text=True)
+    out = ""
+    while PROMPT not in out:
+        ch = proc.stdout.read(1)
+        assert ch, out
+        out += ch
+    proc.send_signal(signal.SIGINT)
+    rest, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out + rest, err)
+    assert err.strip() == STOPPED + game, err
+    done = subprocess.run([*cmd, "play", game], input="", capture_output=True, env=env, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "Stopped; every decision so far is recorded" in done.stdout
