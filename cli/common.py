@@ -22,7 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from agon.core.service import SEED_MAX, Service, ServiceError, store_trouble
 from agon.core.words import listed
-from agon.events.store import Store, StoreError, missing_file, shown_url, without_password
+from agon.events.store import Store, StoreError, missing_file, shown_url, sqlite_option_problem, without_password
 
 _hints: dict[str, None] = {}  # the commands printed as hints lately (``hint``), kept whole when a line is folded
 
@@ -280,8 +280,11 @@ def db_url() -> str:
                          " for the default store)")
     if not raw:
         return f"sqlite:///{default_db_path()}"  # its folder: made as a store starts (``service``)
-    if "://" not in raw:
+    if "://" not in raw and "mode=memory" not in raw.partition("?")[2]:
         return f"sqlite:///{Path(raw).expanduser().resolve()}"
+    if "://" not in raw:  # a path's options are SQLite's too (club.db?mode=ro): in memory, nothing is kept
+        raise StoreError(f"cannot use database {raw}: it is a store in memory, gone when this command ends; give a"
+                         " SQLite file's path (e.g. --db club.db)")
     scheme, _, rest = raw.partition("://")
     if scheme.lower() == "postgres":
         return f"postgresql+psycopg://{rest}"
@@ -368,6 +371,9 @@ def service(starts: bool = False) -> Service:
             if not parent.is_dir() and not default:
                 raise StoreError(f"cannot open database {url}: folder {parent} does not exist; create it or"
                                  " choose another --db")
+            wrong = sqlite_option_problem(url)  # said before 'no store there yet', which the options would refuse
+            if wrong:
+                raise StoreError(wrong)
             if not starts and missing_file(url) is not None:
                 raise _no_store(str(path))
             if starts and missing_file(url) is not None:  # made here: taken away again if the command fails

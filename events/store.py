@@ -248,6 +248,51 @@ def _bad_url(url: str, e: Exception) -> str:
             + "; write it as postgresql+psycopg://user@host:port/dbname (the port may be left out)")
 
 
+SQLITE_OPTIONS = ("SQLite takes mode=ro (only read), mode=rw or rwc, immutable=1, cache=shared or private, nolock=1,"
+                  " vfs=NAME and timeout=SECONDS")
+"""The options a SQLite store's URL may have, as the advice to correct one that SQLite refuses or would ignore."""
+
+PG_OPTIONS = ("the options after '?' are libpq's (sslmode=require, connect_timeout=SECONDS, application_name=NAME),"
+              " and options=-cNAME%3DVALUE sets one of the server's")
+"""What a PostgreSQL URL's options are, as the advice to correct one that libpq or the server refuses."""
+
+_SQLITE_URI_KEYS = {"mode", "cache", "immutable", "nolock", "vfs", "psow", "modeof"}
+"""SQLite's own options of a file's URI (``_sqlite_uri`` passes them on)."""
+
+_SQLITE_KEYS = _SQLITE_URI_KEYS | {"uri", "timeout", "isolation_level", "detect_types", "check_same_thread",
+                                   "cached_statements"}
+"""The options of a SQLite URL that are used: SQLite's own and those of Python's driver (SQLAlchemy passes them on).
+Any other would be dropped with a warning on stderr (or passed to SQLite, which ignores it)."""
+
+
+def sqlite_option_problem(url: str) -> str | None:
+    """Why the options of a SQLite ``url`` (``club.db?mode=ro``) cannot be used, as the sentence refusing it, or
+    None: one neither SQLite nor its driver takes (a typo: it would be ignored, and a store opened otherwise than
+    meant), a ``timeout`` that is no number, a ``mode`` or ``cache`` SQLite has not. Said before the file is looked
+    at, so that a reading command does not answer 'no store there yet' first; a ``vfs`` SQLite lacks is said as it
+    opens the file (``unavailable``). A URL that is no SQLite one is judged elsewhere."""
+    if not url.startswith("sqlite:///") or "?" not in url:
+        return None
+    try:
+        query = sa.engine.make_url(url).query
+    except Exception:  # noqa: BLE001 - not a URL: opening it says what is wrong
+        return None
+    unknown = sorted(key for key in query if key not in _SQLITE_KEYS)
+    timeout = query.get("timeout")
+    if unknown:
+        what = f"its option {unknown[0]!r} is not one SQLite takes" if len(unknown) == 1 else (
+            f"its options {', '.join(repr(k) for k in unknown)} are not ones SQLite takes")
+    elif isinstance(timeout, str) and not re.fullmatch(r"\d+(\.\d*)?|\.\d+", timeout):
+        what = f"its timeout {timeout!r} is not a number of seconds"
+    elif (mode := query.get("mode")) is not None and mode not in ("ro", "rw", "rwc", "memory"):
+        what = f"its mode {mode!r} is not one SQLite has"
+    elif (cache := query.get("cache")) is not None and cache not in ("shared", "private"):
+        what = f"its cache {cache!r} is not one SQLite has"
+    else:
+        return None
+    return f"cannot use database {shown_url(url)}: {what}; correct the URL: {SQLITE_OPTIONS}"
+
+
 def _no_database(url: str) -> str | None:
     """Why a PostgreSQL ``url`` naming no database is refused (PostgreSQL would open the one named as the user,
     ``postgres``, its administrator's, and agon would add its tables there), or None: a URL that names one, in its
@@ -318,6 +363,8 @@ def unavailable(e: BaseException, url: str, *, opening: bool = False, writing: b
     where = shown_url(url)
     nothing = "; nothing was recorded: retry the {asking}"
     cantopen = code.startswith("SQLITE_CANTOPEN") or "unable to open database file" in low
+    if opening and re.match(r"no such (access mode|cache mode|vfs):", low):  # an option value SQLite refused
+        return Unavailable(f"cannot open database {where}: {text}; correct the URL: {SQLITE_OPTIONS}")
     notadb = code.startswith("SQLITE_NOTADB") or "file is not a database" in low
     if cantopen and opening:
         return Unavailable(f"cannot open database {where}{_why_not_open(url)}")
@@ -352,6 +399,10 @@ def unavailable(e: BaseException, url: str, *, opening: bool = False, writing: b
     elif code == "53300":
         what, then = "has no connection free{cause}", "; retry the {asking} later"
     elif code.startswith("28") or code == "3D000" or (not code and opening) or isinstance(e, sa.exc.TimeoutError):
+        if opening and re.search(r"invalid connection option|invalid \w+ value|bad value for|unrecognized"
+                                 r" configuration parameter|invalid value for parameter", low):
+            # an option of the URL libpq or the server refuses: the same every time, so no server check will do
+            return Unavailable(f"cannot connect to the store {where}: {text}", f"; correct the URL: {PG_OPTIONS}")
         if opening:
             return Unavailable(f"cannot connect to the store {where}: {text}", "; check its server and the URL")
         what, then = "does not answer{cause}", "; nothing was recorded: retry the {asking} later"
@@ -490,7 +541,7 @@ def _sqlite_uri(url: str) -> str:
         return url
     path, _, query = url.removeprefix("sqlite:///").partition("?")
     keys = {part.partition("=")[0] for part in query.split("&")}
-    if "uri" in keys or not keys & {"mode", "immutable", "cache", "vfs", "nolock"}:
+    if "uri" in keys or not keys & _SQLITE_URI_KEYS:
         return url
     return f"sqlite:///file:{path}?{query}&uri=true"
 
@@ -589,7 +640,7 @@ class Store:
 
     def __init__(self, url: str, *, create: bool = True) -> None:
         self.url = url = _sqlite_uri(url)
-        unnamed = _no_database(url)
+        unnamed = _no_database(url) or sqlite_option_problem(url)
         if unnamed:
             raise StoreError(unnamed)
         url, self._read_only = _sqlite_read_only(url)

@@ -73,6 +73,52 @@ def test_a_store_in_memory_is_refused_since_the_next_command_would_not_find_it(a
              f"cannot use database {url}: it is a store in memory")
 
 
+def test_a_store_path_in_memory_by_its_options_is_refused_too(agon, tmp_path):
+    one_line(agon("--db", "club.db?mode=memory", "new", "toy", "--player", "a", "--player", "b", ok=False), 1,
+             "cannot use database club.db?mode=memory: it is a store in memory")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("db", "says"), [
+    ("club.db?mode=bogus", "its mode 'bogus' is not one SQLite has"),
+    ("sqlite:///club.db?mode=RO", "its mode 'RO' is not one SQLite has"),
+    ("club.db?cache=weird", "its cache 'weird' is not one SQLite has"),
+    ("club.db?mdoe=ro", "its option 'mdoe' is not one SQLite takes"),  # ignored, the store opened for writing
+    ("sqlite:///club.db?mode=ro&bogus=1&x=2", "its options 'bogus', 'x' are not ones SQLite takes"),
+    ("club.db?timeout=abc", "its timeout 'abc' is not a number of seconds"),
+    ("club.db?vfs=nope", "no such vfs: nope"),  # SQLite's own words, as it opens the file
+])
+@pytest.mark.parametrize("args", [("games",), ("new", "toy", "--player", "a", "--player", "b")])
+def test_a_sqlite_url_with_an_option_sqlite_refuses_is_told_to_correct_the_url_not_to_retry(agon, tmp_path, db, says,
+                                                                                             args):
+    """A permanent slip in the URL: retrying cannot help, so the line says what is wrong with it and which options
+    SQLite takes, before a reading command would say there is no store there yet; nothing is made."""
+    if "vfs" in db and args == ("games",):  # a store there: the file is opened, and SQLite refuses the option
+        agon("--db", "club.db", "new", "toy", "--player", "a", "--player", "b")
+    before = sorted(p.name for p in tmp_path.iterdir())
+    said = one_line(agon("--db", db, *args, ok=False), 1, says, "correct the URL: SQLite takes mode=ro")
+    assert "retry" not in said and "no store" not in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_a_sqlite_url_with_options_sqlite_takes_still_opens(agon, tmp_path):
+    gid = new_toy(agon)
+    for db in ("games.db?mode=rw&cache=private&timeout=2.5", "sqlite:///games.db?psow=1&nolock=0"):
+        assert gid in agon("--db", db, "games").stdout
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(("option", "says"), [
+    ("sslmode=bogus", 'invalid sslmode value: "bogus"'),
+    ("bogus=1", 'invalid connection option "bogus"'),
+    ("options=-cbogus%3D1", 'unrecognized configuration parameter "bogus"'),
+])
+def test_a_postgresql_url_with_an_option_refused_is_told_to_correct_the_url(agon, pg_base, option, says):
+    db = f"{pg_base}{'&' if '?' in pg_base else '?'}{option}"
+    said = one_line(agon("--db", db, "games", ok=False), 1, says, "correct the URL: the options after '?' are libpq's")
+    assert "retry" not in said
+
+
 def test_a_key_that_is_not_one_is_named_in_a_few_words(agon, tmp_path):
     gid = new_toy(agon)
     (tmp_path / "junk.key").write_text("not a key\n")
