@@ -52,7 +52,18 @@ def name_problem(name: str) -> str | None:
 
 
 def title_problem(title: str) -> str | None:
+    """Why ``title`` cannot be a stored game's title (too long, a control character), or None: what import and
+    verify judge, so that a game an older agon stored keeps its title."""
     return text_problem(title, "title", MAX_TITLE)
+
+
+def new_title_problem(title: str) -> str | None:
+    """Why ``title`` cannot be a new game's title, or None: what ``title_problem`` refuses, and a title of spaces
+    only, which would show as no title at all ('' is none: the ruleset's name is shown). Games stored with one
+    before it was refused are read and imported as they are (``title_problem``)."""
+    if title and not title.strip(" "):
+        return "a title of spaces only names nothing; give it words, or leave the title out"
+    return title_problem(title)
 
 
 def note_problem(text: str) -> str | None:

@@ -55,6 +55,7 @@ from agon.core.names import (
     branch_problem,
     name_key,
     name_problem,
+    new_title_problem,
     player_named,
     shown,
     text_problem,
@@ -788,7 +789,7 @@ def judge_new_game(spec: NewGame) -> NewSetup:
         span = (f"{rs.min_players} or {rs.max_players}" if rs.max_players == rs.min_players + 1
                 else f"{rs.min_players} to {rs.max_players}")
         raise ServiceError(said, f"; give {span} seats{{seats}}")
-    problem = seats_problem(names) or title_problem(spec.title)
+    problem = seats_problem(names) or new_title_problem(spec.title)  # one of spaces only: refused when new alone
     if problem:
         raise ServiceError(problem)
     unknown = set(spec.options) - set(rs.option_names)

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from agon.core.service import NewGame, ServiceError
+from tests.test_cli_surface import one_line
 
 MARKUP = ["[/x]", "[bold]B", "C]", "[link=x]D"]
 
@@ -97,6 +98,31 @@ def test_titles_and_branch_names_are_checked_the_same_way(sqlite_svc):
         sqlite_svc.branch(gid, "b" * 101)
     with pytest.raises(ServiceError, match="U\\+0007"):
         sqlite_svc.branch(gid, "bell\x07")
+
+
+@pytest.mark.parametrize("title", [" ", "   "])
+def test_a_new_game_titled_with_spaces_only_is_refused_in_one_line(agon, tmp_path, title):
+    one_line(agon("new", "toy", "--player", "a", "--player", "b", "--title", title, ok=False), 1,
+             "error: a title of spaces only names nothing; give it words, or leave the title out")
+    assert not (tmp_path / "games.db").exists()  # refused before a store is made
+    assert agon("new", "toy", "--player", "a", "--player", "b", "--title", " Finals ").stdout  # words: a title
+
+
+def test_a_game_an_older_agon_stored_titled_with_spaces_only_is_still_imported_and_verified(sqlite_svc, elsewhere,
+                                                                                            monkeypatch):
+    """The check of a new title is not the check of a stored one: a file written before blank titles were refused
+    is imported whole, its title as it was."""
+    from agon.core import names
+    from agon.core.transfer import export_game, import_data
+
+    with monkeypatch.context() as m:  # as an older agon, which took any title without control characters
+        m.setattr("agon.core.service.new_title_problem", names.title_problem)
+        gid = sqlite_svc.new_game(NewGame("toy", players=["Ana", "Bob"], seed=2, title="   "))
+    assert sqlite_svc.verify(gid) == []
+    report = import_data(elsewhere, export_game(sqlite_svc, gid))
+    assert (report.game_id, report.outcome) == (gid, "new")
+    assert elsewhere.load(gid).game.title == "   "
+    assert elsewhere.verify(gid) == []
 
 
 def test_a_branch_name_is_one_word_a_command_line_reads_as_a_name(agon):

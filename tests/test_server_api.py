@@ -97,6 +97,13 @@ def test_a_game_has_the_same_title_in_the_listing_and_on_its_own(client):
         assert g["title"] == alone["title"] == listed[g["game"]] == title and alone["ruleset"] == "pergamemnon"
 
 
+def test_a_new_game_titled_with_spaces_only_is_refused_in_one_sentence_and_none_is_made(client):
+    r = client.post("/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"], "title": "   "})
+    assert r.status_code == 400
+    assert r.json() == {"error": "a title of spaces only names nothing; give it words, or leave the title out"}
+    assert client.get("/api/games").json() == []
+
+
 def test_a_seat_sees_its_own_hand_and_options_nobody_else_does(client):
     g = new_duel(client)
     who, tok = acting(client, g)
