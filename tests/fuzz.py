@@ -5,6 +5,7 @@ by scripts/reliability.py, which counts what they found."""
 from __future__ import annotations
 
 import json
+import re
 import typing
 
 import msgspec
@@ -76,6 +77,38 @@ def choices_of(types: tuple[type, ...]) -> st.SearchStrategy:
     """What a person might type as a choice: an event as JSON, odd text, or JSON nested deeply."""
     deep = st.integers(100, 6000).map(lambda n: '{"type":' + "[" * n + "]" * n + "}")
     return st.one_of(events_of(types).map(lambda d: json.dumps(d, ensure_ascii=False)), odd_text, deep)
+
+
+def lone_surrogate_choices(tag: str) -> list[str]:
+    """Choices holding a lone surrogate, as a face hands one to 'act': an argument's byte that is not UTF-8 (what
+    Python makes of $'\\xff' on the command line), a surrogate itself, JSON's escape of one (typed, or sent over
+    HTTP), and an event of ``tag`` whose field or key holds one, as text and as an escape. The strategies draw them
+    rarely (a value among many): the tests give these as explicit examples, checked on every run."""
+    return ["\udcff", "\ud800", '{"type":"\\ud800"}', '"\\udfff"',
+            json.dumps({"type": tag, "player": "\ud800"}, ensure_ascii=False),
+            json.dumps({"type": tag, "player": "\ud800"}),
+            '{"type":"' + tag + '","\\udfff":1}']
+
+
+def lone_surrogate_files(good: bytes) -> list[bytes]:
+    """``good`` (an export) holding a lone surrogate, as a file can (UTF-8 has none: JSON escapes one, or bytes
+    encode one as no UTF-8 may): an event's payload field escaping one, every hash recomputed; an actor escaping one,
+    hashes left as they were; the bytes of one where a name stands. Given to 'import' on every run."""
+
+    def payload(events):  # the first text field of an event's payload (the ruleset's name, say); else a payload
+        for ev in events:
+            fields = ev["payload"] if isinstance(ev["payload"], dict) else {}
+            key = next((k for k, v in fields.items() if isinstance(v, str) and k != "type"), None)
+            if key is not None:
+                fields[key] = "\ud800"
+                return
+        events[-1]["payload"] = "\ud800"
+
+    lines = good.splitlines(keepends=True)
+    actor = next(i for i, ln in enumerate(lines) if b'"actor":"' in ln)
+    escaped = lines[:actor] + [re.sub(rb'"actor":"[^"]*"', rb'"actor":"\\ud800"', lines[actor], count=1)]
+    return [rewrite(good, payload), b"".join(escaped + lines[actor + 1:]),
+            good.replace(b'"ann"', b'"\xed\xa0\x80"', 1)]
 
 
 @st.composite
