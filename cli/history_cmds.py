@@ -5,6 +5,7 @@ from typing import Annotated
 
 import typer
 
+from agon.cli import keyread
 from agon.cli.common import (
     EVENT,
     AsOpt,
@@ -155,8 +156,8 @@ def replay(
                                 fit_width()))
         if pause:
             try:
-                answer = typer.prompt("Enter for the next step (q to stop)", default="", show_default=False)
-            except (EOFError, typer.Abort):
+                answer = keyread.line("Enter for the next step (q to stop)")
+            except EOFError:  # Ctrl-C goes on: the command ends as any command Ctrl-C stops (status 130)
                 console.print()  # the input ended (Ctrl-D) on the prompt's line: end that line, as Enter would
                 return
             if answer.strip().lower() == "q":

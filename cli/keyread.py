@@ -36,6 +36,18 @@ Begins = Callable[[str], bool]
 """Given a text typed so far: whether its last word may name something asked here, as typed or typed on."""
 
 
+def line(prompt: str) -> str:
+    """One line typed after ``prompt``, as ``typer.prompt`` reads it (Enter alone: ''). The end of the input
+    (Ctrl-D) raises ``EOFError`` and Ctrl-C ``KeyboardInterrupt``: Click says ``Abort`` for both, so a command that
+    stops quietly at the one could not end the other as every command stopped by Ctrl-C ends (status 130)."""
+    try:
+        return typer.prompt(prompt, default="", show_default=False)
+    except typer.Abort as e:  # told apart again by what Click caught
+        if isinstance(e.__context__, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
+        raise EOFError from None
+
+
 def read(complete: Complete | None = None, begins: Begins | None = None, after_ended: bool = False) -> tuple[str, bool]:
     """The line typed, and whether it ended by itself (``complete`` said it was complete before Enter);
     ``begins``: which words may name something here (``None``: any may); ``after_ended``: the last entry ended by
@@ -47,12 +59,7 @@ def read(complete: Complete | None = None, begins: Begins | None = None, after_e
     except ImportError:  # no POSIX terminal (Windows): lines end with Enter
         termios = None  # type: ignore[assignment]
     if complete is None or termios is None or not _is_tty():
-        try:
-            return typer.prompt(PROMPT, default="", show_default=False), False
-        except typer.Abort as e:  # Click says Abort for Ctrl-C and for the input's end alike: told apart again
-            if isinstance(e.__context__, KeyboardInterrupt):
-                raise KeyboardInterrupt from None
-            raise EOFError from None
+        return line(PROMPT), False
 
     fd = sys.stdin.fileno()
     old = termios.tcgetattr(fd)

@@ -483,3 +483,27 @@ def test_ctrl_c_at_a_prompt_read_from_a_pipe_ends_play_with_status_130_too(table
     done = subprocess.run([*cmd, "play", game], input="", capture_output=True, env=env, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "Stopped; every decision so far is recorded" in done.stdout
+
+
+def test_ctrl_c_at_replay_pause_ends_it_with_status_130_and_the_line_every_command_says(table, tmp_path):
+    """'agon replay --pause' waits for Enter after each step: Ctrl-C there ends it as it ends every command (it
+    ended with status 0 and no word, as Ctrl-D does), while Ctrl-D still ends it quietly."""
+    import signal
+    import subprocess
+
+    svc, game, _ = table
+    cmd = [*agon_command(), "replay", game, "--pause"]
+    env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="250", NO_COLOR="1")
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            text=True)
+    out = ""
+    while "Enter for the next step" not in out:
+        ch = proc.stdout.read(1)
+        assert ch, out
+        out += ch
+    proc.send_signal(signal.SIGINT)
+    rest, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out + rest, err)
+    assert err.strip() == "error: stopped (Ctrl-C); what was recorded before it stays recorded", err
+    done = subprocess.run(cmd, input="", capture_output=True, env=env, text=True, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
