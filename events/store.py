@@ -721,9 +721,12 @@ class Store:
                              " or of a new file")
         if not os.path.isfile(path) or not os.path.getsize(path):
             return
-        # looked at read-only, on a connection of its own: agon's connections switch a file to WAL as they open it
+        # looked at read-only, on a connection of its own: agon's connections switch a file to WAL as they open it;
+        # and as unchanging (immutable), since a read-only reader of a WAL file makes -wal and -shm files it cannot
+        # take away, which a command refused after this look would leave beside the store (the tables it looks for
+        # are in the file itself once a store has been closed, or made by another program)
         try:
-            db = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+            db = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro&immutable=1", uri=True)
             try:
                 tables = [r[0] for r in db.execute(
                     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name")]
