@@ -25,7 +25,7 @@ from agon.core.service import Line, Service, ServiceError, codec_for, default_ca
 from agon.core.words import counted
 from agon.events.base import Event, GameCreated
 from agon.events.codec import DecodeError
-from agon.events.envelope import Envelope, ImportError_, read_line_file
+from agon.events.envelope import Envelope, ImportError_, lf_endings, read_line_file
 from agon.events.hints import again
 from agon.events.store import BranchInfo, GameInfo, HeadMove, NoteInfo, StoreError, now
 
@@ -151,7 +151,9 @@ def read_export(data: bytes, trust: str | None = None, no_store: bool = False) -
     signed by that key.
 
     A UTF-8 byte-order mark before the first line (some Windows editors save one) is no part of the file: agon never
-    writes one, so the digest in the trailer and a signature are over the bytes after it, as exported."""
+    writes one, so the digest in the trailer and a signature are over the bytes after it, as exported. So are a
+    file's CRLF line endings, which an editor on Windows may save it with (``lf_endings``, which see: a file of
+    mixed endings, or of CR alone, is refused)."""
     from agon.core import signing
 
     data = data.removeprefix(BOM)
@@ -159,6 +161,10 @@ def read_export(data: bytes, trust: str | None = None, no_store: bool = False) -
         data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise _fail(f"the file is not UTF-8 text (byte {e.start} cannot be read): it is not an agon export") from None
+    try:
+        data = lf_endings(data)  # saved again on Windows: read as the LF file it was exported as (signature too)
+    except ImportError_ as e:
+        raise _fail(e) from None
     try:
         signed = signing.check(data, trust)
     except signing.SignatureError as e:

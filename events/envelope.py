@@ -149,11 +149,43 @@ def _an_agon_line(raw: bytes) -> bool:
     return False
 
 
+def lf_endings(data: bytes) -> bytes:
+    """``data`` with every line ending LF, as agon writes it: a file saved again on Windows, whose every line ends in
+    CRLF, is read as the LF file it was (a CR in agon's JSON lines can only be a line's end: JSON escapes it in a
+    string), so the trailer's digest and a signature, which are over the exported bytes, still check; the events'
+    chain hashes are over their fields and payload bytes, which a line's ending is no part of. A file whose lines
+    end in different ways (some CRLF, some LF, or a CR alone) was edited in part, and one whose lines end in CR
+    alone is not read as lines: each is refused (ImportError_) in one line that says so and what to do. Lines are
+    split at LF only, never at the other line breaks of Unicode (U+2028, U+0085) that ``str.splitlines`` takes."""
+    if b"\r" not in data:  # the file as agon writes it (a search for one byte: nothing else is done)
+        return data
+    if b"\n" not in data:
+        raise ImportError_("the file's lines end in CR alone (as classic Mac OS saved text), which agon does not read"
+                           " as lines; save it again with LF (or Windows' CRLF) line endings, or export the game"
+                           " again")
+    lines = data.split(b"\n")
+    last = lines.pop()  # what follows the last LF: nothing, or a last line without an ending
+
+    def ending(line: bytes) -> str:
+        crlf = line.endswith(b"\r")
+        return "a CR alone" if b"\r" in (line[:-1] if crlf else line) else "CRLF" if crlf else "LF"
+
+    endings = [ending(line) for line in lines] + (["a CR alone"] if b"\r" in last else [])
+    if all(e == "CRLF" for e in endings):
+        return data.replace(b"\r\n", b"\n")
+    other = next((n for n, e in enumerate(endings, start=1) if e != endings[0]), None)
+    said = (f"line 1 ends in {endings[0]}, line {other} in {endings[other - 1]}" if other else
+            "lines end in a CR alone and in LF")
+    raise ImportError_(f"the file's line endings are mixed ({said}): it was edited in part; save it again with one"
+                       " line ending throughout (LF, or Windows' CRLF), or export the game again")
+
+
 def read_line_file(data: bytes) -> tuple[list[Envelope], LineTrailer, dict[str, bytes]]:
-    """``read_jsonl``, also returning the card sets the file carries (hash -> bytes, each checked)."""
+    """``read_jsonl``, also returning the card sets the file carries (hash -> bytes, each checked). Lines are read
+    as ``lf_endings`` reads them (a file saved with CRLF endings is read; one of mixed endings is refused)."""
     envs: list[Envelope] = []
     card_sets: dict[str, bytes] = {}
-    lines = [raw for raw in data.splitlines() if raw.strip()]
+    lines = [raw for raw in lf_endings(data).split(b"\n") if raw.strip()]
     if not lines:
         raise ImportError_("the file holds no events")
     try:

@@ -190,3 +190,108 @@ def test_a_byte_order_mark_an_editor_put_before_the_first_line_is_no_part_of_the
         path.with_name("e.jsonl").write_bytes(edited)
         r = agon("--db", str(tmp_path / "edited.db"), "import", str(path.with_name("e.jsonl")), ok=False)
         assert r.exit_code == 1 and "not a game file" not in r.stderr and "nothing was imported" in r.stderr, r.stderr
+
+
+def _crlf(data: bytes) -> bytes:
+    return data.replace(b"\n", b"\r\n")
+
+
+@pytest.mark.parametrize("kind", ["whole", "line", "signed", "byte-order mark"])
+def test_a_file_saved_on_windows_with_crlf_endings_imports_as_exported(agon, tmp_path, kind):
+    """A file saved again by a Windows editor, every line ending in CRLF, was refused as edited (the trailer's
+    digest did not match) or, a line file, read with its CRs: it is read as the LF file it was exported as. The
+    events' hashes are over their fields and payloads, no line's ending, so the game stored is the same game (its
+    export from the new store is byte for byte the original); the digest and a signature still check, and any
+    other change is still refused."""
+    gid = _game(agon)
+    agon("act", gid, "1")
+    agon("note", gid, "1", "a fine roll")
+    agon("keygen", str(tmp_path / "ana"))
+    agon("branch", gid, "side")
+    args = {"line": ("-b", "side"), "signed": ("--sign", str(tmp_path / "ana"))}.get(kind, ())
+    path = tmp_path / "g.jsonl"
+    agon("export", gid, *args, "-o", str(path))
+    exported = path.read_bytes()
+    saved = _crlf(exported)
+    assert saved.count(b"\r\n") == saved.count(b"\n") == exported.count(b"\n") > 3
+    path.write_bytes(("\ufeff".encode() if kind == "byte-order mark" else b"") + saved)
+    trust = ("--trust", str(tmp_path / "ana.pub")) if kind == "signed" else ()
+    db = str(tmp_path / "other.db")
+    out = json.loads(agon("--db", db, "import", str(path), *trust, "--json").stdout)
+    assert out["outcome"] == "new" and (out["id"] == gid or kind == "line"), out  # a line file names no game id
+    again = tmp_path / "again.jsonl"
+    agon("--db", db, "export", out["id"], *(("-b", "main") if kind == "line" else args), "-o", str(again))
+    if kind == "line":  # its events, the same bytes, are branch main of a game of its own
+        assert again.read_bytes().splitlines()[:-1] == exported.splitlines()[:-1]
+    else:
+        assert again.read_bytes() == exported
+    assert "every hash matches" in agon("--db", db, "verify", out["id"]).stdout
+    path.write_bytes(saved.replace(b'"ann"', b'"amy"', 1))
+    r = agon("--db", str(tmp_path / "edited.db"), "import", str(path), *trust, ok=False)
+    assert r.exit_code == 1 and "line endings" not in r.stderr and "nothing was imported" in r.stderr, r.stderr
+
+
+def _last_line_lf(data: bytes) -> bytes:
+    """CRLF endings but the last line's: a line added (or edited) by an editor that writes LF."""
+    head, _, last = data.rstrip(b"\n").rpartition(b"\n")
+    return _crlf(head + b"\n") + last + b"\n"
+
+
+REFUSED_ENDINGS = {
+    "CRLF but the last line LF": (_last_line_lf, "the file's line endings are mixed (line 1 ends in CRLF, line"),
+    "LF but one line CRLF": (lambda d: d.replace(b"\n", b"\r\n", 1),
+                             "the file's line endings are mixed (line 1 ends in CRLF, line 2 in LF)"),
+    "a CR alone in a CRLF file": (lambda d: _crlf(d).replace(b"\r\n", b"\r", 1),
+                                  "the file's line endings are mixed (line 1 ends in a CR alone, line 2 in CRLF)"),
+    "CR alone": (lambda d: d.replace(b"\n", b"\r"), "the file's lines end in CR alone"),
+}
+
+
+@pytest.mark.parametrize("case", list(REFUSED_ENDINGS))
+@pytest.mark.parametrize("kind", ["whole", "line"])
+def test_a_file_of_mixed_or_cr_line_endings_is_refused_in_one_line(agon, tmp_path, case, kind):
+    """A file whose lines end in CRLF and in LF was changed after the export by a tool that writes other endings
+    (it was read, a line file, or refused as edited, a whole game): refused in one line that names the endings and
+    what to do. A file of CR alone (classic Mac OS) was read as one line, 'not a game file': it is told so. The
+    store is unchanged."""
+    change, says = REFUSED_ENDINGS[case]
+    gid = _game(agon)
+    agon("act", gid, "1")
+    agon("branch", gid, "side")
+    path = tmp_path / "g.jsonl"
+    agon("export", gid, *(("-b", "side") if kind == "line" else ()), "-o", str(path))
+    path.write_bytes(change(path.read_bytes()))
+    before = agon("games", "--json").stdout
+    r = agon("import", str(path), ok=False)
+    line = r.stderr.strip()
+    assert r.exit_code == 1 and "\n" not in line and line.startswith("error: cannot import: " + says), line
+    assert "save it again with" in line and "or export the game again" in line and "nothing was imported" in line
+    assert agon("games", "--json").stdout == before
+    fresh = tmp_path / "fresh.db"
+    assert agon("--db", str(fresh), "import", str(path), ok=False).exit_code == 1
+    assert not fresh.exists()  # refused before a store is made
+
+
+def test_lines_are_split_at_lf_only_not_at_unicode_line_breaks(agon, tmp_path):
+    """A line file is split at LF alone: a payload whose text holds U+2028, U+2029 or U+0085 unescaped (JSON
+    allows them in a string; ``str.splitlines`` would break the line there) is one line, whose bytes, and so its
+    hash, are kept, with LF endings or CRLF."""
+    from agon.events.envelope import read_line_file
+
+    gid = _game(agon)
+    agon("act", gid, "1")
+    agon("branch", gid, "side")
+    path = tmp_path / "g.jsonl"
+    agon("export", gid, "-b", "side", "-o", str(path))
+    text = "a\u2028b\u2029c\u0085d"
+    data = path.read_bytes()
+    payload = json.dumps(json.loads(data.splitlines()[1])["payload"] | {"said": text}, separators=(",", ":"),
+                         ensure_ascii=False).encode()
+    data = rewrite(data, lambda evs: None, {1: payload})
+    assert text.encode() in data
+    for saved in (data, _crlf(data)):
+        envs, trailer, _ = read_line_file(saved)
+        assert len(envs) == trailer.events == data.count(b"\n") - 1 and envs[1].payload == payload
+        path.write_bytes(saved)
+        out = json.loads(agon("--db", str(tmp_path / f"{len(saved)}.db"), "import", str(path), "--json").stdout)
+        assert out["outcome"] == "new" and out["added"]["events"] == trailer.events, out
