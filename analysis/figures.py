@@ -55,14 +55,20 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
 
     A co-operative ruleset (its figure module sets ``SHARED_SCORE``) has one score for the whole crew: it is drawn
     once, in the crew's colour (never a player's), and its swings are credited to the crew. Lines start where the
-    setup is over (``play_start``), from the values the setup gave."""
+    setup is over (``play_start``), from the values the setup gave.
+
+    Rounds are named by the ruleset's word for them (``core.summary.round_word``): the hover text and the labels
+    above the plot read "turn 2" for Perikles and Pergamemnon, "round 2" for any ruleset without a word of its own."""
     import plotly.graph_objects as go
+
+    from agon.core.summary import round_word
 
     if not lines:
         raise ValueError("no line to plot")
     from agon.analysis.compare import fork_point
 
     main = lines[0]
+    word = round_word(main.ruleset)
     rows_all = list(timelines) if timelines is not None else [line_timeline(ln) for ln in lines]
     crew = shared_score(main.ruleset.name)
     if crew:
@@ -92,7 +98,7 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
                 x=xs, y=ys, mode="lines+markers", name=f"{p}{suffix}", legendgroup=p,
                 line=marks[p].line(2.5 if k == 0 else 1.5, shape="hv"), marker=marks[p].marker(9, hollow=k > 0),
                 **sparse_markers(marked_points(ys, phase=seat / len(marks))), cliponaxis=False,
-                hovertext=[f"#{r['n']} (round {r['round']}): {r['text']}<br>{p}: {_num(y)}" for r, y in zip(rows, ys)],
+                hovertext=[f"#{r['n']} ({word} {r['round']}): {r['text']}<br>{p}: {_num(y)}" for r, y in zip(rows, ys)],
                 hoverinfo="text",
                 meta={"player": p, "branch": line.branch.name},
             ))
@@ -106,10 +112,10 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
                              for k, p, xs, ys, b in drawn if xs and ys[-1] is not None],
                        (x_lo, x_hi if x_hi > x_lo else x_lo + 1), (lo - pad, hi + pad), height=height)
     frame = labels.frame
-    # Round labels, in a row above the plot; every k-th when they would crowd.
+    # Round (turn) labels, in a row above the plot; every k-th when they would crowd.
     bounds = round_boundaries(main_rows)
     marks = ([{"n": main_rows[0]["n"] + 0.5, "round": main_rows[0]["round"]}] if main_rows else []) + bounds
-    texts = [f"round {b['round']}" for b in marks]
+    texts = [f"{word} {b['round']}" for b in marks]
     every = thin_every([frame.px(b["n"] - 0.5) for b in marks], [text_size(t, 10)[0] for t in texts])
     for b in bounds:
         fig.add_vline(x=b["n"] - 0.5, line={"color": "#bbb", "dash": "dot", "width": 1})

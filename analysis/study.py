@@ -1,8 +1,9 @@
 """The study page: one offline HTML file that shows a whole game as a chess study shows one.
 
-- a move list: every event told in a sentence, grouped by round, the current one highlighted, each clickable, with
-  the notes and glyphs (core/notes.py) in place; where other lines leave the one shown, their first moves are listed
-  as variations, and clicking one enters that line;
+- a move list: every event told in a sentence, grouped by round (headed with the ruleset's word for it, the data's
+  ``round_word``: "Turn 2" for Perikles), the current one highlighted, each clickable, with the notes and glyphs
+  (core/notes.py) in place; where other lines leave the one shown, their first moves are listed as variations, and
+  clicking one enters that line;
 - the tree of lines (every branch, or those asked for), each shown where it forks from its parent;
 - the score timeline of the line shown, the current position marked, clickable anywhere on the plot, with the key
   moments; the win-chance chart where an analysis of the line is cached (``agon analyse``), and under it in words
@@ -38,6 +39,7 @@ import msgspec
 from agon.analysis.palette import player_marks
 from agon.analysis.timeline import outcome_of, score_timeline, series, turning_points
 from agon.core.engine import PUBLIC, narrate_as
+from agon.core.summary import round_word
 
 FULL = "(everything)"
 EVERYONE = "(every player)"
@@ -183,6 +185,7 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
     open_at = current if current in names else out_lines[0]["name"]
     return {
         "title": rs.title,
+        "round_word": round_word(rs),
         "game": first.game.id,
         "as": as_player,
         "players": scored,
@@ -434,6 +437,9 @@ _SCRIPT = (r"""
     if (cls) e.className = cls;
     return e;
   }
+  // what the ruleset calls a round (data.round_word: core.summary.round_word), "turn" for Perikles
+  function roundWord() { return data.round_word || "round"; }
+  function capital(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
   function num(x) {
     if (x === null || x === undefined) return "-";
     return Number.isInteger(x) ? String(x) : String(Math.round(x * 100) / 100);
@@ -624,7 +630,7 @@ _SCRIPT = (r"""
       const nd = nodes[k];
       if (nd.round !== round) {
         round = nd.round;
-        const r = el("div", "Round " + round, "round");
+        const r = el("div", capital(roundWord()) + " " + round, "round");
         r.setAttribute("role", "heading"); r.setAttribute("aria-level", "3");
         box.appendChild(r);
       }
@@ -958,7 +964,7 @@ _SCRIPT = (r"""
     }
     const head = nodes[line.path[line.path.length - 1]].n;
     document.getElementById("step-label").textContent = "line " + line.name + " \u00b7 event " + """
-        r"""nd.n + " of " + head + " \u00b7 round " + nd.round;
+        r"""nd.n + " of " + head + " \u00b7 " + roundWord() + " " + nd.round;
     document.getElementById("where").textContent = line.name + ": " + line.status;
     const nar = document.getElementById("narration");
     const who = nd.actor && nd.actor !== "chance" && nd.actor !== "setup" ? nd.actor + "'s decision" : nd.actor;

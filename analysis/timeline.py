@@ -4,6 +4,9 @@ Rows are plain dicts (JSON-able), one per event of the line:
 ``{"n", "round", "actor", "type", "text", "scores": {player: score}}``. ``n`` is the event number as ``agon log``
 numbers it; ``text`` is the ruleset's sentence for the event; ``scores`` is ``ruleset.scores`` after it (the
 ruleset's own current score: Peloponnes' lower of population and power, Pergamemnon's points held...).
+
+``round`` is ``ruleset.round`` after the event, under that key for every ruleset; what it counts is named by
+``core.summary.round_word`` ("turn" for Perikles and Pergamemnon), which every figure and page showing it uses.
 """
 
 from __future__ import annotations

@@ -144,7 +144,11 @@ def scores(
     png: PngOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Each player's score over the game, with round boundaries and turning points marked."""
+    """Each player's score over the game, with round boundaries and turning points marked.
+
+    With --json, one object per branch, with the same keys for every ruleset (a script reads any game alike):
+    "rounds" and each timeline row's "round" count the ruleset's rounds, and "round_word" names them as its rules
+    do ("turn" for Perikles and Pergamemnon, "round" otherwise), as the figure and agon stats do."""
     svc = service()
     names = list(dict.fromkeys(branch or [None]))
     lines = [svc.load(game, b) for b in names]
@@ -152,7 +156,10 @@ def scores(
 
     timelines = [line_timeline(ln) for ln in lines]
     if as_json:
-        print_json([{"branch": ln.branch.name, **outcome_of(ln), "rounds": round_boundaries(rows),
+        from agon.core.summary import round_word
+
+        print_json([{"branch": ln.branch.name, **outcome_of(ln), "round_word": round_word(ln.ruleset),
+                     "rounds": round_boundaries(rows),
                      "final_leader": final_leader(rows, outcome_of(ln)["winners"]),
                      "turning_points": turning_points(rows, outcome_of(ln)["winners"], top), "timeline": rows}
                     for ln, rows in zip(lines, timelines)])
