@@ -6,11 +6,11 @@ ruleset's rules or the store's tables. A request names its seat with its token: 
 request sees what every player sees.
 
 Errors are ``{"error": "one sentence"}``: 400 a bad request (a body its route's schema refuses included:
-server/bodies.py; and a query its route's declared parameters refuse: server/queries.py), 401 a token is needed,
-403 the token does not allow it (a player's undo the undo policy refuses included: the host's would be allowed),
-404 no such game, branch or route, 409 someone else recorded first (the CLI's message) or the game as it stands
-refuses the request (nothing to undo or redo, the game is over, a branch name taken: ``NotNow``), 413 a body too
-large, 422 a decision the rules refuse (naming the rule).
+server/bodies.py; and a query its route's declared parameters refuse: server/queries.py), 401 a token is needed
+or an Authorization header is not ``Bearer TOKEN`` (``token_of``), 403 the token does not allow it (a player's undo
+the undo policy refuses included: the host's would be allowed), 404 no such game, branch or route, 409 someone else
+recorded first (the CLI's message) or the game as it stands refuses the request (nothing to undo or redo, the game is
+over, a branch name taken: ``NotNow``), 413 a body too large, 422 a decision the rules refuse (naming the rule).
 """
 
 from __future__ import annotations
@@ -224,10 +224,34 @@ class Call:
 
 
 def token_of(request: Request) -> str | None:
-    auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip() or None
-    return request.query_params.get("token") or None
+    """The seat's token a request names: its ``Authorization: Bearer TOKEN`` header, else its ``?token=``. An
+    Authorization header of another kind (``Basic ...``, ``Token ...``, a token without ``Bearer``, an empty
+    ``Bearer``) is a 401 saying so, unless the query names the token: read as no token, the request would be told
+    that its route needs one, or shown what every player sees, though a token was sent. Nothing of the header but a
+    scheme's name is echoed back (the rest may be a password)."""
+    auth = request.headers.get("authorization")
+    scheme, _, rest = (auth or "").strip().partition(" ")
+    if scheme.lower() == "bearer" and rest.strip():
+        return rest.strip()
+    query = request.query_params.get("token") or None
+    if auth is None or query is not None:
+        return query
+    if scheme.lower() == "bearer":
+        what = "gives no token after 'Bearer'"
+    elif not scheme:
+        what = "is empty"
+    elif not rest.strip():
+        what = "gives a token without 'Bearer ' before it"
+    elif _SCHEME.fullmatch(scheme):
+        what = f"is of the scheme {scheme!r}, not 'Bearer'"
+    else:
+        what = "is not 'Bearer TOKEN'"
+    raise HttpError(401, f"the Authorization header {what}: send your seat's token as 'Authorization: Bearer TOKEN',"
+                         " or as ?token=TOKEN")
+
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
+"""An Authorization scheme's name that a refusal may name back ('Basic', 'Token'), not a credential."""
 
 
 def route(fn: Callable[[Call], Any], *, raw_body: bool = False, body: dict[str, Any] | None = None,

@@ -177,7 +177,7 @@ SWITCH = body({"name": {"type": "string", "minLength": 1, "description": "the br
 ERRORS = {
     400: "a bad request: its JSON, a field or a parameter (the sentence says which); a body the request schema"
          " refuses (a field it does not name, a value of another type, null) included",
-    401: "a seat's token is needed",
+    401: "a seat's token is needed, or the Authorization header is not 'Bearer TOKEN' (the sentence says which)",
     403: "the token does not allow it (or is no seat's token)",
     404: "no such game or branch",
     408: "the request's body stopped arriving",
@@ -187,8 +187,9 @@ ERRORS = {
     422: "the rules refuse the decision (the sentence names the rule)",
     503: "the store is unavailable for a moment: the same request may be retried",
 }
-ALWAYS = (400, 408, 413, 503)
-"""What any route may answer: a body that is not JSON or too large or too slow, the store away for a moment."""
+ALWAYS = (400, 401, 408, 413, 503)
+"""What any route may answer: a body that is not JSON or too large or too slow, an Authorization header that is not
+'Bearer TOKEN' (without ?token=), the store away for a moment."""
 
 
 @dataclass(frozen=True)
@@ -245,7 +246,8 @@ def operation(op: Op) -> dict[str, Any]:
     out: dict[str, Any] = {
         "summary": op.summary,
         "description": f"Who may call it: {op.who}. A seat is named by its token: 'Authorization: Bearer TOKEN'"
-                       " or '?token=TOKEN'. Errors are {\"error\": \"one sentence\"}.",
+                       " or '?token=TOKEN' (an Authorization header of another kind is a 401, unless the query"
+                       " names the token). Errors are {\"error\": \"one sentence\"}.",
         "parameters": params, "responses": responses,
         "security": [{}, {"seat": []}, {"seatQuery": []}],
     }

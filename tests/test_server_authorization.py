@@ -1,0 +1,89 @@
+"""An Authorization header that is not 'Bearer TOKEN', as a client of the API meets it: a 401 saying what was wrong
+and what to send, on every route, with nothing done and nothing of the credential echoed back. Before, such a
+header was read as no token at all: a player who sent 'Token abc' or their bare token was told that acting needs a
+token, and a page asked with 'Basic ...' was shown what every player sees."""
+
+from __future__ import annotations
+
+import base64
+
+from tests.test_server_api import acting, bearer, new_duel
+from tests.test_server_api import client as _client
+
+client = _client
+
+SEND = ": send your seat's token as 'Authorization: Bearer TOKEN', or as ?token=TOKEN"
+
+
+def wrong_headers(token: str) -> dict[str, tuple[str, str]]:
+    """Authorization headers a client might send instead of 'Bearer TOKEN', each with the sentence it is told."""
+    basic = base64.b64encode(f"Ana:{token}".encode()).decode()
+    return {
+        "Basic": (f"Basic {basic}", "the Authorization header is of the scheme 'Basic', not 'Bearer'" + SEND),
+        "Token": (f"Token {token}", "the Authorization header is of the scheme 'Token', not 'Bearer'" + SEND),
+        "bare": (token, "the Authorization header gives a token without 'Bearer ' before it" + SEND),
+        "empty Bearer": ("Bearer ", "the Authorization header gives no token after 'Bearer'" + SEND),
+        "blank Bearer": ("Bearer    ", "the Authorization header gives no token after 'Bearer'" + SEND),
+        "Bearer alone": ("Bearer", "the Authorization header gives no token after 'Bearer'" + SEND),
+        "empty": ("", "the Authorization header is empty" + SEND),
+        "odd scheme": (f"B=e {token}", "the Authorization header is not 'Bearer TOKEN'" + SEND),
+    }
+
+
+def test_an_act_with_an_authorization_header_not_bearer_is_a_401_saying_so_and_records_nothing(client):
+    g = new_duel(client)
+    gid = g["game"]
+    who, tok = acting(client, g)
+    before = client.get(f"/api/games/{gid}").json()
+    for kind, (header, said) in wrong_headers(tok).items():
+        r = client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers={"Authorization": header})
+        assert r.status_code == 401, (kind, r.text)
+        assert r.json() == {"error": said}, kind
+        assert tok not in r.text, kind  # nor the credential of a 'Basic' one: the sentence is the whole answer
+    assert client.get(f"/api/games/{gid}").json() == before  # nothing recorded
+    # the same token sent as it should be is the seat's
+    r = client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok))
+    assert r.status_code == 200 and r.json()["event"] > before["event"]
+
+
+def test_a_read_with_a_wrong_authorization_header_is_refused_not_shown_what_everyone_sees(client):
+    """A player's page asked with 'Token ...' got the public view (no hand) and 'you': null, and the stream told
+    only what every player may read: the client could not tell that its token had been ignored."""
+    g = new_duel(client)
+    gid = g["game"]
+    tok = g["seats"]["Ana"]["token"]
+    header = {"Authorization": f"Token {tok}"}
+    for path in ("", "/options", "/log", "/branches", "/events?wait=0"):
+        r = client.get(f"/api/games/{gid}{path}", headers=header)
+        assert r.status_code == 401, (path, r.text)
+        assert r.json()["error"] == "the Authorization header is of the scheme 'Token', not 'Bearer'" + SEND
+    for method, path in (("GET", "/api/games"), ("GET", "/api/rulesets")):
+        assert client.request(method, path, headers=header).status_code == 401, path
+    assert client.get(f"/api/games/{gid}", headers=bearer(tok)).json()["you"] == "Ana"
+
+
+def test_the_token_in_the_query_names_the_seat_whatever_authorization_header_comes_with_it(client):
+    """A browser's event stream cannot choose its headers (a proxy's 'Basic' may ride along): ?token= still names
+    the seat, and 'bearer' is taken in any case, as the scheme's name is."""
+    g = new_duel(client)
+    gid = g["game"]
+    who, tok = acting(client, g)
+    for header in ("Basic QW5hOnNlY3JldA==", "Bearer ", tok, ""):
+        r = client.get(f"/api/games/{gid}?token={tok}", headers={"Authorization": header})
+        assert r.status_code == 200 and r.json()["you"] == who, (header, r.text)
+    r = client.get(f"/api/games/{gid}?token={tok}")
+    assert r.status_code == 200 and r.json()["you"] == who
+    r = client.get(f"/api/games/{gid}", headers={"Authorization": f"bearer   {tok}  "})
+    assert r.status_code == 200 and r.json()["you"] == who
+    r = client.get(f"/api/games/{gid}/events?wait=0&token={tok}", headers={"Authorization": "Basic QW5hOnNlY3JldA=="})
+    assert r.status_code == 200 and "event: status" in r.text
+
+
+def test_the_document_declares_the_401_on_every_route_and_says_which_header_is_taken(client):
+    doc = client.get("/openapi.json").json()
+    for path, item in doc["paths"].items():
+        for method, op in item.items():
+            assert "401" in op["responses"], (method, path)
+            assert "the Authorization header is not 'Bearer TOKEN'" in op["responses"]["401"]["description"], (
+                method, path)
+            assert "an Authorization header of another kind is a 401" in op["description"], (method, path)
