@@ -651,9 +651,15 @@ def position_problem(line: Line, expect: str, words: Words = CLI_WORDS, moves: I
     return problem
 
 
+UNDO_ANEW = "nothing was undone: look at the game as it stands and undo again if you still want to"
+"""How a refused undo whose line moved since the position its caller saw ends (the server's ``expect`` of /undo):
+the same on every face, since what to look at again is the game itself, not a list of options."""
+
+
 def _position(line: Line, expect: str, words: Words, moves: Iterable[HeadMove],
-              mark: Mark = plain_mark) -> tuple[str | None, bool]:
-    """``position_problem``, and whether it is that the line moved (a lost race) rather than a malformed position."""
+              mark: Mark = plain_mark, undoing: bool = False) -> tuple[str | None, bool]:
+    """``position_problem``, and whether it is that the line moved (a lost race) rather than a malformed position.
+    ``undoing``: ``expect`` came with an undo, whose refusal says nothing was undone (``UNDO_ANEW``)."""
     words = words.at(line.game.id, line.ruleset.name, line)
     depth, sep, ident = expect.strip().partition(".")
     # At most the 8 hex digits a position shows: a longer prefix would let anyone who may name a position learn
@@ -670,7 +676,8 @@ def _position(line: Line, expect: str, words: Words, moves: Iterable[HeadMove],
         said = f"the line has moved since position {expect.strip()}: it is now at"
     else:
         said = f"the line was {done} since position {expect.strip()}: it is now at"
-    return f"{said} {position(line, mark)} ({line.status()}); nothing was recorded: {words.anew}", True
+    then = UNDO_ANEW if undoing else f"nothing was recorded: {words.anew}"
+    return f"{said} {position(line, mark)} ({line.status()}); {then}", True
 
 
 def seeded_only(pending: Chance, ruleset: str) -> ServiceError:
@@ -682,11 +689,11 @@ def seeded_only(pending: Chance, ruleset: str) -> ServiceError:
 
 
 def check_position(line: Line, expect: str, words: Words = CLI_WORDS, moves: Iterable[HeadMove] = (),
-                   mark: Mark = plain_mark) -> None:
+                   mark: Mark = plain_mark, undoing: bool = False) -> None:
     """Raise unless ``line`` is still at position ``expect``: a line that moved is a lost race (``RaceLost``: the
     server's 409), a malformed position a ``ServiceError``. ``moves`` and ``mark``: as ``position_problem`` takes
-    them."""
-    problem, moved = _position(line, expect, words, moves, mark)
+    them; ``undoing``: as ``_position`` does."""
+    problem, moved = _position(line, expect, words, moves, mark, undoing)
     if problem:
         raise (RaceLost if moved else ServiceError)(problem)
 
@@ -1034,17 +1041,19 @@ class Service:
 
     # -- creating ----------------------------------------------------------------------------------------------
 
-    def check_position(self, line: Line, expect: str, words: Words = CLI_WORDS, keyed: bool = False) -> None:
+    def check_position(self, line: Line, expect: str, words: Words = CLI_WORDS, keyed: bool = False,
+                       undoing: bool = False) -> None:
         """``check_position`` with the line's head moves at hand, so that a line taken back by an undo, or put
         forward again by a redo, since ``expect`` is said to have been (a lost race: ``RaceLost``). ``keyed``:
-        ``expect`` is a position as the server shows it (``mark_of``), compared so."""
+        ``expect`` is a position as the server shows it (``mark_of``), compared so; ``undoing``: ``expect`` came
+        with an undo (its refusal says nothing was undone)."""
         def moves() -> Iterator[HeadMove]:
             try:
                 yield from self.store.head_moves_newest_first(line.game.id, line.branch.name)
             except StoreError:  # what moved it is then not told; that it moved still is
                 return
 
-        check_position(line, expect, words, moves(), self.mark_of(line.game.id) if keyed else plain_mark)
+        check_position(line, expect, words, moves(), self.mark_of(line.game.id) if keyed else plain_mark, undoing)
 
     def mark_of(self, game_id: str) -> Mark:
         """How the server shows the event ids of ``game_id`` to everyone it answers (``keyed_mark``), under the

@@ -9,8 +9,9 @@ Errors are ``{"error": "one sentence"}``: 400 a bad request (a body its route's 
 server/bodies.py; and a query its route's declared parameters refuse: server/queries.py), 401 a token is needed
 or an Authorization header is not ``Bearer TOKEN`` (``token_of``), 403 the token does not allow it (a player's undo
 the undo policy refuses included: the host's would be allowed), 404 no such game, branch or route, 409 someone else
-recorded first (the CLI's message) or the game as it stands refuses the request (nothing to undo or redo, the game is
-over, a branch name taken: ``NotNow``), 413 a body too large, 422 a decision the rules refuse (naming the rule).
+recorded first (the CLI's message), the game moved since the position a request ``expect``s, or the game as it
+stands refuses the request (nothing to undo or redo, the game is over, a branch name taken: ``NotNow``), 413 a body
+too large, 422 a decision the rules refuse (naming the rule).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from agon.core import steps as steps_mod
 from agon.core.bots import bots_of
 from agon.core.engine import PUBLIC, Chance, Decision, Step, option_text
 from agon.core.service import (
+    UNDO_ANEW,
     Line,
     Mark,
     NewGame,
@@ -645,15 +647,7 @@ def act(call: Call) -> Any:
     line, seat = load(call)
     if seat is None:
         raise HttpError(401, "acting needs your seat's token (the link you were given)")
-    expect = call.body.get("expect")
-    if isinstance(expect, int):  # an event number: this line's position then
-        if expect != line.head.depth:  # a line shorter than it was is one taken back since (an undo)
-            how = "moved on" if expect < line.head.depth else "was taken back (an undo)"
-            raise RaceLost(f"the game {how} since event #{expect} (it is at #{line.head.depth}); nothing was"
-                           f" recorded: {call.words.at(line.game.id, line.ruleset.name, line).anew}")
-        expect = call.svc.shown_position(line)
-    elif isinstance(expect, str):  # a stale position is a lost race (409) before anything else is judged
-        call.svc.check_position(line, expect, call.words, keyed=True)
+    expect = expected(call, line)
     pending = line.pending
     if isinstance(pending, Decision):
         if seat == HOST:
@@ -675,6 +669,25 @@ def act(call: Call) -> Any:
             "pending": pending_for(now, seat)}
 
 
+def expected(call: Call, line: Line, undoing: bool = False) -> str | None:
+    """The body's ``expect`` (held to its schema: a position as the server shows it, or an event number), checked
+    against ``line`` as read: a game moved since is a lost race (409) before anything else is judged; else the
+    line's keyed position, or None when no ``expect`` was given. ``undoing``: the request is an undo (its refusal
+    says nothing was undone, not recorded)."""
+    expect = call.body.get("expect")
+    if isinstance(expect, int):  # an event number: this line's position then
+        if expect != line.head.depth:  # a line shorter than it was is one taken back since (an undo)
+            how = "moved on" if expect < line.head.depth else "was taken back (an undo)"
+            then = UNDO_ANEW if undoing else (
+                f"nothing was recorded: {call.words.at(line.game.id, line.ruleset.name, line).anew}")
+            raise RaceLost(f"the game {how} since event #{expect} (it is at #{line.head.depth}); {then}")
+        return call.svc.shown_position(line)
+    if isinstance(expect, str):
+        call.svc.check_position(line, expect, call.words, keyed=True, undoing=undoing)
+        return expect
+    return None
+
+
 def _record(call: Call, line: Line, choice: str, expect: str | None, **kw: Any) -> tuple[list[Recorded], Line]:
     """The service's ``record`` on the line the route read, at the position the caller saw (``expect``): the
     store's compare-and-swap expects that line's head, so a race lost in between is a ``RaceLost`` (409). The
@@ -685,14 +698,18 @@ def _record(call: Call, line: Line, choice: str, expect: str | None, **kw: Any) 
 
 def undo(call: Call) -> Any:
     """Take back a decision: a player their own last one while nobody acted since and nothing was revealed; the
-    host any number (``steps``)."""
+    host any number (``steps``). With ``expect`` (as /act takes it: the position the caller saw, or its event
+    number), only while the game still stands there: a click on undo just as another seat's move lands is refused
+    (409), not taken as an undo of that move."""
     line, seat = load(call)
     if seat is None:
         raise HttpError(401, "undo needs your seat's token")
     if seat != HOST and line.branch.name != call.svc.game(line.game.id).current_branch:  # not a held line's
         raise HttpError(403, "a player takes back decisions on the game's current branch only; the host switches"
                              " branches")
+    expected(call, line, undoing=True)  # the game moved since the position the caller saw: 409, nothing undone
     # held to schemas.UNDO (a whole number, at least 1); a player's undo the policy refuses is a 403 saying why
+    # (seats.undo takes the step back only while the head is still the one read and checked here)
     _, n = seats.undo(call.svc, line, seat, call.body.get("steps", 1))
     now = call.svc.load(line.game.id, line.branch.name)
     return {**game_head(call.svc, now), "undone": n}

@@ -97,12 +97,14 @@ ROUTES: list[Op] = [
                       " may branch from an earlier position to play on)"}),
     _post("/api/games/{game}/undo", api.undo,
           "Take back a decision: a player their own last one while nobody acted since and nothing was revealed;"
-          " the host any number.", "a seat", Answer("Undone"), (401, 403, 409), body=schemas.UNDO,
+          " the host any number; with 'expect', only while the game stands where the caller saw it.", "a seat",
+          Answer("Undone"), (401, 403, 409), body=schemas.UNDO, example={"expect": "12.a1b2c3d4"},
           notes={403: "the token does not allow it: the undo policy refuses this player's undo (the sentence says"
                       " why: nothing of theirs to take back, someone acted since, a chance was drawn, the decision"
                       " showed something hidden, or more than 1 step), or a player named a branch not played; the"
                       " host may",
-                 409: "someone else moved the line first, or the host's undo finds nothing to take back on it"}),
+                 409: "someone else moved the line first, the game moved since 'expect' (nothing was undone), or"
+                      " the host's undo finds nothing to take back on it"}),
     _post("/api/games/{game}/redo", api.redo, "Redo the last undo.", "the host", Answer("Redone"), (401, 403, 409),
           body=schemas.REDO, notes={409: "nothing to redo (the sentence says why, and where the line goes on), or"
                                          " someone else moved the line first"}),

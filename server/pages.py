@@ -337,11 +337,18 @@ document.getElementById("chance-form").onsubmit = ev => { ev.preventDefault();
   if (!typed.trim()) { refused("type the outcome first (what was rolled or drawn), or 'seed' to let agon draw it");
     return; }
   act(typed, current ? current.position : undefined); };
+// the undo sends the position the page showed (as its decisions do): a move that lands just before the click is
+// not what it takes back; the game moved, and the page shows it as it is now, with the sentence saying how
 document.getElementById("undo").onclick = async () => {
   showError(null); errorAt = null;
   undoing = true;  // what this undo takes back is not told as the host's
-  try { await call("POST", "/undo", {}); clearTakenBack(); await loadLog(); await refresh(); }
-  catch (e) { refused(e); } finally { undoing = false; } };
+  try { await call("POST", "/undo", current ? {expect: current.position} : {}); clearTakenBack(); await loadLog();
+    await refresh(); }
+  catch (e) {
+    if (e.status !== 409) { refused(e); return; }
+    showError(e); errorAt = NEXT;
+    await refresh();
+  } finally { undoing = false; } };
 // another seat's link opened in this tab differs from its address only after '#', so the browser does not load the
 // page again: it is loaded for the token the address now holds, not left acting as the seat it showed
 window.addEventListener("hashchange", () => { if (hashToken() !== TOKEN) location.reload(); });

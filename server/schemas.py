@@ -158,14 +158,19 @@ CREATE = body({
                 "description": "the ruleset's options (GET /api/rulesets names them)"},
     "title": STR}, "ruleset")
 BRANCH_FIELD = {"type": "string", "description": "the line (default: the one played)"}
+EXPECT = [STR, {"type": "integer", "minimum": 0}]
+"""What 'expect' takes: a position as the server shows it ('12.a1b2c3d4'), or an event number."""
 ACT = body({
     "choice": {"anyOf": [{"type": "string", "minLength": 1}, {"type": "integer"}, {"type": "object"}],
                "description": "a number from the options, an event (as JSON), or a chance outcome"},
-    "expect": {"anyOf": [STR, {"type": "integer", "minimum": 0}],
+    "expect": {"anyOf": EXPECT,
                "description": "the 'position' the options were read at, or their event number: 409 if the game"
                               " moved on"}}, "choice")
 UNDO = body({"steps": {"type": "integer", "minimum": 1, "description": "the host only: more than 1"},
-             "branch": BRANCH_FIELD})
+             "branch": BRANCH_FIELD,
+             "expect": {"anyOf": EXPECT,
+                        "description": "the 'position' the game was seen at (as /act takes it), or its event number:"
+                                       " 409 and nothing undone if the game moved since"}})
 REDO = body({"branch": BRANCH_FIELD})
 MAKE_BRANCH = body({
     "name": {"type": "string", "minLength": 1, "description": "the new branch's name"},

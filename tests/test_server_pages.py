@@ -362,6 +362,49 @@ def test_the_undo_button_shows_only_while_the_policy_allows_and_an_undo_reaches_
         ctx2.close()
 
 
+def test_the_hosts_undo_click_overtaken_by_a_players_move_undoes_nothing_and_says_so(browser, server):
+    """The host's page shows the game after Ana's decision, with its undo button; Bo's decision lands before the
+    page hears of it (its event stream is held back here) and the host clicks undo: the page sends the position it
+    showed, so the click undoes nothing (it took back Bo's decision, which the host never saw) and says why."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
+                                                    "seed": 3}).json()
+    gid = created["game"]
+
+    def decide() -> None:
+        who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+        r = httpx.post(f"{base}/api/games/{gid}/act", json={"choice": 1},
+                       headers={"Authorization": f"Bearer {created['seats'][who]['token']}"})
+        assert r.status_code == 200, r.text
+
+    decide()
+    errors: list[str] = []
+    ctx, page = _context(browser, errors)
+    try:
+        page.route("**/events?*", lambda route: None)  # the stream never opens: the page shows what it read first
+        page.goto(base + created["host"]["link"])
+        page.wait_for_selector("#undo", state="visible")
+        shown = int(page.get_attribute("#status", "data-event"))
+        decide()
+        moved = httpx.get(f"{base}/api/games/{gid}").json()
+        assert moved["event"] > shown
+        page.click("#undo")
+        page.wait_for_function("document.getElementById('error').textContent.length > 0")
+        said = page.inner_text("#error")
+        assert said.startswith("the line has moved since position "), said
+        assert said.endswith("nothing was undone: look at the game as it stands and undo again if you still want"
+                             " to"), said
+        assert httpx.get(f"{base}/api/games/{gid}").json() == moved  # Bo's decision stands
+        _at(page, moved["event"])  # and the page shows the game as it is now
+        assert page.inner_text("#error") == said
+        page.click("#undo")  # the host, having seen it, takes it back
+        page.wait_for_function(f"Number(document.getElementById('status').dataset.event) < {moved['event']}")
+        assert httpx.get(f"{base}/api/games/{gid}").json()["event"] < moved["event"]
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
 def test_the_lobby_lists_a_game_it_just_created_and_fits_a_phone(browser, server):
     """Creating a game on a phone: the list of games shows it at once (it said "No games yet." above the new
     game's links), and the long secret links wrap instead of widening the page."""
