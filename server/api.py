@@ -227,16 +227,18 @@ class Call:
 
 def token_of(request: Request) -> str | None:
     """The seat's token a request names: its ``Authorization: Bearer TOKEN`` header, else its ``?token=``. An
-    Authorization header of another kind (``Basic ...``, ``Token ...``, a token without ``Bearer``, an empty
-    ``Bearer``) is a 401 saying so, unless the query names the token: read as no token, the request would be told
-    that its route needs one, or shown what every player sees, though a token was sent. Nothing of the header but a
-    scheme's name is echoed back (the rest may be a password)."""
+    Authorization header of another kind (``Token ...``, a token without ``Bearer``, an empty ``Bearer``) is a 401
+    saying so, unless the query names the token: read as no token, the request would be told that its route needs
+    one, or shown what every player sees, though a token was sent. Nothing of the header but a scheme's name is
+    echoed back (the rest may be a password). The schemes a proxy in front of the server asks a browser for
+    (``PROXY_SCHEMES``: ``Basic ...``) are the proxy's, passed on with every request: they name no seat and are
+    read as no header, so that spectators and the lobby still work behind such a proxy."""
     auth = request.headers.get("authorization")
     scheme, _, rest = (auth or "").strip().partition(" ")
     if scheme.lower() == "bearer" and rest.strip():
         return rest.strip()
     query = request.query_params.get("token") or None
-    if auth is None or query is not None:
+    if auth is None or query is not None or scheme.lower() in PROXY_SCHEMES and rest.strip():
         return query
     if scheme.lower() == "bearer":
         what = "gives no token after 'Bearer'"
@@ -251,6 +253,9 @@ def token_of(request: Request) -> str | None:
     raise HttpError(401, f"the Authorization header {what}: send your seat's token as 'Authorization: Bearer TOKEN',"
                          " or as ?token=TOKEN")
 
+
+PROXY_SCHEMES = frozenset({"basic", "digest", "negotiate", "ntlm"})
+"""HTTP's own authentication schemes, which a password-protected site's proxy asks a browser for and passes on."""
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,19}")
 """An Authorization scheme's name that a refusal may name back ('Basic', 'Token'), not a credential."""

@@ -1,7 +1,8 @@
 """An Authorization header that is not 'Bearer TOKEN', as a client of the API meets it: a 401 saying what was wrong
 and what to send, on every route, with nothing done and nothing of the credential echoed back. Before, such a
 header was read as no token at all: a player who sent 'Token abc' or their bare token was told that acting needs a
-token, and a page asked with 'Basic ...' was shown what every player sees."""
+token, and a page asked with 'Token ...' was shown what every player sees. A proxy's own 'Basic' credentials
+name no seat: they are passed over, as no header."""
 
 from __future__ import annotations
 
@@ -17,9 +18,7 @@ SEND = ": send your seat's token as 'Authorization: Bearer TOKEN', or as ?token=
 
 def wrong_headers(token: str) -> dict[str, tuple[str, str]]:
     """Authorization headers a client might send instead of 'Bearer TOKEN', each with the sentence it is told."""
-    basic = base64.b64encode(f"Ana:{token}".encode()).decode()
     return {
-        "Basic": (f"Basic {basic}", "the Authorization header is of the scheme 'Basic', not 'Bearer'" + SEND),
         "Token": (f"Token {token}", "the Authorization header is of the scheme 'Token', not 'Bearer'" + SEND),
         "bare": (token, "the Authorization header gives a token without 'Bearer ' before it" + SEND),
         "empty Bearer": ("Bearer ", "the Authorization header gives no token after 'Bearer'" + SEND),
@@ -39,7 +38,7 @@ def test_an_act_with_an_authorization_header_not_bearer_is_a_401_saying_so_and_r
         r = client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers={"Authorization": header})
         assert r.status_code == 401, (kind, r.text)
         assert r.json() == {"error": said}, kind
-        assert tok not in r.text, kind  # nor the credential of a 'Basic' one: the sentence is the whole answer
+        assert tok not in r.text, kind  # nor the credential: the sentence is the whole answer
     assert client.get(f"/api/games/{gid}").json() == before  # nothing recorded
     # the same token sent as it should be is the seat's
     r = client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok))
@@ -87,3 +86,21 @@ def test_the_document_declares_the_401_on_every_route_and_says_which_header_is_t
             assert "the Authorization header is not 'Bearer TOKEN'" in op["responses"]["401"]["description"], (
                 method, path)
             assert "an Authorization header of another kind is a 401" in op["description"], (method, path)
+
+
+def test_a_proxys_basic_credentials_name_no_seat_and_spectators_still_see_the_game(client):
+    """A site behind a proxy that asks for a password passes 'Basic ...' on with every request: the lobby and a
+    spectator's read answer as without a header (what every player sees), and acting asks for the seat's token."""
+    g = new_duel(client)
+    gid = g["game"]
+    who, tok = acting(client, g)
+    proxy = {"Authorization": "Basic " + base64.b64encode(b"club:door-password").decode()}
+    assert client.get("/api/games", headers=proxy).status_code == 200
+    r = client.get(f"/api/games/{gid}", headers=proxy)
+    assert r.status_code == 200 and r.json()["you"] is None
+    before = client.get(f"/api/games/{gid}").json()
+    r = client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=proxy)
+    assert r.status_code == 401 and "token" in r.json()["error"] and "door-password" not in r.text
+    assert client.get(f"/api/games/{gid}").json() == before
+    r = client.get(f"/api/games/{gid}?token={tok}", headers=proxy)
+    assert r.json()["you"] == who
