@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 import pytest
 
 from agon.core import entry, steps
 from agon.core.engine import Chance
 from agon.core.games.peloponnes import RULESET as PELOPONNES
 from agon.core.games.peloponnes import auction
-from agon.core.games.peloponnes.steps import read_coins
+from agon.core.games.peloponnes.steps import KINDS, coins_word, read_coins
 from agon.core.service import NewGame, Service, ServiceError
 from agon.events.peloponnes import BidPlaced, BuildingBuilt, Coins
 from agon.events.store import Store
@@ -81,7 +82,7 @@ def test_the_coin_card_step_lists_what_legal_lists_and_reads_any_set_the_hand_ho
     assert [steps.pick(now, str(i)) for i in (1, 2, 3)] == now.values
     for typed in ("2g", "2grain", "g1w", "1w-1g", "w2g"):  # any set the hand holds, any order
         event = steps.walk(PELOPONNES, s, [typed], chosen)[1]
-        assert event == BidPlaced(player="Bo", card="A02", coins=read_coins(typed)), typed
+        assert event == BidPlaced(player="Bo", card="A02", coins=read_coins(typed).coins), typed
     assert steps.settled_value(now, "2g") is None  # typed on it may become 2g1w: never taken early
     assert steps.settled_value(now, "2") == "2wood-1grain"  # a number still is
     with pytest.raises(steps.Refused, match="Bo holds 2 wood, 2 grain, not 1 wood, 1 stone$"):
@@ -92,11 +93,80 @@ def test_the_coin_card_step_lists_what_legal_lists_and_reads_any_set_the_hand_ho
 
 
 def test_words_name_coin_cards_by_how_many_of_each_back_in_any_order():
-    assert read_coins("2s1w") == read_coins("1w2s") == read_coins("1wood-2stone") == Coins(wood=1, stone=2)
-    assert read_coins("w2s") == Coins(wood=1, stone=2)  # a back without a number is one card
-    assert read_coins("3PEOPLE") == Coins(people=3)
-    for word in ("zz", "2", "2w2w", "pal", "1234w", "", "w2"):
+    assert read_coins("2s1w") == read_coins("1w2s") == read_coins("1wood-2stone") == (Coins(wood=1, stone=2), 0)
+    assert read_coins("w2s") == (Coins(wood=1, stone=2), 0)  # a back without a number is one card
+    assert read_coins("3PEOPLE") == (Coins(people=3), 0)
+    for word in ("zz", "2", "2w2w", "pal", "1234w", "", "w2", "2l1lux", "1w1x"):
         assert read_coins(word) is None, word
+
+
+def test_the_same_word_takes_luxury_goods_by_any_prefix_and_reads_back_naming_them():
+    two_wood_one_lux = (Coins(wood=2), 1)
+    for word in ("2w1l", "1l2w", "2wood-1luxury", "2w-1lux", "l2w", "2W1LUX"):
+        assert read_coins(word) == two_wood_one_lux, word
+    assert read_coins("3l") == (Coins(), 3)  # luxury goods alone are a set too; the rules judge it
+    assert coins_word(*two_wood_one_lux) == "2wood-1luxury"  # the value chosen and echoed says what is spent
+    assert coins_word(Coins(grain=1)) == "1grain"
+    assert len({k[0] for k in KINDS}) == len(KINDS) == 5  # no coin back begins as luxury does: 'l' is it alone
+
+
+def _ana_with_luxury(svc: Service) -> str:
+    """A two-player game (seed 4, not at a table) three decisions in: Ana, holding 2 wood, 2 grain, 1 people and one
+    luxury good, bids first on Lion Gate (A04, value 3) or Wheat Field (A09, value 2); Bo holds no luxury good."""
+    gid = svc.new_game(NewGame("peloponnes", players=("Ana", "Bo"), seed=4))
+    for n in ("2", "5", "1"):
+        svc.act(gid, n)
+    s = svc.load(gid).state
+    assert auction.actor(s) == "Ana" and s.phase == "auction" and s.loose is None
+    assert (s.seat("Ana").hand, s.seat("Ana").luxury) == (Coins(wood=2, grain=2, people=1), 1)
+    assert s.seat("Bo").luxury == 0 and s.row == ("A04", "A09")
+    return gid
+
+
+def test_a_bid_typed_with_a_luxury_good_is_recorded_as_typed_and_told_to_the_bidder_alone(tmp_path):
+    svc = Service(Store(f"sqlite:///{tmp_path / 'games.db'}"))
+    gid = _ana_with_luxury(svc)
+    bid = svc.act(gid, "wheat 1w1lux")[0].event
+    assert bid == BidPlaced(player="Ana", card="A09", coins=Coins(wood=1), luxury=1)
+    line = svc.load(gid)
+    assert line.state.seat("Ana").luxury == 0 and line.state.seat("Ana").hand == Coins(wood=1, grain=2, people=1)
+    told = {p: [r.sentence for r in svc.log(line, p) if r.event == bid][0] for p in ("Ana", "Bo")}
+    said = "Ana bids 2 (counting 2.5 with Market/Agora) on Wheat Field"  # Ana holds the Agora (A03)
+    assert told == {"Ana": said + " (1 wood, 1 luxury).", "Bo": said + "."}  # the backs are Ana's own
+
+
+def test_a_luxury_good_the_hand_has_not_is_refused_in_one_line_naming_the_rule_and_nothing_is_recorded(tmp_path):
+    svc = Service(Store(f"sqlite:///{tmp_path / 'games.db'}"))
+    gid = _ana_with_luxury(svc)
+    depth = svc.load(gid).head.depth
+    with pytest.raises(ServiceError) as held:
+        svc.act(gid, "a04 1w2l")
+    said = str(held.value)
+    assert "\n" not in said and said.startswith("bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury goods, not 2;")
+    with pytest.raises(ServiceError, match=r"^bid \(rulebook, 'Leilão'\): the value of Lion Gate is 3, the minimum"):
+        svc.act(gid, "a04 1w1l")  # a luxury good counts as one coin card, no more
+    assert svc.load(gid).head.depth == depth
+    svc.act(gid, "a09 2g")  # Ana bids without it; Bo, who has none, then types one
+    with pytest.raises(ServiceError) as held:
+        svc.act(gid, "a04 2g1l")
+    assert str(held.value).startswith("bid (rulebook, 'Bens de Luxo'): Bo has 0 luxury goods, not 1;")
+    assert svc.load(gid).head.depth == depth + 1
+
+
+def test_the_listed_bid_topping_up_a_short_hand_with_luxury_goods_names_them(tmp_path):
+    """A hand short of a card's least bid is offered the whole hand and luxury goods to make it up (``legal``): the
+    value of that step names the luxury goods it spends, where it read as the coin cards alone before."""
+    svc = Service(Store(f"sqlite:///{tmp_path / 'games.db'}"))
+    s = svc.load(_ana_with_luxury(svc)).state
+    s = s.with_seat(msgspec.structs.replace(s.seat("Ana"), hand=Coins(wood=2)))  # 2 coin cards, 1 luxury good
+    chosen, now = steps.walk(PELOPONNES, s, ["a04"])  # Lion Gate's least bid is 3: the hand and the good
+    assert now == BidPlaced(player="Ana", card="A04", coins=Coins(wood=2), luxury=1)
+    assert chosen[-1] == ("coins", "2wood-1luxury")
+    assert steps.walk(PELOPONNES, s, ["a04", "2wood-1luxury"])[1] == now
+    assert steps.walk(PELOPONNES, s, ["a09", "1w1l"])[1] == BidPlaced(player="Ana", card="A09", coins=Coins(wood=1),
+                                                                      luxury=1)
+    with pytest.raises(steps.Refused, match=r"^bid \(rulebook, 'Leilão'\): the value of Lion Gate is 3"):
+        steps.walk(PELOPONNES, s, ["a04", "2w"])  # the coin cards alone, no luxury good added unasked
 
 
 def test_agon_play_records_a_bid_typed_with_the_coin_cards_after_the_card(agon):

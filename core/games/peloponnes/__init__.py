@@ -36,8 +36,8 @@ class Peloponnes:
         # the rule text's terms: power cards bid on ('Leilão'), coin cards by the wood, stone, grain or inhabitants
         # ('people') on their backs, luxury goods used as coin cards ('Bens de luxo'), buildings 'em construção'
         "peloponnes.bid_placed.card": "which power card to bid on",
-        "peloponnes.bid_placed.coins": "which coin cards to bid, as how many of each back (wood, stone, grain, people):"
-                                       " one listed, or any you hold, typed (2s1w)",
+        "peloponnes.bid_placed.coins": "which coin cards to bid, as how many of each back (wood, stone, grain, people)"
+                                       " and of luxury goods: one listed, or any you hold, typed (2s1w, 1w1l)",
         "peloponnes.bid_placed.luxury": "how many luxury goods to bid as coin cards",
         "peloponnes.bid_moved.card": "which power card to move the bid to",
         "peloponnes.building_built.card": "which building to build",

@@ -9,10 +9,14 @@ could be refused although the table is right.
 
 So the step that asks a bid's coin cards (after its power card) lists the canonical sets as before, by the same
 values and numbers, and reads any other set typed (``Question.reads``): how many of each back, in any order, each
-back by any prefix of its name, a back without a number being one card (``2s1w``, ``1wood-2stone``, ``w2s``). What
-it reads is checked by the auction's own rule code (``auction.validate``), so nothing here is a second copy of the
-rules, and a set the hand cannot pay or too small a bid is refused in one line naming the rule. The first step
-(the power card) is left to core.steps, so ``agon play`` lists an auction's decisions exactly as before.
+back by any prefix of its name, a back without a number being one card (``2s1w``, ``1wood-2stone``, ``w2s``). The
+same word takes luxury goods used as coin cards ('Bens de Luxo'; ``BidPlaced.luxury``) as one more "back",
+``luxury`` by any prefix (``2w1l``, ``1wood-1lux``, ``l``): no coin back begins with an l. Such a set reads as its
+value with the luxury goods named (``1wood-1luxury``), the listed bid that tops up a short hand with luxury goods
+too (``2wood-2grain-1luxury``), so what is chosen and echoed says what is spent. What it reads is checked by the
+auction's own rule code (``auction.validate``), so nothing here is a second copy of the rules, and a set the hand
+cannot pay, luxury goods the player does not have, or too small a bid is refused in one line naming the rule. The
+first step (the power card) is left to core.steps, so ``agon play`` lists an auction's decisions exactly as before.
 
 The step is asked of the bidding player only, and what it reads is told to them alone: the backs of a bid are its
 owner's (RULES.md, "Who is told what"; ``view.secrets`` keeps them from every other seat).
@@ -23,6 +27,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from typing import NamedTuple
 
 import msgspec
 
@@ -39,10 +44,25 @@ DIGITS = re.compile(r"[0-9]*")
 MAX_DIGITS = 3
 """A count of more digits than this reads as no set of coin cards (the whole deck is a few dozen)."""
 
+LUXURY = "luxury"
+"""Luxury goods used as coin cards, typed and shown beside the coin backs ('Bens de Luxo'): its first letter is
+none of theirs (``COIN_KINDS``), so ``l`` names it alone."""
 
-def coins_word(coins: Coins) -> str:
-    """A set of coin cards as the step reads its value (core.steps.key): ``2wood-1grain``."""
-    return key(msgspec.to_builtins(coins))
+KINDS = (*COIN_KINDS, LUXURY)
+"""What a word of a bid counts, each named by any prefix of its name (its first letter at least)."""
+
+
+class Typed(NamedTuple):
+    """What a word of a bid names: its coin cards and the luxury goods used as coin cards."""
+
+    coins: Coins
+    luxury: int = 0
+
+
+def coins_word(coins: Coins, luxury: int = 0) -> str:
+    """A bid's coin cards, and its luxury goods used as coin cards, as the step reads its value (core.steps.key):
+    ``2wood-1grain``, ``1wood-1luxury``."""
+    return key({**msgspec.to_builtins(coins), LUXURY: luxury})
 
 
 def listed(s: State, who: str, card: str) -> list[str]:
@@ -50,36 +70,40 @@ def listed(s: State, who: str, card: str) -> list[str]:
     hand = s.seat(who).hand
     for c, least, counts, luxury in auction.bid_layout(s, who):
         if c == card:
-            sets = [auction.pick_coins(hand, n) for n in range(least, least + counts)] + ([hand] if luxury else [])
-            return [coins_word(x) for x in sets]
+            sets = [auction.pick_coins(hand, n) for n in range(least, least + counts)]
+            return [coins_word(x) for x in sets] + ([coins_word(hand, least - hand.total())] if luxury else [])
     return []
 
 
-def read_coins(word: str) -> Coins | None:
-    """The coin cards ``word`` names as how many of each back, in any order (``2s1w``, ``1wood-2stone``, ``w2s``),
-    or ``None`` when it names none (a back twice, a word that is no back, no back at all)."""
+def read_coins(word: str) -> Typed | None:
+    """The coin cards and luxury goods ``word`` names as how many of each back (and of ``luxury``), in any order
+    (``2s1w``, ``1wood-2stone``, ``w2s``, ``2w1l``), or ``None`` when it names none (a back twice, a word that is no
+    back, no back at all)."""
     text = SEPARATORS.sub("", word.strip().lower())
     counts: dict[str, int] = {}
     i = 0
     while i < len(text):
         digits = DIGITS.match(text, i).group()  # type: ignore[union-attr]
         i += len(digits)
-        kind = next((k for k in COIN_KINDS if text[i:i + 1] == k[0]), None)
+        kind = next((k for k in KINDS if text[i:i + 1] == k[0]), None)
         if kind is None or kind in counts or len(digits) > MAX_DIGITS:
             return None
         i += len(os.path.commonprefix([text[i:], kind]))
         counts[kind] = int(digits) if digits else 1
-    return Coins(**counts) if counts else None
+    if not counts:
+        return None
+    luxury = counts.pop(LUXURY, 0)
+    return Typed(Coins(**counts), luxury)
 
 
 def _reader(s: State, who: str, card: str, values: list[str]) -> Callable[[str], str | None]:
     def reads(word: str) -> str | None:
-        coins = read_coins(word)
-        if coins is None:
+        typed = read_coins(word)
+        if typed is None:
             return None
-        value = coins_word(coins)
+        value = coins_word(*typed)
         if value not in values:
-            why = auction.validate(s, BidPlaced(player=who, card=card, coins=coins))
+            why = auction.validate(s, BidPlaced(player=who, card=card, coins=typed.coins, luxury=typed.luxury))
             if why is not None:
                 raise Refused(why)
         return value
@@ -89,8 +113,8 @@ def _reader(s: State, who: str, card: str, values: list[str]) -> Callable[[str],
 
 def bid_steps(s: State, chosen: tuple[tuple[str, str], ...], prompt: str) -> Question | BidPlaced | None:
     """The coin-card step of a bid once its power card is chosen (its listed values, reading any other set), or the
-    bid made with a set it does not list; ``None`` where core.steps builds the bid from ``legal`` as before (the
-    power card, a listed set, a decision that is no new bid)."""
+    bid made with a set it does not list or with luxury goods; ``None`` where core.steps builds the bid from
+    ``legal`` as before (the power card, a listed set of coin cards alone, a decision that is no new bid)."""
     picked = dict(chosen)
     card, typed = picked.get("card"), picked.get("coins")
     who = auction.actor(s)
@@ -101,12 +125,13 @@ def bid_steps(s: State, chosen: tuple[tuple[str, str], ...], prompt: str) -> Que
         return None  # no bid may stand there: core.steps says so
     if typed is None:
         return Question("coins", prompt, tuple(Choice(v) for v in values), reads=_reader(s, who, card, values))
-    if typed in values:
-        return None
-    coins = read_coins(typed)
-    if coins is None or coins_word(coins) != typed:
-        raise Refused(f"{prompt}: {quoted(typed)} is no set of coin cards; type how many of each back, e.g. 2s1w")
-    bid = BidPlaced(player=who, card=card, coins=coins)
+    read = read_coins(typed)
+    if typed in values and read is not None and not read.luxury:
+        return None  # a listed set of coin cards alone: the bid ``legal`` lists
+    if read is None or coins_word(*read) != typed:
+        raise Refused(f"{prompt}: {quoted(typed)} is no set of coin cards; type how many of each back, and of luxury"
+                      " goods, e.g. 2s1w or 1w1l")
+    bid = BidPlaced(player=who, card=card, coins=read.coins, luxury=read.luxury)
     why = auction.validate(s, bid)
     if why is not None:
         raise Refused(why)
