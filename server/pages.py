@@ -3,8 +3,10 @@ small script each; nothing is loaded from the internet).
 
 - ``/``: the games with their status, and a form that creates one and shows its links.
 - ``/games/ID/seat#token=...``: a player's page (their own view, their legal decisions as buttons, or built a
-  step at a time through ``/steps`` when there are many (server/decide.py), undo, the game's record as they may
-  read it), or with the host's token the table's recorder's (chance entry, undo).
+  step at a time through ``/steps`` when there are many (server/decide.py), and on their turn a field taking the
+  decision typed as ``agon play`` takes it (``a02 2s1w``), posted as ``/act``'s ``choice`` with the buttons'
+  ``expect`` and the seat's own token; undo, the game's record as they may read it), or with the host's token the
+  table's recorder's (chance entry, undo).
   The token stays in the address's fragment, which browsers never send to a server or in a Referer.
 - ``/games/ID/watch``: for spectators: the study page (analysis/study.py) of the game as every player sees it
   (its lines, move list, score timeline and table; no hand, no face-down card, no deck order, no hidden draw),
@@ -47,6 +49,7 @@ table { border-collapse: collapse; } td, th { border: 1px solid #e3e3e3; padding
 vertical-align: top; } th { background: #fafafa; font-weight: 600; }
 #status { font-size: 1.1rem; padding: .5rem .8rem; background: #f4f6f8; border-left: 4px solid #0072B2; }
 #options button { display: block; margin: .25rem 0; text-align: left; font-size: .95rem; padding: .3rem .6rem; }
+#decide-form { margin: .4rem 0 .8rem; }
 #log { max-height: 22rem; overflow: auto; border: 1px solid #ddd; padding: .3rem .6rem; }
 #log p { margin: .15rem 0; overflow-wrap: anywhere; }
 .cols { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
@@ -226,6 +229,8 @@ function appendLog(row) { const log = document.getElementById("log");
 # A line longer than 120 columns is cut into adjacent pieces (""" then r""" on the next line), joined back by Python.
 SEAT_SCRIPT = (r"""
 let current = null;
+// the position the options were read at: a typed decision is sent expecting it, as a button's is
+let optionsAt = null;
 // a decision of many variants, built step by step (/steps): the steps taken, and those before each step back
 let chosen = [], earlier = [], stepsAt = null;
 async function readSteps() {
@@ -261,6 +266,7 @@ async function refresh() {
     const s = await call("GET", "");
     const o = await call("GET", "/options?brief=1");
     if (o.position !== stepsAt) { chosen = []; earlier = []; stepsAt = o.position; }
+    optionsAt = o.position;
     const q = o.stepwise ? await readSteps() : null;
     if (mine !== redraws) return;  // a newer redraw is under way
     const focused = document.activeElement;
@@ -288,6 +294,9 @@ async function refresh() {
     // the heading only over something: not on a page with no seat (no decision is its own), nor a finished game's
     document.getElementById("options-title").hidden = !box.children.length || (!s.host && !s.you);
     box.hidden = !box.children.length;
+    // a decision may be typed as agon play takes it, on the page of the seat deciding now (never the host's)
+    document.getElementById("decide-form").hidden = !(!s.host && s.you && s.pending.kind === "decision"
+      && s.pending.player === s.you);
     document.getElementById("chance").hidden = !(s.host && s.pending.kind === "chance" && s.table);
     const p = s.pending;  // what the host may type: the items to draw from, or dice (which have no items to list)
     if (p.kind === "chance") document.getElementById("chance-items").textContent = p.chance === "dice"
@@ -320,17 +329,26 @@ let errorAt = null;
 // sentence speaks of (a redraw the stream began meanwhile may be the one that draws, the act's own being dropped)
 const NEXT = {};
 function refused(e) { showError(e); errorAt = current ? current.event : null; }
+// whether it was recorded
 async function act(choice, expect) {
   showError(null); errorAt = null;
-  try { await call("POST", "/act", {choice: String(choice), expect}); clearTakenBack(); await refresh(); }
+  try { await call("POST", "/act", {choice: String(choice), expect}); clearTakenBack(); await refresh(); return true; }
   catch (e) {
-    if (e.status !== 409) { refused(e); return; }
+    if (e.status !== 409) { refused(e); return false; }
     // the game moved before this click arrived (another seat, an undo, or this seat's other page): the sentence
     // says how, in the page's words, and the page shows the game as it is now
     showError(e); errorAt = NEXT;
     await refresh();
+    return false;
   }
 }
+// the decision typed whole, as agon play takes it (server/api.py act reads it through the core service's steps),
+// sent with this seat's token; refused, it stays in the field to be put right
+document.getElementById("decide-form").onsubmit = async ev => { ev.preventDefault();
+  const input = document.getElementById("decide-input");
+  if (!input.value.trim()) { refused("type your decision first (its steps in order, as the buttons name them), or"
+    + " choose one of the buttons"); return; }
+  if (await act(input.value, optionsAt)) input.value = ""; };
 document.getElementById("chance-form").onsubmit = ev => { ev.preventDefault();
   const typed = document.getElementById("chance-input").value;
   // nothing typed: said in the page's words (the API's names its field, 'choice'), and nothing is sent
@@ -522,6 +540,11 @@ async def seat(request: Request) -> Response:
 <p id="taken-back" role="status" hidden></p>
 <div class="cols">
 <div><h2 id="options-title">Your decisions</h2><div id="options" role="group" aria-labelledby="options-title"></div>
+<form id="decide-form" aria-labelledby="decide-label" hidden><label id="decide-label" for="decide-input">or type
+ your decision</label>
+<input id="decide-input" size="30" autocomplete="off" spellcheck="false"
+ placeholder="its steps in order, each by a prefix">
+<button type="submit">record</button></form>
 <div id="chance" hidden><h2 id="chance-title">Chance outcome</h2><p class="muted" id="chance-items"></p>
 <form id="chance-form" aria-labelledby="chance-title"><input id="chance-input" size="30"
  placeholder="3 5, card ids, or seed" aria-labelledby="chance-title" aria-describedby="chance-items">

@@ -588,6 +588,40 @@ def test_a_peloponnes_payment_from_the_hand_shows_its_coin_cards_and_is_not_take
     assert client.post(f"/api/games/{gid}/undo", headers=bearer(g["host"]["token"])).status_code == 200
 
 
+def test_a_peloponnes_bid_typed_as_agon_play_takes_it_is_recorded_from_the_seats_own_token(client):
+    """The seat page's typed decision: the text agon play takes (``a09 1w1l``, a card, then coin cards and a luxury
+    good as one word) sent as the ``choice`` with the options' position, read through the core service's steps; a
+    bid the rules refuse is one sentence naming the rule, nothing recorded; the token of a seat not deciding, or
+    none, records nothing."""
+    g = client.post("/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"], "seed": 4}).json()
+    gid, tok = g["game"], {p: s["token"] for p, s in g["seats"].items()}
+    for n in (2, 5, 1):  # to round 2's auction (tests/test_bid_coins_typed.py): Ana holds one luxury good, Bo none
+        assert client.post(f"/api/games/{gid}/act", json={"choice": n}, headers=bearer(acting(client, g)[1])).is_success
+    page = {"Agon-Face": "page"}
+    at = client.get(f"/api/games/{gid}/options", params={"brief": "1"}, headers=bearer(tok["Ana"])).json()["position"]
+    depth = client.get(f"/api/games/{gid}").json()["event"]
+    r = client.post(f"/api/games/{gid}/act", json={"choice": "a04 1w2l", "expect": at},
+                    headers={**bearer(tok["Ana"]), **page})
+    assert r.status_code == 400 and r.json()["error"].startswith(
+        "bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury goods, not 2;") and "\n" not in r.json()["error"]
+    for headers in ({**bearer(tok["Bo"]), **page}, page):  # not Bo's turn; no token at all
+        r = client.post(f"/api/games/{gid}/act", json={"choice": "a09 1w1l", "expect": at}, headers=headers)
+        assert r.status_code in (401, 422), r.text
+    assert client.get(f"/api/games/{gid}").json()["event"] == depth
+    r = client.post(f"/api/games/{gid}/act", json={"choice": "a09 1w1l", "expect": at},
+                    headers={**bearer(tok["Ana"]), **page})
+    assert r.status_code == 200, r.text
+    [row] = r.json()["recorded"]
+    assert row["actor"] == "Ana" and row["text"].endswith("on Wheat Field (1 wood, 1 luxury).")  # her own backs
+    told = client.get(f"/api/games/{gid}/log", headers=bearer(tok["Bo"])).json()["events"][-1]["text"]
+    assert told == "Ana bids 2 (counting 2.5 with Market/Agora) on Wheat Field."  # Bo is told the count alone
+    at = client.get(f"/api/games/{gid}/options", params={"brief": "1"}, headers=bearer(tok["Bo"])).json()["position"]
+    r = client.post(f"/api/games/{gid}/act", json={"choice": "a04 2g1s", "expect": at},
+                    headers={**bearer(tok["Bo"]), **page})  # a mix of backs the list does not offer
+    assert r.status_code == 200, r.text
+    assert r.json()["recorded"][0]["text"].startswith("Bo bids 3 on Lion Gate (1 stone, 2 grain)")
+
+
 def test_an_adamastor_skill_learned_from_the_hand_shows_the_partner_that_card_and_is_not_taken_back(client):
     """Co-op Adamastor: a skill is learned from the hand into what both players share (rulebook 7 'Aprende
     habilidade', 9.3), and the view lists it as 'Title (n): skill', not by the name the hand row had. The learner

@@ -16,6 +16,7 @@ import pytest
 from agon.core import registry
 from agon.core.engine import PUBLIC
 from agon.core.service import Service
+from agon.events.peloponnes import BidPlaced, Coins
 from agon.events.store import Store
 from tests.hidden import hidden_identifiers, leaks, visible
 
@@ -150,6 +151,64 @@ def test_the_host_of_a_table_game_enters_chance_outcomes_on_their_page(browser, 
         assert not errors, errors
     finally:
         ctx.close()
+        svc.store.close()
+
+
+def test_a_decision_is_typed_on_the_seat_page_as_agon_play_takes_it(browser, server):
+    """Peloponnes: the deciding seat's page has a field for the decision typed whole (a card, then a mix of coin
+    cards and a luxury good no button lists); a refusal is shown as one sentence and the text is kept to be put
+    right; recorded, the field is cleared. The other seat's page has no such field, and its record names no back."""
+    base, url = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
+                                                    "seed": 4}).json()
+    gid = created["game"]
+    token = {p: s["token"] for p, s in created["seats"].items()}
+    for n in (2, 5, 1):  # to round 2's auction (tests/test_bid_coins_typed.py): Ana holds one luxury good
+        who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+        assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": token[who]},
+                          json={"choice": n}).status_code == 200
+    svc = Service(Store(url))
+    before = svc.load(gid).head.depth
+    errors: list[str] = []
+    contexts, pages = [], {}
+    try:
+        for who in ("Ana", "Bo"):
+            ctx, page = _context(browser, errors)
+            contexts.append(ctx)
+            page.goto(base + created["seats"][who]["link"])
+            _at(page, before)
+            _settled(page)
+            pages[who] = page
+        ana, bo = pages["Ana"], pages["Bo"]
+        assert not bo.is_visible("#decide-input")  # not Bo's turn: nothing to type
+        ana.wait_for_selector("#decide-input", state="visible")
+        assert ana.get_attribute("#decide-input", "placeholder") and ana.inner_text("#decide-form label") == (
+            "or type your decision")
+        ana.click("#decide-form button")  # nothing typed: said in the page's words, nothing sent
+        ana.wait_for_function("document.getElementById('error').textContent.length > 0")
+        assert ana.inner_text("#error").startswith("type your decision first")
+        ana.fill("#decide-input", "a04 1w2l")  # one luxury good more than Ana has
+        ana.press("#decide-input", "Enter")
+        ana.wait_for_function("document.getElementById('error').textContent.includes('Bens de Luxo')")
+        said = ana.inner_text("#error")
+        assert said.startswith("bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury goods, not 2") and "\n" not in said
+        assert ana.input_value("#decide-input") == "a04 1w2l" and svc.load(gid).head.depth == before
+        ana.fill("#decide-input", "a09 1w1l")
+        ana.press("#decide-input", "Enter")
+        _at(ana, before + 1)
+        assert svc.load(gid).events[-1] == BidPlaced(player="Ana", card="A09", coins=Coins(wood=1), luxury=1)
+        ana.wait_for_function("document.getElementById('decide-form').hidden")  # Bo's turn now
+        assert ana.input_value("#decide-input") == "" and ana.inner_text("#error") == ""
+        ana.wait_for_function("document.getElementById('log').textContent.includes('1 wood, 1 luxury')")
+        _at(bo, before + 1)
+        bo.wait_for_selector("#decide-input", state="visible")
+        _settled(bo, before + 1)
+        assert "Ana bids 2 (counting 2.5 with Market/Agora) on Wheat Field." in bo.inner_text("#log")
+        assert "luxury)" not in bo.inner_text("#log")  # the backs of Ana's bid are hers alone
+        assert not errors, errors
+    finally:
+        for ctx in contexts:
+            ctx.close()
         svc.store.close()
 
 
