@@ -1,7 +1,8 @@
 """At a Peloponnes table a player bids the coin cards they choose: ``legal`` lists one canonical set for each size
 (auction.pick_coins), but the words of a bid read any set the hand holds (``a02 1w2g``), so the record keeps in
 the hand the backs the player really kept, and a later payment from them is accepted (core/games/peloponnes/
-steps.py). A set the hand cannot pay is refused in one line naming the rule; the backs stay the bidder's own."""
+steps.py). Luxury goods used as coin cards go in the same word (``a09 1w1l``). A set the hand cannot pay, or
+luxury goods the player has not got, is refused in one line naming the rule; the backs stay the bidder's own."""
 
 from __future__ import annotations
 
@@ -180,3 +181,15 @@ def test_agon_play_records_a_bid_typed_with_the_coin_cards_after_the_card(agon):
     refused = agon("act", gid, "a02 2p", ok=False)  # Ana holds one people coin card
     assert refused.exit_code != 0 and refused.stderr.count("\n") == 1
     assert refused.stderr.startswith("error: bid (rulebook, 'Leilão'): Ana holds 3 stone, 1 grain, 1 people, not 2")
+
+
+def test_agon_play_and_act_take_a_luxury_good_in_the_word_of_coin_cards(agon):
+    made = agon("new", "peloponnes", "--player", "Ana", "--player", "Bo", "--seed", "4", "--json")
+    gid = json.loads(made.stdout)["id"]
+    for n in ("2", "5", "1"):  # to round 2's auction (``_ana_with_luxury``)
+        agon("act", gid, n)
+    refused = agon("act", gid, "a04 1w2l", ok=False)
+    assert refused.exit_code != 0 and refused.stderr.count("\n") == 1
+    assert refused.stderr.startswith("error: bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury goods, not 2;")
+    out = agon("play", gid, input="a09 1w1l\nq\n").stdout
+    assert "Ana bids 2 (counting 2.5 with Market/Agora) on Wheat Field (1 wood, 1 luxury)." in out
