@@ -143,7 +143,7 @@ def test_a_luxury_good_the_hand_has_not_is_refused_in_one_line_naming_the_rule_a
     with pytest.raises(ServiceError) as held:
         svc.act(gid, "a04 1w2l")
     said = str(held.value)
-    assert "\n" not in said and said.startswith("bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury goods, not 2;")
+    assert "\n" not in said and said.startswith("bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury good, not 2;")
     with pytest.raises(ServiceError, match=r"^bid \(rulebook, 'Leilão'\): the value of Lion Gate is 3, the minimum"):
         svc.act(gid, "a04 1w1l")  # a luxury good counts as one coin card, no more
     assert svc.load(gid).head.depth == depth
@@ -190,6 +190,6 @@ def test_agon_play_and_act_take_a_luxury_good_in_the_word_of_coin_cards(agon):
         agon("act", gid, n)
     refused = agon("act", gid, "a04 1w2l", ok=False)
     assert refused.exit_code != 0 and refused.stderr.count("\n") == 1
-    assert refused.stderr.startswith("error: bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury goods, not 2;")
+    assert refused.stderr.startswith("error: bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury good, not 2;")
     out = agon("play", gid, input="a09 1w1l\nq\n").stdout
     assert "Ana bids 2 (counting 2.5 with Market/Agora) on Wheat Field (1 wood, 1 luxury)." in out

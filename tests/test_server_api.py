@@ -603,7 +603,7 @@ def test_a_peloponnes_bid_typed_as_agon_play_takes_it_is_recorded_from_the_seats
     r = client.post(f"/api/games/{gid}/act", json={"choice": "a04 1w2l", "expect": at},
                     headers={**bearer(tok["Ana"]), **page})
     assert r.status_code == 400 and r.json()["error"].startswith(
-        "bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury goods, not 2;") and "\n" not in r.json()["error"]
+        "bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury good, not 2;") and "\n" not in r.json()["error"]
     for headers in ({**bearer(tok["Bo"]), **page}, page):  # not Bo's turn; no token at all
         r = client.post(f"/api/games/{gid}/act", json={"choice": "a09 1w1l", "expect": at}, headers=headers)
         assert r.status_code in (401, 422), r.text

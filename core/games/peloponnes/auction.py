@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 
 from agon.core.games.peloponnes.state import Bid, Draw, State, bid_bonus, conquest_price, replace
+from agon.core.words import counted
 from agon.events.peloponnes import COIN_KINDS, BidMoved, BidPlaced, BidWithdrawn, Coins, Passed
 
 PASS_DRAW = 3
@@ -141,7 +142,8 @@ def validate(s: State, e: BidPlaced | BidMoved | BidWithdrawn | Passed) -> str |
             if not seat.hand.covers(c):
                 return f"bid (rulebook, 'Leilão'): {e.player} holds {seat.hand.describe()}, not {c.describe()}"
             if e.luxury > seat.luxury:
-                return f"bid (rulebook, 'Bens de Luxo'): {e.player} has {seat.luxury} luxury goods, not {e.luxury}"
+                return (f"bid (rulebook, 'Bens de Luxo'): {e.player} has {counted(seat.luxury, 'luxury good')},"
+                        f" not {e.luxury}")
             if c.total() + e.luxury < 1:
                 return "bid (rulebook, 'Leilão'): a bid is at least one coin card"
             return placement_error(s, e.player, e.card, c.total() + e.luxury, "bid")

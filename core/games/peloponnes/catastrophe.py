@@ -73,7 +73,7 @@ def validate(s: State, e: CatastropheFaced) -> str | None:
     if cat == "decline" and lux:
         return f"{where}: the luxury goods are lost first, so they cannot cover the luxury card"
     if lux > seat.luxury:
-        return f"{where}: {player} has {seat.luxury} luxury goods, not {lux}"
+        return f"{where}: {player} has {counted(seat.luxury, 'luxury good')}, not {lux}"
     return None
 
 

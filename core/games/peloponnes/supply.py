@@ -64,7 +64,7 @@ def _payment_error(seat: Seat, need_w: int, need_s: int, wood: int, stone: int, 
     if wood > seat.hand.wood or stone > seat.hand.stone:
         return f"{where}: {seat.name} holds {seat.hand.wood} wood and {seat.hand.stone} stone coin cards"
     if luxury > seat.luxury:
-        return f"{where}: {seat.name} has {seat.luxury} luxury goods, not {luxury}"
+        return f"{where}: {seat.name} has {counted(seat.luxury, 'luxury good')}, not {luxury}"
     if wood > need_w or stone > need_s or wood + stone + luxury != need_w + need_s:
         return (
             f"{where}: {need_w} wood and {need_s} stone are missing after production; pay exactly that with coin"
@@ -182,7 +182,7 @@ def validate_feed(s: State, e: PopulationFed) -> str | None:
     if e.grain > seat.hand.grain or e.people > seat.hand.people:
         return f"{FEED}: {e.player} holds {seat.hand.grain} grain and {seat.hand.people} people coin cards"
     if e.luxury > seat.luxury:
-        return f"{FEED}: {e.player} has {seat.luxury} luxury goods, not {e.luxury}"
+        return f"{FEED}: {e.player} has {counted(seat.luxury, 'luxury good')}, not {e.luxury}"
     if e.removed and s.version >= REMOVE_ONLY_WHILE_HUNGRY and not removed_while_hungry(s, seat, e.removed):
         return (
             f"{FEED}: cards are removed only until the population equals the grain production; with"
