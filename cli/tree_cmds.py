@@ -34,13 +34,21 @@ def _where(line: Line) -> str:
     return f"branch {line.branch.name} is at event #{line.head.depth}: {line.status()}"
 
 
-@app.command(epilog=examples("agon undo 3f2a --steps 3 -b whatif", "agon undo 3f2a --to 40"))
+def _expect(what: str) -> Any:
+    """The --expect option of undo and redo: the position `agon options` printed, as `agon act --expect` takes it."""
+    return typer.Option("--expect", help=f"The position `agon options` printed (e.g. 12.a1b2c3d4): refuse the {what}"
+                        " if the line has moved since.")
+
+
+@app.command(epilog=examples("agon undo 3f2a --steps 3 -b whatif",
+                             "agon undo 3f2a --to 40 --expect 41.a1b2c3d4   # unless the line moved"))
 @friendly
 def undo(game: GameArg,
          steps: Annotated[int | None, typer.Option("--steps", "-n", help="How many steps (see above; default: 1).",
                                                    parser=whole(1, INT_MAX))] = None,
          to: Annotated[int | None, typer.Option("--to", help="Back to just after event N.", parser=EVENT)] = None,
-         branch: BranchOpt = None, as_json: JsonOpt = False) -> None:
+         branch: BranchOpt = None, expect: Annotated[str | None, _expect("undo")] = None,
+         as_json: JsonOpt = False) -> None:
     """Move the branch head back; nothing is deleted (`agon redo` comes back). Says what it took back.
 
     In a game played at a table (--table), a step is any event a person entered: a decision or a typed chance
@@ -50,7 +58,7 @@ def undo(game: GameArg,
         raise UsageFail("give either --to N (back to just after event N) or --steps N (back N steps), not both")
     svc = service()
     # the line after the undo (from its nearest snapshot) and the undone events alone: nothing else is read
-    line, taken = svc.undo_told(game, steps or 1, branch, to)
+    line, taken = svc.undo_told(game, steps or 1, branch, to, expect=expect)
     n = len(taken)
     if as_json:
         print_json({"undone": n, "branch": line.branch.name, "event": line.head.depth, "status": line.status(),
@@ -64,10 +72,11 @@ def undo(game: GameArg,
 
 @app.command(epilog=examples("agon redo 3f2a", "agon redo 3f2a -b whatif --json"))
 @friendly
-def redo(game: GameArg, branch: BranchOpt = None, as_json: JsonOpt = False) -> None:
+def redo(game: GameArg, branch: BranchOpt = None, expect: Annotated[str | None, _expect("redo")] = None,
+         as_json: JsonOpt = False) -> None:
     """Move the branch head forward again, to where the last undo took it from."""
     svc = service()
-    moved, n = svc.redo(game, branch)
+    moved, n = svc.redo(game, branch, expect=expect)
     now = svc.head_summary(svc.store.game(game).id, moved.name)  # where the undo left from: known, not replayed
     if as_json:
         print_json({"redone": n, "branch": moved.name, "event": now.events - 1, "status": now.status})

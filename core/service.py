@@ -652,14 +652,20 @@ def position_problem(line: Line, expect: str, words: Words = CLI_WORDS, moves: I
 
 
 UNDO_ANEW = "nothing was undone: look at the game as it stands and undo again if you still want to"
-"""How a refused undo whose line moved since the position its caller saw ends (the server's ``expect`` of /undo):
-the same on every face, since what to look at again is the game itself, not a list of options."""
+"""How a refused undo whose line moved since the position its caller saw ends (the server's ``expect`` of /undo,
+'agon undo --expect'): the same on every face, since what to look at again is the game itself, not a list of
+options."""
+
+REDO_ANEW = "nothing was redone: look at the game as it stands and redo again if you still want to"
+"""How a refused redo whose line moved since the position its caller saw ends ('agon redo --expect'), as
+``UNDO_ANEW`` ends a refused undo."""
 
 
 def _position(line: Line, expect: str, words: Words, moves: Iterable[HeadMove],
-              mark: Mark = plain_mark, undoing: bool = False) -> tuple[str | None, bool]:
+              mark: Mark = plain_mark, undoing: bool = False, redoing: bool = False) -> tuple[str | None, bool]:
     """``position_problem``, and whether it is that the line moved (a lost race) rather than a malformed position.
-    ``undoing``: ``expect`` came with an undo, whose refusal says nothing was undone (``UNDO_ANEW``)."""
+    ``undoing``: ``expect`` came with an undo, whose refusal says nothing was undone (``UNDO_ANEW``); ``redoing``:
+    with a redo (``REDO_ANEW``)."""
     words = words.at(line.game.id, line.ruleset.name, line)
     depth, sep, ident = expect.strip().partition(".")
     # At most the 8 hex digits a position shows: a longer prefix would let anyone who may name a position learn
@@ -676,7 +682,7 @@ def _position(line: Line, expect: str, words: Words, moves: Iterable[HeadMove],
         said = f"the line has moved since position {expect.strip()}: it is now at"
     else:
         said = f"the line was {done} since position {expect.strip()}: it is now at"
-    then = UNDO_ANEW if undoing else f"nothing was recorded: {words.anew}"
+    then = UNDO_ANEW if undoing else REDO_ANEW if redoing else f"nothing was recorded: {words.anew}"
     return f"{said} {position(line, mark)} ({line.status()}); {then}", True
 
 
@@ -689,11 +695,11 @@ def seeded_only(pending: Chance, ruleset: str) -> ServiceError:
 
 
 def check_position(line: Line, expect: str, words: Words = CLI_WORDS, moves: Iterable[HeadMove] = (),
-                   mark: Mark = plain_mark, undoing: bool = False) -> None:
+                   mark: Mark = plain_mark, undoing: bool = False, redoing: bool = False) -> None:
     """Raise unless ``line`` is still at position ``expect``: a line that moved is a lost race (``RaceLost``: the
     server's 409), a malformed position a ``ServiceError``. ``moves`` and ``mark``: as ``position_problem`` takes
-    them; ``undoing``: as ``_position`` does."""
-    problem, moved = _position(line, expect, words, moves, mark, undoing)
+    them; ``undoing`` and ``redoing``: as ``_position`` does."""
+    problem, moved = _position(line, expect, words, moves, mark, undoing, redoing)
     if problem:
         raise (RaceLost if moved else ServiceError)(problem)
 
@@ -1042,18 +1048,19 @@ class Service:
     # -- creating ----------------------------------------------------------------------------------------------
 
     def check_position(self, line: Line, expect: str, words: Words = CLI_WORDS, keyed: bool = False,
-                       undoing: bool = False) -> None:
+                       undoing: bool = False, redoing: bool = False) -> None:
         """``check_position`` with the line's head moves at hand, so that a line taken back by an undo, or put
         forward again by a redo, since ``expect`` is said to have been (a lost race: ``RaceLost``). ``keyed``:
-        ``expect`` is a position as the server shows it (``mark_of``), compared so; ``undoing``: ``expect`` came
-        with an undo (its refusal says nothing was undone)."""
+        ``expect`` is a position as the server shows it (``mark_of``), compared so; ``undoing`` (``redoing``):
+        ``expect`` came with an undo (a redo), and its refusal says nothing was undone (redone)."""
         def moves() -> Iterator[HeadMove]:
             try:
                 yield from self.store.head_moves_newest_first(line.game.id, line.branch.name)
             except StoreError:  # what moved it is then not told; that it moved still is
                 return
 
-        check_position(line, expect, words, moves(), self.mark_of(line.game.id) if keyed else plain_mark, undoing)
+        check_position(line, expect, words, moves(), self.mark_of(line.game.id) if keyed else plain_mark, undoing,
+                       redoing)
 
     def mark_of(self, game_id: str) -> Mark:
         """How the server shows the event ids of ``game_id`` to everyone it answers (``keyed_mark``), under the
@@ -1546,17 +1553,26 @@ class Service:
         return env.depth
 
     def undo_told(self, game_ref: str, steps_back: int = 1, branch: str | None = None, to: int | None = None,
-                  viewer: str | None = PUBLIC) -> tuple[Line, list[Recorded]]:
+                  viewer: str | None = PUBLIC, expect: str | None = None,
+                  words: Words = CLI_WORDS) -> tuple[Line, list[Recorded]]:
         """``undo``, then the line as it now stands and the events taken back, told as ``viewer`` may see them
         (what 'agon undo' prints). Only the undone events are read again (back from the old head by their parent
         links), and they are told forward from the new head's state, which ``load`` reads from the nearest state
-        snapshot: the cost does not grow with the line."""
+        snapshot: the cost does not grow with the line.
+
+        ``expect``: the ``position`` the caller saw (as ``record`` takes it): a line that has moved since is
+        refused (``RaceLost``, ending ``UNDO_ANEW``) and nothing is undone; the undo then expects the head checked
+        (the store's compare-and-swap), so a move between the check and the write is a lost race too."""
         self.writable(game_ref)
         game, b = self._head(game_ref, branch)
-        self._sound(game.id, b.name)  # a damaged line is refused before its head moves, not after
-        moved, n = self.undo(game.id, steps_back, b.name, expect_head=b.head_id, to=to)
+        read = self.load(game.id, b.name)
+        read.state  # noqa: B018 - a damaged line is refused before its head moves, not after (as ``_sound``)
+        if expect is not None:
+            self.check_position(read, expect, words, undoing=True)
+        head = read.head.id
+        moved, n = self.undo(game.id, steps_back, b.name, expect_head=head, to=to)
         line = self.load(game.id, moved.name)
-        undone = self.store.back_from(game.id, b.head_id, n)
+        undone = self.store.back_from(game.id, head, n)
         rs, codec = line.ruleset, line.codec
         current = {t: codec.version_of(t) for t in codec.by_tag}
         state, out = line.state, []
@@ -1629,17 +1645,26 @@ class Service:
         its snapshots from then on, so that the next undo or redo reads only the tail again, not the whole line."""
         self.load(game_id, branch).state  # noqa: B018 - folded for the snapshots it keeps
 
-    def redo(self, game_ref: str, branch: str | None = None, line: Line | None = None) -> tuple[BranchInfo, int]:
+    def redo(self, game_ref: str, branch: str | None = None, line: Line | None = None, expect: str | None = None,
+             words: Words = CLI_WORDS) -> tuple[BranchInfo, int]:
         """Move the head on to where the last undo not yet redone took it from. ``line``: the line as the caller
         has just read it (the server reads it to check the seat): while it is the branch's line at its head now,
         folding it (once, if it is not yet) checks that the line reads, instead of reading it again. Either way
-        the head moves only from the head just read (the store's compare-and-swap)."""
+        the head moves only from the head just read (the store's compare-and-swap). ``expect``: the ``position``
+        the caller saw (as ``undo_told`` takes it): a line that has moved since is refused (``RaceLost``, ending
+        ``REDO_ANEW``), so a stale redo never brings back a second undo after someone else's redo."""
         self.writable(game_ref)
         game, b = self._head(game_ref, branch)
+        if expect is not None and line is None:
+            line = self.load(game.id, b.name)
+            b = line.branch  # the head checked below is the one the compare-and-swap expects
         if line is not None and (line.game.id, line.branch.name, line.head.id) == (game.id, b.name, b.head_id):
             line.state  # noqa: B018 - a damaged line is refused (Damaged) before its head moves
         else:
             self._sound(game.id, b.name)  # a damaged line is refused before its head moves
+        if expect is not None:
+            assert line is not None
+            self.check_position(line, expect, words, redoing=True)
         target = self.redo_target(game.id, b.name, b.head_id)
         if target is None:
             raise NotNow(self._no_redo(game, b))

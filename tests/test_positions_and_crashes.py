@@ -226,3 +226,78 @@ def test_broken_json_typed_for_a_chance_says_what_a_chance_takes_not_an_option_n
     said = str(e.value)
     assert said.startswith("the choice is not valid JSON") and "agon options" not in said, said
     assert said.endswith(f"; type the outcome ({line.pending.describe()}) or 'seed' or an event as JSON"), said
+
+
+def _pos(agon, gid: str) -> str:
+    return json.loads(agon("options", gid, "--json").stdout)["position"]
+
+
+def test_undo_expect_refuses_a_line_that_moved_and_leaves_the_head_where_it_is(agon):
+    """Two terminals recording at one table: an undo typed for the position one of them saw is refused once the
+    other has recorded a decision since, not taken as an undo of that decision."""
+    gid = two_people(agon)
+    agon("act", gid, "2")  # ann decides
+    seen = _pos(agon, gid)  # the first terminal reads this, to take ann's decision back
+    agon("act", gid, "2")  # the second records bob's decision meanwhile
+    now = _pos(agon, gid)
+    before = agon("log", gid, "--json").stdout
+    r = agon("undo", gid, "--expect", seen, ok=False)
+    assert r.exit_code == 1 and r.stdout == ""
+    assert len(r.stderr.strip().splitlines()) == 1
+    assert f"the line has moved since position {seen}: it is now at {now} (" in r.stderr
+    assert r.stderr.rstrip().endswith("nothing was undone: look at the game as it stands and undo again if you"
+                                      " still want to")
+    assert agon("log", gid, "--json").stdout == before and _pos(agon, gid) == now
+    r = agon("undo", gid, "--expect", seen, "--json", ok=False)  # --json: the error as the command's others
+    assert r.exit_code == 1 and "nothing was undone" in json.loads(r.stderr)["error"]
+    # the position as it stands now: the undo is done (bob's decision, the last one, taken back)
+    out = agon("undo", gid, "--expect", now).stdout
+    assert out.startswith("Undid 1 event:") and "bob" in out
+    assert _pos(agon, gid) == seen
+
+
+def test_undo_expect_says_someone_else_undid_first(agon):
+    gid = two_people(agon)
+    agon("act", gid, "2")
+    agon("act", gid, "2")
+    seen = _pos(agon, gid)  # both terminals see bob's decision recorded; both mean to take it back
+    agon("undo", gid)  # the first does
+    back = _pos(agon, gid)
+    r = agon("undo", gid, "--expect", seen, ok=False)  # the second would take back ann's decision too
+    assert r.exit_code == 1
+    assert f"the line was taken back (an undo) since position {seen}: it is now at {back} (" in r.stderr
+    assert "nothing was undone" in r.stderr and _pos(agon, gid) == back
+
+
+@pytest.mark.parametrize("bad", ["12", "x.abcd", "3.zz", "3.ab"])
+def test_undo_and_redo_refuse_a_malformed_position_as_act_does(agon, bad):
+    gid = two_people(agon)
+    agon("act", gid, "2")
+    agon("undo", gid)
+    now = _pos(agon, gid)
+    said = agon("act", gid, "1", "--expect", bad, ok=False).stderr
+    for command in ("undo", "redo"):
+        r = agon(command, gid, "--expect", bad, ok=False)
+        assert r.exit_code == 1 and "is not a position" in r.stderr and r.stderr == said
+        assert _pos(agon, gid) == now
+
+
+def test_redo_expect_refuses_a_second_redo_typed_for_a_position_someone_else_redid(agon):
+    """After two undos both terminals see the line taken back; the first redoes: the second's redo, typed for what
+    it saw, would bring back the other undo too, and is refused."""
+    gid = two_people(agon)
+    agon("act", gid, "2")
+    agon("act", gid, "2")
+    agon("undo", gid)
+    agon("undo", gid)
+    seen = _pos(agon, gid)
+    agon("redo", gid)
+    now = _pos(agon, gid)
+    r = agon("redo", gid, "--expect", seen, ok=False)
+    assert r.exit_code == 1
+    assert f"the line was put forward again (a redo) since position {seen}: it is now at {now} (" in r.stderr
+    assert r.stderr.rstrip().endswith("nothing was redone: look at the game as it stands and redo again if you"
+                                      " still want to")
+    assert _pos(agon, gid) == now
+    assert agon("redo", gid, "--expect", now).stdout.startswith("Redid 1 event;")
+    assert _pos(agon, gid) != now
