@@ -25,6 +25,16 @@ def agon_command() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "agon"]
 
 
+def sigint_default() -> None:
+    """For a child's ``preexec_fn``: Ctrl-C (SIGINT) handled as a terminal's user would have it. A shell starts a
+    background job with SIGINT ignored (``cmd &`` without job control, as a CI script may run the tests), a child
+    inherits that, and Python then never turns SIGINT into KeyboardInterrupt: the Ctrl-C tests below would test
+    how the tests were started, not agon."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.fixture
 def table(sqlite_svc, tmp_path):
     """A 3-player Perikles game at a table, and a way to open ``agon play`` on it in a pty."""
@@ -36,7 +46,7 @@ def table(sqlite_svc, tmp_path):
         # a terminal wide enough that no message asserted on below is folded (tests/test_cli_widths.py folds them)
         env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="250", NO_COLOR="1")
         child = pexpect.spawn(cmd[0], [*cmd[1:], "play", game], env=env, encoding="utf-8", timeout=60,
-                              dimensions=(60, 250))
+                              dimensions=(60, 250), preexec_fn=sigint_default)
         child.expect(PROMPT)
         return child
 
@@ -251,7 +261,7 @@ def test_play_shows_a_person_only_their_own_view(sqlite_svc, tmp_path):
     cmd = agon_command()
     env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="250", NO_COLOR="1")  # as in ``table``
     child = pexpect.spawn(cmd[0], [*cmd[1:], "play", game], env=env, encoding="utf-8", timeout=60,
-                          dimensions=(60, 250))
+                          dimensions=(60, 250), preexec_fn=sigint_default)
     child.logfile_read = seen = io.StringIO()
     for typed in ("state", "log", "1", "state", "log", "q"):
         child.expect(PROMPT)
@@ -470,7 +480,7 @@ def test_ctrl_c_at_a_prompt_read_from_a_pipe_ends_play_with_status_130_too(table
     cmd = agon_command()
     env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="250", NO_COLOR="1")
     proc = subprocess.Popen([*cmd, "play", game], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, text=True)
+                            stderr=subprocess.PIPE, env=env, text=True, preexec_fn=sigint_default)
     out = ""
     while PROMPT not in out:
         ch = proc.stdout.read(1)
@@ -495,7 +505,7 @@ def test_ctrl_c_at_replay_pause_ends_it_with_status_130_and_the_line_every_comma
     cmd = [*agon_command(), "replay", game, "--pause"]
     env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="250", NO_COLOR="1")
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                            text=True)
+                            text=True, preexec_fn=sigint_default)
     out = ""
     while "Enter for the next step" not in out:
         ch = proc.stdout.read(1)
