@@ -1475,6 +1475,15 @@ class Service:
         assert isinstance(created, GameCreated)
         return self._with_cards(game.id, created)
 
+    def _still_at(self, game: GameInfo, b: BranchInfo, expect_head: str | None, done: str) -> None:
+        """Refuse (``RaceLost``) a head move expecting ``b`` at ``expect_head`` (the head its caller read) when it
+        is at another: the sentence tells what moved it and that nothing was ``done`` ('undone', 'redone')."""
+        if expect_head is not None and b.head_id != expect_head:
+            by = moved_since(self.store.head_moves_newest_first(game.id, b.name), expect_head)
+            who = someone(by).replace("{", "{{").replace("}", "}}")  # a template's text: its own braces kept
+            raise RaceLost(f"branch {b.name!r} of game {game.id} moved", f" while this {{asking}} ran ({who}); nothing"
+                           f" was {done}: look at the game again and retry", game=game.id)
+
     def undo(self, game_ref: str, steps_back: int = 1, branch: str | None = None,
              expect_head: str | None = None, to: int | None = None) -> tuple[BranchInfo, int]:
         """Move the head back. With ``to``: to just after event ``to``. Else before the last ``steps_back`` steps:
@@ -1488,11 +1497,7 @@ class Service:
         if steps_back < 1:
             raise ServiceError("--steps must be at least 1")
         game, b = self._head(game_ref, branch)
-        if expect_head is not None and b.head_id != expect_head:
-            by = moved_since(self.store.head_moves_newest_first(game.id, b.name), expect_head)
-            who = someone(by).replace("{", "{{").replace("}", "}}")  # a template's text: its own braces kept
-            raise RaceLost(f"branch {b.name!r} of game {game.id} moved", f" while this {{asking}} ran ({who}); nothing"
-                           " was undone: look at the game again and retry", game=game.id)
+        self._still_at(game, b, expect_head, "undone")
         if to is None and steps_back == 1:
             start = self._entry_start(game.id, b.name, b.head_id)
             if start is not None:
@@ -1646,15 +1651,18 @@ class Service:
         self.load(game_id, branch).state  # noqa: B018 - folded for the snapshots it keeps
 
     def redo(self, game_ref: str, branch: str | None = None, line: Line | None = None, expect: str | None = None,
-             words: Words = CLI_WORDS) -> tuple[BranchInfo, int]:
+             words: Words = CLI_WORDS, expect_head: str | None = None) -> tuple[BranchInfo, int]:
         """Move the head on to where the last undo not yet redone took it from. ``line``: the line as the caller
         has just read it (the server reads it to check the seat): while it is the branch's line at its head now,
         folding it (once, if it is not yet) checks that the line reads, instead of reading it again. Either way
         the head moves only from the head just read (the store's compare-and-swap). ``expect``: the ``position``
         the caller saw (as ``undo_told`` takes it): a line that has moved since is refused (``RaceLost``, ending
-        ``REDO_ANEW``), so a stale redo never brings back a second undo after someone else's redo."""
+        ``REDO_ANEW``), so a stale redo never brings back a second undo after someone else's redo. ``expect_head``
+        (as ``undo`` takes it): redoes only while the head is still that event (the caller checked its position
+        there: the server's ``expect``), ``RaceLost`` otherwise."""
         self.writable(game_ref)
         game, b = self._head(game_ref, branch)
+        self._still_at(game, b, expect_head, "redone")
         if expect is not None and line is None:
             line = self.load(game.id, b.name)
             b = line.branch  # the head checked below is the one the compare-and-swap expects

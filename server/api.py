@@ -34,6 +34,7 @@ from agon.core import steps as steps_mod
 from agon.core.bots import bots_of
 from agon.core.engine import PUBLIC, Chance, Decision, Step, option_text
 from agon.core.service import (
+    REDO_ANEW,
     UNDO_ANEW,
     Line,
     Mark,
@@ -674,21 +675,21 @@ def act(call: Call) -> Any:
             "pending": pending_for(now, seat)}
 
 
-def expected(call: Call, line: Line, undoing: bool = False) -> str | None:
+def expected(call: Call, line: Line, undoing: bool = False, redoing: bool = False) -> str | None:
     """The body's ``expect`` (held to its schema: a position as the server shows it, or an event number), checked
     against ``line`` as read: a game moved since is a lost race (409) before anything else is judged; else the
     line's keyed position, or None when no ``expect`` was given. ``undoing``: the request is an undo (its refusal
-    says nothing was undone, not recorded)."""
+    says nothing was undone, not recorded); ``redoing``: a redo (nothing was redone)."""
     expect = call.body.get("expect")
     if isinstance(expect, int):  # an event number: this line's position then
         if expect != line.head.depth:  # a line shorter than it was is one taken back since (an undo)
             how = "moved on" if expect < line.head.depth else "was taken back (an undo)"
-            then = UNDO_ANEW if undoing else (
+            then = UNDO_ANEW if undoing else REDO_ANEW if redoing else (
                 f"nothing was recorded: {call.words.at(line.game.id, line.ruleset.name, line).anew}")
             raise RaceLost(f"the game {how} since event #{expect} (it is at #{line.head.depth}); {then}")
         return call.svc.shown_position(line)
     if isinstance(expect, str):
-        call.svc.check_position(line, expect, call.words, keyed=True, undoing=undoing)
+        call.svc.check_position(line, expect, call.words, keyed=True, undoing=undoing, redoing=redoing)
         return expect
     return None
 
@@ -721,10 +722,15 @@ def undo(call: Call) -> Any:
 
 
 def redo(call: Call) -> Any:
-    """Redo the last undo (host only)."""
+    """Redo the last undo (host only). With ``expect`` (as /undo takes it), only while the game still stands where
+    the caller saw it: a click on redo just after another redo (the host's other page) or a move is refused (409),
+    not taken as a redo of a second undo the caller did not see undone."""
     line, seat = load(call)
     need_host(seat, "redo")
-    _, n = call.svc.redo(line.game.id, line.branch.name, line=line)  # the line just read: not read again to check
+    checked = expected(call, line, redoing=True)  # the game moved since the position the caller saw: 409
+    # the line just read: not read again to check; with 'expect', the head moves only from the one checked here
+    _, n = call.svc.redo(line.game.id, line.branch.name, line=line,
+                         expect_head=None if checked is None else line.head.id)
     # the line redone continues the one read: the line cache folds only the events brought back
     now = call.lines.get(call.svc, line.game.id, line.branch.name) if call.lines else call.svc.load(
         line.game.id, line.branch.name)

@@ -105,9 +105,11 @@ ROUTES: list[Op] = [
                       " host may",
                  409: "someone else moved the line first, the game moved since 'expect' (nothing was undone), or"
                       " the host's undo finds nothing to take back on it"}),
-    _post("/api/games/{game}/redo", api.redo, "Redo the last undo.", "the host", Answer("Redone"), (401, 403, 409),
-          body=schemas.REDO, notes={409: "nothing to redo (the sentence says why, and where the line goes on), or"
-                                         " someone else moved the line first"}),
+    _post("/api/games/{game}/redo", api.redo,
+          "Redo the last undo; with 'expect', only while the game stands where the caller saw it.", "the host",
+          Answer("Redone"), (401, 403, 409), body=schemas.REDO, example={"expect": "12.a1b2c3d4"},
+          notes={409: "nothing to redo (the sentence says why, and where the line goes on), the game moved since"
+                      " 'expect' (nothing was redone), or someone else moved the line first"}),
     _get("/api/games/{game}/branches", api.list_branches, "The game's lines.", "anyone", Answer("Branches"),
          (403,)),
     _post("/api/games/{game}/branch", api.make_branch, "A new line, made the one played.", "the host",

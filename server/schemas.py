@@ -171,7 +171,10 @@ UNDO = body({"steps": {"type": "integer", "minimum": 1, "description": "the host
              "expect": {"anyOf": EXPECT,
                         "description": "the 'position' the game was seen at (as /act takes it), or its event number:"
                                        " 409 and nothing undone if the game moved since"}})
-REDO = body({"branch": BRANCH_FIELD})
+REDO = body({"branch": BRANCH_FIELD,
+             "expect": {"anyOf": EXPECT,
+                        "description": "the 'position' the game was seen at (as /undo takes it), or its event number:"
+                                       " 409 and nothing redone if the game moved since"}})
 MAKE_BRANCH = body({
     "name": {"type": "string", "minLength": 1, "description": "the new branch's name"},
     "at": {"type": "integer", "minimum": 0, "description": "the event it starts after (default: the head)"},
