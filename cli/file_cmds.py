@@ -28,7 +28,9 @@ from agon.cli.common import (
     told,
     write_file,
 )
+from agon.core.service import ServiceError
 from agon.core.words import counted
+from agon.events.store import StoreError
 
 app = typer.Typer()
 
@@ -95,56 +97,112 @@ def export(
         screen.print(left_out, markup=False)
 
 
-@app.command("import", epilog=examples("agon import game.jsonl", "agon --db other.db import game.jsonl --json"))
+@app.command("import", epilog=examples("agon import game.jsonl",
+                                       "agon --db club.db import club/*.jsonl --json   # every file of a folder"))
 @friendly
 def import_(
-    file: Annotated[Path, typer.Argument(help="A file written by `agon export` (-: read it from standard input).")],
+    files: Annotated[list[Path], typer.Argument(
+        help="Files written by `agon export`, one game each (-: read one from standard input).", metavar="FILE...")],
     trust: Annotated[Path | None, typer.Option(
         "--trust", help="A public key file (.pub from `agon keygen`): refuse the file unless that key signed it.")
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Import a game written by `agon export` (the whole game, or one line). A game already stored (the same first
-    event) is not duplicated: only what the file has more is added. A file that is truncated, reordered, edited,
-    does not replay cleanly or contradicts the stored game is refused whole."""
-    stdin = str(file) == "-"
-    if not stdin:
-        input_file(file, "game file", "; give a file written by `agon export GAME -o FILE`")
+    """Import games written by `agon export` (each file a whole game, or one line). A game already stored (the same
+    first event) is not duplicated: only what the file has more is added. A file that is truncated, reordered,
+    edited, does not replay cleanly or contradicts the stored game is refused whole; of several files, each is
+    judged before any is imported, so one that is refused imports none."""
+    hint = "; give a file written by `agon export GAME -o FILE`"
+    if len(files) > 1 and any(str(f) == "-" for f in files):
+        raise Fail("standard input (-) is read alone; give it as the only FILE, or give files only")
+    for file in files:
+        if str(file) != "-":
+            input_file(file, "game file", hint)
     if trust is not None:
         input_file(trust, "public key file", "; `agon keygen FILE` writes FILE.pub")
     from agon.core import signing
-    from agon.core.transfer import import_file, read_export
 
     try:
         trusted = signing.public_hex(trust) if trust is not None else None
     except signing.SignatureError as e:
         raise Fail(str(e)) from None
+    if len(files) == 1:
+        reported = [_import_one(files[0], trusted)]
+    else:
+        for file in files:  # judged before the store opens and before any is imported; read again to import, so
+            _judged(file, trusted)  # that a club's history of hundreds of games is never held whole in memory
+        reported = []
+        for done, file in enumerate(files):
+            try:
+                reported.append(_import_one(file, trusted))
+            except (Fail, ServiceError, StoreError) as e:
+                before = f"; the {counted(done, 'file')} before it {'was' if done == 1 else 'were'} imported"
+                raise _named(e, file, before + " (importing them again adds nothing)" if done else "") from None
+    sentences = [report.pop("said") for report in reported]
+    if as_json:
+        print_json(reported[0] if len(files) == 1 else reported)
+        return
+    for report, said in zip(reported, sentences, strict=True):
+        console.print(report["id"])
+        console.print(said, markup=False)
+        if report["trusted"]:
+            console.print(f"Signed by the trusted key {trusted[:16]}...")
+        elif report["signed_by"]:
+            console.print(f"Signed by key {report['signed_by'][:16]}..., which no --trust names: the signature"
+                          " proves only that the file is unchanged since that key signed it; --trust SENDER.pub"
+                          " requires your sender's key.")
+    if len(files) > 1:
+        outcomes = [r["outcome"] for r in reported]
+        parts = {"new": counted(outcomes.count("new"), "new game"),
+                 "extended": f"{counted(outcomes.count('extended'), 'game')} added to",
+                 "unchanged": f"{outcomes.count('unchanged')} with nothing new"}
+        said = ", ".join(v for k, v in parts.items() if k in outcomes)
+        console.print(f"{counted(len(files), 'file')} imported: {said}.")
+
+
+def _named(e: Exception, file: Path, then: str = "") -> Exception:
+    """The import's refusal ``e`` naming ``file`` (of several given, which one was refused), ``then`` added: an
+    exception of the same kind, so that its hints are given this command's --db as before."""
+    said = str(e)
+    return type(e)(f"cannot import {file}: {said.removeprefix('cannot import: ')}{then}")
+
+
+def _read(file: Path) -> bytes:
+    stdin = str(file) == "-"
     data = read_input(None if stdin else file, "game file", MAX_GAME_FILE,
                       "; give a file written by `agon export GAME -o FILE`")
     if not data:
         raise Fail(f"{'standard input' if stdin else f'game file {file}'} is empty; give what `agon export GAME`"
                    " wrote")
+    return data
+
+
+def _judged(file: Path, trusted: str | None):
+    """``file`` read and judged as far as no store is needed (``read_export``), naming the file when refused."""
+    from agon.core.transfer import read_export
+
+    try:
+        return read_export(_read(file), trust=trusted, no_store=no_store_yet())
+    except (Fail, ServiceError, StoreError) as e:
+        raise _named(e, file) from None
+
+
+def _import_one(file: Path, trusted: str | None) -> dict:
+    """Import ``file``: what the command prints of it (``--json``'s object, and the sentence as ``said``)."""
+    from agon.core.transfer import import_file, read_export
+
     # judged before the store opens: a refused file makes no store where there is none
-    exported = read_export(data, trust=trusted, no_store=no_store_yet())
+    exported = read_export(_read(file), trust=trusted, no_store=no_store_yet())
     svc = service(starts=True)
     report = import_file(svc, exported)
     signer = trusted or exported.signed_by  # checked by the read already: the key it names, if any
     line = svc.load(report.game_id, report.branch or None)  # a line's file: the branch its events are on
-    if as_json:
-        print_json({"id": report.game_id, "outcome": report.outcome, "added": {
-            "events": report.events, "branches": report.branches, "moves": report.moves, "notes": report.notes},
-            "passed_switches": report.passed, "ruleset": line.ruleset.name, "branch": line.branch.name,
-            "events": svc.store.event_count(report.game_id),
-            "status": line.status(), "signed_by": signer, "trusted": bool(trusted)})
-        return
-    console.print(report.game_id)
-    console.print(f"{report.sentence()}. {line.ruleset.title}, branch {line.branch.name}: {line.status()}",
-                  markup=False)
-    if trusted:
-        console.print(f"Signed by the trusted key {trusted[:16]}...")
-    elif signer:
-        console.print(f"Signed by key {signer[:16]}..., which no --trust names: the signature proves only that the"
-                      " file is unchanged since that key signed it; --trust SENDER.pub requires your sender's key.")
+    return {"id": report.game_id, "outcome": report.outcome, "added": {
+        "events": report.events, "branches": report.branches, "moves": report.moves, "notes": report.notes},
+        "passed_switches": report.passed, "ruleset": line.ruleset.name, "branch": line.branch.name,
+        "events": svc.store.event_count(report.game_id),
+        "status": line.status(), "signed_by": signer, "trusted": bool(trusted),
+        "said": f"{report.sentence()}. {line.ruleset.title}, branch {line.branch.name}: {line.status()}"}
 
 
 @app.command(epilog=examples("agon keygen ~/.agon/key   # writes key and key.pub",

@@ -1,0 +1,49 @@
+"""A club's history moves between stores as one file per game: `agon import` takes several files at once (a shell
+glob of a folder), judging every file before it imports any."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+@pytest.fixture
+def exported(agon, tmp_path) -> list[str]:
+    """Three Peloponnes games recorded in a SQLite store, each exported to a file of its own (their names)."""
+    agon("--db", "source.db", "demo", "peloponnes", "--games", "3", "--seed", "5")
+    games = [g["id"] for g in json.loads(agon("--db", "source.db", "games", "--json").stdout)]
+    (tmp_path / "club").mkdir()
+    for g in games:
+        agon("--db", "source.db", "export", g, "-o", f"club/{g}.jsonl")
+    return [f"club/{g}.jsonl" for g in games]
+
+
+def test_several_files_import_in_one_command_into_either_store(agon, exported, store_url):
+    r = agon("--db", store_url, "import", *exported)
+    assert r.stdout.splitlines()[-1] == "3 files imported: 3 new games.", r.stdout
+    listed = json.loads(agon("--db", store_url, "games", "--json").stdout)
+    assert sorted(g["id"] for g in listed) == sorted(f.removeprefix("club/").removesuffix(".jsonl") for f in exported)
+    assert "3 games checked: every hash matches" in agon("--db", store_url, "verify").stdout
+    again = agon("--db", store_url, "import", *exported, "--json")
+    assert [g["outcome"] for g in json.loads(again.stdout)] == ["unchanged"] * 3
+
+
+def test_one_refused_file_among_several_imports_none_and_names_it(agon, exported, tmp_path):
+    bad = tmp_path / "club" / "bad.jsonl"
+    good = (tmp_path / exported[0]).read_bytes()
+    bad.write_bytes(good + b"{}\n")
+    r = agon("--db", "target.db", "import", exported[1], "club/bad.jsonl", exported[2], ok=False)
+    assert r.exit_code == 1 and r.stdout == ""
+    after = len(good.splitlines()) + 1
+    assert r.stderr.strip() == (f"error: cannot import club/bad.jsonl: line {after} follows the end of the game (the"
+                                " trailer): the file was edited; nothing was imported"), r.stderr
+    assert not (tmp_path / "target.db").exists()  # judged before any was imported: no store made
+
+
+def test_standard_input_among_files_is_refused(agon, exported, tmp_path):
+    r = agon("--db", "target.db", "import", exported[0], "-", ok=False)
+    assert r.exit_code == 1
+    assert r.stderr.strip() == "error: standard input (-) is read alone; give it as the only FILE, or give files only"
+    assert not (tmp_path / "target.db").exists()
+
