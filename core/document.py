@@ -220,6 +220,14 @@ def is_document(data: bytes) -> bool:
     return isinstance(first, dict) and "kind" in first and first["kind"] != "cards"  # a line file's card set
 
 
+def _another_header(raw: bytes) -> bool:
+    """Whether ``raw`` is an export's header line (one more game's file begins there)."""
+    try:
+        return isinstance(_decoder.decode(raw), Header)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return False
+
+
 def read(data: bytes) -> Document:
     """Parse and check a document (see the module's docstring for what is checked). Raises DocumentError."""
     lines = data.split(b"\n")
@@ -240,6 +248,12 @@ def read(data: bytes) -> Document:
     for lineno, raw in enumerate(lines, start=1):
         where = f"line {lineno}"
         if trailer is not None:
+            if raw.startswith(b'{"kind":"header"') and _another_header(raw):
+                # exports written one after another into one file (`for g in ...; do agon export $g; done > f`)
+                raise DocumentError(f"{where} begins another game's export after the end of the first: the file"
+                                    " holds several exports one after another; write each game to a file of its"
+                                    " own (`agon --db STORE export GAME -o FILE` in the store it comes from) and"
+                                    " import them together (`agon import FILE...` takes several)")
             raise DocumentError(f"{where} follows the end of the game (the trailer): the file was edited")
         try:
             item = _decoder.decode(raw)

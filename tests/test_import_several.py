@@ -1,5 +1,6 @@
 """A club's history moves between stores as one file per game: `agon import` takes several files at once (a shell
-glob of a folder), judging every file before it imports any."""
+glob of a folder), judging every file before it imports any, and a file that holds several exports one after
+another (`agon export` run in a loop into one file) is refused saying so, not as an edited file."""
 
 from __future__ import annotations
 
@@ -47,3 +48,14 @@ def test_standard_input_among_files_is_refused(agon, exported, tmp_path):
     assert r.stderr.strip() == "error: standard input (-) is read alone; give it as the only FILE, or give files only"
     assert not (tmp_path / "target.db").exists()
 
+
+def test_exports_written_one_after_another_into_one_file_are_refused_saying_so(agon, exported, tmp_path):
+    joined = b"".join((tmp_path / f).read_bytes() for f in exported)
+    r = agon("--db", "target.db", "import", "-", input=joined.decode(), ok=False)
+    assert r.exit_code == 1
+    said = r.stderr.strip()
+    assert said.startswith("error: cannot import: line ") and " begins another game's export after the end of the" \
+        " first: the file holds several exports one after another; " in said, said
+    assert "(`agon --db target.db import FILE...` takes several); nothing was imported" in said
+    assert "was edited" not in said
+    assert not (tmp_path / "target.db").exists()
