@@ -11,7 +11,6 @@ from rich.markup import escape
 from agon.cli.common import (
     MAX_GAME_FILE,
     Fail,
-    GameArg,
     JsonOpt,
     branch_name,
     cited,
@@ -35,14 +34,19 @@ from agon.events.store import StoreError
 app = typer.Typer()
 
 
-@app.command(epilog=examples("agon export 3f2a -o game.jsonl", "agon export 3f2a -b whatif > whatif.jsonl"))
+@app.command(epilog=examples("agon export 3f2a -o game.jsonl",
+                             "agon export -o club/   # every game of the store, one file each"))
 @friendly
 def export(
-    game: GameArg,
+    game: Annotated[str | None, typer.Argument(
+        help="Game id (or a unique prefix); without one, every game of the store, each to a file of its own in the"
+        " folder -o names.")] = None,
     branch: Annotated[str | None, typer.Option(
         "--branch", "-b", help="Write only this line, one event per line (default: the whole game).",
         parser=branch_name)] = None,
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: stdout).")] = None,
+    output: Annotated[Path | None, typer.Option(
+        "--output", "-o", help="File to write (default: stdout); without GAME, the folder to write every game's"
+        " file in.")] = None,
     sign: Annotated[Path | None, typer.Option(
         "--sign", help="Sign the file with this Ed25519 private key (`agon keygen FILE` writes one), so a receiver"
         " with the public key can refuse a rewritten file (`agon import --trust KEY.pub`).")] = None,
@@ -51,7 +55,13 @@ def export(
     every branch, the head history (undo, redo, branch, switch), the notes, and a trailer with the counts and a
     digest, so `agon import` gives the same game back. `agon schema --file-format` describes the lines.
 
-    With --branch, one line only: one event per line with its envelope (id, parent, tag, version, actor)."""
+    With --branch, one line only: one event per line with its envelope (id, parent, tag, version, actor).
+
+    Without GAME, every game of the store, each whole to its own file, ID.jsonl, in the folder -o names (made if
+    missing): a club's history, which `agon import FOLDER/*.jsonl` takes into another store."""
+    if game is None:
+        _export_every(branch, output, sign)
+        return
     if output is not None:
         not_a_folder(output, ".jsonl")  # before the game is read and written out, with a file name suggested
     if sign is not None:
@@ -95,6 +105,55 @@ def export(
     screen.print(f"Wrote {count} to {output}", markup=False)
     if left_out:
         screen.print(left_out, markup=False)
+
+
+def _export_every(branch: str | None, folder: Path | None, sign: Path | None) -> None:
+    """``agon export -o FOLDER``: every game whole, to FOLDER/ID.jsonl; a damaged game is named and left out."""
+    if branch is not None:
+        raise Fail("--branch names a line of one game: give the GAME too, or leave --branch out to write every game"
+                   f" whole ({cited('export -o FOLDER')})")
+    if folder is None:
+        raise Fail("give a GAME to export, or -o FOLDER to write every game of the store, each to a file of its own"
+                   f" ({cited('export -o club/')})")
+    if folder.exists() and not folder.is_dir():
+        raise Fail(f"{folder} is a file; without a GAME, -o names the folder to write every game's file in, e.g."
+                   f" {folder.with_suffix('')}-games/")
+    if sign is not None:
+        input_file(sign, "key file", "; `agon keygen FILE` writes a key pair")
+    from agon.cli.summary_cmds import progress_bar
+    from agon.core import document
+    from agon.core.transfer import export_every
+
+    svc = service()
+    games = svc.games()
+    written, events, damaged = 0, 0, []
+    with progress_bar("exporting games") as bar:
+        step = bar(len(games))
+        for gid, doc in export_every(svc):
+            if isinstance(doc, Exception):
+                damaged.append(f"{gid}: {doc}")
+            else:
+                data = document.write(doc)
+                if sign is not None:
+                    from agon.core import signing
+
+                    try:
+                        data = signing.sign(data, sign)
+                    except signing.SignatureError as e:
+                        raise Fail(str(e)) from None
+                write_file(folder / f"{gid}.jsonl", data)
+                written += 1
+                events += len(doc.events)
+            step()
+    where = shlex.quote(str(folder).rstrip("/") or "/")
+    said = f"Wrote {counted(written, 'game')} ({counted(events, 'event')} in all) to {folder}, one file each"
+    if written:
+        said += f"; `agon --db OTHER import {where}/*.jsonl` takes them into another store"
+    console.print(f"{said}{', signed' if sign is not None and written else ''}.", markup=False)
+    for line in damaged:
+        console.print(f"damaged, not written: {line}", markup=False)
+    if damaged:
+        raise Fail(f"{counted(len(damaged), 'damaged game')} not written ({cited('verify')} says what is broken)")
 
 
 @app.command("import", epilog=examples("agon import game.jsonl",

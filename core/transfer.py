@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC
 from itertools import chain
@@ -104,6 +104,17 @@ def build_document(svc: Service, game_ref: str) -> Document:
 def export_game(svc: Service, game_ref: str) -> bytes:
     """The whole game as the file 'agon export' writes."""
     return document.write(build_document(svc, game_ref))
+
+
+def export_every(svc: Service) -> Iterator[tuple[str, Document | ServiceError]]:
+    """Every game of the store, oldest first (as ``agon games`` lists them), each as its document (what
+    ``export_game`` writes, events counted), or the refusal of a game that is damaged: a club's whole history, one
+    game at a time, so that it is never held whole in memory."""
+    for game in svc.games():
+        try:
+            yield game.id, build_document(svc, game.id)
+        except ServiceError as e:
+            yield game.id, e
 
 
 # -- import ------------------------------------------------------------------------------------------------------

@@ -59,3 +59,50 @@ def test_exports_written_one_after_another_into_one_file_are_refused_saying_so(a
     assert "(`agon --db target.db import FILE...` takes several); nothing was imported" in said
     assert "was edited" not in said
     assert not (tmp_path / "target.db").exists()
+
+
+def test_every_game_exports_to_a_folder_and_imports_into_a_fresh_store(agon, tmp_path, store_url):
+    agon("--db", "source.db", "demo", "peloponnes", "--games", "2", "--seed", "5")
+    agon("--db", "source.db", "demo", "adamastor", "--games", "1", "--seed", "5")
+    games = [g["id"] for g in json.loads(agon("--db", "source.db", "games", "--json").stdout)]
+    events = sum(g["events"] for g in json.loads(agon("--db", "source.db", "games", "--json").stdout))
+    r = agon("--db", "source.db", "export", "-o", "club history")
+    assert r.stdout == (f"Wrote 3 games ({events:,} events in all) to club history, one file each; `agon --db OTHER"
+                        " import 'club history'/*.jsonl` takes them into another store.\n"), r.stdout
+    files = sorted(p.name for p in (tmp_path / "club history").iterdir())
+    assert files == sorted(f"{g}.jsonl" for g in games)
+    for g in games:  # each file is what `agon export GAME` writes
+        assert (tmp_path / "club history" / f"{g}.jsonl").read_text() == agon("--db", "source.db", "export", g).stdout
+    r = agon("--db", store_url, "import", *(f"club history/{f}" for f in files))
+    assert r.stdout.splitlines()[-1] == "3 files imported: 3 new games."
+    listed = json.loads(agon("--db", store_url, "games", "--json").stdout)
+    assert sorted(g["id"] for g in listed) == sorted(games)
+
+
+def test_exporting_every_game_needs_a_folder_and_no_branch(agon, tmp_path):
+    agon("--db", "source.db", "demo", "peloponnes", "--games", "1", "--seed", "5")
+    r = agon("--db", "source.db", "export", ok=False)
+    assert r.exit_code == 1 and r.stderr == ("error: give a GAME to export, or -o FOLDER to write every game of the"
+                                             " store, each to a file of its own (`agon --db source.db export -o"
+                                             " club/`)\n")
+    (tmp_path / "taken.jsonl").write_text("")
+    r = agon("--db", "source.db", "export", "-o", "taken.jsonl", ok=False)
+    assert r.exit_code == 1 and "taken.jsonl is a file; without a GAME, -o names the folder" in r.stderr
+    r = agon("--db", "source.db", "export", "-b", "main", "-o", "club", ok=False)
+    assert r.exit_code == 1 and r.stderr.startswith("error: --branch names a line of one game: give the GAME too")
+    assert not (tmp_path / "club").exists()
+
+
+def test_a_damaged_game_is_named_and_left_out_of_a_whole_store_export(agon, tmp_path):
+    import sqlite3
+
+    agon("--db", "source.db", "demo", "peloponnes", "--games", "2", "--seed", "5")
+    first, second = (g["id"] for g in json.loads(agon("--db", "source.db", "games", "--json").stdout))
+    with sqlite3.connect(tmp_path / "source.db") as db:
+        db.execute("DELETE FROM event WHERE game_id = ? AND depth = 3", (first,))
+    r = agon("--db", "source.db", "export", "-o", "club", ok=False)
+    assert r.exit_code == 1
+    assert r.stdout.startswith("Wrote 1 game (")
+    assert f"\ndamaged, not written: {first}: game {first} is damaged" in r.stdout
+    assert r.stderr == "error: 1 damaged game not written (`agon --db source.db verify` says what is broken)\n"
+    assert [p.name for p in (tmp_path / "club").iterdir()] == [f"{second}.jsonl"]
