@@ -35,6 +35,7 @@ from typing import Any, Union
 import msgspec
 
 from agon.events.envelope import Envelope
+from agon.events.hints import Hinted
 
 FORMAT = "agon-game"
 VERSION = 2
@@ -45,6 +46,11 @@ GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
 
 class DocumentError(ValueError):
     """A file that is not a complete, unbroken agon game document."""
+
+
+class SeveralExports(Hinted, DocumentError):
+    """A file of several exports written one after another (`agon export` in a loop into one file): each face says
+    how its games are imported instead (``Words.several``)."""
 
 
 class _Line(msgspec.Struct, tag_field="kind", forbid_unknown_fields=True):
@@ -250,10 +256,8 @@ def read(data: bytes) -> Document:
         if trailer is not None:
             if raw.startswith(b'{"kind":"header"') and _another_header(raw):
                 # exports written one after another into one file (`for g in ...; do agon export $g; done > f`)
-                raise DocumentError(f"{where} begins another game's export after the end of the first: the file"
-                                    " holds several exports one after another; write each game to a file of its"
-                                    " own (`agon --db STORE export GAME -o FILE` in the store it comes from) and"
-                                    " import them together (`agon import FILE...` takes several)")
+                raise SeveralExports(f"{where} begins another game's export after the end of the first: the file"
+                                     " holds several exports one after another", "{several}")
             raise DocumentError(f"{where} follows the end of the game (the trailer): the file was edited")
         try:
             item = _decoder.decode(raw)

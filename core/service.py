@@ -136,6 +136,9 @@ class Words:
     one_back: str = hints.CLI["one_back"]
     """How a player asks to take back their one last decision, told after 'a player may take back only their own
     last decision' when more was asked (with its own leading separator): the undo policy's one step at a time."""
+    several: str = hints.CLI["several"]
+    """How games are imported from a file that holds several exports one after another (with its own leading
+    separator): each game's file on its own."""
 
     def at(self, game: str = "", ruleset: str = "", line: Line | None = None) -> Words:
         """These words with a game's id and ruleset filled in (a message's other parts are left for it to fill);

@@ -31,6 +31,8 @@ CLI: dict[str, str] = {
     "store": "the store {store}",
     "cause": " ({cause})",
     "one_back": ", one step at a time",
+    "several": ("; write each game to a file of its own (`agon --db STORE export -o FOLDER` writes every game of a"
+                " store so) and import them together (`agon import FOLDER/*.jsonl`)"),
 }
 """Each step as the command line names it: a command between backticks, never between quotes, which would nest with
 the quotes of a --db that the command line adds to it (cli/common.py ``with_db_quoted``). What stands between the

@@ -161,6 +161,7 @@ HTTP_WORDS = Words(
     store="the store",  # where the database is, and its driver's words, are the host's, not a player's
     cause="",
     one_back=' ("steps": 1, or no "steps" at all)',
+    several="; send each game's export in a request of its own",
 )
 """What the service's refusals tell a caller of this API to do next (the command line's words name commands): a
 route, or nothing where the API has none; a web player is never told to run a command."""
@@ -183,6 +184,7 @@ PAGE_WORDS = Words(
     store="the store",
     cause="",
     one_back=", one at a time, with the undo on their page",
+    several="; import each game's export on its own",
 )
 """The same steps for a person at a seat's page (server/pages.py), whose requests say so (``FACE``): the page's own
 buttons and lists, never a route to request (nor a command to run)."""

@@ -56,7 +56,9 @@ def test_exports_written_one_after_another_into_one_file_are_refused_saying_so(a
     said = r.stderr.strip()
     assert said.startswith("error: cannot import: line ") and " begins another game's export after the end of the" \
         " first: the file holds several exports one after another; " in said, said
-    assert "(`agon --db target.db import FILE...` takes several); nothing was imported" in said
+    assert said.endswith("write each game to a file of its own (`agon --db STORE export -o FOLDER` writes every game"
+                         " of a store so) and import them together (`agon --db target.db import FOLDER/*.jsonl`);"
+                         " nothing was imported"), said
     assert "was edited" not in said
     assert not (tmp_path / "target.db").exists()
 
@@ -106,3 +108,25 @@ def test_a_damaged_game_is_named_and_left_out_of_a_whole_store_export(agon, tmp_
     assert f"\ndamaged, not written: {first}: game {first} is damaged" in r.stdout
     assert r.stderr == "error: 1 damaged game not written (`agon --db source.db verify` says what is broken)\n"
     assert [p.name for p in (tmp_path / "club").iterdir()] == [f"{second}.jsonl"]
+
+
+def test_over_http_a_file_of_several_exports_is_told_in_the_apis_words(agon, exported, tmp_path):
+    import warnings
+
+    from agon.server.app import create_app
+
+    with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test client; httpx works the same here
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    joined = b"".join((tmp_path / f).read_bytes() for f in exported)
+    app = create_app(f"sqlite:///{tmp_path / 'http.db'}", max_body=1024 * 1024, poll=0.05)
+    with TestClient(app) as client:
+        r = client.post("/api/import", content=joined)
+        assert r.status_code == 400
+        said = r.json()["error"]
+        assert said.endswith(" begins another game's export after the end of the first: the file holds several"
+                             " exports one after another; send each game's export in a request of its own; nothing"
+                             " was imported"), said
+        assert client.get("/api/games").json() == []
+    app.state.service.store.close()
