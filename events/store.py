@@ -326,6 +326,36 @@ def missing_file(url: str) -> str | None:
     return None if os.path.exists(path) else path
 
 
+_PG_EMPTY = sa.text(
+    "SELECT current_schema() IS NOT NULL AND has_schema_privilege(current_schema(), 'CREATE')"
+    " AND current_setting('transaction_read_only') = 'off' AND NOT pg_is_in_recovery()"
+    " AND to_regclass('agon_schema') IS NULL AND to_regclass('game') IS NULL AND to_regclass('event') IS NULL"
+    " AND to_regclass('branch') IS NULL")
+"""Whether opening a store would make agon's tables where there are none: a schema selected, which this user may
+create in on a server that records, holding no table of the names agon's store is known by."""
+
+
+def missing_pg_store(url: str) -> bool:
+    """Whether the PostgreSQL ``url`` names a place where no agon store is yet and opening one would make it: the
+    first schema of its search_path that exists (the database's ``public`` where the URL names none) holds none of
+    agon's tables, and this user may create them there (``_PG_EMPTY``). A command that only reads asks first, and says
+    so instead of leaving a dozen empty tables where a URL typed without its ``search_path`` led it. False for any
+    other URL, or where opening the store would refuse it in words of its own (no schema, another program's table
+    of agon's name, a read-only server or user) or the question cannot be asked (the server unreachable)."""
+    if url.startswith("sqlite") or _no_database(url):
+        return False
+    try:
+        engine = sa.create_engine(url, future=True, poolclass=sa.pool.NullPool,
+                                  connect_args={"client_encoding": "UTF8"})
+        try:
+            with engine.connect() as c:
+                return c.execute(_PG_EMPTY).scalar() is True
+        finally:
+            engine.dispose()
+    except Exception:  # noqa: BLE001 - opening the store words every failure (``unavailable``)
+        return False
+
+
 def _cause(e: BaseException) -> tuple[str, str]:
     """(the driver's code for ``e``, its first line): an SQLite error name or a PostgreSQL SQLSTATE, or ''."""
     orig = getattr(e, "orig", None) or e

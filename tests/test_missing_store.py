@@ -416,3 +416,38 @@ def test_an_import_that_fails_while_extending_a_stored_game_leaves_it_as_it_was(
             assert "its disk has no room left" in one_line(agon("--db", db, "import", name, ok=False))
         assert agon("--db", db, "export", exports).stdout == before
     assert json.loads(agon("--db", db, "import", "newer.jsonl", "--json").stdout)["outcome"] == "extended"
+
+
+def _pg_tables(base: str, url: str) -> list[str]:
+    """The tables of the schema ``url``'s search_path names."""
+    import sqlalchemy as sa
+
+    schema = url.rpartition("search_path%3D")[2]
+    eng = sa.create_engine(base)
+    with eng.connect() as c:
+        names = c.execute(sa.text("SELECT tablename FROM pg_tables WHERE schemaname = :s"), {"s": schema}).scalars()
+        found = sorted(names)
+    eng.dispose()
+    return found
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("args", [("games",), ("verify",), ("rebuild",), ("stats", "toy"), ("log", "3f2a")],
+                         ids=" ".join)
+def test_a_postgresql_schema_without_a_store_is_refused_and_left_empty(agon, pg_base, args):
+    """A PostgreSQL URL whose schema holds no agon store (a fresh one, or the database's public schema when the URL
+    left out its search_path) is told as a mistyped path is: reading made agon's twelve tables there, empty."""
+    from tests.conftest import _pg_schema_url
+
+    urls = _pg_schema_url(pg_base)
+    url = next(urls)
+    try:
+        r = agon("--db", url, *args, ok=False)
+        assert r.exit_code == 1 and r.stdout == ""
+        assert r.stderr.startswith(f"error: no store at {url} yet: check --db, or record a game there first with `agon"
+                                   f" --db '{url}' new RULESET --player NAME...`"), r.stderr
+        assert _pg_tables(pg_base, url) == []
+        gid = new_toy(agon, "--db", url)  # a command that starts a store makes it there, as before
+        assert gid in agon("--db", url, "games").stdout
+    finally:
+        next(urls, None)
