@@ -118,6 +118,9 @@ def _export_every(branch: str | None, folder: Path | None, sign: Path | None) ->
     if folder.exists() and not folder.is_dir():
         raise Fail(f"{folder} is a file; without a GAME, -o names the folder to write every game's file in, e.g."
                    f" {folder.with_suffix('')}-games/")
+    if not folder.exists() and folder.suffix == ".jsonl":  # a game's file named, its GAME left out: no such folder
+        raise Fail(f"give the GAME to write to {folder} ({cited('games')} lists them); without a GAME, -o names a"
+                   f" folder to write every game's file in, e.g. {folder.with_suffix('')}/")
     if sign is not None:
         input_file(sign, "key file", "; `agon keygen FILE` writes a key pair")
     from agon.cli.summary_cmds import progress_bar

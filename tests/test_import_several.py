@@ -90,6 +90,11 @@ def test_exporting_every_game_needs_a_folder_and_no_branch(agon, tmp_path):
     (tmp_path / "taken.jsonl").write_text("")
     r = agon("--db", "source.db", "export", "-o", "taken.jsonl", ok=False)
     assert r.exit_code == 1 and "taken.jsonl is a file; without a GAME, -o names the folder" in r.stderr
+    r = agon("--db", "source.db", "export", "-o", "game.jsonl", ok=False)  # its GAME left out
+    assert r.exit_code == 1 and r.stderr == ("error: give the GAME to write to game.jsonl (`agon --db source.db"
+                                             " games` lists them); without a GAME, -o names a folder to write every"
+                                             " game's file in, e.g. game/\n"), r.stderr
+    assert not (tmp_path / "game.jsonl").exists()
     r = agon("--db", "source.db", "export", "-b", "main", "-o", "club", ok=False)
     assert r.exit_code == 1 and r.stderr.startswith("error: --branch names a line of one game: give the GAME too")
     assert not (tmp_path / "club").exists()
