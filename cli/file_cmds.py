@@ -149,10 +149,11 @@ def _export_every(branch: str | None, folder: Path | None, sign: Path | None) ->
                 events += len(doc.events)
             step()
     where = shlex.quote(str(folder).rstrip("/") or "/")
-    said = f"Wrote {counted(written, 'game')} ({counted(events, 'event')} in all) to {folder}, one file each"
+    signed = ", each signed" if sign is not None and written else ""
+    said = f"Wrote {counted(written, 'game')} ({counted(events, 'event')} in all{signed}) to {folder}, one file each"
     if written:
         said += f"; `agon --db OTHER import {where}/*.jsonl` takes them into another store"
-    console.print(f"{said}{', signed' if sign is not None and written else ''}.", markup=False)
+    console.print(f"{said}.", markup=False)
     for line in damaged:
         console.print(f"damaged, not written: {line}", markup=False)
     if damaged:

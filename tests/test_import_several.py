@@ -135,3 +135,16 @@ def test_over_http_a_file_of_several_exports_is_told_in_the_apis_words(agon, exp
                              " was imported"), said
         assert client.get("/api/games").json() == []
     app.state.service.store.close()
+
+
+def test_every_game_exported_signed_imports_with_trust_and_says_it_was_signed(agon, exported, tmp_path):
+    agon("keygen", "club.key")
+    r = agon("--db", "source.db", "export", "-o", "signed", "--sign", "club.key")
+    assert r.stdout.startswith("Wrote 3 games (")
+    assert " in all, each signed) to signed, one file each; `agon" in r.stdout
+    assert r.stdout.endswith("takes them into another store.\n"), r.stdout
+    files = sorted(f"signed/{p.name}" for p in (tmp_path / "signed").iterdir())
+    r = agon("--db", "target.db", "import", *files, "--trust", "club.key.pub")
+    assert r.stdout.count("Signed by the trusted key") == 3
+    r = agon("--db", "other.db", "import", *exported, "--trust", "club.key.pub", ok=False)
+    assert r.stderr.startswith(f"error: cannot import {exported[0]}: the file is not signed")
