@@ -165,7 +165,7 @@ def _export_every(branch: str | None, folder: Path | None, sign: Path | None) ->
 @friendly
 def import_(
     files: Annotated[list[Path], typer.Argument(
-        help="Files written by `agon export`, one game each (-: read one from standard input).", metavar="FILE...")],
+        help="Files written by `agon export`, one game each (-: read one from standard input).")],
     trust: Annotated[Path | None, typer.Option(
         "--trust", help="A public key file (.pub from `agon keygen`): refuse the file unless that key signed it.")
     ] = None,
