@@ -23,10 +23,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from agon.core.service import SEED_MAX, Service, ServiceError, store_trouble
 from agon.core.words import listed
 from agon.events.store import (
+    NoStoreYet,
     Store,
     StoreError,
     missing_file,
-    missing_pg_store,
     shown_url,
     sqlite_option_problem,
     without_password,
@@ -388,9 +388,10 @@ def service(starts: bool = False) -> Service:
                 _made[:] = [path, *(p for p in path.parents if not p.exists())]
             if not parent.is_dir():  # the default store's data directory, as the first game there is recorded
                 parent.mkdir(parents=True, exist_ok=True)
-        elif not starts and missing_pg_store(url):  # no agon table there: none is made by a command that reads
-            raise _no_store(without_password(url))
-        store = Store(url)
+        try:  # on PostgreSQL, a command that reads makes no tables where no store is yet (Store's ``make``)
+            store = Store(url, make=starts)
+        except NoStoreYet:
+            raise _no_store(without_password(url)) from None
         store.on_unkept = _not_kept
         _service = Service(store)
     return _service

@@ -332,28 +332,13 @@ _PG_EMPTY = sa.text(
     " AND to_regclass('agon_schema') IS NULL AND to_regclass('game') IS NULL AND to_regclass('event') IS NULL"
     " AND to_regclass('branch') IS NULL")
 """Whether opening a store would make agon's tables where there are none: a schema selected, which this user may
-create in on a server that records, holding no table of the names agon's store is known by."""
+create in on a server that records, holding no table of the names agon's store is known by. Where opening would
+refuse the place in words of its own (no schema, another program's table of agon's name, a read-only server or
+user), the answer is no, and those words are said."""
 
 
-def missing_pg_store(url: str) -> bool:
-    """Whether the PostgreSQL ``url`` names a place where no agon store is yet and opening one would make it: the
-    first schema of its search_path that exists (the database's ``public`` where the URL names none) holds none of
-    agon's tables, and this user may create them there (``_PG_EMPTY``). A command that only reads asks first, and says
-    so instead of leaving a dozen empty tables where a URL typed without its ``search_path`` led it. False for any
-    other URL, or where opening the store would refuse it in words of its own (no schema, another program's table
-    of agon's name, a read-only server or user) or the question cannot be asked (the server unreachable)."""
-    if url.startswith("sqlite") or _no_database(url):
-        return False
-    try:
-        engine = sa.create_engine(url, future=True, poolclass=sa.pool.NullPool,
-                                  connect_args={"client_encoding": "UTF8"})
-        try:
-            with engine.connect() as c:
-                return c.execute(_PG_EMPTY).scalar() is True
-        finally:
-            engine.dispose()
-    except Exception:  # noqa: BLE001 - opening the store words every failure (``unavailable``)
-        return False
+class NoStoreYet(StoreError):
+    """A PostgreSQL place where no agon store is yet, opened by a command that only reads (``Store``'s ``make``)."""
 
 
 def _cause(e: BaseException) -> tuple[str, str]:
@@ -668,7 +653,12 @@ def _row_env(r) -> Envelope:
 class Store:
     """All reads and writes of games. One instance per database URL."""
 
-    def __init__(self, url: str, *, create: bool = True) -> None:
+    def __init__(self, url: str, *, create: bool = True, make: bool = True) -> None:
+        """``create``: bring the tables up to this agon's layout (making those missing). ``make`` False: a command
+        that only reads, which on PostgreSQL refuses a place holding no agon store yet (``NoStoreYet``) instead of
+        making its dozen tables there, empty (a URL typed without its search_path leads to the database's public
+        schema): one query more, on the connection the store then reads with. A SQLite path is its face's to check
+        (the file is there or not) before it opens the store."""
         self.url = url = _sqlite_uri(url)
         unnamed = _no_database(url) or sqlite_option_problem(url)
         if unnamed:
@@ -710,6 +700,12 @@ class Store:
                 sa.event.listen(engine, "connect", lambda dbapi_conn, _record: pg_arrays.register(dbapi_conn))
         if create:
             try:
+                if not make and not self.sqlite:
+                    with self._read() as c:
+                        empty = c.execute(_PG_EMPTY).scalar() is True
+                    if empty:
+                        self.close()
+                        raise NoStoreYet(f"no store at {shown_url(self.url)} yet")
                 self._foreign()
                 tables = [GAME, EVENT, BRANCH, HEAD_MOVE, NOTE, SCHEMA, CARD_SET, *DERIVED, *SIDE]
                 SQLModel.metadata.create_all(self.engine, tables=tables)
