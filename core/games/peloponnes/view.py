@@ -137,8 +137,9 @@ def _n(s: State, card: str, ids: bool = False) -> str:
     return f"{card} {s.cat.name(card)}" if ids and card in s.cat.power else s.cat.name(card)
 
 
-def _after(s: State, after: State) -> list[str]:
-    """What happens by itself after an event: placed cards, catastrophes, phases, the new turn order."""
+def _after(s: State, after: State, e: Event | None = None) -> list[str]:
+    """What happens by itself after event ``e``: placed cards, catastrophes, phases, the new turn order, a building
+    production pays for and built without a decision (flow, 'build')."""
     out: list[str] = []
     if s.phase == "reveal" and after.round == s.round and after.phase != "reveal":
         for c in after.struck[len(s.struck) :]:
@@ -149,10 +150,35 @@ def _after(s: State, after: State) -> list[str]:
         bids = ", ".join(f"{p} {n}" for p, n in after.last_bids)
         won = ", ".join(f"{b.player} wins {_n(s, b.card)}" for b in after.won) or "nobody wins a card"
         out.append(f"the auction ends ({won}); new turn order by bids ({bids}): {', '.join(after.order)}")
+    out += _built_by_itself(s, after, e)
     if after.round > s.round and s.round > 0:
         out.append(f"round {after.round} begins")
     if after.phase == "over" and s.phase != "over":
         out.append("the game ends and is scored")
+    return out
+
+
+def _built_by_itself(s: State, after: State, e: Event | None) -> list[str]:
+    """The buildings that stand built after ``e`` without a decision saying so: a won building production pays for,
+    its player holding no coin card or luxury good to put under it instead (or, under ruleset version 1, whenever
+    production pays; and buildings under construction it finishes). Without this the log would show a building
+    appear that no sentence built."""
+    before = {seat.name: seat for seat in s.seats}
+    out: list[str] = []
+    for seat in after.seats:
+        old = before.get(seat.name)
+        if old is None:
+            continue
+        done = {x.card for x in old.buildings if not x.under}
+        waiting = {x.card for x in old.buildings if x.under}
+        if isinstance(e, BuildingBuilt) and e.player == seat.name:
+            done.add(e.card)
+        if isinstance(e, ConstructionPaid) and e.player == seat.name:
+            done.update(e.finished)
+        new = [x.card for x in seat.buildings if not x.under and x.card not in done]
+        for card in new:
+            verb = "finishes" if card in waiting else "builds"
+            out.append(f"{seat.name} {verb} {_n(s, card)}, production paying for it")
     return out
 
 
@@ -193,7 +219,7 @@ def narrate(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
         return f"A game of the Peloponnes Card Game begins for {', '.join(e.names)}."
     after = apply(s, e)  # type: ignore[arg-type]
     text = _sentence(s, e, viewer is None or viewer == getattr(e, "player", None))
-    extra = _after(s, after)
+    extra = _after(s, after, e)
     return text + ("; " + "; ".join(extra) if extra else "") + "."
 
 
