@@ -45,8 +45,10 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
     outcome in another order within a group the rules read in no order: a hand drawn from the seed and the same
     cards typed at a table) and ``hidden_difference`` (they read
     alike as ``viewer`` is told them: they differ in what that player may not see; never when told in full);
-    ``players``: each player's final score on both lines and the difference (b − a); ``a``/``b``: each line's
-    length, status and winners; ``same_luck``: whether chance after the fork is drawn alike; ``outcome_changed``:
+    ``players``: each player's final score on both lines and the difference (b − a), or, while a line is still
+    being played, their scores after ``scored_at``, the last event both lines reach (a line's score at #57 against
+    the other's at its end would read as what the other move changed); ``a``/``b``: each line's length, status and
+    winners; ``same_luck``: whether chance after the fork is drawn alike; ``outcome_changed``:
     whether the winners differ."""
     import msgspec
 
@@ -74,14 +76,18 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
         after.append({"n": n, "a": ta, "b": tb, "same": same, "reads_differently": same and ta != tb,
                       "reads_alike": alike, "reordered": order,
                       "hidden_difference": alike and viewer is not None})
-    end_a, end_b = rows_a[-1]["scores"], rows_b[-1]["scores"]
+    out_a, out_b = outcome_of(a), outcome_of(b)
+    scored_at = None if out_a["over"] and out_b["over"] else min(a.head.depth, b.head.depth)
+    if scored_at is None:
+        end_a, end_b = rows_a[-1]["scores"], rows_b[-1]["scores"]
+    else:
+        end_a, end_b = _scores_at(rows_a, scored_at), _scores_at(rows_b, scored_at)
     players = []
     for p in _names(a.created.names, end_a, end_b):
         sa, sb = end_a.get(p), end_b.get(p)
         players.append({"player": p, "a": sa, "b": sb,
                         "diff": None if sa is None or sb is None else sb - sa,
                         "at_fork": rows_a[fork]["scores"].get(p)})
-    out_a, out_b = outcome_of(a), outcome_of(b)
     first = after[0] if after and after[0]["a"] is not None and after[0]["b"] is not None else None
     actors = (a.envelopes[first["n"]].actor, b.envelopes[first["n"]].actor) if first else None
     return {
@@ -91,6 +97,7 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
         "fork_text": text_a[fork],
         "after_fork": after,
         "players": players,
+        "scored_at": scored_at,
         "a": _side(a, out_a),
         "b": _side(b, out_b),
         "same_luck": a.branch.luck == b.branch.luck,
@@ -156,9 +163,18 @@ def what_if(c: dict[str, Any]) -> str:
                   else f"{wb} {verb} on {nb}, where {wa} {'win' if len(oa['winners']) > 1 else 'wins'} on {na}")
         tail = f" Played on, {result}; final scores on {nb}: {', '.join(ends)}." if ends else f" {result}."
     else:
-        tail = (f" Scores so far on {nb}: {', '.join(ends)}; the outcome is not known yet, since "
-                f"{'neither line is' if not oa['over'] and not ob['over'] else 'one line is not'} over.")
+        tail = (f" Scores after #{c['scored_at']} on {nb}, the last event both lines reach: {', '.join(ends)}; the"
+                f" outcome is not known yet, since"
+                f" {'neither line is' if not oa['over'] and not ob['over'] else 'one line is not'} over.")
     return head + tail
+
+
+def _scores_at(rows: list[dict[str, Any]], n: int) -> dict[str, float]:
+    """The scores after event ``n`` (the rows of ``line_timeline``, one an event from #0)."""
+    for row in reversed(rows):
+        if row["n"] <= n:
+            return row["scores"]
+    return rows[0]["scores"]
 
 
 def _num(x: float) -> str:

@@ -342,11 +342,13 @@ def compare(
         show_table(t, "#")
     else:
         console.print(f"The two lines are the same line: both end at #{c['fork']}.")
-    t = Table(title="Scores", show_edge=False, header_style="bold")
+    at = c["scored_at"]  # a line still being played: both lines' scores after the last event both reach
+    t = Table(title="Scores" if at is None else f"Scores after #{at}, the last event both lines reach",
+              show_edge=False, header_style="bold")
     t.add_column("player")
     t.add_column("at the fork", justify="right")
-    t.add_column(na, justify="right")
-    t.add_column(nb, justify="right")
+    t.add_column(na if at is None else f"{na} #{at}", justify="right")
+    t.add_column(nb if at is None else f"{nb} #{at}", justify="right")
     t.add_column(f"{nb} − {na}", justify="right")
     for r in c["players"]:
         d = r["diff"]
