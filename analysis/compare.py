@@ -47,7 +47,8 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
     alike as ``viewer`` is told them: they differ in what that player may not see; never when told in full);
     ``players``: each player's final score on both lines and the difference (b − a), or, while a line is still
     being played, their scores after ``scored_at``, the last event both lines reach (a line's score at #57 against
-    the other's at its end would read as what the other move changed); ``a``/``b``: each line's length, status and
+    the other's at its end would read as what the other move changed; None, and the heads' scores, when one line
+    holds the other); ``a``/``b``: each line's length, status and
     winners; ``same_luck``: whether chance after the fork is drawn alike; ``outcome_changed``:
     whether the winners differ."""
     import msgspec
@@ -78,6 +79,8 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
                       "hidden_difference": alike and viewer is not None})
     out_a, out_b = outcome_of(a), outcome_of(b)
     scored_at = None if out_a["over"] and out_b["over"] else min(a.head.depth, b.head.depth)
+    if scored_at is not None and scored_at <= fork:
+        scored_at = None  # one line holds the other: its heads are what differs
     if scored_at is None:
         end_a, end_b = rows_a[-1]["scores"], rows_b[-1]["scores"]
     else:

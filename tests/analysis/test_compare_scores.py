@@ -37,3 +37,15 @@ def test_an_unfinished_what_if_is_compared_at_the_same_event_not_against_the_fin
     assert data["scored_at"] is None and data["a"]["over"] and data["b"]["over"]
     assert {r["player"]: r["a"] for r in data["players"]} == {"Ana": 8.0, "Bruno": 10.0, "Chloe": 9.0}
     assert "Scores after" not in agon("compare", gid, "main", "again").stdout
+
+
+def test_a_line_that_holds_the_other_is_compared_by_its_head(agon):
+    gid = agon("new", "peloponnes", "--player", "Ana", "--bot", "Bruno:greedy", "--bot", "Chloe:random",
+               "--seed", "4").stdout.split()[0]
+    agon("branch", gid, "five")  # at the head, #8: main holds nothing five has not
+    agon("act", gid, "4")
+    out = agon("compare", gid, "main", "five").stdout
+    assert "Scores after" not in out and "five #" not in out
+    data = json.loads(agon("compare", gid, "main", "five", "--json").stdout)
+    assert data["scored_at"] is None and data["b"]["last"] == 14
+    assert data["what_if"] == "five and main do not part: one line holds all of the other."
