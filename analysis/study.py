@@ -907,11 +907,19 @@ _SCRIPT = (r"""
       box.appendChild(el("p", meta.too_few, "uncertain too-few"));
     }
   }
+  // one drawing of the chart at a time: Plotly drawing into a box purged meanwhile (a line with chances left for
+  // one without, as a link to a what-if line opens the page) throws from inside its own code
+  let chancesDrawn = Promise.resolve();
+  function inTurn(draw) { chancesDrawn = chancesDrawn.then(draw).catch(e => console.error(e)); }
   function drawChances() {
     const box = document.getElementById("chances");
     const f = data.chances[line.name];
     drawJudged(f && f.layout && f.layout.meta);
-    if (!f) { if (box.data) Plotly.purge(box); box.replaceChildren(); box.removeAttribute("role"); return; }
+    if (!f) {
+      box.removeAttribute("role");
+      inTurn(() => { if (box.data) Plotly.purge(box); box.replaceChildren(); });
+      return;
+    }
     const t = f.layout && f.layout.title;
     box.setAttribute("role", "img");
     box.setAttribute("aria-label", String((t && (t.text || t)) || "win chances").replace(/<[^>]*>/g, " "));
@@ -919,8 +927,8 @@ _SCRIPT = (r"""
     // where the column is narrower; squeezed into the column the labels ran over one another and the legend over
     // the axis title
     const size = {width: f.layout.width || 1200, height: f.layout.height || 700, autosize: false};
-    Plotly.react(box, f.data, Object.assign({}, f.layout, size), {displaylogo: false, responsive: false})
-      .then(() => pictureOnly(box));
+    inTurn(() => Plotly.react(box, f.data, Object.assign({}, f.layout, size), {displaylogo: false, responsive: false})
+      .then(() => pictureOnly(box)));
   }
 
   // -- showing a position -------------------------------------------------------------------------------------------
@@ -1030,6 +1038,7 @@ _SCRIPT = (r"""
     enter(where.name, why || i < 0 ? 0 : i);
   }
   window.addEventListener("hashchange", go);
+  line = lines[fromAddress().name];  // the line the address names is the first drawn, not the current one first
   drawTree(); drawMoves(); drawChances();
   go();
   drawTimeline().then(() => { document.body.dataset.ready = "1"; });

@@ -396,3 +396,31 @@ def test_an_address_naming_a_position_the_page_does_not_hold_says_what_it_shows_
     page.goto(path.as_uri() + "#line=main&step=6")
     at(page, "main", 6)
     assert page.evaluate(notice) is None
+
+
+def test_a_link_to_a_line_with_no_chances_opens_it_without_an_error(page, agon, tmp_path):
+    """A what-if line is seldom analysed: a link to it opens it, and the chart of the line analysed is neither drawn
+    over it nor left half drawn (Plotly threw from inside its own code when the box it drew into was emptied
+    meanwhile); going back and forth between the two lines at the fork draws and takes away the chart in turn."""
+    import json
+
+    gid = json.loads(agon("new", "toy", "--bot", "Ana:random", "--bot", "Bruno:random", "--seed", "3",
+                          "--json").stdout)["id"]
+    agon("analyse", gid, "--rollouts", "5", "--workers", "1")
+    agon("branch", gid, "whatif", "--at", "4", "--reseed")
+    agon("act", gid, "seed")  # the roll that follows, drawn from the line's own luck; the bots play on
+    agon("switch", gid, "main")  # the page opens on main unless its address names another line
+    agon("view", gid, "-o", "study.html")
+    page.goto((tmp_path / "study.html").as_uri() + "#line=whatif&step=4")
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+    at(page, "whatif", 4)
+    page.wait_for_timeout(1000)
+    assert page.inner_text("#chances") == "" and page.get_attribute("#chances", "role") is None
+    for _ in range(3):  # down and up between main and whatif at #4, without waiting for the chart
+        page.keyboard.press("ArrowDown")
+    at(page, "main", 4)
+    page.wait_for_function("document.querySelectorAll('#chances .scatterlayer .trace').length === 2")
+    page.keyboard.press("ArrowDown")
+    at(page, "whatif", 4)
+    page.wait_for_function("document.getElementById('chances').childElementCount === 0")
+    assert page.page_errors == []
