@@ -112,7 +112,7 @@ def analyse(
         # what it is about to do, once the request is accepted and before the games are played (the bar on stderr
         # then says how long is left)
         console.print(f"[bold]{escape(line.ruleset.title)}[/] game {line.game.id}, branch {escape(line.branch.name)}:"
-                      f" each position is judged by {rollouts} games played on to the end by"
+                      f" each position is judged by {counted(rollouts, 'game')} played on to the end by"
                       f" {escape(settings.bot)} bots"
                       f" (seed {seed}).", markup=True)
 

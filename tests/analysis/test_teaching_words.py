@@ -88,6 +88,12 @@ def test_analyse_reads_a_bot_kind_in_any_case_as_agon_new_does(agon):
     assert "played on to the end by random bots (seed 0)" in out.splitlines()[0]
 
 
+def test_analyse_from_one_game_a_position_says_one_game(agon):
+    gid = _pig(agon)
+    out = agon("analyse", gid, "--rollouts", "1", "--workers", "1").stdout
+    assert f"game {gid}, branch main: each position is judged by 1 game played on to the end by random bots" in out
+
+
 def test_analyse_of_a_game_just_created_tells_its_one_position_once(agon):
     gid = agon("new", "toy", "--player", "Ana", "--player", "Bruno", "--table").stdout.split()[0]
     out = agon("analyse", gid, "--rollouts", "2", "--workers", "1").stdout
