@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any
 
@@ -83,15 +84,28 @@ def threshold_pct(x: float) -> str:
     return f"{p:g}%"
 
 
-def branch_command(a: Analysis, d: Judged) -> str:
-    """The commands that play the better move on a new line from just before decision ``d``."""
-    from agon.core.names import derived_branch
+def branch_command(a: Analysis, d: Judged, nodes: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The commands that play the better move on a new line from just before decision ``d``.
+
+    ``nodes``: the game's branches, each with its event ids by number. A branch that already plays the better move
+    from that position (made by these very commands, say) is compared instead (``agon compare GAME main
+    better-57``), and a new branch takes a name no branch has (``better-57-2``): the commands printed again after a
+    second run of ``agon analyse`` would otherwise be refused, the name being taken."""
+    from agon.core.names import derived_branch, name_key
 
     game = a.line.game.id
     # named after the line it leaves, so the better moves found on two lines are two branches, not one name twice
     source = a.line.branch.name
-    name = f"better-{d.n}" if source == "main" else derived_branch(source, f"better-{d.n}")
     assert d.best is not None
+    for other, ids in (nodes or {}).items():
+        if other != source and len(ids) > d.n and ids[d.n] == d.best.node_id:
+            return f"agon compare {game} {shlex.quote(source)} {shlex.quote(other)}"
+    taken = {name_key(n) for n in nodes or {}}
+    base = f"better-{d.n}" if source == "main" else derived_branch(source, f"better-{d.n}")
+    name, k = base, 2
+    while name_key(name) in taken:
+        name = base + f"-{k}" if source == "main" else derived_branch(source, f"better-{d.n}-{k}")
+        k += 1
     choice = d.best.choice if d.best.choice.isdigit() else "'" + d.best.choice.replace("'", "'\\''") + "'"
     return (f"agon branch {game} {shlex.quote(name)} --at {d.n - 1} -b {shlex.quote(source)}"
             f" && agon act {game} {choice}")
@@ -141,7 +155,8 @@ def position_rows(a: Analysis) -> list[dict[str, Any]]:
              "rollouts": p.rollouts, "over": p.over} for p in a.positions]
 
 
-def decision_rows(a: Analysis) -> list[dict[str, Any]]:
+def decision_rows(a: Analysis, nodes: Mapping[str, Sequence[str]] | None = None) -> list[dict[str, Any]]:
+    """``nodes``: as ``branch_command`` takes them."""
     out = []
     for d in a.decisions:
         out.append({
@@ -151,7 +166,7 @@ def decision_rows(a: Analysis) -> list[dict[str, Any]]:
             "summary": marked_text(d) if d.best is not None else d.text,
             "best": None if d.best is None else {"text": d.best.text, "chance": d.best.chance,
                                                  "checked": d.best_checked, "made": d.best.made},
-            "branch_command": branch_command(a, d) if d.marked else None,
+            "branch_command": branch_command(a, d, nodes) if d.marked else None,
             "alternatives": [{"text": x.text, "chance": x.chance, "score": x.score, "made": x.made, "bot": x.bot,
                               "choice": x.choice} for x in d.alternatives],
         })
@@ -170,8 +185,8 @@ def summary(a: Analysis) -> dict[str, Any]:
     }
 
 
-def to_json(a: Analysis) -> dict[str, Any]:
-    return {**summary(a), "positions": position_rows(a), "decisions": decision_rows(a),
+def to_json(a: Analysis, nodes: Mapping[str, Sequence[str]] | None = None) -> dict[str, Any]:
+    return {**summary(a), "positions": position_rows(a), "decisions": decision_rows(a, nodes),
             "marked": [marked_text(d) for d in a.marked], "uncertain": [marked_text(d) for d in a.uncertain]}
 
 

@@ -119,7 +119,7 @@ def analyse(
     a = _run(game, branch, rollouts, bot, seed, workers, judge_all, fresh, cluster, threshold, alternatives,
              quiet=as_json, announce=None if as_json else announce)
     if as_json:
-        print_json(chances.to_json(a))
+        print_json(chances.to_json(a, _branch_nodes(a)))
         return
     s = a.settings
     line = a.line
@@ -181,10 +181,11 @@ def analyse(
                       " alternative; each figure is the player's chance after the move made, then after the best"
                       " one, re-checked with a fresh batch of games (?! lost up to 20 points, ? up to 30, ?? more):")
         playable = not read_only()  # the commands that play the better move record: none in a read-only store
+        nodes = _branch_nodes(a) if playable else {}
         for d in a.marked:
             console.print(f"  {d.glyph:<2} {chances.readable(a, chances.marked_text(d))}", markup=False)
             if playable:
-                console.print(f"     [dim]{escape(with_db(chances.branch_command(a, d)))}[/]", markup=True)
+                console.print(f"     [dim]{escape(with_db(chances.branch_command(a, d, nodes)))}[/]", markup=True)
     if too_few:
         _too_few(a, what)
     console.print(f"\nPlayed {a.computed:,} games ({a.rollout_events:,} events) in {chances.seconds_text(a.seconds)};"
@@ -243,7 +244,16 @@ def plot_chances(
     a = _run(game, branch, rollouts, bot, seed, workers, judge_all, fresh, cluster, threshold, alternatives,
              quiet=as_json)
     if as_json:
-        print_json(chances.to_json(a))
+        print_json(chances.to_json(a, _branch_nodes(a)))
         return
     target: Path = _target(out, a.line, "chances", png)
     _write(chances.figure(a), target, png, "the win-chance chart")
+
+
+def _branch_nodes(a: Any) -> dict[str, list[str]]:
+    """Each branch of the analysed game with its event ids by number, for the commands that play a better move
+    (``chances.branch_command``): a branch that plays it already is compared, a new one gets a free name. No other
+    line is read when no decision is marked."""
+    if not a.marked:
+        return {}
+    return {other.branch.name: [e.id for e in other.envelopes] for other in service().lines(a.line.game.id)}

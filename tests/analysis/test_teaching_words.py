@@ -88,6 +88,26 @@ def test_analyse_reads_a_bot_kind_in_any_case_as_agon_new_does(agon):
     assert "played on to the end by random bots (seed 0)" in out.splitlines()[0]
 
 
+def test_the_commands_that_play_a_better_move_work_again_once_a_branch_holds_it(agon):
+    """``agon analyse`` prints the commands that play the better move on a branch ``better-N``; run again once that
+    name is taken, it names another branch (the same commands were refused: the name is taken), and once a branch
+    plays the better move from there it names the comparison instead."""
+    gid = _pig(agon)
+    run = ("analyse", gid, "-b", "main", "--rollouts", "50", "--seed", "1", "--workers", "1")
+    assert f"agon branch {gid} better-10 --at 9 -b main && agon act {gid} 2" in agon(*run).stdout
+    agon("branch", gid, "better-10", "--at", "9", "-b", "main")
+    agon("act", gid, "1")  # a branch of that name that plays another move
+    out = agon(*run).stdout
+    assert f"agon branch {gid} better-10-2 --at 9 -b main && agon act {gid} 2" in out
+    agon("branch", gid, "better-10-2", "--at", "9", "-b", "main")
+    agon("act", gid, "2")
+    out = agon(*run).stdout
+    assert f"     agon compare {gid} main better-10-2" in out.splitlines()
+    assert f"agon branch {gid} better-10" not in out
+    data = json.loads(agon(*run, "--json").stdout)
+    assert [d["branch_command"] for d in data["decisions"] if d["n"] == 10] == [f"agon compare {gid} main better-10-2"]
+
+
 def test_analyse_from_one_game_a_position_says_one_game(agon):
     gid = _pig(agon)
     out = agon("analyse", gid, "--rollouts", "1", "--workers", "1").stdout
