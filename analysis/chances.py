@@ -22,6 +22,7 @@ from typing import Any
 from agon.analysis.figures import shared_score
 from agon.analysis.palette import marked_points, player_marks, sparse_markers
 from agon.core.analyse import MAX_ROLLOUTS, Analysis, Judged, Position, rollouts_to_judge, standard_error
+from agon.core.words import counted
 
 OBSERVER = ("the bots that play these games on see every hidden card and the order of every deck, like an observer"
             " who sees everything: show this after the game, not to a player during it")
@@ -290,7 +291,8 @@ def figure(a: Analysis) -> Any:
     s = a.settings
     chance = what(a)
     marked = len(a.marked)
-    sub = (f"game {a.line.game.id}, branch {a.line.branch.name}: each point from {s.rollouts} games played on by"
+    games = counted(s.rollouts, "game")
+    sub = (f"game {a.line.game.id}, branch {a.line.branch.name}: each point from {games} played on by"
            f" {s.bot} bots that see every hidden card (seed {s.seed}), good to about ±{margin(s.rollouts)} points;"
            f" {marked} decision{'' if marked == 1 else 's'} marked"
            + (f", {len(a.uncertain)} more within the figures' noise" if a.uncertain else ""))

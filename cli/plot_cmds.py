@@ -389,8 +389,9 @@ def _estimate(c: dict[str, Any], estimate: dict[str, Any] | None, a: Line) -> No
         who = who[:1]  # one chance, the crew's
     chance = "chance the voyage succeeds" if len(estimate["a"]) == 1 or shared_score(a.ruleset.name) else "win chance"
     each = "; ".join(f"{p} {pct(estimate['a'][p])} on {na}, {pct(estimate['b'][p])} on {nb}" for p in who)
-    console.print(f"The {chance} right after #{estimate['n']}, as `agon analyse` estimated it ({estimate['rollouts']}"
-                  f" games played on from each position by {estimate['bot']} bots, seed {estimate['seed']}, good to"
+    games = counted(estimate["rollouts"], "game")
+    console.print(f"The {chance} right after #{estimate['n']}, as `agon analyse` estimated it ({games}"
+                  f" played on from each position by {estimate['bot']} bots, seed {estimate['seed']}, good to"
                   f" about ±{estimate['margin']} points): {each}.", markup=False)
 
 

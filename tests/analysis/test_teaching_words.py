@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from types import SimpleNamespace
 
 from agon.analysis.chances import margin, readable, seconds_text, swings
@@ -112,6 +113,12 @@ def test_analyse_from_one_game_a_position_says_one_game(agon):
     gid = _pig(agon)
     out = agon("analyse", gid, "--rollouts", "1", "--workers", "1").stdout
     assert f"game {gid}, branch main: each position is judged by 1 game played on to the end by random bots" in out
+    agon("plot", "chances", gid, "--rollouts", "1", "-o", "chances.html")
+    assert "branch main: each point from 1 game played on by random bots" in Path("chances.html").read_text()
+    agon("branch", gid, "held", "--at", "9", "-b", "main")
+    agon("act", gid, "2")
+    out = " ".join(agon("compare", gid, "main", "held").stdout.split())
+    assert "as `agon analyse` estimated it (1 game played on from each position by random bots" in out
 
 
 def test_analyse_of_a_game_just_created_tells_its_one_position_once(agon):
