@@ -16,12 +16,17 @@ def test_the_log_tells_a_building_built_without_a_decision(agon):
     assert "Sanctuary of Hera" in state.split('"buildings"', 2)[1].split('"lands"')[0]
     log = " ".join(agon("log", gid).stdout.split())
     assert ("new turn order by bids (Ana 5, Bruno 2, Chloe 0): Ana, Bruno, Chloe; Ana builds Sanctuary of Hera,"
-            " production paying for it. 11. Ana draws 3 coin cards (income).") in log
+            " production paying for it; Ana gains 1 luxury good. 11. Ana draws 3 coin cards (income).") in log
     # and where Ana decides (a bid of 3 leaves her cards to put under it), the decision's own sentence says it once
     agon("branch", gid, "three", "--at", "8")
     agon("act", gid, "2")
     assert "Now: Ana to act: pay for your new building" in agon("log", gid).stdout
+    # her options tell the building once, as her decision builds it, not again as built by itself
+    options = agon("options", gid).stdout
+    assert ("    1. Ana builds A06 Sanctuary of Hera, paying production plus 0 wood, 0 stone and 0 luxury from hand;"
+            " Ana gains 1 luxury good.\n") in options
+    assert "production paying for it" not in options
     agon("act", gid, "1")
     log = " ".join(agon("log", gid).stdout.split())
     assert "production paying for it" not in log.split(" 12. ")[0]
-    assert "11. Ana builds Sanctuary of Hera, paying production plus 0 wood, 0 stone and 0 luxury from hand." in log
+    assert "11. Ana builds Sanctuary of Hera, paying production plus 0 wood, 0 stone and 0 luxury from hand;" in log

@@ -151,6 +151,7 @@ def _after(s: State, after: State, e: Event | None = None) -> list[str]:
         won = ", ".join(f"{b.player} wins {_n(s, b.card)}" for b in after.won) or "nobody wins a card"
         out.append(f"the auction ends ({won}); new turn order by bids ({bids}): {', '.join(after.order)}")
     out += _built_by_itself(s, after, e)
+    out += _luxury_by_itself(s, after, e)
     if after.round > s.round and s.round > 0:
         out.append(f"round {after.round} begins")
     if after.phase == "over" and s.phase != "over":
@@ -179,6 +180,32 @@ def _built_by_itself(s: State, after: State, e: Event | None) -> list[str]:
         for card in new:
             verb = "finishes" if card in waiting else "builds"
             out.append(f"{seat.name} {verb} {_n(s, card)}, production paying for it")
+    return out
+
+
+def _luxury_by_itself(s: State, after: State, e: Event | None) -> list[str]:
+    """Luxury goods gained or lost after ``e`` beyond what its own sentence spends or takes back: production left
+    over by a building, grain left over by the supply, income, a catastrophe (rulebook, 'Bens de Luxo'). The
+    luxury track is public, and without this the log would show it move with no sentence saying so."""
+    before = {seat.name: seat for seat in s.seats}
+    out: list[str] = []
+    for seat in after.seats:
+        old = before.get(seat.name)
+        if old is None:
+            continue
+        own = getattr(e, "player", None) == seat.name
+        spent = 0
+        if own and isinstance(e, BidPlaced | BuildingBuilt | PopulationFed | ConstructionPaid):
+            spent = e.luxury
+        elif own and isinstance(e, ConstructionStarted):
+            spent = int(e.coin == "luxury")
+        elif own and isinstance(e, CatastropheFaced):
+            spent = sum(1 for c in e.coins if c == "luxury")
+        elif own and isinstance(e, BidWithdrawn) and s.loose is not None:
+            spent = -s.loose.luxury  # the bid's goods come back with its coin cards
+        n = seat.luxury - old.luxury + spent
+        if n:
+            out.append(f"{seat.name} {'gains' if n > 0 else 'loses'} {counted(abs(n), 'luxury good')}")
     return out
 
 
@@ -227,7 +254,7 @@ def option_text(s: State, e: Event) -> str:
     """A decision as its player reads it among their options: as narrated to them, each power card by its id and
     name (``bids 2 on A06 Sanctuary of Hera``), the id being what a table may type. The cards a decision names are
     face up (the rows, a player's own city), so the ids tell nothing more than the names."""
-    extra = _after(s, apply(s, e))  # type: ignore[arg-type]
+    extra = _after(s, apply(s, e), e)  # type: ignore[arg-type]
     return _sentence(s, e, True, ids=True) + ("; " + "; ".join(extra) if extra else "") + "."
 
 
