@@ -118,6 +118,9 @@ EVENT = EventRow.__table__
 GAME = GameRow.__table__
 BRANCH = BranchRow.__table__
 HEAD_MOVE = HeadMoveRow.__table__
+UNDO_RUN = ("undo", "redo", "switch", "reenter")
+"""The head moves a run of undos and redos is made of (and that it goes through: a switch, undone moves entered
+again as they were); any other move (an entry, the branch's making, an import) ends what a redo could bring back."""
 NOTE = NoteRow.__table__
 SCHEMA = SchemaRow.__table__
 CARD_SET = card_sets_mod.CARD_SET
@@ -1574,6 +1577,21 @@ class Store:
             if len(rows) < page:
                 return
             last_id = rows[-1].id
+
+    def undo_tails(self, game_id: str) -> dict[str, list[HeadMove]]:
+        """For every branch of a game that has any: its head moves newest first since its last one that was none
+        of ``UNDO_RUN`` (an entry, the branch's making, an import), which ends what a redo could bring back. One
+        query for all the branches (``agon branches`` of a game with 1,000 of them), not one a branch."""
+        last = sa.select(HEAD_MOVE.c.branch, sa.func.max(HEAD_MOVE.c.id).label("last")).where(
+            HEAD_MOVE.c.game_id == game_id, HEAD_MOVE.c.reason.not_in(UNDO_RUN)).group_by(HEAD_MOVE.c.branch).subquery()
+        q = sa.select(HEAD_MOVE).outerjoin(last, last.c.branch == HEAD_MOVE.c.branch).where(
+            HEAD_MOVE.c.game_id == game_id, HEAD_MOVE.c.id > sa.func.coalesce(last.c.last, 0)).order_by(
+            HEAD_MOVE.c.id.desc())
+        out: dict[str, list[HeadMove]] = {}
+        with self._read() as c:
+            for r in c.execute(q).all():
+                out.setdefault(r.branch, []).append(HeadMove(r.branch, r.from_id, r.to_id, r.reason, _aware(r.at)))
+        return out
 
 
 def _quoted(text: str, limit: int = 100) -> str:

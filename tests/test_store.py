@@ -187,3 +187,22 @@ def test_a_store_from_a_newer_agon_is_refused_with_a_clear_error(store_url):
     s.close()
     with pytest.raises(StoreError, match="written by a newer agon"):
         Store(store_url)
+
+
+def test_undo_tails_give_every_branch_its_moves_since_its_last_entry_newest_first_in_one_query(store):
+    """What a redo could bring back, for all of a game's branches at once ('agon branches'): the undos, redos and
+    switches since each branch's last entry (or making), newest first; a branch with none since is left out."""
+    root = new_game(store)
+    envs = chain(3, root)
+    store.append("g1", "main", root.id, envs)
+    store.create_branch("g1", "b", envs[0].id, 0, "main")
+    store.append("g1", "b", envs[0].id, chain(1, envs[0], "b"))
+    store.move_head("g1", "main", envs[-1].id, envs[0].id, "undo")
+    store.move_head("g1", "main", envs[0].id, envs[-1].id, "redo")
+    store.move_head("g1", "main", envs[-1].id, envs[1].id, "undo")
+    new_game(store, "g2")  # another game's moves are not read
+    tails = store.undo_tails("g1")
+    assert list(tails) == ["main"]
+    assert [(m.reason, m.from_id, m.to_id) for m in tails["main"]] == [
+        ("undo", envs[-1].id, envs[1].id), ("redo", envs[0].id, envs[-1].id), ("undo", envs[-1].id, envs[0].id)]
+    assert store.undo_tails("nope") == {}
