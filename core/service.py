@@ -206,6 +206,41 @@ def seed_problem(seed: object) -> str | None:
     return f"the seed must be a whole number from 0 to {SEED_MAX}, not {shown}; leave it out for a random one"
 
 
+def _undone_tip_from(moves: Iterable[HeadMove]) -> str | None:
+    """``Service.undone_tip`` from a branch's head moves newest first (``Store.undo_tails`` reads no more)."""
+    tip = None
+    for m in moves:
+        if m.reason == "undo":
+            tip = m.from_id
+        elif m.reason not in ("redo", "switch", "reenter"):
+            break
+    return tip
+
+
+def _redo_from(moves: Iterable[HeadMove], head: str, ahead: Callable[[str], bool]) -> str | None:
+    """Where a redo would take a branch at ``head`` (``Service.redo_target``), from its head moves newest first
+    (read as far as the first one a redo cannot go past: ``Store.undo_tails`` reads no more). ``ahead(tip)``: whether
+    ``head`` is on the line that ends at ``tip``, asked only after undone moves were entered again ('reenter')."""
+    redone, reentered = 0, False
+    for m in moves:
+        if m.reason == "switch":
+            continue
+        if m.reason == "reenter":
+            reentered = True
+        elif m.reason == "redo":
+            redone += 1
+        elif m.reason == "undo":
+            if redone:
+                redone -= 1
+            elif not reentered:
+                return m.from_id if m.to_id == head else None
+            elif m.from_id != head and m.from_id is not None and ahead(m.from_id):
+                return m.from_id
+        else:
+            return None
+    return None
+
+
 class ServiceError(hints.Hinted):
     """Something a person asked for that cannot be done; the message says what to do instead (a step it names,
     such as a command, kept apart: ``Words.told``)."""
@@ -721,6 +756,11 @@ class BranchRow:
     winners: list[str] | None
     scores: dict[str, float]
     current: bool
+    redo: int | None = None
+    """How many events ``agon redo`` on this branch would bring back (None: there is nothing to redo)."""
+    undone: int | None = None
+    """How many events are undone in all when there is something to redo: redos in a row bring them all back, each
+    one undo's (None: there is nothing to redo)."""
 
 
 @dataclass
@@ -1398,13 +1438,7 @@ class Service:
         Undone moves entered again as they were ('reenter') walk that line and do not end it. A 'reenter' onto
         another stored line (one kept before) does not end it either: the line it left was named in the same
         write, and ``_undone_line`` names no tip that a branch's line already holds."""
-        tip = None
-        for m in self.store.head_moves_newest_first(game_id, branch):
-            if m.reason == "undo":
-                tip = m.from_id
-            elif m.reason not in ("redo", "switch", "reenter"):
-                break
-        return tip
+        return _undone_tip_from(self.store.head_moves_newest_first(game_id, branch))
 
     def _on_the_way(self, game_id: str, env: Envelope, tip: str) -> bool:
         """Whether ``env`` is on the line that ends at ``tip`` (``tip`` itself included): the events just
@@ -1626,26 +1660,11 @@ class Service:
         """Where ``redo`` would go: the head before the latest undo not yet redone, if nothing was done since but
         redos and undone moves entered again ('reenter'). After those, the head is somewhere on the undone line:
         redo goes on to the end of the first undo whose end is still ahead of it."""
-        redone, reentered = 0, False
-        for m in self.store.head_moves_newest_first(game_id, branch):
-            if m.reason == "switch":
-                continue
-            if m.reason == "reenter":
-                reentered = True
-            elif m.reason == "redo":
-                redone += 1
-            elif m.reason == "undo":
-                if redone:
-                    redone -= 1
-                elif not reentered:
-                    return m.from_id if m.to_id == head else None
-                elif m.from_id != head:
-                    now_at = self.store.event(game_id, head)
-                    if now_at is not None and self._on_the_way(game_id, now_at, m.from_id):
-                        return m.from_id
-            else:
-                return None
-        return None
+        def ahead(tip: str) -> bool:
+            now_at = self.store.event(game_id, head)
+            return now_at is not None and self._on_the_way(game_id, now_at, tip)
+
+        return _redo_from(self.store.head_moves_newest_first(game_id, branch), head, ahead)
 
     def _sound(self, game_id: str, branch: str) -> None:
         """Refuse a line that does not read (``Damaged``) before a command moves its head. Read as ``load`` reads
@@ -1816,6 +1835,23 @@ class Service:
                 lines[head] = ids
             return lines[head]
 
+        def ahead(head: str, tip: str) -> bool:  # head on the line ending at tip, walked back from tip
+            node: str | None = tip
+            while node is not None and node in nodes and head in nodes and nodes[node][1] > nodes[head][1]:
+                node = nodes[node][0]
+            return node == head
+
+        def redo(b: BranchInfo) -> tuple[int | None, int | None]:
+            """The events a redo would bring back and those undone in all, from the tails read at once."""
+            moves = tails.get(b.name, [])
+            target = _redo_from(moves, b.head_id, lambda tip: ahead(b.head_id, tip))
+            if target is None or target not in nodes or b.head_id not in nodes:
+                return None, None
+            tip = _undone_tip_from(moves)
+            end = tip if tip in nodes and ahead(b.head_id, tip) and ahead(target, tip) else target
+            return nodes[target][1] - nodes[b.head_id][1], nodes[end][1] - nodes[b.head_id][1]
+
+        tails = self.store.undo_tails(game.id)  # every branch's moves since its last entry: one query, not one each
         by_name = {b.name: b for b in branches}
         rows = []
         for b in branches:
@@ -1830,7 +1866,7 @@ class Service:
             rows.append(BranchRow(
                 b.name, b.parent_branch, fork, nodes[b.head_id][1] if b.head_id in nodes else s.events - 1,
                 "same" if b.luck == 0 or parent is None or b.luck == parent.luck else "fresh", s.status, s.over,
-                list(s.winners) if s.over else None, dict(s.scores), b.name == game.current_branch,
+                list(s.winners) if s.over else None, dict(s.scores), b.name == game.current_branch, *redo(b),
             ))
         return game, rows
 

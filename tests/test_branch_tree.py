@@ -22,12 +22,17 @@ def folded_rows(svc, gid):
                     break
                 fork = a.depth
         pending = ln.pending
+        ahead = svc.redo_target(gid, ln.branch.name, ln.head.id)  # the head moves read one branch at a time
+        tip = svc.undone_tip(gid, ln.branch.name) if ahead else None
+        end = tip if tip and {e.id for e in svc.store.line(gid, tip)} >= {ln.head.id, ahead} else ahead
         rows.append({
             "name": ln.branch.name, "parent": ln.branch.parent_branch, "fork_at": fork, "head": ln.head.depth,
             "luck": "same" if ln.branch.luck == 0 or parent is None or ln.branch.luck == parent.branch.luck
             else "fresh", "status": ln.status(), "over": isinstance(pending, Over),
             "winners": list(pending.outcome.winners) if isinstance(pending, Over) else None,
             "scores": ln.ruleset.scores(ln.state), "current": ln.branch.name == ln.game.current_branch,
+            "redo": svc.store.event(gid, ahead).depth - ln.head.depth if ahead else None,
+            "undone": svc.store.event(gid, end).depth - ln.head.depth if ahead else None,
         })
     return rows
 
@@ -53,6 +58,9 @@ def a_tree(svc):
     svc.branch(gid, "lucky", reseed=True)
     act(svc, gid, "1")
     svc.branch(gid, "from-lucky", at=1, from_branch="lucky")
+    svc.undo(gid, branch="lucky")  # two undos not yet redone, and a switch after them
+    svc.undo(gid, branch="lucky")
+    svc.switch(gid, "main")
     return gid
 
 
@@ -61,6 +69,7 @@ def test_the_tree_equals_replaying_every_line(svc):
     _, rows = svc.tree(gid)
     assert [r.__dict__ for r in rows] == folded_rows(svc, gid)
     assert {r.name for r in rows} >= {"main", "early", "main-undone-1", "lucky", "from-lucky"}
+    assert [(r.name, r.redo is not None) for r in rows if r.redo or r.undone] == [("lucky", True)]
 
 
 def test_the_tree_reads_no_line_when_the_summaries_are_up_to_date(svc, monkeypatch):
