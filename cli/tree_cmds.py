@@ -120,13 +120,18 @@ def branch(
 @app.command(epilog=examples("agon branches 3f2a", "agon branches 3f2a --json"))
 @friendly
 def branches(game: GameArg, as_json: JsonOpt = False) -> None:
-    """The tree of lines: where each forks from its parent, where its head is, and how it ends."""
+    """The tree of lines: where each forks from its parent, where its head is, how it ends, what a redo brings back."""
     from dataclasses import asdict
 
     from agon.core import registry
 
     g, branch_rows = service().tree(game)
     rows = [asdict(r) for r in branch_rows]
+    for r in rows:  # an undo not yet redone: how many events, and the command that brings them back
+        flag = "" if r["name"] == g.current_branch else f" -b {shlex.quote(r['name'])}"
+        undone = r.pop("undone")
+        r["redo"] = None if r["redo"] is None else {"events": r["redo"], "undone": undone,
+                                                    "command": agon_line(f"redo {g.id}{flag}")}
     if as_json:
         print_json(rows)
         return
@@ -145,6 +150,13 @@ def branches(game: GameArg, as_json: JsonOpt = False) -> None:
             # a head on its parent's line (a branch just made, or an undone line entered again on the parent)
             none = f" (no events of its own: its head is on {r['parent']}'s line)" if (
                 r["parent"] and r["fork_at"] == r["head"]) else ""
+            redo = r["redo"]  # an undo not yet redone, with the command that brings back what it took
+            if redo and redo["undone"] == redo["events"]:
+                them = "it" if redo["events"] == 1 else "them"
+                none += f" ({counted(redo['undone'], 'event')} undone: `{redo['command']}` brings {them} back)"
+            elif redo:  # several undos: each redo brings back one
+                none += (f" ({counted(redo['undone'], 'event')} undone: `{redo['command']}` brings back the last"
+                         f" undo's {redo['events']}, run again for the rest)")
             below = indent + ("    " if last else "│   ")  # where its lines continue, folded
             console.print(f"{indent}{'└── ' if last else '├── '}{r['name']}{mark}: {fork}head #{r['head']}{none},"
                           f" {r['luck']} luck — {r['status']} ({scores_text(r['scores'])})", markup=False,
