@@ -20,7 +20,14 @@ from rich.console import Console
 from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
 
-from agon.core.service import SEED_MAX, Service, ServiceError, store_trouble
+from agon.core.service import (
+    EVENT_RANGE,
+    LIMIT_RANGE,
+    SEED_MAX,
+    Service,
+    ServiceError,
+    store_trouble,
+)
 from agon.core.words import listed
 from agon.events.store import (
     NoStoreYet,
@@ -138,8 +145,8 @@ def fit_width() -> int | None:
 #
 # Every whole-number option and argument has bounds (``whole``): a value outside them, 99999999999999999999 as much
 # as -1, is a usage error naming the range, never a number that overflows a store's column or starts a million
-# processes. Event numbers, limits and seeds stop at INT_MAX, the largest value of a PostgreSQL integer column.
-INT_MAX = 2**31 - 1
+# processes. Event numbers, limits and seeds stop at INT_MAX (core.service), the largest value of a PostgreSQL integer
+# column; the ranges of event numbers and limits are the core's (EVENT_RANGE, LIMIT_RANGE), which the API takes too.
 # SEED_MAX (the largest seed, core.service): a new game's seed is judged there for every face; --seed is parsed to
 # the same range, so the command line refuses what the server refuses, as a usage error naming the range
 
@@ -219,13 +226,13 @@ BranchOpt = Annotated[str | None, typer.Option("--branch", "-b", help="A branch 
 BranchesOpt = Annotated[list[str] | None, typer.Option(
     "--branch", "-b", help="A line to show (default: every line of the game, opening on its current one); repeat"
     " it for several lines.", parser=branch_name)]
-EVENT = whole(0, INT_MAX)
+EVENT = whole(*EVENT_RANGE)
 """An event number, as 'agon log' numbers them; whether the line has that event is the command's to say."""
 AtOpt = Annotated[int | None, typer.Option("--at", help="After event N (as numbered by `agon log`).", parser=EVENT)]
 AsOpt = Annotated[str | None, typer.Option("--as", help="Show the game as this player sees it.")]
 SEED = whole(0, SEED_MAX)
 """A seed (of a game's chance and bots, of rollouts)."""
-LIMIT = whole(1, INT_MAX)
+LIMIT = whole(*LIMIT_RANGE)
 """How many games to read at most ('games', 'stats'): at least one (--limit 0 would read none)."""
 
 

@@ -7,7 +7,6 @@ import typer
 
 from agon.cli.common import (
     EVENT,
-    INT_MAX,
     BranchOpt,
     GameArg,
     JsonOpt,
@@ -25,7 +24,7 @@ from agon.cli.common import (
 )
 from agon.cli.play_cmds import print_recorded
 from agon.cli.render import scores_text
-from agon.core.service import Line
+from agon.core.service import INT_MAX, Line
 from agon.core.words import counted
 
 app = typer.Typer()

@@ -168,6 +168,29 @@ line's ``--seed`` has always stopped here (the largest value of a PostgreSQL int
 do), so every seed a game holds can be typed again. A game's seed lives in its first event's JSON, which would hold
 any integer; ``judge_new_game`` holds every face to this range, so no face takes a seed another refuses."""
 
+INT_MAX = 2**31 - 1
+"""The largest whole number an event number or a limit takes, on every face (the command line's options, the API's
+query parameters): the largest value of a PostgreSQL integer column, as ``SEED_MAX`` is."""
+
+EVENT_RANGE = (0, INT_MAX)
+"""The event numbers a request may name (``--at``, ``--from``; the API's ``from`` and ``since``), as 'agon log'
+numbers them; whether the line has that event is the command's or the route's to say."""
+
+LIMIT_RANGE = (1, INT_MAX)
+"""How many games a listing reads at most ('agon games --limit', 'agon stats --limit', ``GET /api/games?limit=``):
+at least one (a limit of 0 would read none); ``Service.listing`` holds every face to it (``limit_problem``)."""
+
+
+def limit_problem(limit: object) -> str | None:
+    """Why ``limit`` cannot be the most games a listing reads (None: it can, or it is None, for every game)."""
+    low, high = LIMIT_RANGE
+    whole = isinstance(limit, int) and not isinstance(limit, bool)
+    if limit is None or whole and low <= limit <= high:
+        return None
+    shown = "a number of more than 40 digits" if whole and abs(limit) >= 10**40 else repr(limit)[:40]
+    return f"the limit must be a whole number from {low} to {high}, not {shown}; leave it out for every game"
+
+
 MAX_CHOICE = 100_000
 """The longest choice (a number, an outcome or an event as JSON) ``parse_choice`` reads."""
 
@@ -1921,6 +1944,8 @@ class Service:
         carries the number of events the store holds for it (``Listed.stored_events``)."""
         if order not in summary_table.ORDERS:
             raise ServiceError(f"unknown order {order!r}; choose one of: {', '.join(summary_table.ORDERS)}")
+        if problem := limit_problem(limit):
+            raise ServiceError(problem)
         if ruleset is not None:  # as the games store it; a ruleset no longer installed by the name given
             try:
                 ruleset = registry.get(ruleset).name
@@ -1940,6 +1965,8 @@ class Service:
         """The summaries of the main lines of a ruleset's games, newest first (at most ``limit``), read in one query
         (what 'agon stats' counts); rows missing or stale in that window are recomputed first (``progress`` as for
         ``listing``)."""
+        if problem := limit_problem(limit):
+            raise ServiceError(problem)
         try:
             rs = registry.get(ruleset)
         except registry.UnknownRuleset as e:

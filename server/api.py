@@ -34,6 +34,7 @@ from agon.core import steps as steps_mod
 from agon.core.bots import bots_of
 from agon.core.engine import PUBLIC, Chance, Decision, Step, option_text
 from agon.core.service import (
+    EVENT_RANGE,
     REDO_ANEW,
     UNDO_ANEW,
     Line,
@@ -51,7 +52,7 @@ from agon.core.service import (
     told,
 )
 from agon.server import bodies, queries
-from agon.server.schemas import Param
+from agon.server.schemas import WAIT_MAX, Param
 
 HOST = seats.HOST
 BODY_WAIT = 30.0
@@ -834,12 +835,12 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
     words = words_of(request, query)  # a page's stream says so in its query (``FACE_PARAM``)
     last = request.headers.get("last-event-id")
     given = _LAST_ID.fullmatch(last) if last else None
-    if last and given is None:
+    if last and (given is None or int(given[1]) > EVENT_RANGE[1]):  # the event numbers ``since`` takes
         return error(400, f"the Last-Event-ID header must be an event's id as the stream gave it (such as 12.a1b2c3d4)"
-                          f" or its number, not {last[:40]!r}")
+                          f" or its number, from {EVENT_RANGE[0]} to {EVENT_RANGE[1]:,}, not {last[:40]!r}")
     since = int(given[1]) if given else query.get("since", -1)
     mark = given[2] if given else None  # the start of the client's last event's id: is it still on the line?
-    wait = query.get("wait", 3600.0)
+    wait = query.get("wait", float(WAIT_MAX))
     branch = query.get("branch")
 
     lines: Lines = request.app.state.lines
@@ -876,7 +877,7 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
 
     async def events():
         loop = asyncio.get_running_loop()
-        end = loop.time() + wait  # held to 0-3600 seconds
+        end = loop.time() + wait  # held to 0 to WAIT_MAX seconds
         if kept:
             after, last_id = since, None
         else:

@@ -24,7 +24,7 @@ from agon.core.service import Service
 from agon.events.store import Store, Unavailable
 from agon.events.summary import ORDERS
 from agon.server import api, decide, pages, schemas
-from agon.server.schemas import BRANCH, QUERY_COUNT, STR, Answer, Op, Param
+from agon.server.schemas import BRANCH, QUERY_EVENT, QUERY_LIMIT, QUERY_WAIT, STR, Answer, Op, Param
 
 THREADS = 8
 """Worker threads for the service's (blocking) calls per worker process."""
@@ -53,12 +53,12 @@ def _enum(values: list[str]) -> dict[str, Any]:
     return {"type": "string", "enum": values}
 
 
-EVENTS_QUERY = (BRANCH, Param("since", QUERY_COUNT,
+EVENTS_QUERY = (BRANCH, Param("since", QUERY_EVENT,
                                      "the last event the client has; the Last-Event-ID header (the id of the last"
                                      " message read, such as 12.a1b2c3d4) is preferred: it also tells an event"
                                      " taken back and played again another way ('moved')"),
-                Param("wait", {"type": "number", "minimum": 0, "maximum": 3600},
-                      "seconds until the stream ends (default 3600)"),
+                Param("wait", QUERY_WAIT,
+                      f"seconds until the stream ends (default {schemas.WAIT_MAX})"),
                 Param(api.FACE_PARAM, _enum(list(api.FACES)),
                       "'page': refusals name what a seat's page shows, not routes (the header 'Agon-Face' does"
                       " this elsewhere; a browser's EventSource cannot send it)"))
@@ -70,7 +70,7 @@ ROUTES: list[Op] = [
          "anyone", Answer("Games"),
          query=(Param("ruleset", STR, "only this ruleset's games"), Param("status", _enum(["over", "playing"])),
                 Param("order", _enum(list(ORDERS)), "default: oldest"),
-                Param("limit", QUERY_COUNT, "at most this many games (default: all)"))),
+                Param("limit", QUERY_LIMIT, "at most this many games (default: all)"))),
     _post("/api/games", api.create_game,
           "Create a game: answers one secret link per person's seat and the host's.", "anyone", Answer("Created", 201),
           body=schemas.CREATE, example={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
@@ -119,7 +119,7 @@ ROUTES: list[Op] = [
           body=schemas.SWITCH),
     _get("/api/games/{game}/log", api.get_log,
          "The line's events from 'from', told as the caller's seat may read them.", "anyone", Answer("Log"), (403,),
-         (BRANCH, Param("from", QUERY_COUNT, "the first event (default 0)"))),
+         (BRANCH, Param("from", QUERY_EVENT, "the first event (default 0)"))),
     _get("/api/games/{game}/export", api.export,
          "The whole game as `agon export` writes it (with ?branch=NAME: that line only).", "the host",
          Answer(STR, media=schemas.NDJSON), (401, 403), (Param("branch", STR, "that line only"),)),

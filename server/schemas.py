@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from agon.core.service import SEED_MAX
+from agon.core.service import EVENT_RANGE, LIMIT_RANGE, SEED_MAX
 
 JSON = "application/json"
 NDJSON = "application/x-ndjson"
@@ -46,11 +46,15 @@ def nullable(schema: dict[str, Any]) -> dict[str, Any]:
 STR = {"type": "string"}
 INT = {"type": "integer"}
 COUNT = {"type": "integer", "minimum": 0}
-WHOLE_MAX = 2**63 - 1
-"""The largest whole number a query parameter takes (a store's integer column's): the document says so
-(``QUERY_COUNT``), rather than a longer number being refused as if it were no whole number."""
-QUERY_COUNT = {"type": "integer", "minimum": 0, "maximum": WHOLE_MAX}
-"""A count or event number given in a query."""
+QUERY_EVENT = {"type": "integer", "minimum": EVENT_RANGE[0], "maximum": EVENT_RANGE[1]}
+"""An event number given in a query (``from``, ``since``): the range the command line's ``--from`` and ``--at`` take
+(``core.service.EVENT_RANGE``), so the document states it and a number past it is refused naming it."""
+QUERY_LIMIT = {"type": "integer", "minimum": LIMIT_RANGE[0], "maximum": LIMIT_RANGE[1]}
+"""How many games to read at most (``limit``): the range 'agon games --limit' takes (``core.service.LIMIT_RANGE``)."""
+WAIT_MAX = 3600
+"""The longest a stream of events stays open, in seconds (``wait``; its default too)."""
+QUERY_WAIT = {"type": "number", "minimum": 0, "maximum": WAIT_MAX}
+"""Seconds until a stream of events ends (``wait``)."""
 BOOL = {"type": "boolean"}
 NUM = {"type": "number"}
 

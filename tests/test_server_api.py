@@ -254,30 +254,50 @@ def test_a_body_giving_a_field_twice_or_a_number_too_long_to_read_is_refused_nam
 
 
 def test_a_whole_number_in_a_query_is_taken_up_to_the_maximum_the_document_declares_and_refused_past_it(client):
-    """A 19-digit 'limit' was refused as 'not a whole number, 0 or more' while the document declared any whole
-    number of 0 or more: now the document declares the maximum the server takes, and the refusal names it."""
+    """'limit' took 0 (answering []) and numbers up to 9.2e18, and 'from' and 'since' any event number up to 9.2e18,
+    where 'agon games --limit' takes 1 to 2147483647 and '--from' 0 to 2147483647: now the document declares the
+    command line's ranges and the server refuses a number outside them in one sentence naming the range."""
     g = new_duel(client)
     gid = g["game"]
     doc = client.get("/openapi.json").json()
     params = {(path, p["name"]): p["schema"] for path, item in doc["paths"].items()
               for p in item.get("get", {}).get("parameters", [])}
-    big = 2**63 - 1
-    for key in (("/api/games", "limit"), ("/api/games/{game}/log", "from"), ("/api/games/{game}/events", "since")):
-        assert params[key] == {"type": "integer", "minimum": 0, "maximum": big}, key
-    assert [x["game"] for x in client.get(f"/api/games?limit={big}").json()] == [gid]
-    assert client.get(f"/api/games/{gid}/log?from={big}").json()["events"] == []
-    r = client.get(f"/api/games/{gid}/events?since={big}&wait=0")
-    assert r.status_code == 200 and "event: moved" in r.text  # more than the line holds: read it again
-    for value in (str(big + 1), "1" + "0" * 30):
+    top = 2**31 - 1
+    assert params[("/api/games", "limit")] == {"type": "integer", "minimum": 1, "maximum": top}
+    for key in (("/api/games/{game}/log", "from"), ("/api/games/{game}/events", "since")):
+        assert params[key] == {"type": "integer", "minimum": 0, "maximum": top}, key
+    assert params[("/api/games/{game}/events", "wait")] == {"type": "number", "minimum": 0, "maximum": 3600}
+    assert [x["game"] for x in client.get(f"/api/games?limit={top}").json()] == [gid]
+    assert [x["game"] for x in client.get("/api/games?limit=1").json()] == [gid]
+    for value in ("0", "-1", str(top + 1), str(2**63 - 1), "1" + "0" * 30):
         r = client.get(f"/api/games?limit={value}")
-        assert r.status_code == 400, r.text
-        assert r.json()["error"].startswith("'limit' must be a whole number from 0 to 9,223,372,036,854,775,807, not")
+        assert r.status_code == 400, (value, r.text)
+        assert r.json() == {"error": f"'limit' must be a whole number from 1 to 2,147,483,647, not {value!r} (see"
+                                     " /openapi.json)"}, value
+    assert client.get(f"/api/games/{gid}/log?from={top}").json()["events"] == []
+    r = client.get(f"/api/games/{gid}/events?since={top}&wait=0")
+    assert r.status_code == 200 and "event: moved" in r.text  # more than the line holds: read it again
+    for path, name in (("log?", "from"), ("events?wait=0&", "since")):
+        for value in ("-1", str(top + 1), str(2**63 - 1)):
+            r = client.get(f"/api/games/{gid}/{path}{name}={value}")
+            assert r.status_code == 400, (name, value, r.text)
+            assert r.json() == {"error": f"{name!r} must be a whole number from 0 to 2,147,483,647, not {value!r}"
+                                         " (see /openapi.json)"}, (name, value)
+    # the event number a stream is resumed from in its header is held to the same range as 'since'
+    assert client.get(f"/api/games/{gid}/events?wait=0", headers={"Last-Event-ID": str(top)}).status_code == 200
+    r = client.get(f"/api/games/{gid}/events?wait=0", headers={"Last-Event-ID": str(top + 1)})
+    assert r.status_code == 400, r.text
+    assert r.json() == {"error": "the Last-Event-ID header must be an event's id as the stream gave it (such as"
+                                 " 12.a1b2c3d4) or its number, from 0 to 2,147,483,647, not '2147483648'"}
     r = client.get(f"/api/games/{gid}/log?from=%2B5")
     assert r.status_code == 400 and "must be a whole number, 0 or more" not in r.text and "in plain digits" in r.text
     r = client.get(f"/api/games/{gid}/events?wait=1e1")
     assert r.status_code == 400, r.text
     assert r.json()["error"] == ("'wait' must be a number from 0 to 3,600 in plain digits (such as 2.5), not '1e1'"
                                  " (see /openapi.json)")
+    r = client.get(f"/api/games/{gid}/events?wait=3600.5")
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == "'wait' must be a number from 0 to 3,600, not '3600.5' (see /openapi.json)"
     r = client.get(f"/api/games/{gid}/events?wait=0.0000000000000000001")  # a number the document allows
     assert r.status_code == 200 and "event: status" in r.text
 

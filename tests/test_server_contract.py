@@ -672,7 +672,7 @@ def test_every_get_route_holds_its_query_to_its_declared_parameters(api):
     # the values each parameter declares, and what the pages send, are taken
     who = public(api, gid)["pending"]["player"]
     mine = game["seats"][who]["token"]
-    taken = {"/api/games": [{"limit": "0"}, {"limit": "2", "order": "newest", "status": "playing"},
+    taken = {"/api/games": [{"limit": "1"}, {"limit": "2", "order": "newest", "status": "playing"},
                             {"ruleset": "PERGAMEMNON", "order": "shortest", "status": "over"},
                             *({"order": o} for o in api.doc["paths"]["/api/games"]["get"]["parameters"][2]["schema"]
                               ["enum"])],
@@ -724,6 +724,52 @@ def test_a_seed_outside_its_range_is_refused_naming_it_by_the_server_the_command
         assert api.call("POST", "/api/games", json_body=body).status_code == 201
         made = json.loads(agon("new", "pergamemnon", "-p", "Ana", "-p", "Bo", "--seed", str(seed), "--json").stdout)
         assert made["seed"] == seed
+
+
+# -- limits and event numbers: one range each, in the core, for every face -----------------------------------------
+
+
+def test_every_integer_query_parameter_states_its_minimum_and_maximum_and_they_are_the_command_lines(api):
+    """'limit' was declared 0 to 2**63 - 1 (0 answered []), 'from' and 'since' the same, where the command line takes
+    1 to 2147483647 and 0 to 2147483647: every integer in a query now states both bounds, the core's ranges."""
+    from agon.core.service import EVENT_RANGE, LIMIT_RANGE
+
+    assert LIMIT_RANGE == (1, 2**31 - 1) and EVENT_RANGE == (0, 2**31 - 1)
+    ranges = {}
+    for path, item in api.doc["paths"].items():
+        for p in item.get("get", {}).get("parameters", []):
+            if p["schema"].get("type") in ("integer", "number"):
+                assert {"minimum", "maximum"} <= set(p["schema"]), (path, p)
+                ranges[path, p["name"]] = (p["schema"]["minimum"], p["schema"]["maximum"])
+    events = "/api/games/{game}/events"
+    assert ranges == {("/api/games", "limit"): LIMIT_RANGE, ("/api/games/{game}/log", "from"): EVENT_RANGE,
+                      (events, "since"): EVENT_RANGE, (events, "wait"): (0, 3600)}
+
+
+def test_a_limit_outside_its_range_is_refused_naming_it_by_the_server_the_command_line_and_the_core(api, agon):
+    """`agon games --limit 0` was refused and GET /api/games?limit=0 answered [] with 200 (and took 9.2e18)."""
+    from agon.core.service import LIMIT_RANGE, Service, ServiceError
+    from agon.events.store import Store
+
+    low, high = LIMIT_RANGE
+    svc = Service(Store("sqlite://"))  # what either face calls
+    for limit in (0, -1, high + 1, 2**63 - 1, 10**30):
+        r = api.call("GET", "/api/games", params={"limit": str(limit)})
+        assert r.status_code == 400, r.text
+        assert r.json() == {"error": f"'limit' must be a whole number from {low} to {high:,}, not '{limit}' (see"
+                                     " /openapi.json)"}
+        refused = agon("games", "--limit", str(limit), ok=False)
+        assert refused.exit_code == 2 and f"(it takes {low} to {high})" in refused.stderr, refused.stderr
+        with pytest.raises(ServiceError, match=f"^the limit must be a whole number from {low} to {high}, not "):
+            svc.listing(limit=limit)
+        with pytest.raises(ServiceError, match=f"from {low} to {high}, not "):
+            svc.main_summaries("pergamemnon", limit)
+    assert not Path("games.db").exists()  # the command line refused before opening a store
+    made = json.loads(agon("new", "pergamemnon", "-p", "Ana", "-p", "Bo", "--json").stdout)["id"]
+    for limit in (low, high):
+        assert api.call("GET", "/api/games", params={"limit": str(limit)}).status_code == 200
+        listed = json.loads(agon("games", "--limit", str(limit), "--json").stdout)
+        assert [g["id"] for g in listed] == [made]
 
 
 # -- refusals by the game as it stands: 409 ------------------------------------------------------------------------
