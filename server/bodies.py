@@ -17,8 +17,8 @@ from typing import Any
 
 from agon.core.words import listed
 
-KNOWN = frozenset({"type", "properties", "required", "additionalProperties", "items", "minimum", "minLength",
-                   "anyOf", "description"})
+KNOWN = frozenset({"type", "properties", "required", "additionalProperties", "items", "minimum", "maximum",
+                   "minLength", "anyOf", "description"})
 """The keywords ``check`` understands: every request schema is made of these alone."""
 
 _WORDS = {"string": "a string", "integer": "a whole number", "number": "a number", "boolean": "true or false",
@@ -50,8 +50,8 @@ def _value(schema: dict[str, Any], v: Any, path: list[str | int], hints: dict[st
             raise BadBody(f"{_where(path)} must be {_what(schema)}, not {_was(v)}{_instead(schema, v)}")
         if isinstance(v, float) and "number" not in kinds:  # a whole number written 2.0: JSON Schema's integer
             v = int(v)
-    if "minimum" in schema and isinstance(v, int | float) and v < schema["minimum"]:
-        raise BadBody(f"{_where(path)} must be at least {schema['minimum']}, not {str(v)[:40]}")
+    if isinstance(v, int | float) and not isinstance(v, bool):
+        _within(schema, v, path)
     if "minLength" in schema and isinstance(v, str) and len(v) < schema["minLength"]:
         raise BadBody(f"{_where(path)} must not be empty")
     if isinstance(v, list) and "items" in schema:
@@ -59,6 +59,22 @@ def _value(schema: dict[str, Any], v: Any, path: list[str | int], hints: dict[st
     if isinstance(v, dict) and ("properties" in schema or "additionalProperties" in schema):
         return _object(schema, v, path, hints)
     return v
+
+
+def _within(schema: dict[str, Any], v: int | float, path: list[str | int]) -> None:
+    """Refuse ``v`` below the schema's ``minimum`` or past its ``maximum``: with both, the sentence names the range
+    ('at' must be a whole number from 0 to 2147483647), so a client sent 2**31 learns what it takes, not a bound."""
+    low, high = schema.get("minimum"), schema.get("maximum")
+    if (low is None or v >= low) and (high is None or v <= high):
+        return
+    digits = str(abs(int(v))) if isinstance(v, int) else ""
+    shown = f"a number of {len(digits):,} digits" if len(digits) > 40 else str(v)
+    if low is not None and high is not None:
+        what = "a whole number" if "integer" in _kinds(schema) else "a number"
+        raise BadBody(f"{_where(path)} must be {what} from {low} to {high}, not {shown}")
+    if low is not None:
+        raise BadBody(f"{_where(path)} must be at least {low}, not {shown}")
+    raise BadBody(f"{_where(path)} must be at most {high}, not {shown}")
 
 
 def _object(schema: dict[str, Any], v: dict[str, Any], path: list[str | int], hints: dict[str, str]) -> dict:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from agon.core.service import EVENT_RANGE, LIMIT_RANGE, SEED_MAX
+from agon.core.service import EVENT_RANGE, INT_MAX, LIMIT_RANGE, SEED_MAX
 
 JSON = "application/json"
 NDJSON = "application/x-ndjson"
@@ -155,22 +155,30 @@ CREATE = body({
     "bots": {**array(body({"name": STR, "kind": {"type": "string", "description": "from GET /api/rulesets"}},
                           "name", "kind")),
              "description": "the bots' seats, each an object {\"name\": ..., \"kind\": ...}"},
-    "seed": {"type": "integer", "description": f"the seed chance is drawn from, 0 to {SEED_MAX} (default: a random"
-                                              " one); another is refused (400)"},
+    "seed": {"type": "integer", "minimum": 0, "maximum": SEED_MAX,
+             "description": "the seed chance is drawn from (default: a random one)"},
     "table": {"type": "boolean", "description": "played at a real table: the host enters chance"},
     "options": {"type": "object", "additionalProperties": {"type": ["string", "number", "boolean"]},
                 "description": "the ruleset's options (GET /api/rulesets names them)"},
     "title": STR}, "ruleset")
 BRANCH_FIELD = {"type": "string", "description": "the line (default: the one played)"}
-EXPECT = [STR, {"type": "integer", "minimum": 0}]
+BODY_EVENT = {"type": "integer", "minimum": EVENT_RANGE[0], "maximum": EVENT_RANGE[1]}
+"""An event number in a body ('expect', 'at'): the range a query's ``from`` takes (``core.service.EVENT_RANGE``), so
+2**31 is refused naming it, not read as an event the line was taken back from."""
+EXPECT = [STR, BODY_EVENT]
 """What 'expect' takes: a position as the server shows it ('12.a1b2c3d4'), or an event number."""
+CHOICE_NUMBER = {"type": "integer", "description": "read as the text typed ('35': dice showing 3 and 5 at a table)"}
+"""A choice sent as a number: the one integer of a body without bounds, being text for the service to read (an
+option's number, or dice typed together: ten dice showing 3 are past 2**31), not a quantity; one past the options
+is refused there (400, naming the options' range)."""
 ACT = body({
-    "choice": {"anyOf": [{"type": "string", "minLength": 1}, {"type": "integer"}, {"type": "object"}],
+    "choice": {"anyOf": [{"type": "string", "minLength": 1}, CHOICE_NUMBER, {"type": "object"}],
                "description": "a number from the options, an event (as JSON), or a chance outcome"},
     "expect": {"anyOf": EXPECT,
                "description": "the 'position' the options were read at, or their event number: 409 if the game"
                               " moved on"}}, "choice")
-UNDO = body({"steps": {"type": "integer", "minimum": 1, "description": "the host only: more than 1"},
+UNDO = body({"steps": {"type": "integer", "minimum": 1, "maximum": INT_MAX,
+                       "description": "the host only: more than 1"},
              "branch": BRANCH_FIELD,
              "expect": {"anyOf": EXPECT,
                         "description": "the 'position' the game was seen at (as /act takes it), or its event number:"
@@ -181,7 +189,7 @@ REDO = body({"branch": BRANCH_FIELD,
                                        " 409 and nothing redone if the game moved since"}})
 MAKE_BRANCH = body({
     "name": {"type": "string", "minLength": 1, "description": "the new branch's name"},
-    "at": {"type": "integer", "minimum": 0, "description": "the event it starts after (default: the head)"},
+    "at": {**BODY_EVENT, "description": "the event it starts after (default: the head)"},
     "reseed": {"type": "boolean", "description": "draw chance anew on it"},
     "branch": {"type": "string", "description": "the line it starts from (default: the one played)"}}, "name")
 SWITCH = body({"name": {"type": "string", "minLength": 1, "description": "the branch to play on"}}, "name")

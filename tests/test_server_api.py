@@ -1157,3 +1157,45 @@ def test_a_redo_reads_the_line_it_moves_on_from_once(client):
     assert undone not in read, read  # the line the route found held is the one checked: not read again
     assert read.count(at) <= 1, read  # the line brought back: found held, or read once (and folded from the other)
     assert client.get(f"/api/games/{gid}").json()["event"] == at
+
+
+def test_a_body_integer_past_its_range_is_a_400_naming_the_field_and_the_range_and_changes_nothing(client):
+    """'expect', 'steps', 'at' and 'seed' in a body took any whole number past their minimum: 2**31 went on to the
+    service, where an undo expecting event #2147483648 was told 'the game was taken back (an undo) since' it. Each is
+    now held to the range the document states (the largest value of a PostgreSQL integer), refused in one sentence."""
+    g = new_duel(client)
+    gid, host = g["game"], bearer(g["host"]["token"])
+    for _ in range(3):
+        who, tok = acting(client, g)
+        assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    assert client.post(f"/api/games/{gid}/undo", json={}, headers=host).status_code == 200  # a redo is possible
+
+    def seen() -> tuple:
+        return (client.get(f"/api/games/{gid}", headers=host).json(), client.get(f"/api/games/{gid}/log",
+                headers=host).json(), client.get(f"/api/games/{gid}/branches").json(), client.get("/api/games").json())
+
+    before = seen()
+    _, tok = acting(client, g)
+    sent = [("act", "expect", 0, {"choice": 1}, bearer(tok)), ("undo", "expect", 0, {}, host),
+            ("undo", "steps", 1, {}, host), ("redo", "expect", 0, {}, host),
+            ("branch", "at", 0, {"name": "wide"}, host)]
+    for value in (2**31, 10**30):
+        for route, name, low, body, who in sent:
+            said = f"'{name}' must be a whole number from {low} to 2147483647, not {value}"
+            r = client.post(f"/api/games/{gid}/{route}", json={**body, name: value}, headers=who)
+            assert (r.status_code, r.json()) == (400, {"error": f"{said} (see /openapi.json)"}), (route, r.text)
+            page = {**who, "Agon-Face": "page"}
+            r = client.post(f"/api/games/{gid}/{route}", json={**body, name: value}, headers=page)
+            assert (r.status_code, r.json()) == (400, {"error": said}), (route, r.text)  # a page's person: no document
+        r = client.post("/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"], "seed": value})
+        assert (r.status_code, r.json()) == (400, {"error": f"'seed' must be a whole number from 0 to 2147483647, not"
+                                                            f" {value} (see /openapi.json)"}), r.text
+    assert seen() == before  # nothing recorded, undone, redone, branched or created
+    # a number of more digits than a sentence shows is told by its length
+    r = client.post(f"/api/games/{gid}/undo", json={"steps": 10**60}, headers=host)
+    assert r.json() == {"error": "'steps' must be a whole number from 1 to 2147483647, not a number of 61 digits"
+                                 " (see /openapi.json)"}, r.text
+    # the largest is taken by the schema and judged by the game: there is no event 2147483647 to branch at
+    r = client.post(f"/api/games/{gid}/branch", json={"name": "wide", "at": 2**31 - 1}, headers=host)
+    assert r.status_code == 400 and r.json()["error"].startswith("event 2147483647 is outside branch 'main'"), r.text
+    assert seen() == before

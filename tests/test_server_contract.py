@@ -410,7 +410,7 @@ def json_bodies(op_body: dict[str, Any]):
         if kind == "string":
             return st.text(min_size=schema.get("minLength", 0), max_size=5)
         if kind == "integer":
-            ints = st.integers(min_value=schema.get("minimum"))
+            ints = st.integers(min_value=schema.get("minimum"), max_value=schema.get("maximum"))
             return ints | ints.map(float)  # 7.0 is a whole number too, as JSON Schema counts it
         if kind == "number":
             return st.integers() | st.floats(allow_nan=False, allow_infinity=False)
@@ -710,9 +710,10 @@ def test_a_seed_outside_its_range_is_refused_naming_it_by_the_server_the_command
     games = len(api.call("GET", "/api/games").json())
     for seed in (10**30, SEED_MAX + 1, -1, 2**63):
         body = {"ruleset": "pergamemnon", "players": ["Ana", "Bo"], "seed": seed}
-        r = api.call("POST", "/api/games", json_body=body)
+        r = api.call("POST", "/api/games", json_body=body, conforming=False)  # the document states the range too
         assert r.status_code == 400, r.text
-        assert r.json()["error"].startswith(f"the seed must be a whole number from 0 to {SEED_MAX}, not "), r.text
+        assert r.json()["error"] == (f"'seed' must be a whole number from 0 to {SEED_MAX}, not {seed}"
+                                     " (see /openapi.json)"), r.text
         with pytest.raises(ServiceError, match=f"from 0 to {SEED_MAX}, not "):
             judge_new_game(NewGame("pergamemnon", players=["Ana", "Bo"], seed=seed))
         refused = agon("new", "pergamemnon", "-p", "Ana", "-p", "Bo", "--seed", str(seed), ok=False)
@@ -744,6 +745,47 @@ def test_every_integer_query_parameter_states_its_minimum_and_maximum_and_they_a
     events = "/api/games/{game}/events"
     assert ranges == {("/api/games", "limit"): LIMIT_RANGE, ("/api/games/{game}/log", "from"): EVENT_RANGE,
                       (events, "since"): EVENT_RANGE, (events, "wait"): (0, 3600)}
+
+
+def integers(schema: Any, where: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every integer schema in ``schema`` at any depth, with where it is ('expect', 'bots[]', 'options.*')."""
+    if not isinstance(schema, dict):
+        return
+    kind = schema.get("type")
+    if kind == "integer" or isinstance(kind, list) and "integer" in kind:
+        yield where, schema
+    for option in schema.get("anyOf", []):
+        yield from integers(option, where)
+    for key, value in schema.get("properties", {}).items():
+        yield from integers(value, f"{where}.{key}" if where else key)
+    if isinstance(schema.get("items"), dict):
+        yield from integers(schema["items"], f"{where}[]")
+    if isinstance(schema.get("additionalProperties"), dict):
+        yield from integers(schema["additionalProperties"], f"{where}.*")
+
+
+def test_every_integer_in_a_request_body_states_its_minimum_and_maximum_and_they_are_the_cores(api):
+    """'expect', 'at' and 'steps' were declared with a minimum alone, and 2**31 went on to the service ('the game was
+    taken back since event #2147483648'): every integer in a body now states both bounds, the core's ranges, but the
+    choice sent as a number, which the service reads as the text typed (dice '35' at a table: a 3 and a 5)."""
+    from agon.core.service import EVENT_RANGE, INT_MAX, SEED_MAX
+    from agon.server.schemas import CHOICE_NUMBER
+
+    ranges, unbounded = {}, []
+    for path, item in api.doc["paths"].items():
+        for method, operation in item.items():
+            for media in operation.get("requestBody", {}).get("content", {}).values():
+                for where, schema in integers(media["schema"], ""):
+                    if schema == CHOICE_NUMBER:
+                        unbounded.append((method, path, where))
+                        continue
+                    assert {"minimum", "maximum"} <= set(schema), (method, path, where, schema)
+                    ranges[path, where] = (schema["minimum"], schema["maximum"])
+    game = "/api/games/{game}"
+    assert ranges == {("/api/games", "seed"): (0, SEED_MAX), (f"{game}/act", "expect"): EVENT_RANGE,
+                      (f"{game}/undo", "expect"): EVENT_RANGE, (f"{game}/undo", "steps"): (1, INT_MAX),
+                      (f"{game}/redo", "expect"): EVENT_RANGE, (f"{game}/branch", "at"): EVENT_RANGE}
+    assert unbounded == [("post", f"{game}/act", "choice")]
 
 
 def test_a_limit_outside_its_range_is_refused_naming_it_by_the_server_the_command_line_and_the_core(api, agon):

@@ -98,7 +98,8 @@ def test_an_undos_expect_is_held_to_what_act_takes(client):
     _, tok = acting(client, g)
     assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
     now = client.get(f"/api/games/{gid}").json()
-    for expect, says in (("nowhere", "'nowhere' is not a position"), (-1, "'expect' must be at least 0"),
+    for expect, says in (("nowhere", "'nowhere' is not a position"),
+                         (-1, "'expect' must be a whole number from 0 to 2147483647, not -1"),
                          (None, "leave the field out"), (True, "'expect' must be a string or a whole number")):
         r = client.post(f"/api/games/{gid}/undo", json={"expect": expect}, headers=host)
         assert r.status_code == 400 and says in r.json()["error"], (expect, r.text)
@@ -106,7 +107,8 @@ def test_an_undos_expect_is_held_to_what_act_takes(client):
     body = client.get("/openapi.json").json()["paths"]["/api/games/{game}/undo"]["post"]["requestBody"]
     schema = body["content"]["application/json"]["schema"]
     assert set(schema["properties"]) == {"steps", "branch", "expect"} and schema["required"] == []
-    assert schema["properties"]["expect"]["anyOf"] == [{"type": "string"}, {"type": "integer", "minimum": 0}]
+    assert schema["properties"]["expect"]["anyOf"] == [{"type": "string"},
+                                                  {"type": "integer", "minimum": 0, "maximum": 2**31 - 1}]
 
 
 # POST /redo takes 'expect' as /undo does: a host who undid twice, and whose redo click another redo (their other
@@ -197,7 +199,8 @@ def test_a_redos_expect_is_held_to_what_act_takes(client):
     g, seen, now = undone_twice_then_redone_elsewhere(client)
     gid = g["game"]
     host = bearer(g["host"]["token"])
-    for expect, says in (("nowhere", "'nowhere' is not a position"), (-1, "'expect' must be at least 0"),
+    for expect, says in (("nowhere", "'nowhere' is not a position"),
+                         (-1, "'expect' must be a whole number from 0 to 2147483647, not -1"),
                          (None, "leave the field out"), (True, "'expect' must be a string or a whole number")):
         r = client.post(f"/api/games/{gid}/redo", json={"expect": expect}, headers=host)
         assert r.status_code == 400 and says in r.json()["error"], (expect, r.text)
@@ -205,4 +208,5 @@ def test_a_redos_expect_is_held_to_what_act_takes(client):
     body = client.get("/openapi.json").json()["paths"]["/api/games/{game}/redo"]["post"]["requestBody"]
     schema = body["content"]["application/json"]["schema"]
     assert set(schema["properties"]) == {"branch", "expect"} and schema["required"] == []
-    assert schema["properties"]["expect"]["anyOf"] == [{"type": "string"}, {"type": "integer", "minimum": 0}]
+    assert schema["properties"]["expect"]["anyOf"] == [{"type": "string"},
+                                                  {"type": "integer", "minimum": 0, "maximum": 2**31 - 1}]

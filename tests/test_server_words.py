@@ -119,7 +119,7 @@ def test_an_undo_of_no_steps_names_the_field_not_an_option(client):
     g = new_duel(client)
     for steps in (0, -1):
         refused(client.post(f"/api/games/{g['game']}/undo", json={"steps": steps}, headers=bearer(g["host"]["token"])),
-                400, f"'steps' must be at least 1, not {steps}")
+                400, f"'steps' must be a whole number from 1 to 2147483647, not {steps}")
 
 
 def test_a_wrong_number_of_seats_names_the_fields_over_http_and_the_options_at_the_command_line(client, agon):
