@@ -163,6 +163,15 @@ def may_undo(service: Service, line: Line, seat: str) -> bool:
     return _blocker(line, seat) is None
 
 
+def may_redo(service: Service, line: Line, seat: str | None) -> bool:
+    """Whether ``seat`` may redo on ``line`` now: the host only (nobody else redoes), while a redo would bring
+    something back (``Service.redoable``); nobody in a store read-only as it opened (a page shows no redo it would
+    be refused). A player's or a spectator's answer reads no head move."""
+    if seat != HOST or service.store.read_only_as_opened:
+        return False
+    return service.redoable(line)
+
+
 def undo_refusal(line: Line, seat: str) -> str | None:
     """Why ``seat`` may not undo one decision on ``line`` now (None: they may). The host always may."""
     if seat == HOST:

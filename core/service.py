@@ -1689,6 +1689,16 @@ class Service:
 
         return _redo_from(self.store.head_moves_newest_first(game_id, branch), head, ahead)
 
+    def redoable(self, line: Line) -> bool:
+        """Whether ``redo`` would bring something back on ``line`` now (what the host's redo button shows by): as
+        ``redo_target`` tells it, from one read of the branch's newest head moves (a page of them; a line played on
+        since its last undo stops at the first), the line's head as read standing for the head, not read again."""
+        def ahead(tip: str) -> bool:  # asked only after undone moves were entered again ('reenter')
+            return self._on_the_way(line.game.id, line.head, tip)
+
+        moves = self.store.head_moves_newest_first(line.game.id, line.branch.name)
+        return _redo_from(moves, line.head.id, ahead) is not None
+
     def _sound(self, game_id: str, branch: str) -> None:
         """Refuse a line that does not read (``Damaged``) before a command moves its head. Read as ``load`` reads
         it, from the nearest state snapshot, and folded: a line read whole for want of one (an imported game) keeps

@@ -501,7 +501,9 @@ def state_data(svc: Service, line: Line, seat: str | None) -> dict[str, Any]:
     return {**game_head(svc, line), **you(seat), "table": line.created.table,
             "players": [{"name": p.name, "bot": p.bot} for p in line.created.players],
             "pending": pending_for(line, seat), "round": rs.round(line.state), "scores": rs.scores(line.state),
-            "view": rs.view(line.state, viewer_of(seat)), "may_undo": may_undo(svc, line, seat)}
+            "view": rs.view(line.state, viewer_of(seat)), "may_undo": may_undo(svc, line, seat),
+            # the host's alone: whether a player's undo was redone is the host's to know, and a redo theirs to make
+            **({"may_redo": seats.may_redo(svc, line, seat)} if seat == HOST else {})}
 
 
 def may_undo(svc: Service, line: Line, seat: str | None) -> bool:

@@ -105,7 +105,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                   "pending": ref("Pending"), "round": INT, "scores": ref("Scores"),
                   "view": {"type": "object", "description": "the game as the caller's seat sees it (the ruleset's"
                                                             " fields)"},
-                  "may_undo": {"type": "boolean", "description": "whether the caller may undo now"}}),
+                  "may_undo": {"type": "boolean", "description": "whether the caller may undo now"},
+                  "may_redo": {"type": "boolean", "description": "the host's answer only: whether a redo would bring"
+                                                                 " back what an undo took back now"}}, "may_redo"),
     "Options": obj({**HEAD, **YOU, "pending": ref("Pending"),
                     "options": array(obj({"n": {"type": "integer", "minimum": 1}, "text": STR,
                                           "event": ref("Event")})),

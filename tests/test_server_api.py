@@ -1199,3 +1199,53 @@ def test_a_body_integer_past_its_range_is_a_400_naming_the_field_and_the_range_a
     r = client.post(f"/api/games/{gid}/branch", json={"name": "wide", "at": 2**31 - 1}, headers=host)
     assert r.status_code == 400 and r.json()["error"].startswith("event 2147483647 is outside branch 'main'"), r.text
     assert seen() == before
+
+
+def test_the_host_is_told_when_a_redo_would_bring_something_back_and_nobody_else_is(client):
+    """``may_redo`` (what the host's page shows its redo button by) is in the host's answer alone: false before any
+    undo, true after one, false again once redone and once a different entry followed an undo; a player's and a
+    spectator's answer have no such field. Telling it reads the branch's head moves once, and not at all for them."""
+    g = new_duel(client)
+    gid, host = g["game"], bearer(g["host"]["token"])
+    for _ in range(2):
+        who, tok = acting(client, g)
+        assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    store = client.app.state.service.store
+    reads, moves = [], store.head_moves_newest_first
+
+    def counted(*args, **kwargs):
+        reads.append(args)
+        return moves(*args, **kwargs)
+
+    def seen(headers: dict[str, str]) -> dict:
+        reads.clear()
+        store.head_moves_newest_first = counted
+        try:
+            r = client.get(f"/api/games/{gid}", headers=headers)
+        finally:
+            del store.head_moves_newest_first
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def others() -> None:  # a player's answer and a spectator's: no field, no head move read for it
+        for headers in (bearer(g["seats"][who]["token"]), {}):
+            assert "may_redo" not in seen(headers) and reads == []
+
+    assert seen(host)["may_redo"] is False and len(reads) == 1
+    others()
+    assert client.post(f"/api/games/{gid}/undo", headers=host).status_code == 200
+    assert seen(host)["may_redo"] is True and len(reads) == 1
+    others()
+    r = client.post(f"/api/games/{gid}/redo", headers=host)
+    assert r.status_code == 200 and r.json()["redone"] == 1
+    assert seen(host)["may_redo"] is False
+    others()
+    # a different entry after an undo leaves nothing to redo on this line (the undone one is kept as a branch)
+    assert client.post(f"/api/games/{gid}/undo", headers=host).status_code == 200
+    who, tok = acting(client, g)
+    options = client.get(f"/api/games/{gid}/options", headers=bearer(tok)).json()["options"]
+    assert len(options) > 1  # the last is not the decision undone (the first)
+    assert client.post(f"/api/games/{gid}/act", json={"choice": len(options)}, headers=bearer(tok)).status_code == 200
+    state = seen(host)
+    assert state["may_redo"] is False, state
+    assert client.post(f"/api/games/{gid}/redo", headers=host).status_code == 409

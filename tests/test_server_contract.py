@@ -231,7 +231,18 @@ def test_a_session_of_every_ruleset_keeps_the_contract(api):
                         json_body={"steps": 2}).status_code == 200
         moved = api.call("GET", "/api/games/{game}/events", gid, params={"since": str(before), "wait": "0"})
         assert "event: moved" in moved.text
+        # the host's answer alone says whether a redo would bring something back (what their page shows it by)
+        assert api.call("GET", "/api/games/{game}", gid, token=host).json()["may_redo"] is True
+        for token in [None, *[s["token"] for s in game["seats"].values()]]:
+            assert "may_redo" not in api.call("GET", "/api/games/{game}", gid, token=token).json()
         assert api.call("POST", "/api/games/{game}/redo", gid, token=host).status_code == 200
+        # true again while the player's own undo above is still there to redo: each redo it offers succeeds
+        for _ in range(2):
+            if not api.call("GET", "/api/games/{game}", gid, token=host).json()["may_redo"]:
+                break
+            assert api.call("POST", "/api/games/{game}/redo", gid, token=host).status_code == 200
+        assert api.call("GET", "/api/games/{game}", gid, token=host).json()["may_redo"] is False
+        assert api.call("POST", "/api/games/{game}/redo", gid, token=host).status_code == 409
         at = public(api, gid)["event"] // 2
         made = api.call("POST", "/api/games/{game}/branch", gid, token=host,
                         json_body={"name": "whatif", "at": at, "reseed": True})
