@@ -6,7 +6,7 @@ small script each; nothing is loaded from the internet).
   step at a time through ``/steps`` when there are many (server/decide.py), and on their turn a field taking the
   decision typed as ``agon play`` takes it (``a02 2s1w``), posted as ``/act``'s ``choice`` with the buttons'
   ``expect`` and the seat's own token; undo, the game's record as they may read it), or with the host's token the
-  table's recorder's (chance entry, undo).
+  table's recorder's (chance entry, undo, and redo while one would bring something back).
   The token stays in the address's fragment, which browsers never send to a server or in a Referer.
 - ``/games/ID/watch``: for spectators: the study page (analysis/study.py) of the game as every player sees it
   (its lines, move list, score timeline and table; no hand, no face-down card, no deck order, no hidden draw),
@@ -309,13 +309,15 @@ async function refresh() {
     undo.textContent = s.host ? "undo the last entry" : "undo my last decision";
     undo.title = s.host ? "take back the last decision or chance outcome entered, with what followed it"
       + " by itself" : "take back your last decision";
+    // the host's answer alone has may_redo: a player's or a spectator's page never shows the redo
+    document.getElementById("redo").hidden = !(s.host && s.may_redo);
     // an action's refusal stays while it is news: for the event it was shown at, or (NEXT) the one this redraw shows
     if (errorAt === NEXT) errorAt = s.event; else if (s.event !== errorAt) { showError(null); errorAt = null; }
     keepFocus(focused);
   } catch (e) { if (mine === redraws) { showError(e); errorAt = null; } }
   finally { readingDone(); }
 }
-// a redraw that took away the focused control (an option it replaced, the undo or chance entry it hid) moves the
+// a redraw that took away the focused control (an option it replaced, the undo, redo or chance entry it hid) moves the
 // focus to the first decision it drew, or else to the status, not to the top of the page (where a keyboard or a
 // screen reader would have to start again); focus elsewhere, or none, is left where it is, and so is the scroll
 function keepFocus(was) {
@@ -367,6 +369,16 @@ document.getElementById("undo").onclick = async () => {
     showError(e); errorAt = NEXT;
     await refresh();
   } finally { undoing = false; } };
+// the host's redo sends the position the page showed too: a click just after another redo (the host's other page)
+// or a move does not bring back a second undo the host never saw; refused, it says why as the undo does
+document.getElementById("redo").onclick = async () => {
+  showError(null); errorAt = null;
+  try { await call("POST", "/redo", current ? {expect: current.position} : {}); await loadLog(); await refresh(); }
+  catch (e) {
+    if (e.status !== 409) { refused(e); return; }
+    showError(e); errorAt = NEXT;
+    await refresh();
+  } };
 // another seat's link opened in this tab differs from its address only after '#', so the browser does not load the
 // page again: it is loaded for the token the address now holds, not left acting as the seat it showed
 window.addEventListener("hashchange", () => { if (hashToken() !== TOKEN) location.reload(); });
@@ -549,7 +561,8 @@ async def seat(request: Request) -> Response:
 <form id="chance-form" aria-labelledby="chance-title"><input id="chance-input" size="30"
  placeholder="3 5, card ids, or seed" aria-labelledby="chance-title" aria-describedby="chance-items">
 <button type="submit">record</button></form></div>
-<p><button id="undo" hidden title="take back your last decision">undo my last decision</button></p>
+<p><button id="undo" hidden title="take back your last decision">undo my last decision</button>
+<button id="redo" hidden title="bring back what the last undo took back">redo the last undo</button></p>
 <h2 id="scores-title">Scores</h2><div id="scores" role="region" aria-labelledby="scores-title" tabindex="0"></div>
 <h2 id="log-title">Record</h2><div id="log" role="region" aria-labelledby="log-title" tabindex="0"></div></div>
 <div><h2 id="view-title">The game as you see it</h2>

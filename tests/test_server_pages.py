@@ -464,6 +464,84 @@ def test_the_hosts_undo_click_overtaken_by_a_players_move_undoes_nothing_and_say
         ctx.close()
 
 
+def test_the_hosts_redo_button_shows_only_while_a_redo_would_bring_something_back(browser, server):
+    """The host who undid one step too many redoes it on their page: the redo button shows once an undo took
+    something back, never on a player's page, brings the step back and hides again. Clicked after the host's other
+    page redid it already (this page's event stream is held back here), it sends the position it showed, so it
+    redoes nothing more (no second undo the host never saw) and says why, and the page shows the game as it is."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
+                                                    "seed": 3}).json()
+    gid = created["game"]
+    host = {"Authorization": f"Bearer {created['host']['token']}"}
+
+    def decide() -> None:
+        who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+        r = httpx.post(f"{base}/api/games/{gid}/act", json={"choice": 1},
+                       headers={"Authorization": f"Bearer {created['seats'][who]['token']}"})
+        assert r.status_code == 200, r.text
+
+    for _ in range(3):
+        decide()
+    at = httpx.get(f"{base}/api/games/{gid}").json()["event"]
+    errors: list[str] = []
+    ctx, page = _context(browser, errors)
+    ctx2, player = _context(browser, errors)
+    try:
+        player.goto(base + created["seats"]["Ana"]["link"])
+        page.goto(base + created["host"]["link"])
+        page.wait_for_selector("#undo", state="visible")
+        assert not page.is_visible("#redo")  # nothing was undone yet
+        page.click("#undo")
+        page.wait_for_selector("#redo", state="visible")
+        assert page.inner_text("#redo") == "redo the last undo"
+        assert int(page.get_attribute("#status", "data-event")) < at
+        _at(player, 0)
+        _settled(player)
+        assert not player.is_visible("#redo")  # a player's page never offers it
+        page.click("#redo")
+        page.wait_for_function(f"Number(document.getElementById('status').dataset.event) === {at}")
+        page.wait_for_selector("#redo", state="hidden")
+        assert page.inner_text("#error") == ""
+        assert httpx.get(f"{base}/api/games/{gid}").json()["event"] == at
+        _settled(page)
+        assert page.get_attribute("#log > p:last-child", "data-n") == str(at)  # the record shows it brought back
+        # two undos; the host's other page redoes the second before this page hears of it
+        for _ in range(2):
+            r = httpx.post(f"{base}/api/games/{gid}/undo", json={}, headers=host)
+            assert r.status_code == 200, r.text
+        back = r.json()["event"]
+        page.wait_for_function(f"Number(document.getElementById('status').dataset.event) === {back}")
+        page.wait_for_selector("#redo", state="visible")
+        page.route("**/events?*", lambda route: None)
+        page.evaluate("location.reload()")  # the stream never opens again: the page shows what it read first
+        page.wait_for_selector("#redo", state="visible")
+        _settled(page)
+        shown = int(page.get_attribute("#status", "data-event"))
+        assert shown == back
+        r = httpx.post(f"{base}/api/games/{gid}/redo", json={"expect": shown}, headers=host)
+        assert r.status_code == 200 and back < r.json()["event"] < at, r.text
+        between = r.json()["event"]
+        page.click("#redo")
+        page.wait_for_function("document.getElementById('error').textContent.length > 0")
+        said = page.inner_text("#error")
+        assert said.endswith("nothing was redone: look at the game as it stands and redo again if you still want"
+                             " to"), said
+        assert "/api/" not in said and "agon " not in said
+        assert httpx.get(f"{base}/api/games/{gid}").json()["event"] == between  # the second undo stands
+        _at(page, between)  # the page shows the game as it is now, still offering the redo left
+        page.wait_for_selector("#redo", state="visible")
+        assert page.inner_text("#error") == said
+        page.click("#redo")  # the host, having seen it, brings back the rest
+        page.wait_for_function(f"Number(document.getElementById('status').dataset.event) === {at}")
+        page.wait_for_selector("#redo", state="hidden")
+        assert httpx.get(f"{base}/api/games/{gid}").json()["event"] == at
+        assert not errors, errors
+    finally:
+        ctx.close()
+        ctx2.close()
+
+
 def test_the_lobby_lists_a_game_it_just_created_and_fits_a_phone(browser, server):
     """Creating a game on a phone: the list of games shows it at once (it said "No games yet." above the new
     game's links), and the long secret links wrap instead of widening the page."""
