@@ -161,6 +161,11 @@ def test_after_any_acts_undos_and_redos_every_event_is_reached_by_a_head_or_by_r
             assert svc.load(game).head.id not in {e.id for e in svc.load(game, b.name).envelopes}, b.name
             for name, head in before.items():
                 assert b.head_id not in {e.id for e in svc.store.line(game, head)}, (b.name, name)
+        # the host's page offers a redo (seats.may_redo, from the line as read) exactly where redo would go on
+        line = svc.load(game)
+        assert seats.may_redo(svc, line, seats.HOST) == (
+            svc.redo_target(game, line.branch.name, line.head.id) is not None), (op, ops)
+        assert not seats.may_redo(svc, line, "ann") and not seats.may_redo(svc, line, None)  # the host's alone
         now = svc.store.head_moves(game)
         assert now[:len(history)] == history  # the head history only grows
         for m in now[len(history):]:  # an act stores a new head; a re-entry walks events stored before
