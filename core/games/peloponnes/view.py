@@ -159,17 +159,21 @@ def _after(s: State, after: State, e: Event | None = None) -> list[str]:
     return out
 
 
+def _seat_pairs(s: State, after: State):
+    """Each seat as it was in ``s`` and as it is in ``after`` (a seat of ``after`` alone is left out)."""
+    before = {seat.name: seat for seat in s.seats}
+    for seat in after.seats:
+        if seat.name in before:
+            yield before[seat.name], seat
+
+
 def _built_by_itself(s: State, after: State, e: Event | None) -> list[str]:
     """The buildings that stand built after ``e`` without a decision saying so: a won building production pays for,
     its player holding no coin card or luxury good to put under it instead (or, under ruleset version 1, whenever
     production pays; and buildings under construction it finishes). Without this the log would show a building
     appear that no sentence built."""
-    before = {seat.name: seat for seat in s.seats}
     out: list[str] = []
-    for seat in after.seats:
-        old = before.get(seat.name)
-        if old is None:
-            continue
+    for old, seat in _seat_pairs(s, after):
         done = {x.card for x in old.buildings if not x.under}
         waiting = {x.card for x in old.buildings if x.under}
         if isinstance(e, BuildingBuilt) and e.player == seat.name:
@@ -187,12 +191,8 @@ def _luxury_by_itself(s: State, after: State, e: Event | None) -> list[str]:
     """Luxury goods gained or lost after ``e`` beyond what its own sentence spends or takes back: production left
     over by a building, grain left over by the supply, income, a catastrophe (rulebook, 'Bens de Luxo'). The
     luxury track is public, and without this the log would show it move with no sentence saying so."""
-    before = {seat.name: seat for seat in s.seats}
     out: list[str] = []
-    for seat in after.seats:
-        old = before.get(seat.name)
-        if old is None:
-            continue
+    for old, seat in _seat_pairs(s, after):
         own = getattr(e, "player", None) == seat.name
         spent = 0
         if own and isinstance(e, BidPlaced | BuildingBuilt | PopulationFed | ConstructionPaid):
