@@ -221,6 +221,13 @@ def branch_name(value: str) -> str:
     return str(value)
 
 
+def expect_option(what: str) -> Any:
+    """The --expect option of a command that moves a line (act, undo, redo): the position `agon options` printed,
+    refusing ``what`` (the choice, the undo) if the line has moved since."""
+    return typer.Option("--expect", help=f"The position `agon options` printed (e.g. 12.a1b2c3d4): refuse the {what}"
+                        " if the line has moved since.")
+
+
 BranchOpt = Annotated[str | None, typer.Option("--branch", "-b", help="A branch (default: the game's current one).",
                                                parser=branch_name)]
 BranchesOpt = Annotated[list[str] | None, typer.Option(

@@ -20,6 +20,7 @@ from agon.cli.common import (
     console,
     error_line,
     examples,
+    expect_option,
     fit_width,
     friendly,
     interrupted,
@@ -189,9 +190,7 @@ def act(
         str | None, typer.Option("--as", help="The player deciding (checked against the turn).")
     ] = None,
     branch: BranchOpt = None,
-    expect: Annotated[str | None, typer.Option(
-        "--expect", help="The position `agon options` printed (e.g. 12.a1b2c3d4): refuse the choice if the line has"
-        " moved since.")] = None,
+    expect: Annotated[str | None, expect_option("choice")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Record one decision (or a chance outcome at a real table); bots whose turn follows act by themselves."""

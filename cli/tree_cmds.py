@@ -17,6 +17,7 @@ from agon.cli.common import (
     cited,
     console,
     examples,
+    expect_option,
     friendly,
     print_json,
     service,
@@ -33,12 +34,6 @@ def _where(line: Line) -> str:
     return f"branch {line.branch.name} is at event #{line.head.depth}: {line.status()}"
 
 
-def _expect(what: str) -> Any:
-    """The --expect option of undo and redo: the position `agon options` printed, as `agon act --expect` takes it."""
-    return typer.Option("--expect", help=f"The position `agon options` printed (e.g. 12.a1b2c3d4): refuse the {what}"
-                        " if the line has moved since.")
-
-
 @app.command(epilog=examples("agon undo 3f2a --steps 3 -b whatif",
                              "agon undo 3f2a --to 40 --expect 41.a1b2c3d4   # unless the line moved"))
 @friendly
@@ -46,7 +41,7 @@ def undo(game: GameArg,
          steps: Annotated[int | None, typer.Option("--steps", "-n", help="How many steps (see above; default: 1).",
                                                    parser=whole(1, INT_MAX))] = None,
          to: Annotated[int | None, typer.Option("--to", help="Back to just after event N.", parser=EVENT)] = None,
-         branch: BranchOpt = None, expect: Annotated[str | None, _expect("undo")] = None,
+         branch: BranchOpt = None, expect: Annotated[str | None, expect_option("undo")] = None,
          as_json: JsonOpt = False) -> None:
     """Move the branch head back; nothing is deleted (`agon redo` comes back). Says what it took back.
 
@@ -71,7 +66,7 @@ def undo(game: GameArg,
 
 @app.command(epilog=examples("agon redo 3f2a", "agon redo 3f2a -b whatif --json"))
 @friendly
-def redo(game: GameArg, branch: BranchOpt = None, expect: Annotated[str | None, _expect("redo")] = None,
+def redo(game: GameArg, branch: BranchOpt = None, expect: Annotated[str | None, expect_option("redo")] = None,
          as_json: JsonOpt = False) -> None:
     """Move the branch head forward again, to where the last undo took it from."""
     svc = service()

@@ -24,7 +24,7 @@ from agon.core.service import Service
 from agon.events.store import Store, Unavailable
 from agon.events.summary import ORDERS
 from agon.server import api, decide, pages, schemas
-from agon.server.schemas import BRANCH, QUERY_EVENT, QUERY_LIMIT, QUERY_WAIT, STR, Answer, Op, Param
+from agon.server.schemas import BRANCH, EVENT_NUMBER, QUERY_LIMIT, QUERY_WAIT, STR, Answer, Op, Param
 
 THREADS = 8
 """Worker threads for the service's (blocking) calls per worker process."""
@@ -53,7 +53,7 @@ def _enum(values: list[str]) -> dict[str, Any]:
     return {"type": "string", "enum": values}
 
 
-EVENTS_QUERY = (BRANCH, Param("since", QUERY_EVENT,
+EVENTS_QUERY = (BRANCH, Param("since", EVENT_NUMBER,
                                      "the last event the client has; the Last-Event-ID header (the id of the last"
                                      " message read, such as 12.a1b2c3d4) is preferred: it also tells an event"
                                      " taken back and played again another way ('moved')"),
@@ -119,7 +119,7 @@ ROUTES: list[Op] = [
           body=schemas.SWITCH),
     _get("/api/games/{game}/log", api.get_log,
          "The line's events from 'from', told as the caller's seat may read them.", "anyone", Answer("Log"), (403,),
-         (BRANCH, Param("from", QUERY_EVENT, "the first event (default 0)"))),
+         (BRANCH, Param("from", EVENT_NUMBER, "the first event (default 0)"))),
     _get("/api/games/{game}/export", api.export,
          "The whole game as `agon export` writes it (with ?branch=NAME: that line only).", "the host",
          Answer(STR, media=schemas.NDJSON), (401, 403), (Param("branch", STR, "that line only"),)),

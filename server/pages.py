@@ -331,18 +331,18 @@ let errorAt = null;
 // sentence speaks of (a redraw the stream began meanwhile may be the one that draws, the act's own being dropped)
 const NEXT = {};
 function refused(e) { showError(e); errorAt = current ? current.event : null; }
+// an act, undo or redo refused: a 409 is the game having moved before the click arrived (another seat, an undo, or
+// this seat's other page), whose sentence says how, in the page's words, and the page shows the game as it is now
+async function failed(e) {
+  if (e.status !== 409) { refused(e); return; }
+  showError(e); errorAt = NEXT;
+  await refresh();
+}
 // whether it was recorded
 async function act(choice, expect) {
   showError(null); errorAt = null;
   try { await call("POST", "/act", {choice: String(choice), expect}); clearTakenBack(); await refresh(); return true; }
-  catch (e) {
-    if (e.status !== 409) { refused(e); return false; }
-    // the game moved before this click arrived (another seat, an undo, or this seat's other page): the sentence
-    // says how, in the page's words, and the page shows the game as it is now
-    showError(e); errorAt = NEXT;
-    await refresh();
-    return false;
-  }
+  catch (e) { await failed(e); return false; }
 }
 // the decision typed whole, as agon play takes it (server/api.py act reads it through the core service's steps),
 // sent with this seat's token; refused, it stays in the field to be put right
@@ -364,21 +364,13 @@ document.getElementById("undo").onclick = async () => {
   undoing = true;  // what this undo takes back is not told as the host's
   try { await call("POST", "/undo", current ? {expect: current.position} : {}); clearTakenBack(); await loadLog();
     await refresh(); }
-  catch (e) {
-    if (e.status !== 409) { refused(e); return; }
-    showError(e); errorAt = NEXT;
-    await refresh();
-  } finally { undoing = false; } };
+  catch (e) { await failed(e); } finally { undoing = false; } };
 // the host's redo sends the position the page showed too: a click just after another redo (the host's other page)
 // or a move does not bring back a second undo the host never saw; refused, it says why as the undo does
 document.getElementById("redo").onclick = async () => {
   showError(null); errorAt = null;
   try { await call("POST", "/redo", current ? {expect: current.position} : {}); await loadLog(); await refresh(); }
-  catch (e) {
-    if (e.status !== 409) { refused(e); return; }
-    showError(e); errorAt = NEXT;
-    await refresh();
-  } };
+  catch (e) { await failed(e); } };
 // another seat's link opened in this tab differs from its address only after '#', so the browser does not load the
 // page again: it is loaded for the token the address now holds, not left acting as the seat it showed
 window.addEventListener("hashchange", () => { if (hashToken() !== TOKEN) location.reload(); });

@@ -30,7 +30,7 @@ TOKEN = "token"
 
 _WHOLE = re.compile(r"-?[0-9]{1,19}")
 """A whole number: ASCII digits only (``str.isdigit`` also takes '²', which ``int`` refuses) and one sign; every
-integer parameter declares a ``minimum`` and a ``maximum`` of fewer digits (the core's ranges: ``schemas.QUERY_EVENT``,
+integer parameter declares a ``minimum`` and a ``maximum`` of fewer digits (the core's ranges: ``schemas.EVENT_NUMBER``,
 ``schemas.QUERY_LIMIT``), so a longer one is outside its range, and is refused saying so, before ``int`` reads it."""
 _NUMBER = re.compile(r"-?[0-9]{1,19}(\.[0-9]+)?")
 """A number: digits with at most one decimal point (no 'nan', 'inf', exponent or '_', which ``float`` reads)."""

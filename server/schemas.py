@@ -46,9 +46,10 @@ def nullable(schema: dict[str, Any]) -> dict[str, Any]:
 STR = {"type": "string"}
 INT = {"type": "integer"}
 COUNT = {"type": "integer", "minimum": 0}
-QUERY_EVENT = {"type": "integer", "minimum": EVENT_RANGE[0], "maximum": EVENT_RANGE[1]}
-"""An event number given in a query (``from``, ``since``): the range the command line's ``--from`` and ``--at`` take
-(``core.service.EVENT_RANGE``), so the document states it and a number past it is refused naming it."""
+EVENT_NUMBER = {"type": "integer", "minimum": EVENT_RANGE[0], "maximum": EVENT_RANGE[1]}
+"""An event number given in a query (``from``, ``since``) or a body (``expect``, ``at``): the range the command line's
+``--from`` and ``--at`` take (``core.service.EVENT_RANGE``), so the document states it and a number past it (2**31) is
+refused naming it, not read as an event the line was taken back from."""
 QUERY_LIMIT = {"type": "integer", "minimum": LIMIT_RANGE[0], "maximum": LIMIT_RANGE[1]}
 """How many games to read at most (``limit``): the range 'agon games --limit' takes (``core.service.LIMIT_RANGE``)."""
 WAIT_MAX = 3600
@@ -164,10 +165,7 @@ CREATE = body({
                 "description": "the ruleset's options (GET /api/rulesets names them)"},
     "title": STR}, "ruleset")
 BRANCH_FIELD = {"type": "string", "description": "the line (default: the one played)"}
-BODY_EVENT = {"type": "integer", "minimum": EVENT_RANGE[0], "maximum": EVENT_RANGE[1]}
-"""An event number in a body ('expect', 'at'): the range a query's ``from`` takes (``core.service.EVENT_RANGE``), so
-2**31 is refused naming it, not read as an event the line was taken back from."""
-EXPECT = [STR, BODY_EVENT]
+EXPECT = [STR, EVENT_NUMBER]
 """What 'expect' takes: a position as the server shows it ('12.a1b2c3d4'), or an event number."""
 CHOICE_NUMBER = {"type": "integer", "description": "read as the text typed ('35': dice showing 3 and 5 at a table)"}
 """A choice sent as a number: the one integer of a body without bounds, being text for the service to read (an
@@ -191,7 +189,7 @@ REDO = body({"branch": BRANCH_FIELD,
                                        " 409 and nothing redone if the game moved since"}})
 MAKE_BRANCH = body({
     "name": {"type": "string", "minLength": 1, "description": "the new branch's name"},
-    "at": {**BODY_EVENT, "description": "the event it starts after (default: the head)"},
+    "at": {**EVENT_NUMBER, "description": "the event it starts after (default: the head)"},
     "reseed": {"type": "boolean", "description": "draw chance anew on it"},
     "branch": {"type": "string", "description": "the line it starts from (default: the one played)"}}, "name")
 SWITCH = body({"name": {"type": "string", "minLength": 1, "description": "the branch to play on"}}, "name")
