@@ -252,8 +252,8 @@ def plot_chances(
 
 def _branch_nodes(a: Any) -> dict[str, list[str]]:
     """Each branch of the analysed game with its event ids by number, for the commands that play a better move
-    (``chances.branch_command``): a branch that plays it already is compared, a new one gets a free name. No other
-    line is read when no decision is marked."""
+    (``chances.branch_command``): a branch that plays it already is compared, a new one gets a free name. The game's
+    nodes are read only when a decision is marked."""
     if not a.marked:
         return {}
-    return {other.branch.name: [e.id for e in other.envelopes] for other in service().lines(a.line.game.id)}
+    return service().line_ids(a.line.game.id)

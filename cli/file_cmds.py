@@ -132,7 +132,7 @@ def _export_every(branch: str | None, folder: Path | None, sign: Path | None) ->
     written, events, damaged = 0, 0, []
     with progress_bar("exporting games") as bar:
         step = bar(len(games))
-        for gid, doc in export_every(svc):
+        for gid, doc in export_every(svc, games):
             if isinstance(doc, Exception):
                 damaged.append(f"{gid}: {doc}")
             else:

@@ -71,6 +71,7 @@ from agon.events.base import Event, GameCreated, PlayerSeat
 from agon.events.codec import Codec, DecodeError, lone_surrogate
 from agon.events.envelope import Envelope, seal, to_jsonl
 from agon.events.store import (
+    UNDO_RUN,
     BranchInfo,
     Conflict,
     Damaged,
@@ -183,12 +184,7 @@ at least one (a limit of 0 would read none); ``Service.listing`` holds every fac
 
 def limit_problem(limit: object) -> str | None:
     """Why ``limit`` cannot be the most games a listing reads (None: it can, or it is None, for every game)."""
-    low, high = LIMIT_RANGE
-    whole = isinstance(limit, int) and not isinstance(limit, bool)
-    if limit is None or whole and low <= limit <= high:
-        return None
-    shown = "a number of more than 40 digits" if whole and abs(limit) >= 10**40 else repr(limit)[:40]
-    return f"the limit must be a whole number from {low} to {high}, not {shown}; leave it out for every game"
+    return _range_problem("the limit", limit, LIMIT_RANGE, "leave it out for every game")
 
 
 MAX_CHOICE = 100_000
@@ -222,11 +218,18 @@ def seats_problem(names: Sequence[str]) -> str | None:
 
 def seed_problem(seed: object) -> str | None:
     """Why ``seed`` cannot be a new game's seed (None: it can, or it is None, for a random one)."""
-    whole = isinstance(seed, int) and not isinstance(seed, bool)
-    if seed is None or whole and 0 <= seed <= SEED_MAX:
+    return _range_problem("the seed", seed, (0, SEED_MAX), "leave it out for a random one")
+
+
+def _range_problem(what: str, value: object, bounds: tuple[int, int], instead: str) -> str | None:
+    """Why ``value`` is not a whole number within ``bounds`` (None: it is, or it is None, which ``instead`` says how
+    to ask for), naming it as ``what``; a number too long to print is described by its length."""
+    low, high = bounds
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    if value is None or whole and low <= value <= high:
         return None
-    shown = "a number of more than 40 digits" if whole and abs(seed) >= 10**40 else repr(seed)[:40]
-    return f"the seed must be a whole number from 0 to {SEED_MAX}, not {shown}; leave it out for a random one"
+    shown = "a number of more than 40 digits" if whole and abs(value) >= 10**40 else repr(value)[:40]
+    return f"{what} must be a whole number from {low} to {high}, not {shown}; {instead}"
 
 
 def _undone_tip_from(moves: Iterable[HeadMove]) -> str | None:
@@ -235,7 +238,7 @@ def _undone_tip_from(moves: Iterable[HeadMove]) -> str | None:
     for m in moves:
         if m.reason == "undo":
             tip = m.from_id
-        elif m.reason not in ("redo", "switch", "reenter"):
+        elif m.reason not in UNDO_RUN:  # an entry: the undone line ends here
             break
     return tip
 
@@ -723,10 +726,10 @@ REDO_ANEW = "nothing was redone: look at the game as it stands and redo again if
 
 
 def _position(line: Line, expect: str, words: Words, moves: Iterable[HeadMove],
-              mark: Mark = plain_mark, undoing: bool = False, redoing: bool = False) -> tuple[str | None, bool]:
+              mark: Mark = plain_mark, anew: str | None = None) -> tuple[str | None, bool]:
     """``position_problem``, and whether it is that the line moved (a lost race) rather than a malformed position.
-    ``undoing``: ``expect`` came with an undo, whose refusal says nothing was undone (``UNDO_ANEW``); ``redoing``:
-    with a redo (``REDO_ANEW``)."""
+    ``anew``: how the refusal of a line that moved ends, where ``expect`` came with something else than a choice
+    (``UNDO_ANEW``, ``REDO_ANEW``); by default, that nothing was recorded."""
     words = words.at(line.game.id, line.ruleset.name, line)
     depth, sep, ident = expect.strip().partition(".")
     # At most the 8 hex digits a position shows: a longer prefix would let anyone who may name a position learn
@@ -743,8 +746,7 @@ def _position(line: Line, expect: str, words: Words, moves: Iterable[HeadMove],
         said = f"the line has moved since position {expect.strip()}: it is now at"
     else:
         said = f"the line was {done} since position {expect.strip()}: it is now at"
-    then = UNDO_ANEW if undoing else REDO_ANEW if redoing else f"nothing was recorded: {words.anew}"
-    return f"{said} {position(line, mark)} ({line.status()}); {then}", True
+    return f"{said} {position(line, mark)} ({line.status()}); {anew or f'nothing was recorded: {words.anew}'}", True
 
 
 def seeded_only(pending: Chance, ruleset: str) -> ServiceError:
@@ -756,11 +758,11 @@ def seeded_only(pending: Chance, ruleset: str) -> ServiceError:
 
 
 def check_position(line: Line, expect: str, words: Words = CLI_WORDS, moves: Iterable[HeadMove] = (),
-                   mark: Mark = plain_mark, undoing: bool = False, redoing: bool = False) -> None:
+                   mark: Mark = plain_mark, anew: str | None = None) -> None:
     """Raise unless ``line`` is still at position ``expect``: a line that moved is a lost race (``RaceLost``: the
     server's 409), a malformed position a ``ServiceError``. ``moves`` and ``mark``: as ``position_problem`` takes
-    them; ``undoing`` and ``redoing``: as ``_position`` does."""
-    problem, moved = _position(line, expect, words, moves, mark, undoing, redoing)
+    them; ``anew``: as ``_position`` takes it."""
+    problem, moved = _position(line, expect, words, moves, mark, anew)
     if problem:
         raise (RaceLost if moved else ServiceError)(problem)
 
@@ -1114,19 +1116,18 @@ class Service:
     # -- creating ----------------------------------------------------------------------------------------------
 
     def check_position(self, line: Line, expect: str, words: Words = CLI_WORDS, keyed: bool = False,
-                       undoing: bool = False, redoing: bool = False) -> None:
+                       anew: str | None = None) -> None:
         """``check_position`` with the line's head moves at hand, so that a line taken back by an undo, or put
         forward again by a redo, since ``expect`` is said to have been (a lost race: ``RaceLost``). ``keyed``:
-        ``expect`` is a position as the server shows it (``mark_of``), compared so; ``undoing`` (``redoing``):
-        ``expect`` came with an undo (a redo), and its refusal says nothing was undone (redone)."""
+        ``expect`` is a position as the server shows it (``mark_of``), compared so; ``anew``: how a refusal ends
+        where ``expect`` came with an undo or a redo (``UNDO_ANEW``, ``REDO_ANEW``)."""
         def moves() -> Iterator[HeadMove]:
             try:
                 yield from self.store.head_moves_newest_first(line.game.id, line.branch.name)
             except StoreError:  # what moved it is then not told; that it moved still is
                 return
 
-        check_position(line, expect, words, moves(), self.mark_of(line.game.id) if keyed else plain_mark, undoing,
-                       redoing)
+        check_position(line, expect, words, moves(), self.mark_of(line.game.id) if keyed else plain_mark, anew)
 
     def mark_of(self, game_id: str) -> Mark:
         """How the server shows the event ids of ``game_id`` to everyone it answers (``keyed_mark``), under the
@@ -1633,7 +1634,7 @@ class Service:
         read = self.load(game.id, b.name)
         read.state  # noqa: B018 - a damaged line is refused before its head moves, not after (as ``_sound``)
         if expect is not None:
-            self.check_position(read, expect, words, undoing=True)
+            self.check_position(read, expect, words, anew=UNDO_ANEW)
         head = read.head.id
         moved, n = self.undo(game.id, steps_back, b.name, expect_head=head, to=to)
         line = self.load(game.id, moved.name)
@@ -1727,7 +1728,7 @@ class Service:
             self._sound(game.id, b.name)  # a damaged line is refused before its head moves
         if expect is not None:
             assert line is not None
-            self.check_position(line, expect, words, redoing=True)
+            self.check_position(line, expect, words, anew=REDO_ANEW)
         target = self.redo_target(game.id, b.name, b.head_id)
         if target is None:
             raise NotNow(self._no_redo(game, b))
@@ -1906,6 +1907,21 @@ class Service:
     def lines(self, game_ref: str) -> list[Line]:
         game = self.load(game_ref).game
         return [self.load(game.id, b.name) for b in self.store.branches(game.id)]
+
+    def line_ids(self, game_id: str) -> dict[str, list[str]]:
+        """Each branch of a game with its line's event ids by number (#0 first), from one scan of the game's nodes
+        (parent links, no payload): which line holds which event, without reading or folding any line. A line with
+        an event missing (damaged: ``agon verify`` says so) has no ids, its numbers not being known."""
+        nodes = self.store.nodes(game_id)
+        out: dict[str, list[str]] = {}
+        for b in self.store.branches(game_id):
+            ids: list[str] = []
+            node: str | None = b.head_id
+            while node is not None and node in nodes and len(ids) <= len(nodes):
+                ids.append(node)
+                node = nodes[node][0]
+            out[b.name] = ids[::-1] if node is None else []
+        return out
 
     # -- summaries -------------------------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC
 from itertools import chain
@@ -106,11 +106,12 @@ def export_game(svc: Service, game_ref: str) -> bytes:
     return document.write(build_document(svc, game_ref))
 
 
-def export_every(svc: Service) -> Iterator[tuple[str, Document | ServiceError]]:
-    """Every game of the store, oldest first (as ``agon games`` lists them), each as its document (what
-    ``export_game`` writes, events counted), or the refusal of a game that is damaged: a club's whole history, one
-    game at a time, so that it is never held whole in memory."""
-    for game in svc.games():
+def export_every(svc: Service, games: Sequence[GameInfo] | None = None
+                 ) -> Iterator[tuple[str, Document | ServiceError]]:
+    """Every game of the store (or ``games``, as ``Service.games`` listed them: oldest first, as ``agon games``
+    lists them), each as its document (what ``export_game`` writes, events counted), or the refusal of a game that
+    is damaged: a club's whole history, one game at a time, so that it is never held whole in memory."""
+    for game in svc.games() if games is None else games:
         try:
             yield game.id, build_document(svc, game.id)
         except ServiceError as e:

@@ -680,21 +680,20 @@ def act(call: Call) -> Any:
             "pending": pending_for(now, seat)}
 
 
-def expected(call: Call, line: Line, undoing: bool = False, redoing: bool = False) -> str | None:
+def expected(call: Call, line: Line, anew: str | None = None) -> str | None:
     """The body's ``expect`` (held to its schema: a position as the server shows it, or an event number), checked
     against ``line`` as read: a game moved since is a lost race (409) before anything else is judged; else the
-    line's keyed position, or None when no ``expect`` was given. ``undoing``: the request is an undo (its refusal
-    says nothing was undone, not recorded); ``redoing``: a redo (nothing was redone)."""
+    line's keyed position, or None when no ``expect`` was given. ``anew``: how the refusal ends where the request
+    is an undo or a redo (``UNDO_ANEW``, ``REDO_ANEW``: nothing was undone or redone), not a decision."""
     expect = call.body.get("expect")
     if isinstance(expect, int):  # an event number: this line's position then
         if expect != line.head.depth:  # a line shorter than it was is one taken back since (an undo)
             how = "moved on" if expect < line.head.depth else "was taken back (an undo)"
-            then = UNDO_ANEW if undoing else REDO_ANEW if redoing else (
-                f"nothing was recorded: {call.words.at(line.game.id, line.ruleset.name, line).anew}")
+            then = anew or f"nothing was recorded: {call.words.at(line.game.id, line.ruleset.name, line).anew}"
             raise RaceLost(f"the game {how} since event #{expect} (it is at #{line.head.depth}); {then}")
         return call.svc.shown_position(line)
     if isinstance(expect, str):
-        call.svc.check_position(line, expect, call.words, keyed=True, undoing=undoing, redoing=redoing)
+        call.svc.check_position(line, expect, call.words, keyed=True, anew=anew)
         return expect
     return None
 
@@ -718,7 +717,7 @@ def undo(call: Call) -> Any:
     if seat != HOST and line.branch.name != call.svc.game(line.game.id).current_branch:  # not a held line's
         raise HttpError(403, "a player takes back decisions on the game's current branch only; the host switches"
                              " branches")
-    expected(call, line, undoing=True)  # the game moved since the position the caller saw: 409, nothing undone
+    expected(call, line, UNDO_ANEW)  # the game moved since the position the caller saw: 409, nothing undone
     # held to schemas.UNDO (a whole number, at least 1); a player's undo the policy refuses is a 403 saying why
     # (seats.undo takes the step back only while the head is still the one read and checked here)
     _, n = seats.undo(call.svc, line, seat, call.body.get("steps", 1))
@@ -732,7 +731,7 @@ def redo(call: Call) -> Any:
     not taken as a redo of a second undo the caller did not see undone."""
     line, seat = load(call)
     need_host(seat, "redo")
-    checked = expected(call, line, redoing=True)  # the game moved since the position the caller saw: 409
+    checked = expected(call, line, REDO_ANEW)  # the game moved since the position the caller saw: 409
     # the line just read: not read again to check; with 'expect', the head moves only from the one checked here
     _, n = call.svc.redo(line.game.id, line.branch.name, line=line,
                          expect_head=None if checked is None else line.head.id)
