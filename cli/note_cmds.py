@@ -40,7 +40,7 @@ def note(
 ) -> None:
     """Attach a note (and a glyph) to an event of a line. Notes are not game events: they never change an event,
     a line's hash chain or the state. A later note on the same event is shown instead of the earlier one; both
-    are kept."""
+    are kept. A glyph alone keeps the earlier note's text in view."""
     from agon.core.notes import add
 
     line, shown = add(service(), game, n, text, glyph, branch)

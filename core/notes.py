@@ -3,7 +3,8 @@
 A note names an event node, not a position in a line: the same event seen from two lines that share it shows the
 same note. Notes are not game events: they are kept in a table of their own, append-only, outside the hash chain,
 so a note never changes an event's id, a line's hash chain or a fold. A later note on an event replaces the
-earlier one for display; both are kept (and exported).
+earlier one for display; both are kept (and exported). A note of a glyph alone marks the move without unsaying
+it: the latest text written before it stays in view beside the new glyph (``shown``).
 """
 
 from __future__ import annotations
@@ -75,7 +76,9 @@ def on_line(svc: Service, line: Line) -> dict[int, ShownNote]:
 
 
 def shown(notes: list[NoteInfo], positions: dict[str, int]) -> dict[int, ShownNote]:
-    """The latest note of each event in ``positions`` (event id -> number), by number."""
+    """The latest note of each event in ``positions`` (event id -> number), by number. A note that is a glyph
+    alone (``agon note G 7 --glyph !!``) shows with the text of the latest note before it on that event: marking
+    a move does not take its comment out of view; a note with a text replaces both."""
     out: dict[int, ShownNote] = {}
     count: dict[str, int] = {}
     for note in notes:
@@ -84,7 +87,8 @@ def shown(notes: list[NoteInfo], positions: dict[str, int]) -> dict[int, ShownNo
             continue
         earlier = count.get(note.event_id, 0)
         count[note.event_id] = earlier + 1
-        out[n] = ShownNote(n, note.event_id, note.text, note.glyph, note.at.isoformat(timespec="seconds"), earlier)
+        text = note.text or (out[n].text if earlier and n in out else "")
+        out[n] = ShownNote(n, note.event_id, text, note.glyph, note.at.isoformat(timespec="seconds"), earlier)
     return out
 
 

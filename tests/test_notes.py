@@ -165,3 +165,19 @@ def test_a_note_of_several_lines_stands_under_its_event_as_written(agon, tmp_pat
     for kind in ("#moves .note", "#narration .shown-note"):  # a browser shows the breaks, not one run-on line
         rule = re.search(re.escape(kind) + r" \{([^}]*)\}", page)[1]
         assert "white-space: pre-line" in rule, kind
+
+
+def test_a_glyph_alone_marks_a_noted_move_without_taking_its_text_out_of_view(agon, tmp_path):
+    gid = new_game(agon)
+    agon("note", gid, "2", "the turning point")
+    out = agon("note", gid, "2", "--glyph", "!!").stdout
+    assert "Noted event #2 of branch main: !! the turning point" in out
+    rows = json.loads(agon("log", gid, "--json").stdout)
+    assert rows[2]["note"] == {"text": "the turning point", "glyph": "!!"}
+    assert "!! the turning point" in agon("notes", gid).stdout
+    agon("view", gid, "-o", str(tmp_path / "study.html"))
+    assert '"the turning point"' in (tmp_path / "study.html").read_text()
+    # a note with a text replaces both: its own text, and no glyph where it gives none
+    agon("note", gid, "2", "on second thought, forced")
+    rows = json.loads(agon("log", gid, "--json").stdout)
+    assert rows[2]["note"] == {"text": "on second thought, forced", "glyph": ""}
