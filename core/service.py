@@ -1148,6 +1148,24 @@ class Service:
                 key = self._unkept_keys.setdefault(game_id, secrets.token_bytes(32))
         return keyed_mark(key)
 
+    def check_event_number(self, line: Line, expect: int, words: Words = CLI_WORDS, anew: str | None = None) -> None:
+        """Raise ``RaceLost`` unless ``line``'s head is event #``expect`` (a client's position given as an event
+        number): a line further on moved on; one behind it was taken back by an undo if the undone line it left
+        reached #``expect``, else it never stood there (a number past any the line reached). ``anew``: as
+        ``_position`` takes it."""
+        depth = line.head.depth
+        if expect == depth:
+            return
+        if expect < depth:
+            how = "moved on since"
+        else:
+            tip = self.undone_tip(line.game.id, line.branch.name)
+            undone = self.store.event(line.game.id, tip) if tip is not None else None
+            how = ("was taken back (an undo) since" if undone is not None and undone.depth >= expect
+                   else "has not stood at")
+        then = anew or f"nothing was recorded: {words.at(line.game.id, line.ruleset.name, line).anew}"
+        raise RaceLost(f"the game {how} event #{expect} (it is at #{depth}); {then}")
+
     def shown_position(self, line: Line) -> str:
         """``line``'s position as the server shows it (``mark_of``)."""
         return position(line, self.mark_of(line.game.id))

@@ -687,10 +687,7 @@ def expected(call: Call, line: Line, anew: str | None = None) -> str | None:
     is an undo or a redo (``UNDO_ANEW``, ``REDO_ANEW``: nothing was undone or redone), not a decision."""
     expect = call.body.get("expect")
     if isinstance(expect, int):  # an event number: this line's position then
-        if expect != line.head.depth:  # a line shorter than it was is one taken back since (an undo)
-            how = "moved on" if expect < line.head.depth else "was taken back (an undo)"
-            then = anew or f"nothing was recorded: {call.words.at(line.game.id, line.ruleset.name, line).anew}"
-            raise RaceLost(f"the game {how} since event #{expect} (it is at #{line.head.depth}); {then}")
+        call.svc.check_event_number(line, expect, call.words, anew)
         return call.svc.shown_position(line)
     if isinstance(expect, str):
         call.svc.check_position(line, expect, call.words, keyed=True, anew=anew)

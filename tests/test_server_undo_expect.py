@@ -72,6 +72,12 @@ def test_an_undo_expecting_a_position_taken_back_since_says_so(client):
         assert r.status_code == 409 and r.json()["error"].startswith(said) and r.json()["error"].endswith(NOTHING), (
             r.text)
     assert client.get(f"/api/games/{gid}").json() == back
+    # a number past any event the line reached is not told as taken back: the line never stood there
+    far = now["event"] + 5
+    r = client.post(f"/api/games/{gid}/undo", json={"expect": far}, headers=host)
+    assert r.status_code == 409 and r.json()["error"].startswith(
+        f"the game has not stood at event #{far} (it is at #{back['event']})"), r.text
+    assert client.get(f"/api/games/{gid}").json() == back
 
 
 def test_a_players_undo_of_a_position_the_game_moved_from_is_a_409_before_the_undo_policy(client):
