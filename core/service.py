@@ -1289,7 +1289,9 @@ class Service:
                 raise ServiceError(f"'{text}' draws a chance outcome, but none is needed now: {pending.player} must"
                                    f" decide ({pending.prompt}); give a choice number from {words.options}, or the"
                                    " event as JSON") from None
-            raise ServiceError(f"{e}; or give a choice number from {words.options}, or the event as JSON") from None
+            # a step the rules forbid (a bid of coins not held) is refused as the same event sent as JSON is
+            said = f"refused: {e}" if isinstance(e, steps_mod.Refused) else str(e)
+            raise ServiceError(f"{said}; or give a choice number from {words.options}, or the event as JSON") from None
 
     @staticmethod
     def _outcome_rule(line: Line, pending: Chance, text: str) -> str | None:

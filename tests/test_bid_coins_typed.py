@@ -65,8 +65,9 @@ def test_an_impossible_set_is_refused_in_one_line_naming_the_rule_and_nothing_is
     with pytest.raises(ServiceError) as held:
         svc.act(gid, "a02 3w")
     said = str(held.value)
-    assert "\n" not in said and said.startswith("bid (rulebook, 'Leilão'): Bo holds 2 wood, 2 grain, not 3 wood;")
-    with pytest.raises(ServiceError, match=r"^bid \(rulebook, 'Leilão'\): the value of Palisade is 2, the minimum"):
+    assert "\n" not in said and said.startswith(
+        "refused: bid (rulebook, 'Leilão'): Bo holds 2 wood, 2 grain, not 3 wood;")
+    with pytest.raises(ServiceError, match=r"^refused: bid \(rulebook, 'Leilão'\): the value of Palisade is 2, the"):
         svc.act(gid, "a02 1g")
     with pytest.raises(ServiceError, match=r"conquest row costs 4 coin cards .* a bid of 3 is too low"):
         svc.act(gid, "forest 2w1g")  # the card's one listed set is forced, and still the set typed is read
@@ -143,14 +144,15 @@ def test_a_luxury_good_the_hand_has_not_is_refused_in_one_line_naming_the_rule_a
     with pytest.raises(ServiceError) as held:
         svc.act(gid, "a04 1w2l")
     said = str(held.value)
-    assert "\n" not in said and said.startswith("bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury good, not 2;")
-    with pytest.raises(ServiceError, match=r"^bid \(rulebook, 'Leilão'\): the value of Lion Gate is 3, the minimum"):
+    assert "\n" not in said and said.startswith(
+        "refused: bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury good, not 2;")
+    with pytest.raises(ServiceError, match=r"^refused: bid \(rulebook, 'Leilão'\): the value of Lion Gate is 3"):
         svc.act(gid, "a04 1w1l")  # a luxury good counts as one coin card, no more
     assert svc.load(gid).head.depth == depth
     svc.act(gid, "a09 2g")  # Ana bids without it; Bo, who has none, then types one
     with pytest.raises(ServiceError) as held:
         svc.act(gid, "a04 2g1l")
-    assert str(held.value).startswith("bid (rulebook, 'Bens de Luxo'): Bo has 0 luxury goods, not 1;")
+    assert str(held.value).startswith("refused: bid (rulebook, 'Bens de Luxo'): Bo has 0 luxury goods, not 1;")
     assert svc.load(gid).head.depth == depth + 1
 
 
@@ -180,7 +182,8 @@ def test_agon_play_records_a_bid_typed_with_the_coin_cards_after_the_card(agon):
     assert "Bo bids 2 on Palisade (2 grain)." in out
     refused = agon("act", gid, "a02 2p", ok=False)  # Ana holds one people coin card
     assert refused.exit_code != 0 and refused.stderr.count("\n") == 1
-    assert refused.stderr.startswith("error: bid (rulebook, 'Leilão'): Ana holds 3 stone, 1 grain, 1 people, not 2")
+    assert refused.stderr.startswith(
+        "error: refused: bid (rulebook, 'Leilão'): Ana holds 3 stone, 1 grain, 1 people, not 2")
 
 
 def test_agon_play_and_act_take_a_luxury_good_in_the_word_of_coin_cards(agon):
@@ -190,6 +193,6 @@ def test_agon_play_and_act_take_a_luxury_good_in_the_word_of_coin_cards(agon):
         agon("act", gid, n)
     refused = agon("act", gid, "a04 1w2l", ok=False)
     assert refused.exit_code != 0 and refused.stderr.count("\n") == 1
-    assert refused.stderr.startswith("error: bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury good, not 2;")
+    assert refused.stderr.startswith("error: refused: bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury good, not 2;")
     out = agon("play", gid, input="a09 1w1l\nq\n").stdout
     assert "Ana bids 2 (counting 2.5 with Market/Agora) on Wheat Field (1 wood, 1 luxury)." in out

@@ -611,8 +611,8 @@ def test_a_peloponnes_payment_from_the_hand_shows_its_coin_cards_and_is_not_take
 def test_a_peloponnes_bid_typed_as_agon_play_takes_it_is_recorded_from_the_seats_own_token(client):
     """The seat page's typed decision: the text agon play takes (``a09 1w1l``, a card, then coin cards and a luxury
     good as one word) sent as the ``choice`` with the options' position, read through the core service's steps; a
-    bid the rules refuse is one sentence naming the rule, nothing recorded; the token of a seat not deciding, or
-    none, records nothing."""
+    bid the rules refuse is one sentence naming the rule, a 422 as the same bid sent as JSON is, nothing recorded;
+    the token of a seat not deciding, or none, records nothing."""
     g = client.post("/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"], "seed": 4}).json()
     gid, tok = g["game"], {p: s["token"] for p, s in g["seats"].items()}
     for n in (2, 5, 1):  # to round 2's auction (tests/test_bid_coins_typed.py): Ana holds one luxury good, Bo none
@@ -622,8 +622,12 @@ def test_a_peloponnes_bid_typed_as_agon_play_takes_it_is_recorded_from_the_seats
     depth = client.get(f"/api/games/{gid}").json()["event"]
     r = client.post(f"/api/games/{gid}/act", json={"choice": "a04 1w2l", "expect": at},
                     headers={**bearer(tok["Ana"]), **page})
-    assert r.status_code == 400 and r.json()["error"].startswith(
-        "bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury good, not 2;") and "\n" not in r.json()["error"]
+    assert r.status_code == 422 and r.json()["error"].startswith(
+        "refused: bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury good, not 2;") and "\n" not in r.json()["error"]
+    # the same bid sent as the event is refused alike: a decision the rules refuse is a 422 however it is given
+    bid = {"type": "peloponnes.bid_placed", "player": "Ana", "card": "A04", "coins": {"wood": 1}, "luxury": 2}
+    r = client.post(f"/api/games/{gid}/act", json={"choice": bid, "expect": at}, headers=bearer(tok["Ana"]))
+    assert r.status_code == 422 and r.json()["error"].startswith("refused: bid (rulebook, 'Bens de Luxo')"), r.text
     for headers in ({**bearer(tok["Bo"]), **page}, page):  # not Bo's turn; no token at all
         r = client.post(f"/api/games/{gid}/act", json={"choice": "a09 1w1l", "expect": at}, headers=headers)
         assert r.status_code in (401, 422), r.text

@@ -191,7 +191,8 @@ def test_a_decision_is_typed_on_the_seat_page_as_agon_play_takes_it(browser, ser
         ana.press("#decide-input", "Enter")
         ana.wait_for_function("document.getElementById('error').textContent.includes('Bens de Luxo')")
         said = ana.inner_text("#error")
-        assert said.startswith("bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury good, not 2") and "\n" not in said
+        assert said.startswith("refused: bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury good, not 2"), said
+        assert "\n" not in said
         assert ana.input_value("#decide-input") == "a04 1w2l" and svc.load(gid).head.depth == before
         ana.fill("#decide-input", "a09 1w1l")
         ana.press("#decide-input", "Enter")
