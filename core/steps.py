@@ -364,6 +364,15 @@ def walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen = 
     return forward(ruleset, state, chosen, now)
 
 
+def typed(ruleset: Ruleset, state: State, chosen: Chosen, now: Question | Event) -> str:
+    """The steps ``chosen`` as ``agon act`` and ``POST /act`` take them typed: their values in order. A decision
+    settled before any step was asked (the only one legal: a Perikles holder whose one answer is to keep the tile)
+    has no value to type, and its option number stands for it; an empty entry is refused."""
+    if chosen or isinstance(now, Question):
+        return " ".join(v for _, v in chosen)
+    return str(_legal(ruleset, state).index(now) + 1)
+
+
 def _asked(ruleset: Ruleset, state: State, chosen: Chosen) -> Chosen:
     """``chosen`` without the steps at its end that had one possible answer (filled in by themselves, never shown):
     words typed at the step asked after them may still name them."""

@@ -4,7 +4,8 @@ A decision of many variants (a Perikles commitment of forces: some 2,000 of them
 ``GET /api/games/ID/steps?chosen=WORDS`` answers, for the seat that must decide, the next step's choices after the
 steps already taken (``WORDS``: their values, separated by spaces), each with a label where it says more; or, once
 the steps settle the decision, the decision told as the seat may read it. ``choice`` is always the steps taken as
-``/act`` takes them (the decision's steps typed at once), so a page sends it when the decision is complete. A step
+``/act`` takes them (the decision's steps typed at once; the only decision legal, which no step asks, by its
+number), so a page sends it when the decision is complete. A step
 that can take one value only is taken without asking. Only the acting seat may build: the choices are its own.
 """
 
@@ -48,7 +49,7 @@ def next_step(call: Call) -> Any:
         raise HttpError(400, f"{e}; read the steps again from the start") from None
     out: dict[str, Any] = {**game_head(call.svc, line), **you(seat),
                            "chosen": [{"field": f, "value": v} for f, v in chosen],
-                           "choice": " ".join(v for _, v in chosen)}
+                           "choice": steps.typed(rs, state, chosen, now)}
     if isinstance(now, steps.Question):
         out["complete"] = False
         out["question"] = {"field": now.field, "prompt": now.prompt, "may_end": steps.DONE in now.values,

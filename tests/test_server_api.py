@@ -1253,3 +1253,27 @@ def test_the_host_is_told_when_a_redo_would_bring_something_back_and_nobody_else
     state = seen(host)
     assert state["may_redo"] is False, state
     assert client.post(f"/api/games/{gid}/redo", headers=host).status_code == 409
+
+
+def test_the_only_decision_legal_built_with_steps_is_recorded_with_the_choice_steps_gives(client):
+    """Perikles: a holder whose only answer before a battle is to keep their tile is asked no step; /steps says the
+    decision is complete, and the 'choice' it gives is one /act records (it was '', which /act refuses as empty)."""
+    g = client.post("/api/games", json={"ruleset": "perikles", "players": ["Ana"], "seed": 2, "bots": [
+        {"name": "Bo", "kind": "greedy"}, {"name": "Cy", "kind": "greedy"}]}).json()
+    gid, token = g["game"], g["seats"]["Ana"]["token"]
+    for _ in range(100):
+        o = client.get(f"/api/games/{gid}/options", headers=bearer(token)).json()
+        assert o["pending"]["kind"] == "decision", o["pending"]
+        if len(o["options"]) == 1:
+            break
+        assert client.post(f"/api/games/{gid}/act", headers=bearer(token),
+                           json={"choice": 1, "expect": o["position"]}).status_code == 200
+    assert o["options"][0]["event"]["type"] == "perikles.battle_tile_kept", o
+    assert not o["stepwise"]
+    q = client.get(f"/api/games/{gid}/steps", headers=bearer(token)).json()
+    assert q["complete"] and q["chosen"] == [] and q["choice"] == "1"
+    assert q["decision"]["event"] == o["options"][0]["event"]
+    r = client.post(f"/api/games/{gid}/act", headers=bearer(token), json={"choice": q["choice"],
+                                                                          "expect": o["position"]})
+    assert r.status_code == 200, r.text
+    assert r.json()["recorded"][0]["event"] == q["decision"]["event"] and r.json()["recorded"][0]["actor"] == "Ana"
