@@ -29,7 +29,7 @@ CLI (``agon play``, ``agon act``) and the HTTP server share this module.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -194,19 +194,39 @@ def _kind_words(ruleset: Ruleset, state: State, legal: list[Event], tag: str) ->
     return option_text(ruleset, state, kind[0]) if len(kind) == 1 else "another kind of decision"
 
 
-def _kind_named(ruleset: Ruleset, state: State, word: str) -> str | None:
-    """The kind of decision whose first real step ``word`` names, when one kind's alone does: typed where the kinds
-    are asked (the pass listed first at a Perikles nomination is one decision, so the kind is asked), 'arg' is the
-    city of a nomination, not a kind refused as 'no type'."""
-    found = []
+def _first_steps(ruleset: Ruleset, state: State, word: str) -> Iterator[tuple[str, Question | Event]]:
+    """Each legal kind of decision (its label) and its first real step for ``word``: the first step with several
+    answers, or one that ``word`` names."""
     for tag in dict.fromkeys(tag_of(ev) for ev in _legal(ruleset, state)):
         chosen: Chosen = ((TYPE, tag_label(tag)),)
         now = ask(ruleset, state, chosen)
         while _forced_step(now) and not _names(now, word):
             chosen = chosen + (answer(now, now.values[0]),)
             now = ask(ruleset, state, chosen)
-        if isinstance(now, Question) and _names(now, word):
-            found.append(tag_label(tag))
+        yield tag_label(tag), now
+
+
+def _kind_named(ruleset: Ruleset, state: State, word: str) -> str | None:
+    """The kind of decision whose first real step ``word`` names, when one kind's alone does: typed where the kinds
+    are asked (the pass listed first at a Perikles nomination is one decision, so the kind is asked), 'arg' is the
+    city of a nomination, not a kind refused as 'no type'."""
+    found = [kind for kind, now in _first_steps(ruleset, state, word)
+             if isinstance(now, Question) and _names(now, word)]
+    return found[0] if len(found) == 1 else None
+
+
+def _kind_doubt(ruleset: Ruleset, state: State, word: str) -> str | None:
+    """Where the kinds are asked, why ``word`` names no kind when it may begin several answers of one kind's first
+    step: a Peloponnes 'a0' may be A01 or A02 to bid on, which is said ('a0' is ambiguous: it may be A01 Well, A02
+    Palisade), rather than that it is none of the kinds. None when no kind's first step, or several, so read it."""
+    found = []
+    for _, now in _first_steps(ruleset, state, word):
+        if isinstance(now, Question) and any(len(entry.matches(word, words, now.named)) > 1
+                                             for words in (now.values, now.accepts)):
+            try:
+                pick(now, word)
+            except entry.EntryError as e:
+                found.append(str(e))
     return found[0] if len(found) == 1 else None
 
 
@@ -408,6 +428,9 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
             while _forced_step(now) and not _names(now, w):
                 chosen = chosen + (answer(now, now.values[0]),)
                 now = ask(ruleset, state, chosen)
+        elif isinstance(now, Question) and now.field == TYPE and not _names(now, w) \
+                and (doubt := _kind_doubt(ruleset, state, w)) is not None:
+            raise entry.EntryError(doubt)  # the word begins several answers of a kind's first step: say which
         if not isinstance(now, Question):
             raise entry.EntryError(f"the decision is complete before {entry.quoted(w)}; leave it out")
         chosen = chosen + (answer(now, pick(now, w)),)

@@ -11,8 +11,8 @@ import pytest
 from agon.core import entry, steps
 from agon.core.engine import Chance, option_text
 from agon.core.games.peloponnes import RULESET as PELOPONNES
-from agon.core.service import NewGame, Service
-from agon.events.peloponnes import BidPlaced, PowerCardsRevealed
+from agon.core.service import NewGame, Service, ServiceError
+from agon.events.peloponnes import BidPlaced, Coins, PowerCardsRevealed
 from agon.events.store import Store
 
 NAMES = {"A01": "Well", "A02": "Palisade", "A06": "Sanctuary of Hera", "A07": "Carpenter's Workshop",
@@ -127,3 +127,21 @@ def test_the_host_is_told_the_names_of_the_cards_to_type_and_a_seat_neither_item
     assert host["names"]["A02"] == "Palisade" and set(host["names"]) == set(host["items"])
     seat = pending_for(line, "Ana")
     assert "items" not in seat and "names" not in seat
+
+
+def test_a_word_that_may_begin_several_cards_where_the_kind_is_asked_is_refused_naming_them(table):
+    """Bo may pass or bid, and the pass is one decision, so the kind is asked first; 'a0' begins A02 Palisade and
+    A06 Sanctuary of Hera, the cards Bo may bid on. It was refused as no kind of decision ("which kind of decision:
+    'a0' is none of the answers; possible: bid-placed, passed"), which says nothing of the cards it may mean."""
+    svc, gid = table
+    svc.record(gid, "pal soh well carp stonem forest")
+    assert steps.ask(PELOPONNES, svc.load(gid).state).field == steps.TYPE
+    before = svc.load(gid).head.id
+    with pytest.raises(ServiceError) as refused:
+        svc.record(gid, "a0")
+    assert str(refused.value).startswith(
+        "'a0' is ambiguous: it may be A02 Palisade, A06 Sanctuary of Hera; type more of it; or give a choice number")
+    assert svc.load(gid).head.id == before  # nothing recorded
+    with pytest.raises(ServiceError, match="which kind of decision: 'zz' is none of the answers"):
+        svc.record(gid, "zz")  # a word no kind's first step may mean is still told the kinds
+    assert svc.record(gid, "a06 2w1g")[1].events[-1] == BidPlaced(player="Bo", card="A06", coins=Coins(wood=2, grain=1))
