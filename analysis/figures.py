@@ -214,6 +214,12 @@ def crew_rows(rows: Sequence[dict[str, Any]], crew: str) -> list[dict[str, Any]]
     return [{**r, "scores": {crew: next(iter(r["scores"].values()))} if r["scores"] else {}} for r in rows]
 
 
+OFFLINE_CONFIG = {"displaylogo": False, "showSendToCloud": False}
+"""plotly.js's options for a page agon writes: no "Share chart..." button in the tool bar. plotly.js 3 shows one by
+default, and it uploads the chart (a game's data, the win chances read from the full state) to Plotly Cloud: a page
+that is handed out, and opens offline, sends nothing anywhere. The study page's script says the same for its charts."""
+
+
 def write(fig: Any, path: str, png: bool = False) -> None:
     """Write ``fig`` as a self-contained HTML file (plotly's script inlined: opens offline), or as a PNG, both
     ``WIDTH`` pixels wide.
@@ -223,7 +229,7 @@ def write(fig: Any, path: str, png: bool = False) -> None:
         # The figure is laid out for WIDTH pixels (its labels placed for that width), so the page draws it so wide;
         # the figure itself keeps no width, so a page that embeds it (the study page) can size it to its box.
         fig.write_html(path, include_plotlyjs=True, full_html=True, default_width=f"{WIDTH}px",
-                       default_height=f"{fig.layout.height or 700}px")
+                       default_height=f"{fig.layout.height or 700}px", config=OFFLINE_CONFIG)
         return
     try:
         import kaleido  # noqa: F401

@@ -727,7 +727,8 @@ _SCRIPT = (r"""
     const f = figure();
     plot.setAttribute("aria-label", "Scores along " + line.name + ", a plot");
     const go = plotted ? Plotly.react : Plotly.newPlot;
-    return go(plot, f.traces, f.layout, {responsive: true, displaylogo: false, displayModeBar: false}).then(() => {
+    return go(plot, f.traces, f.layout, {responsive: true, displaylogo: false, displayModeBar: false,
+      showSendToCloud: false}).then(() => {
       if (!plotted) {
         plot.on("plotly_relayout", ev => { if (ev && ev.autosize) stack(); });  // the page resized
         plot.on("plotly_afterplot", mark);  // drawn again (resized, labels stacked): the marker follows its event
@@ -927,7 +928,9 @@ _SCRIPT = (r"""
     // where the column is narrower; squeezed into the column the labels ran over one another and the legend over
     // the axis title
     const size = {width: f.layout.width || 1200, height: f.layout.height || 700, autosize: false};
-    inTurn(() => Plotly.react(box, f.data, Object.assign({}, f.layout, size), {displaylogo: false, responsive: false})
+    // (no "Share chart..." in its tool bar: plotly.js would upload the chart to Plotly Cloud; analysis/figures.py)
+    const config = {displaylogo: false, showSendToCloud: false, responsive: false};
+    inTurn(() => Plotly.react(box, f.data, Object.assign({}, f.layout, size), config)
       .then(() => pictureOnly(box)));
   }
 

@@ -424,3 +424,29 @@ def test_a_link_to_a_line_with_no_chances_opens_it_without_an_error(page, agon, 
     at(page, "whatif", 4)
     page.wait_for_function("document.getElementById('chances').childElementCount === 0")
     assert page.page_errors == []
+
+
+@pytest.mark.parametrize("kind", ["view", "scores", "chances"])
+def test_no_page_agon_writes_offers_to_upload_its_chart(page, agon, tmp_path, kind):
+    """plotly.js 3 puts a "Share chart..." button in a chart's tool bar, which uploads the chart to Plotly Cloud: the
+    study page's win chances (read from the full state) and every plot agon writes are handed out and open offline,
+    so none offers it. The tool bar keeps its other buttons (a PNG of the chart), and nothing leaves the page."""
+    import json
+
+    gid = json.loads(agon("new", "toy", "--bot", "Ana:random", "--bot", "Bruno:random", "--seed", "3",
+                          "--json").stdout)["id"]
+    agon("analyse", gid, "--rollouts", "5", "--workers", "1")
+    if kind == "view":
+        agon("view", gid, "-o", "out.html")
+    else:
+        agon("plot", kind, gid, "-o", "out.html")
+    sent = []
+    page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("file:", "data:"))
+               else (sent.append(r.request.url), r.abort()))
+    page.goto((tmp_path / "out.html").as_uri())
+    chart = "#chances" if kind == "view" else ".js-plotly-plot"
+    page.wait_for_selector(f"{chart} .modebar-btn", state="attached")
+    page.hover(chart)
+    titles = page.eval_on_selector_all(f"{chart} .modebar-btn", "bs => bs.map(b => b.dataset.title)")
+    assert "Download plot as a PNG" in titles and "Share chart..." not in titles, titles
+    assert sent == [] and page.page_errors == []
