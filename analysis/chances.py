@@ -335,7 +335,7 @@ def at_parting(svc: Any, a: Any, b: Any, n: int) -> dict[str, Any] | None:
     """Each player's chance right after event ``n`` on line ``a`` and on line ``b`` (where two lines part), from
     the newest cached analysis that holds both positions, or None. Reads the cache only: it never plays a game.
     ``agon analyse`` keeps the position of every alternative it judged, so an analysed line answers for a what-if
-    branch that took one of them."""
+    branch that took one of them, with the re-checked figure where it re-checked one (the one it printed)."""
     from agon.core.analyse import exact
     from agon.core.engine import Over
     from agon.core.rollout import Tally
@@ -351,7 +351,13 @@ def at_parting(svc: Any, a: Any, b: Any, n: int) -> dict[str, Any] | None:
             known[k] = exact(line.ruleset, line.state, over, names)
     for bot, rollouts, seed in cache.available(svc.store, a.envelopes[0].id, version):
         keys = [cache.Key(line.envelopes[n].id, version, bot, rollouts, seed) for line in (a, b)]
-        got = cache.get(svc.store, [key for k, key in enumerate(keys) if k not in known])
+        # an alternative that looked best was played on again by a second batch (starting at index ``rollouts``):
+        # that batch's figure is the one `agon analyse` gives for it (the first is biased upwards: it was picked
+        # as the best of several), so the comparison it points to gives the same
+        checks = [cache.Key(key.node_id, version, bot, rollouts, seed, rollouts) for key in keys]
+        got = cache.get(svc.store, [key for k, pair in enumerate(zip(keys, checks)) if k not in known
+                                    for key in pair])
+        keys = [check if check in got else key for key, check in zip(keys, checks)]
         if all(k in known or key in got for k, key in enumerate(keys)):
             ta, tb = (known[k] if k in known else Tally.from_json(got[key]) for k, key in enumerate(keys))
             return {"n": n, "bot": bot, "rollouts": rollouts, "seed": seed, "margin": margin(rollouts),

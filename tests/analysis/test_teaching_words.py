@@ -149,3 +149,22 @@ def test_compare_answers_what_if_in_words_with_the_analysis_estimate(agon):
     assert "right after #10" not in agon("compare", gid, "main", "held", "--as", "Bruno").stdout
     as_bruno = json.loads(agon("compare", gid, "main", "held", "--as", "Bruno", "--json").stdout)
     assert as_bruno["estimate"] is None and as_bruno["what_if"] == data["what_if"]  # the pig hides nothing
+
+
+def test_compare_gives_the_re_checked_chance_that_analyse_gave_for_the_better_move(agon):
+    """`agon analyse` plays the alternative that looked best on again with a fresh batch of games (the first figure
+    is biased upwards: it was picked as the best of several) and prints that figure; `agon compare`, which it points
+    to once a branch plays that move, gives the same figure, not the first batch's."""
+    gid = _pig(agon)
+    run = ("analyse", gid, "--rollouts", "20", "--threshold", "0.01", "--workers", "1")
+    judged = {d["n"]: d for d in json.loads(agon(*run, "--json").stdout)["decisions"]}
+    # at #8 Ana rolled at 18; holding was the best of the first batch (all 20 games won), 95% by the second
+    assert judged[8]["summary"] == "#8 Ana rolls: 75% (best: Ana holds, banking 18, 95%)"
+    assert judged[8]["best"]["chance"] == 1.0 and judged[8]["best"]["checked"] == 0.95
+    agon("branch", gid, "held", "--at", "7", "-b", "main")
+    agon("act", gid, "2")  # Ana holds at 18
+    out = " ".join(agon("compare", gid, "main", "held").stdout.split())
+    assert ("The win chance right after #8, as `agon analyse` estimated it (20 games played on from each position by"
+            " random bots, seed 0, good to about ±22 points): Ana 75% on main, 95% on held.") in out, out
+    estimate = json.loads(agon("compare", gid, "main", "held", "--json").stdout)["estimate"]
+    assert estimate["a"]["Ana"] == 0.75 and estimate["b"]["Ana"] == 0.95
