@@ -114,3 +114,11 @@ def steps_states(c, events):
     for ev in events[1:]:
         state = RS.apply(state, ev)
         yield state
+
+
+def test_the_log_tells_the_voyage_setting_out_in_the_present_as_every_event(agon):
+    solo = agon("new", "adamastor", "--player", "Ana", "--seed", "1").stdout.split()[0]
+    assert "0. Ana sets out on a voyage (regular)." in agon("log", solo).stdout
+    crew = agon("new", "adamastor", "--player", "Ana", "--player", "Bo", "--option", "difficulty=hard",
+                "--seed", "1").stdout.split()[0]
+    assert "0. Ana and Bo set out on a voyage (hard)." in agon("log", crew).stdout

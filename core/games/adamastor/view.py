@@ -181,7 +181,8 @@ def _main(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
         case GameCreated():
             opts = e.options
             what = "the historical voyage" if opts.get("scenario") == "historical" else "a voyage"
-            return f"{' and '.join(e.names)} set out on {what} ({opts.get('difficulty', 'regular')})"
+            sets = "sets" if len(e.names) == 1 else "set"  # the present, as every sentence of the log
+            return f"{' and '.join(e.names)} {sets} out on {what} ({opts.get('difficulty', 'regular')})"
         case CaptainChosen(player=p):
             return f"{p} takes the captain token"
         case MapCardRevealed(position=pos, card=c):
