@@ -103,6 +103,36 @@ def test_finishing_a_construction_production_can_pay_is_still_a_choice():
     assert given_up.seat("Alice").buildings == () and given_up.discard.wood == 1
 
 
+def test_the_log_names_the_buildings_under_construction_given_up_and_lost():
+    """A building under construction not named to be finished is lost: the sentence says which, or the log would
+    show it vanish (it read "Alice finishes nothing under construction" as the building went)."""
+    s = flow.advance(feeding("leonidas1", buildings=(Slot("T_STONE4", under="wood"), Slot("T_B4", under="grain")),
+                             hand=coins(stone=4)))
+    name = s.cat.name
+    one = rs.narrate(s, ConstructionPaid(player="Alice", finished=("T_B4",)))
+    assert one == (f"Alice finishes {name('T_B4')} under construction (0 wood, 0 stone, 0 luxury) and gives up"
+                   f" {name('T_STONE4')}, which is lost.")
+    both = rs.narrate(s, ConstructionPaid(player="Alice", finished=()))
+    assert both == (f"Alice finishes nothing under construction (0 wood, 0 stone, 0 luxury) and gives up"
+                    f" {name('T_STONE4')}, {name('T_B4')}, which are lost.")
+    kept = rs.narrate(s, ConstructionPaid(player="Alice", finished=("T_STONE4", "T_B4"), stone=4))
+    assert kept.endswith("under construction (0 wood, 4 stone, 0 luxury).") and "lost" not in kept
+
+
+def test_the_shipped_replay_tells_the_treasury_bruno_gave_up(agon):
+    import json
+    from pathlib import Path
+
+    replay = Path(__file__).resolve().parents[2] / "replays" / "peloponnes-3p.jsonl"
+    gid = agon("import", str(replay)).stdout.split()[0]
+    words = " ".join(agon("log", gid).stdout.split())
+    assert (" 84. Bruno finishes nothing under construction (0 wood, 0 stone, 0 luxury) and gives up Treasury of"
+            " Atreus, which is lost. 85. ") in words
+    for n, held in ((83, True), (84, False)):
+        bruno = json.loads(agon("state", gid, "--at", str(n), "--json").stdout)["view"]["players"]["Bruno"]
+        assert ("Treasury of Atreus" in [b["name"] for b in bruno["buildings"]]) is held
+
+
 def test_feeding_without_a_shortfall_is_no_choice():
     # "Primeiro, use toda a sua capacidade de produção de grãos": cards are removed only "até que sua população
     # seja igual a capacidade de produção de grãos", so nobody hungry means nothing to decide (RULES.md).

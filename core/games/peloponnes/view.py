@@ -20,6 +20,7 @@ from agon.core.games.peloponnes.state import (
     power_points,
     production,
 )
+from agon.core.games.peloponnes.supply import under_construction
 from agon.core.words import counted
 from agon.events.base import Event, GameCreated
 from agon.events.peloponnes import (
@@ -326,7 +327,14 @@ def _sentence(s: State, e: Event, own: bool, ids: bool = False) -> str:
             return text
         case ConstructionPaid():
             done = ", ".join(_n(s, c, ids) for c in e.finished) or "nothing"
-            return f"{e.player} finishes {done} under construction ({e.wood} wood, {e.stone} stone, {e.luxury} luxury)"
+            text = f"{e.player} finishes {done} under construction ({e.wood} wood, {e.stone} stone, {e.luxury} luxury)"
+            # the ones not named are given up and lost (RULES.md, 'Buildings under construction'): said, or the log
+            # would show a building vanish that no sentence took away
+            lost = [c for c in under_construction(s.seat(e.player)) if c not in e.finished]
+            if lost:
+                names = ", ".join(_n(s, c, ids) for c in lost)
+                text += f" and gives up {names}, which {'is' if len(lost) == 1 else 'are'} lost"
+            return text
         case CatastropheFaced():
             parts = [
                 f"covers {_n(s, c, ids)} with {'a luxury good' if coin == 'luxury' else _coin(coin, own)}"
