@@ -167,18 +167,7 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
         })
     names = {ln["name"] for ln in out_lines}
     by_name = {ln["name"]: ln for ln in out_lines}
-    for ln in out_lines:
-        parent = by_name.get(ln["parent"]) if ln["parent"] in names else None
-        if parent is None:
-            ln["parent"] = None
-            ln["fork"] = None
-            continue
-        shared = 0
-        for a, b in zip(ln["path"], parent["path"]):
-            if a != b:
-                break
-            shared += 1
-        ln["fork"] = shared - 1  # the last event both lines hold
+    _attach(out_lines, by_name)
     labels = _names(rs.name, first.created.cards, views)
     scored = series([{"scores": nd["scores"]} for nd in nodes])
     marks = player_marks(players, scored)
@@ -199,6 +188,45 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
         "names": labels,
         "chances": {} if as_player is not None else {k: v for k, v in (chances or {}).items() if k in names},
     }
+
+
+def _shared(a: list[int], b: list[int]) -> int:
+    """How many events two lines' paths share from the start."""
+    shared = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        shared += 1
+    return shared
+
+
+def _attach(out_lines: list[dict[str, Any]], by_name: dict[str, dict[str, Any]]) -> None:
+    """Each line's parent on the page and ``fork``, the position of the last event it shares with it (None for a
+    root). A line whose parent branch the page leaves out (``-b whatif -b main``, whatif branched from a line
+    branched from main) hangs from the line shown that shares most of its events, where no cycle results: the tree
+    still shows where it parts from the lines shown, not a second line from the start."""
+    missing = []
+    for ln in out_lines:
+        if ln["parent"] not in by_name:
+            if ln["parent"] is not None:
+                missing.append(ln)
+            ln["parent"] = None
+
+    def above(ln: dict[str, Any]) -> set[str]:
+        out = set()
+        while ln["parent"] is not None and ln["parent"] not in out:
+            out.add(ln["parent"])
+            ln = by_name[ln["parent"]]
+        return out
+
+    for ln in missing:
+        candidates = [other for other in out_lines if other is not ln and ln["name"] not in above(other)]
+        if candidates:
+            best = max(candidates, key=lambda other: _shared(ln["path"], other["path"]))
+            ln["parent"] = best["name"]
+    for ln in out_lines:
+        parent = by_name[ln["parent"]] if ln["parent"] is not None else None
+        ln["fork"] = None if parent is None else _shared(ln["path"], parent["path"]) - 1  # the last event both hold
 
 
 def moment_anchor(n: int, last: int) -> str:

@@ -450,3 +450,26 @@ def test_no_page_agon_writes_offers_to_upload_its_chart(page, agon, tmp_path, ki
     titles = page.eval_on_selector_all(f"{chart} .modebar-btn", "bs => bs.map(b => b.dataset.title)")
     assert "Download plot as a PNG" in titles and "Share chart..." not in titles, titles
     assert sent == [] and page.page_errors == []
+
+
+def test_a_line_whose_parent_line_is_left_out_is_shown_where_it_parts_from_a_line_shown(page, known, tmp_path):
+    """`agon view -b later -b main`, ``later`` branched from ``lucky``, itself branched from main: the page leaves
+    ``lucky`` out, and the tree still says where ``later`` parts from main (it listed it as a second line from the
+    start, ``later to #12``, as if it shared nothing with main)."""
+    svc, gid = known.svc, known.game
+    svc.branch(gid, "later", at=11, from_branch="lucky")
+    svc.act(gid, "1", branch="later")  # Ana rolls again after her 2, where she held on lucky
+    by_name = {ln.branch.name: ln for ln in svc.lines(gid)}
+    path = tmp_path / "two.html"
+    path.write_text(build_study([by_name["later"], by_name["main"]]), encoding="utf-8")
+    page.goto(path.as_uri())
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+    assert page.inner_text("#tree").split("\n") == ["main to #14", "later forks after #10 of main, to #12"]
+    at(page, "later", 0)
+    page.keyboard.press("End")
+    for _ in range(2):
+        page.keyboard.press("ArrowLeft")
+    at(page, "later", 10)
+    page.keyboard.press("ArrowDown")  # where the two lines part, down goes over to main
+    assert at(page, "main", 10)["tree"] == ["main"]
+    assert page.page_errors == []
