@@ -30,7 +30,7 @@ from agon.cli.common import (
     whole,
     with_db,
 )
-from agon.cli.plot_cmds import OutOpt, PngOpt, _output, _target, _write, plot_app
+from agon.cli.plot_cmds import OutOpt, PngOpt, _output, _target, _write, json_or_file, plot_app
 from agon.core.analyse import MAX_ROLLOUTS
 from agon.core.service import Line
 from agon.core.words import counted
@@ -239,7 +239,8 @@ def plot_chances(
     marked decisions annotated."""
     from agon.analysis import chances
 
-    if out is not None and not as_json:
+    json_or_file(as_json, out, png)
+    if out is not None:
         _output(out, "", png)  # a file name that cannot be written is refused before the rollouts, not after
     a = _run(game, branch, rollouts, bot, seed, workers, judge_all, fresh, cluster, threshold, alternatives,
              quiet=as_json)

@@ -83,6 +83,14 @@ def _safe(text: str, among: tuple[str, ...] = ()) -> str:
     return f"{kept}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
 
 
+def json_or_file(as_json: bool, out: Path | None, png: bool) -> None:
+    """--json prints the figure's data and writes no file: with -o or --png as well, which ask for a file, one of
+    them would be ignored (the file was silently not written, with exit status 0), so the command is refused."""
+    if as_json and (out is not None or png):
+        given = " and ".join(o for o, on in (("-o", out is not None), ("--png", png)) if on)
+        raise UsageFail(f"--json prints the plot's data and writes no file; give --json or {given}, not both")
+
+
 def _target(out: Path | None, line: Line, kind: str, png: bool, can_png: bool = True) -> Path:
     return _output(out, f"{_safe(line.game.id)}-{_safe(line.branch.name)}-{kind}", png, can_png)
 
@@ -149,6 +157,7 @@ def scores(
     With --json, one object per branch, with the same keys for every ruleset (a script reads any game alike):
     "rounds" and each timeline row's "round" count the ruleset's rounds, and "round_word" names them as its rules
     do ("turn" for Perikles and Pergamemnon, "round" otherwise), as the figure and agon stats do."""
+    json_or_file(as_json, out, png)
     svc = service()
     names = list(dict.fromkeys(branch or [None]))
     lines = [svc.load(game, b) for b in names]
@@ -230,6 +239,7 @@ def group_help() -> str:
 def _ruleset_plot(kind: str, game: str, branch: str | None, out: Path | None, png: bool, as_json: bool) -> None:
     from agon.analysis.games import figures_for, plot_kinds, rows_for
 
+    json_or_file(as_json, out, png)
     line = service().load(game, branch)
     figures = figures_for(line.ruleset.name)
     if kind not in figures:
@@ -541,7 +551,8 @@ def plot_stats(ruleset: RulesetArg, limit: LimitOpt = None, out: StatsOutOpt = N
                as_json: JsonOpt = False) -> None:
     """Win rates by side and by seat, each with its 95% confidence interval (Wilson), and the game lengths, over
     the stored games of a ruleset (record some with `agon demo RULESET --games 20`)."""
-    if out is not None and not as_json:
+    json_or_file(as_json, out, png)
+    if out is not None:
         _output(out, "", png)  # a file name that cannot be written is refused before the games are read
     rs, result = _gather(ruleset, limit, as_json)
     if not result["finished"]:

@@ -101,6 +101,24 @@ def test_the_plots_a_game_is_said_to_have_are_every_plot_command_that_draws_it(a
         assert (drawn.exit_code == 0) == (name in listed), (name, listed, drawn.stderr)
 
 
+def test_json_with_a_file_to_write_is_refused_not_the_file_left_unwritten(agon, game, tmp_path):
+    """--json prints a plot's data and writes no file: asked for a file as well (-o, --png), every plot command said
+    nothing and wrote none (exit status 0); it refuses the two together in one line, a usage error."""
+    from agon.cli.plot_cmds import plot_app
+
+    for info in plot_app.registered_commands:
+        name = info.name or info.callback.__name__
+        subject = "toy" if name == "stats" else game
+        r = agon("plot", name, subject, "--json", "-o", f"{name}.html", ok=False)
+        assert r.exit_code == 2 and r.stdout == "", (name, r.stdout)
+        assert r.stderr == ('{"error": "--json prints the plot\'s data and writes no file; give --json or -o, not'
+                            ' both"}\n'), (name, r.stderr)
+        assert not (tmp_path / f"{name}.html").exists()
+    r = agon("plot", "scores", game, "--json", "--png", ok=False)
+    assert r.exit_code == 2 and "give --json or --png, not both" in r.stderr
+    assert not (tmp_path / "plots").exists()
+
+
 def test_unknown_game_or_branch_is_one_line_not_a_traceback(agon, game):
     r = agon("plot", "scores", "nosuchgame", ok=False)
     assert r.exit_code == 1 and "Traceback" not in r.output + r.stderr and r.stderr.startswith("error:")
