@@ -1,9 +1,9 @@
 """The study page: one offline HTML file that shows a whole game as a chess study shows one.
 
-- a move list: every event told in a sentence, grouped by round (headed with the ruleset's word for it, the data's
-  ``round_word``: "Turn 2" for Perikles), the current one highlighted, each clickable, with the notes and glyphs
-  (core/notes.py) in place; where other lines leave the one shown, their first moves are listed as variations, and
-  clicking one enters that line;
+- a move list: every event told in a sentence, grouped by the round it happened in (headed with the ruleset's word
+  for it, the data's ``round_word``: "Turn 2" for Perikles), the current one highlighted, each clickable, with the
+  notes and glyphs (core/notes.py) in place; where other lines leave the one shown, their first moves are listed as
+  variations, and clicking one enters that line;
 - the tree of lines (every branch, or those asked for), each shown where it forks from its parent;
 - the score timeline of the line shown, the current position marked, clickable anywhere on the plot, with the key
   moments; the win-chance chart where an analysis of the line is cached (``agon analyse``), and under it in words
@@ -147,7 +147,9 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
                 row = rows[st.index]
                 k = index[env.id] = len(nodes)
                 before = st.before if st.before is not None else st.after
-                node = {"n": st.index, "round": row["round"], "actor": st.actor,
+                # "round": the round after the event (the state shown); "in_round": the round it happened in, which
+                # heads it in the move list (the income that ends round 1 is round 1's, though round 2 follows it)
+                node = {"n": st.index, "round": row["round"], "in_round": rs.round(before), "actor": st.actor,
                         "text": narrate_as(rs, before, st.event, viewer), "scores": row["scores"],
                         "parent": index[env.parent] if env.parent is not None else None}
                 if notes and env.id in notes:
@@ -656,8 +658,8 @@ _SCRIPT = (r"""
     let round = null;
     line.path.forEach((k, i) => {
       const nd = nodes[k];
-      if (nd.round !== round) {
-        round = nd.round;
+      if (nd.in_round !== round) {  // headed by the round the event happened in
+        round = nd.in_round;
         const r = el("div", capital(roundWord()) + " " + round, "round");
         r.setAttribute("role", "heading"); r.setAttribute("aria-level", "3");
         box.appendChild(r);

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +91,25 @@ def test_the_study_page_of_a_peloponnes_game_is_told_in_rounds(agon, peloponnes,
     headings, first, last = _study(agon, page, peloponnes, tmp_path)
     assert headings == [f"Round {n}" for n in range(9)]
     assert first.endswith(" · round 0") and last.endswith(" · event 100 of 100 · round 8")
+
+
+@pytest.mark.browser
+def test_the_study_pages_move_list_heads_each_event_with_the_round_it_happened_in(agon, page, tmp_path):
+    """The shipped Peloponnes replay: the setup's coin cards are all round 0's, and the income that ends round 1
+    ("round 2 begins") is round 1's last event, not round 2's first (the list was headed by the round after each
+    event: Bruno's setup draw sat under "Round 1" apart from the other two, and each round opened with the
+    last one's income)."""
+    replay = Path(__file__).resolve().parents[2] / "replays" / "peloponnes-3p.jsonl"
+    gid = agon("import", str(replay)).stdout.split()[0]
+    agon("view", gid, "-o", "study.html")
+    page.goto((tmp_path / "study.html").as_uri())
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+    heads = page.evaluate("""() => { const out = {}; let head = null;
+        document.querySelectorAll('#moves > div').forEach(e => {
+          if (e.classList.contains('round')) head = e.textContent;
+          else if (e.classList.contains('move')) out[e.querySelector('.num').textContent] = head; });
+        return out; }""")
+    assert [heads[f"{n}."] for n in range(6)] == ["Round 0"] * 5 + ["Round 1"]  # #5: round 1's cards revealed
+    assert heads["13."] == "Round 1" and heads["14."] == "Round 2"
+    assert page.inner_text("#moves .move[data-step='13']").endswith("; round 2 begins.")
+    assert page.page_errors == []

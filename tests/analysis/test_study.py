@@ -29,8 +29,8 @@ def test_every_line_is_a_path_through_events_stored_once(known):
     nodes = data["nodes"]
     assert [nodes[k]["n"] for k in lucky["path"]] == list(range(13))
     assert nodes[main["path"][6]] | {"parent": None} == {
-        "n": 6, "round": 1, "actor": "Ana", "text": "Ana holds, banking 9.", "scores": {"Ana": 9.0, "Bruno": 0.0},
-        "parent": None}
+        "n": 6, "round": 1, "in_round": 1, "actor": "Ana", "text": "Ana holds, banking 9.",
+        "scores": {"Ana": 9.0, "Bruno": 0.0}, "parent": None}
     last = nodes[lucky["path"][12]]
     assert last["text"] == "Ana holds, banking 2." and last["scores"]["Ana"] == 11
     assert main["status"] == "over: Bruno won with 11 points" and lucky["status"] == "over: Ana won with 11 points"
