@@ -35,7 +35,8 @@ def test_views_hide_hands_decks_and_the_face_down_attacking_card():
     s = play(s, Attacked(player="Alice", defender="Bob", weapon="sword", card="rome.champion"))
     bob_view = rs.view(s, "Bob")
     alice = bob_view["players"][0]
-    assert alice["hand"] is None and alice["hand_count"] == 2 and alice["deck"] is None and alice["deck_count"] == 7
+    assert alice["hand"] == "hidden" and alice["hand_count"] == 2  # "hidden", not None: shown as '-', read as empty
+    assert alice["deck"] == "hidden" and alice["deck_count"] == 7
     assert bob_view["players"][1]["hand"] is not None
     assert bob_view["battle"]["attacker_cards"] == ["face down"] and bob_view["battle"]["weapon"] == "sword"
     assert [c["id"] for c in rs.view(s, "Alice")["battle"]["attacker_cards"]] == ["rome.champion"]

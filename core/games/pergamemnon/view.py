@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from agon.core.engine import PUBLIC, Over, Step
+from agon.core.engine import HIDDEN, PUBLIC, Over, Step
 from agon.core.games.pergamemnon import rules, scoring
 from agon.core.games.pergamemnon.cards import DEFENCE_OF
 from agon.core.games.pergamemnon.state import Battle, State, Strike, card, defence_of, player, uses_nation_cards
@@ -100,10 +100,12 @@ def view(s: State, viewer: str | None) -> dict[str, Any]:
                 # No nation cards with 2 players (RULES.md, 'Turns and nation cards'): nothing to report.
                 "nation_card": ("active" if p.active else "inactive") if uses_nation_cards(s) else None,
                 "leader_captured": p.leader_captured,
-                "hand": [_card_view(s, c) for c in p.hand] if sees else None,
+                # what the viewer may not see reads "hidden" (core.engine HIDDEN), not None: shown as "-" beside
+                # its count, an empty hand would be read
+                "hand": [_card_view(s, c) for c in p.hand] if sees else HIDDEN,
                 "hand_count": len(p.hand),
                 "deck_count": len(p.deck),
-                "deck": _named(s, tuple(sorted(p.deck))) if viewer is None else None,
+                "deck": _named(s, tuple(sorted(p.deck))) if viewer is None else HIDDEN,
                 "discard": _named(s, p.discard),
                 "charisma_cards": p.charisma,
                 "under_city": _named(s, p.under),
