@@ -366,8 +366,11 @@ def completion(line: Line, stepping: steps.Question | None, chosen: steps.Chosen
             return text, True
         if stepping is None and t.isascii() and t.isdigit():  # an option number
             longer = any(str(m).startswith(t) for m in range(1, legal + 1) if str(m) != t)
+            # nor while the digits may be the start of a step's value typed in full (an Adamastor sea space: '1'
+            # of '15a' is not option 1, the fleet sailing elsewhere)
+            spelled = steps.begins(rs, state, t, numbers=False)
             return (text, True) if t == text and 1 <= int(t) <= legal and not t.startswith("0") and not longer \
-                else None
+                and not spelled else None
         return steps.settle(rs, state, text, chosen if stepping is not None else ())
 
     return guarded(settle)

@@ -508,11 +508,12 @@ def settle(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> tu
     return text[:len(text) - len(last)] + value + " ", not isinstance(end, Question)
 
 
-def begins(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> bool:
+def begins(ruleset: Ruleset, state: State, text: str, chosen: Chosen = (), numbers: bool = True) -> bool:
     """Whether the last word of ``text`` may name, as typed or typed on (``core.entry.reachable``), a value of the
     step it answers or, past steps with one answer (not asked), of a step after them; a number, one of the step's
-    numbered values. ``agon play`` lets keys held back after a word taken early begin the next word only if so
-    (``cli.keyread``)."""
+    numbered values (unless ``numbers`` is false: then only a value spelled so counts, as an Adamastor sea space
+    ``15a`` that digits typed where the options are listed by number may be the start of). ``agon play`` lets keys
+    held back after a word taken early begin the next word only if so (``cli.keyread``)."""
     words = entry.tokens(text)
     if not words or text[-1] in " ,":
         return True
@@ -524,7 +525,7 @@ def begins(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> bo
     while isinstance(now, Question):
         if entry.reachable(last, [*now.values, *now.accepts], now.named):
             return True
-        if last.isascii() and last.isdigit() and len(last) < 10 and 1 <= int(last) <= len(now.values):
+        if numbers and last.isascii() and last.isdigit() and len(last) < 10 and 1 <= int(last) <= len(now.values):
             return True
         if len(now.choices) != 1:
             return False

@@ -517,3 +517,28 @@ def test_ctrl_c_at_replay_pause_ends_it_with_status_130_and_the_line_every_comma
     assert err.strip() == "error: stopped (Ctrl-C); what was recorded before it stays recorded", err
     done = subprocess.run(cmd, input="", capture_output=True, env=env, text=True, timeout=60)
     assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_digits_that_begin_a_sea_space_typed_in_full_are_not_taken_as_an_option_number(sqlite_svc, tmp_path):
+    """Adamastor's sea spaces begin with their column's digits: '1' of '1c' typed where the fleet's moves are listed
+    by number is not option 1 (the fleet sailing elsewhere) but the start of the space, recorded once named."""
+    svc = sqlite_svc
+    game = svc.new_game(NewGame("adamastor", players=("Ana",), seed=3, table=True))
+    for typed in ("r3", "0b", "c32 c19 c9 c1 c2 c3", "16"):  # the map, the fleet, the deal; a sail of 5 points
+        svc.act(game, typed)
+    line = svc.load(game)
+    moves = [ev for ev in line.ruleset.legal(line.state) if getattr(ev, "to", "").startswith("1")]
+    first = line.ruleset.legal(line.state)[0]
+    assert len(line.ruleset.legal(line.state)) < 10 and [ev.to for ev in moves] == ["1b", "1c"]
+    assert first.to == "0a"  # what '1' alone would have recorded
+    cmd = agon_command()
+    env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="250", NO_COLOR="1")
+    child = pexpect.spawn(cmd[0], [*cmd[1:], "play", game], env=env, encoding="utf-8", timeout=60,
+                          dimensions=(60, 250), preexec_fn=sigint_default)
+    child.expect(PROMPT)
+    child.send("1c")
+    child.expect("The fleet sails from 0b to 1c for 3 points")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert svc.load(game).events[len(line.events)] == moves[1]
