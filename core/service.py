@@ -46,6 +46,7 @@ from agon.core.engine import (
     describe_pending,
     event_as,
     narrate_as,
+    option_text,
     out_of_turn,
     steps,
     version_number,
@@ -1289,6 +1290,13 @@ class Service:
                 raise ServiceError(f"'{text}' draws a chance outcome, but none is needed now: {pending.player} must"
                                    f" decide ({pending.prompt}); give a choice number from {words.options}, or the"
                                    " event as JSON") from None
+            if isinstance(e, steps_mod.Listed) and all(ev in legal for ev in e.question.decisions):
+                # the decisions the words reach, by their numbers in the options (a short list's own numbers,
+                # 1 to 3, would record other decisions here)
+                listed = "; ".join(f"{legal.index(ev) + 1}: {option_text(line.ruleset, line.state, ev).rstrip('.')}"
+                                   for ev in e.question.decisions)
+                raise ServiceError(f"{e.head}; possible: {listed}; give its choice number from {words.options}, or"
+                                   " the event as JSON") from None
             # a step the rules forbid (a bid of coins not held) is refused as the same event sent as JSON is
             said = f"refused: {e}" if isinstance(e, steps_mod.Refused) else str(e)
             raise ServiceError(f"{said}; or give a choice number from {words.options}, or the event as JSON") from None

@@ -79,6 +79,9 @@ class Question:
     ``Refused`` saying which rule forbids what it reads. A word it reads means exactly that value (``2w`` is two
     wood, not a listed ``2wood-1stone`` it begins); it is never taken before it is ended (``settled_value``)."""
 
+    decisions: tuple[Event, ...] = dataclasses.field(default=(), compare=False)
+    """At a short list of whole decisions (``OPTION``): the decisions its numbers name, in order."""
+
     @property
     def named(self) -> dict[str, str]:
         return dict(self.names)
@@ -89,6 +92,16 @@ class Question:
     @property
     def values(self) -> list[str]:
         return [c.value for c in self.choices]
+
+
+class Listed(entry.EntryError):
+    """A word refused at a short list of whole decisions (``which decision``), or words that stop there: ``head``
+    says what was wrong, ``question`` holds the decisions listed, which a caller that numbers the decisions otherwise
+    (``agon act``, as ``agon options`` numbers them) names by its own numbers."""
+
+    def __init__(self, head: str, question: Question) -> None:
+        super().__init__(f"{head}; possible: {answers(question)}")
+        self.head, self.question = head, question
 
 
 class Refused(entry.EntryError):
@@ -267,7 +280,7 @@ def _ask_kind(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chos
         named = _value_names(ruleset, state)
         return Question(OPTION, "which decision", tuple(
             Choice(str(i), option_text(ruleset, state, ev)) for i, ev in enumerate(candidates, start=1)),
-            accepts, other, names=tuple((v, named[v]) for v in accepts if named.get(v)))
+            accepts, other, names=tuple((v, named[v]) for v in accepts if named.get(v)), decisions=tuple(candidates))
     for f in _fields(ruleset, tag, objs[0]):
         if f in picked:
             continue
@@ -319,6 +332,22 @@ def answer(question: Question, value: str) -> tuple[str, str]:
     return question.field_of(value), value
 
 
+def answers(question: Question) -> str:
+    """What may be typed at ``question``, as a refusal names it: its values (the first 20, each with its name), or,
+    at a short list of whole decisions (``which decision``), each number with the decision it records: ``agon play``
+    lists the decisions at the start, not this list, so its numbers alone would say nothing."""
+    if question.field == OPTION:
+        return "; ".join(f"{c.value}: {c.label.rstrip('.')}" for c in question.choices)
+    return entry.possible(question.values, question.named)
+
+
+def _refused(question: Question, head: str) -> entry.EntryError:
+    """The refusal ``head`` at ``question``, naming what may be typed there."""
+    if question.field == OPTION:
+        return Listed(head, question)
+    return entry.EntryError(f"{head}; possible: {answers(question)}")
+
+
 def negative(token: str) -> bool:
     """``-1``: a number below zero, which names no value and no option (``-`` separates an id's words elsewhere, so
     it would otherwise abbreviate ``1``)."""
@@ -335,8 +364,7 @@ def pick(question: Question, token: str) -> str:
         return t
     if negative(t):
         if any(v.isdigit() for v in values):
-            raise entry.EntryError(f"{question.prompt}: {entry.quoted(t)} is none of the answers; possible:"
-                                   f" {', '.join(values[:20])}{', ...' if len(values) > 20 else ''}")
+            raise _refused(question, f"{question.prompt}: {entry.quoted(t)} is none of the answers")
         raise entry.EntryError(f"{question.prompt}: choose 1 to {len(values)}, not {t}")
     if t.isascii() and t.isdigit() and len(t) < 10 and not any(v.isdigit() for v in values):  # not '²'
         n = int(t)
@@ -349,8 +377,7 @@ def pick(question: Question, token: str) -> str:
             and entry.matches(t, question.accepts, question.named):
         return entry.resolve(t, question.accepts, names=question.named)
     if not entry.matches(t, values, question.named):  # said as the step asks, not by the event's field name
-        raise entry.EntryError(f"{question.prompt}: {entry.quoted(t)} is none of the answers; possible:"
-                               f" {entry.possible(values, question.named)}")
+        raise _refused(question, f"{question.prompt}: {entry.quoted(t)} is none of the answers")
     return entry.resolve(t, values, names=question.named)
 
 
@@ -554,6 +581,8 @@ def build(ruleset: Ruleset, state: State, text: str) -> Event:
     while isinstance(now, Question) and DONE in now.values and continues(now, chosen):
         chosen, now = walk(ruleset, state, [DONE], chosen)
     if isinstance(now, Question):
+        if now.field == OPTION:
+            raise Listed(f"the decision is not complete: next, {now.prompt}", now)
         shown = ", ".join(c.value for c in now.choices[:15]) + (", ..." if len(now.choices) > 15 else "")
         ending = next((c for c in now.choices if c.value == DONE), None)
         end = f" ('{DONE}' ends it here: {ending.label or 'done'})" if ending is not None else ""

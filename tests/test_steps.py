@@ -298,7 +298,8 @@ def test_a_number_below_zero_names_no_option_and_no_value():
 
     listed = Question(steps.OPTION, "which decision", tuple(Choice(str(i), f"decision {i}") for i in range(1, 4)))
     assert steps.settled_value(listed, "-1") is None  # never taken by itself
-    with pytest.raises(entry.EntryError, match="which decision: '-1' is none of the answers; possible: 1, 2, 3"):
+    with pytest.raises(entry.EntryError,
+                       match="which decision: '-1' is none of the answers; possible: 1: decision 1; 2: decision 2;"):
         steps.pick(listed, "-1")
     named = Question("tile", "which tile", (Choice("argos-2"), Choice("athens-2")))
     with pytest.raises(entry.EntryError, match="which tile: choose 1 to 2, not -2"):

@@ -1,0 +1,51 @@
+"""Words typed for a decision that stop at, or miss, a short list of whole decisions ('which decision') are refused
+naming those decisions with the numbers `agon act` takes for them: the list's own 1 to 3 were shown alone, saying
+nothing, and typed as told they recorded other decisions (a recruit instead of an attack)."""
+
+from __future__ import annotations
+
+import re
+
+from agon.core import steps
+
+
+def _game(agon):
+    gid = agon("new", "pergamemnon", "--player", "Ana", "--player", "Dan", "--player", "Eve", "--seed", "2",
+               "--json").stdout
+    gid = re.search(r'"id": "(\w+)"', gid)[1]
+    listed = agon("options", gid).stdout
+    on_dan = re.findall(r"^ +(\d+)\. (Eve attacks Dan, .*)\.$", listed, re.M)
+    assert len(on_dan) == 3 and int(on_dan[0][0]) > 3  # the short list's 1 to 3 are other decisions
+    return gid, on_dan
+
+
+def test_words_that_stop_at_a_short_list_name_its_decisions_by_their_option_numbers(agon):
+    gid, on_dan = _game(agon)
+    refused = agon("act", gid, "attacked dan", ok=False)
+    named = "; ".join(f"{n}: {text}" for n, text in on_dan)
+    assert refused.exit_code == 1
+    assert refused.stderr.replace("\n", " ").startswith(
+        f"error: the decision is not complete: next, which decision; possible: {named}; give its choice number")
+    assert "Eve" in agon("log", gid).stdout and "attacks" not in agon("log", gid).stdout  # nothing recorded
+    agon("act", gid, on_dan[0][0])  # the number named records that decision
+    assert on_dan[0][1] in agon("log", gid, "--as", "Eve").stdout
+
+
+def test_a_word_the_short_list_does_not_take_is_refused_naming_the_decisions_it_holds(agon):
+    gid, on_dan = _game(agon)
+    refused = agon("act", gid, "attacked dan sling", ok=False)
+    told = refused.stderr.replace("\n", " ")
+    assert "which decision: 'sling' is none of the answers; possible: " in told
+    assert all(f"{n}: {text}" in told for n, text in on_dan)
+
+
+def test_at_a_short_list_built_step_by_step_its_own_numbers_are_named_with_their_decisions():
+    listed = steps.Question(steps.OPTION, "which decision", tuple(
+        steps.Choice(str(i), f"decision {i}.") for i in range(1, 4)))
+    try:
+        steps.pick(listed, "x")
+    except steps.Listed as e:
+        assert str(e) == ("which decision: 'x' is none of the answers; possible: 1: decision 1; 2: decision 2;"
+                          " 3: decision 3")
+    else:
+        raise AssertionError("refused")
