@@ -368,7 +368,7 @@ def completion(line: Line, stepping: steps.Question | None, chosen: steps.Chosen
             longer = any(str(m).startswith(t) for m in range(1, legal + 1) if str(m) != t)
             # nor while the digits may be the start of a step's value typed in full (an Adamastor sea space: '1'
             # of '15a' is not option 1, the fleet sailing elsewhere)
-            spelled = steps.begins(rs, state, t, numbers=False)
+            spelled = steps.digits_begin_a_value(rs, state, t)
             return (text, True) if t == text and 1 <= int(t) <= legal and not t.startswith("0") and not longer \
                 and not spelled else None
         return steps.settle(rs, state, text, chosen if stepping is not None else ())

@@ -535,12 +535,11 @@ def settle(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> tu
     return text[:len(text) - len(last)] + value + " ", not isinstance(end, Question)
 
 
-def begins(ruleset: Ruleset, state: State, text: str, chosen: Chosen = (), numbers: bool = True) -> bool:
+def begins(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> bool:
     """Whether the last word of ``text`` may name, as typed or typed on (``core.entry.reachable``), a value of the
     step it answers or, past steps with one answer (not asked), of a step after them; a number, one of the step's
-    numbered values (unless ``numbers`` is false: then only a value spelled so counts, as an Adamastor sea space
-    ``15a`` that digits typed where the options are listed by number may be the start of). ``agon play`` lets keys
-    held back after a word taken early begin the next word only if so (``cli.keyread``)."""
+    numbered values. ``agon play`` lets keys held back after a word taken early begin the next word only if so
+    (``cli.keyread``)."""
     words = entry.tokens(text)
     if not words or text[-1] in " ,":
         return True
@@ -552,7 +551,28 @@ def begins(ruleset: Ruleset, state: State, text: str, chosen: Chosen = (), numbe
     while isinstance(now, Question):
         if entry.reachable(last, [*now.values, *now.accepts], now.named):
             return True
-        if numbers and last.isascii() and last.isdigit() and len(last) < 10 and 1 <= int(last) <= len(now.values):
+        if last.isascii() and last.isdigit() and len(last) < 10 and 1 <= int(last) <= len(now.values):
+            return True
+        if len(now.choices) != 1:
+            return False
+        taken = taken + (answer(now, now.values[0]),)
+        now = ask(ruleset, state, taken)
+    return False
+
+
+def digits_begin_a_value(ruleset: Ruleset, state: State, digits: str) -> bool:
+    """Whether ``digits``, typed where the pending decision's options are listed by number, may be the start of a
+    value of its first step asked (or of one after steps with one answer) that begins with digits and is no number
+    itself (an Adamastor sea space, ``15a``): so they are not yet an option number. A value that holds the digits
+    only as a later word (``greece.bowman.1``) does not count: digits typed alone are never read as that."""
+    try:
+        now = ask(ruleset, state)
+    except entry.EntryError:
+        return False
+    taken: Chosen = ()
+    while isinstance(now, Question):
+        values = [v for v in (*now.values, *now.accepts) if not v.isdigit()]
+        if any(v.startswith(digits) for v in values):
             return True
         if len(now.choices) != 1:
             return False
