@@ -10,8 +10,9 @@ anything else (``6 5 1 2``, ``u``, ``seed``) ends with Enter as usual. When stan
 pipe, a test runner) the line is read as ``typer.prompt`` reads it and nothing ends early.
 
 A word taken before it was typed in full may still be typed to its end, as a person who types whole names does:
-the keys that go on spelling it (``os`` after ``mel`` took ``Melos``) and the space, comma or Enter after them are
-swallowed, also at the next prompt when the word ended the entry. A key that leaves the spelling starts the next
+the keys that go on spelling it (``os`` after ``mel`` took ``Melos``; ``a`` of ``rca`` after ``rc``, an abbreviation,
+took ``rome.caesar``) and the space, comma or Enter after them are swallowed, also at the next prompt when the word
+ended the entry. A key that leaves the spelling starts the next
 word with the keys held back when together they begin a name (after ``n`` took ``Naupactus``, ``ae`` is the start of
 ``Aetolia``, not a slip); else the held keys were the taken word typed on, and the key starts the next word alone, as
 if the word had been typed in full (``perik`` then ``q`` reads ``Perikles q``, never ``Perikles kq``), whether or not
@@ -98,7 +99,7 @@ class Typing:
 
     complete: Complete
     text: str = ""
-    rest: str | None = None
+    rest: "str | Abbreviated | None" = None
     held: str = ""
     took: bool = False  # the last key had a word taken
     begins: Begins | None = None
@@ -116,7 +117,12 @@ class Typing:
         self.took = False
         out = ""
         if self.rest is not None and ch not in "\x7f\b":
-            if self.rest and ch.lower() == self.rest[0]:  # the taken word, typed on: nothing new
+            if isinstance(self.rest, Abbreviated):  # an abbreviation typed on, its word or a later one's start
+                on = self.rest.on(ch)
+                if on is not None:
+                    self.rest, self.held = on, self.held + ch
+                    return "", None
+            elif self.rest and ch.lower() == self.rest[0]:  # the taken word, typed on: nothing new
                 self.rest, self.held = self.rest[1:], self.held + ch
                 return "", None
             spelled, back = not self.rest, self.held
@@ -130,7 +136,9 @@ class Typing:
         if ch in "\r\n":
             return out + "\n", (self.text, False)
         if ch in "\x7f\b":
-            if self.held:
+            if self.held and isinstance(self.rest, Abbreviated):
+                self.rest, self.held = self.rest.back(), self.held[:-1]
+            elif self.held:
                 self.rest, self.held = self.held[-1].lower() + (self.rest or ""), self.held[:-1]
             elif self.text:
                 self.rest, self.text = None, self.text[:-1]
@@ -165,10 +173,12 @@ _carry: str | None = None
 """The rest of the word that ended the last entry by itself, still to be swallowed if it is typed on."""
 
 
-def _rest_of(typed: str, now: str) -> str | None:
+def _rest_of(typed: str, now: str) -> "str | Abbreviated | None":
     """What of the word just taken the person has not typed: its rest when the word typed is the start of the word
     shown (``os`` when ``mel`` took ``Melos``) or of one of its later parts (``asus`` when ``peg`` took
-    ``creature.pegasus``), else None (an abbreviation, ``mc``, is not spelled on)."""
+    ``creature.pegasus``); for an abbreviation of its words, what may go on abbreviating them (``Abbreviated``: the
+    ``a`` of ``rca`` after ``rc`` took ``rome.caesar``, the ``r`` of ``pwr`` after ``pw`` took
+    ``persia.war-rhino``); else None."""
     words_typed, words_now = typed.split(), now.split()
     if not words_typed or not words_now:
         return None
@@ -176,7 +186,43 @@ def _rest_of(typed: str, now: str) -> str | None:
     for at in [0, *(m.end() for m in _PARTS.finditer(shown))]:
         if shown[at:].startswith(last):
             return shown[at + len(last):]
-    return None
+    typed_on = Abbreviated(_PARTS.sub("", last), tuple(w for w in _PARTS.split(shown) if w))
+    return typed_on if typed_on.token and typed_on.fits(typed_on.token) else None
+
+
+@dataclass(frozen=True)
+class Abbreviated:
+    """A word taken from an abbreviation of its words (``rc`` for ``rome.caesar``): the keys typed for it, and its
+    words. A key goes on with it while all typed still abbreviates the words (prefixes of them in order, from the
+    first or a later one, as core.entry reads an abbreviation): ``a`` after ``rc``, then ``esar``."""
+
+    token: str
+    words: tuple[str, ...]
+
+    def fits(self, token: str) -> bool:
+        return any(_abbreviates(token, self.words[i:]) for i in range(len(self.words)))
+
+    def on(self, ch: str) -> "Abbreviated | None":
+        token = self.token + ch.lower()
+        return Abbreviated(token, self.words) if ch.isalnum() and self.fits(token) else None
+
+    def back(self) -> "Abbreviated":
+        return Abbreviated(self.token[:-1], self.words)
+
+    def __bool__(self) -> bool:  # never spelled to its end: a key that leaves it may begin the next word
+        return True
+
+
+def _abbreviates(token: str, words: tuple[str, ...]) -> bool:
+    """``token`` is made of a non-empty prefix of each of ``words[0]``, ``words[1]``, ... in order (it may stop
+    early)."""
+    if not token:
+        return True
+    if not words:
+        return False
+    first = words[0]
+    return any(token[:k] == first[:k] and _abbreviates(token[k:], words[1:])
+               for k in range(min(len(token), len(first)), 0, -1))
 
 
 _PARTS = re.compile(r"[-._ ]+")

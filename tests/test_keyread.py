@@ -94,3 +94,34 @@ def test_the_enter_after_an_entry_that_ended_by_itself_is_swallowed_without_a_li
     assert feed(nxt, "\n") == ("", False)  # a second Enter is a line again
     fresh = Typing(first.complete, enter_after_end=True)
     assert feed(fresh, "ph\n") == ("creature.phoenix ", True)  # an entry typed first: the flag is spent
+
+
+ROMANS = ("rome.ballista.1", "rome.caesar", "rome.centurion", "rome.praetorian", "rome.spearman.1", "rome.spearman.2")
+
+
+def test_an_abbreviation_typed_on_after_it_was_taken_is_swallowed_at_the_next_prompt_too():
+    """'rca' for rome.caesar, after 'rce' took rome.centurion: 'rc' can then only be Caesar, which ends the entry;
+    the 'a' typed on began the next entry (Cy's draw was refused: "no item 'a' here")."""
+    romans = Chance("draw", "Bo draws", lambda o: None, count=3, items=ROMANS)  # type: ignore[arg-type]
+    first = Typing(guarded(lambda text: settle_items(romans, text)), begins=begins_items(romans))
+    assert feed(first, "rsp1 rce rc") == ("rome.spearman.1 rome.centurion rome.caesar ", True)
+    one = Chance("draw", "Bo draws", lambda o: None, count=1, items=ROMANS)  # type: ignore[arg-type]
+    second = Typing(guarded(lambda text: settle_items(one, text)), rest=first.rest, begins=begins_items(one))
+    assert feed(second, "a") is None and second.text == ""  # Caesar typed on: nothing begun
+    assert feed(second, "rp") == ("rome.praetorian ", True)  # then the next entry
+    third = Typing(second.complete, rest=second.rest, begins=second.begins)
+    assert feed(third, "r ") is None and third.text == ""  # 'rpr' and its space: Praetorian typed on
+
+
+def test_an_abbreviation_typed_on_into_a_later_word_is_swallowed_too():
+    """'pwr' for persia.war-rhino: 'pw' takes it and ends Cy's draw; the 'r' goes on abbreviating it (rhino), and
+    so does 'hino' after it, at the next prompt: nothing is begun there."""
+    persians = ("persia.bowman.2", "persia.horseman", "persia.war-rhino")
+    one = Chance("draw", "Cy draws", lambda o: None, count=1, items=persians)  # type: ignore[arg-type]
+    first = Typing(guarded(lambda text: settle_items(one, text)), begins=begins_items(one))
+    assert feed(first, "pw") == ("persia.war-rhino ", True)
+    second = Typing(first.complete, rest=first.rest, begins=first.begins)
+    assert feed(second, "rhino ") is None and second.text == ""
+    assert feed(second, "ph") == ("persia.horseman ", True)  # the next entry, begun afresh
+    third = Typing(first.complete, rest=first.rest, begins=first.begins)
+    assert feed(third, "r\x7fph") == ("persia.horseman ", True)  # a key taken back, then another word
