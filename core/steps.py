@@ -277,6 +277,9 @@ def _ask_kind(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chos
     differing = [f for f in fields if len({key(o.get(f)) for o in objs}) > 1]
     if len(candidates) <= SHORT_LIST and len(differing) > 1:  # a few decisions left: one list, told in full
         accepts, other = _field_words(objs, differing)
+        _, shared = _field_words(objs, [f for f in fields if f not in differing])  # a value all share (the one
+        shared = tuple((v, f) for v, f in shared if v.lower() not in {a.lower() for a in accepts})  # target) too
+        accepts, other = accepts + tuple(v for v, _ in shared), other + shared
         named = _value_names(ruleset, state)
         return Question(OPTION, "which decision", tuple(
             Choice(str(i), option_text(ruleset, state, ev)) for i, ev in enumerate(candidates, start=1)),

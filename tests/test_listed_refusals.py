@@ -49,3 +49,20 @@ def test_at_a_short_list_built_step_by_step_its_own_numbers_are_named_with_their
                           " 3: decision 3")
     else:
         raise AssertionError("refused")
+
+
+def test_the_one_target_all_the_listed_decisions_share_may_be_typed_at_the_list(agon):
+    """Two players: Ana can only attack Dan, so no step asks whom; 'attacked dan' was refused ("'dan' is none of
+    the answers") where the words that name a value of the decisions listed are taken."""
+    out = agon("new", "pergamemnon", "--player", "Ana", "--player", "Dan", "--seed", "2", "--json").stdout
+    gid = re.search(r'"id": "(\w+)"', out)[1]
+    listed = agon("options", gid).stdout
+    on_dan = re.findall(r"^ +(\d+)\. (Ana attacks Dan, .*)\.$", listed, re.M)
+    assert len(on_dan) > 1
+    refused = agon("act", gid, "attacked dan", ok=False)
+    assert refused.stderr.replace("\n", " ").startswith(
+        "error: the decision is not complete: next, which decision; possible: "
+        + "; ".join(f"{n}: {text}" for n, text in on_dan))
+    card = re.search(r"lays the (\w+)", on_dan[-1][1])[1]
+    agon("act", gid, f"attacked dan {card.lower()}")
+    assert on_dan[-1][1] in agon("log", gid, "--as", "Ana").stdout
