@@ -175,8 +175,20 @@ def resolve(token: str, items: Iterable[str], what: str = "item", names: Names |
     if found:
         shown = ", ".join(shown_item(it, names) for it in found[:12]) + (
             f" and {len(found) - 12} more" if len(found) > 12 else "")
+        if _number_cut_short(token, found):  # 'c2' where c2 is gone and c20... are left: not a choice among them
+            raise EntryError(f"no {what} {quoted(token)} here ({shown} begin with it: type more of it for one of"
+                             " those)")
         raise EntryError(f"{quoted(token)} is ambiguous: it may be {shown}; type more of it")
     raise EntryError(f"no {what} {quoted(token)} here; possible: {possible(pool, names)}")
+
+
+def _number_cut_short(token: str, found: Sequence[str]) -> bool:
+    """Whether ``token`` is a whole id ending in a number that every item ``found`` only begins, its number going on
+    (``c2`` among ``c20`` to ``c29``): typed in full, it names an item that is not here, rather than several."""
+    t = token.strip().lower()
+    if not t[-1:].isdigit() or not t.isascii():
+        return False
+    return all(it.lower().startswith(t) and it[len(t):len(t) + 1].isdigit() for it in found)
 
 
 def possible(items: Iterable[str], names: Names | None = None) -> str:

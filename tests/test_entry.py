@@ -192,3 +192,15 @@ def test_a_table_entry_of_thousands_of_digits_is_refused_in_one_line(agon, typed
     r = agon("act", gid, typed, ok=False)
     assert r.exit_code == 1, (r.stderr, r.exception)
     assert len(r.stderr.strip().splitlines()) == 1 and r.stderr.startswith("error: "), r.stderr
+
+
+def test_a_whole_number_id_that_is_gone_is_told_so_not_as_ambiguous():
+    """'c2' typed for an Adamastor card drawn, when c2 lies in the discard pile and c20 to c29 are in the deck: it
+    was refused as "ambiguous: it may be c20, c21, ...; type more of it", which reads as if c2 were among them."""
+    left = ["c4", "c20", "c21", "c22", "c5"]
+    with pytest.raises(entry.EntryError) as refused:
+        entry.resolve("c2", left)
+    assert str(refused.value) == "no item 'c2' here (c20, c21, c22 begin with it: type more of it for one of those)"
+    with pytest.raises(entry.EntryError, match="'c' is ambiguous: it may be c4, c5, c20, c21, c22"):
+        entry.resolve("c", left)
+    assert entry.resolve("c22", left) == "c22"
