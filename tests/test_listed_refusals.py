@@ -66,3 +66,15 @@ def test_the_one_target_all_the_listed_decisions_share_may_be_typed_at_the_list(
     card = re.search(r"lays the (\w+)", on_dan[-1][1])[1]
     agon("act", gid, f"attacked dan {card.lower()}")
     assert on_dan[-1][1] in agon("log", gid, "--as", "Ana").stdout
+
+
+def test_the_one_target_typed_in_full_is_the_target_not_the_start_of_a_weapon(agon):
+    """Ana can only attack Bo: 'attacked bo' recorded a bow attack with a card of agon's choosing ('bo' read as the
+    start of 'bow', the step asked after the target). Bo's name in full is Bo: the weapon is then still asked."""
+    out = agon("new", "pergamemnon", "--player", "Ana", "--player", "Bo", "--seed", "2", "--json").stdout
+    gid = re.search(r'"id": "(\w+)"', out)[1]
+    refused = agon("act", gid, "attacked bo", ok=False)
+    assert "the decision is not complete: next, which decision; possible: " in refused.stderr.replace("\n", " ")
+    assert "attacks" not in agon("log", gid, "--as", "Ana").stdout  # nothing recorded
+    agon("act", gid, "attacked bo bow")
+    assert "Ana attacks Bo, declaring a bow" in agon("log", gid, "--as", "Ana").stdout
