@@ -462,7 +462,8 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
                 and (doubt := _kind_doubt(ruleset, state, w)) is not None:
             raise entry.EntryError(doubt)  # the word begins several answers of a kind's first step: say which
         if not isinstance(now, Question):
-            raise entry.EntryError(f"the decision is complete before {entry.quoted(w)}; leave it out")
+            raise entry.EntryError(f"the decision is complete before {entry.quoted(w)} (the words before it read as:"
+                                   f" {option_text(ruleset, state, now).rstrip('.')}); leave it out")
         chosen = chosen + (answer(now, pick(now, w)),)
         now = ask(ruleset, state, chosen)
     return chosen, now

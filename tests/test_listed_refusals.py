@@ -78,3 +78,16 @@ def test_the_one_target_typed_in_full_is_the_target_not_the_start_of_a_weapon(ag
     assert "attacks" not in agon("log", gid, "--as", "Ana").stdout  # nothing recorded
     agon("act", gid, "attacked bo bow")
     assert "Ana attacks Bo, declaring a bow" in agon("log", gid, "--as", "Ana").stdout
+
+
+def test_words_past_a_whole_decision_are_refused_saying_what_the_words_before_read_as(agon):
+    """'sail c2' while the fleet sails on: 'sail' is already the whole decision to end the sail; the refusal said
+    only "the decision is complete before 'c2'", which left the person wondering what 'sail' was taken for."""
+    out = agon("new", "adamastor", "--player", "Ana", "--seed", "3", "--table", "--json").stdout
+    gid = re.search(r'"id": "(\w+)"', out)[1]
+    for typed in ("r3", "0b", "c32 c19 c9 c1 c2 c3", "16"):  # the fleet on 0b, a sail of 5 points begun
+        agon("act", gid, typed)
+    refused = agon("act", gid, "sail c2", ok=False)
+    assert refused.stderr.replace("\n", " ").startswith(
+        "error: the decision is complete before 'c2' (the words before it read as: Ana ends the sail at 0b); leave it"
+        " out")
