@@ -381,6 +381,12 @@ def pick(question: Question, token: str) -> str:
         return entry.resolve(t, question.accepts, names=question.named)
     if not entry.matches(t, values, question.named):  # said as the step asks, not by the event's field name
         raise _refused(question, f"{question.prompt}: {entry.quoted(t)} is none of the answers")
+    found = entry.matches(t, values, question.named)
+    if len(found) > 1 and all("+" in v for v in found):  # one item of answers that hold several
+        found = [v for v in values if "+" in v and entry.matches(t, v.split("+"))] or found
+        raise entry.EntryError(f"{question.prompt}: {entry.quoted(t)} is one item of several answers"
+                               f" ({', '.join(found[:8])}{', ...' if len(found) > 8 else ''}): type every item of"
+                               f" the one meant, apart ({' '.join(found[0].split('+'))})")
     return entry.resolve(t, values, names=question.named)
 
 
@@ -440,7 +446,11 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
     chosen = _asked(ruleset, state, chosen)
     now = ask(ruleset, state, chosen)
     named: set[str] = set()  # fields of the finished decision named after it was settled
-    for w in words:
+    skip = 0  # words read already, with the one before them, as one value of several items
+    for at, w in enumerate(words):
+        if skip:
+            skip -= 1
+            continue
         if not isinstance(now, Question) and (field := _settled_field(ruleset, state, now, chosen, named, w)):
             named.add(field)  # the value a field was left with once one decision remained, typed anyway
             continue
@@ -464,9 +474,43 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
         if not isinstance(now, Question):
             raise entry.EntryError(f"the decision is complete before {entry.quoted(w)} (the words before it read as:"
                                    f" {option_text(ruleset, state, now).rstrip('.')}); leave it out")
-        chosen = chosen + (answer(now, pick(now, w)),)
+        joined = _items_typed_apart(now, words[at:])
+        if joined is not None:
+            value, skip = joined[0], joined[1] - 1
+        else:
+            value = pick(now, w)
+        chosen = chosen + (answer(now, value),)
         now = ask(ruleset, state, chosen)
     return chosen, now
+
+
+def _items_typed_apart(question: Question, words: Sequence[str]) -> tuple[str, int] | None:
+    """A value of several items (``c17+c39``: two cards discarded together) typed as its items apart, in any order
+    (``c17 c39``, ``c39 c17``): the value and how many words it took, the most words that name the items of exactly
+    one value, each word one item of it; ``None`` when the first word names a value by itself (or a number) or no
+    words name one so."""
+    lists = [v for v in question.values if "+" in v]
+    first = words[0].strip()
+    if not lists or first in question.values or (first.isascii() and first.isdigit()):
+        return None
+    if len(entry.matches(first, question.values, question.named)) == 1:
+        return None
+    for n in range(min(len(words), max(v.count("+") + 1 for v in lists)), 1, -1):
+        found = [v for v in lists if v.count("+") + 1 == n and _one_each(words[:n], v.split("+"))]
+        if len(found) == 1:
+            return found[0], n
+    return None
+
+
+def _one_each(words: Sequence[str], items: list[str]) -> bool:
+    """Whether each word names exactly one of ``items``, each item named once."""
+    left = list(items)
+    for w in words:
+        found = entry.matches(w, left)
+        if len(found) != 1:
+            return False
+        left.remove(found[0])
+    return not left
 
 
 def _settled_field(ruleset: Ruleset, state: State, event: Event, chosen: Chosen, named: set[str],

@@ -91,3 +91,21 @@ def test_words_past_a_whole_decision_are_refused_saying_what_the_words_before_re
     assert refused.stderr.replace("\n", " ").startswith(
         "error: the decision is complete before 'c2' (the words before it read as: Ana ends the sail at 0b); leave it"
         " out")
+
+
+def test_cards_discarded_together_are_typed_apart_in_any_order(agon):
+    """Discarding down to 3 cards at sunset: the answer is two cards, shown joined ('c17+c39'); 'c39 c17' was refused
+    ("'c39' is ambiguous: it may be c39+c5, ...; type more of it"), and nothing said to join them with '+'."""
+    out = agon("new", "adamastor", "--player", "Ana", "--seed", "11", "--json").stdout
+    gid = re.search(r'"id": "(\w+)"', out)[1]
+    for typed in ("1", "1", "1", "3"):  # the fleet placed, the draw action twice, no skill learned
+        agon("act", gid, typed)
+    listed = agon("options", gid).stdout
+    assert "Ana to act: discard down to 3 cards" in listed
+    first = re.search(r"^ +1\. (Ana discards \S+ \((\d+)\) and \S+ \((\d+)\) to keep 3 cards)\.$", listed, re.M)
+    assert first is not None, listed
+    one_card = agon("act", gid, f"c{first[3]}", ok=False).stderr.replace("\n", " ")
+    assert f"'c{first[3]}' is one item of several answers (" in one_card
+    assert "type every item of the one meant, apart" in one_card
+    agon("act", gid, f"c{first[3]} c{first[2]}")  # the second card first
+    assert first[1] in agon("log", gid).stdout
