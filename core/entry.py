@@ -188,6 +188,9 @@ def _number_cut_short(token: str, found: Sequence[str]) -> bool:
     t = token.strip().lower()
     if not t[-1:].isdigit() or not t.isascii():
         return False
+    number = t[len(t.rstrip("0123456789")):]
+    if number.startswith("0"):  # 'a0' of zero-padded ids (A02, A06): only ever a start, never a whole number
+        return False
     return all(it.lower().startswith(t) and it[len(t):len(t) + 1].isdigit() for it in found)
 
 
