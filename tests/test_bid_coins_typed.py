@@ -196,3 +196,18 @@ def test_agon_play_and_act_take_a_luxury_good_in_the_word_of_coin_cards(agon):
     assert refused.stderr.startswith("error: refused: bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury good, not 2;")
     out = agon("play", gid, input="a09 1w1l\nq\n").stdout
     assert "Ana bids 2 (counting 2.5 with Market/Agora) on Wheat Field (1 wood, 1 luxury)." in out
+
+
+def test_coin_cards_typed_as_separate_words_are_refused_saying_they_go_in_one_word(auction_open):
+    """A hurried table types 'pal 1w 1g' (space between the backs): the step reads '1w' alone, a bid of 1 under
+    Palisade's value 2; the refusal says the coin cards go in one word, not only that the bid is too low, and
+    nothing is recorded."""
+    svc, gid = auction_open
+    depth = svc.load(gid).head.depth
+    with pytest.raises(ServiceError) as held:
+        svc.act(gid, "pal 1w 1g")
+    said = str(held.value)
+    assert "\n" not in said and "a bid of 1 is too low" in said
+    assert "every coin card of the bid goes in one word, as 1wood-1grain" in said
+    assert svc.load(gid).head.depth == depth
+    assert svc.act(gid, "pal 1w1g")[0].event == BidPlaced(player="Bo", card="A02", coins=Coins(wood=1, grain=1))

@@ -105,10 +105,23 @@ def _reader(s: State, who: str, card: str, values: list[str]) -> Callable[[str],
         if value not in values:
             why = auction.validate(s, BidPlaced(player=who, card=card, coins=typed.coins, luxury=typed.luxury))
             if why is not None:
-                raise Refused(why)
+                raise Refused(why + _one_word(typed, values))
         return value
 
     return reads
+
+
+def _one_word(typed: Typed, values: list[str]) -> str:
+    """What a refusal adds when the set typed is smaller than the least bid listed: the step reads one word, so
+    coin cards typed as several (``pal 1w 1g``) bid the first alone, and the person is told to join them."""
+    least = read_coins(values[0])
+    if least is None or _count(typed) >= _count(least):
+        return ""
+    return f"; every coin card of the bid goes in one word, as {values[0]}"
+
+
+def _count(typed: Typed) -> int:
+    return sum(msgspec.to_builtins(typed.coins).values()) + typed.luxury
 
 
 def bid_steps(s: State, chosen: tuple[tuple[str, str], ...], prompt: str) -> Question | BidPlaced | None:
