@@ -129,7 +129,9 @@ def check(chance: Chance, outcome: tuple[Any, ...]) -> None:
                              " check what was drawn (which items are left is not shown to anyone)")
         if missing:
             # named too often; in counted order (c2 before c10), as every list of items shown to a person
-            over = [f"{x} ({have[x]} left)" for x in entry.natural(map(str, missing)) if have[x]]
+            typed = Counter(outcome)
+            over = [f"{entry.shown_item(x, chance.named)} (typed {typed[x]} times, {have[x]} left)"
+                    for x in entry.natural(map(str, missing)) if have[x]]
             if over:
                 raise BadOutcome(f"{chance.label}: only so many copies can be drawn here: {', '.join(over)}")
             raise BadOutcome(

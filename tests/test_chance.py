@@ -64,7 +64,7 @@ def test_a_typed_outcome_that_names_too_many_copies_or_digits_says_so():
     draw = Chance("draw", "draw 3 tiles", lambda o: None, count=3, items=("alkibiades", "athens-2", "athens-2"))
     with pytest.raises(chance.BadOutcome) as e:
         chance.check(draw, chance.parse(draw, "alk alk alk"))
-    assert "only so many copies" in str(e.value) and "alkibiades (1 left)" in str(e.value)
+    assert "only so many copies" in str(e.value) and "alkibiades (typed 3 times, 1 left)" in str(e.value)
     dice = Chance("dice", "roll 4d6", lambda o: None, count=4, sides=6)
     for typed, count in (("123", 3), ("12345", 5)):
         with pytest.raises(chance.BadOutcome) as e:
@@ -106,8 +106,28 @@ def test_a_refused_draw_lists_what_it_names_and_what_is_possible_as_counted_not_
     twice = Chance("draw", "draw 4 cards", lambda o: o, count=4, items=("c10", "c2", "c3", "c4"))
     with pytest.raises(chance.BadOutcome) as e:
         chance.check(twice, ("c10", "c10", "c2", "c2"))
-    assert str(e.value).endswith("c2 (1 left), c10 (1 left)"), str(e.value)
+    assert str(e.value).endswith("c2 (typed 2 times, 1 left), c10 (typed 2 times, 1 left)"), str(e.value)
     coins = Chance("draw", "draw a coin", lambda o: o, count=1, items=("x",), unseen=("coin10", "coin2", "coin1"))
     with pytest.raises(chance.BadOutcome) as e:
         chance.check(coins, ("coin3",))
     assert str(e.value).endswith("possible: coin1, coin2, coin10"), str(e.value)
+
+
+def test_a_power_card_typed_twice_in_one_draw_is_named_with_its_name_and_how_often_it_was_typed(tmp_path):
+    """At a Peloponnes table 'well pal mark harb carp well' names A01 Well twice: the refusal names the card as
+    every list of power cards does (A01 Well, not the bare id a table never sees) and says it was typed twice with
+    one left, where it said only 'A01 (1 left)'; nothing is recorded."""
+    from agon.core.service import NewGame, Service, ServiceError
+    from agon.events.store import Store
+
+    svc = Service(Store(f"sqlite:///{tmp_path / 'games.db'}"))
+    gid = svc.new_game(NewGame("peloponnes", players=("Ana", "Bo"), seed=4, table=True))
+    while not (isinstance(p := svc.load(gid).pending, Chance) and p.label.startswith("power")):
+        svc.act(gid, "seed")
+    depth = svc.load(gid).head.depth
+    with pytest.raises(ServiceError) as e:
+        svc.act(gid, "well pal mark harb carp well")
+    said = str(e.value)
+    assert "\n" not in said
+    assert "only so many copies can be drawn here: A01 Well (typed 2 times, 1 left)" in said
+    assert svc.load(gid).head.depth == depth
