@@ -274,12 +274,16 @@ def resolve_all(text: str, items: Iterable[str], what: str = "item", names: Name
 
 
 def dice(text: str, count: int, sides: int) -> tuple[int, ...]:
-    """Dice typed as ``4 6``, ``4,6`` or, when every die has one digit, ``46``."""
+    """Dice typed as ``4 6``, ``4,6`` or, when every die has one digit, ``46``, also in groups (``65 12``, each
+    side's pair of a Perikles battle roll): no die of up to 9 sides shows a number of two digits, so each digit of
+    such a group is a die, and ``66 5`` is three dice, not two."""
     parts = tokens(text)
-    if sides <= 9 and len(parts) == 1 and count > 1 and parts[0].isdigit():
-        if len(parts[0]) != count:  # '123' for four dice: the digits typed were three, not one number
-            raise EntryError(f"{counted(count, 'die value')} needed, {len(parts[0])} typed ({parts[0]})")
-        parts = list(parts[0])
+    if sides <= 9 and count > 1 and parts and all(p.isascii() and p.isdigit() for p in parts) and any(
+            len(p) > 1 for p in parts):
+        digits = "".join(parts)
+        if len(digits) != count:  # '123' for four dice: the digits typed were three, not one number
+            raise EntryError(f"{counted(count, 'die value')} needed, {len(digits)} typed ({' '.join(parts)})")
+        parts = list(digits)
     try:
         return tuple(int(p) for p in parts)
     except ValueError:

@@ -52,6 +52,23 @@ def test_dice_are_typed_with_spaces_commas_or_as_digits(typed):
     assert entry.dice(typed, 2, 6) == (4, 6)
 
 
+def test_dice_typed_in_groups_are_a_die_a_digit():
+    """A Perikles battle roll typed side by side ('65 12': the attacker's pair, then the defender's) is four dice;
+    it was read as the numbers 65 and 12 and refused as '4 die values needed, 2 given', and '66 5', three dice
+    typed in haste, was told it gave two."""
+    from agon.core import chance
+    from agon.core.engine import Chance
+
+    assert entry.dice("65 12", 4, 6) == (6, 5, 1, 2)
+    assert entry.dice("6 51,2", 4, 6) == (6, 5, 1, 2)
+    roll = Chance("dice", "battle dice at Amphipolis (attacker 2d6, then defender 2d6)", lambda o: o, count=4)
+    assert chance.parse(roll, "65 12") == (6, 5, 1, 2)
+    with pytest.raises(chance.BadOutcome) as e:
+        chance.parse(roll, "66 5")
+    assert str(e.value) == ("battle dice at Amphipolis (attacker 2d6, then defender 2d6): 4 die values needed,"
+                            " 3 typed (66 5)")
+
+
 def test_dice_of_more_than_nine_sides_need_separators():
     assert entry.dice("12", 1, 12) == (12,)
     assert entry.dice("1 2", 2, 12) == (1, 2)
