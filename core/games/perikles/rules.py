@@ -119,7 +119,7 @@ class Perikles:
         "perikles.forces_committed.placements": "which counters go where",
         "perikles.forces_committed.cube": "the city whose cube is sacrificed",
         "perikles.permission_given.granted": "give the permission asked for",
-        "perikles.alkibiades_played.moves": "which two cubes Alkibiades moves (each as owner:from:to)",
+        "perikles.alkibiades_played.moves": "which two cubes Alkibiades moves (as owner:from:to+owner:from:to)",
         "perikles.plague_played.city": "which city the Plague strikes",
         "perikles.slave_revolt_played.place": "where the Slave Revolt strikes the Spartan hoplites ('sparta': at"
                                               " home)",
@@ -228,6 +228,10 @@ class Perikles:
 
     def decision_steps(self, s: State, tag: str, chosen: tuple[tuple[str, str], ...]) -> Any:
         """A commitment built step by step (core.steps), reaching every legal one, not only those ``legal`` lists."""
+        if tag == "perikles.alkibiades_played":
+            from agon.core.games.perikles.steps import alkibiades_steps
+
+            return alkibiades_steps(s, chosen, self.field_prompts[f"{tag}.moves"])
         if tag != "perikles.forces_committed":
             return None
         from agon.core.games.perikles.steps import commitment_steps

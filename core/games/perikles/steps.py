@@ -13,12 +13,17 @@ the one eligible tile typed at "where counters go", which ``agon play`` asks at 
 
 from __future__ import annotations
 
+import msgspec
+
+from agon.core import entry
+from agon.core.entry import quoted
 from agon.core.games.perikles.commit import commitment_error, main_of_in
 from agon.core.games.perikles.data import SIDES, counter_label, tile_name
+from agon.core.games.perikles.influence import legal_influence_special, validate_influence_special
 from agon.core.games.perikles.state import NOBODY, Commit, State, cube_count, eligible_tiles, home_counters
-from agon.core.steps import DONE, Choice, Question
+from agon.core.steps import DONE, Choice, Question, Refused, key
 from agon.core.words import counted
-from agon.events.perikles import ForcesCommitted, Placement
+from agon.events.perikles import AlkibiadesPlayed, CubeMove, ForcesCommitted, Placement
 
 
 def _event(s: State, tile: str, placements: tuple[Placement, ...], cube: str = "") -> ForcesCommitted:
@@ -120,3 +125,59 @@ def commitment_steps(s: State, chosen: tuple[tuple[str, str], ...]) -> Question 
     if cube is None and cubes != [""]:
         return Question("cube", "the city whose cube is sacrificed", tuple(Choice(c) for c in cubes))
     return _event(s, tile, placements, cube or "")
+
+
+# -- Alkibiades ------------------------------------------------------------------------------------------------
+
+ALKIBIADES = "perikles.alkibiades_played"
+
+
+def alkibiades_steps(s: State, chosen: tuple[tuple[str, str], ...], prompt: str) -> Question | AlkibiadesPlayed | None:
+    """Alkibiades' two cube moves ("Move any 2 cubes to other cities", perikles-data-facts.md, 'Special tiles'):
+    ``legal`` lists each move twice (RULES.md), so two different moves were reachable only as JSON. The step lists
+    what ``legal`` lists and reads any two moves typed as ``owner:from:to+owner:from:to``, each part by a prefix
+    (``bo:ath:spa+cy:cor:the``), checked by the tile's own rule (``validate_influence_special``). ``None`` where
+    core.steps builds the decision from ``legal`` (a listed pair)."""
+    listed = [key(msgspec.to_builtins(e.moves)) for e in legal_influence_special(s) if isinstance(e, AlkibiadesPlayed)]
+    if not listed:
+        return None
+    typed = dict(chosen).get("moves")
+    if typed is None:
+        return Question("moves", prompt, tuple(Choice(v) for v in listed), reads=lambda word: _alkibiades(s, word))
+    if typed in listed:
+        return None
+    event = _alkibiades_event(s, typed)
+    if event is None:
+        raise Refused(f"{prompt}: {quoted(typed)} is not two moves; type them as owner:from:to+owner:from:to,"
+                      " e.g. bo:ath:spa+cy:cor:the")
+    return event
+
+
+def _alkibiades_event(s: State, word: str) -> AlkibiadesPlayed | None:
+    moves = []
+    for part in word.split("+"):
+        fields = part.split(":")
+        if len(fields) != 3:
+            return None
+        try:
+            owner = entry.resolve(fields[0], s.players, "player")
+            source, target = (entry.resolve(f, s.data.cities, "city") for f in fields[1:])
+        except entry.EntryError as e:
+            raise Refused(f"Alkibiades: {e}") from None
+        moves.append(CubeMove(owner=owner, source=source, target=target))
+    if len(moves) != 2:
+        return None
+    return AlkibiadesPlayed(player=s.players[s.actor], moves=tuple(moves))
+
+
+def _alkibiades(s: State, word: str) -> str | None:
+    """The value two moves typed stand for (their ids in full), or ``None`` when the word is not two moves."""
+    if word.count("+") != 1 or word.count(":") != 4:
+        return None
+    event = _alkibiades_event(s, word)
+    if event is None:
+        return None
+    why = validate_influence_special(s, event)
+    if why is not None:
+        raise Refused(why)
+    return key(msgspec.to_builtins(event.moves))
