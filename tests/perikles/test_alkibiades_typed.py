@@ -30,7 +30,8 @@ def test_two_different_cube_moves_typed_are_recorded(alkibiades_turn):
     svc, gid = alkibiades_turn
     recorded = svc.act(gid, "alk bo:ath:spa+cy:the:cor")
     assert recorded[0].event == AlkibiadesPlayed(player="Ana", moves=(
-        CubeMove(owner="Bo", source="athens", target="sparta"), CubeMove(owner="Cy", source="thebes", target="corinth")))
+        CubeMove(owner="Bo", source="athens", target="sparta"),
+        CubeMove(owner="Cy", source="thebes", target="corinth")))
     assert "Bo's cube from Athens to Sparta; Cy's cube from Thebes to Corinth" in recorded[0].sentence
 
 
