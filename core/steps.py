@@ -537,12 +537,12 @@ def settled_value(question: Question, token: str) -> str | None:
     t = token.strip()
     if negative(t) and t not in values:
         return None
+    if question.reads is not None:  # typed on, the word may still read as another value (2s as 2s1w, 1 as 1w1p)
+        return None
     if t.isascii() and t.isdigit() and len(t) < 10 and not any(v.isdigit() for v in values):
         n = int(t)
         longer = any(str(m).startswith(t) for m in range(1, len(values) + 1) if m != n)
         return values[n - 1] if 1 <= n <= len(values) and not longer else None
-    if question.reads is not None:  # typed on, the word may still read as another value (2s as 2s1w)
-        return None
     found = entry.settled(t, [*values, *question.accepts], question.named)
     try:
         return found if found is not None and pick(question, t) == pick(question, found) else None

@@ -86,7 +86,12 @@ def test_the_coin_card_step_lists_what_legal_lists_and_reads_any_set_the_hand_ho
         event = steps.walk(PELOPONNES, s, [typed], chosen)[1]
         assert event == BidPlaced(player="Bo", card="A02", coins=read_coins(typed).coins), typed
     assert steps.settled_value(now, "2g") is None  # typed on it may become 2g1w: never taken early
-    assert steps.settled_value(now, "2") == "2wood-1grain"  # a number still is
+    # nor is a number: '1' may begin '1w1p', and taken at once it bid the listed set 1 and left '1p' to answer the
+    # next player's prompt (a pass); at a space or Enter it is still the listed set
+    assert steps.settled_value(now, "2") is None and steps.settled_value(now, "1") is None
+    assert steps.settle(PELOPONNES, s, "pal 1") is None and steps.settle(PELOPONNES, s, "pal 1w1g") is None
+    bid = BidPlaced(player="Bo", card="A02", coins=Coins(wood=2, grain=1))
+    assert steps.walk(PELOPONNES, s, ["2"], chosen)[1] == bid
     with pytest.raises(steps.Refused, match="Bo holds 2 wood, 2 grain, not 1 wood, 1 stone$"):
         steps.walk(PELOPONNES, s, ["1s1w"], chosen)
     with pytest.raises(entry.EntryError, match="'zz' is none of the answers"):
