@@ -197,7 +197,8 @@ def ask(ruleset: Ruleset, state: State, chosen: Chosen = ()) -> Question | Event
                     now.choices + tuple(Choice(tag_label(t), _kind_words(ruleset, state, legal, t))
                                         for t in tags if t != usual),
                     now.accepts + (tag_label(usual),),
-                    now.other + tuple((k, TYPE) for k in [*others, tag_label(usual)]))
+                    now.other + tuple((k, TYPE) for k in [*others, tag_label(usual)]),
+                    now.names, now.reads)  # its values keep their names ('soh' for A06 Sanctuary of Hera)
 
 
 def _kind_words(ruleset: Ruleset, state: State, legal: list[Event], tag: str) -> str:

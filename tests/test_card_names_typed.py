@@ -12,7 +12,7 @@ from agon.core import entry, steps
 from agon.core.engine import Chance, option_text
 from agon.core.games.peloponnes import RULESET as PELOPONNES
 from agon.core.service import NewGame, Service, ServiceError
-from agon.events.peloponnes import BidPlaced, Coins, PowerCardsRevealed
+from agon.events.peloponnes import BidMoved, BidPlaced, Coins, PowerCardsRevealed
 from agon.events.store import Store
 
 NAMES = {"A01": "Well", "A02": "Palisade", "A06": "Sanctuary of Hera", "A07": "Carpenter's Workshop",
@@ -145,3 +145,27 @@ def test_a_word_that_may_begin_several_cards_where_the_kind_is_asked_is_refused_
     with pytest.raises(ServiceError, match="which kind of decision: 'zz' is none of the answers"):
         svc.record(gid, "zz")  # a word no kind's first step may mean is still told the kinds
     assert svc.record(gid, "a06 2w1g")[1].events[-1] == BidPlaced(player="Bo", card="A06", coins=Coins(wood=2, grain=1))
+
+
+def test_an_outbid_bid_is_moved_to_a_card_typed_by_its_name_beside_the_other_kind_of_decision(tmp_path):
+    """Outbid, Bo is asked where to move the bid, or to take it back (another kind of decision): the cards offered
+    kept their names only where the kind was not offered beside them, so 'pas' for A13 Pasture was refused and
+    the refusal listed bare ids ('possible: A02, A13, bid-withdrawn')."""
+    import random
+
+    svc = Service(Store(f"sqlite:///{tmp_path / 'games.db'}"))
+    gid = svc.new_game(NewGame("peloponnes", players=("Ana", "Bo", "Cy"), seed=1))
+    for k in range(40):  # a random game until a bid is outbid (seed 1: within a few decisions)
+        line = svc.load(gid)
+        now = steps.ask(line.ruleset, line.state)
+        if isinstance(now, steps.Question) and now.prompt.startswith("which power card to move the bid to"):
+            break
+        svc.act(gid, str(random.Random(100 + k).randint(1, len(line.ruleset.legal(line.state)))))
+    else:
+        raise AssertionError("no bid was outbid")
+    assert "another kind of decision: bid-withdrawn" in now.prompt
+    assert dict(now.names) == {"A02": "Palisade", "A13": "Pasture"}
+    with pytest.raises(entry.EntryError, match="possible: A02 Palisade, A13 Pasture, bid-withdrawn"):
+        steps.walk(line.ruleset, line.state, ["zzz"])
+    mover = line.pending.player
+    assert svc.act(gid, "pas")[0].event == BidMoved(player=mover, card="A13")
