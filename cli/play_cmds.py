@@ -480,12 +480,15 @@ def meanwhile(svc: Any, before: Line, full: bool) -> None:
 
 
 def steps_begun(line: Line, answer: str) -> steps.Chosen | None:
-    """A line typed where the options of a decision built step by step are listed (after ``?TEXT``) that takes its
-    first steps but not all of them (a tile alone): the steps taken, so that ``play`` asks the next one, as it does
+    """A line typed where a person's options are listed (a decision built step by step after ``?TEXT``, or any
+    listed one: a Peloponnes power card alone) that takes its first steps but not all of them (a tile alone, the
+    card without its coin cards): the steps taken, so that ``play`` asks the next one, as it does
     at a step's prompt, rather than ending the decision where a step may end it (core.steps.build). ``None`` for
     anything else (an option number, JSON, ``bot``, a whole decision, words that name no step)."""
     text = answer.strip()
-    if not stepwise_now(line) or text.startswith("{") or text in ("bot", "seed", "random") or steps.negative(text) \
+    pending = line.pending
+    if not isinstance(pending, Decision) or line.bot_of(pending.player) or len(line.ruleset.legal(line.state)) < 2 \
+            or text.startswith("{") or text in ("bot", "seed", "random") or steps.negative(text) \
             or text.isascii() and text.isdigit():
         return None
     try:
@@ -571,7 +574,7 @@ def play(
         stepping: steps.Question | None = None
         only: Event | None = None
         if quiet:  # nothing changed since the last prompt (an error, a command): the prompt alone
-            if isinstance(pending, Decision) and stepwise_now(line):
+            if isinstance(pending, Decision) and (stepwise_now(line) or chosen):
                 chosen, now = steps.forward(line.ruleset, line.state, chosen,
                                             steps.ask(line.ruleset, line.state, chosen))
                 stepping = now if isinstance(now, steps.Question) else None
@@ -585,7 +588,8 @@ def play(
             only = legal[0]
             console.print(f"{pending.player}: only one decision is legal:"
                           f" {option_text(line.ruleset, line.state, only)} Press Enter to record it.")
-        elif isinstance(pending, Decision) and stepwise_now(line) and not match:  # ?TEXT: the options listed
+        elif isinstance(pending, Decision) and (stepwise_now(line) or chosen) and not match:  # ?TEXT: the options
+            # listed; a listed decision's first steps typed alone (a Peloponnes card, 'mark'): its next step asked
             chosen, now = steps.forward(line.ruleset, line.state, chosen, steps.ask(line.ruleset, line.state, chosen))
             if isinstance(now, steps.Question):
                 stepping = now

@@ -542,3 +542,29 @@ def test_digits_that_begin_a_sea_space_typed_in_full_are_not_taken_as_an_option_
     child.sendline("q")
     child.expect(pexpect.EOF)
     assert svc.load(game).events[len(line.events)] == moves[1]
+
+
+def test_a_listed_decision_s_first_step_typed_and_enter_asks_its_next_step(sqlite_svc, tmp_path):
+    """Where a Peloponnes bid's options are listed, a power card typed alone and Enter asks for the coin cards (as a
+    step-by-step decision's first steps do), rather than refusing the decision as not complete."""
+    from agon.events.peloponnes import BidPlaced, Coins
+
+    svc = sqlite_svc
+    game = svc.new_game(NewGame("peloponnes", players=("Ana", "Bo", "Cy"), seed=3))
+    line = svc.load(game)
+    assert line.pending.player == "Bo" and "A04" in line.state.row
+    cmd = agon_command()
+    env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="250", NO_COLOR="1")
+    child = pexpect.spawn(cmd[0], [*cmd[1:], "play", game], env=env, encoding="utf-8", timeout=60,
+                          dimensions=(60, 250), preexec_fn=sigint_default)
+    child.expect(PROMPT)
+    child.send("lion\r")
+    child.expect("Bo: which coin cards to bid")
+    child.expect(PROMPT)
+    assert svc.load(game).head.depth == line.head.depth  # nothing recorded yet, nothing refused
+    child.send("2w2s\r")
+    child.expect("Bo bids 4 on (A04 )?Lion Gate")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert svc.load(game).events[len(line.events)] == BidPlaced(player="Bo", card="A04", coins=Coins(wood=2, stone=2))
