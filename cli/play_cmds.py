@@ -433,10 +433,15 @@ def settle_items(pending: Chance, text: str) -> tuple[str, bool] | None:
     return text[:len(text) - len(last)] + value + " ", len(words) == need
 
 
-def stepwise_now(line: Line) -> bool:
+def person_chooses(line: Line) -> bool:
+    """Whether a person (not a bot's seat) must decide now, among more than one legal decision."""
     pending = line.pending
     return isinstance(pending, Decision) and not line.bot_of(pending.player) and len(
-        line.ruleset.legal(line.state)) > 1 and steps.stepwise(line.ruleset, line.state)
+        line.ruleset.legal(line.state)) > 1
+
+
+def stepwise_now(line: Line) -> bool:
+    return person_chooses(line) and steps.stepwise(line.ruleset, line.state)
 
 
 def in_turn(line: Line, stepping: steps.Question | None, chosen: steps.Chosen) -> list[tuple[Event, str]]:
@@ -486,9 +491,7 @@ def steps_begun(line: Line, answer: str) -> steps.Chosen | None:
     at a step's prompt, rather than ending the decision where a step may end it (core.steps.build). ``None`` for
     anything else (an option number, JSON, ``bot``, a whole decision, words that name no step)."""
     text = answer.strip()
-    pending = line.pending
-    if not isinstance(pending, Decision) or line.bot_of(pending.player) or len(line.ruleset.legal(line.state)) < 2 \
-            or text.startswith("{") or text in ("bot", "seed", "random") or steps.negative(text) \
+    if not person_chooses(line) or text.startswith("{") or text in ("bot", "seed", "random") or steps.negative(text) \
             or text.isascii() and text.isdigit():
         return None
     try:

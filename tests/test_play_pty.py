@@ -42,15 +42,20 @@ def table(sqlite_svc, tmp_path):
     game = svc.new_game(NewGame("perikles", players=("Ana", "Bruno", "Chloe"), seed=5, table=True))
 
     def play() -> pexpect.spawn:
-        cmd = agon_command()
-        # a terminal wide enough that no message asserted on below is folded (tests/test_cli_widths.py folds them)
-        env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="250", NO_COLOR="1")
-        child = pexpect.spawn(cmd[0], [*cmd[1:], "play", game], env=env, encoding="utf-8", timeout=60,
-                              dimensions=(60, 250), preexec_fn=sigint_default)
-        child.expect(PROMPT)
-        return child
+        return spawn_play(tmp_path, game)
 
     return svc, game, play
+
+
+def spawn_play(tmp_path, game: str) -> pexpect.spawn:
+    """``agon play GAME`` on the store under ``tmp_path`` in a pty, at its first prompt."""
+    cmd = agon_command()
+    # a terminal wide enough that no message asserted on below is folded (tests/test_cli_widths.py folds them)
+    env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="250", NO_COLOR="1")
+    child = pexpect.spawn(cmd[0], [*cmd[1:], "play", game], env=env, encoding="utf-8", timeout=60,
+                          dimensions=(60, 250), preexec_fn=sigint_default)
+    child.expect(PROMPT)
+    return child
 
 
 def run_until(svc, game, stop) -> None:
@@ -531,11 +536,7 @@ def test_digits_that_begin_a_sea_space_typed_in_full_are_not_taken_as_an_option_
     first = line.ruleset.legal(line.state)[0]
     assert len(line.ruleset.legal(line.state)) < 10 and [ev.to for ev in moves] == ["1b", "1c"]
     assert first.to == "0a"  # what '1' alone would have recorded
-    cmd = agon_command()
-    env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="250", NO_COLOR="1")
-    child = pexpect.spawn(cmd[0], [*cmd[1:], "play", game], env=env, encoding="utf-8", timeout=60,
-                          dimensions=(60, 250), preexec_fn=sigint_default)
-    child.expect(PROMPT)
+    child = spawn_play(tmp_path, game)
     child.send("1c")
     child.expect("The fleet sails from 0b to 1c for 3 points")
     child.expect(PROMPT)
@@ -553,11 +554,7 @@ def test_a_listed_decision_s_first_step_typed_and_enter_asks_its_next_step(sqlit
     game = svc.new_game(NewGame("peloponnes", players=("Ana", "Bo", "Cy"), seed=3))
     line = svc.load(game)
     assert line.pending.player == "Bo" and "A04" in line.state.row
-    cmd = agon_command()
-    env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="250", NO_COLOR="1")
-    child = pexpect.spawn(cmd[0], [*cmd[1:], "play", game], env=env, encoding="utf-8", timeout=60,
-                          dimensions=(60, 250), preexec_fn=sigint_default)
-    child.expect(PROMPT)
+    child = spawn_play(tmp_path, game)
     child.send("lion\r")
     child.expect("Bo: which coin cards to bid")
     child.expect(PROMPT)
