@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agon.analysis.timeline import line_timeline, outcome_of
+from agon.core.engine import PUBLIC
 
 
 def fork_point(a: Any, b: Any) -> int:
@@ -35,7 +36,8 @@ def told(line: Any, viewer: str | None) -> list[str]:
 
 
 def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -> dict[str, Any]:
-    """A plain summary of two lines of the same game, told as ``viewer`` may read it (None: in full).
+    """A plain summary of two lines of the same game, told as ``viewer`` may read it (None: in full;
+    ``PUBLIC``: as every player may).
 
     ``fork``: the last shared event; ``after_fork``: the first ``show`` events of each line after it, narrated,
     each with ``same`` (the two events are equal, hidden parts included), ``reads_differently`` (they are equal
@@ -55,7 +57,7 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
 
     if a.game.id != b.game.id:
         raise ValueError("lines of two different games cannot be compared")
-    if viewer is not None and viewer not in a.created.names:
+    if viewer not in (None, PUBLIC) and viewer not in a.created.names:
         raise ValueError(f"no player {viewer!r} in this game; its players: {', '.join(a.created.names)}")
     rows_a, rows_b = line_timeline(a), line_timeline(b)
     text_a, text_b = told(a, viewer), told(b, viewer)

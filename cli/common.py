@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.text import Text
 from sqlalchemy.exc import SQLAlchemyError
 
+from agon.core.engine import PUBLIC
 from agon.core.service import (
     EVENT_RANGE,
     LIMIT_RANGE,
@@ -139,6 +140,7 @@ def fit_width() -> int | None:
 #   --at N             the position after event N, as 'agon log' numbers it
 #   --from N, --to M   the first and last event shown (event numbers, never a branch)
 #   --as PLAYER        as this player sees the game (or, for 'act', the player deciding)
+#   --public           as a spectator sees it: what every player sees (wherever --as shows a player's view)
 #   -o/--output FILE   the file to write
 #   --json             print the result as JSON; errors are then JSON on stderr too ({"error": ...})
 #   --seed N           the seed of chance and bots
@@ -237,6 +239,20 @@ EVENT = whole(*EVENT_RANGE)
 """An event number, as 'agon log' numbers them; whether the line has that event is the command's to say."""
 AtOpt = Annotated[int | None, typer.Option("--at", help="After event N (as numbered by `agon log`).", parser=EVENT)]
 AsOpt = Annotated[str | None, typer.Option("--as", help="Show the game as this player sees it.")]
+PublicOpt = Annotated[bool, typer.Option("--public", help="Show the game as a spectator sees it (for a class's"
+                                         " screen): what every player sees, no hand, deck order or hidden draw.")]
+
+
+def viewer_of(line: Any, as_player: str | None, public: bool) -> str | None:
+    """Whom a command shows the game to: ``PUBLIC`` with ``--public`` (what every player sees, as ``agon serve``'s
+    spectators see it), the seat ``--as`` names (as the game stores it, typed in either Unicode form), else None
+    (everything). ``--public`` is a flag, not a name given to ``--as``: any word may be a player's name."""
+    if public and as_player is not None:
+        raise UsageFail("give either --as PLAYER (as one player sees it) or --public (what every player sees), not"
+                        " both")
+    if public:
+        return PUBLIC
+    return None if as_player is None else line.player(as_player)
 SEED = whole(0, SEED_MAX)
 """A seed (of a game's chance and bots, of rollouts)."""
 LIMIT = whole(*LIMIT_RANGE)

@@ -14,6 +14,7 @@ from agon.cli.common import (
     Fail,
     GameArg,
     JsonOpt,
+    PublicOpt,
     UsageFail,
     console,
     examples,
@@ -22,16 +23,17 @@ from agon.cli.common import (
     print_json,
     print_lines,
     service,
+    viewer_of,
 )
 from agon.cli.render import said, scores_text, view_text
 from agon.core.engine import PUBLIC, narrate_as
-from agon.core.service import Line, describe_pending
+from agon.core.service import describe_pending
 
 app = typer.Typer()
 
-def _check_player(line: Line, player: str | None) -> str | None:
-    """The seat ``player`` names, as the game stores it (typed in either Unicode form: ``Line.player``)."""
-    return None if player is None else line.player(player)
+def _seen(viewer: str | None) -> str:
+    """How a title says whose view it shows: '' for everything."""
+    return "" if viewer is None else " as every player sees it" if viewer == PUBLIC else f" as {viewer} sees it"
 
 
 @app.command(epilog=examples("agon state 3f2a --at 10", "agon state 3f2a -b whatif --as Ana --json"))
@@ -41,26 +43,27 @@ def state(
     at: AtOpt = None,
     branch: BranchOpt = None,
     as_player: AsOpt = None,
+    public: PublicOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """The state at any position of a line: in full, or as one player sees it."""
+    """The state at any position of a line: in full, as one player sees it, or as every player sees it."""
     line = service().load(game, branch)
-    as_player = _check_player(line, as_player)
+    viewer = viewer_of(line, as_player, public)
     last = line.head.depth
     if at is not None and not 0 <= at <= last:
         raise Fail(f"--at {at} is outside this line, which has events 0 to {last}")
     n = last if at is None else at
     s = line.state if n == last else line.state_at(n)
     rs = line.ruleset
-    view = rs.view(s, as_player)
+    view = rs.view(s, viewer)
     status = describe_pending(rs.pending(s))
     if as_json:
         print_json({"game": line.game.id, "branch": line.branch.name, "event": n, "status": status,
-                    "round": rs.round(s), "scores": rs.scores(s), "as": as_player, "view": view})
+                    "round": rs.round(s), "scores": rs.scores(s), "as": viewer or None,
+                    "public": viewer == PUBLIC, "view": view})
         return
-    who = f" as {as_player} sees it" if as_player else ""
     console.print(view_text(f"{rs.title} game {line.game.id}, branch {line.branch.name}, after event "
-                            f"#{n}{who}", view, fit_width()))
+                            f"#{n}{_seen(viewer)}", view, fit_width()))
     console.print(f"Now: {status}")
     console.print(f"Scores: {scores_text(rs.scores(s))}")
 
@@ -74,18 +77,24 @@ def log(
         "--as", help="One player's own record: also what only this player saw (their cards by name).")] = None,
     full: Annotated[bool, typer.Option(
         "--full", help="Everything, hidden cards and all (for analysis after the game, not for a player).")] = False,
+    public: Annotated[bool, typer.Option("--public", help="What every player sees (the default, said"
+                                         " outright).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """The events of a line, numbered, each told in an English sentence.
 
-    Public by default: only what every player sees (no hand, no face-down card), in the text and in --json, where
-    a hidden part of an event reads "hidden". --as PLAYER adds what that player saw; --full shows everything."""
-    if full and as_player is not None:
-        raise UsageFail("give either --as PLAYER (one player's record) or --full (everything), not both")
+    Public by default (--public says so): only what every player sees (no hand, no face-down card), in the text
+    and in --json, where a hidden part of an event reads "hidden". --as PLAYER adds what that player saw; --full
+    shows everything."""
+    given = [name for name, on in (("--as PLAYER", as_player is not None), ("--public", public), ("--full", full))
+             if on]
+    if len(given) > 1:
+        raise UsageFail(f"give one of --as PLAYER (one player's record), --public (what every player sees) or --full"
+                        f" (everything), not {'both' if len(given) == 2 else 'all of'} {' and '.join(given)}")
     svc = service()
     line = svc.load(game, branch)
-    as_player = _check_player(line, as_player)
-    rows = svc.log(line, None if full else as_player or PUBLIC)
+    viewer = None if full else viewer_of(line, as_player, public=as_player is None)
+    rows = svc.log(line, viewer)
     from agon.core.notes import on_line
 
     notes = on_line(svc, line)
@@ -108,8 +117,8 @@ def log(
     print_lines(lines())
     if full:
         console.print("Shown: everything, hidden cards included.")
-    elif as_player is not None:
-        console.print(f"Shown: {as_player}'s own record (what {as_player} saw).", markup=False)
+    elif viewer != PUBLIC:
+        console.print(f"Shown: {viewer}'s own record (what {viewer} saw).", markup=False)
     else:
         console.print("Shown: what every player sees (--as PLAYER adds a player's own cards; --full shows all).")
     console.print(f"Now: {line.status()}")
@@ -121,16 +130,18 @@ def replay(
     game: GameArg,
     branch: BranchOpt = None,
     as_player: AsOpt = None,
+    public: PublicOpt = False,
     start: Annotated[int, typer.Option("--from", help="First event to show (an event number).", parser=EVENT)] = 0,
     stop: Annotated[int | None, typer.Option("--to", help="Last event to show (an event number; default: the"
                                              " last).", parser=EVENT)] = None,
     pause: Annotated[bool, typer.Option("--pause", help="Wait for Enter after each step.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Step through a line: each event, then the state it leads to (in full or as one player sees it)."""
+    """Step through a line: each event, then the state it leads to (in full, as one player sees it, or as every
+    player sees it)."""
     svc = service()
     line = svc.load(game, branch)
-    as_player = _check_player(line, as_player)
+    viewer = viewer_of(line, as_player, public)
     # as 'state --at' does: a range the line does not have is refused, not shown as nothing
     last = line.head.depth
     for name, n in (("--from", start), ("--to", stop)):
@@ -144,16 +155,16 @@ def replay(
     for st in line.steps(start, stop):  # from the nearest state snapshot before --from
         if st.index < start or (stop is not None and st.index > stop):
             continue
-        sentence = narrate_as(rs, st.before if st.before is not None else st.after, st.event, as_player)
-        view = rs.view(st.after, as_player)
+        sentence = narrate_as(rs, st.before if st.before is not None else st.after, st.event, viewer)
+        view = rs.view(st.after, viewer)
         if as_json:
             out.append({"n": st.index, "actor": st.actor, "text": sentence, "scores": rs.scores(st.after),
                         "view": view})
             continue
         console.rule(f"#{st.index}")
         console.print(sentence, markup=False)
-        console.print(view_text(f"after #{st.index}" + (f", as {as_player} sees it" if as_player else ""), view,
-                                fit_width()))
+        title = f"after #{st.index}" + (f",{_seen(viewer)}" if viewer is not None else "")
+        console.print(view_text(title, view, fit_width()))
         if pause:
             try:
                 answer = keyread.line("Enter for the next step (q to stop)")

@@ -35,8 +35,10 @@ from agon.cli.common import (
     service,
     show_table,
     told,
+    viewer_of,
     whole,
 )
+from agon.core.engine import PUBLIC
 from agon.core.service import Line
 from agon.core.words import counted, listed
 
@@ -298,9 +300,12 @@ def compare(
     branch_b: Annotated[str, typer.Argument(help="The second line (e.g. a what-if branch).")],
     as_player: Annotated[str | None, typer.Option("--as", help="Tell the events as this player may read them "
                                                   "(default: in full, every hidden draw named).")] = None,
+    public: Annotated[bool, typer.Option("--public", help="Tell the events as every player may read them (a"
+                                         " spectator's view): no hand, deck order or hidden draw.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Where two lines of a game part, what differs after the fork (hidden draws named, unless --as PLAYER), how
+    """Where two lines of a game part, what differs after the fork (hidden draws named, unless --as PLAYER or
+    --public), how
     their scores and outcome differ, and in a sentence: what was done instead and how it came out (with the chances
     after both moves where `agon analyse` has them). A what-if to compare: `agon branch 3f2a bid5 --at 16`, then
     `agon act 3f2a 9` (the other choice), then `agon play 3f2a` or more `agon act` to play it on."""
@@ -315,11 +320,10 @@ def compare(
     if a.branch.name == b.branch.name:
         raise UsageFail(f"give two different branches to compare, not {a.branch.name} twice"
                         f" ({cited('branches ' + shlex.quote(game))} lists them)")
-    if as_player is not None:
-        as_player = a.player(as_player)  # the seat as stored, typed in either Unicode form
-    c = compare_lines(a, b, viewer=as_player)
+    viewer = viewer_of(a, as_player, public)  # the seat as stored, typed in either Unicode form
+    c = compare_lines(a, b, viewer=viewer)
     estimate = None
-    if as_player is None and c["parting"] is not None:
+    if viewer is None and c["parting"] is not None:
         from agon.analysis.chances import at_parting
 
         estimate = at_parting(svc, a, b, c["parting"]["n"])  # from the full state: never told as one player
@@ -330,10 +334,13 @@ def compare(
     console.print(f"[bold]{escape(a.ruleset.title)}[/] game {c['game']}: {escape(na)} and {escape(nb)} share events"
                   f" 0 to #{c['fork']} (last shared: {escape(c['fork_text'])})", markup=True)
     console.print(f"After the fork, chance is drawn {'alike' if c['same_luck'] else 'differently'} on the two lines.")
-    if as_player is None:
-        console.print("Told in full: every hidden draw is named (`--as PLAYER` tells it as one player may read it).")
+    if viewer is None:
+        console.print("Told in full: every hidden draw is named (`--as PLAYER` tells it as one player may read it)."
+                      " `--public` tells it as every player may.")
+    elif viewer == PUBLIC:
+        console.print("Told as every player may read it: nothing hidden from any player is named.")
     else:
-        console.print(f"Told as {as_player} may read it: nothing {as_player} may not see is named.")
+        console.print(f"Told as {viewer} may read it: nothing {viewer} may not see is named.", markup=False)
     if c["after_fork"]:
         shown = len(c["after_fork"])
         title = f"The first {shown} events after the fork" if shown > 1 else "The first event after the fork"
@@ -345,7 +352,8 @@ def compare(
         for r in c["after_fork"]:
             note = ("same event, from another position" if r["reads_differently"] else "same" if r["same"]
                     else "the same luck, in another order" if r.get("reordered")
-                    else f"differs in what {as_player} may not see" if r["hidden_difference"]
+                    else (f"differs in what {viewer} may not see" if viewer else "differs in what is not told here")
+                    if r["hidden_difference"]
                     else "differs, though it reads alike (another copy of a card, say)" if r["reads_alike"]
                     else "differs")
             t.add_row(str(r["n"]), r["a"] or "(line ends)", r["b"] or "(line ends)", note)
@@ -376,7 +384,7 @@ def compare(
     else:
         console.print("The outcome differs." if c["outcome_changed"] else "The outcome is the same.")
     console.print(f"\n[bold]What if[/]: {escape(what_if(c))}", markup=True)
-    if c["parting"] is not None and as_player is None:
+    if c["parting"] is not None and viewer is None:
         _estimate(c, estimate, a)
 
 
@@ -405,7 +413,7 @@ def _estimate(c: dict[str, Any], estimate: dict[str, Any] | None, a: Line) -> No
                   f" about ±{estimate['margin']} points): {each}.", markup=False)
 
 
-@app.command(epilog=examples("agon view 3f2a", "agon view 3f2a -b main -b whatif --as Ana -o for-ana.html"))
+@app.command(epilog=examples("agon view 3f2a --public", "agon view 3f2a -b main -b whatif --as Ana -o for-ana.html"))
 @friendly
 def view(
     game: GameArg,
@@ -413,40 +421,46 @@ def view(
     as_player: Annotated[str | None, typer.Option("--as", help="Only as this player sees it: the state as they see"
                                                   " it and their own record of every event, nothing else.")]
     = None,
+    public: Annotated[bool, typer.Option("--public", help="Only what every player sees, as a spectator does (to"
+                                         " project a game still being played): no hand, deck order or hidden"
+                                         " draw.")] = False,
     out: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: plots/<game>-"
                                              "<branch>-view.html).")] = None,
 ) -> None:
     """One offline HTML study page of a game: the move list with notes, every line (or those named with -b) as a
     tree you can enter at its forks, the score timeline (click anywhere), the state laid out as a table, and the
     win chances where `agon analyse` has run. Keys: arrows, Home/End, up/down between lines at a fork; the address
-    names the position."""
+    names the position. Made --as a player or --public, it holds nothing else (and no win chances, which come from
+    the full state)."""
     from agon.analysis.study import build_study
     from agon.core.notes import all_notes
 
     svc = service()
     first = svc.load(game, branches[0] if branches else None)
-    if as_player is not None:
-        as_player = first.player(as_player)  # the seat as stored, typed in either Unicode form
+    viewer = viewer_of(first, as_player, public)  # a seat as stored, typed in either Unicode form
     lines, notes = all_notes(svc, first.game.id)
     if branches:
         by_name = {ln.branch.name: ln for ln in lines}
         lines = [by_name[b] if b in by_name else svc.load(first.game.id, b) for b in dict.fromkeys(branches)]
     current = first.branch.name
     chances = {}
-    if as_player is None:
+    if viewer is None:
         from agon.analysis.chances import for_line
 
         for ln in lines:
             found = for_line(svc, ln)
             if found is not None:
                 chances[ln.branch.name] = found["figure"]
-    kind = "view" if as_player is None else f"view-as-{_safe(as_player, first.created.names)}"
+    kind = ("view" if viewer is None else "view-public" if viewer == PUBLIC
+            else f"view-as-{_safe(viewer, first.created.names)}")
     target = _target(out, first, kind, False, can_png=False)
     shown = {nt.event_id: (nt.glyph, nt.text) for _, nt in notes}
     screen = told(target)  # asked before the file is written
     with output_file(target) as tmp:
-        tmp.write_text(build_study(lines, shown, as_player, current, chances), encoding="utf-8")
-    who = f"the state as {as_player} sees it" if as_player else "the state in full or as any player sees it"
+        tmp.write_text(build_study(lines, shown, viewer, current, chances), encoding="utf-8")
+    who = ("the state in full or as any player sees it" if viewer is None
+           else "only what every player sees (no hand, deck order or hidden draw)" if viewer == PUBLIC
+           else f"the state as {viewer} sees it")
     counts = ", ".join(f"{ln.branch.name}: {counted(len(ln.events), 'event')}" for ln in lines)
     extra = f" and the win chances of {listed(list(chances))}" if chances else ""
     screen.print(f"Wrote the study page of {counted(len(lines), 'line')} ({escape(counts)}) to"

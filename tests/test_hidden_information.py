@@ -6,7 +6,8 @@ and JSON) or in the prompt; no event's sentence or JSON object names to a player
 (their own record), nor to anyone what some player may not be told (the public record). Then the same games are
 played through the command line by a person against bots, and `agon options`, `agon act --json`, `agon play`,
 `agon state --as`, `agon log` (public, `--as`, text and `--json`) and `agon view --as` are checked, the commands
-with `--as` for every player.
+with `--as` for every player, and `agon state`, `agon replay` and `agon view` `--public` (what a spectator sees: no
+state, sentence or part of the page's HTML names what some player may not see).
 """
 
 from __future__ import annotations
@@ -332,6 +333,46 @@ def test_a_person_against_bots_is_shown_only_what_they_may_see(agon, tmp_path, n
         never_seen = frozenset.intersection(*(m.hidden[p] for m in at))
         assert not leaks([{k: v for k, v in ln.items() if k != "path"} for ln in data["lines"]], never_seen), p
 
+    # As a spectator sees it (--public: the page a teacher projects while the game goes on, and the commands beside
+    # it): nothing that some player may not see, in any state, sentence, or anywhere in the page's HTML.
+    some_hide = [frozenset().union(*m.hidden.values()) for m in at]
+    state = [json.loads(agon("state", gid, "--public", "--json").stdout), agon("state", gid, "--public").stdout]
+    assert not leaks(state, some_hide[head]), leaks(state, some_hide[head])
+    steps = json.loads(agon("replay", gid, "--public", "--json").stdout)
+    assert [r["n"] for r in steps] == list(range(head + 1))
+    assert not log_leaks(steps, public)
+    for r in steps:
+        assert not leaks(r["view"], some_hide[r["n"]]), (r["n"], leaks(r["view"], some_hide[r["n"]]))
+    assert not log_leaks(_text_log(agon("replay", gid, "--public").stdout), public)
+    rows_public = json.loads(agon("log", gid, "--public", "--json").stdout)
+    assert rows_public == json.loads(agon("log", gid, "--json").stdout)
+    html = tmp_path / "class.html"
+    said = agon("view", gid, "--public", "-o", str(html)).stdout
+    assert "only what every player sees" in said
+    page = html.read_text(encoding="utf-8")
+    data = _viewer_data(page, "study-data")
+    assert data["perspectives"] == ["(every player)"] and data["chances"] == {}
+    assert not log_leaks(data["nodes"], public)
+    # the public record's sentences (their coin backs checked above) and the states `replay --public` shows
+    assert [nd["text"] for nd in data["nodes"]] == [r["text"] for r in rows_public]
+    assert states_of(data, "(every player)") == [r["view"] for r in steps]
+    for node, view in zip(data["nodes"], states_of(data, "(every player)")):
+        assert not leaks(view, some_hide[node["n"]]), node["n"]
+    every_sees, folded = set(), None  # what every player saw at some moment of the line
+    for ev, hid in zip(line.events, some_hide):
+        folded = rs.initial_state(ev) if folded is None else rs.apply(folded, ev)
+        every_sees |= visible(rs, folded, None) - hid
+    ever_hidden = frozenset().union(*some_hide)
+    told = leaks([r["text"] for r in rows_public], ever_hidden)  # named to all by the public record (checked above)
+    never_public = ever_hidden - every_sees - set(told)  # hidden from someone whenever it was there, never told
+    # Peloponnes hides no named item, only coin backs and points (no hand in the public states, checked above)
+    assert never_public or name == "peloponnes", "nothing stayed hidden: the check of the page's HTML could not fail"
+    from plotly.offline import get_plotlyjs
+
+    without_plotly = page.replace(get_plotlyjs(), "")  # plotly.js: 4.8 MB of code that names no card
+    assert len(without_plotly) < len(page) / 2
+    assert not leaks(without_plotly, never_public), leaks(without_plotly, never_public)
+
 
 # --- what each command says about whose view it shows ------------------------------------------------------------
 
@@ -355,6 +396,36 @@ def test_the_log_is_public_unless_asked_for_one_players_record_or_everything(ago
     refused = agon("log", gid, "--as", "Ana", "--full", ok=False)
     assert refused.exit_code == 2 and "not both" in refused.stderr
     assert "no player 'Zoe'" in agon("log", gid, "--as", "Zoe", ok=False).stderr
+
+
+def test_public_shows_what_every_player_sees_wherever_as_shows_one_players_view(agon, tmp_path):
+    """A teacher projecting a game still being played: `--public` (a flag: any word may be a player's name) shows
+    the state, the replay, the study page and a comparison as a spectator sees them, and says so."""
+    gid = json.loads(agon("new", "pergamemnon", "--player", "Ana", "--bot", "Bruno:greedy", "--bot",
+                          "Chloe:random", "--seed", "4", "--json").stdout)["id"]
+    state = agon("state", gid, "--public").stdout
+    assert f"game {gid}, branch main, after event #10 as every player sees it" in state
+    assert "Elephant" in agon("state", gid, "--as", "Ana").stdout and "Elephant" not in state  # Ana's own card
+    shown = json.loads(agon("state", gid, "--public", "--json").stdout)
+    assert shown["public"] is True and shown["as"] is None and shown["view"]["players"][0]["hand"] == HIDDEN
+    assert json.loads(agon("state", gid, "--as", "Ana", "--json").stdout)["public"] is False
+    replay = agon("replay", gid, "--public", "--from", "3", "--to", "3").stdout
+    assert "Ana draws 3 cards." in replay and "after #3, as every player sees it" in replay
+    assert "Elephant" not in replay
+    assert "Shown: what every player sees" in agon("log", gid, "--public").stdout
+    said = agon("view", gid, "--public").stdout
+    assert f"plots/{gid}-main-view-public.html: only what every player sees (no hand, deck order or hidden draw)" \
+        in said
+    assert "as every player sees it" in (tmp_path / "plots" / f"{gid}-main-view-public.html").read_text()
+    agon("branch", gid, "whatif", "--at", "10")
+    agon("act", gid, "2", "-b", "whatif")
+    compared = agon("compare", gid, "main", "whatif", "--public").stdout
+    assert "Told as every player may read it: nothing hidden from any player is named." in compared
+    for args in (["state", gid], ["replay", gid], ["view", gid], ["compare", gid, "main", "whatif"]):
+        refused = agon(*args, "--as", "Ana", "--public", ok=False)
+        assert refused.exit_code == 2 and refused.stderr.strip().endswith("not both"), args
+    refused = agon("log", gid, "--public", "--full", ok=False)
+    assert refused.exit_code == 2 and "not both --public and --full" in refused.stderr
 
 
 def test_the_seed_is_shown_only_with_everything(agon):

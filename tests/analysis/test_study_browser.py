@@ -473,3 +473,41 @@ def test_a_line_whose_parent_line_is_left_out_is_shown_where_it_parts_from_a_lin
     page.keyboard.press("ArrowDown")  # where the two lines part, down goes over to main
     assert at(page, "main", 10)["tree"] == ["main"]
     assert page.page_errors == []
+
+
+def test_a_page_made_public_shows_a_class_no_hand_of_a_game_still_being_played(page, agon, tmp_path):
+    """`agon view --public`: what a teacher projects while the game goes on; the state shown in the browser, at the
+    newest event and at every earlier one, names nothing that any player may not see (Ana's hand, Bruno's)."""
+    import json
+
+    from agon.core.engine import PUBLIC, Over
+    from agon.core.service import Service
+    from agon.events.store import Store
+    from tests.hidden import hidden_identifiers, leaks
+
+    gid = json.loads(agon("new", "pergamemnon", "--player", "Ana", "--bot", "Bruno:greedy", "--seed", "4",
+                          "--json").stdout)["id"]
+    for _ in range(3):
+        agon("act", gid, "1")
+    said = agon("view", gid, "--public", "-o", "class.html").stdout
+    assert said.startswith("Wrote the study page of 1 line") and "only what every player sees" in said
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    line = Service(store).load(gid)
+    store.close()
+    rs = line.ruleset
+    assert not isinstance(line.pending, Over)  # still being played
+    page.goto((tmp_path / "class.html").as_uri())
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+    assert page.eval_on_selector_all("#as option", "os => os.map(o => o.textContent)") == ["(every player)"]
+    assert "as every player sees it" in page.title()
+    checked = 0
+    for st in line.steps():
+        hidden = hidden_identifiers(rs, st.after, PUBLIC)
+        page.click(f"#moves .move[data-step='{st.index}']")
+        now = at(page, "main", st.index)
+        state = page.text_content("#state")
+        assert not leaks([state, now["narration"]], hidden), (st.index, leaks(state, hidden))
+        checked += bool(hidden)
+    assert checked, "nothing was hidden: the check could not fail"
+    assert "hand" in state and "hidden" in state  # the hands are there, face down
+    assert page.page_errors == []
