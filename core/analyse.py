@@ -22,6 +22,7 @@ and handed to an executor: this process, a local process pool, or an existing Da
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -330,6 +331,27 @@ def bot_choice(line: Line, state: State, n: int, player: str) -> Event | None:
     return kinds[kind](rs, state, rs.legal(state), rng)
 
 
+def decision_text(rs: Ruleset, state: State, event: Event) -> str:
+    """A decision as the analysis tells it: as its player read it among their options (``option_text``: nothing
+    the decision would reveal), each card by the name alone, as ``agon log`` and the positions' sentences name it.
+    Options show a card's id beside its name where a table types the id (``value_names``: Peloponnes' ``A03
+    Market``): `agon analyse` read 'best: Ana bids 5 on A03 Market' above a log and a 'Where the game turned' that
+    say 'Market'."""
+    text = option_text(rs, state, event)
+    hook = getattr(rs, "value_names", None)
+    names = hook(state) if hook is not None else {}
+    if not names:
+        return text
+    pairs = re.compile(r"(?<![\w.-])(" + "|".join(re.escape(k) for k in sorted(names, key=len, reverse=True))
+                       + r") (?=\S)")
+
+    def named(m: re.Match[str]) -> str:
+        name = names[m.group(1)]
+        return "" if text.startswith(name, m.end()) else m.group(0)
+
+    return pairs.sub(named, text)
+
+
 def _alternatives(line: Line, state: State, n: int, player: str, settings: Settings) -> tuple[list[Alternative], int]:
     rs, codec = line.ruleset, line.codec
     parent = line.envelopes[n - 1].id
@@ -344,7 +366,7 @@ def _alternatives(line: Line, state: State, n: int, player: str, settings: Setti
         alt = seen.get(key)
         if alt is None:
             choice = str(number[key]) if key in number else codec.encode(e).decode()
-            alt = seen[key] = Alternative(option_text(rs, state, e), e, _node_of(line, parent, player, e),
+            alt = seen[key] = Alternative(decision_text(rs, state, e), e, _node_of(line, parent, player, e),
                                           choice=choice)
         return alt
 

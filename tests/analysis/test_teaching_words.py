@@ -168,3 +168,25 @@ def test_compare_gives_the_re_checked_chance_that_analyse_gave_for_the_better_mo
             " random bots, seed 0, good to about ±22 points): Ana 75% on main, 95% on held.") in out, out
     estimate = json.loads(agon("compare", gid, "main", "held", "--json").stdout)["estimate"]
     assert estimate["a"]["Ana"] == 0.75 and estimate["b"]["Ana"] == 0.95
+
+
+def test_analyse_names_a_power_card_as_the_log_does_not_by_the_id_a_table_types(agon):
+    """`agon options` shows a Peloponnes power card as `A03 Market`, the id being what a table types; `agon analyse`
+    told the better bids so ('best: Ana bids 5 on A03 Market') under a log and a 'Where the game turned' saying
+    'Market'."""
+    gid = json.loads(agon("new", "peloponnes", "--player", "Ana", "--bot", "Bo:random", "--seed", "4",
+                          "--json").stdout)["id"]
+    assert "A03 Market" in agon("options", gid).stdout  # where a table types the id
+    while json.loads(agon("options", gid, "--json").stdout)["pending"]["kind"] != "over":
+        agon("act", gid, "1")  # Ana passes at each auction: a bid was better, and the analysis says which
+    out = agon("analyse", gid, "--rollouts", "10", "--workers", "1", "--threshold", "0.01").stdout
+    bids = re.findall(r"best: Ana bids \d+ on ([^(,;]+?) \(", out)
+    assert bids, out
+    # the cards as the log names them where they are revealed ("Round 1: Pasture, Market, ... revealed.")
+    shown = {c for row in re.findall(r"Round \d+: (.*?) revealed\b", agon("log", gid).stdout) for c in row.split(", ")}
+    for card in bids:
+        assert any(card == c or card.startswith(c + " ") for c in shown), (card, shown)
+    assert not re.search(r"\b[A-C]\d\d [A-Z]", out), out
+    rows = json.loads(agon("analyse", gid, "--rollouts", "10", "--workers", "1", "--threshold", "0.01",
+                           "--json").stdout)
+    assert not re.search(r"\b[A-C]\d\d [A-Z]", json.dumps(rows)), "an id beside a name in --json"
