@@ -339,13 +339,27 @@ def read_body(raw: bytes, schema: dict[str, Any], hints: dict[str, str] | None, 
         raise HttpError(400, str(e) if words_of(request) is PAGE_WORDS else f"{e} (see /openapi.json)") from None
 
 
-def read_query(request: Request, params: tuple[Param, ...]) -> dict[str, Any]:
+def read_query(request: Request, params: tuple[Param, ...], page: bool = False) -> dict[str, Any]:
     """The request's query held to its route's declared ``params`` (server/queries.py): each value of its type;
-    a parameter not declared, given twice or out of its range is a 400 naming it."""
+    a parameter not declared, given twice or out of its range is a 400 naming it. ``page``: the request is a page's
+    (its event stream's ``?face=page``), whose person sees no route and no API document: the refusal names the
+    page's stream and says what the page offers (``PAGE_STREAM``)."""
+    route = "the page's event stream" if page else f"{request.method} {request.url.path}"
     try:
-        return queries.check(f"{request.method} {request.url.path}", params, request.query_params.multi_items())
+        return queries.check(route, params, request.query_params.multi_items())
     except queries.BadQuery as e:
-        raise HttpError(400, f"{e} (see /openapi.json)") from None
+        raise HttpError(400, f"{e}; {PAGE_STREAM}" if page else f"{e} (see /openapi.json)") from None
+
+
+PAGE_STREAM = "reload the page to follow the game again"
+"""What a page's person does when its event stream was asked for otherwise than the page asks (an address edited
+by hand, a 'since' the page never sends): reloading opens the stream as the page does, from the game as it stands."""
+
+
+def page_stream(request: Request) -> bool:
+    """Whether the request is a page's event stream: its query's ``face`` (``FACE_PARAM``), given only as 'page'."""
+    faces = request.query_params.getlist(FACE_PARAM)
+    return bool(faces) and all(FACES.get(f.strip().lower()) is PAGE_WORDS for f in faces)
 
 
 LONGEST = 4000
@@ -808,8 +822,11 @@ def streaming(query: tuple[Param, ...]) -> Callable[[Request], Any]:
             return error(408, f"the request body did not arrive within {BODY_WAIT:.0f} seconds; send it again")
         except ClientDisconnect:  # the client went away mid-body: nobody reads an answer
             return Response(status_code=400)
+        page = page_stream(request)  # told in the page's words: ?since=abc ended '(see /openapi.json)'
         try:
-            asked = read_query(request, query)
+            asked = read_query(request, query, page)
+            if raw.strip() and page:  # an EventSource sends no body
+                raise HttpError(400, f"the page's event stream takes no body; {PAGE_STREAM}")
             if raw.strip():  # 'since' sent in a body would be ignored: the client would be sent every event
                 raise HttpError(400, f"{request.method} {request.url.path} takes no body; send its parameters in the"
                                      " query")

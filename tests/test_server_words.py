@@ -379,6 +379,26 @@ def test_a_pages_event_stream_says_so_in_its_query_and_is_told_in_the_pages_word
         assert client.store_url not in error
 
 
+def test_a_pages_event_stream_asked_with_a_bad_query_is_refused_in_the_pages_words(client):
+    """The seat's and the spectators' pages follow the game through /events?face=page: a 'since' the page never
+    sends (an address edited by hand) was refused in the API's words, ending '(see /openapi.json)'; a page's person
+    is told what the page offers (reload it), with no route; a program calling the API is still shown its document."""
+    gid = new_duel(client)["game"]
+    for query, says in (("since=abc", "'since' must be a whole number from 0 to 2,147,483,647 in plain digits, not"
+                                      " 'abc'"),
+                        ("since=-5", "'since' must be a whole number from 0 to 2,147,483,647, not '-5'"),
+                        ("since=1&since=2", "the query gives 'since' more than once"),
+                        ("sinse=3", "the page's event stream has no parameter 'sinse' (did you mean 'since'?)")):
+        for url in (f"/api/games/{gid}/events?face=page&wait=0&{query}", f"/api/games/{gid}/events?{query}&face=page"):
+            said = on_page(client.get(url), 400, says)
+            assert said.endswith("; reload the page to follow the game again") and "openapi" not in said, said
+        refused(client.get(f"/api/games/{gid}/events?wait=0&{query}"), 400, "(see /openapi.json)")
+    said = on_page(client.request("GET", f"/api/games/{gid}/events?face=page&wait=0", content=b'{"since": 3}'), 400,
+                   "the page's event stream takes no body; reload the page")
+    refused(client.request("GET", f"/api/games/{gid}/events?wait=0", content=b'{"since": 3}'), 400,
+            f"GET /api/games/{gid}/events takes no body")
+
+
 def test_the_lobbys_form_is_refused_in_the_pages_words(client):
     """The lobby creates a game with the API's POST, saying it is a page: a refusal names the form's boxes, not the
     body's fields nor the API's document."""
