@@ -716,6 +716,20 @@ def position_problem(line: Line, expect: str, words: Words = CLI_WORDS, moves: I
     return problem
 
 
+KEPT = re.compile(r"(?s).+-undone-[0-9]+")
+"""The names undo gives the lines it keeps (``Service.kept_name``: ``main-undone-1``), and only those: a branch made
+by hand may not take one (``reserved_branch``), so that redo's 'kept as branch' names the line undo kept. A game
+imported from before may hold such a branch made by hand: it is imported as it is."""
+
+
+def reserved_branch(name: str) -> str | None:
+    """Why ``name`` may not be given to a new branch by hand: it is of the form undo names the lines it keeps."""
+    if not KEPT.fullmatch(name):
+        return None
+    return (f"branch name {name!r} is reserved: a name ending in '-undone-' and a number is the one undo gives a line"
+            " it keeps (as main-undone-1); choose another")
+
+
 UNDO_ANEW = "nothing was undone: look at the game as it stands and undo again if you still want to"
 """How a refused undo whose line moved since the position its caller saw ends (the server's ``expect`` of /undo,
 'agon undo --expect'): the same on every face, since what to look at again is the game itself, not a list of
@@ -1504,6 +1518,12 @@ class Service:
         back = self.store.back_from(game_id, tip, end.depth - env.depth + 1)
         return bool(back) and back[0].id == env.id
 
+    @staticmethod
+    def kept_name(branch: str, k: int) -> str:
+        """The name undo gives the ``k``-th line it keeps off ``branch`` (``main-undone-1``): acting after an undo
+        grows a new line, and the undone one keeps this name (``_undone_line``)."""
+        return f"{branch}-undone-{k}"
+
     def _undone_line(self, line: Line, tip: str, new_ids: set[str]) -> NewBranch | None:
         """Acting after an undo grows a new line; the undone one keeps a name so no line is ever hidden. The name
         is stored in the same transaction as the new events (``Store.append``'s ``keep``)."""
@@ -1512,9 +1532,9 @@ class Service:
             return None
         names = {b.name for b in branches}
         k = 1
-        while f"{line.branch.name}-undone-{k}" in names:
+        while self.kept_name(line.branch.name, k) in names:
             k += 1
-        return NewBranch(f"{line.branch.name}-undone-{k}", tip, line.branch.luck, line.branch.name)
+        return NewBranch(self.kept_name(line.branch.name, k), tip, line.branch.luck, line.branch.name)
 
     def _on_a_branch(self, game_id: str, node_id: str, branches: Sequence[BranchInfo]) -> bool:
         """Whether ``node_id`` is on the line of one of ``branches`` (its head or before it): such a node needs no
@@ -1772,7 +1792,8 @@ class Service:
         """Why there is nothing to redo on ``b``, in words: nothing was undone, it was all brought back, or a
         different entry left it (then which branch keeps it); and where the line goes on when another branch holds
         more of it, or which branch has an undo to redo."""
-        last = next((m for m in self.store.head_moves_newest_first(game.id, b.name) if m.reason != "switch"), None)
+        moves = (m for m in self.store.head_moves_newest_first(game.id, b.name) if m.reason != "switch")
+        last = next(moves, None)
         head = self.store.event(game.id, b.head_id)
         others = [o for o in self.store.branches(game.id) if o.name != b.name]
 
@@ -1781,7 +1802,8 @@ class Service:
             return node is not None and self._on_the_way(game.id, node, branch_head)
 
         def keeper(node_id: str | None) -> str | None:  # the undone line kept off b that holds node_id
-            kept = [o for o in others if o.parent_branch == b.name and o.name.startswith(f"{b.name}-undone-")
+            named = re.compile(re.escape(b.name) + r"-undone-[0-9]+")  # as undo names them: kept_name
+            kept = [o for o in others if o.parent_branch == b.name and named.fullmatch(o.name)
                     and on_line(node_id, o.head_id) and not on_line(o.head_id, b.head_id)]
             return max(kept, key=lambda o: o.created_at).name if kept else None
 
@@ -1793,7 +1815,11 @@ class Service:
                    f"nothing to redo: what was undone on branch {b.name!r} has been brought back (by redo, or by"
                    " entering the same moves again)")
         else:
-            kept = keeper(last.from_id) if last is not None and last.reason == "act" else None
+            # the last entry followed an undo (the moves before it are undos): the line that undo took back, to
+            # its tip, is kept; any other entry kept nothing ('main-undone-1' made by hand through the position the
+            # entry was made at was named, though nothing had been undone)
+            tip = _undone_tip_from(moves) if last is not None and last.reason == "act" else None
+            kept = keeper(tip) if tip is not None else None
             why = f"nothing to redo: nothing was undone on branch {b.name!r} since its last recorded event" + (
                 f" (the entry made after the last undo kept what it took back as branch {kept!r})" if kept else "")
         ahead = sorted(o.name for o in others if o.head_id != b.head_id and head is not None
@@ -1812,7 +1838,7 @@ class Service:
         At the head this is one row: its cost does not grow with the game. ``at`` reads the line to find it."""
         self.writable(game_ref)
         name = name_key(name)  # one form of each letter: the branch is found however its letters are typed
-        problem = branch_problem(name)
+        problem = branch_problem(name) or reserved_branch(name)
         if problem:
             raise ServiceError(problem)
         game, src_b = self._head(game_ref, from_branch)

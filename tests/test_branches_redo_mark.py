@@ -87,3 +87,54 @@ def test_the_head_moves_of_all_branches_are_read_in_one_query(agon, monkeypatch)
     got = rows(agon, gid)
     assert len(reads) == 1
     assert {name: bool(r["redo"]) for name, r in got.items()} == {"main": False, "a": True, "b": True, "c": True}
+
+
+RESERVED = ("is reserved: a name ending in '-undone-' and a number is the one undo gives a line it keeps (as"
+            " main-undone-1); choose another")
+
+
+def test_a_branch_made_by_hand_may_not_take_the_name_undo_gives_a_line_it_keeps(agon):
+    """A host who named a branch 'main-undone-1' (or 'main-undone-x', past the reserved names) made redo's 'kept as
+    branch' sentence name it, though nothing had been undone."""
+    gid = new_toy(agon)
+    agon("act", gid, "1")
+    for name in ("main-undone-1", "whatif-undone-12", "main-undone-007"):
+        refused = agon("branch", gid, name, ok=False)
+        assert refused.exit_code == 1 and refused.stderr == f"error: branch name {name!r} {RESERVED}\n", refused.stderr
+    assert set(rows(agon, gid)) == {"main"}  # nothing was made
+    agon("branch", gid, "main-undone-x")  # not a name undo gives: taken
+    agon("act", gid, "2")  # on main-undone-x, away from main
+    agon("switch", gid, "main")
+    agon("act", gid, "1")  # an entry on main, after no undo
+    said = agon("redo", gid, ok=False).stderr
+    assert said == "error: nothing to redo: nothing was undone on branch 'main' since its last recorded event\n", said
+    # an entry after an undo still names the line it kept, under the name undo gave it
+    agon("undo", gid)
+    agon("act", gid, "2")
+    assert "main-undone-1" in rows(agon, gid)
+    said = agon("redo", gid, ok=False).stderr
+    assert said.endswith("kept as branch 'main-undone-1'\n"), said
+
+
+def test_a_game_whose_branch_was_so_named_before_still_imports_and_redo_names_no_branch_for_it(agon, tmp_path):
+    """A game stored before the names were reserved may hold a branch 'main-undone-1' made by hand: its export is
+    imported as it is, and redo there names it only where undo kept it."""
+    gid = new_toy(agon)
+    agon("act", gid, "1")
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    try:
+        main = store.branch(gid, "main")
+        store.create_branch(gid, "main-undone-1", main.head_id, main.luck, "main")  # as a branch made before
+    finally:
+        store.close()
+    agon("switch", gid, "main-undone-1")
+    agon("act", gid, "2")
+    agon("switch", gid, "main")
+    agon("act", gid, "1")
+    agon("export", gid, "-o", "old.jsonl")
+    out = agon("--db", str(tmp_path / "other.db"), "import", "old.jsonl").stdout
+    assert gid in out
+    other = json.loads(agon("--db", str(tmp_path / "other.db"), "branches", gid, "--json").stdout)
+    assert {r["name"] for r in other} == {"main", "main-undone-1"}
+    said = agon("--db", str(tmp_path / "other.db"), "redo", gid, ok=False).stderr
+    assert said == "error: nothing to redo: nothing was undone on branch 'main' since its last recorded event\n", said
