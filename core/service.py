@@ -54,6 +54,7 @@ from agon.core.engine import (
 from agon.core.names import (
     MAX_TITLE,
     branch_problem,
+    derived_branch,
     name_key,
     name_problem,
     new_title_problem,
@@ -1521,8 +1522,16 @@ class Service:
     @staticmethod
     def kept_name(branch: str, k: int) -> str:
         """The name undo gives the ``k``-th line it keeps off ``branch`` (``main-undone-1``): acting after an undo
-        grows a new line, and the undone one keeps this name (``_undone_line``)."""
-        return f"{branch}-undone-{k}"
+        grows a new line, and the undone one keeps this name (``_undone_line``). Always one a branch may have
+        (``derived_branch``): off a branch of the longest name it was longer, and the game's export could not be
+        imported."""
+        return derived_branch(branch, f"undone-{k}")
+
+    @classmethod
+    def kept_by_undo(cls, name: str, branch: str) -> bool:
+        """Whether ``name`` is one that undo gives a line it keeps off ``branch`` (``kept_name``)."""
+        m = re.search(r"-undone-([0-9]+)$", name)
+        return m is not None and name == cls.kept_name(branch, int(m[1]))
 
     def _undone_line(self, line: Line, tip: str, new_ids: set[str]) -> NewBranch | None:
         """Acting after an undo grows a new line; the undone one keeps a name so no line is ever hidden. The name
@@ -1802,8 +1811,7 @@ class Service:
             return node is not None and self._on_the_way(game.id, node, branch_head)
 
         def keeper(node_id: str | None) -> str | None:  # the undone line kept off b that holds node_id
-            named = re.compile(re.escape(b.name) + r"-undone-[0-9]+")  # as undo names them: kept_name
-            kept = [o for o in others if o.parent_branch == b.name and named.fullmatch(o.name)
+            kept = [o for o in others if o.parent_branch == b.name and self.kept_by_undo(o.name, b.name)
                     and on_line(node_id, o.head_id) and not on_line(o.head_id, b.head_id)]
             return max(kept, key=lambda o: o.created_at).name if kept else None
 

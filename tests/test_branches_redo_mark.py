@@ -138,3 +138,23 @@ def test_a_game_whose_branch_was_so_named_before_still_imports_and_redo_names_no
     assert {r["name"] for r in other} == {"main", "main-undone-1"}
     said = agon("--db", str(tmp_path / "other.db"), "redo", gid, ok=False).stderr
     assert said == "error: nothing to redo: nothing was undone on branch 'main' since its last recorded event\n", said
+
+
+def test_the_line_undo_keeps_off_a_branch_of_the_longest_name_is_named_within_the_limit(agon, tmp_path):
+    """A branch name has at most 100 characters: the line an undo kept off a branch of 100 was named with 109, and
+    the game's export was refused by 'agon import' ("the file's branch name ... is 109 characters long")."""
+    gid = json.loads(agon("new", "pergamemnon", "--player", "ann", "--player", "bob", "--seed", "3",
+                          "--json").stdout)["id"]
+    long = "b" * 100
+    agon("branch", gid, long)
+    agon("act", gid, "1")
+    agon("act", gid, "1")
+    agon("undo", gid)
+    agon("act", gid, "2")  # a different entry: the undone line is kept
+    kept = "b" * 91 + "-undone-1"
+    assert set(rows(agon, gid)) == {"main", long, kept}
+    said = agon("redo", gid, ok=False).stderr
+    assert said.endswith(f"kept what it took back as branch {kept!r})\n"), said
+    agon("export", gid, "-o", "long.jsonl")
+    out = agon("--db", str(tmp_path / "other.db"), "import", "long.jsonl").stdout
+    assert f"Imported game {gid}: 10 events, 3 branches" in out, out
