@@ -77,8 +77,8 @@ def log(
         "--as", help="One player's own record: also what only this player saw (their cards by name).")] = None,
     full: Annotated[bool, typer.Option(
         "--full", help="Everything, hidden cards and all (for analysis after the game, not for a player).")] = False,
-    public: Annotated[bool, typer.Option("--public", help="What every player sees (the default, said"
-                                         " outright).")] = False,
+    public: Annotated[bool, typer.Option("--public", help="What every player sees: the default here,"
+                                         " taken as `agon state`, `replay` and `view` take it.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """The events of a line, numbered, each told in an English sentence.
