@@ -97,7 +97,8 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
     actors = (a.envelopes[first["n"]].actor, b.envelopes[first["n"]].actor) if first else None
     return {
         "game": a.game.id,
-        "viewer": viewer,
+        "viewer": viewer or None,  # as `agon state --json`'s "as": None for everything and for what all see
+        "public": viewer == PUBLIC,
         "fork": fork,
         "fork_text": text_a[fork],
         "after_fork": after,

@@ -111,3 +111,12 @@ def test_other_copies_of_the_same_cards_read_alike_in_full_and_are_marked_so(ago
     assert "None" not in out and {"differs,", "though", "reads", "alike"} <= set(out.split())
     as_bruno = json.loads(agon("compare", game, "main", "other", "--as", "Bruno", "--json").stdout)["after_fork"][0]
     assert as_bruno["hidden_difference"] and as_bruno["reads_alike"]
+
+
+def test_compare_public_json_says_public_as_state_does(agon, reseeded):
+    data = json.loads(agon("compare", reseeded, "main", "whatif", "--public", "--json").stdout)
+    state = json.loads(agon("state", reseeded, "--public", "--json").stdout)
+    assert data["viewer"] is None and data["public"] is True
+    assert state["as"] is None and state["public"] is True
+    full = json.loads(agon("compare", reseeded, "main", "whatif", "--json").stdout)
+    assert full["viewer"] is None and full["public"] is False
