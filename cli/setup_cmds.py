@@ -1,6 +1,7 @@
-"""Commands that set games up: rulesets, cards, schema, new, games, where, demo."""
+"""Commands that set games up: rulesets, cards, schema, new, games, where, links, demo."""
 
 import json
+import re
 import shlex
 import sys
 import tomllib
@@ -333,6 +334,66 @@ def where(as_json: JsonOpt = False) -> None:
         print_json({"db": without_password(db_url())})
     else:
         console.print(without_password(db_url()), markup=False)
+
+
+def _base(value: str) -> str:
+    """``links --base``: the address players open the server at (``http://HOST:PORT`` or ``https://...``)."""
+    text = str(value).strip().rstrip("/")
+    if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", text):
+        raise typer.BadParameter(f"{str(value)!r} is no address of a server; give the one players open, e.g."
+                                 " http://192.168.1.20:8000 or https://games.example.org")
+    return text
+
+
+@app.command(epilog=examples("agon links 2f21", "agon links 2f21 --seat Ana --base https://games.example.org"))
+@friendly
+def links(
+    game: Annotated[str, typer.Argument(help="The game (id or unique prefix).")],
+    seat: Annotated[list[str] | None, typer.Option("--seat", help="Only this seat: a player's name, or 'host'"
+                                                   " (repeat); the others keep their links.")] = None,
+    base: Annotated[str | None, typer.Option(help="The server's address as players open it, put before each"
+                                             " link (default: the links are paths).", parser=_base)] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Give a game new seat links for `agon serve`: one per person's seat and one for the host. For a game made by
+    `agon new` or `agon import`, which has none, or to replace a link that was lost or seen by someone else: a link
+    given before for the same seat no longer opens it."""
+    from agon.core import seats
+
+    svc = service()
+    svc.writable(game)
+    line = svc.load(game)
+    people = [p.name for p in line.created.players if not p.bot]
+    only = None
+    if seat:
+        only = set()
+        for name in seat:
+            if name.strip().lower() == "host":
+                only.add(seats.HOST)
+                continue
+            found = line.player(name)
+            if found not in people:
+                raise Fail(f"{found} is a bot's seat, which no link opens; give a person's seat"
+                           f" ({', '.join(people) or 'this game has none'}) or 'host'")
+            only.add(found)
+    tokens = seats.issue(svc, line.game.id, only)
+    prefix = base or ""
+    rows = [("host" if s == seats.HOST else s, f"{prefix}/games/{line.game.id}/seat#token={t}")
+            for s, t in sorted(tokens.items(), key=lambda st: st[0] == seats.HOST)]
+    if as_json:
+        print_json({"game": line.game.id, "links": dict(rows), "spectate": f"{prefix}/games/{line.game.id}/watch"})
+        return
+    before = "" if only is None else " (the other seats keep theirs)"
+    console.print(f"New links for game {line.game.id} ({line.ruleset.title}; {line.status()}): a link given before"
+                  f" for these seats no longer opens them{before}. Give each link to its player only:",
+                  markup=False, soft_wrap=True)
+    width = max(len(s) for s, _ in rows)
+    for s, link in rows:
+        console.print(f"  {s.ljust(width)}  {link}", markup=False, soft_wrap=True)
+    console.print(f"Spectators: {prefix}/games/{line.game.id}/watch", markup=False, soft_wrap=True)
+    if not base:
+        console.print("Put the server's address before each (e.g. http://127.0.0.1:8000), or give it with --base.",
+                      markup=False)
 
 
 def _program() -> str:

@@ -15,6 +15,7 @@ any time.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Collection
 from typing import Any
 
 from agon.core.autoplay import CHANCE_ACTOR
@@ -35,12 +36,13 @@ class UndoRefused(ServiceError):
     """An undo the policy does not allow this seat (the server answers 403: the host's token would be allowed)."""
 
 
-def issue(service: Service, game_id: str) -> dict[str, str]:
+def issue(service: Service, game_id: str, only: Collection[str] | None = None) -> dict[str, str]:
     """New tokens for every person's seat of ``game_id`` and its host (seat -> token; bots get none). Issuing
-    again replaces the old tokens."""
+    again replaces the old tokens. ``only``: those seats alone (players' names as the game stores them, or
+    ``HOST``); the other seats keep theirs."""
     line = service.load(game_id)
     people = [p.name for p in line.created.players if not p.bot]
-    tokens = {seat: secrets.token_urlsafe(32) for seat in [*people, HOST]}
+    tokens = {seat: secrets.token_urlsafe(32) for seat in [*people, HOST] if only is None or seat in only}
     table.put(service.store, line.game.id, tokens)
     return tokens
 

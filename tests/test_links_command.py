@@ -1,0 +1,76 @@
+"""`agon links GAME`: seat links for a game the server did not create, or new ones for a link lost or seen by
+someone else. Before, only `POST /api/games` (and an import over HTTP) gave links: a game a club's keeper made with
+`agon new` or brought in with `agon import` could be watched on the server and never played, and a player who lost
+their link, or whose link was seen by another, could not be given a new one."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from starlette.testclient import TestClient
+
+from agon.server.app import create_app
+
+
+@pytest.fixture
+def game(agon):
+    """A Peloponnes game made on the command line: two people and a bot."""
+    out = agon("new", "peloponnes", "--player", "Ana", "--player", "Bo", "--bot", "Cy:greedy", "--seed", "4").output
+    return out.splitlines()[0]
+
+
+@pytest.fixture
+def server(tmp_path):
+    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", max_body=64 * 1024, poll=0.05)
+    with TestClient(app) as c:
+        yield c
+    app.state.service.store.close()
+
+
+def tokens_of(output: str) -> dict[str, str]:
+    """seat -> token, from the lines `agon links` prints."""
+    return {m[1]: m[2] for m in re.finditer(r"^  (\S+) +\S*/games/\w+/seat#token=(\S+)$", output, re.M)}
+
+
+def test_a_game_made_on_the_command_line_gets_links_that_open_its_seats(agon, game, server):
+    out = agon("links", game, "--base", "http://127.0.0.1:8000/").output
+    assert f"http://127.0.0.1:8000/games/{game}/seat#token=" in out
+    assert f"Spectators: http://127.0.0.1:8000/games/{game}/watch" in out
+    tokens = tokens_of(out)
+    assert set(tokens) == {"Ana", "Bo", "host"}  # no link for the bot's seat
+    ana = server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {tokens['Ana']}"}).json()
+    assert ana["you"] == "Ana" and isinstance(ana["view"]["players"]["Ana"]["hand"], dict)  # her own coin cards
+    assert ana["view"]["players"]["Bo"].get("hand") in (None, "hidden")  # and not Bo's
+    host = server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {tokens['host']}"}).json()
+    assert host["you"] == "host"
+
+
+def test_a_new_link_for_one_seat_replaces_that_seats_link_alone(agon, game, server):
+    first = tokens_of(agon("links", game).output)
+    out = agon("links", game, "--seat", "ana").output  # a player's name in any case
+    assert "the other seats keep theirs" in out
+    again = tokens_of(out)
+    assert set(again) == {"Ana"} and again["Ana"] != first["Ana"]
+    old = server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {first['Ana']}"})
+    assert old.status_code == 403  # the lost (or seen) link no longer opens Ana's seat
+    assert server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {again['Ana']}"}).json()["you"] == "Ana"
+    bo = server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {first['Bo']}"}).json()
+    assert bo["you"] == "Bo"  # Bo's link still opens his seat
+
+
+def test_links_json_and_refusals(agon, game, server):
+    data = json.loads(agon("links", game, "--seat", "host", "--json").output)
+    assert data["game"] == game and list(data["links"]) == ["host"]
+    assert data["links"]["host"].startswith(f"/games/{game}/seat#token=")
+    r = agon("links", game, "--seat", "Cy", ok=False)
+    assert r.exit_code == 1
+    said = "error: Cy is a bot's seat, which no link opens; give a person's seat (Ana, Bo) or 'host'"
+    assert r.stderr.strip() == said
+    r = agon("links", game, "--seat", "Zed", ok=False)
+    assert r.exit_code == 1 and r.stderr.strip() == "error: no player 'Zed' in this game; its players: Ana, Bo, Cy"
+    r = agon("links", game, "--base", "ftp://club", ok=False)
+    assert r.exit_code == 2 and "'ftp://club' is no address of a server" in r.stderr
+    token = data["links"]["host"].split("token=")[1]
+    assert server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {token}"}).json()["you"] == "host"
