@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import select
+import shlex
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -421,6 +422,10 @@ def unavailable(e: BaseException, url: str, *, opening: bool = False, writing: b
                                  r" configuration parameter|invalid value for parameter", low):
             # an option of the URL libpq or the server refuses: the same every time, so no server check will do
             return Unavailable(f"cannot connect to the store {where}: {text}", f"; correct the URL: {PG_OPTIONS}")
+        missing = re.search(r'\b(database|role) "([^"]+)" does not exist', text)
+        if opening and missing:  # a new club's server: agon makes its tables, not the database or the user
+            return Unavailable(f"cannot connect to the store {where}: {text}",
+                               f"; {_make_it(url, *missing.groups())}, or correct the URL")
         if opening:
             return Unavailable(f"cannot connect to the store {where}: {text}", "; check its server and the URL")
         what, then = "does not answer{cause}", "; nothing was recorded: retry the {asking} later"
@@ -437,6 +442,19 @@ def unavailable(e: BaseException, url: str, *, opening: bool = False, writing: b
         return Unavailable(f"cannot open database {where}: it {what.format(cause=f' ({text})')}",
                            then.replace("{asking}", "command"))
     return Unavailable("", "{store} " + what + then, store=where, cause=text, game="GAME")  # no game known here
+
+
+def _make_it(url: str, kind: str, name: str) -> str:
+    """How to make the PostgreSQL database or user (``kind``: 'database' or 'role') named ``name`` that the server
+    at ``url`` does not have: the command PostgreSQL ships for it, run as its superuser, on the URL's server (a
+    database owned by the URL's user)."""
+    u = sa.engine.make_url(url)
+    where = "".join(f" -{flag} {shlex.quote(str(v))}" for flag, v in (("h", u.host), ("p", u.port)) if v)
+    if kind == "role":
+        return f"make the user once, as PostgreSQL's superuser: `createuser{where} -U postgres {shlex.quote(name)}`"
+    owner = f" -O {shlex.quote(u.username)}" if u.username and u.username != "postgres" else ""
+    return (f"make the database once, as PostgreSQL's superuser (agon makes its tables in it):"
+            f" `createdb{where} -U postgres{owner} {shlex.quote(name)}`")
 
 
 def psycopg_lost() -> tuple[type[Exception], ...]:
