@@ -180,7 +180,10 @@ def import_(
         raise Fail("standard input (-) is read alone; give it as the only FILE, or give files only")
     for file in files:
         if str(file) != "-":
-            input_file(file, "game file", hint)
+            # a folder 'agon export -o FOLDER' wrote: its files are what to give
+            base = str(file).rstrip("/")
+            folder = f" (every game in it: {cited('import ' + (shlex.quote(base) if base else '') + '/*.jsonl')})"
+            input_file(file, "game file", hint + (folder if file.is_dir() else ""))
     if trust is not None:
         input_file(trust, "public key file", "; `agon keygen FILE` writes FILE.pub")
     from agon.core import signing
