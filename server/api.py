@@ -877,9 +877,14 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
     viewer = viewer_of(seat)
     game_id = line.game.id
     follow = branch  # None: the game's current branch, whichever it is
+    token = token_of(request)
 
     def batch(ln: Line, after: int, last_id: str | None) -> tuple[str, str | None, int]:
-        """What changed on ``ln`` since the client's event #after (whose id is ``last_id``, when known)."""
+        """What changed on ``ln`` since the client's event #after (whose id is ``last_id``, when known). A seat's
+        token is asked about again first: one replaced since the stream opened (``agon links``: a link lost, or seen
+        by someone else) ends the stream with its refusal, so a stream held open tells nothing more of the seat."""
+        if seat is not None:
+            seats.seat_of(svc, game_id, token)  # WrongToken once the seat's link was replaced
         grows = last_id is None or ln.since(last_id) is not None
         out = []
         if grows:
