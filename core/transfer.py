@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC
 from itertools import chain
@@ -397,19 +397,24 @@ def _continues(stored: list, given: list, what: str, game_id: str) -> list:
     return given[len(stored):]
 
 
-def _moves_after(stored: list[HeadMove], given: list[HeadMove], game_id: str) -> tuple[list[HeadMove], int]:
+def _moves_after(stored: list[HeadMove], given: list[HeadMove], game_id: str,
+                 depths: Callable[[], tuple[Mapping[str, int], Mapping[str, int]]] = lambda: ({}, {}),
+                 ) -> tuple[list[HeadMove], int]:
     """What the file's head history ``given`` adds to the stored one, and how many of its switches the store
     lacks and does not take. Switches are left out of the comparison: a switch moves no head, it only changes
     which branch is current, so each store may have switched on its own. Their other moves must agree as far as
     both go, else the import is refused; when the file has more of them, everything after the part both share is
     added, its switches with it (so a store that only ever received holds the sender's game exactly); a file
-    newer only by switches adds nothing, and says it passed them over."""
+    newer only by switches adds nothing, and says it passed them over. ``depths``: (the stored game's, the
+    file's) event numbers by event id, asked for only to tell a refusal where each move led."""
     mine = [m for m in stored if m.reason != "switch"]
     theirs = [(i, m) for i, m in enumerate(given) if m.reason != "switch"]
     for (i, m), s in zip(theirs, mine, strict=False):
         if m != s:
-            raise _fail(f"the file contradicts stored game {game_id}: its head move #{i + 1} ({_told(m)}) differs"
-                        f" from the stored one ({_told(s)}), switches between branches aside: the two went on"
+            at_stored, at_file = depths()
+            raise _fail(f"the file contradicts stored game {game_id}: its head move #{i + 1} ({_told(m, at_file)})"
+                        f" differs from the stored one ({_told(s, at_stored)}), switches between branches aside:"
+                        " the two went on"
                         " apart, so the file is of another history of this game; import it into another store"
                         " (--db) to keep both")
     held = set(stored)  # a switch the store already took from an earlier file of the sender's
@@ -418,11 +423,15 @@ def _moves_after(stored: list[HeadMove], given: list[HeadMove], game_id: str) ->
     return [m for m in given[start:] if m.reason != "switch" or m not in held], passed
 
 
-def _told(m: HeadMove) -> str:
-    """A head move in words, for a refusal: "an undo on branch 'main', 2026-01-02 10:11:12 UTC"."""
+def _told(m: HeadMove, depths: Mapping[str, int]) -> str:
+    """A head move in words, for a refusal: "an undo on branch 'main', 2026-01-02 10:11:12 UTC, to event #7
+    (3f2a1b4c)": where it led (``depths``: event numbers by event id), so that two moves made in the same second
+    on the same branch, one decision here and another there, do not read alike."""
     what = f"the start of branch {m.branch!r}" if m.reason == "branch" else (
         f"{_MOVES.get(m.reason, repr(m.reason))} on branch {m.branch!r}")
-    return f"{what}, {m.at.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC"
+    depth = depths.get(m.to_id)
+    to = f"event #{depth} ({m.to_id[:8]})" if depth is not None else f"event {m.to_id[:8]}"
+    return f"{what}, {m.at.astimezone(UTC):%Y-%m-%d %H:%M:%S} UTC, to {to}"
 
 
 _MOVES = {"create": "the creation", "act": "an act", "reenter": "undone moves played again", "undo": "an undo",
@@ -440,7 +449,8 @@ def _extend(svc: Service, stored: GameInfo, doc: Document, branches: list[Branch
         raise _fail(f"stored game {gid} was made from a file of one line (an export with --branch), so its head"
                     " history is not the whole game's, which cannot be added to it; import the whole file into"
                     " another store (--db), or each branch's one-line file into this one")
-    new_moves, passed = _moves_after(s_moves, moves, gid)
+    new_moves, passed = _moves_after(s_moves, moves, gid, lambda: (
+        {node: depth for node, (_, depth) in store.nodes(gid).items()}, {e.id: e.depth for e in doc.events}))
     new_notes = _continues(store.notes(gid), notes, "note", gid)
     s_branches = {b.name: b for b in store.branches(gid)}
     for b in branches:
