@@ -41,8 +41,8 @@ def test_a_stream_opened_with_a_replaced_link_tells_nothing_more(client):
                     kind = line[7:]
                 elif line.startswith("data: "):
                     told.append((kind, json.loads(line[6:])))
-        assert told == [("error", {"error": "this token opens no seat of this game; use the link you were given"
-                                            " when the game was created"})]
+        assert told == [("error", {"error": "this token opens no seat of this game; use the newest link you were"
+                                            " given for it (a link given later replaces the one before)"})]
         # every request with the old link is refused as before; Bo's link, not replaced, still opens his seat
         assert client.get(f"/api/games/{gid}", headers=bearer(old["Ana"])).status_code == 403
         assert client.get(f"/api/games/{gid}/events?wait=0", headers=bearer(old["Ana"])).status_code == 403

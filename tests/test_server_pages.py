@@ -832,8 +832,8 @@ def test_another_seats_link_opened_in_the_same_tab_shows_that_seat(browser, serv
         page.wait_for_function("document.getElementById('you').textContent === 'You play Bo.'")
         page.goto(f"{base}/games/{created['game']}/seat#token=not-a-token")
         page.wait_for_function("document.getElementById('error').textContent.length > 0")
-        assert page.inner_text("#error") == ("this token opens no seat of this game; use the link you were given"
-                                             " when the game was created")
+        assert page.inner_text("#error") == ("this token opens no seat of this game; use the newest link you were"
+                                             " given for it (a link given later replaces the one before)")
         assert "Bo" not in page.inner_text("#you")
         assert not errors, errors
     finally:
