@@ -68,8 +68,12 @@ def import_new(service: Service, data: bytes) -> str:
     file = read_export(data)  # read and judged once, the rules replayed, before the store is asked
     stored = service.store.game_by_root(file.events[0].id)
     if stored is not None:
+        # a game made or imported at the command line has no links until its keeper gives them ('agon links')
+        opens = ("its host's link opens it" if HOST in table.seats(service.store, stored.id) else
+                 "it has no seat links yet (it was made or imported where the games are kept): ask whoever keeps"
+                 " the games for them")
         raise AlreadyStored(f"game {stored.id} is already on this server (the same first event); nothing was"
-                            " imported: its host's link opens it")
+                            f" imported: {opens}")
     return import_file(service, file).game_id
 
 

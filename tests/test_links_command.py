@@ -74,3 +74,19 @@ def test_links_json_and_refusals(agon, game, server):
     assert r.exit_code == 2 and "'ftp://club' is no address of a server" in r.stderr
     token = data["links"]["host"].split("token=")[1]
     assert server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {token}"}).json()["you"] == "host"
+
+
+def test_an_import_over_http_of_a_game_with_no_links_says_whom_to_ask(agon, game, server):
+    """A game made on the command line has no host's link: the refusal of its file over HTTP said 'its host's link
+    opens it', a link nobody had. It now says the game has none yet; once `agon links` gave them, it names the
+    host's link again."""
+    agon("export", game, "-o", "g.jsonl")
+    data = open("g.jsonl", "rb").read()
+    r = server.post("/api/import", content=data)
+    assert r.status_code == 409
+    assert r.json()["error"] == (f"game {game} is already on this server (the same first event); nothing was imported:"
+                                 " it has no seat links yet (it was made or imported where the games are kept): ask"
+                                 " whoever keeps the games for them")
+    agon("links", game)
+    r = server.post("/api/import", content=data)
+    assert r.status_code == 409 and r.json()["error"].endswith("nothing was imported: its host's link opens it")
