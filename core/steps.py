@@ -597,16 +597,9 @@ def begins(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> bo
         taken, now = _walk(ruleset, state, head, chosen)
     except entry.EntryError:
         return False
-    while isinstance(now, Question):
-        if entry.reachable(last, [*now.values, *now.accepts], now.named):
-            return True
-        if last.isascii() and last.isdigit() and len(last) < 10 and 1 <= int(last) <= len(now.values):
-            return True
-        if len(now.choices) != 1:
-            return False
-        taken = taken + (answer(now, now.values[0]),)
-        now = ask(ruleset, state, taken)
-    return False
+    return any(entry.reachable(last, [*q.values, *q.accepts], q.named)
+               or last.isascii() and last.isdigit() and len(last) < 10 and 1 <= int(last) <= len(q.values)
+               for q in _through_forced(ruleset, state, taken, now))
 
 
 def digits_begin_a_value(ruleset: Ruleset, state: State, digits: str) -> bool:
@@ -618,16 +611,20 @@ def digits_begin_a_value(ruleset: Ruleset, state: State, digits: str) -> bool:
         now = ask(ruleset, state)
     except entry.EntryError:
         return False
-    taken: Chosen = ()
+    return any(v.startswith(digits) for q in _through_forced(ruleset, state, (), now)
+               for v in (*q.values, *q.accepts) if not v.isdigit())
+
+
+def _through_forced(ruleset: Ruleset, state: State, taken: Chosen, now: Question | Event) -> Iterator[Question]:
+    """The step ``now`` asks after ``taken`` and, while a step has one possible answer (filled in by itself, never
+    shown), the step after it: where a word typed now may still name a value (``begins``,
+    ``digits_begin_a_value``). Ends at the first step with several answers, or at the finished decision."""
     while isinstance(now, Question):
-        values = [v for v in (*now.values, *now.accepts) if not v.isdigit()]
-        if any(v.startswith(digits) for v in values):
-            return True
+        yield now
         if len(now.choices) != 1:
-            return False
+            return
         taken = taken + (answer(now, now.values[0]),)
         now = ask(ruleset, state, taken)
-    return False
 
 
 def continues(question: Question, chosen: Chosen) -> bool:
