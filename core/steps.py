@@ -211,13 +211,19 @@ def _kind_words(ruleset: Ruleset, state: State, legal: list[Event], tag: str) ->
 def _first_steps(ruleset: Ruleset, state: State, word: str) -> Iterator[tuple[str, Question | Event]]:
     """Each legal kind of decision (its label) and its first real step for ``word``: the first step with several
     answers, or one that ``word`` names."""
+    for kind, _, now in _first_steps_after(ruleset, state, word):
+        yield kind, now
+
+
+def _first_steps_after(ruleset: Ruleset, state: State, word: str) -> Iterator[tuple[str, Chosen, Question | Event]]:
+    """``_first_steps``, each with the steps taken before it (the kind, and the steps with one answer)."""
     for tag in dict.fromkeys(tag_of(ev) for ev in _legal(ruleset, state)):
         chosen: Chosen = ((TYPE, tag_label(tag)),)
         now = ask(ruleset, state, chosen)
         while _forced_step(now) and not _names(now, word):
             chosen = chosen + (answer(now, now.values[0]),)
             now = ask(ruleset, state, chosen)
-        yield tag_label(tag), now
+        yield tag_label(tag), chosen, now
 
 
 def _kind_named(ruleset: Ruleset, state: State, word: str) -> str | None:
@@ -242,6 +248,85 @@ def _kind_doubt(ruleset: Ruleset, state: State, word: str) -> str | None:
             except entry.EntryError as e:
                 found.append(str(e))
     return found[0] if len(found) == 1 else None
+
+
+def _kind_of(ruleset: Ruleset, state: State, chosen: Chosen) -> tuple[str, Chosen]:
+    """The kind of decision that ``chosen`` builds (the last kind typed, else the usual one) and its own steps."""
+    tags = list(dict.fromkeys(tag_of(ev) for ev in _legal(ruleset, state)))
+    typed = [i for i, (f, _) in enumerate(chosen) if f == TYPE]
+    tag = next((t for t in tags if typed and tag_label(t) == chosen[typed[-1]][1]), tags[0] if tags else "")
+    own = chosen[typed[-1] + 1:] if typed else chosen
+    return tag, tuple((f, v) for f, v in own if f not in (TYPE, OPTION))
+
+
+def _barred(ruleset: Ruleset, state: State, chosen: Chosen, field: str, offered: Sequence[str],
+            word: str) -> str | None:
+    """Why the rules bar the value ``word`` names for ``field`` after ``chosen``, when it names no value ``offered``
+    there but one that the ruleset's optional ``barred_values(state, tag, chosen, field)`` bars (a Peloponnes card
+    the hand cannot pay, a Perikles candidate's position already taken): its one line naming the rule, else
+    ``None``. The hook gives tiers of {value: why}, nearest at hand first (the cards on the table, then those of
+    other rounds): the word is read against the step's own values and each tier in turn, so ``pal`` is the
+    Palisade on the table, not also the Palace of a later era. Only what the deciding player may know is said."""
+    hook = getattr(ruleset, "barred_values", None)
+    t = word.strip()
+    if hook is None or field in (TYPE, OPTION) or not t or (t.isascii() and t.isdigit()):
+        return None
+    tag, own = _kind_of(ruleset, state, chosen)
+    names = _value_names(ruleset, state)
+    pool = list(offered)
+    for tier in hook(state, tag, own, field):
+        barred = {v: why for v, why in tier.items() if v not in offered}
+        pool += barred
+        found = entry.matches(t, pool, names)
+        if len(found) == 1 and found[0] in barred:
+            return barred[found[0]]
+        if found:
+            return None  # a value offered, or several: the step says so itself
+    return None
+
+
+def _barred_at(ruleset: Ruleset, state: State, chosen: Chosen, question: Question, word: str) -> str | None:
+    """``_barred`` at ``question``, asked after ``chosen``, in the step's own words: its question, then why. At a
+    short list of whole decisions, the fields whose words it takes (``cand arg ana a``), each in its own words."""
+    if question.field != OPTION:
+        why = _barred(ruleset, state, chosen, question.field, [*question.values, *question.accepts], word)
+        return None if why is None else f"{question.prompt}: {why}"
+    tag, _ = _kind_of(ruleset, state, chosen)
+    for field in dict.fromkeys(f for _, f in question.other):
+        why = _barred(ruleset, state, chosen, field, [v for v, f in question.other if f == field], word)
+        if why is not None:
+            return f"{_prompt(ruleset, tag, field)}: {why}"
+    return None
+
+
+def _barred_first(ruleset: Ruleset, state: State, word: str) -> entry.EntryError | None:
+    """Where the kinds of decision are asked, why ``word`` is none of them when it names a value the rules bar at
+    one kind's first real step (a Peloponnes power card the hand cannot pay, where a pass is listed first): the
+    refusal, naming what that step offers and the other kinds."""
+    for kind, chosen, now in _first_steps_after(ruleset, state, word):
+        others = ", ".join(tag_label(t) for t in dict.fromkeys(tag_of(ev) for ev in _legal(ruleset, state))
+                           if tag_label(t) != kind)
+        if isinstance(now, Question) and (head := _barred_at(ruleset, state, chosen, now, word)) is not None:
+            return _refused(now, head + (f" (or another kind of decision: {others})" if others else ""))
+        if not isinstance(now, Question) and (head := _barred_settled(ruleset, state, chosen, now, word)):
+            # the kind is one decision, settled without a step: name it, and the other kinds
+            return entry.EntryError(f"{head}; possible: {kind} ({option_text(ruleset, state, now).rstrip('.')})"
+                                    + (f", or another kind of decision: {others}" if others else ""))
+    return None
+
+
+def _barred_settled(ruleset: Ruleset, state: State, chosen: Chosen, event: Event, word: str) -> str | None:
+    """Why ``word``, typed after the words that settled ``event``, names a value the rules bar for a field no step
+    asked (filled in once one decision remained: Sparta's free position B, where A is taken)."""
+    tag, own = _kind_of(ruleset, state, chosen)
+    taken = {f for f, _ in own}
+    for f, v in msgspec.to_builtins(event).items():
+        if f == TYPE or f in taken or isinstance(v, dict | list):
+            continue
+        why = _barred(ruleset, state, chosen, f, [key(v)], word)
+        if why is not None:
+            return f"{_prompt(ruleset, tag, f)}: {why}"
+    return None
 
 
 def _forced(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chosen: Chosen) -> bool:
@@ -455,11 +540,13 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
         if not isinstance(now, Question) and (field := _settled_field(ruleset, state, now, chosen, named, w)):
             named.add(field)  # the value a field was left with once one decision remained, typed anyway
             continue
+        passed: list[tuple[Chosen, Question]] = []  # the steps with one answer this word let fill themselves in
         if _forced_step(now):
             past, ahead = forward(ruleset, state, chosen, now)
             if isinstance(ahead, Question) and _names(ahead, w):  # the step asked names it: read there
                 chosen, now = past, ahead
         while _forced_step(now) and not _names(now, w):
+            passed.append((chosen, now))
             chosen = chosen + (answer(now, now.values[0]),)
             now = ask(ruleset, state, chosen)
         if isinstance(now, Question) and now.field == TYPE and not _names(now, w) \
@@ -467,22 +554,47 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
             chosen = chosen + ((TYPE, kind),)
             now = ask(ruleset, state, chosen)
             while _forced_step(now) and not _names(now, w):
+                passed.append((chosen, now))
                 chosen = chosen + (answer(now, now.values[0]),)
                 now = ask(ruleset, state, chosen)
         elif isinstance(now, Question) and now.field == TYPE and not _names(now, w) \
                 and (doubt := _kind_doubt(ruleset, state, w)) is not None:
             raise entry.EntryError(doubt)  # the word begins several answers of a kind's first step: say which
+        elif isinstance(now, Question) and now.field == TYPE and not _names(now, w) \
+                and (barred := _barred_first(ruleset, state, w)) is not None:
+            raise barred  # a value the rules bar at a kind's first step: say which rule
         if not isinstance(now, Question):
+            read = option_text(ruleset, state, now).rstrip('.')
+            why = _barred_settled(ruleset, state, chosen, now, w) or (
+                (at_passed := _barred_passed(ruleset, state, passed, w)) and at_passed[1])
+            if why:
+                raise entry.EntryError(f"{why}; the words before {entry.quoted(w)} already read as: {read}; leave it"
+                                       " out")
             raise entry.EntryError(f"the decision is complete before {entry.quoted(w)} (the words before it read as:"
-                                   f" {option_text(ruleset, state, now).rstrip('.')}); leave it out")
+                                   f" {read}); leave it out")
         joined = _items_typed_apart(now, words[at:])
         if joined is not None:
             value, skip = joined[0], joined[1] - 1
         else:
+            if not _names(now, w):  # a value the rules bar here: say which rule, not "none of the answers"
+                if (head := _barred_at(ruleset, state, chosen, now, w)) is not None:
+                    raise _refused(now, head)
+                if (at_passed := _barred_passed(ruleset, state, passed, w)) is not None:
+                    raise _refused(*at_passed)
             value = pick(now, w)
         chosen = chosen + (answer(now, value),)
         now = ask(ruleset, state, chosen)
     return chosen, now
+
+
+def _barred_passed(ruleset: Ruleset, state: State, passed: Sequence[tuple[Chosen, Question]],
+                   word: str) -> tuple[Question, str] | None:
+    """``_barred_at`` at the steps with one answer that ``word`` let fill themselves in (never shown): the word may
+    have been meant for one of them, naming a value the rules bar there. The step, and why."""
+    for chosen, q in passed:
+        if (head := _barred_at(ruleset, state, chosen, q, word)) is not None:
+            return q, head
+    return None
 
 
 def _items_typed_apart(question: Question, words: Sequence[str]) -> tuple[str, int] | None:

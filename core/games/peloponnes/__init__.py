@@ -134,6 +134,12 @@ class Peloponnes:
             return None
         return steps.bid_steps(state, chosen, self.field_prompts[f"{tag}.coins"])
 
+    def barred_values(self, state: State, tag: str, chosen: tuple[tuple[str, str], ...],
+                      field: str) -> list[dict[str, str]]:
+        """The power cards a bid may not go to now, each with the rule that bars it, those on the table first
+        (steps.py)."""
+        return steps.barred_cards(state, tag, field)
+
     def value_names(self, state: State) -> dict[str, str]:
         return view.value_names(state)
 

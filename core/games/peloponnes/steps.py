@@ -35,6 +35,7 @@ from agon.core.entry import SEPARATORS, quoted
 from agon.core.games.peloponnes import auction
 from agon.core.games.peloponnes.state import State
 from agon.core.steps import Choice, Question, Refused, key
+from agon.core.words import counted
 from agon.events.peloponnes import COIN_KINDS, BidPlaced, Coins
 
 TAG = "peloponnes.bid_placed"
@@ -149,3 +150,40 @@ def bid_steps(s: State, chosen: tuple[tuple[str, str], ...], prompt: str) -> Que
     if why is not None:
         raise Refused(why)
     return bid
+
+
+MOVED = "peloponnes.bid_moved"
+
+
+def barred_cards(s: State, tag: str, field: str) -> list[dict[str, str]]:
+    """The power cards a bid may not go to now, by id, each with the rule that bars it in one line (core.steps tells
+    it where such a card is typed, 'a06' or 'fish', instead of "none of the answers"): first the cards on the table,
+    then the others (``pal`` is the Palisade on the table, not also the Palace of era C). The auction's own rule code
+    says why (``auction.placement_error``), for the largest bid the hand can make: a card of the conquest row that
+    holds a bid already (it cannot be outbid), one whose conquest price or value the hand cannot meet, one whose bid
+    the hand cannot top, or a card that is no power card of this round. A displaced bid keeps its count, and may
+    not stay where it was. Only counts that every seat sees (coin cards held, luxury goods) are named."""
+    who = auction.actor(s)
+    if field != "card" or who is None or s.phase != "auction":
+        return []
+    out: dict[str, str] = {}
+    if tag == MOVED and s.loose is not None:
+        for card in s.cat.power:
+            if card == s.loose.card:
+                out[card] = "displaced bid (rulebook, 'Leilão'): it must move to a different power card"
+            elif (why := auction.placement_error(s, who, card, s.loose.count, "displaced bid")) is not None:
+                out[card] = why
+    elif tag == TAG and s.loose is None:
+        seat = s.seat(who)
+        most = seat.hand.total() + seat.luxury
+        held = counted(seat.hand.total(), "coin card") + (
+            f" and {counted(seat.luxury, 'luxury good')}" if seat.luxury else "")
+        for card in s.cat.power:
+            why = auction.placement_error(s, who, card, most, "bid")
+            if why is None:
+                continue
+            if auction.placement_error(s, who, card, auction.MAX_BID, "bid") is None:  # a larger hand could bid
+                why += f"; {who} holds {held}, so bids at most {most}"
+            out[card] = why
+    table = set(s.row + s.conquest)
+    return [{c: why for c, why in out.items() if c in table}, {c: why for c, why in out.items() if c not in table}]
