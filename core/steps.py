@@ -291,11 +291,11 @@ def _barred_at(ruleset: Ruleset, state: State, chosen: Chosen, question: Questio
     if question.field != OPTION:
         why = _barred(ruleset, state, chosen, question.field, [*question.values, *question.accepts], word)
         return None if why is None else f"{question.prompt}: {why}"
-    tag, _ = _kind_of(ruleset, state, chosen)
+    tag, own = _kind_of(ruleset, state, chosen)
     for field in dict.fromkeys(f for _, f in question.other):
         why = _barred(ruleset, state, chosen, field, [v for v, f in question.other if f == field], word)
         if why is not None:
-            return f"{_prompt(ruleset, tag, field)}: {why}"
+            return f"{_step_words(ruleset, state, tag, own, field)[0] or _prompt(ruleset, tag, field)}: {why}"
     return None
 
 
@@ -325,7 +325,7 @@ def _barred_settled(ruleset: Ruleset, state: State, chosen: Chosen, event: Event
             continue
         why = _barred(ruleset, state, chosen, f, [key(v)], word)
         if why is not None:
-            return f"{_prompt(ruleset, tag, f)}: {why}"
+            return f"{_step_words(ruleset, state, tag, own, f)[0] or _prompt(ruleset, tag, f)}: {why}"
     return None
 
 
@@ -376,7 +376,9 @@ def _ask_kind(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chos
         values = list(dict.fromkeys(key(o.get(f)) for o in objs))
         if len(values) > 1:
             named = _value_names(ruleset, state)
-            return Question(f, _prompt(ruleset, tag, f), tuple(Choice(v, named.get(v, "")) for v in values),
+            prompt, labels = _step_words(ruleset, state, tag, rest, f)
+            return Question(f, prompt or _prompt(ruleset, tag, f),
+                            tuple(Choice(v, labels.get(v) or named.get(v, "")) for v in values),
                             names=tuple((v, named[v]) for v in values if named.get(v)))
     return candidates[0]  # the rest differ only in fields already chosen: alike
 
@@ -394,6 +396,20 @@ def _prompt(ruleset: Ruleset, tag: str, field: str) -> str:
     """The question a step asks (``prompt_of``), else, for a ruleset that words none, "which" and the field's
     words."""
     return prompt_of(ruleset, tag, field) or f"which {field.replace('_', ' ')}"
+
+
+def _step_words(ruleset: Ruleset, state: State, tag: str, chosen: Chosen, field: str) -> tuple[str | None,
+                                                                                         dict[str, str]]:
+    """A step's question and the words shown beside its values as the table sees them once the steps ``chosen``
+    are taken, from the ruleset's optional ``step_words(state, tag, chosen, field)``: (prompt or None, {value:
+    label}). Where the state alone cannot say it (``value_names``): a Perikles assassin's "which candidate (A or B)"
+    names the city chosen before it and who stands as A and B there. Only what the deciding player may see."""
+    hook = getattr(ruleset, "step_words", None)
+    made = hook(state, tag, chosen, field) if hook is not None else None
+    if not made:
+        return None, {}
+    prompt, labels = made
+    return prompt, dict(labels)
 
 
 def _value_names(ruleset: Ruleset, state: State) -> dict[str, str]:
@@ -567,11 +583,8 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
             read = option_text(ruleset, state, now).rstrip('.')
             why = _barred_settled(ruleset, state, chosen, now, w) or (
                 (at_passed := _barred_passed(ruleset, state, passed, w)) and at_passed[1])
-            if why:
-                raise entry.EntryError(f"{why}; the words before {entry.quoted(w)} already read as: {read}; leave it"
-                                       " out")
-            raise entry.EntryError(f"the decision is complete before {entry.quoted(w)} (the words before it read as:"
-                                   f" {read}); leave it out")
+            raise entry.EntryError(f"{why + '; ' if why else ''}the decision is complete before {entry.quoted(w)}"
+                                   f" (the words before it read as: {read}); leave it out")
         joined = _items_typed_apart(now, words[at:])
         if joined is not None:
             value, skip = joined[0], joined[1] - 1

@@ -5,12 +5,18 @@ named no reason: a table that sees the card cannot tell a typo from a rule."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from agon.core import entry, steps
 from agon.core.engine import Chance
 from agon.core.games.peloponnes import auction
+from agon.core.games.perikles import RULESET as PERIKLES
 from agon.core.service import NewGame, Service, ServiceError
+from agon.core.transfer import import_data
 from agon.events.peloponnes import Coins
+from agon.events.perikles import CandidateNominated, InfluenceTileTaken
 from agon.events.store import Store
 from tests.test_cli_surface import one_line
 
@@ -97,3 +103,68 @@ def test_agon_act_and_play_tell_the_price_where_a_card_dearer_than_the_hand_is_t
            " costs 5 coin cards" in played.stderr.replace("\n", " ")
     assert "give its choice number from the options listed above" in played.stderr.replace("\n", " ")
     assert "Still: Bo to act" in played.stdout
+
+
+# -- Perikles: candidates and assassins ----------------------------------------------------------------------------
+
+PERIKLES_4P = Path(__file__).resolve().parent.parent / "replays" / "perikles-4p.jsonl"
+
+
+def _before(svc: Service, event) -> object:
+    """The state just before ``event`` in the recorded four-player game."""
+    game = import_data(svc, PERIKLES_4P.read_bytes()).game_id
+    return next(st.before for st in svc.load(game).steps() if st.event == event)
+
+
+def test_a_nomination_to_a_position_taken_names_who_holds_it_and_what_the_words_read_as(sqlite_svc):
+    """Dario nominates in turn; Sparta's candidate A is Chloe, Corinth's B is Bruno. 'spa ana a' was refused as "the
+    decision is complete before 'a'", as if 'a' were a word too many; it is a position taken, and by whom."""
+    s = _before(sqlite_svc, CandidateNominated(player="Dario", city="sparta", nominee="Ana", slot="B"))
+    assert PERIKLES.pending(s).player == "Dario"
+    with pytest.raises(entry.EntryError) as refused:
+        steps.build(PERIKLES, s, "spa ana a")
+    assert str(refused.value) == (
+        "Ana as candidate B in Sparta: Nominations (game help, 5th paragraph): Sparta's candidate A is Chloe"
+        " already; a candidate is raised to a free position (A Chloe, B free); the decision is complete before 'a' (the"
+        " words before it read as: Dario nominates Ana as candidate B in Sparta); leave it out")
+    assert steps.build(PERIKLES, s, "spa ana") == steps.build(PERIKLES, s, "spa ana b")  # what it says to type
+    with pytest.raises(entry.EntryError, match=r"^which player to nominate: Nominations \(game help, 5th paragraph\):"
+                       r" Bruno is Corinth's candidate B already; an election needs two different players; possible:"
+                       r" Ana, Chloe, Dario$"):
+        steps.build(PERIKLES, s, "cor bru")
+    with pytest.raises(entry.EntryError, match=r"^in which city to nominate: Nominations \(game help, 5th paragraph\):"
+                       r" Argos has both its candidates already \(A Bruno, B Chloe\) \(or another kind of decision:"
+                       r" nomination-passed\); possible: "):
+        steps.build(PERIKLES, s, "arg ana")
+
+
+def test_the_assassins_step_names_the_city_and_who_stands_as_a_and_b(sqlite_svc):
+    """The assassin's last step asked "which candidate to assassinate (A or B)" and listed 'A, B': which city, and
+    who A and B are, the table sees on the board; the step names them, from the city chosen before it."""
+    s = _before(sqlite_svc, InfluenceTileTaken(player="Ana", tile="thebes-assassin", target_city="corinth",
+                                               target_slot="B"))
+    chosen, now = steps.walk(PERIKLES, s, ["meg-ass", "cor"])
+    assert isinstance(now, steps.Question) and now.field == "target_slot"
+    assert now.prompt == "which candidate to assassinate in Corinth: A (Ana) or B (Bruno)"
+    assert [(c.value, c.label) for c in now.choices] == [("A", "Ana"), ("B", "Bruno")]
+    assert steps.walk(PERIKLES, s, ["b"], chosen)[1].target_slot == "B"
+    chosen, now = steps.walk(PERIKLES, s, ["meg-ass", "meg"])  # one candidate there: B, filled in by itself
+    assert now == InfluenceTileTaken(player="Ana", tile="megara-assassin", target_city="megara", target_slot="B")
+    with pytest.raises(entry.EntryError, match=(
+            r"^which candidate to assassinate in Megara: B \(Chloe\): Influence tiles \(game help, 2nd-3rd"
+            r" paragraphs\), assassin tile: Megara has no candidate A to assassinate \(A free, B Chloe\); the decision"
+            r" is complete before 'a' \(the words before it read as: Ana takes a Megara assassin tile, placing a cube"
+            r" in Megara and assassinating Chloe, candidate B in Megara\); leave it out$")):
+        steps.build(PERIKLES, s, "meg-ass meg a")
+
+
+def test_agon_act_names_the_assassins_city_and_candidates_and_a_city_with_none(agon):
+    gid = agon("import", str(PERIKLES_4P)).stdout.split()[0]
+    agon("undo", gid, "--to", "27")  # Ana to take an influence tile, a Megara assassin on display
+    one_line(agon("act", gid, "meg-ass cor", ok=False), 1,
+             "error: the decision is not complete: next, which candidate to assassinate in Corinth: A (Ana) or B"
+             " (Bruno): A, B;")
+    said = one_line(agon("act", gid, "meg-ass spa", ok=False), 1,
+                    "error: in which city to assassinate a candidate: Influence tiles (game help, 2nd-3rd paragraphs),"
+                    " assassin tile: Sparta has no candidate to assassinate; possible: ")
+    assert "none of the answers" not in said

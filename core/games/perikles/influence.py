@@ -156,7 +156,7 @@ def validate_take(s: State, e: InfluenceTileTaken) -> str | None:
     old_target = s.version < ONLY_AS_PRINTED and kind == "candidate" and bool(e.nominee or e.nominee_city or e.slot)
     if kind != "assassin" and (e.target_city or e.target_slot) and not old_target:
         return f"{R_TAKE}: only an assassin tile removes a candidate; the {tile_name(e.tile)} names no target"
-    after = _place_tile_cubes(s, e)
+    after = place_tile_cubes(s, e)
     if kind == "candidate":
         if e.nominee or e.nominee_city or e.slot:
             problem = nomination_error(after, e.nominee_city, e.nominee, e.slot, R_TAKE + ", candidate tile")
@@ -177,7 +177,7 @@ def validate_take(s: State, e: InfluenceTileTaken) -> str | None:
     return None
 
 
-def _place_tile_cubes(s: State, e: InfluenceTileTaken) -> State:
+def place_tile_cubes(s: State, e: InfluenceTileTaken) -> State:
     city = e.city if tile_kind(e.tile) == "any" else tile_city(e.tile)
     return replace(s, cubes=add_cubes(s, city, pidx(s, e.player), tile_cubes(e.tile)))
 
@@ -186,7 +186,7 @@ def apply_take(s: State, e: InfluenceTileTaken) -> State:
     p = pidx(s, e.player)
     display = list(s.display)
     display.remove(e.tile)
-    s = _place_tile_cubes(s, e)
+    s = place_tile_cubes(s, e)
     if e.nominee:
         s = nominate(s, e.nominee_city, e.nominee, e.slot)
     if e.target_city:
@@ -210,7 +210,7 @@ def legal_take(s: State) -> list[InfluenceTileTaken]:
         cities = s.data.cities if kind == "any" else ("",)
         for city in cities:
             base = InfluenceTileTaken(player=player, tile=tile, city=city)
-            after = _place_tile_cubes(s, base)
+            after = place_tile_cubes(s, base)
             if kind == "candidate":
                 options = nominations(after)
                 if not options:

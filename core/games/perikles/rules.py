@@ -238,6 +238,18 @@ class Perikles:
 
         return commitment_steps(s, chosen)
 
+    def barred_values(self, s: State, tag: str, chosen: tuple[tuple[str, str], ...], field: str) -> Any:
+        """The cities, positions and nominees a nomination or an assassin may not take, each with why (steps.py)."""
+        from agon.core.games.perikles.steps import barred_values
+
+        return barred_values(s, tag, chosen, field)
+
+    def step_words(self, s: State, tag: str, chosen: tuple[tuple[str, str], ...], field: str) -> Any:
+        """A candidate's or an assassin's step naming the city chosen and who stands there (steps.py)."""
+        from agon.core.games.perikles.steps import step_words
+
+        return step_words(s, tag, chosen, field)
+
     def sample_legal(self, s: State, rng: Any) -> Event:
         """One decision of ``legal(s)``, each as likely, without listing every commitment (sample.py)."""
         return sample.sample_legal(self, s, rng)

@@ -18,12 +18,19 @@ import msgspec
 from agon.core import entry
 from agon.core.entry import quoted
 from agon.core.games.perikles.commit import commitment_error, main_of_in
-from agon.core.games.perikles.data import SIDES, counter_label, tile_name
-from agon.core.games.perikles.influence import legal_influence_special, validate_influence_special
+from agon.core.games.perikles.data import SIDES, city_name, counter_label, tile_kind, tile_name
+from agon.core.games.perikles.influence import (
+    R_NOMINATE,
+    R_TAKE,
+    SLOTS,
+    legal_influence_special,
+    place_tile_cubes,
+    validate_influence_special,
+)
 from agon.core.games.perikles.state import NOBODY, Commit, State, cube_count, eligible_tiles, home_counters
 from agon.core.steps import DONE, Choice, Question, Refused, key
 from agon.core.words import counted
-from agon.events.perikles import AlkibiadesPlayed, CubeMove, ForcesCommitted, Placement
+from agon.events.perikles import AlkibiadesPlayed, CubeMove, ForcesCommitted, InfluenceTileTaken, Placement
 
 
 def _event(s: State, tile: str, placements: tuple[Placement, ...], cube: str = "") -> ForcesCommitted:
@@ -181,3 +188,112 @@ def _alkibiades(s: State, word: str) -> str | None:
     if why is not None:
         raise Refused(why)
     return key(msgspec.to_builtins(event.moves))
+
+
+# -- Candidates and assassins: the values the rules bar, and the words of each step --------------------------------
+
+NOMINATED = "perikles.candidate_nominated"
+TAKEN = "perikles.influence_tile_taken"
+CITY_OF = {NOMINATED: "city", TAKEN: "nominee_city"}
+"""The field that names the city a candidate is nominated in, by kind of decision."""
+
+
+def _board(s: State, tag: str, picked: dict[str, str]) -> tuple[State, str] | None:
+    """The board a nomination or an assassination of ``tag`` is judged on, and the rule it follows: for a tile
+    taken, after the tile's own cube is placed (a candidate tile's cube may give the nominee the cube they need);
+    None when the kind, or the tile, names no candidate."""
+    if tag == NOMINATED:
+        return s, R_NOMINATE
+    tile = picked.get("tile", "")
+    if tag != TAKEN or tile not in s.display or tile_kind(tile) not in ("candidate", "assassin"):
+        return None
+    base = InfluenceTileTaken(player=s.players[s.actor], tile=tile)
+    return place_tile_cubes(s, base), f"{R_TAKE}, {tile_kind(tile)} tile"
+
+
+def _pair(s: State, city: str) -> str:
+    """A city's candidates as the board shows them: "A Chloe, B Ana", "A free, B Bruno"."""
+    pair = s.candidates[s.data.city_index(city)]
+    return ", ".join(f"{slot} {s.players[n] if n != NOBODY else 'free'}" for slot, n in zip(SLOTS, pair, strict=True))
+
+
+def barred_values(s: State, tag: str, chosen: tuple[tuple[str, str], ...], field: str) -> list[dict[str, str]]:
+    """The values a nomination's or an assassin's step may not take, each with the rule that bars it in one line
+    (core.steps tells it where such a value is typed, instead of "none of the answers" or "the decision is complete
+    before 'a'"): a city both of whose positions are taken, a position taken (and by whom), a nominee who stands
+    there already or has no cube there (game help, 4th-5th paragraphs); a city with no candidate to assassinate, or
+    an empty position. Candidates and cubes lie open on the board: nothing hidden is told."""
+    picked = dict(chosen)
+    board = _board(s, tag, picked)
+    if board is None:
+        return []
+    b, rule = board
+    cities = b.data.cities
+    city = picked.get("target_city" if field == "target_slot" else CITY_OF.get(tag, ""), "")
+    out: dict[str, str] = {}
+    if field == CITY_OF.get(tag):
+        nominee = picked.get("nominee", "")
+        n = b.players.index(nominee) if nominee in b.players else NOBODY
+        for c in cities:
+            i = b.data.city_index(c)
+            pair = b.candidates[i]
+            if NOBODY not in pair:
+                out[c] = f"{rule}: {city_name(c)} has both its candidates already ({_pair(b, c)})"
+            elif n != NOBODY and n in pair:
+                out[c] = (f"{rule}: {nominee} is {city_name(c)}'s candidate {SLOTS[pair.index(n)]} already; an"
+                          " election needs two different players")
+            elif n != NOBODY and b.cubes[i][n] < 1:
+                out[c] = f"{rule}: {nominee} has no cube in {city_name(c)} to raise as candidate"
+    elif field == "slot" and city in cities:
+        pair = b.candidates[b.data.city_index(city)]
+        for slot, n in zip(SLOTS, pair, strict=True):
+            if n != NOBODY:
+                out[slot] = (f"{rule}: {city_name(city)}'s candidate {slot} is {b.players[n]} already; a candidate"
+                             f" is raised to a free position ({_pair(b, city)})")
+    elif field == "nominee" and city in cities:
+        c = b.data.city_index(city)
+        for n, name in enumerate(b.players):
+            if n in b.candidates[c]:
+                out[name] = (f"{rule}: {name} is {city_name(city)}'s candidate {SLOTS[b.candidates[c].index(n)]}"
+                             " already; an election needs two different players")
+            elif b.cubes[c][n] < 1:
+                out[name] = f"{rule}: {name} has no cube in {city_name(city)} to raise as candidate"
+    elif field == "target_city":
+        for c in cities:
+            if set(b.candidates[b.data.city_index(c)]) == {NOBODY}:
+                out[c] = f"{rule}: {city_name(c)} has no candidate to assassinate"
+    elif field == "target_slot" and city in cities:
+        for slot, n in zip(SLOTS, b.candidates[b.data.city_index(city)], strict=True):
+            if n == NOBODY:
+                out[slot] = f"{rule}: {city_name(city)} has no candidate {slot} to assassinate ({_pair(b, city)})"
+    return [out]
+
+
+def step_words(s: State, tag: str, chosen: tuple[tuple[str, str], ...],
+               field: str) -> tuple[str, dict[str, str]] | None:
+    """A candidate's or an assassin's step in the words of the board, once the steps ``chosen`` name the city (core.
+    steps ``step_words``): "which candidate to assassinate in Corinth: A (Ana) or B (Bruno)", each position beside
+    who stands there, each city beside its candidates ("A Ana, B free"). None for the other steps (the ruleset's
+    ``field_prompts``). Candidates lie open on the board: nothing hidden is told."""
+    picked = dict(chosen)
+    board = _board(s, tag, picked)
+    if board is None:
+        return None
+    b = board[0]
+    cities = b.data.cities
+    if field in ("target_city", CITY_OF.get(tag)):
+        return "", {c: f"candidates {_pair(b, c)}" for c in cities}
+    city = picked.get("target_city" if field == "target_slot" else CITY_OF.get(tag, ""), "")
+    if city not in cities:
+        return None
+    pair = b.candidates[b.data.city_index(city)]
+    if field == "target_slot":
+        standing = [f"{slot} ({b.players[n]})" for slot, n in zip(SLOTS, pair, strict=True) if n != NOBODY]
+        return (f"which candidate to assassinate in {city_name(city)}: {' or '.join(standing)}",
+                {slot: b.players[n] for slot, n in zip(SLOTS, pair, strict=True) if n != NOBODY})
+    if field == "slot":
+        nominee = picked.get("nominee", "")
+        free = [slot for slot, n in zip(SLOTS, pair, strict=True) if n == NOBODY]
+        return (f"{'as' if not nominee else nominee + ' as'} candidate {' or '.join(free)} in {city_name(city)}",
+                {slot: "free" for slot in free})
+    return None
