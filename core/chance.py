@@ -97,11 +97,13 @@ class BadOutcome(ValueError):
 
 def parse(chance: Chance, text: str) -> tuple[Any, ...]:
     """Read an outcome typed at a real table (``core.entry``): dice as ``3 5``, ``3,5`` or ``35``; items by any
-    unique prefix or abbreviation (``c12 c7``, ``athc``), spaces or commas between them."""
+    unique prefix or abbreviation (``c12 c7``, ``athc``), spaces or commas between them. An item of the set that is
+    not here (``Chance.gone``: drawn already, on the display) is refused saying so."""
     try:
         if chance.kind == "dice":
             return entry.dice(text, chance.count, chance.sides)
-        return entry.resolve_all(text, chance.names, "item", chance.named)
+        gone = None if chance.blind or chance.unseen else {item: (name, why) for item, name, why in chance.gone}
+        return entry.resolve_all(text, chance.names, "item", chance.named, gone)
     except entry.EntryError as e:
         raise BadOutcome(f"{chance.label}: {e}") from None
 

@@ -64,6 +64,10 @@ class Chance:
     ``item_names``: (item, name) pairs, the name a card shows where its id is not what a table sees (Peloponnes'
     power cards: ``("A02", "Palisade")``): listed beside the id and typed like it (``core.entry``). Only names of
     the items offered (never of what an ``unseen`` draw hides); the outcome recorded is the ids.
+    ``gone``: (item, name, what became of it) for items of the set drawn from that are not among ``items``, where
+    every seat knows it (a Perikles tile already drawn, on the display; a Peloponnes power card revealed in an
+    earlier round, or of a later era): an item typed that is one of them is told so (``core.chance.parse``), not
+    only that it is not here. Never for a ``blind`` or ``unseen`` draw.
     """
 
     kind: ChanceKind
@@ -76,6 +80,7 @@ class Chance:
     unseen: tuple[str, ...] = ()
     unordered: tuple[int, ...] = ()
     item_names: tuple[tuple[str, str], ...] = ()
+    gone: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def named(self) -> dict[str, str]:

@@ -165,9 +165,15 @@ def quoted(token: str) -> str:
     return _shown(token, 40)
 
 
-def resolve(token: str, items: Iterable[str], what: str = "item", names: Names | None = None) -> str:
+Gone = Mapping[str, tuple[str, str]]
+"""Items of the set that are not among those asked for, each with its name ('' if none) and what became of it, as
+every seat knows it (``"corinth-assassin": ("", "has already been drawn (it is on the display)")``)."""
+
+
+def resolve(token: str, items: Iterable[str], what: str = "item", names: Names | None = None,
+            gone: Gone | None = None) -> str:
     """The one item ``token`` names (by its id or its name), or ``EntryError`` naming the candidates (or what may
-    be typed)."""
+    be typed); one that names none of them but one item ``gone`` says what became of that item."""
     pool = list(items)
     found = matches(token, pool, names)
     if len(found) == 1:
@@ -179,7 +185,26 @@ def resolve(token: str, items: Iterable[str], what: str = "item", names: Names |
             raise EntryError(f"no {what} {quoted(token)} here ({shown} begin with it: type more of it for one of"
                              " those)")
         raise EntryError(f"{quoted(token)} is ambiguous: it may be {shown}; type more of it")
+    it = _gone_named(token, gone or {})
+    if it is not None:
+        assert gone is not None
+        raise EntryError(f"no {what} {quoted(token)} here: {shown_item(it, {it: gone[it][0]})} {gone[it][1]};"
+                         f" possible: {possible(pool, names)}")
     raise EntryError(f"no {what} {quoted(token)} here; possible: {possible(pool, names)}")
+
+
+def _gone_named(token: str, gone: Gone) -> str | None:
+    """The one item of ``gone`` that ``token`` names, reading the nearest first: ``gone`` is in runs of items alike
+    (one thing became of them), the nearest at hand first, and a word that names one item of the runs read so far
+    is that item (``pal`` is the Palisade revealed already, not also the Palace of a later era); None when it names
+    none, or several of one run."""
+    items = list(gone)
+    away = {it: name for it, (name, _) in gone.items() if name}
+    for end in [i for i in range(1, len(items)) if gone[items[i]][1] != gone[items[i - 1]][1]] + [len(items)]:
+        found = matches(token, items[:end], away)
+        if found:
+            return found[0] if len(found) == 1 else None
+    return None
 
 
 def _number_cut_short(token: str, found: Sequence[str]) -> bool:
@@ -268,9 +293,10 @@ def tokens(text: str) -> list[str]:
     return [p for p in text.replace(",", " ").split() if p]
 
 
-def resolve_all(text: str, items: Iterable[str], what: str = "item", names: Names | None = None) -> tuple[str, ...]:
+def resolve_all(text: str, items: Iterable[str], what: str = "item", names: Names | None = None,
+                gone: Gone | None = None) -> tuple[str, ...]:
     pool = list(items)
-    return tuple(resolve(t, pool, what, names) for t in tokens(text))
+    return tuple(resolve(t, pool, what, names, gone) for t in tokens(text))
 
 
 def dice(text: str, count: int, sides: int) -> tuple[int, ...]:

@@ -45,6 +45,19 @@ def era_now(s: State) -> tuple[str, ...]:
     return tuple(takewhile(lambda c: s.cat.power[c].era == era, s.power_left))
 
 
+def not_drawn_now(s: State) -> tuple[tuple[str, str, str], ...]:
+    """The power cards a reveal does not draw from, each with its name and why, as every seat knows it (core.engine
+    ``Chance.gone``): those revealed already, face up since, then those of a later era, under the era drawn now
+    (rulebook, 'Preparação': the eras stacked A over B over C). A word is read against the nearest first (``pal``
+    is the Palisade revealed, not also the Palace of era C)."""
+    now = era_now(s)
+    era = s.cat.power[now[0]].era if now else ""
+    revealed = [(c, s.cat.name(c), "has already been revealed") for c in s.cat.power if c not in s.power_left]
+    later = [(c, s.cat.name(c), f"is an era {s.cat.power[c].era} card, under the era {era} cards revealed now")
+             for c in s.power_left if c not in now]  # era by era, as stacked
+    return tuple(revealed + later)
+
+
 def _start_round(s: State) -> State:
     return replace(
         s,

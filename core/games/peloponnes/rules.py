@@ -101,6 +101,7 @@ def pending(s: State) -> Pending:
             count=min(ROW_SIZE - len(s.revealed), len(items)),
             items=items,
             item_names=tuple((c, s.cat.name(c)) for c in items),  # typed at a table by the name a card shows
+            gone=flow.not_drawn_now(s),
         )
     if s.phase == "over":
         return Over(outcome(s))

@@ -91,6 +91,20 @@ def _multiset_error(label: str, drawn: Sequence[str], pool: Sequence[str], count
     return None
 
 
+def drawn_tiles(s: State) -> tuple[tuple[str, str, str], ...]:
+    """The influence tiles no copy of which is left in the deck a refill draws from, each with where it went: every
+    tile drawn was shown on the display, so every seat knows (core.engine ``Chance.gone``)."""
+    out = []
+    for tile in dict.fromkeys(s.data.deck):
+        if tile in s.deck:
+            continue
+        copies = s.data.deck.count(tile)
+        where = "; one is on the display" if tile in s.display and copies > 1 else (
+            " (it is on the display)" if tile in s.display else "")
+        out.append((tile, "", f"has already been drawn{f', all {copies} of them' if copies > 1 else ''}{where}"))
+    return tuple(out)
+
+
 class Perikles:
     name = "perikles"
     title = "Perikles"
@@ -180,14 +194,15 @@ class Perikles:
         if s.phase == DEAL_LOCATIONS:
             left = tuple(loc.name for loc in d.locations if loc.name not in s.dealt)
             return Chance("draw", f"turn {s.turn + 1} location tiles", lambda out: LocationsDealt(locations=tuple(out)),
-                          count=min(d.locations_per_turn, len(left)), items=left)
+                          count=min(d.locations_per_turn, len(left)), items=left,
+                          gone=tuple((loc, "", "was dealt in an earlier turn") for loc in dict.fromkeys(s.dealt)))
         if s.phase == DISPLAY:
             return Chance("draw", "influence tiles displayed from the shuffled deck",
                           lambda out: InfluenceDisplayed(tiles=tuple(out)), count=min(d.display_size, len(d.deck)),
                           items=d.deck, unordered=(min(d.display_size, len(d.deck)),))
         if s.phase == INFLUENCE and s.refill:
             return Chance("draw", "influence tile refilling the display", lambda out: DisplayRefilled(tile=out[0]),
-                          items=s.deck)
+                          items=s.deck, gone=drawn_tiles(s))
         if s.phase == COMMIT and s.revolt_place:
             return Chance("draw", f"Spartan hoplite struck by the revolt at {s.revolt_place}",
                           lambda out: SlaveRevoltStruck(counter=out[0]), items=commit.revolt_victims(s), blind=True)
