@@ -259,10 +259,11 @@ def _kind_of(ruleset: Ruleset, state: State, chosen: Chosen) -> tuple[str, Chose
     return tag, tuple((f, v) for f, v in own if f not in (TYPE, OPTION))
 
 
-def _barred(ruleset: Ruleset, state: State, chosen: Chosen, field: str, offered: Sequence[str],
+def _barred(ruleset: Ruleset, state: State, kind: tuple[str, Chosen], field: str, offered: Sequence[str],
             word: str) -> str | None:
-    """Why the rules bar the value ``word`` names for ``field`` after ``chosen``, when it names no value ``offered``
-    there but one that the ruleset's optional ``barred_values(state, tag, chosen, field)`` bars (a Peloponnes card
+    """Why the rules bar the value ``word`` names for ``field`` of a decision of ``kind`` (its tag, and the steps
+    chosen of it), when it names no value ``offered`` there but one that the ruleset's optional
+    ``barred_values(state, tag, chosen, field)`` bars (a Peloponnes card
     the hand cannot pay, a Perikles candidate's position already taken): its one line naming the rule, else
     ``None``. The hook gives tiers of {value: why}, nearest at hand first (the cards on the table, then those of
     other rounds): the word is read against the step's own values and each tier in turn, so ``pal`` is the
@@ -271,7 +272,7 @@ def _barred(ruleset: Ruleset, state: State, chosen: Chosen, field: str, offered:
     t = word.strip()
     if hook is None or field in (TYPE, OPTION) or not t or (t.isascii() and t.isdigit()):
         return None
-    tag, own = _kind_of(ruleset, state, chosen)
+    tag, own = kind
     names = _value_names(ruleset, state)
     pool = list(offered)
     for tier in hook(state, tag, own, field):
@@ -288,12 +289,12 @@ def _barred(ruleset: Ruleset, state: State, chosen: Chosen, field: str, offered:
 def _barred_at(ruleset: Ruleset, state: State, chosen: Chosen, question: Question, word: str) -> str | None:
     """``_barred`` at ``question``, asked after ``chosen``, in the step's own words: its question, then why. At a
     short list of whole decisions, the fields whose words it takes (``cand arg ana a``), each in its own words."""
-    if question.field != OPTION:
-        why = _barred(ruleset, state, chosen, question.field, [*question.values, *question.accepts], word)
-        return None if why is None else f"{question.prompt}: {why}"
     tag, own = _kind_of(ruleset, state, chosen)
+    if question.field != OPTION:
+        why = _barred(ruleset, state, (tag, own), question.field, [*question.values, *question.accepts], word)
+        return None if why is None else f"{question.prompt}: {why}"
     for field in dict.fromkeys(f for _, f in question.other):
-        why = _barred(ruleset, state, chosen, field, [v for v, f in question.other if f == field], word)
+        why = _barred(ruleset, state, (tag, own), field, [v for v, f in question.other if f == field], word)
         if why is not None:
             return f"{_step_words(ruleset, state, tag, own, field)[0] or _prompt(ruleset, tag, field)}: {why}"
     return None
@@ -323,9 +324,27 @@ def _barred_settled(ruleset: Ruleset, state: State, chosen: Chosen, event: Event
     for f, v in msgspec.to_builtins(event).items():
         if f == TYPE or f in taken or isinstance(v, dict | list):
             continue
-        why = _barred(ruleset, state, chosen, f, [key(v)], word)
+        why = _barred(ruleset, state, (tag, own), f, [key(v)], word)
         if why is not None:
             return f"{_step_words(ruleset, state, tag, own, f)[0] or _prompt(ruleset, tag, f)}: {why}"
+    return None
+
+
+def _barred_elsewhere(ruleset: Ruleset, state: State, word: str) -> str | None:
+    """Why ``word``, typed where one decision is all that is legal (a Peloponnes hand too short for any bid: the
+    pass), names a value the rules bar in a kind of decision that is not legal now (a power card the hand cannot
+    pay): the kinds are those of the ruleset's events (``events``), asked before any step of theirs is chosen."""
+    if getattr(ruleset, "barred_values", None) is None:
+        return None
+    legal = {tag_of(ev) for ev in _legal(ruleset, state)}
+    for kind in getattr(ruleset, "events", ()):
+        tag = kind.__struct_config__.tag
+        if tag in legal:
+            continue
+        for f in kind.__struct_fields__:
+            why = _barred(ruleset, state, (tag, ()), f, [], word)
+            if why is not None:
+                return f"{_prompt(ruleset, tag, f)}: {why}"
     return None
 
 
@@ -582,7 +601,8 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
         if not isinstance(now, Question):
             read = option_text(ruleset, state, now).rstrip('.')
             why = _barred_settled(ruleset, state, chosen, now, w) or (
-                (at_passed := _barred_passed(ruleset, state, passed, w)) and at_passed[1])
+                (at_passed := _barred_passed(ruleset, state, passed, w)) and at_passed[1]) or (
+                not chosen and _barred_elsewhere(ruleset, state, w))  # the one decision legal, no step asked
             raise entry.EntryError(f"{why + '; ' if why else ''}the decision is complete before {entry.quoted(w)}"
                                    f" (the words before it read as: {read}); leave it out")
         joined = _items_typed_apart(now, words[at:])

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from agon.core import entry, steps
 from agon.core.engine import Chance
+from agon.core.games.peloponnes import RULESET as PELOPONNES
 from agon.core.games.peloponnes import auction
 from agon.core.games.perikles import RULESET as PERIKLES
 from agon.core.service import NewGame, Service, ServiceError
@@ -73,6 +75,29 @@ def test_a_power_card_of_another_round_says_it_is_not_this_rounds(conquest_dear)
     said = _refused(svc, gid, "b01")
     assert said.startswith("which power card to bid on: bid (rulebook, 'Leilão'): Agora is not one of this round's"
                            " power cards"), said
+
+
+def test_a_card_whose_value_or_standing_bid_the_hand_cannot_meet_says_so(conquest_dear):
+    """The auction row's two other reasons: a value above what the hand holds, and a bid there the hand cannot top
+    (the hand's size is public: every seat sees how many coin cards each holds)."""
+    svc, gid = conquest_dear
+    s = svc.load(gid).state
+    short = s.with_seat(msgspec.structs.replace(s.seat("Bo"), hand=Coins(wood=1)))
+    with pytest.raises(entry.EntryError) as refused:
+        steps.build(PELOPONNES, short, "pal")
+    assert str(refused.value) == (  # the pass is all that is legal, so no step is asked: it says so too
+        "which power card to bid on: bid (rulebook, 'Leilão'): the value of Palisade is 2, the minimum bid in coin"
+        " cards; a bid of 1 is too low (Market and Agora count only against another bid); Bo holds 1 coin card, so"
+        " bids at most 1; the decision is complete before 'pal' (the words before it read as: Bo passes, drawing 3"
+        " coin cards); leave it out")
+    svc.act(gid, "pal 2w2g")  # Bo bids 4 on Palisade; Ana, left with 4 coin cards, cannot top it
+    s = svc.load(gid).state
+    s = s.with_seat(msgspec.structs.replace(s.seat("Ana"), hand=Coins(stone=3, grain=1)))
+    with pytest.raises(entry.EntryError) as refused:
+        steps.build(PELOPONNES, s, "pal")
+    assert str(refused.value).startswith(
+        "which power card to bid on: bid (rulebook, 'Leilão'): Bo bids 4 on Palisade; a bid there must be higher, 4"
+        " is not; Ana holds 4 coin cards, so bids at most 4"), refused.value
 
 
 def test_a_displaced_bid_typed_onto_a_card_it_cannot_stand_on_says_why(conquest_dear):
