@@ -24,6 +24,13 @@ values that can still lead to a legal decision), the finished event, or ``None``
 the default. A step whose answers are too many to list may also read typed words itself (``Question.reads``: a
 Peloponnes bid lists one mix of coin cards for each size and reads any other the hand holds, ``a02 2s1w``). The
 CLI (``agon play``, ``agon act``) and the HTTP server share this module.
+
+Two more optional hooks word the steps as the table sees them. ``step_words(state, tag, chosen, field)`` gives a
+step's question and the words beside its values once the steps ``chosen`` are known (a Perikles assassin's "which
+candidate to assassinate in Corinth: A (Ana) or B (Bruno)"). ``barred_values(state, tag, chosen, field)`` gives the
+values the rules bar at a step, each with the rule in one line, in tiers nearest at hand first: a word that names
+one of them, where it names no answer, is refused with that rule (a Peloponnes card the hand cannot pay, a Perikles
+position already taken), not as "none of the answers" or as a word past the decision's end.
 """
 
 from __future__ import annotations

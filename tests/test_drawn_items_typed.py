@@ -83,3 +83,21 @@ def test_agon_act_at_a_table_names_a_tile_drawn_already(agon):
     agon("act", gid, "cor-ass")  # Ana takes the Corinth assassin: the display is refilled next
     one_line(agon("act", gid, "spa-ass", ok=False), 1, "error: influence tile refilling the display: no item"
              " 'spa-ass' here: sparta-assassin has already been drawn (it is on the display); possible: ")
+
+
+def test_a_perikles_location_dealt_in_an_earlier_turn_is_told_so(sqlite_svc):
+    from pathlib import Path
+
+    from agon.core.games.perikles import RULESET as PERIKLES
+    from agon.core.transfer import import_data
+    from agon.events.perikles import LocationsDealt
+
+    replay = Path(__file__).resolve().parent.parent / "replays" / "perikles-4p.jsonl"
+    game = import_data(sqlite_svc, replay.read_bytes()).game_id
+    s = [st.before for st in sqlite_svc.load(game).steps() if isinstance(st.event, LocationsDealt)][1]
+    deal = PERIKLES.pending(s)
+    assert deal.label == "turn 2 location tiles" and "Melos" in s.dealt and "Melos" not in deal.items
+    with pytest.raises(chance.BadOutcome) as held:
+        chance.parse(deal, "melos")
+    assert str(held.value).startswith("turn 2 location tiles: no item 'melos' here: Melos was dealt in an earlier"
+                                      " turn; possible: Acarnania, "), held.value
