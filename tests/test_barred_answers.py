@@ -183,6 +183,18 @@ def test_the_assassins_step_names_the_city_and_who_stands_as_a_and_b(sqlite_svc)
         steps.build(PERIKLES, s, "meg-ass meg a")
 
 
+def test_an_influence_tile_not_on_display_is_told_so(sqlite_svc):
+    """The display lies open: a tile typed that is not on it was "none of the answers", as a typo is."""
+    s = _before(sqlite_svc, InfluenceTileTaken(player="Ana", tile="thebes-assassin", target_city="corinth",
+                                               target_slot="B"))
+    assert "athens-candidate" not in s.display and "athens-candidate" in s.data.deck
+    with pytest.raises(entry.EntryError, match=r"^which influence tile to take: Influence tiles \(game help, 2nd-3rd"
+                       r" paragraphs\): no Athens candidate tile is on display; possible: any, athens-2, "):
+        steps.build(PERIKLES, s, "ath-c ana spa")
+    with pytest.raises(entry.EntryError, match="which influence tile to take: 'zzz' is none of the answers"):
+        steps.build(PERIKLES, s, "zzz")
+
+
 def test_agon_act_names_the_assassins_city_and_candidates_and_a_city_with_none(agon):
     gid = agon("import", str(PERIKLES_4P)).stdout.split()[0]
     agon("undo", gid, "--to", "27")  # Ana to take an influence tile, a Megara assassin on display

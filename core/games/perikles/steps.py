@@ -218,12 +218,16 @@ def _pair(s: State, city: str) -> str:
 
 
 def barred_values(s: State, tag: str, chosen: tuple[tuple[str, str], ...], field: str) -> list[dict[str, str]]:
-    """The values a nomination's or an assassin's step may not take, each with the rule that bars it in one line
-    (core.steps tells it where such a value is typed, instead of "none of the answers" or "the decision is complete
-    before 'a'"): a city both of whose positions are taken, a position taken (and by whom), a nominee who stands
-    there already or has no cube there (game help, 4th-5th paragraphs); a city with no candidate to assassinate, or
-    an empty position. Candidates and cubes lie open on the board: nothing hidden is told."""
+    """The values a tile's, a nomination's or an assassin's step may not take, each with the rule that bars it in one
+    line (core.steps tells it where such a value is typed, instead of "none of the answers" or "the decision is
+    complete before 'a'"): an influence tile not on display; a city both of whose positions are taken, a position
+    taken (and by whom), a nominee who stands there already or has no cube there (game help, 4th-5th paragraphs); a
+    city with no candidate to assassinate, or an empty position. The display, candidates and cubes lie open on the
+    board: nothing hidden is told."""
     picked = dict(chosen)
+    if tag == TAKEN and field == "tile":  # the display lies open: a tile not on it cannot be taken
+        return [{t: f"{R_TAKE}: no {tile_name(t)} is on display" for t in dict.fromkeys(s.data.deck)
+                 if t not in s.display}]
     board = _board(s, tag, picked)
     if board is None:
         return []
