@@ -268,13 +268,13 @@ def _kind_of(ruleset: Ruleset, state: State, chosen: Chosen) -> tuple[str, Chose
 
 def _barred(ruleset: Ruleset, state: State, kind: tuple[str, Chosen], field: str, offered: Sequence[str],
             word: str) -> str | None:
-    """Why the rules bar the value ``word`` names for ``field`` of a decision of ``kind`` (its tag, and the steps
-    chosen of it), when it names no value ``offered`` there but one that the ruleset's optional
-    ``barred_values(state, tag, chosen, field)`` bars (a Peloponnes card
-    the hand cannot pay, a Perikles candidate's position already taken): its one line naming the rule, else
-    ``None``. The hook gives tiers of {value: why}, nearest at hand first (the cards on the table, then those of
-    other rounds): the word is read against the step's own values and each tier in turn, so ``pal`` is the
-    Palisade on the table, not also the Palace of a later era. Only what the deciding player may know is said."""
+    """Why the rules bar the value ``word`` names for ``field`` of a decision of ``kind`` (its tag, and the steps chosen
+    of it), when it names no value ``offered`` there but one that the ruleset's optional ``barred_values(state, tag,
+    chosen, field)`` bars (a Peloponnes card the hand cannot pay, a Perikles candidate's position already taken): its
+    one line naming the rule, else ``None``. The hook gives tiers of {value: why}, nearest at hand first (the cards on
+    the table, then those of other rounds): the word is read against the step's own values and each tier in turn, so
+    ``pal`` is the Palisade on the table, not also the Palace of a later era. Only what the deciding player may know is
+    said."""
     hook = getattr(ruleset, "barred_values", None)
     t = word.strip()
     if hook is None or field in (TYPE, OPTION) or not t or (t.isascii() and t.isdigit()):
