@@ -351,7 +351,7 @@ def completion(line: Line, stepping: steps.Question | None, chosen: steps.Chosen
         if pending.kind == "dice":
             if pending.sides > 9:
                 return None
-            return lambda text: (text, True) if text.isascii() and text.isdigit() and len(text) == pending.count \
+            return lambda text: (text, True) if len(text) == pending.count and dice_keys(text, pending.sides) \
                 else None
         return guarded(lambda text: settle_items(pending, text))
     if not isinstance(pending, Decision) or line.bot_of(pending.player):
@@ -374,6 +374,14 @@ def completion(line: Line, stepping: steps.Question | None, chosen: steps.Chosen
         return steps.settle(rs, state, text, chosen if stepping is not None else ())
 
     return guarded(settle)
+
+
+def dice_keys(text: str, sides: int) -> bool:
+    """Whether every key of ``text`` is a face of a die of ``sides`` (at most 9) sides, '1' to its last: only such
+    keys count toward the dice typed as digits. A '7' typed for a d6 (or a '0') is no die, so the entry does not
+    end by itself once there are as many keys as dice: it waits for Enter (or a backspace), and the keys typed after
+    it stay in it rather than answering the next prompt."""
+    return text.isascii() and text.isdigit() and all(1 <= int(d) <= sides for d in text)
 
 
 def beginning(line: Line, stepping: steps.Question | None, chosen: steps.Chosen) -> keyread.Begins | None:

@@ -565,3 +565,28 @@ def test_a_listed_decision_s_first_step_typed_and_enter_asks_its_next_step(sqlit
     child.sendline("q")
     child.expect(pexpect.EOF)
     assert svc.load(game).events[len(line.events)] == BidPlaced(player="Bo", card="A04", coins=Coins(wood=2, stone=2))
+
+
+def test_a_key_that_is_no_die_face_does_not_count_toward_the_dice_and_keys_after_it_stay_in_the_entry(table):
+    """'7' is no face of a d6: '7651' for four dice is not taken as the roll (it was, refused, and the '2' typed
+    next answered the next prompt); the entry waits for Enter and is refused whole, nothing recorded. A slip
+    rubbed out with backspace leaves four faces, taken without Enter."""
+    svc, game, play = table
+    run_until(svc, game, lambda p: isinstance(p, Chance) and p.kind == "dice" and p.count == 4)
+    before = len(svc.load(game).events)
+    child = play()
+    child.send("76512")
+    child.send("\r")
+    child.expect(re.escape("4 die values needed, 5 typed (76512)"))
+    child.expect(PROMPT)
+    assert len(svc.load(game).events) == before
+    child.send("0651")  # no die shows 0: the entry waits; four backspaces take it back
+    child.send("\x7f" * 4)
+    child.send("5612")
+    child.expect("attacker rolls 5\\+6=11")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert "error" not in child.before
+    after = svc.load(game)
+    assert len(after.events) == before + 1 and after.events[before].attacker == (5, 6)
