@@ -1,6 +1,7 @@
 """Commands that record play: options, act, play."""
 
 import json
+import re
 import shlex
 from collections import Counter
 from dataclasses import replace
@@ -242,8 +243,8 @@ HELP = "\n".join((  # an entry a line, folded to the terminal (``b NAME`` as muc
     " line is also an entry here ('b c' naming two items): then it is the entry",
     "  log            the last events of this line;  state: the state as you see it",
     "  ?TEXT          only the options that mention TEXT;  ?: this help;  q: stop (everything is recorded)",
-    "  -              one step back while building a decision;  0 (where offered): a pass, and the same pass by"
-    " each player asked in turn after"))
+    "  -              one step back while building a decision (first on a line: then the steps after it, '- meg');"
+    "  0 (where offered): a pass, and the same pass by each player asked in turn after"))
 
 
 def command(svc: Any, line: Line, answer: str, branch: str | None, who: str | None) -> str | None:
@@ -325,8 +326,8 @@ def what_is(svc: Any, line: Line, answer: str, stepping: steps.Question | None, 
         return "quit"
     if word in COMMANDS and word not in exact:
         return "command"
-    if stepping is not None and word in ("-", "back") and word not in exact:
-        return "back"
+    if stepping is not None and (word == "back" or set(entry.tokens(word)) == {"-"}) and word not in exact:
+        return "back"  # '-', or '- -': so many steps back
     if first == "branch" and rest.strip():
         return "branch"
     if first in ("b", "branch") and not reads_as_entry(svc, line, answer, stepping, chosen):
@@ -371,7 +372,12 @@ def completion(line: Line, stepping: steps.Question | None, chosen: steps.Chosen
             spelled = steps.digits_begin_a_value(rs, state, t)
             return (text, True) if t == text and 1 <= int(t) <= legal and not t.startswith("0") and not longer \
                 and not spelled else None
-        return steps.settle(rs, state, text, chosen if stepping is not None else ())
+        if stepping is None:
+            return steps.settle(rs, state, text, ())
+        lead, rest = leading_back(text)  # '- meg': the steps after going back, taken as typed at that step
+        settled = steps.settle(rs, state, rest, backed(line, [BACK] * lead.count(BACK), chosen)[1]) if rest \
+            else None
+        return (text[:len(text) - len(rest)] + settled[0], settled[1]) if settled else None
 
     return guarded(settle)
 
@@ -394,7 +400,21 @@ def beginning(line: Line, stepping: steps.Question | None, chosen: steps.Chosen)
     if not isinstance(pending, Decision) or line.bot_of(pending.player):
         return None
     rs, state, start = line.ruleset, line.state, chosen if stepping is not None else ()
-    return lambda text: steps.begins(rs, state, text, start)
+    if stepping is None:
+        return lambda text: steps.begins(rs, state, text, start)
+
+    def begins(text: str) -> bool:
+        lead, rest = leading_back(text)
+        return steps.begins(rs, state, rest, backed(line, [BACK] * lead.count(BACK), chosen)[1])
+
+    return begins
+
+
+def leading_back(text: str) -> tuple[str, str]:
+    """``text`` split after the ``-`` words that begin it (``BACK``), each followed by a space or a comma: ``- m``
+    is ``('- ', 'm')``; a line of no such words is ``('', text)``."""
+    lead = re.match(r"(?:\s*-[\s,]+)*", text).group()  # type: ignore[union-attr]
+    return lead, text[len(lead):]
 
 
 def begins_items(pending: Chance) -> keyread.Begins:
@@ -507,6 +527,40 @@ def steps_begun(line: Line, answer: str) -> steps.Chosen | None:
     except entry.EntryError:
         return None
     return chosen if isinstance(now, steps.Question) else None
+
+
+BACK = "-"
+"""Typed while a decision is built step by step: one step back. Alone on the line, or first on it before the steps
+that replace the one taken back (``- meg``: back one step, then Megara), as the same words typed on two lines
+would do; each ``-`` at the start is one step. A ``-`` after a step typed on the same line would take back a step
+not yet taken (``pla - meg``: a slip, which backspace rubs out), so it is refused, saying where ``-`` goes."""
+
+
+def backed(line: Line, words: list[str], chosen: steps.Chosen) -> tuple[list[str], steps.Chosen]:
+    """The words after the ``-`` that begin them, and the steps left after going back one step for each."""
+    while words and words[0] == BACK:
+        words, chosen = words[1:], back(line, chosen)
+    return words, chosen
+
+
+def dash_problem(line: Line, answer: str, stepping: steps.Question | None) -> str | None:
+    """Why ``-`` cannot be read where it stands in ``answer`` (see ``BACK``), or None: not first on the line while a
+    decision is built step by step, or anywhere at a prompt that builds none (a chance outcome, listed options),
+    where no item or value is named ``-`` (``core.entry``: a word of separators alone names nothing)."""
+    words = entry.tokens(answer)
+    if BACK not in words or answer.startswith("{") or BACK in exact_names(line, stepping):
+        return None
+    if stepping is None:
+        return ("'-' goes back one step while a decision is built step by step, and none is being built here:"
+                " 'u' takes back the last entry; else type the entry without '-'")
+    rest = words[next((i for i, w in enumerate(words) if w != BACK), len(words)):]  # after the '-' that lead
+    if BACK not in rest:
+        return None
+    last = len(words) - 1 - words[::-1].index(BACK)
+    after = words[last + 1:] or [w for w in rest if w != BACK]  # 'pla - meg': '- meg'; 'meg -': '- meg'
+    return (f"'-' goes back one step already taken, so it stands alone or first on the line ('- {' '.join(after)}':"
+            " back one step, then the rest); a step typed on this line is not taken yet: type the line again"
+            " without it")
 
 
 def back(line: Line, chosen: steps.Chosen) -> steps.Chosen:
@@ -637,7 +691,8 @@ def play(
                 refused(e)
             continue
         if kind == "back":
-            chosen = back(line, chosen)
+            for _ in range(max(1, entry.tokens(answer).count("-"))):
+                chosen = back(line, chosen)
             continue
         if answer.lower().startswith("b "):
             console.print("(read as an entry here; 'branch NAME' starts a branch)")
@@ -658,9 +713,13 @@ def play(
         if answer.startswith("?"):
             match = answer[1:].strip() or None
             continue
+        if (dash := dash_problem(line, answer, stepping)) is not None:
+            error_line(dash)
+            continue
         if stepping is not None and not answer.startswith("{") and answer != "bot":
+            words, start = backed(line, entry.tokens(answer), chosen)
             try:
-                chosen, now = steps.walk(line.ruleset, line.state, entry.tokens(answer), chosen)
+                chosen, now = steps.walk(line.ruleset, line.state, words, start)
             except entry.EntryError as e:
                 error_line(str(e))
                 continue

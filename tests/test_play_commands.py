@@ -16,6 +16,8 @@ def test_a_command_word_that_is_the_full_name_of_a_value_asked_for_is_that_value
     assert what_is(None, line, "u", asked, ()) == "command"  # a prefix of 'urn', but 'u' alone is undo
     assert what_is(None, line, "q", asked, ()) == "quit"
     assert what_is(None, line, "-", asked, ()) == "back"
+    assert what_is(None, line, "- -", asked, ()) == "back"  # two steps back
+    assert what_is(None, line, "- urn", asked, ()) == "entry"  # back, then urn: read as the step's words
     assert what_is(None, line, "u q", asked, ()) == "entry"  # not one word alone
     assert what_is(None, line, "branch x", asked, ()) == "branch"
     assert what_is(None, line, "-", None, ()) == "entry"  # nothing being built: no step to go back

@@ -590,3 +590,46 @@ def test_a_key_that_is_no_die_face_does_not_count_toward_the_dice_and_keys_after
     assert "error" not in child.before
     after = svc.load(game)
     assert len(after.events) == before + 1 and after.events[before].attacker == (5, 6)
+
+
+def test_a_dash_first_on_the_line_goes_back_before_the_steps_after_it_and_one_elsewhere_is_refused_saying_where(
+        table):
+    """'-' goes back one step. First on a line, the steps after it replace the one taken back ('- meg' where
+    Plataea was taken: Megara), taken as typed at that step; after a step typed on the same line it would take back
+    a step not yet taken, and at a prompt that builds no decision there is no step: both are refused in one line
+    saying what to type (they were refused as "'-' is none of the answers", or "no item '-' here")."""
+    from agon.core import steps
+
+    svc, game, play = table
+    child = play()  # the special tiles dealt: no decision is built here
+    child.sendline("peri - alk bras")
+    child.expect("'-' goes back one step while a decision is built step by step, and none is being built here: 'u'"
+                 " takes back the last entry; else type the entry without '-'")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    run_until(svc, game, lambda p: isinstance(p, Decision) and "commit forces" in p.prompt)
+    line = svc.load(game)
+    rs, s = line.ruleset, line.state
+    chosen, now = steps.forward(rs, s, (), steps.ask(rs, s))
+    assert now.field == "location" and {"Plataea", "Megara"} <= set(now.values), now  # the one tile taken by itself
+    child = play()
+    child.sendline("pla")
+    child.expect("at Plataea: attack or defend")
+    child.expect(PROMPT)
+    child.send("- meg")  # back one step, then Megara, taken as soon as it can only be Megara
+    child.expect("Megara ")
+    child.send("\r")
+    child.expect(r"at Megara: attack or defend \(so far: athens-2 Megara")
+    child.expect(PROMPT)
+    child.sendline("att - def")
+    child.expect(re.escape("'-' goes back one step already taken, so it stands alone or first on the line ('- def':"
+                           " back one step, then the rest); a step typed on this line is not taken yet: type the"
+                           " line again without it"))
+    child.expect(PROMPT)
+    child.sendline("- -")  # two steps back: where counters go, the tile having had no other answer
+    child.expect(r"where counters go \('done': none\) \(so far: athens-2;")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert len(svc.load(game).events) == len(line.events)  # nothing recorded
