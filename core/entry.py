@@ -80,17 +80,23 @@ def name_word(name: str) -> str:
 
 def _words_of(items: Iterable[str], names: Names | None) -> dict[str, str]:
     """Every word that names an item, with the item it names: the items themselves, and the words of their names
-    (a name that is also an item's id, in any case, or that two items share, is left to the ids)."""
+    (a name that is also an item's id, in any case, or that two items share, is left to the ids). A name that
+    begins with a number and goes on (an Adamastor card's ``9 Calafate``, number and title as printed) also gives
+    that number alone, so that ``1`` names card 1 whole rather than begin ``10 Despenseiro`` too."""
     pool = list(dict.fromkeys(items))
     out = {it: it for it in pool}
     if names:
         ids = {it.lower() for it in pool}
-        counts = Counter(name_word(names[it]).lower() for it in pool if names.get(it))
+        numbers = {it: m.group(1) for it in pool if (m := _NUMBERED.match(names.get(it, "")))}
+        counts = Counter(w.lower() for it in pool for w in {name_word(names.get(it, "")), numbers.get(it, "")} if w)
         for it in pool:
-            word = name_word(names.get(it, ""))
-            if word and word.lower() not in ids and counts[word.lower()] == 1:
-                out.setdefault(word, it)
+            for word in (name_word(names.get(it, "")), numbers.get(it, "")):
+                if word and word.lower() not in ids and counts[word.lower()] == 1:
+                    out.setdefault(word, it)
     return out
+
+
+_NUMBERED = re.compile(r"([0-9]+) +\S")
 
 
 def shown_item(item: str, names: Names | None = None) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from agon.core.engine import Pending
 from agon.core.games.adamastor import bots, data, flow, rules, view
-from agon.core.games.adamastor.state import State
+from agon.core.games.adamastor.state import State, printed_names
 from agon.events.adamastor import EVENT_TYPES
 from agon.events.base import Event, GameCreated
 
@@ -118,6 +118,12 @@ class Adamastor:
 
     def legal(self, state: State) -> Sequence[Event]:
         return rules.legal(state)
+
+    def value_names(self, state: State) -> dict[str, str]:
+        """Each player card's number and title as printed on it (state.printed): shown beside its id where a step
+        asks for a card, and typed for it at a table (``cal`` for c9 "9 Calafate"). A card's number and title are
+        the card set's, the same for every player: they tell no more than the id."""
+        return dict(printed_names(state))
 
     def validate(self, state: State, event: Event) -> str | None:
         return rules.validate(state, event)

@@ -10,7 +10,16 @@ from itertools import combinations, product
 from agon.core.engine import Chance, Decision, Outcome, Over, Pending
 from agon.core.games.adamastor import flow
 from agon.core.games.adamastor.board import step_cost
-from agon.core.games.adamastor.state import State, card_name, card_names, draw_split, drawn_ok, icons, skill_cost
+from agon.core.games.adamastor.state import (
+    State,
+    card_name,
+    card_names,
+    draw_split,
+    drawn_ok,
+    icons,
+    printed_names,
+    skill_cost,
+)
 from agon.core.words import counted
 from agon.events.adamastor import (
     ActionsEnded,
@@ -89,7 +98,8 @@ def draw_count(s: State) -> int:
 
 def _deck_chance(s: State, label: str, make: Callable[[tuple[str, ...]], Event]) -> Chance:
     from_pool, known = draw_split(s, draw_count(s))
-    return Chance("draw", label, lambda out: make(tuple(out) + known), count=from_pool, items=s.deck)
+    return Chance("draw", label, lambda out: make(tuple(out) + known), count=from_pool, items=s.deck,
+                  item_names=printed_names(s, s.deck))
 
 
 def map_pool(s: State) -> tuple[str, ...]:
@@ -141,7 +151,7 @@ def pending(s: State) -> Pending:
         order = ", then ".join(["3 for the adventure strip", *(f"3 for {p}'s hand" for p in s.players),
                                 *(["the card shown"] if s.less_luck else [])])
         return Chance("draw", order, deal, count=deal_size(s), items=items,
-                      unordered=(3,) * (n + 1))
+                      unordered=(3,) * (n + 1), item_names=printed_names(s, items))
     if ph == "sunrise":
         return _deck_chance(s, "sunrise card", lambda cs: SunriseCardDrawn(card=cs[0]))
     if ph == "draw":

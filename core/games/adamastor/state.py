@@ -115,6 +115,21 @@ def card_name(s: State, cid: str) -> str:
     return plain if card.title == plain else f"{card.title} ({card.number})"
 
 
+def printed(s: State, cid: str) -> str:
+    """What a player card shows of itself (rulebook 2.1.1: '1) Título', '5) Número carta'), as a recorder at a
+    table types it for the card's id (core.entry's names): its number, then its title, "9 Calafate"; the number
+    alone when the card set gives no title. ``9``, ``calafate``, ``cal`` or ``9cal`` then name c9, and a start that
+    two titles share (``cap``: Capelão (5), Capitão-mor (40)) is refused naming both."""
+    card = s.cards.player[cid]
+    return str(card.number) if card.title == f"card {card.number}" else f"{card.number} {card.title}"
+
+
+def printed_names(s: State, cids: tuple[str, ...] | list[str] | None = None) -> tuple[tuple[str, str], ...]:
+    """``printed`` of each card of ``cids`` (every player card when ``None``), as (id, name) pairs."""
+    return tuple((c, printed(s, c)) for c in (s.cards.player if cids is None else dict.fromkeys(cids))
+                 if c in s.cards.player)
+
+
 def card_names(s: State, cids: tuple[str, ...] | list[str]) -> str:
     """Cards in a sentence ("A, B and C"), or "nothing"."""
     named = [card_name(s, c) for c in cids]

@@ -1,0 +1,89 @@
+"""At an Adamastor table, a player card is seen by what is printed on it (rulebook 2.1.1: '1) Título', '5) Número
+carta'), not by its id (c9): where a card is drawn or asked for, the prompt shows both (``c9 9 Calafate``) and the
+number, the title or both may be typed, by a prefix or an abbreviation as any item (core.entry). What is recorded
+stays the ids, so games recorded before replay unchanged."""
+
+from __future__ import annotations
+
+import json
+
+import pexpect
+import pytest
+
+from agon.core import entry
+from agon.core.engine import Chance
+from agon.core.games.adamastor import RULESET as ADAMASTOR
+from agon.core.service import NewGame, Service, ServiceError
+from agon.events.adamastor import CardSwapped, PlayerCardsDealt
+from agon.events.store import Store
+from tests.test_play_pty import PROMPT, spawn_play
+
+
+@pytest.fixture
+def dealt(tmp_path):
+    """A solo table game at its deal: 3 cards for the strip, then 3 for Ana's hand, from the 40."""
+    svc = Service(Store(f"sqlite:///{tmp_path / 'agon.db'}"))
+    gid = svc.new_game(NewGame("adamastor", players=("Ana",), seed=3, table=True))
+    svc.act(gid, "r3")
+    svc.act(gid, "0b")
+    assert isinstance(svc.load(gid).pending, Chance)
+    return svc, gid
+
+
+def test_a_card_is_typed_by_its_number_its_title_or_both_and_the_id_still_works(dealt):
+    svc, gid = dealt
+    pending = svc.load(gid).pending
+    assert ("c9", "9 Calafate") in pending.item_names and ("c40", "40 Capitão-mor") in pending.item_names
+    names, items = pending.named, pending.items
+    for typed in ("9", "calafate", "CAL", "9cal", "9-cal", "9-calafate", "c9"):
+        assert entry.resolve(typed, items, names=names) == "c9", typed
+    assert entry.resolve("1", items, names=names) == "c1"  # card 1 whole, not also the start of 10 to 19
+    assert entry.resolve("4", items, names=names) == "c4"  # nor of 40
+    assert entry.resolve("capi", items, names=names) == "c40"
+    with pytest.raises(entry.EntryError, match="'cap' is ambiguous: it may be c5 5 Capelão, c40 40 Capitão-mor"):
+        entry.resolve("cap", items, names=names)
+    line = svc.record(gid, "32 vigia 9cal 1 marinheiro c3")[1]
+    assert line.events[-1] == PlayerCardsDealt(strip=("c9", "c19", "c32"), hands=(("c1", "c2", "c3"),))
+    svc.undo(gid)
+    with pytest.raises(ServiceError, match="'cap' is ambiguous: it may be c5 5 Capelão, c40 40 Capitão-mor; type"
+                                           " more of it"):
+        svc.act(gid, "cap 1 2 3 4 5")
+    assert svc.load(gid).head.depth == 2  # nothing recorded
+
+
+def test_agon_options_lists_each_card_with_what_it_shows_and_act_takes_a_title_in_a_listed_decision(agon):
+    gid = json.loads(agon("new", "adamastor", "--player", "Ana", "--seed", "3", "--table", "--json").stdout)["id"]
+    agon("act", gid, "r3")
+    agon("act", gid, "0b")
+    out = agon("options", gid).stdout
+    assert "c1 1 Grumete, c2 2 Marinheiro" in out and "c40 40 Capitão-mor" in out
+    agon("act", gid, "frade vigia calafate grumete marinheiro piloto")
+    said = agon("act", gid, "card grum frade").stdout  # the swap, by the titles of the two cards
+    assert "Ana swaps Grumete (1) from hand with Frade (32) from the strip" in said
+
+
+def test_a_swap_typed_by_titles_records_the_ids(dealt):
+    svc, gid = dealt
+    svc.act(gid, "frade vigia calafate grumete marinheiro piloto")
+    line = svc.record(gid, "card 1gr cal")[1]
+    assert line.events[-1] == CardSwapped(hand_card="c1", strip_card="c9")
+    assert ADAMASTOR.value_names(line.state)["c9"] == "9 Calafate"
+
+
+def test_play_takes_a_card_typed_by_its_title_or_number_as_soon_as_it_can_only_mean_one(dealt, tmp_path):
+    svc, gid = dealt
+    child = spawn_play(tmp_path, gid)
+    child.send("fr")  # only Frade begins so: shown in full
+    child.expect("32-Frade ")
+    child.send("9 ")  # 9 is card 9 alone: taken (no card 90)
+    child.expect("9-Calafate ")
+    child.send("1 ")  # 1 may begin 10 to 19: a space takes it (the strip's third card); then Ana's hand
+    child.send("vig")
+    child.expect("19-Vigia ")
+    child.send("2 3 ")  # 3 may begin 30 to 39: the space takes it, the last card: recorded
+    child.expect(r"The adventure strip is Frade \(32\), Calafate \(9\) and Grumete \(1\); Ana holds Marinheiro \(2\),"
+                 r" Piloto \(3\) and Vigia \(19\)")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert svc.load(gid).events[-1] == PlayerCardsDealt(strip=("c1", "c9", "c32"), hands=(("c2", "c3", "c19"),))
