@@ -155,6 +155,15 @@ def print_chance(pending: Chance, how: str) -> None:
                   f" {how} (or 'seed' to let agon draw it). From:")
     for row in groups_text(pending.names, pending.named):  # an unseen draw: the card set's names, not what is left
         console.print(f"  {row}")
+    if pending.alike:
+        console.print(ALIKE.format(groups="; ".join(" = ".join(g) for g in pending.alike)), markup=False)
+
+
+ALIKE = ("Copies alike, told apart by their number only: {groups}. Type the one you record (any of them): which one"
+         " changes nothing in the game, but the other players see its number once the card is open, so do not always"
+         " type the first.")
+"""Said under a draw of copies alike (``Chance.alike``): the person says which copy, as agon does not choose one
+(Pergamemnon's RULES.md, 'Copies alike': a fixed choice would tell the other players which alike card a hand holds)."""
 
 
 def print_recorded(recorded: list[Recorded]) -> None:

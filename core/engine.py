@@ -81,6 +81,10 @@ class Chance:
     unordered: tuple[int, ...] = ()
     item_names: tuple[tuple[str, str], ...] = ()
     gone: tuple[tuple[str, str, str], ...] = ()
+    alike: tuple[tuple[str, ...], ...] = ()
+    """Groups of items that are copies alike (the same card in every value, told apart by their ids alone:
+    Pergamemnon's ``greece.bowman.1`` and ``.2``): a person at a table cannot tell which one was drawn and types
+    either; the prompt says so (the ruleset's RULES.md says why the choice is left to the person)."""
 
     @property
     def named(self) -> dict[str, str]:

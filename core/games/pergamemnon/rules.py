@@ -18,6 +18,7 @@ from agon.core.games.pergamemnon.cards import WEAPONS, build_table
 from agon.core.games.pergamemnon.state import (
     PlayerState,
     State,
+    alike,
     card,
     card_name,
     distinct,
@@ -109,7 +110,7 @@ def pending(s: State) -> Pending:
         name = p.name
         return Chance(
             "draw", label, lambda out: CardsDrawn(player=name, cards=tuple(out), reshuffled=reshuffled), k,
-            items=source, unordered=(k,),
+            items=source, unordered=(k,), alike=tuple(alike(s, source)),
         )
     if s.phase == "starter":
         return Chance("draw", "lots for the starting player", lambda out: StarterDrawn(player=out[0]), 1, items=s.tied)

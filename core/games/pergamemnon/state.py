@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import msgspec
 
+from agon.core.entry import natural, natural_key
 from agon.core.games.pergamemnon.cards import Card, Effects, Table
 
 
@@ -184,6 +185,15 @@ def playable(p: PlayerState) -> int:
 def without(cards: tuple[str, ...], remove: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     gone = set(remove)
     return tuple(c for c in cards if c not in gone)
+
+
+def alike(s: State, ids: tuple[str, ...] | list[str]) -> list[tuple[str, ...]]:
+    """The groups of copies alike among ``ids`` (the same card in every value, told apart by the id's number only:
+    ``greece.bowman.1`` and ``.2``), each in natural order, groups of one left out (RULES.md, 'Copies alike')."""
+    groups: dict[tuple[object, ...], list[str]] = {}
+    for cid in dict.fromkeys(ids):
+        groups.setdefault(msgspec.structs.astuple(card(s, cid))[1:], []).append(cid)
+    return sorted((tuple(natural(g)) for g in groups.values() if len(g) > 1), key=lambda g: natural_key(g[0]))
 
 
 def distinct(s: State, ids: tuple[str, ...] | list[str]) -> list[str]:
