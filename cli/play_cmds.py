@@ -700,8 +700,15 @@ def play(
                 refused(e)
             continue
         if kind == "back":
+            rs, state = line.ruleset, line.state
+            asked = steps.forward(rs, state, chosen, steps.ask(rs, state, chosen))[0]
             for _ in range(max(1, entry.tokens(answer).count("-"))):
                 chosen = back(line, chosen)
+            if steps.forward(rs, state, chosen, steps.ask(rs, state, chosen))[0] == asked:
+                # no step was asked before this one (the steps before it had one answer each): say so, not nothing
+                console.print(f"Nothing to go back to: this is the first step asked of this decision. 'u' takes"
+                              f" back the last entry recorded ({agon_line(f'undo {line.game.id}')} does too).",
+                              markup=False)
             continue
         if answer.lower().startswith("b "):
             console.print("(read as an entry here; 'branch NAME' starts a branch)")

@@ -630,6 +630,10 @@ def test_a_dash_first_on_the_line_goes_back_before_the_steps_after_it_and_one_el
     child.sendline("- -")  # two steps back: where counters go, the tile having had no other answer
     child.expect(r"where counters go \('done': none\) \(so far: athens-2;")
     child.expect(PROMPT)
+    child.sendline("-")  # the first step asked: nothing before it to go back to, said (it was silent)
+    child.expect("Nothing to go back to: this is the first step asked of this decision. 'u' takes back the last"
+                 " entry recorded")
+    child.expect(PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)
     assert len(svc.load(game).events) == len(line.events)  # nothing recorded
