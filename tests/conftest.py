@@ -34,6 +34,39 @@ os.environ.setdefault("AGON_RULESETS", "toy=tests.toygame")
 
 PG_URL = os.environ.get("AGON_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 
+# The tests run in parallel (pytest-xdist, `-n auto` in pyproject.toml).
+TERMINAL_SIZE = ("COLUMNS", "LINES")
+MOST_WORKERS = 4
+"""Each worker's tests hold a few PostgreSQL connections at once (a store pools them; the race tests open more): more
+workers than this on a machine of many cores would crowd a server that allows 100."""
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config) -> int | None:
+    """``-n auto``: one worker per core, at most ``MOST_WORKERS`` (PYTEST_XDIST_AUTO_NUM_WORKERS still decides)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    return max(1, min(MOST_WORKERS, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                      else os.cpu_count() or 1))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """What a worker must have as this process has it: the terminal's size variables (see ``pytest_configure``)."""
+    node.workerinput["agon_terminal_size"] = {k: os.environ.get(k) for k in TERMINAL_SIZE}
+
+
+def pytest_configure(config) -> None:
+    """In a worker, COLUMNS and LINES as the command was started with. pytest imports readline early, and in a worker
+    (its standard input a pipe) readline sets COLUMNS=80 and LINES=24; agon's output that is no terminal is folded to
+    the width COLUMNS names, so a command the tests run in a child process folded a line that a run without workers
+    keeps whole."""
+    for name, value in getattr(config, "workerinput", {}).get("agon_terminal_size", {}).items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
 
 def shipped_rulesets() -> list[str]:
     return [n for n in registry.names() if n != "toy"]
