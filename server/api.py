@@ -851,6 +851,9 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
     last = request.headers.get("last-event-id")
     given = _LAST_ID.fullmatch(last) if last else None
     if last and (given is None or int(given[1]) > EVENT_RANGE[1]):  # the event numbers ``since`` takes
+        if words is PAGE_WORDS:  # a browser sends back the ids it was given: the person can only reload the page
+            return error(400, f"the page's event stream was sent a Last-Event-ID it never gave ({last[:40]!r});"
+                              f" {PAGE_STREAM}")
         return error(400, f"the Last-Event-ID header must be an event's id as the stream gave it (such as 12.a1b2c3d4)"
                           f" or its number, from {EVENT_RANGE[0]} to {EVENT_RANGE[1]:,}, not {last[:40]!r}")
     since = int(given[1]) if given else query.get("since", -1)

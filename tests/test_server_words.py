@@ -399,6 +399,19 @@ def test_a_pages_event_stream_asked_with_a_bad_query_is_refused_in_the_pages_wor
             f"GET /api/games/{gid}/events takes no body")
 
 
+def test_a_pages_event_stream_sent_a_bad_last_event_id_is_refused_in_the_pages_words(client):
+    """A malformed Last-Event-ID on a page's stream (a browser sends back the ids the stream gave; another value is a
+    hand-made request or a proxy's) was told in the API's words, as a bad 'since' once was: a page's person is told
+    to reload the page, with no route and no id format to type; a program calling the API still reads the format."""
+    gid = new_duel(client)["game"]
+    for last in ("x", "12.zz", "99999999999999"):
+        said = on_page(client.get(f"/api/games/{gid}/events?face=page&wait=0", headers={"Last-Event-ID": last}), 400,
+                       f"the page's event stream was sent a Last-Event-ID it never gave ({last!r})")
+        assert said.endswith("; reload the page to follow the game again") and "such as" not in said, said
+        refused(client.get(f"/api/games/{gid}/events?wait=0", headers={"Last-Event-ID": last}), 400,
+                "the Last-Event-ID header must be an event's id as the stream gave it (such as 12.a1b2c3d4)")
+
+
 def test_the_lobbys_form_is_refused_in_the_pages_words(client):
     """The lobby creates a game with the API's POST, saying it is a page: a refusal names the form's boxes, not the
     body's fields nor the API's document."""
