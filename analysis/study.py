@@ -176,6 +176,7 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
     open_at = current if current in names else out_lines[0]["name"]
     return {
         "title": rs.title,
+        "game_title": first.game.title,  # the title the game was given ('Friday night'), or ""
         "round_word": round_word(rs),
         "game": first.game.id,
         "as": as_player,
@@ -292,7 +293,9 @@ def build_study(lines: list[Any], notes: dict[str, tuple[str, str]] | None = Non
         data = page_data(lines, notes, as_player, current, chances)
     as_player = data["as"]
     seen_as = "" if as_player is None else f", as {as_player or 'every player'} sees it"
-    title = f"{data['title']}: game {data['game']}{seen_as}"
+    # the game's own title first, where it has one: a tab is told apart from another game's of the same ruleset
+    named = f"{data['game_title']} ({data['title']})" if data.get("game_title") else data["title"]
+    title = f"{named}: game {data['game']}{seen_as}"
     parts = {
         "@TITLE@": html.escape(title),
         "@PLOTLY@": (f'<script src="{html.escape(plotly_src)}"></script>' if plotly_src

@@ -534,10 +534,13 @@ async def seat(request: Request) -> Response:
     game = request.path_params["game"]
     try:  # a link to no game says so (404), not a page that fails when it asks
         _query(request, SEAT_HINTS)
-        await run_in_threadpool(request.app.state.service.game, game)
+        info = await run_in_threadpool(request.app.state.service.game, game)
     except Exception as e:  # noqa: BLE001
         return _failed(request, e)
-    body = f"""<h1>Game <code>{html.escape(game)}</code></h1>
+    # named by its title (else its ruleset's) before its script runs, as the script names the tab once it has read
+    # the game: 'Friday night, game ID', not an id alone
+    named = api.game_title(info.title, info.ruleset)
+    body = f"""<h1>{html.escape(named)}: game <code>{html.escape(game)}</code></h1>
 <p class="sub" id="you"></p>
 <p id="status" role="status" tabindex="-1"></p>
 <p class="err" id="error" role="alert"></p>
@@ -561,7 +564,7 @@ async def seat(request: Request) -> Response:
 <div id="view" role="region" aria-labelledby="view-title" tabindex="0"></div></div>
 </div>
 <p class="muted"><a href="/games/{html.escape(game)}/watch">spectators' page</a> · <a href="/">lobby</a></p>"""
-    return _page(f"agon game {game}", body, game, SEAT_SCRIPT)
+    return _page(f"{named}, game {game} - agon", body, game, SEAT_SCRIPT)
 
 
 WATCH_SCRIPT = REOPENING + r"""
