@@ -184,10 +184,33 @@ def usage_message(e: Any, argv: Sequence[str] = (), group: Any = None) -> str:
                 f" {option} ...`); see `{path} {command} --help`")
     if ctx is not None and message.startswith("got unexpected extra argument"):
         message += _one_value_each(ctx, argv, message)
+    if type(e).__name__ == "MissingParameter" and getattr(getattr(e, "param", None), "name", None) == "ruleset":
+        message += _rulesets_to_give(ctx)
     has_help = ctx.command.get_help_option(ctx) is not None if ctx is not None else group is not None
     if has_help:
         message += f"; see `{path} --help`"
     return message
+
+
+def _rulesets_to_give(ctx: Any) -> str:
+    """What to add when a command's ruleset is missing ('agon stats'): the rulesets it takes. A command that reads
+    stored games (``stats``, ``plot stats``) names those with games in the store first, from one query; a store it
+    cannot read (none yet, the database away) leaves the list as the registry's."""
+    from agon.core import registry
+
+    known = registry.names()
+    stored: list[str] = []
+    if ctx is not None and ctx.command.name == "stats":
+        from agon.cli.common import service
+
+        with contextlib.suppress(Exception):  # the list is a help, never a second failure
+            kept = set(service().store.rulesets())
+            stored = [r for r in known if r in kept]
+    if not stored:
+        return f": give one of {', '.join(known)}"
+    rest = [r for r in known if r not in stored]
+    return f": give one of {', '.join(stored)} (games stored)" + (f" or {', '.join(rest)} (none stored yet)"
+                                                                   if rest else "")
 
 
 def _one_value_each(ctx: Any, argv: Sequence[str], message: str) -> str:

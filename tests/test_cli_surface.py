@@ -141,6 +141,26 @@ def test_a_usage_error_is_one_line_with_the_help_to_read(agon, args, says):
     assert "╭" not in r.stderr and "Usage:" not in r.stderr
 
 
+def test_a_missing_ruleset_is_told_with_the_rulesets_to_give_those_with_stored_games_first(agon, tmp_path):
+    """'agon stats' alone said only "missing argument 'ruleset'": the line now lists the rulesets, and for the
+    commands that read stored games, those with games in the store first. No store is made to list them."""
+    from agon.core import registry
+
+    every = ", ".join(registry.names())
+    for args in (("stats",), ("plot", "stats"), ("new",)):  # no store yet
+        said = one_line(agon(*args, ok=False), 2)
+        assert said == f"error: missing argument 'ruleset': give one of {every}; see `agon {' '.join(args)} --help`"
+    assert not (tmp_path / "games.db").exists()
+    agon("demo", "perikles", "--games", "1")
+    rest = ", ".join(r for r in registry.names() if r != "perikles")
+    for args in (("stats",), ("plot", "stats")):
+        assert one_line(agon(*args, ok=False), 2) == (f"error: missing argument 'ruleset': give one of perikles (games"
+                                                      f" stored) or {rest} (none stored yet); see `agon"
+                                                      f" {' '.join(args)} --help`")
+    said = one_line(agon("new", ok=False), 2)  # a command that starts a game: the rulesets in their usual order
+    assert said == f"error: missing argument 'ruleset': give one of {every}; see `agon new --help`"
+
+
 def test_a_negative_number_after_dashes_is_read_and_refused_by_its_range(agon):
     gid = new_toy(agon)
     one_line(agon("note", gid, "--", "-1", "hi", ok=False), 2, "-1 is out of range (it takes 0 to")
