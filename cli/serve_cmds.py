@@ -46,6 +46,48 @@ def _check_listen(host: str, port: int) -> None:
             raise Fail(f"cannot listen on {host}:{port}: {what}") from None
 
 
+EVERY_NETWORK = {"0.0.0.0": socket.AF_INET, "::": socket.AF_INET6}
+"""The addresses that mean every network of this machine: a server listening there is opened at one of the
+machine's own addresses, never at this one (a browser cannot open http://0.0.0.0:8000/ from another machine)."""
+
+
+def this_machines_addresses(family: socket.AddressFamily) -> list[str]:
+    """This machine's address on its network in ``family``: the one its traffic leaves from, found by pointing a UDP
+    socket at a documentation address (RFC 5737, 3849), which sends nothing and asks no name server. None found (no
+    network, loopback only): an empty list."""
+    far = "192.0.2.1" if family == socket.AF_INET else "2001:db8::1"
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect((far, 9))
+            address = s.getsockname()[0]
+    except OSError:
+        return []
+    if address.startswith("127.") or address in ("::1", "0.0.0.0", "::") or address.startswith("fe80:"):
+        return []
+    return [address]
+
+
+def _url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def where_to_open(host: str, port: int) -> tuple[str, str]:
+    """Where the server listening on ``host`` is, and where players open it: that address; or for every network
+    (0.0.0.0, ::) this machine's own address on the network, with 127.0.0.1 for this machine, or what to look up
+    when none is known."""
+    if host not in EVERY_NETWORK:
+        return f"on {_url(host, port)}", ""
+    families = [socket.AF_INET] if host == "0.0.0.0" else [socket.AF_INET6, socket.AF_INET]  # '::' takes IPv4 too
+    found = [_url(a, port) for f in families for a in this_machines_addresses(f)]
+    here = _url("127.0.0.1" if host == "0.0.0.0" else "::1", port)
+    where = f"on every network of this machine, port {port}"
+    if not found:
+        return where, (f": players open http://ADDRESS:{port}/ with this machine's address on their network ({here} on"
+                       " this machine)")
+    return where, (f": players open {' or '.join(found)} (or the machine's address on their network; {here} on this"
+                   " machine)")
+
+
 @app.command(epilog=examples("agon serve --db club.db", "agon serve --db postgresql+psycopg://agon@db/agon"
                              " --host 0.0.0.0 --workers 2"))
 @friendly
@@ -72,7 +114,8 @@ def serve(
     os.environ["AGON_DB"] = url
     os.environ["AGON_MAX_BODY"] = str(max_body)
     workers_said = f"{workers} worker{'s' * (workers > 1)}"
-    console.print(f"agon serves {without_password(url)} on http://{host}:{port}/ ({workers_said});"
+    where, players_open = where_to_open(host, port)
+    console.print(f"agon serves {without_password(url)} {where} ({workers_said}){players_open};"
                   " the API is described at /openapi.json. Ctrl-C stops it.", markup=False)
     if store.read_only_as_opened:  # said before anyone is sent a link: every game it would start or play is refused
         console.print(f"The store is read-only ({store.read_only_why}): its games can be watched and read, not"

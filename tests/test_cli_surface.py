@@ -536,6 +536,39 @@ def test_sentences_naming_a_postgresql_store_hide_its_password(agon, pg_base, mo
         next(urls, None)
 
 
+def test_serve_on_every_network_names_an_address_players_can_open(agon, monkeypatch):
+    """'agon serve --host 0.0.0.0' announced http://0.0.0.0:8000/, which no browser opens; it now names this machine's
+    address on its network (or, none known, what to put in its place), and 127.0.0.1 for this machine."""
+    import uvicorn
+
+    from agon.cli import serve_cmds
+
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)  # the banner is all this asks for
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = s.getsockname()[1]
+
+    def banner(*args: str) -> str:
+        return " ".join(agon("serve", "--port", str(free), *args).stdout.split())
+
+    said = banner()  # this machine only: as before
+    assert f"on http://127.0.0.1:{free}/ (1 worker); the API is described at /openapi.json" in said, said
+    said = banner("--host", "0.0.0.0")  # this machine's own address, as the machine finds it
+    assert "0.0.0.0" not in said and f"http://127.0.0.1:{free}/ on this machine" in said, said
+    found = serve_cmds.this_machines_addresses(socket.AF_INET)
+    assert all(not a.startswith("127.") for a in found), found
+    if found:
+        assert f"players open http://{found[0]}:{free}/" in said, said
+    monkeypatch.setattr(serve_cmds, "this_machines_addresses", lambda family: ["192.0.2.7"])
+    assert (f"on every network of this machine, port {free} (1 worker): players open http://192.0.2.7:{free}/ (or the"
+            f" machine's address on their network; http://127.0.0.1:{free}/ on this machine); the API") \
+        in banner("--host", "0.0.0.0")
+    monkeypatch.setattr(serve_cmds, "this_machines_addresses", lambda family: [])  # no network, or loopback only
+    said = banner("--host", "0.0.0.0")
+    assert (f"players open http://ADDRESS:{free}/ with this machine's address on their network"
+            f" (http://127.0.0.1:{free}/ on this machine)") in said and "0.0.0.0" not in said, said
+
+
 @pytest.mark.postgres
 def test_every_output_naming_a_postgresql_store_hides_its_password(agon, pg_base, monkeypatch):
     """'agon where' (its --json too), 'agon demo --json' and the banner of 'agon serve' name the store as the
