@@ -291,7 +291,19 @@ for module in (setup_cmds, play_cmds, history_cmds, tree_cmds, note_cmds, file_c
 
 
 def main() -> None:
-    app()
+    """The ``agon`` command. Ctrl-C at any moment ends it with status 130 and at most one line: before this runs (the
+    imports) and after the command ended, as agon/__init__.py takes it; while the command runs, as Typer and
+    ``AgonGroup`` report it; and between the two (Typer building the commands, the store closing), here."""
+    import agon
+
+    agon.command_starts()
+    try:
+        app()
+    except KeyboardInterrupt:
+        error_line("stopped (Ctrl-C); what was recorded before it stays recorded", "--json" in sys.argv[1:])
+        sys.exit(INTERRUPTED)
+    finally:
+        agon.command_ended()
 
 
 if __name__ == "__main__":

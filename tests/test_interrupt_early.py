@@ -1,0 +1,109 @@
+"""Ctrl-C at any moment of a command ends it with status 130 and at most one line on stderr, never a traceback: the
+half second or more of imports before the command's code runs printed Python's traceback of whichever import it
+stopped (agon/__init__.py takes Ctrl-C in hand from agon's first line).
+
+Not left to timing: the command is run as a person runs it (its installed script, or ``python -m agon``) with a
+``sitecustomize`` of this test's on its path that holds one chosen import until the test has sent SIGINT: the
+interrupt lands during that import, every time, on a loaded machine as on an idle one. The hold is the test's own:
+nothing in agon waits or reads a setting for it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.test_play_pty import sigint_default
+
+HOLD = textwrap.dedent('''
+    import os, sys, time
+
+    class _Hold:
+        """Holds the import of the module named in AGON_TEST_HOLD until the process is interrupted."""
+        def find_spec(self, name, path=None, target=None):
+            if name == os.environ["AGON_TEST_HOLD"]:
+                sys.meta_path.remove(self)
+                with open(os.environ["AGON_TEST_HELD"], "w") as f:
+                    f.write(name)
+                time.sleep(120)
+            return None
+
+    if os.environ.get("AGON_TEST_HOLD"):
+        sys.meta_path.insert(0, _Hold())
+''')
+
+
+def _agon_script() -> str:
+    script = Path(sys.executable).parent / "agon"
+    return str(script) if script.exists() else shutil.which("agon") or ""
+
+
+def _interrupted_during(tmp_path: Path, command: list[str], module: str) -> subprocess.CompletedProcess:
+    """Run ``command`` until it begins to import ``module``, send it SIGINT there, and what it did."""
+    hook = tmp_path / "hook"
+    hook.mkdir(exist_ok=True)
+    (hook / "sitecustomize.py").write_text(HOLD)
+    held = tmp_path / f"held-{module}"
+    path = os.pathsep.join(p for p in (str(hook), os.environ.get("PYTHONPATH", "")) if p)
+    env = {**os.environ, "PYTHONPATH": path,
+           "AGON_TEST_HOLD": module, "AGON_TEST_HELD": str(held), "AGON_DB": str(tmp_path / "games.db")}
+    env.pop("AGON_DEBUG", None)
+    proc = subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, stdin=subprocess.DEVNULL, preexec_fn=sigint_default)
+    deadline = time.monotonic() + 60
+    while not held.exists():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            out, err = proc.communicate()
+            raise AssertionError(f"{module} was never imported (status {proc.returncode}): {err[-2000:]}")
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    return subprocess.CompletedProcess(command, proc.returncode, out, err)
+
+
+@pytest.mark.parametrize("module", [
+    "typer",  # the first import of agon's command line, right after agon's package
+    "sqlalchemy",  # deep in the imports of the command modules
+    "agon.core.games.peloponnes",  # a ruleset, read while the commands are put together
+])
+@pytest.mark.parametrize("how", ["script", "python -m agon"])
+def test_ctrl_c_while_a_command_is_still_importing_ends_it_in_one_line_with_status_130(tmp_path, module, how):
+    command = [_agon_script()] if how == "script" else [sys.executable, "-m", "agon"]
+    if not command[0]:
+        pytest.skip("the agon script is not installed beside this Python")
+    r = _interrupted_during(tmp_path, [*command, "demo", "peloponnes"], module)
+    lines = r.stderr.splitlines()
+    assert r.returncode == 130, (r.returncode, r.stderr[-3000:])
+    assert "Traceback" not in r.stderr and "KeyboardInterrupt" not in r.stderr, r.stderr[-3000:]
+    assert len(lines) <= 1 and lines[0].startswith("error: stopped (Ctrl-C)"), lines
+    assert r.stdout == ""
+    assert not (tmp_path / "games.db").exists()  # nothing was begun: no store made
+
+
+def test_ctrl_c_as_json_asked_for_is_one_json_line(tmp_path):
+    command = [sys.executable, "-m", "agon", "games", "--json"]
+    r = _interrupted_during(tmp_path, command, "typer")
+    assert r.returncode == 130 and r.stderr.splitlines() == [
+        '{"error": "stopped (Ctrl-C) before the command began; nothing was recorded"}'], r.stderr
+
+
+def test_ctrl_c_while_the_command_runs_is_still_its_one_line(tmp_path):
+    """'agon serve' imports uvicorn in its own code: an interrupt there is the command's, told as before."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = str(s.getsockname()[1])
+    r = _interrupted_during(tmp_path, [sys.executable, "-m", "agon", "serve", "--port", free], "uvicorn")
+    assert r.returncode == 130, (r.returncode, r.stderr[-3000:])
+    assert r.stderr.splitlines()[-1:] == ["error: stopped (Ctrl-C); what was recorded before it stays recorded"], \
+        r.stderr
+    assert "Traceback" not in r.stderr
