@@ -2,6 +2,7 @@
 
 import errno
 import os
+import re
 import socket
 from typing import Annotated
 
@@ -27,6 +28,16 @@ def _address(value: str) -> str:
         raise typer.BadParameter(f"{str(value)!r} is no address; give one, e.g. 127.0.0.1 (this machine only) or"
                                  " 0.0.0.0 (every network)")
     return str(value)
+
+
+def _root_path(value: str) -> str:
+    """``--root-path``: a path under which a proxy serves agon, such as /agon (a trailing slash is let go); plain
+    letters, digits and ``-._~`` in each part, so that it stands in every link and page as typed."""
+    text = str(value).strip().rstrip("/")
+    if text and not re.fullmatch(r"(/[A-Za-z0-9._~-]+)+", text):
+        raise typer.BadParameter(f"{str(value)!r} is no path to serve under; give one such as /agon (letters, digits"
+                                 " and -._~ between its slashes)")
+    return text
 
 
 def _check_listen(host: str, port: int) -> None:
@@ -101,6 +112,10 @@ def serve(
                                          " well; SQLite serialises writers).", parser=WORKERS)] = 1,
     max_body: Annotated[int, typer.Option("--max-body", help="The largest request body, in bytes.",
                                           parser=whole(1, MAX_BODY))] = 4 * 1024 * 1024,
+    root_path: Annotated[str, typer.Option("--root-path", help="The path a proxy serves agon under (/agon for"
+                                           " https://HOST/agon/), which it takes off before passing a request on:"
+                                           " every link, page and script address is made under it.",
+                                           parser=_root_path)] = "",
 ) -> None:
     """Serve the games over HTTP: a JSON API (/openapi.json), seat links that only their players can open, and
     live event streams. Creating a game answers one secret link per person's seat and one for the host."""
@@ -115,6 +130,10 @@ def serve(
     os.environ["AGON_MAX_BODY"] = str(max_body)
     workers_said = f"{workers} worker{'s' * (workers > 1)}"
     where, players_open = where_to_open(host, port)
+    if root_path:  # the players open the proxy's address: what this machine listens on is the proxy's to reach
+        where, players_open = f"{where} under {root_path}/ behind a proxy", (
+            f": players open the proxy's address, https://HOST{root_path}/, which passes requests on without"
+            f" {root_path}")
     console.print(f"agon serves {without_password(url)} {where} ({workers_said}){players_open};"
                   " the API is described at /openapi.json. Ctrl-C stops it.", markup=False)
     if store.read_only_as_opened:  # said before anyone is sent a link: every game it would start or play is refused
@@ -122,6 +141,7 @@ def serve(
                       " created or played on.", markup=False)
     try:
         uvicorn.run("agon.server.app:app_from_env", factory=True, host=host, port=port, workers=workers,
+                    root_path=root_path,
                     log_level="warning", timeout_graceful_shutdown=3,
                     http="agon.server.protocol:HeaderDeadline")  # a request's headers must arrive within 30 s
     except SystemExit as e:

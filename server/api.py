@@ -227,6 +227,8 @@ class Call:
     (held to the route's declared parameters: ``route``'s ``query``, each value of its type)."""
     words: Words = HTTP_WORDS
     """How refusals name what to do next: the API's words, or a seat page's (``words_of``)."""
+    root: str = ""
+    """The path the server is served under behind a proxy (``agon serve --root-path``), before the links it gives."""
 
 
 def token_of(request: Request) -> str | None:
@@ -292,7 +294,8 @@ def route(fn: Callable[[Call], Any], *, raw_body: bool = False, body: dict[str, 
                     raise HttpError(400, f"{request.method} {request.url.path} takes no body; send its parameters"
                                          " in the query")
             call = Call(request.app.state.service, request.path_params.get("game", ""), token_of(request), fields,
-                        asked, raw, request.app.state.lines, posted=body is not None, words=words_of(request))
+                        asked, raw, request.app.state.lines, posted=body is not None, words=words_of(request),
+                        root=str(request.scope.get("root_path", "")).rstrip("/"))
             result = await run_in_threadpool(fn, call)
         except Exception as e:  # noqa: BLE001 - every failure is one line for the client
             return failure(e, words_of(request))
@@ -623,12 +626,12 @@ def list_games(call: Call) -> Any:
 def _tokens_answer(call: Call, game_id: str, status: int = 201) -> JSONResponse:
     tokens = seats.issue(call.svc, game_id)
     line = call.svc.load(game_id)
-    seat_rows = {name: {"token": tok, "link": f"/games/{game_id}/seat#token={tok}"}
+    seat_rows = {name: {"token": tok, "link": f"{call.root}/games/{game_id}/seat#token={tok}"}
                  for name, tok in tokens.items() if name != HOST}
     host = tokens[HOST]
     return JSONResponse({**game_head(call.svc, line), "seats": seat_rows,
-                         "host": {"token": host, "link": f"/games/{game_id}/seat#token={host}"},
-                         "spectate": f"/games/{game_id}/watch",
+                         "host": {"token": host, "link": f"{call.root}/games/{game_id}/seat#token={host}"},
+                         "spectate": f"{call.root}/games/{game_id}/watch",
                          "note": "each link opens one seat: give it to that player only; the host's link"
                                  " enters chance outcomes at a table and may undo"}, status_code=status)
 

@@ -97,6 +97,8 @@ function reopening(open) { let wait = 2000;
 # The shared script: rendering a view as tables, reading the API with the seat's token, following the stream.
 SCRIPT = REOPENING + r"""
 const GAME = document.body.dataset.game;
+// the path the server is served under behind a proxy (agon serve --root-path), before every address it names
+const ROOT = document.body.dataset.root || "";
 function hashToken() { return (/[#&]token=([^&]+)/.exec(location.hash) || [])[1] || null; }
 const TOKEN = hashToken();
 function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text;
@@ -165,7 +167,8 @@ function render(v, depth) {
 async function call(method, path, body) {
   const headers = {"Content-Type": "application/json", "Agon-Face": "page"};
   if (TOKEN) headers["Authorization"] = "Bearer " + TOKEN;
-  const r = await fetch("/api/games/" + GAME + path, {method, headers, body: body ? JSON.stringify(body) : undefined});
+  const r = await fetch(ROOT + "/api/games/" + GAME + path, {method, headers,
+    body: body ? JSON.stringify(body) : undefined});
   const data = (r.headers.get("content-type") || "").includes("json") ? await r.json() : {};
   if (!r.ok) { const e = new Error(data.error || ("HTTP " + r.status)); e.status = r.status; throw e; }
   return data;
@@ -208,7 +211,7 @@ function clearTakenBack() { const note = document.getElementById("taken-back"); 
 function follow(onRecorded, onChange, onError) {
   const q = "?face=page" + (TOKEN ? "&token=" + encodeURIComponent(TOKEN) : "");
   let opened = false;
-  reopening(ok => { const es = new EventSource("/api/games/" + GAME + "/events" + q);
+  reopening(ok => { const es = new EventSource(ROOT + "/api/games/" + GAME + "/events" + q);
     // the stream's own report of what went wrong (the store away for a moment), not a dropped connection
     es.addEventListener("error", ev => { if (ev.data) onError(JSON.parse(ev.data).error); });
     es.addEventListener("recorded", ev => onRecorded(JSON.parse(ev.data)));
@@ -378,7 +381,7 @@ refresh(); loadLog().catch(showError);
 follow(appendLog, () => refresh(), refused);  // the stream's report stays up until the game moves on
 """)
 
-def _page(title: str, body: str, game: str = "", script: str = "") -> HTMLResponse:
+def _page(title: str, body: str, game: str = "", script: str = "", root: str = "") -> HTMLResponse:
     scripts = f"<script>{SCRIPT}{script}</script>" if script else ""
     return HTMLResponse(
         f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
@@ -386,7 +389,7 @@ def _page(title: str, body: str, game: str = "", script: str = "") -> HTMLRespon
         f'<meta name="referrer" content="no-referrer">'
         f'<link rel="icon" href="data:,">'  # no icon: the browser asks for no /favicon.ico (a 404 in its console)
         f"<title>{html.escape(title)}</title><style>{STYLE}</style></head>"
-        f'<body data-game="{html.escape(game)}">{body}{scripts}</body></html>',
+        f'<body data-game="{html.escape(game)}" data-root="{html.escape(root)}">{body}{scripts}</body></html>',
         headers={"Cache-Control": "no-store"})
 
 
@@ -403,9 +406,17 @@ def _failed(request: Request, e: Exception) -> Response:
     else:
         said = "This page could not be shown: " + json.loads(answer.body)["error"]
     page = _page("agon: no such game" if answer.status_code == 404 else "agon",
-                 f'<h1>agon</h1><p class="err">{html.escape(said)}</p><p><a href="/">the lobby</a></p>')
+                 f'<h1>agon</h1><p class="err">{html.escape(said)}</p>'
+                 f'<p><a href="{html.escape(_root(request))}/">the lobby</a></p>', root=_root(request))
     page.status_code = answer.status_code
     return page
+
+
+def _root(request: Request) -> str:
+    """The path the server is served under behind a proxy that takes it off (``agon serve --root-path /agon``:
+    uvicorn's root_path), put before every address a page names, so that each goes through the proxy; "" at the
+    root of its host."""
+    return str(request.scope.get("root_path", "")).rstrip("/")
 
 
 def _query(request: Request, hints: dict[str, str]) -> None:
@@ -453,6 +464,7 @@ async def lobby(request: Request) -> Response:
     except api.HttpError as e:
         return _failed(request, e)
     svc: Service = request.app.state.service
+    root = html.escape(_root(request))
     try:  # the store away (its database down): a 503 in one sentence, as the API's, not a server error
         games = await run_in_threadpool(api.list_games, api.Call(svc, "", None, {}, {
             "order": "newest", "limit": LOBBY_GAMES}))  # as the route reads its query: typed
@@ -463,7 +475,7 @@ async def lobby(request: Request) -> Response:
         f"<tr><td><code>{html.escape(g['game'])}</code></td><td>{html.escape(g['ruleset'])}</td>"
         f"<td>{html.escape(g['title'])}</td><td>{html.escape(', '.join(g['players']))}</td>"
         f"<td>{html.escape(str(g['status']))}</td>"
-        f"<td><a href=\"/games/{html.escape(g['game'])}/watch\">watch</a></td></tr>" for g in games)
+        f"<td><a href=\"{root}/games/{html.escape(g['game'])}/watch\">watch</a></td></tr>" for g in games)
     heads = "".join(f'<th scope="col">{c}</th>' for c in ("game", "ruleset", "title", "players", "status"))
     table = (f'<table id="games"><tr>{heads}<th scope="col" aria-label="spectators\' page"></th></tr>{rows}</table>'
              if games else "<p class=\"muted\">No games yet.</p>")
@@ -473,7 +485,8 @@ async def lobby(request: Request) -> Response:
     body = f"""<h1>agon: games on this server</h1>
 <p class="sub">Create a game, then give each player their own link: it opens their seat, and only theirs.</p>
 <div id="games-box">{table}</div>
-<p class="muted">The newest {LOBBY_GAMES} games are listed here; <a href="/api/games">/api/games</a> lists them all.</p>
+<p class="muted">The newest {LOBBY_GAMES} games are listed here; <a href="{root}/api/games">/api/games</a> lists them
+ all.</p>
 <h2 id="create-title">Create a game</h2>
 <form id="create" aria-labelledby="create-title">
 <p><label>Ruleset <select id="ruleset">{options}</select></label></p>
@@ -487,14 +500,14 @@ async def lobby(request: Request) -> Response:
 <div id="links"></div>"""
     script = (r"""
 async function games() {
-  const rows = await (await fetch("/api/games?order=newest&limit=@LOBBY@", {cache: "no-store"})).json();
+  const rows = await (await fetch(ROOT + "/api/games?order=newest&limit=@LOBBY@", {cache: "no-store"})).json();
   const t = el("table"); t.id = "games"; const head = el("tr");
   ["game", "ruleset", "title", "players", "status", ""].forEach(c => { const th = el("th", c); th.scope = "col";
     if (!c) th.setAttribute("aria-label", "spectators' page"); head.appendChild(th); });
   t.appendChild(head);
   rows.forEach(g => { const tr = el("tr"), id = el("td"); id.appendChild(el("code", g.game)); tr.appendChild(id);
     [g.ruleset, g.title, g.players.join(", "), String(g.status)].forEach(x => tr.appendChild(el("td", x)));
-    const w = el("td"), a = el("a", "watch"); a.href = "/games/" + encodeURIComponent(g.game) + "/watch";
+    const w = el("td"), a = el("a", "watch"); a.href = ROOT + "/games/" + encodeURIComponent(g.game) + "/watch";
     w.appendChild(a); tr.appendChild(w); t.appendChild(tr); });
   document.getElementById("games-box").replaceChildren(t);
 }
@@ -510,7 +523,7 @@ document.getElementById("create").onsubmit = async ev => {
   // a number goes as one; anything else as typed, so the refusal names what was typed (Number gave NaN: null)
   if (seed) body.seed = /^-?[0-9]+([.][0-9]*)?$/.test(seed) ? Number(seed) : seed;
   // said to come from a page, as the seat's requests are: a refusal names the lobby's form, not the API's fields
-  const r = await fetch("/api/games", {method: "POST", """
+  const r = await fetch(ROOT + "/api/games", {method: "POST", """
       r"""headers: {"Content-Type": "application/json", "Agon-Face": "page"}, body: JSON.stringify(body)});
   const data = await r.json();
   if (!r.ok) { showError(new Error(data.error)); return; }
@@ -527,7 +540,7 @@ document.getElementById("create").onsubmit = async ev => {
   said.focus();  // a keyboard or a screen reader goes on from the new links, which it would not know were there
 };
 """).replace("@LOBBY@", str(LOBBY_GAMES))
-    return _page("agon: games on this server", body, "", script)
+    return _page("agon: games on this server", body, "", script, root)
 
 
 async def seat(request: Request) -> Response:
@@ -540,6 +553,7 @@ async def seat(request: Request) -> Response:
     # named by its title (else its ruleset's) before its script runs, as the script names the tab once it has read
     # the game: 'Friday night, game ID', not an id alone
     named = api.game_title(info.title, info.ruleset)
+    root = html.escape(_root(request))
     body = f"""<h1>{html.escape(named)}: game <code>{html.escape(game)}</code></h1>
 <p class="sub" id="you"></p>
 <p id="status" role="status" tabindex="-1"></p>
@@ -563,14 +577,16 @@ async def seat(request: Request) -> Response:
 <div><h2 id="view-title">The game as you see it</h2>
 <div id="view" role="region" aria-labelledby="view-title" tabindex="0"></div></div>
 </div>
-<p class="muted"><a href="/games/{html.escape(game)}/watch">spectators' page</a> · <a href="/">lobby</a></p>"""
-    return _page(f"{named}, game {game} - agon", body, game, SEAT_SCRIPT)
+<p class="muted"><a href="{root}/games/{html.escape(game)}/watch">spectators' page</a> ·
+ <a href="{root}/">lobby</a></p>"""
+    return _page(f"{named}, game {game} - agon", body, game, SEAT_SCRIPT, _root(request))
 
 
 WATCH_SCRIPT = REOPENING + r"""
 (function () {
   "use strict";
   const study = window.agonStudy, game = study.data().game;
+  const ROOT = @ROOT@;  // the path the server is served under (agon serve --root-path), before its addresses
   let busy = false, again = false, last = 0;
   // the stream's report of trouble (the store away for a moment), shown as the seat's page shows it: under the
   // title, read out by a screen reader, and kept until the game moves on from where it stood when it was said
@@ -589,7 +605,7 @@ WATCH_SCRIPT = REOPENING + r"""
       const wait = Math.max(0, 1000 - (Date.now() - last));  // at most one reading a second
       if (wait) await new Promise(r => setTimeout(r, wait));
       last = Date.now();
-      const r = await fetch("/games/" + encodeURIComponent(game) + "/watch.json", {cache: "no-store"});
+      const r = await fetch(ROOT + "/games/" + encodeURIComponent(game) + "/watch.json", {cache: "no-store"});
       if (r.ok) await study.update(await r.json());
     } catch (e) { /* the stream reports the next change; read again then */ }
     finally { busy = false; if (again) { again = false; reload(); } }
@@ -601,7 +617,8 @@ WATCH_SCRIPT = REOPENING + r"""
     if (ev.type === "status" && s.branch + "@" + s.event === shown()) return;  // nothing new
     reload(); };
   let opened = false;
-  reopening(ok => { const es = new EventSource("/api/games/" + encodeURIComponent(game) + "/events?face=page");
+  reopening(ok => { const es = new EventSource(ROOT + "/api/games/" + encodeURIComponent(game)
+    + "/events?face=page");
     es.addEventListener("error", ev => { if (ev.data) {  // not a dropped connection: that carries no data
       error.textContent = JSON.parse(ev.data).error; errorAt = shown(); } });
     es.addEventListener("status", changed);
@@ -648,10 +665,13 @@ class Studies:
 
 async def watch(request: Request) -> Response:
     """The study page of the game as every player sees it, following the game live."""
+    root = _root(request)
+
     def build() -> str:
         return build_study([], data=request.app.state.studies.get(request.app.state.service,
                                                                    request.path_params["game"]),
-                           script=WATCH_SCRIPT, plotly_src=PLOTLY_PATH)
+                           script=WATCH_SCRIPT.replace("@ROOT@", json.dumps(root).replace("<", "\\u003c")),
+                           plotly_src=root + PLOTLY_PATH)
 
     try:
         _query(request, WATCH_HINTS)

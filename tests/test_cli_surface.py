@@ -569,6 +569,31 @@ def test_serve_on_every_network_names_an_address_players_can_open(agon, monkeypa
             f" (http://127.0.0.1:{free}/ on this machine)") in said and "0.0.0.0" not in said, said
 
 
+def test_serve_under_a_proxys_path_hands_it_to_the_server_and_says_where_players_open_it(agon, monkeypatch):
+    """'agon serve --root-path /agon' serves every link under /agon (tests/test_root_path.py follows them): uvicorn
+    is given the path, and the banner names the proxy's address as the one to open; a path it cannot use is refused
+    in one line before anything starts."""
+    import uvicorn
+
+    given: dict = {}
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: given.update(k))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = s.getsockname()[1]
+    said = " ".join(agon("serve", "--port", str(free), "--root-path", "/agon/").stdout.split())
+    assert given["root_path"] == "/agon"
+    assert (f"on http://127.0.0.1:{free}/ under /agon/ behind a proxy (1 worker): players open the proxy's address,"
+            " https://HOST/agon/, which passes requests on without /agon;") in said, said
+    given.clear()
+    agon("serve", "--port", str(free))
+    assert given["root_path"] == ""  # at the root of its host, as before
+    for bad in ("agon", "/a b", "/agon?x=1", "/a//b"):
+        given.clear()
+        one_line(agon("serve", "--port", str(free), "--root-path", bad, ok=False), 2,
+                 "invalid value for '--root-path'", "is no path to serve under; give one such as /agon")
+        assert given == {}
+
+
 @pytest.mark.postgres
 def test_every_output_naming_a_postgresql_store_hides_its_password(agon, pg_base, monkeypatch):
     """'agon where' (its --json too), 'agon demo --json' and the banner of 'agon serve' name the store as the

@@ -1,0 +1,144 @@
+"""agon serve under a sub-path behind a proxy (``--root-path /agon``): every link, page, script, stream and answer
+of the API names its address under the path, so that a browser that follows them all never leaves it. The links
+were absolute paths (/games/..., /api/..., /static/...), which such a proxy sends elsewhere on its host.
+
+The proxy is played here as a proxy and uvicorn's root_path hand agon a request together: only what is under the
+path reaches the app (anything else is the proxy's 404), with ``root_path`` set to it.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+import pytest
+
+PREFIX = "/agon"
+
+
+class BehindProxy:
+    """The app as a proxy serving it at PREFIX/ and uvicorn's ``root_path`` present it: a request under the prefix
+    reaches it with ``root_path`` set; any other is answered 404 by the proxy, never reaching agon."""
+
+    def __init__(self, app, prefix: str) -> None:
+        self.app, self.prefix = app, prefix
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            if not (scope["path"] + "/").startswith(self.prefix + "/"):
+                await send({"type": "http.response.start", "status": 404,
+                            "headers": [(b"content-type", b"text/plain")]})
+                await send({"type": "http.response.body", "body": b"not under the proxy's path"})
+                return
+            scope = {**scope, "root_path": self.prefix}
+        await self.app(scope, receive, send)
+
+
+@contextmanager
+def under_prefix(url: str) -> Iterator[str]:
+    import uvicorn
+
+    from agon.server.app import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(BehindProxy(create_app(url, poll=0.1), PREFIX), host="127.0.0.1", port=port,
+                                        log_level="warning", timeout_graceful_shutdown=1))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        thread.join(15)
+
+
+@pytest.fixture
+def proxied(tmp_path) -> Iterator[str]:
+    with under_prefix(f"sqlite:///{tmp_path / 'club.db'}") as base:
+        yield base
+
+
+def test_the_apis_links_are_under_the_path(proxied):
+    made = httpx.post(f"{proxied}{PREFIX}/api/games", json={"ruleset": "adamastor", "players": ["Ana"], "seed": 1})
+    assert made.status_code == 201, made.text
+    body = made.json()
+    gid = body["game"]
+    assert body["spectate"] == f"{PREFIX}/games/{gid}/watch"
+    assert body["seats"]["Ana"]["link"].startswith(f"{PREFIX}/games/{gid}/seat#token=")
+    assert body["host"]["link"].startswith(f"{PREFIX}/games/{gid}/seat#token=")
+    for link in (body["spectate"], body["seats"]["Ana"]["link"].split("#")[0]):
+        assert httpx.get(proxied + link).status_code == 200
+    assert httpx.get(f"{proxied}/api/games").status_code == 404  # outside the path: the proxy's, not agon's
+
+
+@pytest.mark.browser
+def test_every_link_of_the_pages_served_under_a_path_stays_under_it(browser, proxied):
+    """The lobby, a game created there, each seat's page played from, the spectators' page following live (its
+    plotly.js, its data, its stream), the lobby's links and a missing game's page: every request the browser makes
+    is under the path, and none is refused."""
+    errors: list[str] = []
+    asked: list[str] = []
+    answers: list[tuple[int, str]] = []
+    ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+    ctx.set_default_timeout(30_000)
+    ctx.on("request", lambda r: asked.append(r.url))
+    ctx.on("response", lambda r: answers.append((r.status, r.url)))
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{proxied}{PREFIX}/")
+        page.select_option("#ruleset", "pergamemnon")
+        page.fill("#players", "Ana, Bo")
+        page.fill("#seed", "5")
+        page.click("button[type=submit]")
+        page.wait_for_selector(".seat-link[data-who=spectators]")
+        links = {a.get_attribute("data-who"): a.get_attribute("href") for a in page.query_selector_all(".seat-link")}
+        assert all(link.startswith(PREFIX + "/games/") for link in links.values()), links
+        shown = {a.get_attribute("data-who"): a.inner_text() for a in page.query_selector_all(".seat-link")}
+        assert shown["spectators"] == proxied + links["spectators"]  # the address to give, whole
+        page.wait_for_selector("#games a")  # the list redrawn by the page's script, with the new game
+        lobby_links = [a.get_attribute("href") for a in page.query_selector_all("a[href]")]
+        assert lobby_links and all(h.startswith(PREFIX + "/") for h in lobby_links), lobby_links
+
+        state = httpx.get(f"{proxied}{PREFIX}/api/games/{links['spectators'].split('/')[3]}").json()
+        acting = state["pending"]["player"]
+        page.goto(proxied + links[acting])  # the seat to act: its page reads the API and follows the stream
+        page.wait_for_selector("#options button")
+        before = page.evaluate("Number(document.getElementById('status').dataset.event)")
+        page.click("#options button")
+        page.wait_for_function(f"Number(document.getElementById('status').dataset.event) > {before}")
+        page.wait_for_function("document.getElementById('log').children.length > 0")
+        seat_links = [a.get_attribute("href") for a in page.query_selector_all("a[href]")]
+        assert seat_links == [links["spectators"], PREFIX + "/"], seat_links
+
+        page.click("text=spectators' page")  # the study page: plotly.js, its data and its stream under the path
+        page.wait_for_function("document.body.dataset.ready === '1' && !!window.Plotly")
+        page.wait_for_function("document.body.dataset.told !== undefined")
+        assert page.evaluate("fetch(location.pathname + '.json').then(r => r.status)") == 200  # its redraw's data
+        for href in lobby_links:
+            page.goto("about:blank")
+            answer = page.goto(proxied + href)
+            assert answer.status == 200, href
+        answer = page.goto(f"{proxied}{PREFIX}/games/nosuchgame/seat")
+        assert answer.status == 404
+        page.click("a:has-text(\"the lobby\")")
+        page.wait_for_selector("#create")
+        assert page.url == f"{proxied}{PREFIX}/"
+    finally:
+        ctx.close()
+    assert errors == []
+    outside = [u for u in asked if not u.startswith((f"{proxied}{PREFIX}/", "data:", "about:"))]
+    assert outside == [], outside
+    refused = [(s, u) for s, u in answers if s >= 400 and not u.endswith("/games/nosuchgame/seat")]
+    assert refused == [], refused
+    assert any("/static/plotly-" in u for u in asked) and any("/events?face=page" in u for u in asked)
