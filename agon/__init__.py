@@ -61,20 +61,31 @@ def command_ended() -> None:
         signal.signal(signal.SIGINT, _ctrl_c_again)
 
 
-def _is_agon_command() -> bool:
-    """Whether this process is the ``agon`` command (its script, or ``python -m agon``, whose argv[0] reads '-m' while
-    the package is imported), and not a program importing agon as a library (a test runner, uvicorn's worker)."""
+def _ctrl_c_in_worker(signum: int, frame: object) -> None:
+    """Ctrl-C in a worker the command started (uvicorn's, for ``agon serve --workers N``) while it still imports,
+    before its server takes SIGINT: it ends without a word, the command's own process says what happened."""
+    os._exit(INTERRUPTED)
+
+
+def _which_process() -> str:
+    """'command': this process is the ``agon`` command (its script, or ``python -m agon``, whose argv[0] reads '-m'
+    while the package is imported); 'worker': a process it started afresh (spawned: uvicorn's workers), given its
+    argv and importing agon again; '': a program importing agon as a library (a test runner)."""
     spawner = sys.modules.get("multiprocessing")
-    if spawner is not None and spawner.parent_process() is not None:  # a worker it started, given its argv
-        return False
+    me = spawner.current_process() if spawner is not None else None
+    child = me is not None and (me.name != "MainProcess" or getattr(me, "_inheriting", False))
     first = sys.argv[0] if sys.argv else ""
-    return first == "-m" or os.path.basename(first).removesuffix(".exe").removesuffix("-script.py") == "agon"
+    script = os.path.basename(first).removesuffix(".exe").removesuffix("-script.py") == "agon"
+    if child:
+        return "worker" if script or first.endswith(os.path.join("agon", "__main__.py")) else ""
+    return "command" if script or first == "-m" else ""
 
 
-if _is_agon_command() and signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (nohup, &)
+_PROCESS = _which_process()
+if _PROCESS and signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not ignored (nohup, a '&' job)
     try:
-        signal.signal(signal.SIGINT, _ctrl_c_before)
-        _taken = True
+        signal.signal(signal.SIGINT, _ctrl_c_before if _PROCESS == "command" else _ctrl_c_in_worker)
+        _taken = _PROCESS == "command"
     except ValueError:  # not the main thread: signals are not this thread's to take
         pass
 

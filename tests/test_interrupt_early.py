@@ -27,10 +27,17 @@ from tests.test_play_pty import sigint_default
 HOLD = textwrap.dedent('''
     import os, sys, time
 
+    def _spawned():
+        mp = sys.modules.get("multiprocessing")
+        me = mp.current_process() if mp is not None else None
+        return me is not None and (me.name != "MainProcess" or getattr(me, "_inheriting", False))
+
     class _Hold:
-        """Holds the import of the module named in AGON_TEST_HOLD until the process is interrupted."""
+        """Holds the import of the module named in AGON_TEST_HOLD until the process is interrupted (with
+        AGON_TEST_HOLD_IN=worker, only in a process the command spawned)."""
         def find_spec(self, name, path=None, target=None):
-            if name == os.environ["AGON_TEST_HOLD"]:
+            if name == os.environ["AGON_TEST_HOLD"] and (os.environ.get("AGON_TEST_HOLD_IN") != "worker"
+                                                         or _spawned()):
                 sys.meta_path.remove(self)
                 with open(os.environ["AGON_TEST_HELD"], "w") as f:
                     f.write(name)
@@ -47,18 +54,20 @@ def _agon_script() -> str:
     return str(script) if script.exists() else shutil.which("agon") or ""
 
 
-def _interrupted_during(tmp_path: Path, command: list[str], module: str) -> subprocess.CompletedProcess:
-    """Run ``command`` until it begins to import ``module``, send it SIGINT there, and what it did."""
+def _interrupted_during(tmp_path: Path, command: list[str], module: str, group: bool = False,
+                        **extra: str) -> subprocess.CompletedProcess:
+    """Run ``command`` until it (or, ``group``, any process it started) begins to import ``module``, send it SIGINT
+    there (``group``: to its whole process group, as a terminal's Ctrl-C), and what it did."""
     hook = tmp_path / "hook"
     hook.mkdir(exist_ok=True)
     (hook / "sitecustomize.py").write_text(HOLD)
     held = tmp_path / f"held-{module}"
     path = os.pathsep.join(p for p in (str(hook), os.environ.get("PYTHONPATH", "")) if p)
     env = {**os.environ, "PYTHONPATH": path,
-           "AGON_TEST_HOLD": module, "AGON_TEST_HELD": str(held), "AGON_DB": str(tmp_path / "games.db")}
+           "AGON_TEST_HOLD": module, "AGON_TEST_HELD": str(held), "AGON_DB": str(tmp_path / "games.db"), **extra}
     env.pop("AGON_DEBUG", None)
     proc = subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, stdin=subprocess.DEVNULL, preexec_fn=sigint_default)
+                            text=True, stdin=subprocess.DEVNULL, preexec_fn=sigint_default, start_new_session=group)
     deadline = time.monotonic() + 60
     while not held.exists():
         if proc.poll() is not None or time.monotonic() > deadline:
@@ -66,7 +75,10 @@ def _interrupted_during(tmp_path: Path, command: list[str], module: str) -> subp
             out, err = proc.communicate()
             raise AssertionError(f"{module} was never imported (status {proc.returncode}): {err[-2000:]}")
         time.sleep(0.01)
-    proc.send_signal(signal.SIGINT)
+    if group:
+        os.killpg(proc.pid, signal.SIGINT)
+    else:
+        proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     return subprocess.CompletedProcess(command, proc.returncode, out, err)
 
@@ -107,3 +119,17 @@ def test_ctrl_c_while_the_command_runs_is_still_its_one_line(tmp_path):
     assert r.stderr.splitlines()[-1:] == ["error: stopped (Ctrl-C); what was recorded before it stays recorded"], \
         r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_ctrl_c_while_the_servers_workers_are_still_importing_prints_no_traceback_of_theirs(tmp_path):
+    """'agon serve --workers 2' starts its workers afresh (uvicorn spawns them, each importing agon again): Ctrl-C,
+    which a terminal sends to every process of the command, while they import printed each worker's traceback. A
+    worker now ends without a word; what the command itself says (uvicorn's supervisor ends it) is all there is."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = str(s.getsockname()[1])
+    r = _interrupted_during(tmp_path, [_agon_script() or sys.executable, *([] if _agon_script() else ["-m", "agon"]),
+                                       "serve", "--port", free, "--workers", "2"], "sqlalchemy", group=True,
+                            AGON_TEST_HOLD_IN="worker")
+    assert "Traceback" not in r.stderr and "KeyboardInterrupt" not in r.stderr, r.stderr[-3000:]
+    assert len(r.stderr.splitlines()) <= 1, r.stderr
