@@ -245,7 +245,7 @@ def games(
         parser=one_of("oldest", "newest", "longest", "shortest"))] = "oldest",
     as_json: JsonOpt = False,
 ) -> None:
-    """List the stored games: id, ruleset, players, status, branches and current scores.
+    """List the stored games: id, ruleset, title (if any), players, status, branches and current scores.
 
     Read from the game summaries (no game is replayed); a summary that is missing or stale is recomputed first,
     with a progress bar."""
@@ -291,15 +291,17 @@ def games(
                           f" {agon_line('new RULESET --player NAME --bot NAME:random')}", markup=False)
         return
     t = Table(title=f"Games in {without_password(db_url())}")
-    for col in ("id", "ruleset", "players", "events", "status", "branches", "scores"):
+    titled = any(r["title"] for r in rows)  # a column of titles only where some game has one (`agon new --title`)
+    cols = ("id", "ruleset", *(("title",) if titled else ()), "players", "events", "status", "branches", "scores")
+    for col in cols:
         t.add_column(col, no_wrap=col in ("id", "ruleset", "events"))
     for r in rows:
         damaged = "DAMAGED: " + agon_line("verify " + r["id"])
         r["status"] = damaged if r["damaged"] else r["status"]  # the whole story: --json
-        t.add_row(r["id"], r["ruleset"], ", ".join(r["players"]), events_cell(r), r["status"],
-                  f"{r['branches']} (on {r['branch']})", scores_text(r["scores"]))
+        t.add_row(r["id"], r["ruleset"], *((r["title"],) if titled else ()), ", ".join(r["players"]),
+                  events_cell(r), r["status"], f"{r['branches']} (on {r['branch']})", scores_text(r["scores"]))
     widths = fit_columns(t)
-    if widths is not None and widths[4] >= min(STATUS, max(len(r["status"]) for r in rows)):
+    if widths is not None and widths[cols.index("status")] >= min(STATUS, max(len(r["status"]) for r in rows)):
         console.print(t)
         return
     # narrower, a game is a few lines: its id first (to copy), then who plays and the scores, then its status
@@ -308,7 +310,8 @@ def games(
         branches = f"{counted(r['branches'], 'branch')} (on {r['branch']})"
         events = (counted(r["events"], "event") if r["events"] is not None
                   else f"events unknown ({r['stored_events']:,} stored)")
-        console.print(f"{r['id']}  {r['ruleset']}, {events}, {branches}", markup=False)
+        title = f" \"{r['title']}\"" if r["title"] else ""
+        console.print(f"{r['id']}  {r['ruleset']}{title}, {events}, {branches}", markup=False)
         scores = scores_text(r["scores"])
         console.print(f"  {scores}" if set(r["scores"]) == set(r["players"]) else
                       f"  players: {', '.join(r['players'])}; scores: {scores or '-'}", markup=False)

@@ -155,3 +155,17 @@ def test_piped_output_keeps_each_line_whole(agon, game):
     assert max(len(line) for line in log.splitlines()) > 120
     rows = json.loads(agon("log", game, "--json").stdout)
     assert f"{rows[-1]['n']:>5}. {rows[-1]['text']}" in log.splitlines()
+
+
+@pytest.mark.parametrize("width", (45, 200))
+def test_games_shows_a_game_s_title_wide_and_narrow(at, agon, width):
+    """A game made with --title is listed with it (the title was only in --json); a store without titles keeps its
+    columns as they were."""
+    agon("new", "peloponnes", "--player", "Ana", "--player", "Bo")
+    assert "title" not in at(200, "games").stdout
+    gid = json.loads(agon("new", "peloponnes", "--player", "Ana", "--player", "Bo", "--title", "Friday night",
+                          "--json").stdout)["id"]
+    out = at(width, "games").stdout
+    fits(out, width)
+    assert "Friday night" in flat(out)
+    assert re.search(rf"^(│ )?{gid}\b", out, re.M)  # a row of the table, or a line of its own
