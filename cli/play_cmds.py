@@ -160,10 +160,9 @@ def print_chance(pending: Chance, how: str) -> None:
 
 
 ALIKE = ("Copies alike, told apart by their number only: {groups}. Type the one you record (any of them): which one"
-         " changes nothing in the game, but the other players see its number once the card is open, so do not always"
-         " type the first.")
-"""Said under a draw of copies alike (``Chance.alike``): the person says which copy, as agon does not choose one
-(Pergamemnon's RULES.md, 'Copies alike': a fixed choice would tell the other players which alike card a hand holds)."""
+         " changes nothing in the game, and no player is shown its number.")
+"""Said under a draw of copies alike (``Chance.alike``): the person says which copy (Pergamemnon's RULES.md, 'Copies
+alike': the record names the copy, and every seat reads the card by its kind)."""
 
 
 def print_recorded(recorded: list[Recorded]) -> None:

@@ -225,6 +225,9 @@ class Ruleset(Protocol):
 # - ``shows(before, event, after) -> bool``: whether a decision shows the other players something hidden from them
 #   that the views do not name (a coin card's kind paid from a hand told only by its count): the undo policy
 #   (core/seats.py) reads the names in the views, and asks this besides (``shows``, below).
+# - ``renamed(state) -> Mapping[str, str]``: ids a viewer other than ``None`` reads as another (Pergamemnon's copies
+#   alike, ``greece.bowman.2``, by their kind, ``greece.bowman``: nobody at a table can tell them apart), in every
+#   event's JSON object (``event_as``); the ruleset's ``view`` names them so too.
 
 PUBLIC = ""
 """The viewer who holds no seat (no player may be named ""): sees only what every player sees."""
@@ -262,9 +265,7 @@ def event_as(ruleset: Ruleset, state: State, event: Event, viewer: str | None) -
         if obj.get("salt"):
             obj["salt"] = HIDDEN
     secrets = getattr(ruleset, "secrets", None)
-    if secrets is None:
-        return obj
-    for path, owner in secrets(state, event):
+    for path, owner in secrets(state, event) if secrets is not None else ():
         if owner == viewer and viewer != PUBLIC:
             continue
         holder = obj
@@ -272,7 +273,19 @@ def event_as(ruleset: Ruleset, state: State, event: Event, viewer: str | None) -
             holder = holder[key]
         value = holder[path[-1]]
         holder[path[-1]] = [HIDDEN] * len(value) if isinstance(value, list) else HIDDEN
-    return obj
+    renamed = getattr(ruleset, "renamed", None)
+    return _renamed(obj, renamed(state)) if renamed is not None else obj
+
+
+def _renamed(data: Any, names: Mapping[str, str]) -> Any:
+    """``data`` (plain JSON) with every string that ``names`` holds read as the name it gives."""
+    if isinstance(data, str):
+        return names.get(data, data)
+    if isinstance(data, list):
+        return [_renamed(x, names) for x in data]
+    if isinstance(data, dict):
+        return {k: _renamed(v, names) for k, v in data.items()}
+    return data
 
 
 def option_text(ruleset: Ruleset, state: State, event: Event) -> str:

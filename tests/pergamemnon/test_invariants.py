@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from agon.core import chance as chance_mod
 from agon.core.engine import Chance, Decision
 from agon.core.games.pergamemnon import RULESET as rs
-from agon.core.games.pergamemnon.state import State
+from agon.core.games.pergamemnon.state import State, card, kind, take
 from agon.events.base import GameCreated, PlayerSeat
 from agon.events.pergamemnon import (
     Attacked,
@@ -70,11 +70,11 @@ def hand_size(s: State, p) -> int:
 
 
 def attack(s: State, p, cid: str) -> int:
-    return max(0, s.table.cards[cid].attack + eff(s, p).attack)
+    return max(0, card(s, cid).attack + eff(s, p).attack)
 
 
 def defence(s: State, p, cid: str, weapon: str) -> int:
-    return max(0, getattr(s.table.cards[cid], DEFENCE[weapon]) + eff(s, p).defence)
+    return max(0, getattr(card(s, cid), DEFENCE[weapon]) + eff(s, p).defence)
 
 
 def who(s: State, name: str):
@@ -96,7 +96,7 @@ def places(s: State) -> Counter:
 
 
 def shape(s: State, cid: str) -> tuple:
-    c = s.table.cards[cid]
+    c = card(s, cid)  # a copy's id, or a decision's kind of copies alike (RULES.md, 'Copies alike')
     return (c.name, c.nation, c.weapon, c.attack, c.helmet, c.armour, c.shield, c.charisma, c.points, c.cost)
 
 
@@ -126,7 +126,7 @@ def payment_ok(s: State, p, creature: str, k: int, captured: tuple[str, ...]) ->
     """'Recrutar uma criatura': the hand card of highest charisma, at least one charisma card, captured cards from
     under the city adding their charisma, plus the city effect, reach the cost."""
     top = max(s.table.cards[c].charisma for c in p.hand)
-    total = top + k + sum(s.table.cards[c].charisma for c in captured) + eff(s, p).recruit
+    total = top + k + sum(card(s, c).charisma for c in captured) + eff(s, p).recruit
     return 1 <= k <= p.charisma and total >= s.table.cards[creature].cost
 
 
@@ -223,13 +223,13 @@ class Checker:
             offered = {(e.defender, shape(s, e.card)) for e in legal if isinstance(e, Attacked)}
             for e in legal:
                 if isinstance(e, Attacked):
-                    assert e.weapon == s.table.cards[e.card].weapon and e.card in me.hand
+                    assert e.weapon == card(s, e.card).weapon and take(s, me.hand, (e.card,))
             assert offered == {(d, shape(s, c)) for d in targets for c in me.hand}
             recruits = [e for e in legal if isinstance(e, CreatureRecruited)]
             for e in recruits:
                 assert payment_ok(s, me, e.creature, e.charisma_cards, e.captured)
                 top = max(s.table.cards[c].charisma for c in me.hand)
-                assert s.table.cards[e.hand_card].charisma == top
+                assert card(s, e.hand_card).charisma == top
             payable = set()
             for creature in s.creatures:
                 for k in range(1, me.charisma + 1):
@@ -252,8 +252,8 @@ class Checker:
         elif s.phase == "place":
             a = s.aftermath
             eligible = tuple(c for c in a.captured if s.table.cards[c].charisma > 0)
-            unders = {tuple(sorted(e.under_city)) for e in legal}
-            assert () in unders and tuple(sorted(eligible)) in unders
+            unders = {tuple(sorted(e.under_city)) for e in legal}  # copies alike by their kind ('Copies alike')
+            assert () in unders and tuple(sorted(kind(c) for c in eligible)) in unders
         elif s.phase == "discard":
             assert HandDiscarded(player=s.aftermath.loser, cards=()) in legal
 
@@ -265,7 +265,7 @@ class Checker:
             for cid in (*p.hand, e.creature):
                 assert cid in q.discard or cid in q.hand or cid in q.deck  # a reshuffle may follow at once
             assert q.charisma == p.charisma - e.charisma_cards
-            assert set(e.captured) <= set(after.box)
+            assert {kind(c) for c in e.captured} <= {kind(c) for c in after.box}
             revealed = len(after.table.creatures) - len(after.creature_pool)
             revealed_before = len(before.table.creatures) - len(before.creature_pool)
             if before.creature_deck:
@@ -370,7 +370,7 @@ class Checker:
 
 
 def s_card(s: State, cid: str):
-    return s.table.cards[cid]
+    return card(s, cid)  # a copy's id, or a decision's kind of copies alike (RULES.md, 'Copies alike')
 
 
 def play(created: GameCreated, choose=None) -> tuple[Checker, State]:

@@ -16,7 +16,7 @@ from agon.core.engine import Outcome, Over, Pending
 from agon.core.games.pergamemnon import rules, scoring, view
 from agon.core.games.pergamemnon.bots import BOTS
 from agon.core.games.pergamemnon.cards import check_cards, default_cards
-from agon.core.games.pergamemnon.state import State
+from agon.core.games.pergamemnon.state import State, kinds
 from agon.events.base import Event, GameCreated
 from agon.events.pergamemnon import EVENTS, PergamemnonEvent
 
@@ -117,6 +117,11 @@ class Pergamemnon:
 
     def secrets(self, state: State, event: Event) -> list[tuple[tuple[str, ...], str]]:
         return view.secrets(state, event)
+
+    def renamed(self, state: State) -> dict[str, str]:
+        """Copies alike by their kind in every event a seat reads (``core.engine.event_as``; RULES.md, 'Copies
+        alike')."""
+        return kinds(state)
 
     def option_text(self, state: State, event: Event) -> str:
         return view.option_text(state, event)

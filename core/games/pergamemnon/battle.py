@@ -37,7 +37,9 @@ from agon.core.games.pergamemnon.state import (
     effects,
     flees,
     index,
+    kind,
     player,
+    take,
     with_player,
     without,
 )
@@ -96,18 +98,24 @@ def run_chain(s: State, b: Battle) -> State:
 # Events of the battle
 
 
+def laid(s: State, who: str, cid: str) -> tuple[State, str]:
+    """``who`` lays ``cid`` from the hand: the state after, and the copy laid (``take``: the first copy held of a
+    kind named, as the decisions name copies alike; RULES.md, 'Copies alike')."""
+    p = player(s, who)
+    got = take(s, p.hand, (cid,)) or (cid,)  # apply trusts its input: a card not held is laid as named
+    return with_player(s, replace(p, hand=without(p.hand, got))), got[0]
+
+
 def open_battle(s: State, e: Attacked) -> State:
-    p = player(s, e.player)
-    s = with_player(s, replace(p, hand=without(p.hand, (e.card,))))
-    b = Battle(number=s.battles + 1, attacker=e.player, defender=e.defender, weapon=e.weapon, attacker_cards=(e.card,))
+    s, cid = laid(s, e.player, e.card)
+    b = Battle(number=s.battles + 1, attacker=e.player, defender=e.defender, weapon=e.weapon, attacker_cards=(cid,))
     return replace(s, phase="battle", battle=b, battles=s.battles + 1)
 
 
 def commit(s: State, e: DefenceCommitted) -> State:
     assert s.battle is not None
-    p = player(s, e.player)
-    s = with_player(s, replace(p, hand=without(p.hand, (e.card,))))
-    b = replace(s.battle, defender_cards=(e.card,))
+    s, cid = laid(s, e.player, e.card)
+    b = replace(s.battle, defender_cards=(cid,))
     b = replace(b, strikes=(new_strike(s, b, b.attacker, b.defender),))
     return run_chain(s, b)
 
@@ -116,15 +124,15 @@ def reinforce(s: State, e: Reinforced) -> State:
     b = s.battle
     assert b is not None
     p = player(s, e.player)
-    s = with_player(s, replace(p, hand=without(p.hand, (e.card,))))
+    s, cid = laid(s, e.player, e.card)
     st = b.strikes[-1]
-    extra = defence_of(s, p, e.card, st.weapon)
+    extra = defence_of(s, p, cid, st.weapon)
     held = st.defence + extra >= st.value
-    st = replace(st, reinforcement=e.card, reinforcement_defence=extra, result="reinforced" if held else "broken")
+    st = replace(st, reinforcement=cid, reinforcement_defence=extra, result="reinforced" if held else "broken")
     if e.player == b.attacker:
-        b = replace(b, attacker_cards=b.attacker_cards + (e.card,))
+        b = replace(b, attacker_cards=b.attacker_cards + (cid,))
     else:
-        b = replace(b, defender_cards=b.defender_cards + (e.card,))
+        b = replace(b, defender_cards=b.defender_cards + (cid,))
     return run_chain(s, _with_strike(b, st))
 
 
@@ -203,14 +211,16 @@ def _leaders_captured(s: State, winner: str, taken: list[str]) -> State:
 def place(s: State, e: CapturesPlaced) -> State:
     assert s.aftermath is not None
     w = player(s, e.player)
-    rest = without(s.aftermath.captured, e.under_city)
-    s = with_player(s, replace(w, under=w.under + e.under_city, discard=w.discard + rest))
+    under = take(s, s.aftermath.captured, e.under_city) or e.under_city
+    rest = without(s.aftermath.captured, under)
+    s = with_player(s, replace(w, under=w.under + under, discard=w.discard + rest))
     return flow.settle(replace(s, phase="discard", aftermath=replace(s.aftermath, captured=())))
 
 
 def discard_hand(s: State, e: HandDiscarded) -> State:
     p = player(s, e.player)
-    s = with_player(s, replace(p, hand=without(p.hand, e.cards), discard=p.discard + e.cards))
+    cards = take(s, p.hand, e.cards) or e.cards
+    s = with_player(s, replace(p, hand=without(p.hand, cards), discard=p.discard + cards))
     return flow.settle(replace(s, phase="refill"))
 
 
@@ -242,7 +252,7 @@ def validate(s: State, e: DefenceCommitted | Reinforced | Yielded) -> str | None
             return f"Battle ({BATTLE}): the defender's card is already laid; the strikes are being answered"
         if e.player != b.defender:
             return f"Battle ({BATTLE}): {b.defender}, the defender, lays the defending card, not {e.player}"
-        if e.card not in player(s, e.player).hand:
+        if take(s, player(s, e.player).hand, (e.card,)) is None:
             return f"Battle ({BATTLE}): {card_name(s, e.card)} is not in {e.player}'s hand"
         return None
     if not b.defender_cards:
@@ -259,7 +269,7 @@ def validate(s: State, e: DefenceCommitted | Reinforced | Yielded) -> str | None
             )
         return f"Battle ({BATTLE}): {st.struck} is struck now and answers, not {e.player}"
     if isinstance(e, Reinforced):
-        if e.card not in player(s, e.player).hand:
+        if take(s, player(s, e.player).hand, (e.card,)) is None:
             return f"Reinforcement ({BATTLE}): {card_name(s, e.card)} is not in {e.player}'s hand"
     return None
 
@@ -286,21 +296,23 @@ def validate_after(s: State, e: CapturesPlaced | HandDiscarded) -> str | None:
             return f"Captures ({AFTER}): no captured cards are waiting to be placed"
         if e.player != a.winner:
             return f"Captures ({AFTER}): {a.winner} won the battle and places the captured cards, not {e.player}"
-        if len(set(e.under_city)) != len(e.under_city):
+        if len(set(e.under_city)) != len(e.under_city) and take(s, a.captured, e.under_city) is None:
             return f"Captures ({AFTER}): a card is named twice"
         for c in e.under_city:
-            if c not in a.captured:
+            if take(s, a.captured, (c,)) is None:
                 return f"Captures ({AFTER}): {card_name(s, c)} is not among the cards captured in this battle"
             if card(s, c).charisma <= 0:
                 name = card(s, c).name
                 return f"Captures ({AFTER}): {name} has no charisma value, so it can only go to the discard pile"
+        if take(s, a.captured, e.under_city) is None:
+            return f"Captures ({AFTER}): more copies are named than were captured in this battle"
         return None
     if s.phase != "discard" or a is None:
         return f"Discard ({AFTER}): only the loser of a battle may discard hand cards, right after it"
     if e.player != a.loser:
         return f"Discard ({AFTER}): {a.loser} lost the battle and may discard, not {e.player}"
     hand = player(s, e.player).hand
-    if len(set(e.cards)) != len(e.cards) or any(c not in hand for c in e.cards):
+    if take(s, hand, e.cards) is None:
         return f"Discard ({AFTER}): every discarded card must be a different card of {e.player}'s hand"
     return None
 
@@ -309,10 +321,10 @@ def legal_after(s: State) -> list[CapturesPlaced | HandDiscarded]:
     a = s.aftermath
     assert a is not None
     if s.phase == "place":
-        eligible = tuple(c for c in a.captured if card(s, c).charisma > 0)
+        eligible = tuple(kind(c) for c in a.captured if card(s, c).charisma > 0)
         options = [(), eligible, *((c,) for c in eligible)]
         unique = list(dict.fromkeys(options))
         return [CapturesPlaced(player=a.winner, under_city=u) for u in unique]
     hand = player(s, a.loser).hand
-    options = [(), hand, *((c,) for c in distinct(s, hand))]
+    options = [(), tuple(kind(c) for c in hand), *((c,) for c in distinct(s, hand))]
     return [HandDiscarded(player=a.loser, cards=c) for c in dict.fromkeys(options)]

@@ -25,7 +25,9 @@ from agon.core.games.pergamemnon.state import (
     effects,
     hand_size,
     index,
+    kind,
     player,
+    take,
     uses_nation_cards,
     with_player,
     without,
@@ -176,13 +178,14 @@ def legal_recruits(s: State, p: PlayerState) -> list[Event]:
     if not p.hand or (p.charisma < least_charisma_cards(s)) or (not p.charisma and not p.under):
         return []
     top = max(card(s, c).charisma for c in p.hand)
-    hand_card = next(c for c in p.hand if card(s, c).charisma == top)
+    hand_card = kind(next(c for c in p.hand if card(s, c).charisma == top))
     out: list[Event] = []
     for creature in s.creatures:
         for k, captured in recruit_payments(s, p, card(s, creature).cost, top):
             out.append(
                 CreatureRecruited(
-                    player=p.name, creature=creature, hand_card=hand_card, charisma_cards=k, captured=captured
+                    player=p.name, creature=creature, hand_card=hand_card, charisma_cards=k,
+                    captured=tuple(kind(c) for c in captured),
                 )
             )
     return out
@@ -192,7 +195,7 @@ def validate_recruit(s: State, e: CreatureRecruited) -> str | None:
     p = player(s, e.player)
     if e.creature not in s.creatures:
         return f"Recruit ({RECRUIT}): {card_name(s, e.creature)} is not among the face-up creatures"
-    if e.hand_card not in p.hand:
+    if take(s, p.hand, (e.hand_card,)) is None:
         return f"Recruit ({RECRUIT}): {card_name(s, e.hand_card)} is not in your hand"
     top = max(card(s, c).charisma for c in p.hand)
     played = card(s, e.hand_card)
@@ -205,7 +208,7 @@ def validate_recruit(s: State, e: CreatureRecruited) -> str | None:
     if not 0 <= e.charisma_cards <= p.charisma:
         have = counted(p.charisma, "charisma card")
         return f"Recruit ({RECRUIT}): you have {have} under your city, not {e.charisma_cards}"
-    if len(set(e.captured)) != len(e.captured) or any(c not in p.under for c in e.captured):
+    if take(s, p.under, e.captured) is None:
         return f"Recruit ({RECRUIT}): only captured cards kept under your city can pay, each once"
     used = e.charisma_cards + len(e.captured)
     if e.charisma_cards < least_charisma_cards(s):
@@ -235,19 +238,20 @@ def validate_recruit(s: State, e: CreatureRecruited) -> str | None:
 
 def apply_recruit(s: State, e: CreatureRecruited) -> State:
     p = player(s, e.player)
+    captured = take(s, p.under, e.captured) or e.captured
     p = replace(
         p,
         hand=(),
         discard=p.discard + p.hand + (e.creature,),
         charisma=p.charisma - e.charisma_cards,
-        under=without(p.under, e.captured),
+        under=without(p.under, captured),
     )
     s = with_player(s, p)
     s = replace(
         s,
         creatures=without(s.creatures, (e.creature,)),
         supply=s.supply + e.charisma_cards,
-        box=s.box + e.captured,
+        box=s.box + captured,
         reveal=1 if s.creature_deck and s.creature_pool else 0,
     )
     s = flow.reset_nation_cards(flow.set_active(s, e.player, False))
@@ -272,7 +276,7 @@ def validate_attack(s: State, e: Attacked) -> str | None:
             f"Attack ({ATTACK}): {e.defender}'s nation card is inactive; only a player whose nation card is still "
             "active can be attacked"
         )
-    if e.card not in player(s, e.player).hand:
+    if take(s, player(s, e.player).hand, (e.card,)) is None:
         return f"Attack ({ATTACK}): {card_name(s, e.card)} is not in your hand"
     if e.weapon not in WEAPONS:
         return f"Attack ({battle.BATTLE}): the weapon is a sword, a spear or a bow, not {e.weapon!r}"

@@ -126,14 +126,50 @@ def with_player(s: State, p: PlayerState) -> State:
 
 
 def card(s: State, cid: str) -> Card:
-    return s.table.cards[cid]
+    """The card an id names: a copy's id (``greece.bowman.2``) or the kind of copies alike (``greece.bowman``)."""
+    c = s.table.cards.get(cid)
+    return c if c is not None else s.table.cards[f"{cid}.1"]
 
 
 def card_name(s: State, cid: str) -> str:
     """A card as a refusal names it: "that Elephant" (copies alike are alike to a player; the id only tells them
     apart in what is typed), or an id that names no card as typed."""
-    c = s.table.cards.get(cid)
+    c = s.table.cards.get(cid) or s.table.cards.get(f"{cid}.1")
     return f"that {c.name}" if c is not None else repr(cid)
+
+
+def kind(cid: str) -> str:
+    """What every player is told of a card: its id without the copy's number (``greece.bowman`` for
+    ``greece.bowman.2``), the id itself for a card of one copy (``greece.hercules``). Copies alike are told apart
+    by their number only, which nobody at a table can see (RULES.md, 'Copies alike')."""
+    base, _, number = cid.rpartition(".")
+    return base if number.isdigit() and "." in base else cid
+
+
+def kinds(s: State) -> dict[str, str]:
+    """Each copy's id with its kind, for the cards of copies alike (what ``core.engine.event_as`` renames)."""
+    return {cid: kind(cid) for cid in s.table.cards if kind(cid) != cid}
+
+
+def take(s: State, pool: tuple[str, ...], ids: tuple[str, ...] | list[str]) -> tuple[str, ...] | None:
+    """The cards of ``pool`` that ``ids`` name, each once: a copy's id names that copy, a kind the first copy of it
+    in ``pool`` not yet taken (the order ``pool`` holds them in: for a hand, the order drawn). None when ``ids``
+    names a card ``pool`` does not hold, or more copies of a kind than it holds. A decision names a card of copies
+    alike by its kind (RULES.md, 'Copies alike'); a game recorded before names the copy, and reads as it did."""
+    left = list(pool)
+    out: list[str | None] = [None] * len(ids)
+    for i, cid in enumerate(ids):  # the copies named first, then the kinds from the copies left
+        if cid in left:
+            left.remove(cid)
+            out[i] = cid
+    for i, cid in enumerate(ids):
+        if out[i] is None:
+            got = next((c for c in left if kind(c) == cid and c != cid), None)
+            if got is None:
+                return None
+            left.remove(got)
+            out[i] = got
+    return tuple(c for c in out if c is not None)
 
 
 def effects(s: State, p: PlayerState) -> Effects:
@@ -197,9 +233,6 @@ def alike(s: State, ids: tuple[str, ...] | list[str]) -> list[tuple[str, ...]]:
 
 
 def distinct(s: State, ids: tuple[str, ...] | list[str]) -> list[str]:
-    """One id per different card (copies such as ``rome.spearman.1`` and ``.2`` are alike): for canonical lists."""
-    seen: dict[tuple[object, ...], str] = {}
-    for cid in ids:
-        c = card(s, cid)
-        seen.setdefault(msgspec.structs.astuple(c)[1:], cid)
-    return list(seen.values())
+    """One card per different card, by its kind (copies such as ``rome.spearman.1`` and ``.2`` are one kind,
+    ``rome.spearman``): for the decisions listed, which name no copy (RULES.md, 'Copies alike')."""
+    return list(dict.fromkeys(kind(cid) for cid in ids))

@@ -13,7 +13,17 @@ from typing import Any
 from agon.core.engine import HIDDEN, PUBLIC, Over, Step
 from agon.core.games.pergamemnon import rules, scoring
 from agon.core.games.pergamemnon.cards import DEFENCE_OF
-from agon.core.games.pergamemnon.state import Battle, State, Strike, card, defence_of, player, uses_nation_cards
+from agon.core.games.pergamemnon.state import (
+    Battle,
+    State,
+    Strike,
+    card,
+    defence_of,
+    kind,
+    player,
+    take,
+    uses_nation_cards,
+)
 from agon.core.words import counted
 from agon.events.base import Event, GameCreated
 from agon.events.pergamemnon import (
@@ -31,10 +41,12 @@ from agon.events.pergamemnon import (
 )
 
 
-def _card_view(s: State, cid: str) -> dict[str, Any]:
+def _card_view(s: State, cid: str, viewer: str | None = None) -> dict[str, Any]:
+    """A card as ``viewer`` sees it: a seat (or ``PUBLIC``) reads a card of copies alike by its kind, not its copy's
+    number, which nobody at a table can see (RULES.md, 'Copies alike'); ``None`` (everything) reads the copy."""
     c = card(s, cid)
     out: dict[str, Any] = {
-        "id": c.id,
+        "id": c.id if viewer is None else kind(c.id),
         "name": c.name,
         "weapon": c.weapon,
         "attack": c.attack,
@@ -52,9 +64,9 @@ def _card_view(s: State, cid: str) -> dict[str, Any]:
     return out
 
 
-def _named(s: State, cids: tuple[str, ...]) -> list[dict[str, str]]:
-    """Open cards as a person reads them: each card's name beside its id."""
-    return [{"id": c, "name": card(s, c).name} for c in cids]
+def _named(s: State, cids: tuple[str, ...], viewer: str | None = None) -> list[dict[str, str]]:
+    """Open cards as a person reads them: each card's name beside its id (its kind, to a seat: ``_card_view``)."""
+    return [{"id": c if viewer is None else kind(c), "name": card(s, c).name} for c in cids]
 
 
 def _battle_view(s: State, b: Battle, viewer: str | None) -> dict[str, Any]:
@@ -64,8 +76,8 @@ def _battle_view(s: State, b: Battle, viewer: str | None) -> dict[str, Any]:
         "attacker": b.attacker,
         "defender": b.defender,
         "weapon": b.weapon,
-        "attacker_cards": ["face down"] if hidden else [_card_view(s, c) for c in b.attacker_cards],
-        "defender_cards": [_card_view(s, c) for c in b.defender_cards],
+        "attacker_cards": ["face down"] if hidden else [_card_view(s, c, viewer) for c in b.attacker_cards],
+        "defender_cards": [_card_view(s, c, viewer) for c in b.defender_cards],
         "strikes": [
             {
                 "striker": st.striker,
@@ -102,14 +114,14 @@ def view(s: State, viewer: str | None) -> dict[str, Any]:
                 "leader_captured": p.leader_captured,
                 # what the viewer may not see reads "hidden" (core.engine HIDDEN), not None: shown as "-" beside
                 # its count, an empty hand would be read
-                "hand": [_card_view(s, c) for c in p.hand] if sees else HIDDEN,
+                "hand": [_card_view(s, c, viewer) for c in p.hand] if sees else HIDDEN,
                 "hand_count": len(p.hand),
                 "deck_count": len(p.deck),
                 "deck": _named(s, tuple(sorted(p.deck))) if viewer is None else HIDDEN,
-                "discard": _named(s, p.discard),
+                "discard": _named(s, p.discard, viewer),
                 "charisma_cards": p.charisma,
-                "under_city": _named(s, p.under),
-                "secured": _named(s, p.secured),
+                "under_city": _named(s, p.under, viewer),
+                "secured": _named(s, p.secured, viewer),
                 "score": scores[p.name],
             }
         )
@@ -118,13 +130,13 @@ def view(s: State, viewer: str | None) -> dict[str, Any]:
         "turn": s.turn,
         "to_act": getattr(p_next, "player", None),
         "next": getattr(p_next, "prompt", None) or getattr(p_next, "label", None),
-        "creatures": [_card_view(s, c) for c in s.creatures],
+        "creatures": [_card_view(s, c, viewer) for c in s.creatures],
         "creature_deck": s.creature_deck,
         "charisma_supply": s.supply,
         "players": players,
         "battle": _battle_view(s, s.battle, viewer) if s.battle is not None else None,
-        "captured": _named(s, s.aftermath.captured) if s.aftermath is not None else [],
-        "out_of_game": _named(s, s.box),
+        "captured": _named(s, s.aftermath.captured, viewer) if s.aftermath is not None else [],
+        "out_of_game": _named(s, s.box, viewer),
         "outcome": p_next.outcome.summary if isinstance(p_next, Over) else None,
     }
 
@@ -205,8 +217,20 @@ def shows(s: State, e: Event) -> bool:
     rulebook has no taking back of a declared attack. The views tell the weapon as a word, not among the names the
     undo policy (core/seats.py) reads, so it asks this: the attacker may not take an attack back, the host may
     (RULES.md, 'Who is told what'). A card laid in defence or reinforcement, a recruit and a discard are named in
-    the views."""
-    return isinstance(e, Attacked)
+    the views, by their ids; but a card of copies alike is named there by its kind (``greece.bowman``), which the
+    full view, naming copies, never shows, so the undo policy could not see it revealed: this says so."""
+    if isinstance(e, Attacked):
+        return True
+    moved: tuple[str, ...] = ()
+    if isinstance(e, DefenceCommitted) and s.battle is not None:
+        moved = (e.card, *s.battle.attacker_cards)
+    elif isinstance(e, Reinforced):
+        moved = (e.card,)
+    elif isinstance(e, HandDiscarded):
+        moved = e.cards
+    elif isinstance(e, CreatureRecruited):
+        moved = player(s, e.player).hand
+    return any(kind(c) != c or c not in s.table.cards for c in moved)
 
 
 def narrate(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
@@ -253,7 +277,9 @@ def narrate(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
             return lead + _chain(s, after) + "."
         case CapturesPlaced(player=who, under_city=under):
             assert s.aftermath is not None
-            rest = [c for c in s.aftermath.captured if c not in under]
+            rest = list(s.aftermath.captured)
+            for c in take(s, s.aftermath.captured, under) or ():
+                rest.remove(c)
             parts = []
             if under:
                 parts.append(f"puts {', '.join(_name(s, c) for c in under)} under the city")
