@@ -8,7 +8,7 @@ from agon.core.autoplay import play_out
 from agon.core.engine import Chance
 from agon.core.games.pergamemnon.state import player
 from agon.events.base import GameCreated, PlayerSeat
-from agon.events.pergamemnon import Attacked, CreatureRecruited, DefenceCommitted, Yielded
+from agon.events.pergamemnon import Attacked, CreatureRecruited, DefenceCommitted, Reinforced, Yielded
 from tests.pergamemnon.helpers import battle_game, created, play, refused, rs, setup
 
 
@@ -126,3 +126,20 @@ def test_the_prompt_to_reinforce_names_whose_card_was_struck_for_everyone_who_re
     pending = struck[0]
     assert pending.prompt.endswith(": reinforce or yield")
     assert "your" not in pending.prompt and f"against {pending.player}'s " in pending.prompt
+
+
+def test_the_prompts_to_reinforce_name_both_sides_of_the_strike_as_the_table_sees_them():
+    """The struck side's prompt read 'Bob to act: sword 2 against Bob's 1: reinforce or yield': who strikes, and with
+    which card, was left out. Both cards are open once the defender's card is laid, so it names them; so does the
+    counter-strike's prompt, the defender striking the attacker."""
+    start = battle_game(hands={"Bob": ("weakling", "shieldbearer", "champion")})
+    s = play(start, Attacked(player="Alice", defender="Bob", weapon="sword", card="rome.leader"),
+             DefenceCommitted(player="Bob", card="carthage.weakling"))
+    assert rs.pending(s).player == "Bob"
+    assert rs.pending(s).prompt == (
+        "Alice's Leader strikes with sword 2 against Bob's Weakling (helmet 1): reinforce or yield")
+    s = play(s, Reinforced(player="Bob", card="carthage.champion"))  # helmet 1 + 9 holds; Bob's Champion strikes
+    assert rs.pending(s).player == "Alice"
+    assert rs.pending(s).prompt == (
+        "Bob's Champion strikes with sword 9 against Alice's Leader (helmet 2): reinforce or yield")
+    assert rs.view(s, "Carol")["next"] == rs.pending(s).prompt  # the status every seat reads

@@ -14,7 +14,7 @@ import msgspec
 
 from agon.core.engine import Chance, Decision, Over, Pending, recorded_version
 from agon.core.games.pergamemnon import battle, flow, scoring
-from agon.core.games.pergamemnon.cards import WEAPONS, build_table
+from agon.core.games.pergamemnon.cards import DEFENCE_OF, WEAPONS, build_table
 from agon.core.games.pergamemnon.state import (
     PlayerState,
     State,
@@ -123,7 +123,14 @@ def pending(s: State) -> Pending:
         if not b.defender_cards:
             return Decision(b.defender, f"lay a card against {b.attacker}'s {b.weapon}")
         st = b.strikes[-1]
-        return Decision(st.struck, f"{st.weapon} {st.value} against {st.struck}'s {st.defence}: reinforce or yield")
+        # Read by every seat in the status line ('Ana to act: ...'): both sides named as the table sees them, the
+        # striker's card and the struck card being open once the defender's card is laid ('A Batalha').
+        striker, target = card(s, st.card).name, card(s, st.defence_card).name
+        return Decision(
+            st.struck,
+            f"{st.striker}'s {striker} strikes with {st.weapon} {st.value} against {st.struck}'s {target}"
+            f" ({DEFENCE_OF[st.weapon]} {st.defence}): reinforce or yield",
+        )
     if s.phase == "place" and s.aftermath is not None:
         return Decision(s.aftermath.winner, "place the captured cards (discard pile or under the city)")
     if s.phase == "discard" and s.aftermath is not None:
