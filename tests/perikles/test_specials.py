@@ -41,7 +41,8 @@ def test_perikles_places_two_cubes_in_athens_once():
 
 def test_influence_specials_are_played_only_in_the_influence_phase():
     s = replace(influence_turn("perikles"), phase=NOMINATE)
-    assert "cannot happen in the nominate phase" in refused(s, PeriklesPlayed(player="P1"))
+    assert "playing the Perikles tile belongs to the influence phase, not to the nominations" in refused(
+        s, PeriklesPlayed(player="P1"))
 
 
 def test_alkibiades_moves_any_two_cubes_to_other_cities():

@@ -63,6 +63,48 @@ PHASE_DECISIONS: dict[str, tuple[type[Event], ...]] = {
     BATTLE: (BattleTilePlayed, BattleTileKept),
 }
 
+EVENT_WORDS: dict[type[Event], str] = {
+    SpecialTilesDealt: "dealing the special tiles",
+    LocationsDealt: "dealing the location tiles",
+    InfluenceDisplayed: "laying out the influence display",
+    DisplayRefilled: "refilling the influence display",
+    BattleDiceRolled: "rolling the battle dice",
+    SlaveRevoltStruck: "drawing the hoplite the Slave Revolt removes",
+    StartingCubePlaced: "placing a starting cube",
+    InfluenceTileTaken: "taking an influence tile",
+    PeriklesPlayed: "playing the Perikles tile",
+    AlkibiadesPlayed: "playing the Alkibiades tile",
+    PlaguePlayed: "playing the Plague tile",
+    CandidateNominated: "nominating a candidate",
+    NominationPassed: "passing a nomination",
+    ForcesCommitted: "committing forces",
+    SlaveRevoltPlayed: "playing the Slave Revolt tile",
+    PermissionGiven: "giving a permission",
+    BattleTilePlayed: "playing a special tile before a battle",
+    BattleTileKept: "keeping a special tile before a battle",
+}
+"""Each event as the table says it, for a refusal that names an event out of its place (never a class name)."""
+
+PHASE_WORDS = {SETUP: "the setup (starting cubes)", INFLUENCE: "the influence phase", NOMINATE: "the nominations",
+               COMMIT: "the commitment of forces", BATTLE: "the battles"}
+
+
+def event_words(e: Event) -> str:
+    return EVENT_WORDS.get(type(e), "this event")
+
+
+def _out_of_place(s: State, pend: Decision, e: Event) -> str:
+    """Why an event of another phase, or a chance outcome, cannot be recorded at this decision: what is asked now,
+    and where the event belongs, in the table's words."""
+    what = event_words(e)
+    if isinstance(e, CHANCE_TYPES):
+        return f"{pend.player} must {pend.prompt} now: a decision, not a chance outcome ({what})"
+    home = [PHASE_WORDS[ph] for ph, kinds in PHASE_DECISIONS.items() if type(e) in kinds]
+    if not home:
+        return f"{pend.player} must {pend.prompt} now; {what} is no Perikles decision"
+    now = PHASE_WORDS.get(s.phase, s.phase)
+    return f"{pend.player} must {pend.prompt} now; {what} belongs to {home[0]}, not to {now}"
+
 
 TURN_ORDER = {
     SETUP: "Setup (game help, 1st paragraph: one cube a round, 'a começar pelo primeiro jogador')",
@@ -281,7 +323,7 @@ class Perikles:
         if isinstance(pend, Chance):
             return self._validate_chance(s, e, pend)
         if isinstance(e, CHANCE_TYPES) or type(e) not in PHASE_DECISIONS.get(s.phase, ()):
-            return f"{pend.player} must {pend.prompt} now; a {type(e).__name__} cannot happen in the {s.phase} phase"
+            return _out_of_place(s, pend, e)
         player = getattr(e, "player", None)
         if player != pend.player:
             return f"{turn_rule(s)}: {pend.player} must act now ({pend.prompt}), not {player}"
@@ -308,13 +350,13 @@ class Perikles:
                 return None
             case BattleTilePlayed() | BattleTileKept():
                 return battle.validate_tile(s, e)
-        return f"{type(e).__name__} is not a Perikles decision"
+        return f"{event_words(e)} is not a Perikles decision"
 
     def _validate_chance(self, s: State, e: Event, pend: Chance) -> str | None:
         expected = {DEAL_SPECIALS: SpecialTilesDealt, DEAL_LOCATIONS: LocationsDealt, DISPLAY: InfluenceDisplayed,
                     INFLUENCE: DisplayRefilled, COMMIT: SlaveRevoltStruck, BATTLE: BattleDiceRolled}[s.phase]
         if type(e) is not expected:
-            return f"a chance outcome is needed now ({pend.describe()}), not {type(e).__name__}"
+            return f"a chance outcome is needed now ({pend.describe()}), not {event_words(e)}"
         match e:
             case SpecialTilesDealt(tiles=tiles):
                 if len(set(tiles)) != len(tiles):
