@@ -14,6 +14,7 @@ from agon.core import entry, steps
 from agon.core.engine import Chance
 from agon.core.games.peloponnes import RULESET as PELOPONNES
 from agon.core.games.peloponnes import auction
+from agon.core.games.peloponnes.state import Slot
 from agon.core.games.perikles import RULESET as PERIKLES
 from agon.core.service import NewGame, Service, ServiceError
 from agon.core.transfer import import_data
@@ -87,7 +88,7 @@ def test_a_card_whose_value_or_standing_bid_the_hand_cannot_meet_says_so(conques
         steps.build(PELOPONNES, short, "pal")
     assert str(refused.value) == (  # the pass is all that is legal, so no step is asked: it says so too
         "which power card to bid on: bid (rulebook, 'Leilão'): the value of Palisade is 2, the minimum bid in coin"
-        " cards; a bid of 1 is too low (Market and Agora count only against another bid); Bo holds 1 coin card, so"
+        " cards; a bid of 1 is too low; Bo holds 1 coin card, so"
         " bids at most 1; the decision is complete before 'pal' (the words before it read as: Bo passes, drawing 3"
         " coin cards); leave it out")
     svc.act(gid, "pal 2w2g")  # Bo bids 4 on Palisade; Ana, left with 4 coin cards, cannot top it
@@ -128,6 +129,25 @@ def test_agon_act_and_play_tell_the_price_where_a_card_dearer_than_the_hand_is_t
            " costs 5 coin cards" in played.stderr.replace("\n", " ")
     assert "give its choice number from the options listed above" in played.stderr.replace("\n", " ")
     assert "Still: Bo to act" in played.stdout
+
+
+def test_market_and_agora_are_named_in_a_refusal_only_to_a_player_whose_tableau_shows_them(conquest_dear):
+    """A bid below a card's value in coin cards said "(Market and Agora count only against another bid)" to every
+    player, one who has neither too: only the cards the bidder has built are named, and only to that bidder."""
+    svc, gid = conquest_dear
+    s = svc.load(gid).state
+    bare = s.with_seat(msgspec.structs.replace(s.seat("Bo"), hand=Coins(wood=1)))
+    assert "Market" not in auction.placement_error(bare, "Bo", "A02", 1, "bid")
+    built = (Slot(card="A03"),)  # Bo's tableau shows a Market
+    market = bare.with_seat(msgspec.structs.replace(bare.seat("Bo"), buildings=built))
+    assert auction.placement_error(market, "Bo", "A02", 1, "bid") == (
+        "bid (rulebook, 'Leilão'): the value of Palisade is 2, the minimum bid in coin cards; a bid of 1 is too low"
+        " (Market counts only against another bid)")
+    covered = bare.with_seat(msgspec.structs.replace(bare.seat("Bo"), buildings=(Slot(card="A03", cover="wood"),)))
+    assert "Market" not in auction.placement_error(covered, "Bo", "A02", 1, "bid")  # a covered Market adds nothing
+    with pytest.raises(entry.EntryError) as refused:
+        steps.build(PELOPONNES, market, "pal")
+    assert "a bid of 1 is too low (Market counts only against another bid); Bo holds 1 coin card" in str(refused.value)
 
 
 # -- Perikles: candidates and assassins ----------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-from agon.core.games.peloponnes.state import Bid, Draw, State, bid_bonus, conquest_price, replace
+from agon.core.games.peloponnes.state import Bid, Draw, State, bid_bonus, conquest_price, replace, specials
 from agon.core.words import counted
 from agon.events.peloponnes import COIN_KINDS, BidMoved, BidPlaced, BidWithdrawn, Coins, Passed
 
@@ -72,7 +72,7 @@ def placement_error(s: State, player: str, card: str, count: int, verb: str) -> 
             return _conquest_taken(s, card, taken, verb)
         price = conquest_price(s.cat, s.seat(player), card)
         if met < price:
-            era, unit, bid, why = _reading(old, eff, count)
+            era, unit, bid, why = _reading(s, player, old, eff, count)
             return (
                 f"{verb} (rulebook, 'Leilão', conquest row{era}): {_name(s, card)} in the conquest row costs {price}"
                 f"{unit} (value + 3, less Barracks/Palisade), a bid of {bid} is too low{why}"
@@ -82,7 +82,7 @@ def placement_error(s: State, player: str, card: str, count: int, verb: str) -> 
         return f"{verb} (rulebook, 'Leilão'): {_name(s, card)} is not one of this round's power cards"
     value = s.cat.power[card].value
     if met < value:
-        era, unit, bid, why = _reading(old, eff, count)
+        era, unit, bid, why = _reading(s, player, old, eff, count)
         return (
             f"{verb} (rulebook, 'Leilão'{era}): the value of {_name(s, card)} is {value}, the minimum bid"
             f"{' in' + unit if unit else ''}; a bid of {bid} is too low{why}"
@@ -90,12 +90,18 @@ def placement_error(s: State, player: str, card: str, count: int, verb: str) -> 
     return _outbid_error(s, card, eff, verb)
 
 
-def _reading(old: bool, eff: float, count: int) -> tuple[str, str, str, str]:
+def _reading(s: State, player: str, old: bool, eff: float, count: int) -> tuple[str, str, str, str]:
     """The words of a too-low bid under version 1's reading (``old``) or today's: the version named, the unit of
-    the minimum, the bid as compared, and why the half coins do not count."""
+    the minimum, the bid as compared, and why the half coins do not count, said only to a player whose tableau
+    shows Market or Agora (uncovered): to anyone else they are beside the point."""
     if old:
         return "; ruleset version 1", "", _fmt(eff), ""
-    return "", " coin cards", str(count), " (Market and Agora count only against another bid)"
+    held = [name for name in ("market", "agora") if specials(s.cat, s.seat(player), name)]
+    why = ""
+    if held:
+        named = " and ".join(name.capitalize() for name in held)
+        why = f" ({named} {'count' if len(held) > 1 else 'counts'} only against another bid)"
+    return "", " coin cards", str(count), why
 
 
 def _conquest_taken(s: State, card: str, taken: Bid, verb: str) -> str:
