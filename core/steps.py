@@ -27,7 +27,8 @@ CLI (``agon play``, ``agon act``) and the HTTP server share this module.
 
 Two more optional hooks word the steps as the table sees them. ``step_words(state, tag, chosen, field)`` gives a
 step's question and the words beside its values once the steps ``chosen`` are known (a Perikles assassin's "which
-candidate to assassinate in Corinth: A (Ana) or B (Bruno)"). ``barred_values(state, tag, chosen, field)`` gives the
+candidate to assassinate in Corinth: A (Ana) or B (Bruno)"), and, as an optional third item, names that may be
+typed for its values there (``bru`` for B). ``barred_values(state, tag, chosen, field)`` gives the
 values the rules bar at a step, each with the rule in one line, in tiers nearest at hand first: a word that names
 one of them, where it names no answer, is refused with that rule (a Peloponnes card the hand cannot pay, a Perikles
 position already taken), not as "none of the answers" or as a word past the decision's end.
@@ -403,6 +404,7 @@ def _ask_kind(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chos
         if len(values) > 1:
             named = _value_names(ruleset, state)
             prompt, labels = _step_words(ruleset, state, tag, rest, f)
+            named.update(_step_names(ruleset, state, tag, rest, f))
             return Question(f, prompt or _prompt(ruleset, tag, f),
                             tuple(Choice(v, labels.get(v) or named.get(v, "")) for v in values),
                             names=tuple((v, named[v]) for v in values if named.get(v)))
@@ -434,8 +436,18 @@ def _step_words(ruleset: Ruleset, state: State, tag: str, chosen: Chosen, field:
     made = hook(state, tag, chosen, field) if hook is not None else None
     if not made:
         return None, {}
-    prompt, labels = made
+    prompt, labels = made[:2]
     return prompt, dict(labels)
+
+
+def _step_names(ruleset: Ruleset, state: State, tag: str, chosen: Chosen, field: str) -> dict[str, str]:
+    """Names that may be typed for a step's values once the steps ``chosen`` are taken, beside the values
+    themselves: the optional third item of the ruleset's ``step_words`` (a Perikles assassin's step takes the
+    candidate's name, ``bru`` for B where Bruno stands as B). The ruleset gives only names that no value typed as
+    itself may begin (so ``a`` and ``b`` are taken at once in ``agon play``) and that every player may see."""
+    hook = getattr(ruleset, "step_words", None)
+    made = hook(state, tag, chosen, field) if hook is not None else None
+    return dict(made[2]) if made and len(made) > 2 else {}
 
 
 def _value_names(ruleset: Ruleset, state: State) -> dict[str, str]:
@@ -670,7 +682,8 @@ def _settled_field(ruleset: Ruleset, state: State, event: Event, chosen: Chosen,
                    word: str) -> str | None:
     """The field of the finished ``event`` that ``word`` names by its value, among those no step chose (filled in
     once one decision remained, never asked: the card a Pergamemnon attack lays when one card has the weapon, the
-    slot left free for a nominee): the value of a step answered by itself may still be typed. Only plain values
+    slot left free for a nominee): the value of a step answered by itself may still be typed, as may a name the step
+    would take for it (``step_words``: the one candidate an assassin may strike, by name). Only plain values
     (not a list of counters) that differ between decisions of the kind (not the player deciding), each once."""
     taken = {f for f, _ in chosen} | named
     kind = [msgspec.to_builtins(ev) for ev in _legal(ruleset, state) if tag_of(ev) == tag_of(event)]
@@ -679,6 +692,9 @@ def _settled_field(ruleset: Ruleset, state: State, event: Event, chosen: Chosen,
             continue
         if entry.matches(word, [v]) == [v]:
             return f
+        own = tuple((g, x) for g, x in chosen if g not in (TYPE, OPTION))
+        if entry.matches(word, [v], _step_names(ruleset, state, tag_of(event), own, f)) == [v]:
+            return f  # by the name the step would take for it (the one candidate an assassin may strike)
     return None
 
 

@@ -203,6 +203,32 @@ def test_the_assassins_step_names_the_city_and_who_stands_as_a_and_b(sqlite_svc)
         steps.build(PERIKLES, s, "meg-ass meg a")
 
 
+def test_the_assassins_candidate_may_be_typed_by_name(sqlite_svc):
+    """The step names who stands as A and B; typing the name ('bru') was refused as none of the answers. A name is
+    taken for its position, a player who does not stand there is told so, and the one candidate of a city with one
+    may be typed by name too (the step is then answered by itself)."""
+    s = _before(sqlite_svc, InfluenceTileTaken(player="Ana", tile="thebes-assassin", target_city="corinth",
+                                               target_slot="B"))
+    for typed, slot in (("bru", "B"), ("Bruno", "B"), ("an", "A"), ("a", "A"), ("b", "B")):
+        assert steps.build(PERIKLES, s, f"meg-ass cor {typed}").target_slot == slot, typed
+    with pytest.raises(entry.EntryError, match=(
+            r"^which candidate to assassinate in Corinth: A \(Ana\) or B \(Bruno\): Influence tiles \(game help,"
+            r" 2nd-3rd paragraphs\), assassin tile: Chloe is no candidate in Corinth \(A Ana, B Bruno\); possible:"
+            r" A Ana, B Bruno$")):
+        steps.build(PERIKLES, s, "meg-ass cor chl")
+    assert steps.build(PERIKLES, s, "meg-ass meg chl").target_slot == "B"  # Chloe, Megara's one candidate
+
+
+def test_a_name_that_a_position_begins_is_not_taken_for_the_other_position():
+    """Where Bruno stands as A and Ana as B, 'a' must stay A and 'b' B, taken at once in agon play: neither name
+    is offered, so no key waits for a name it might begin."""
+    from agon.core.games.perikles.steps import _typed
+
+    assert _typed({"A": "Ana", "B": "Bruno"}) == {"A": "Ana", "B": "Bruno"}
+    assert _typed({"A": "Bruno", "B": "Ana"}) == {}
+    assert _typed({"A": "Chloe", "B": "Ana"}) == {"A": "Chloe"}
+
+
 def test_an_influence_tile_not_on_display_is_told_so(sqlite_svc):
     """The display lies open: a tile typed that is not on it was "none of the answers", as a typo is."""
     s = _before(sqlite_svc, InfluenceTileTaken(player="Ana", tile="thebes-assassin", target_city="corinth",

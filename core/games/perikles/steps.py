@@ -267,18 +267,32 @@ def barred_values(s: State, tag: str, chosen: tuple[tuple[str, str], ...], field
             if set(b.candidates[b.data.city_index(c)]) == {NOBODY}:
                 out[c] = f"{rule}: {city_name(c)} has no candidate to assassinate"
     elif field == "target_slot" and city in cities:
-        for slot, n in zip(SLOTS, b.candidates[b.data.city_index(city)], strict=True):
+        pair = b.candidates[b.data.city_index(city)]
+        for slot, n in zip(SLOTS, pair, strict=True):
             if n == NOBODY:
                 out[slot] = f"{rule}: {city_name(city)} has no candidate {slot} to assassinate ({_pair(b, city)})"
+        for n, name in enumerate(b.players):  # a player typed by name who does not stand there
+            if n not in pair:
+                out[name] = f"{rule}: {name} is no candidate in {city_name(city)} ({_pair(b, city)})"
     return [out]
 
 
+def _typed(standing: dict[str, str]) -> dict[str, str]:
+    """The candidates' names that may be typed for their positions (``bru`` for B where Bruno stands as B): each
+    one that no position typed as itself may begin (``a`` is A at once in ``agon play``, never the start of a name
+    standing as B), and that names one candidate alone."""
+    return {slot: name for slot, name in standing.items()
+            if not any(entry.reachable(other, [entry.name_word(name)]) for other in SLOTS if other != slot)
+            and sum(entry.name_word(n).lower() == entry.name_word(name).lower() for n in standing.values()) == 1}
+
+
 def step_words(s: State, tag: str, chosen: tuple[tuple[str, str], ...],
-               field: str) -> tuple[str, dict[str, str]] | None:
+               field: str) -> tuple[str, dict[str, str]] | tuple[str, dict[str, str], dict[str, str]] | None:
     """A candidate's or an assassin's step in the words of the board, once the steps ``chosen`` name the city (core.
     steps ``step_words``): "which candidate to assassinate in Corinth: A (Ana) or B (Bruno)", each position beside
-    who stands there, each city beside its candidates ("A Ana, B free"). None for the other steps (the ruleset's
-    ``field_prompts``). Candidates lie open on the board: nothing hidden is told."""
+    who stands there, each city beside its candidates ("A Ana, B free"), and the assassin's candidates' names that
+    may be typed for them (``_typed``). None for the other steps (the ruleset's ``field_prompts``). Candidates lie
+    open on the board: nothing hidden is told."""
     picked = dict(chosen)
     board = _board(s, tag, picked)
     if board is None:
@@ -292,9 +306,9 @@ def step_words(s: State, tag: str, chosen: tuple[tuple[str, str], ...],
         return None
     pair = b.candidates[b.data.city_index(city)]
     if field == "target_slot":
-        standing = [f"{slot} ({b.players[n]})" for slot, n in zip(SLOTS, pair, strict=True) if n != NOBODY]
-        return (f"which candidate to assassinate in {city_name(city)}: {' or '.join(standing)}",
-                {slot: b.players[n] for slot, n in zip(SLOTS, pair, strict=True) if n != NOBODY})
+        standing = {slot: b.players[n] for slot, n in zip(SLOTS, pair, strict=True) if n != NOBODY}
+        return (f"which candidate to assassinate in {city_name(city)}: "
+                + " or ".join(f"{slot} ({name})" for slot, name in standing.items()), standing, _typed(standing))
     if field == "slot":
         nominee = picked.get("nominee", "")
         free = [slot for slot, n in zip(SLOTS, pair, strict=True) if n == NOBODY]
