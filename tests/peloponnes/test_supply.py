@@ -42,6 +42,13 @@ def test_hungry_inhabitants_are_fed_by_grain_or_people_coins_or_luxury_exactly()
     assert s.discard.grain == 2 and s.discard.people == 1
 
 
+def test_the_log_counts_one_people_coin_card_in_the_singular():
+    """The log read "feeds the hungry with 2 grain, 1 people coin cards, 1 luxury"."""
+    s = feeding(lands=slots("T_VILLAGE"), hand=coins(grain=2, people=1), luxury=1)
+    said = rs.narrate(s, PopulationFed(player="Alice", grain=2, people=1, luxury=1))
+    assert said == "Alice feeds the hungry with 2 grain, 1 people coin card, 1 luxury.", said
+
+
 def test_removing_cards_until_population_matches_grain():
     s = feeding(lands=slots("T_VILLAGE"))
     s = play(s, PopulationFed(player="Alice", removed=("T_VILLAGE",)))

@@ -321,7 +321,8 @@ def _sentence(s: State, e: Event, own: bool, ids: bool = False) -> str:
         case BuildingLost():
             return f"{e.player} cannot pay for {_n(s, e.card, ids)} and loses it"
         case PopulationFed():
-            text = f"{e.player} feeds the hungry with {e.grain} grain, {e.people} people coin cards, {e.luxury} luxury"
+            text = (f"{e.player} feeds the hungry with {e.grain} grain, {counted(e.people, 'people coin card')},"
+                    f" {e.luxury} luxury")
             if e.removed:
                 text += f" and removes {', '.join(_n(s, c, ids) for c in e.removed)}"
             return text
