@@ -289,6 +289,8 @@ def _barred(ruleset: Ruleset, state: State, kind: tuple[str, Chosen], field: str
         found = entry.matches(t, pool, names)
         if len(found) == 1 and found[0] in barred:
             return barred[found[0]]
+        if found and all(f in barred for f in found) and len({barred[f] for f in found}) == 1:
+            return barred[found[0]]  # several values barred for one reason (any of Sparta's counters)
         if found:
             return None  # a value offered, or several: the step says so itself
     return None

@@ -17,8 +17,8 @@ import msgspec
 
 from agon.core import entry
 from agon.core.entry import quoted
-from agon.core.games.perikles.commit import commitment_error, main_of_in
-from agon.core.games.perikles.data import SIDES, city_name, counter_label, tile_kind, tile_name
+from agon.core.games.perikles.commit import R_COMMIT, commitment_error, main_of_in
+from agon.core.games.perikles.data import PERSIA, SIDES, city_name, counter_label, tile_kind, tile_name
 from agon.core.games.perikles.influence import (
     R_NOMINATE,
     R_TAKE,
@@ -27,7 +27,16 @@ from agon.core.games.perikles.influence import (
     place_tile_cubes,
     validate_influence_special,
 )
-from agon.core.games.perikles.state import NOBODY, Commit, State, cube_count, eligible_tiles, home_counters
+from agon.core.games.perikles.state import (
+    NOBODY,
+    Commit,
+    State,
+    commands,
+    committed_ids,
+    cube_count,
+    eligible_tiles,
+    home_counters,
+)
 from agon.core.steps import DONE, Choice, Question, Refused, key
 from agon.core.words import counted
 from agon.events.perikles import AlkibiadesPlayed, CubeMove, ForcesCommitted, InfluenceTileTaken, Placement
@@ -193,6 +202,7 @@ def _alkibiades(s: State, word: str) -> str | None:
 # -- Candidates and assassins: the values the rules bar, and the words of each step --------------------------------
 
 NOMINATED = "perikles.candidate_nominated"
+COMMITTED = "perikles.forces_committed"
 TAKEN = "perikles.influence_tile_taken"
 CITY_OF = {NOMINATED: "city", TAKEN: "nominee_city"}
 """The field that names the city a candidate is nominated in, by kind of decision."""
@@ -225,6 +235,8 @@ def barred_values(s: State, tag: str, chosen: tuple[tuple[str, str], ...], field
     city with no candidate to assassinate, or an empty position. The display, candidates and cubes lie open on the
     board: nothing hidden is told."""
     picked = dict(chosen)
+    if tag == COMMITTED and field == "counter":
+        return [_counters_barred(s, chosen)]
     if tag == TAKEN and field == "tile":  # the display lies open: a tile not on it cannot be taken
         return [{t: f"{R_TAKE}: no {tile_name(t)} is on display" for t in dict.fromkeys(s.data.deck)
                  if t not in s.display}]
@@ -284,6 +296,33 @@ def _typed(standing: dict[str, str]) -> dict[str, str]:
     return {slot: name for slot, name in standing.items()
             if not any(entry.reachable(other, [entry.name_word(name)]) for other in SLOTS if other != slot)
             and sum(entry.name_word(n).lower() == entry.name_word(name).lower() for n in standing.values()) == 1}
+
+
+def _counters_barred(s: State, chosen: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """Every counter the acting player may not send now, with why: another city's ("sparta-h1-1 is Sparta's; Ana
+    commands only Persia"), or one of their own already sent, committed, lost or struck by the Slave Revolt. Where
+    another player's counters are is never said (committed counters lie face down); who leads which city, and so
+    whose counters those are, lies open on the board."""
+    p, name = s.actor, s.players[s.actor]
+    own = [c for c in (*s.data.cities, PERSIA) if commands(s, p, c)]
+    led = " and ".join(city_name(c) for c in own) or "no city"
+    sent = {v for f, v in chosen if f == "counter"}
+    committed = committed_ids(s)
+    out: dict[str, str] = {}
+    for c in s.data.counters:
+        label = f"{c.id} ({counter_label(c)})"
+        if c.city not in own:
+            out[c.id] = (f"{R_COMMIT}: {city_name(c.city)}'s counters are not {name}'s to send; {name} commands"
+                         f" only {led}")
+        elif c.id in sent:
+            out[c.id] = f"{R_COMMIT}: {label} is sent already in this commitment"
+        elif c.id in committed:
+            out[c.id] = f"{R_COMMIT}: {label} is committed already this turn"
+        elif c.id in s.lost:
+            out[c.id] = f"{R_COMMIT}: {label} was lost in a battle"
+        elif c.id in s.revolted:
+            out[c.id] = f"{R_COMMIT}: {label} was removed by the Slave Revolt"
+    return out
 
 
 def step_words(s: State, tag: str, chosen: tuple[tuple[str, str], ...],
