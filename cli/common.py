@@ -391,6 +391,18 @@ def with_db_quoted(message: str) -> str:
     return re.sub(r"`agon (?!--db )", lambda _: "`" + agon_line(""), message)
 
 
+def every_ruleset() -> list[Any]:
+    """Every ruleset agon knows (its own and those AGON_RULESETS names), loaded: one that does not import is refused
+    in its one line ("correct or unset AGON_RULESETS"), for 'agon rulesets' and before 'agon serve' serves (where
+    it answered every request that lists the rulesets with a 500)."""
+    from agon.core import registry
+
+    try:
+        return [registry.get(name) for name in registry.names()]
+    except registry.UnknownRuleset as e:  # one named by AGON_RULESETS that does not import
+        raise Fail(str(e)) from None
+
+
 def service(starts: bool = False) -> Service:
     """The service on this command's store. ``starts``: the command can start a store (new, demo, import, serve),
     so a SQLite file that is not there yet is made, an empty store. Any other command (one that reads, or records

@@ -8,7 +8,18 @@ from typing import Annotated
 
 import typer
 
-from agon.cli.common import WORKERS, Fail, console, db_url, examples, friendly, service, set_db, whole
+from agon.cli.common import (
+    WORKERS,
+    Fail,
+    console,
+    db_url,
+    every_ruleset,
+    examples,
+    friendly,
+    service,
+    set_db,
+    whole,
+)
 from agon.events.store import without_password
 
 app = typer.Typer()
@@ -123,6 +134,7 @@ def serve(
 
     if db is not None:
         set_db(db, typed=True)  # as 'agon --db': an empty one is refused, not read as the default store
+    every_ruleset()  # an AGON_RULESETS module that does not import: said now, not as each request's 500
     _check_listen(host, port)  # first: a server that cannot listen creates no store either
     url = db_url()
     store = service(starts=True).store  # opens (and if needed creates) the store once, before any worker starts
@@ -150,3 +162,6 @@ def serve(
         if e.code == 3:
             raise Fail(f"the server could not start on {host}:{port} (see uvicorn's message above)") from None
         raise
+    # uvicorn returns once Ctrl-C (or SIGTERM) has shut it down, its requests answered: a stop asked for, status 0,
+    # said in a line (it ended without a word, which read as a crash or a hang)
+    console.print(f"agon serve stopped; the games stay in {without_password(url)}.", markup=False)

@@ -25,6 +25,7 @@ from agon.cli.common import (
     bars_off,
     console,
     db_url,
+    every_ruleset,
     examples,
     fit_columns,
     friendly,
@@ -64,11 +65,7 @@ def rulesets(as_json: JsonOpt = False) -> None:
     from agon.core.bots import bots_of
 
     rows = []
-    for name in registry.names():
-        try:
-            rs = registry.get(name)
-        except registry.UnknownRuleset as e:  # one named by AGON_RULESETS that does not import
-            raise Fail(str(e)) from None
+    for rs in every_ruleset():
         rows.append({
             "name": rs.name, "title": rs.title, "version": rs.version, "min_players": rs.min_players,
             "max_players": rs.max_players, "provisional": rs.provisional, "bots": sorted(bots_of(rs)),

@@ -652,14 +652,23 @@ def test_postgres_url_spelling_is_read_as_postgresql_with_the_installed_driver()
 
 
 def test_a_mistyped_agon_rulesets_module_is_one_line_naming_the_setting(tmp_path):
+    """'agon serve' says so before it serves (it served, and answered each request listing the rulesets with a
+    500); the port it is given is taken, so a server that did not check first says that instead."""
+    import socket
+
     env = {**os.environ, "AGON_RULESETS": "toy=tests.toygme", "AGON_DB": str(tmp_path / "g.db")}
-    for args in (("rulesets",), ("new", "toy", "--player", "a", "--bot", "b:random")):
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = str(taken.getsockname()[1])
+    for args in (("rulesets",), ("new", "toy", "--player", "a", "--bot", "b:random"), ("serve", "--port", port)):
         r = subprocess.run([sys.executable, "-m", "agon", *args], capture_output=True, text=True, env=env,
                            cwd=ROOT, timeout=60)
         assert r.returncode == 1 and r.stdout == "", (r.returncode, r.stdout, r.stderr)
         assert r.stderr.splitlines() == [
             "error: ruleset 'toy' is named by AGON_RULESETS as module 'tests.toygme', which gives no ruleset"
-            " (ModuleNotFoundError: No module named 'tests.toygme'); correct or unset AGON_RULESETS"]
+            " (ModuleNotFoundError: No module named 'tests.toygme'); correct or unset AGON_RULESETS"], args
+    taken.close()
 
 
 def test_a_relative_module_in_agon_rulesets_is_one_line_not_an_internal_error(tmp_path):

@@ -66,6 +66,7 @@ def _interrupted_during(tmp_path: Path, command: list[str], module: str, group: 
     env = {**os.environ, "PYTHONPATH": path,
            "AGON_TEST_HOLD": module, "AGON_TEST_HELD": str(held), "AGON_DB": str(tmp_path / "games.db"), **extra}
     env.pop("AGON_DEBUG", None)
+    env.pop("AGON_RULESETS", None)  # the test ruleset imports from tests/, which is not on the path from tmp_path
     proc = subprocess.Popen(command, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, stdin=subprocess.DEVNULL, preexec_fn=sigint_default, start_new_session=group)
     deadline = time.monotonic() + 60
@@ -133,3 +134,36 @@ def test_ctrl_c_while_the_servers_workers_are_still_importing_prints_no_tracebac
                             AGON_TEST_HOLD_IN="worker")
     assert "Traceback" not in r.stderr and "KeyboardInterrupt" not in r.stderr, r.stderr[-3000:]
     assert len(r.stderr.splitlines()) <= 1, r.stderr
+
+
+def test_ctrl_c_once_the_server_runs_stops_it_and_says_so(tmp_path):
+    """Ctrl-C is how 'agon serve' is stopped (its first line says so): once it serves, the interrupt shuts it down
+    (status 0, a stop asked for) and a line says it stopped; it ended without a word."""
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = s.getsockname()[1]
+    db = tmp_path / "games.db"
+    env = {k: v for k, v in os.environ.items() if k != "AGON_RULESETS"}  # the test ruleset imports from tests/
+    proc = subprocess.Popen([sys.executable, "-m", "agon", "--db", str(db), "serve", "--port", str(free)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env,
+                            preexec_fn=sigint_default)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{free}/api/rulesets", timeout=5) as r:
+                    assert r.status == 200
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, "the server never answered"
+                time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, (proc.returncode, err)
+    assert out.splitlines()[-1] == f"agon serve stopped; the games stay in sqlite:///{db}.", out
+    assert "Traceback" not in err, err
