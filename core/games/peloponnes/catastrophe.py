@@ -8,7 +8,7 @@ covers it with a coin card from hand (or a luxury good used as one) or removes i
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, product
 
 from agon.core.games.peloponnes.cards import CATASTROPHE_NAMES, Catalog
 from agon.core.games.peloponnes.state import Seat, Slot, State, protected, replace, thirds
@@ -121,7 +121,32 @@ def _worth(s: State, card: str) -> int:
     return c.power + c.people + c.grain + c.wood + c.stone if c else 99
 
 
+def covers(s: State, seat: Seat, cat: str) -> tuple[str, ...]:
+    """What may cover one card hit: any coin card of the hand, whatever its back ("Cubra-os com cartas de moeda de
+    sua mão", 'Terremoto', 'Tempestade'; "Cubra sua carta de civilização com uma carta de moeda de sua mão",
+    'Praga'; likewise 'Seca' and 'Declínio': the text names no back), a luxury good used as one ('Bens de Luxo':
+    "Você também pode usá-los para pagar por moedas exigidas por uma catástrofe"; not at Decline, whose goods are
+    lost first), or nothing, the card then removed ("Se você não puder ou não quiser fazer isto, então remova").
+    The backs the hand holds come first, most held first, then luxury, then ``""``."""
+    held = sorted((k for k in COIN_KINDS if seat.hand.get(k)), key=lambda k: -seat.hand.get(k))
+    lux = ["luxury"] if seat.luxury and cat != "decline" else []
+    return (*held, *lux, "")
+
+
+def _assignments(s: State, seat: Seat, cat: str, count: int) -> list[tuple[str, ...]]:
+    """Every way to cover ``count`` cards, card by card, that the hand and the luxury goods can pay."""
+    options = covers(s, seat, cat)
+    have = {k: seat.hand.get(k) for k in COIN_KINDS} | {"luxury": seat.luxury, "": count}
+    out = [
+        coins for coins in product(options, repeat=count)
+        if all(n <= have[k] for k, n in Counter(coins).items())
+    ]
+    return sorted(out, key=lambda coins: -coins.count(""))  # the most cards removed first, as before
+
+
 def legal(s: State) -> list[CatastropheFaced]:
+    """Every cover the rule text allows for each card hit (``covers``). When the cards hit may be chosen in more than
+    six ways, one canonical choice is listed (the least valuable cards); ``validate`` accepts any other."""
     cat, player = s.todo[0][0][5:], s.todo[0][1]
     seat = s.seat(player)
     cands, count = candidates(s, seat, cat)
@@ -129,16 +154,11 @@ def legal(s: State) -> list[CatastropheFaced]:
     if len(choices) > 6:
         # The least valuable cards: a sensible canonical choice; validate accepts any other.
         choices = [tuple(sorted(cands, key=lambda c: (_worth(s, c), c))[:count])]
-    held = [k for k in COIN_KINDS for _ in range(seat.hand.get(k))]
-    held.sort(key=lambda k: -seat.hand.get(k))
-    if cat != "decline":
-        held += ["luxury"] * seat.luxury
+    ways = _assignments(s, seat, cat, count)
     out = []
     for cards in choices:
-        ranked = sorted(cards, key=lambda c: -_worth(s, c))
-        for k in range(min(count, len(held)) + 1):
-            coins = tuple(held[:k]) + ("",) * (count - k)
-            out.append(CatastropheFaced(player=player, catastrophe=cat, cards=tuple(ranked), coins=coins))
+        ranked = tuple(sorted(cards, key=lambda c: -_worth(s, c)))
+        out += [CatastropheFaced(player=player, catastrophe=cat, cards=ranked, coins=coins) for coins in ways]
     return out
 
 

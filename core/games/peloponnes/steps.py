@@ -32,7 +32,7 @@ from typing import NamedTuple
 import msgspec
 
 from agon.core.entry import SEPARATORS, quoted
-from agon.core.games.peloponnes import auction
+from agon.core.games.peloponnes import auction, catastrophe
 from agon.core.games.peloponnes.state import State
 from agon.core.steps import Choice, Question, Refused, key
 from agon.core.words import counted
@@ -187,3 +187,20 @@ def barred_cards(s: State, tag: str, field: str) -> list[dict[str, str]]:
             out[card] = why
     table = set(s.row + s.conquest)
     return [{c: why for c, why in out.items() if c in table}, {c: why for c, why in out.items() if c not in table}]
+
+
+FACED = "peloponnes.catastrophe_faced"
+
+
+def cover_steps(s: State, chosen: tuple[tuple[str, str], ...], prompt: str) -> Question | None:
+    """The cards a catastrophe hits, as a step of their own even when the player has no choice of them (a Tempest
+    hitting the one land): ``hill grain`` names the card, then what covers it, as where the cards may be chosen.
+    Left to core.steps (``None``) once the cards are chosen, or where they may be chosen."""
+    if s.phase != "catastrophe" or not s.todo or not s.todo[0][0].startswith("face:") or dict(chosen).get("cards"):
+        return None
+    hit = list(dict.fromkeys(e.cards for e in catastrophe.legal(s)))
+    if len(hit) != 1:
+        return None
+    value = key(hit[0])
+    name = " + ".join(s.cat.name(c) for c in hit[0])
+    return Question("cards", prompt, (Choice(value),), names=((value, name),))
