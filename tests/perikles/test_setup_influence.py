@@ -235,6 +235,24 @@ def test_election_tie_goes_to_candidate_a():
     assert s.leaders[0] == 1
 
 
+def test_an_election_won_on_a_tie_says_that_a_tie_goes_to_candidate_a_in_the_log():
+    """The log read "P2 beats P1 in Athens (4 cubes to 4)", which did not say why equal cubes elected P2."""
+    s = nominate_state()
+    s = replace(s, cubes=((3, 3, 2),) + s.cubes[1:], candidates=((1, 0),) + s.candidates[1:])
+    s = play(s, NominationPassed(player="P1"), NominationPassed(player="P2"))
+    last = NominationPassed(player="P3")
+    said = RS.narrate(s, last)
+    assert "Elections: P2 beats P1 in Athens (4 cubes to 4: a tie goes to candidate A, P2) and loses 3 more" in said
+    assert "tie" not in elect(7, 3).elections[0]  # a win by more cubes says nothing of ties
+
+
+def test_a_game_recorded_before_version_5_keeps_its_election_report_word_for_word():
+    s = nominate_state()
+    s = replace(s, cubes=((3, 3, 2),) + s.cubes[1:], candidates=((1, 0),) + s.candidates[1:], version=4)
+    s = play(s, NominationPassed(player="P1"), NominationPassed(player="P2"), NominationPassed(player="P3"))
+    assert s.elections[0] == "P2 beats P1 in Athens (4 cubes to 4) and loses 3 more"
+
+
 def test_a_lone_candidate_wins_without_losing_four_cubes_and_a_city_without_candidates_has_no_leader():
     s = nominate_state()
     s = replace(s, candidates=((NOBODY, 2),) + s.candidates[1:])

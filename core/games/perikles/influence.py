@@ -51,6 +51,11 @@ ONLY_AS_PRINTED = 2
 """From ruleset version 2 a taken tile does only what it prints. Version 1 also let a candidate tile that nominated
 name a standing candidate to remove (typed as JSON; no option offered it), and removed it: a version-1 game keeps
 that, so its log folds as it was played (RULES.md, 'Influence tiles')."""
+TIE_TOLD = 5
+"""From ruleset version 5 an election won on a tie says so in its report ("5 cubes to 5: a tie goes to candidate A,
+Ana"): the texts do not say who wins a tie (RULES.md, 'Elections'), so a table reading "Ana beats Chloe (5 cubes to
+5)" could not tell why. The report is kept in the state (``State.elections``), so a game recorded before keeps its
+report word for word and folds to the state it was played to."""
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -333,7 +338,8 @@ def legal_nomination(s: State) -> list[CandidateNominated | NominationPassed]:
 
 
 def hold_elections(s: State) -> State:
-    """Every city elects: most cubes wins, a tie goes to candidate A (RULES.md); a lone candidate wins."""
+    """Every city elects: most cubes wins, a tie goes to candidate A (RULES.md, 'Elections': neither text says; from
+    version 5 the report says so, ``TIE_TOLD``); a lone candidate wins."""
     leaders = list(s.leaders)
     cubes = list(s.cubes)
     report = []
@@ -351,9 +357,10 @@ def hold_elections(s: State) -> State:
             continue
         winner, loser = (a, b) if row[a] >= row[b] else (b, a)
         paid = min(s.data.contested_loss, row[winner])
+        tie = f": a tie goes to candidate A, {s.players[a]}" if row[a] == row[b] and s.version >= TIE_TOLD else ""
         report.append(
             f"{s.players[winner]} beats {s.players[loser]} in {city.capitalize()} "
-            f"({row[winner] + 1} cubes to {row[loser] + 1}) and loses {paid} more"
+            f"({row[winner] + 1} cubes to {row[loser] + 1}{tie}) and loses {paid} more"
         )
         row[winner] -= paid
         cubes[c] = tuple(row)
