@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 from agon.core.engine import Over
 from agon.core.games.perikles import RULESET as RS
 from agon.core.games.perikles.battle import end_turn
@@ -76,3 +78,26 @@ def test_ties_are_broken_by_location_points_then_by_statues():
     scores = RS.scores(s2)  # P1: 13 cubes + 6 (Megara); P2: 13 cubes + 0 (Thebes beaten) + 6 (Megara)
     assert scores["P1"] == 19.0 and scores["P2"] == 19.0
     assert RS.pending(s2).outcome.winners == ("P2",)
+
+
+def test_the_outcome_tells_each_players_points_as_the_final_scoring_counts_them():
+    """The end screen read only "Scores: Ana 70, Bruno 46, Chloe 44": it now says how each total was made (game
+    help, 'pontuação final': cubes, location tiles, statues), the winner first."""
+    s = fresh(3)
+    s = replace(s, phase=OVER, won=(("Sicily", "Melos"), (), ()),
+                statues=((1, 0, 1, 2, 0, 0), (0,) * 6, (0,) * 6), defeats=(2, 0, 3, 1, 0, 0))
+    out = RS.pending(s).outcome
+    assert out.summary == ("P1 wins with 39 points: P1 39 (12 cubes, 10 for 2 location tiles, 17 for 4 statues);"
+                           " P2 12 (12 cubes, 0 for 0 location tiles, 0 for 0 statues);"
+                           " P3 12 (12 cubes, 0 for 0 location tiles, 0 for 0 statues)")
+    # a game recorded before version 5 keeps the status it ended with (tests/test_old_versions.py, replays/)
+    assert RS.pending(replace(s, version=4)).outcome.summary == "P1 wins with 39 points"
+
+
+def test_state_and_log_at_the_end_of_a_game_say_how_each_score_was_made(agon):
+    gid = json.loads(agon("demo", "perikles", "--seed", "4", "--json").stdout)["id"]
+    for shown in (agon("state", gid).stdout, agon("log", gid).stdout):
+        now = next(line for line in shown.splitlines() if line.startswith("Now: over: "))
+        assert now.startswith("Now: over: Chloe wins with 76 points: Chloe 76 (8 cubes, 36 for 9 location tiles, 32"
+                              " for 6 statues); Ana 74 (5 cubes, 20 for 5 location tiles, 49 for 9 statues); Bruno 63"
+                              " (16 cubes, 29 for 6 location tiles, 18 for 3 statues)"), now

@@ -9,6 +9,14 @@ from __future__ import annotations
 
 from agon.core.engine import Outcome
 from agon.core.games.perikles.state import State, location_points
+from agon.core.words import counted
+
+SCORES_TOLD = 5
+"""From ruleset version 5 the outcome tells how each player's points were made, as the final scoring counts them
+(game help, 'pontuação final': "1 ponto para cada cubo de influência presente numa cidade", "Cada carta de local
+rende a quantidade de PV mostrada nela", "Cada estátua vai valer em pontos o maior número não coberto por ficha de
+derrota"): the end screen read only "Scores: Ana 70, Bruno 46, Chloe 44". A game recorded before keeps the status it
+ended with ("Chloe wins with 63 points"), which its recorded outcome holds (tests/test_old_versions.py, replays/)."""
 
 
 def breakdown(s: State, p: int) -> dict[str, int]:
@@ -43,4 +51,17 @@ def outcome(s: State) -> Outcome:
     if len(tied) > 1 and len(winners) < len(tied):
         how += " (tie broken by location tiles, then statues)"
     verb = "wins" if len(winners) == 1 else "share the win"
-    return Outcome(winners, scores(s), f"{' and '.join(winners)} {verb} with {how}")
+    summary = f"{' and '.join(winners)} {verb} with {how}"
+    if s.version >= SCORES_TOLD:
+        ranked = sorted(range(len(s.players)), key=lambda p: keys[p], reverse=True)
+        summary += ": " + "; ".join(f"{s.players[p]} {told(s, p)}" for p in ranked)
+    return Outcome(winners, scores(s), summary)
+
+
+def told(s: State, p: int) -> str:
+    """A player's points as the final scoring counts them: ``70 (12 cubes, 30 for 6 location tiles, 28 for 4
+    statues)``."""
+    b = breakdown(s, p)
+    tiles = len(s.won[p]) if s.won else 0
+    return (f"{b['total']} ({counted(b['cubes'], 'cube')}, {b['locations']} for {counted(tiles, 'location tile')},"
+            f" {b['statues']} for {counted(b['statue_count'], 'statue')})")
