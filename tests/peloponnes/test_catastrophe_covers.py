@@ -10,6 +10,8 @@ import copy
 
 import pytest
 
+from agon.core import steps
+from agon.core.entry import EntryError
 from agon.core.games.peloponnes import RULESET as PELOPONNES
 from agon.core.games.peloponnes import catastrophe
 from agon.core.service import NewGame, Service, ServiceError
@@ -76,3 +78,19 @@ def test_each_card_hit_may_take_its_own_back_or_a_luxury_good():
         assert rs.validate(s, e) is None
     assert rs.validate(s, CatastropheFaced(player="Alice", catastrophe="tempest", cards=("T_L1", "T_L2"),
                                            coins=("grain", "grain"))) is not None
+
+
+def test_two_cards_hit_are_covered_one_by_one_in_the_order_the_step_names_them():
+    """Each card hit takes its own cover, asked card by card ('what covers Land 2', then 'Land 1'): the two covers
+    typed apart read in that order (``grain wood`` and ``wood grain`` are two decisions), and ``none`` removes one."""
+    s = bare(dealt(), "Alice", "plain", lands=slots("T_L1", "T_L2", "T_L3", "T_L4", "T_VILLAGE"),
+             hand=coins(wood=2, grain=1))
+    s = at(s, "catastrophe", (("face:tempest", "Alice"),))
+    first = steps.ask(rs, s, (("cards", "T_L2+T_L1"),))
+    assert first.prompt.startswith("what covers Land 2") and first.values == ["wood", "grain", "none"]
+    assert steps.build(rs, s, "grain wood").coins == ("grain", "wood")
+    assert steps.build(rs, s, "wood grain").coins == ("wood", "grain")
+    assert steps.build(rs, s, "wood none").coins == ("wood", "")
+    with pytest.raises(EntryError) as held:
+        steps.build(rs, s, "gr gr")  # one grain coin card only
+    assert "what covers Land 1" in str(held.value) and "possible: none, wood" in str(held.value)

@@ -129,10 +129,10 @@ class Peloponnes:
         return view.option_text(state, event)
 
     def decision_steps(self, state: State, tag: str, chosen: tuple[tuple[str, str], ...]) -> Any:
-        """A bid's coin cards: the sets ``legal`` lists, and any other the hand holds, typed (steps.py); the cards a
-        catastrophe hits asked even when they are forced, so that they may be typed (``hill grain``)."""
+        """A bid's coin cards: the sets ``legal`` lists, and any other the hand holds, typed (steps.py); a catastrophe
+        faced: the cards it hits (asked even when forced, so that ``hill grain`` names them), then each one's cover."""
         if tag == steps.FACED:
-            return steps.cover_steps(state, chosen, self.field_prompts[f"{tag}.cards"])
+            return steps.cover_steps(state, chosen, {f: self.field_prompts[f"{tag}.{f}"] for f in ("cards", "coins")})
         if tag != steps.TAG:
             return None
         return steps.bid_steps(state, chosen, self.field_prompts[f"{tag}.coins"])

@@ -36,7 +36,7 @@ from agon.core.games.peloponnes import auction, catastrophe
 from agon.core.games.peloponnes.state import State
 from agon.core.steps import Choice, Question, Refused, key
 from agon.core.words import counted
-from agon.events.peloponnes import COIN_KINDS, BidPlaced, Coins
+from agon.events.peloponnes import COIN_KINDS, BidPlaced, CatastropheFaced, Coins
 
 TAG = "peloponnes.bid_placed"
 
@@ -191,16 +191,36 @@ def barred_cards(s: State, tag: str, field: str) -> list[dict[str, str]]:
 
 FACED = "peloponnes.catastrophe_faced"
 
+REMOVED = "none"
+"""The answer that covers a card hit with nothing: it is removed (the event's ``""``, as ``key`` reads it)."""
 
-def cover_steps(s: State, chosen: tuple[tuple[str, str], ...], prompt: str) -> Question | None:
-    """The cards a catastrophe hits, as a step of their own even when the player has no choice of them (a Tempest
-    hitting the one land): ``hill grain`` names the card, then what covers it, as where the cards may be chosen.
-    Left to core.steps (``None``) once the cards are chosen, or where they may be chosen."""
-    if s.phase != "catastrophe" or not s.todo or not s.todo[0][0].startswith("face:") or dict(chosen).get("cards"):
+
+def cover_steps(s: State, chosen: tuple[tuple[str, str], ...], prompts: dict[str, str]) -> Question | CatastropheFaced \
+        | None:
+    """A catastrophe faced, step by step: the cards it hits (a step of its own even when the player has no choice
+    of them, so that ``hill grain`` names the card, then what covers it), then what covers each card hit, one step
+    per card in the order ``legal`` lists them (``catastrophe.covers``: any back the hand still holds, ``luxury``,
+    or ``none`` to remove it). One step per card, as every card takes its own: the covers of two cards as one value
+    (``grain+wood``) read alike typed apart in either order (``grain wood``), which would name two decisions.
+    ``None`` where core.steps builds it from ``legal`` (no catastrophe faced now)."""
+    if s.phase != "catastrophe" or not s.todo or not s.todo[0][0].startswith("face:"):
         return None
-    hit = list(dict.fromkeys(e.cards for e in catastrophe.legal(s)))
-    if len(hit) != 1:
-        return None
-    value = key(hit[0])
-    name = " + ".join(s.cat.name(c) for c in hit[0])
-    return Question("cards", prompt, (Choice(value),), names=((value, name),))
+    cat, player = s.todo[0][0][5:], s.todo[0][1]
+    legal = catastrophe.legal(s)
+    hit = {key(e.cards): e.cards for e in legal}
+    cards = dict(chosen).get("cards")
+    if cards is None:
+        return Question("cards", prompts["cards"], tuple(Choice(v) for v in hit),
+                        names=tuple((v, " + ".join(s.cat.name(c) for c in cs)) for v, cs in hit.items()))
+    if cards not in hit:
+        raise Refused(f"{prompts['cards']}: {quoted(cards)} is none of the answers; possible: {', '.join(hit)}")
+    covered = [v for f, v in chosen if f == "coins"]
+    coins = tuple("" if v == REMOVED else v for v in covered)
+    made = CatastropheFaced(player=player, catastrophe=cat, cards=hit[cards], coins=coins)
+    if len(coins) == len(hit[cards]):
+        return made
+    ways = {e.coins[:len(coins) + 1] for e in legal if e.cards == hit[cards] and e.coins[:len(coins)] == coins}
+    options = [c or REMOVED for c in catastrophe.covers(s, s.seat(player), cat) if (*coins, c) in ways]
+    card = s.cat.name(hit[cards][len(coins)])
+    return Question("coins", f"what covers {card}: a coin card's back, luxury or none (removed)",
+                    tuple(Choice(v, "removed" if v == REMOVED else "") for v in options))
