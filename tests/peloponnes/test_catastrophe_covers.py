@@ -94,3 +94,19 @@ def test_two_cards_hit_are_covered_one_by_one_in_the_order_the_step_names_them()
     with pytest.raises(EntryError) as held:
         steps.build(rs, s, "gr gr")  # one grain coin card only
     assert "what covers Land 1" in str(held.value) and "possible: none, wood" in str(held.value)
+
+
+def test_any_cards_the_catastrophe_may_hit_may_be_chosen_where_the_list_offers_one_choice():
+    """"Você pode escolher quais terrenos cobrir" ('Tempestade'): with five lands the Tempest hits two of ten
+    choices; the list offers the least valuable, and any other typed as one word (``land-3+village``) is taken, its
+    covers going to the cards in the order typed."""
+    s = bare(dealt(), "Alice", "plain", lands=slots("T_L1", "T_L2", "T_L3", "T_L4", "T_VILLAGE"),
+             hand=coins(wood=2, grain=1))
+    s = at(s, "catastrophe", (("face:tempest", "Alice"),))
+    assert {e.cards for e in rs.legal(s)} == {("T_L2", "T_L1")}
+    e = steps.build(rs, s, "land-3+village grain none")
+    assert (e.cards, e.coins) == (("T_L3", "T_VILLAGE"), ("grain", ""))
+    assert rs.narrate(s, e) == "Alice faces the Tempest and covers Land 3 with a coin card, loses Village."
+    with pytest.raises(EntryError) as held:
+        steps.build(rs, s, "vil+vil w w")
+    assert "the catastrophe hits 2 cards, each named once" in str(held.value)

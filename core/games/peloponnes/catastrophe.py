@@ -116,12 +116,12 @@ def apply(s: State, e: CatastropheFaced) -> State:
     return replace(s.with_seat(seat), todo=s.todo[1:])
 
 
-def _worth(s: State, card: str) -> int:
+def worth(s: State, card: str) -> int:
     c = s.cat.power.get(card)
     return c.power + c.people + c.grain + c.wood + c.stone if c else 99
 
 
-def covers(s: State, seat: Seat, cat: str) -> tuple[str, ...]:
+def covers(seat: Seat, cat: str) -> tuple[str, ...]:
     """What may cover one card hit: any coin card of the hand, whatever its back ("Cubra-os com cartas de moeda de
     sua mão", 'Terremoto', 'Tempestade'; "Cubra sua carta de civilização com uma carta de moeda de sua mão",
     'Praga'; likewise 'Seca' and 'Declínio': the text names no back), a luxury good used as one ('Bens de Luxo':
@@ -133,9 +133,9 @@ def covers(s: State, seat: Seat, cat: str) -> tuple[str, ...]:
     return (*held, *lux, "")
 
 
-def _assignments(s: State, seat: Seat, cat: str, count: int) -> list[tuple[str, ...]]:
+def assignments(seat: Seat, cat: str, count: int) -> list[tuple[str, ...]]:
     """Every way to cover ``count`` cards, card by card, that the hand and the luxury goods can pay."""
-    options = covers(s, seat, cat)
+    options = covers(seat, cat)
     have = {k: seat.hand.get(k) for k in COIN_KINDS} | {"luxury": seat.luxury, "": count}
     out = [
         coins for coins in product(options, repeat=count)
@@ -153,11 +153,11 @@ def legal(s: State) -> list[CatastropheFaced]:
     choices = list(combinations(cands, count))
     if len(choices) > 6:
         # The least valuable cards: a sensible canonical choice; validate accepts any other.
-        choices = [tuple(sorted(cands, key=lambda c: (_worth(s, c), c))[:count])]
-    ways = _assignments(s, seat, cat, count)
+        choices = [tuple(sorted(cands, key=lambda c: (worth(s, c), c))[:count])]
+    ways = assignments(seat, cat, count)
     out = []
     for cards in choices:
-        ranked = tuple(sorted(cards, key=lambda c: -_worth(s, c)))
+        ranked = tuple(sorted(cards, key=lambda c: -worth(s, c)))
         out += [CatastropheFaced(player=player, catastrophe=cat, cards=ranked, coins=coins) for coins in ways]
     return out
 

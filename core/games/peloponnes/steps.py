@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 import msgspec
 
-from agon.core.entry import SEPARATORS, quoted
+from agon.core.entry import SEPARATORS, matches, quoted
 from agon.core.games.peloponnes import auction, catastrophe
 from agon.core.games.peloponnes.state import State
 from agon.core.steps import Choice, Question, Refused, key
@@ -206,21 +206,51 @@ def cover_steps(s: State, chosen: tuple[tuple[str, str], ...], prompts: dict[str
     if s.phase != "catastrophe" or not s.todo or not s.todo[0][0].startswith("face:"):
         return None
     cat, player = s.todo[0][0][5:], s.todo[0][1]
+    seat = s.seat(player)
     legal = catastrophe.legal(s)
     hit = {key(e.cards): e.cards for e in legal}
+    cands, count = catastrophe.candidates(s, seat, cat)
     cards = dict(chosen).get("cards")
     if cards is None:
+        more = len(hit) == 1 and len(cands) > count  # legal lists one choice of several: read any other typed
         return Question("cards", prompts["cards"], tuple(Choice(v) for v in hit),
-                        names=tuple((v, " + ".join(s.cat.name(c) for c in cs)) for v, cs in hit.items()))
+                        names=tuple((v, " + ".join(s.cat.name(c) for c in cs)) for v, cs in hit.items()),
+                        reads=_cards_reader(s, cands, count, prompts["cards"]) if more else None)
     if cards not in hit:
-        raise Refused(f"{prompts['cards']}: {quoted(cards)} is none of the answers; possible: {', '.join(hit)}")
+        picked = tuple(cards.split("+"))
+        if len(set(picked)) != count or not set(picked) <= set(cands):
+            raise Refused(f"{prompts['cards']}: {quoted(cards)} is none of the answers; possible: {', '.join(hit)}")
+        hit[cards] = picked
     covered = [v for f, v in chosen if f == "coins"]
     coins = tuple("" if v == REMOVED else v for v in covered)
     made = CatastropheFaced(player=player, catastrophe=cat, cards=hit[cards], coins=coins)
     if len(coins) == len(hit[cards]):
         return made
-    ways = {e.coins[:len(coins) + 1] for e in legal if e.cards == hit[cards] and e.coins[:len(coins)] == coins}
-    options = [c or REMOVED for c in catastrophe.covers(s, s.seat(player), cat) if (*coins, c) in ways]
+    ways = {w[:len(coins) + 1] for w in catastrophe.assignments(seat, cat, count) if w[:len(coins)] == coins}
+    options = [c or REMOVED for c in catastrophe.covers(seat, cat) if (*coins, c) in ways]
     card = s.cat.name(hit[cards][len(coins)])
     return Question("coins", f"what covers {card}: a coin card's back, luxury or none (removed)",
                     tuple(Choice(v, "removed" if v == REMOVED else "") for v in options))
+
+
+def _cards_reader(s: State, cands: tuple[str, ...], count: int, prompt: str) -> Callable[[str], str | None]:
+    """Where the cards hit may be chosen in more ways than ``legal`` lists (it lists the least valuable ones), any
+    choice typed as one word, the cards joined by ``+`` (``fish+hill``), each by any prefix of its id or name: "Você
+    pode escolher quais terrenos cobrir" ('Tempestade'; 'Terremoto' likewise). What the step reads is checked by
+    ``catastrophe.validate`` when the decision is made."""
+    names = {c: s.cat.name(c) for c in cands}
+
+    def reads(word: str) -> str | None:
+        parts = [p for p in word.split("+") if p]
+        if len(parts) < 2 and count > 1:
+            return None
+        found = [matches(p, cands, names) for p in parts]
+        if any(len(f) != 1 for f in found):
+            return None
+        picked = [f[0] for f in found]
+        if len(picked) != count or len(set(picked)) != count:
+            raise Refused(f"{prompt}: the catastrophe hits {counted(count, 'card')}, each named once, of"
+                          f" {', '.join(names.values())}")
+        return "+".join(picked)  # in the order typed: the covers typed after it go to the cards in that order
+
+    return reads
