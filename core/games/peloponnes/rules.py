@@ -40,13 +40,15 @@ PROMPTS = {
 }
 
 
-VERSION = "4"
+VERSION = "5"
 """The ruleset version new games are recorded under (``Peloponnes.version``). Version 1 games keep the rules they
 were played with where version 2 changed them (RULES.md, 'Ruleset versions'). Version 3 plays as version 2 does:
 it was raised when version-1 games began to fold by their own rules, so that the snapshots, summaries and analyses
 made from them before, keyed by the ruleset version, are made again and not read. Version 4 removes cards in
 supply only while inhabitants are still hungry (``supply.REMOVE_ONLY_WHILE_HUNGRY``); older games keep removing
-whatever cards were named."""
+whatever cards were named. Version 5 lists every catastrophe cover the hand can pay, of any back (version 4 listed
+only the back the hand held most of): every event of an older game stays legal, so it folds as before, but bots
+choose among more decisions, so analyses made under version 4 are made again and not read."""
 
 
 def initial_state(created: GameCreated) -> State:
