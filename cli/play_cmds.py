@@ -435,10 +435,14 @@ def begins_items(pending: Chance) -> keyread.Begins:
 
 
 def guarded(settle: keyread.Complete) -> keyread.Complete:
-    """``settle``, except while the line may still become a command (``u``, ``b NAME``, ``?TEXT``, JSON)."""
+    """``settle``, except while the line may still become a command (``u``, ``b NAME``, ``?TEXT``, JSON), also once
+    a space or a comma follows it: ``q `` (``q`` begins Marble Quarry's name, the one card a bid may take) is ``q``
+    alone on the line, which Enter makes the command, so it never ends by itself, as an entry or as ``q``."""
     def complete(text: str) -> tuple[str, bool] | None:
         low = text.lower()
-        if low.startswith(("?", "{", "b ", "branch ")) or any(w.startswith(low) for w in UNSETTLED):
+        word = low.strip(" ,")
+        if low.startswith(("?", "{", "b ", "branch ")) or any(w.startswith(low) for w in UNSETTLED) or (
+                word and any(w.startswith(word) for w in UNSETTLED)):
             return None
         return settle(text)
 
