@@ -240,15 +240,17 @@ def print_question(line: Line, question: steps.Question, chosen: steps.Chosen) -
 
 COMMANDS = ("u", "undo", "r", "redo", "log", "state", "?", "help")
 """One-word commands. A line that is one of these words is the command, unless the word is the full name of an item
-or step value asked for now (then it is that item). ``b NAME`` is a branch only when the line is not an entry here;
-``branch NAME`` always is. Every other line is an entry."""
+or step value asked for now (then it is that item). ``b NAME`` is a branch only when the line is not an entry here
+and NAME reads as nothing here (no number, no item's or value's start: ``name_reads_here``); ``branch NAME`` always
+is. Every other line is an entry."""
 QUIT = ("q", "quit", "exit")
 HELP = "\n".join((  # an entry a line, folded to the terminal (``b NAME`` as much as the others)
     "Commands (one word alone on the line; a full item name that is the same word is the item):",
     "  u, undo        take back the last step (at a table: the last event entered, a typed die included)",
     "  r, redo        bring back what the last undo took back",
     "  branch NAME    start a branch NAME here and play on it (the old line stays);  b NAME: the same, unless the"
-    " line is also an entry here ('b c' naming two items): then it is the entry",
+    " line is also an entry here ('b c' naming two items): then it is the entry; and never where NAME is a number or"
+    " may name an item or value here ('b 7' at a draw): only 'branch 7' starts that branch",
     "  log            the last events of this line;  state: the state as you see it",
     "  ?TEXT          only the options that mention TEXT;  ?: this help;  q: stop (everything is recorded)",
     "  -              one step back while building a decision (first on a line: then the steps after it, '- meg');"
@@ -313,20 +315,47 @@ def exact_names(line: Line, stepping: steps.Question | None) -> set[str]:
 
 def reads_as_entry(svc: Any, line: Line, answer: str, stepping: steps.Question | None, chosen: steps.Chosen) -> bool:
     """Whether ``answer`` is an entry at this prompt (a chance outcome, a decision, its steps), nothing recorded."""
+    return entry_problem(svc, line, answer, stepping, chosen) is None
+
+
+def entry_problem(svc: Any, line: Line, answer: str, stepping: steps.Question | None,
+                  chosen: steps.Chosen) -> str | None:
+    """Why ``answer`` is no entry at this prompt, as its refusal would say it; None when it is one."""
     try:
         if stepping is not None and not answer.startswith("{"):
             steps.walk(line.ruleset, line.state, entry.tokens(answer), chosen)
         else:
-            svc.parse_choice(line, answer)
-    except (entry.EntryError, ServiceError):
-        return False
-    return True
+            svc.parse_choice(line, answer, PLAY_WORDS)
+    except entry.EntryError as e:
+        return str(e)
+    except ServiceError as e:
+        return PLAY_WORDS.told(e)
+    return None
+
+
+def name_reads_here(line: Line, stepping: steps.Question | None, chosen: steps.Chosen, name: str) -> str | None:
+    """Why ``name``, typed after ``b``, reads as part of an entry here rather than as a branch's name: a number (an
+    option, a die, a count), or a word that may name an item drawn or a value of the step asked, as typed or typed
+    on. None when it reads as nothing here. ``b NAME`` that is no entry starts a branch only with such a name: at a
+    draw ``b 7`` is more likely an item or a slip than a branch named 7 (``branch 7`` still starts one)."""
+    pending = line.pending
+    for word in entry.tokens(name):
+        if word.isascii() and word.isdigit():
+            return f"{entry.quoted(word)} is a number here"
+        if isinstance(pending, Chance) and line.created.table and pending.kind != "dice" \
+                and entry.reachable(word, pending.names, pending.named):
+            return f"{entry.quoted(word)} may name an item here"
+        if isinstance(pending, Decision) and person_chooses(line) and steps.begins(
+                line.ruleset, line.state, word, chosen if stepping is not None else ()):
+            return f"{entry.quoted(word)} may name a step's value here"
+    return None
 
 
 def what_is(svc: Any, line: Line, answer: str, stepping: steps.Question | None, chosen: steps.Chosen) -> str:
     """How ``play`` reads a line: 'quit', 'command', 'branch' (``branch NAME``, or ``b NAME`` that is no entry
-    here), 'back', or 'entry'. A command never swallows an entry: a one-word command that is also the full name of
-    an item asked for now is that item, and ``b NAME`` that reads as an entry here is the entry."""
+    here), 'neither' (``b NAME`` that is no entry, where NAME reads as part of one: a number, an item's start), 'back',
+    or 'entry'. A command never swallows an entry: a one-word command that is also the full name of an item asked for
+    now is that item, and ``b NAME`` that reads as an entry here is the entry."""
     word = answer.strip().lower()
     first, _, rest = word.partition(" ")
     exact = exact_names(line, stepping) if word in (*QUIT, *COMMANDS, "-", "back") else set()
@@ -339,8 +368,20 @@ def what_is(svc: Any, line: Line, answer: str, stepping: steps.Question | None, 
     if first == "branch" and rest.strip():
         return "branch"
     if first in ("b", "branch") and not reads_as_entry(svc, line, answer, stepping, chosen):
+        if first == "b" and name_reads_here(line, stepping, chosen, rest) is not None:
+            return "neither"  # 'b 7' at a draw: a slip more likely than a branch named 7
         return "branch"  # 'b' or 'branch' alone: asked to name the branch
     return "entry"
+
+
+def neither(svc: Any, line: Line, answer: str, stepping: steps.Question | None, chosen: steps.Chosen) -> str:
+    """Why ``b NAME`` (``what_is``: 'neither') did nothing: no branch, since NAME reads as part of an entry here,
+    and no entry, as its refusal says."""
+    name = answer.strip().partition(" ")[2].strip()
+    why = name_reads_here(line, stepping, chosen, name)
+    problem = entry_problem(svc, line, answer, stepping, chosen)
+    return (f"{entry.quoted(answer.strip())} starts no branch: {why}, not taken for a branch's name after 'b'"
+            f" ('branch {name}' starts a branch named so); nor is it an entry: {problem}")
 
 
 UNSETTLED = (*COMMANDS, *QUIT, "-", "back", "b", "branch", "seed", "random", "bot")
@@ -696,6 +737,9 @@ def play(
             console.print("Stopped; every decision so far is recorded. Go on later with:"
                           f" {agon_line(f'play {line.game.id}{branch_flag(line)}')}", markup=False)
             return
+        if kind == "neither":
+            error_line(neither(svc, line, answer, stepping, chosen))
+            continue
         if kind in ("command", "branch"):
             try:
                 branch = command(svc, line, answer, branch, who)

@@ -61,3 +61,40 @@ def test_q_then_a_space_is_no_quit_without_enter_where_q_begins_a_card_s_name(qu
     child.sendline("q")
     child.expect("Stopped; every decision so far is recorded")
     child.expect(pexpect.EOF)
+
+
+@pytest.fixture
+def refill(sqlite_svc):
+    """The recorded four-player Perikles game typed in at a table up to its display refill after Ana's Thebes
+    assassin: a draw of one influence tile."""
+    svc = sqlite_svc
+    gid = typed_game(svc, "perikles-4p.jsonl", 28)
+    assert svc.load(gid).pending.label == "influence tile refilling the display"
+    return svc, gid
+
+
+def test_b_and_a_number_or_an_item_s_start_at_a_draw_starts_no_branch_and_says_branch_name_does(refill, tmp_path):
+    """'b 7' at a draw of one tile is no entry, and it made a branch named 7 and switched to it: a person typing
+    there more likely meant an item or slipped. A name after 'b' that reads as a number or may name an item here is
+    no branch's name: the line is refused saying so and that 'branch 7' starts one; 'b whatif' still branches."""
+    svc, gid = refill
+    child = spawn_play(tmp_path, gid)
+    child.sendline("b 7")
+    child.expect("'b 7' starts no branch: '7' is a number here, not taken for a branch's name after 'b' \\('branch 7'"
+                 " starts a branch named so\\); nor is it an entry: influence tile refilling the display: no item 'b'"
+                 " here")
+    child.expect(PROMPT)
+    child.sendline("b ath")
+    child.expect("'b ath' starts no branch: 'ath' may name an item here")
+    child.expect(PROMPT)
+    assert [b.name for b in svc.store.branches(gid)] == ["main"] and len(svc.load(gid).events) == 29
+    child.sendline("branch 7")
+    child.expect("Now on branch 7")
+    child.expect(PROMPT)
+    child.sendline("b whatif")
+    child.expect("Now on branch whatif")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert {b.name for b in svc.store.branches(gid)} == {"main", "7", "whatif"}
+    assert len(svc.load(gid).events) == 29  # nothing recorded
