@@ -31,7 +31,9 @@ candidate to assassinate in Corinth: A (Ana) or B (Bruno)"), and, as an optional
 typed for its values there (``bru`` for B). ``barred_values(state, tag, chosen, field)`` gives the
 values the rules bar at a step, each with the rule in one line, in tiers nearest at hand first: a word that names
 one of them, where it names no answer, is refused with that rule (a Peloponnes card the hand cannot pay, a Perikles
-position already taken), not as "none of the answers" or as a word past the decision's end.
+position already taken), not as "none of the answers" or as a word past the decision's end. ``value_aliases(state)``
+gives other words typed for a value and read as it, never shown ({word: value}: a Pergamemnon copy's id for the
+kind a step names, ``greece.bowman.2`` for ``greece.bowman``).
 """
 
 from __future__ import annotations
@@ -89,6 +91,11 @@ class Question:
 
     decisions: tuple[Event, ...] = dataclasses.field(default=(), compare=False)
     """At a short list of whole decisions (``OPTION``): the decisions its numbers name, in order."""
+    aliases: tuple[tuple[str, str], ...] = ()
+    """(word, value) pairs: other words that may be typed for a value and read as it, never shown (``pick``): a
+    Pergamemnon copy's id for the kind the step names (``greece.bowman.2`` for ``greece.bowman``: the copy a person
+    typed at the draw; the ruleset's ``value_aliases``), a candidate's name for the decisions of a short list that
+    strike them (``_short_list_names``). A word may stand for several values: it is then refused naming them."""
 
     @property
     def named(self) -> dict[str, str]:
@@ -206,7 +213,8 @@ def ask(ruleset: Ruleset, state: State, chosen: Chosen = ()) -> Question | Event
                                         for t in tags if t != usual),
                     now.accepts + (tag_label(usual),),
                     now.other + tuple((k, TYPE) for k in [*others, tag_label(usual)]),
-                    now.names, now.reads)  # its values keep their names ('soh' for A06 Sanctuary of Hera)
+                    now.names, now.reads,  # its values keep their names ('soh' for A06 Sanctuary of Hera)
+                    aliases=now.aliases)
 
 
 def _kind_words(ruleset: Ruleset, state: State, legal: list[Event], tag: str) -> str:
@@ -398,7 +406,8 @@ def _ask_kind(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chos
         named = _value_names(ruleset, state)
         return Question(OPTION, "which decision", tuple(
             Choice(str(i), option_text(ruleset, state, ev)) for i, ev in enumerate(candidates, start=1)),
-            accepts, other, names=tuple((v, named[v]) for v in accepts if named.get(v)), decisions=tuple(candidates))
+            accepts, other, names=tuple((v, named[v]) for v in accepts if named.get(v)), decisions=tuple(candidates),
+            aliases=_aliases(ruleset, state, accepts))
     for f in _fields(ruleset, tag, objs[0]):
         if f in picked:
             continue
@@ -409,7 +418,8 @@ def _ask_kind(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chos
             named.update(_step_names(ruleset, state, tag, rest, f))
             return Question(f, prompt or _prompt(ruleset, tag, f),
                             tuple(Choice(v, labels.get(v) or named.get(v, "")) for v in values),
-                            names=tuple((v, named[v]) for v in values if named.get(v)))
+                            names=tuple((v, named[v]) for v in values if named.get(v)),
+                            aliases=_aliases(ruleset, state, values))
     return candidates[0]  # the rest differ only in fields already chosen: alike
 
 
@@ -458,6 +468,33 @@ def _value_names(ruleset: Ruleset, state: State) -> dict[str, str]:
     see: a step's values are told to its player, and the name tells no more than the id."""
     hook = getattr(ruleset, "value_names", None)
     return dict(hook(state)) if hook is not None else {}
+
+
+def _aliases(ruleset: Ruleset, state: State, values: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The words the ruleset's optional ``value_aliases(state)`` ({word: value}) reads as one of ``values`` or as an
+    item of one of several (``greece.bowman`` of ``greece.bowman+greece.chariot``): a Pergamemnon copy's id typed
+    for its kind. The hook gives words for every value that may be offered, whatever a hand holds, so a word it
+    reads tells nothing of what is hidden."""
+    hook = getattr(ruleset, "value_aliases", None)
+    if hook is None:
+        return ()
+    offered = {*values, *(item for v in values if "+" in v for item in v.split("+"))}
+    return tuple((w, v) for w, v in hook(state).items() if v in offered and w not in offered)
+
+
+def _aliased(question: Question, token: str, among: Collection[str]) -> list[str]:
+    """The values of ``among`` that ``token`` names by an alias (``Question.aliases``), as ``core.entry`` reads a
+    word (a prefix, an abbreviation: ``gb2`` for ``greece.bowman.2``), in order; several when the word found
+    stands for several."""
+    words = [w for w, v in question.aliases if v in among]
+    found = set(entry.matches(token, words))
+    return list(dict.fromkeys(v for w, v in question.aliases if w in found and v in among))
+
+
+def _typeable(question: Question) -> list[str]:
+    """Every word typed as a whole for a value of ``question``: its values, the values it also accepts and their
+    aliases (which ``core.entry`` reads with the values' names)."""
+    return [*question.values, *question.accepts, *(w for w, _ in question.aliases)]
 
 
 def _field_words(objs: list[dict[str, Any]], fields: list[str]) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
@@ -522,6 +559,12 @@ def pick(question: Question, token: str) -> str:
             and entry.matches(t, question.accepts, question.named):
         return entry.resolve(t, question.accepts, names=question.named)
     if not entry.matches(t, values, question.named):  # said as the step asks, not by the event's field name
+        meant = _aliased(question, t, {*values, *question.accepts}) if question.aliases else []
+        if len(meant) == 1:  # another word for one value ('gb2', the copy typed at the draw, for its kind)
+            return meant[0]
+        if meant:
+            raise _refused(question, f"{question.prompt}: {entry.quoted(t)} is ambiguous: it may be"
+                                     f" {', '.join(meant)}; type more of it")
         raise _refused(question, f"{question.prompt}: {entry.quoted(t)} is none of the answers")
     found = entry.matches(t, values, question.named)
     if len(found) > 1 and all("+" in v for v in found):  # one item of answers that hold several
@@ -663,17 +706,18 @@ def _items_typed_apart(question: Question, words: Sequence[str]) -> tuple[str, i
     if len(entry.matches(first, question.values, question.named)) == 1:
         return None
     for n in range(min(len(words), max(v.count("+") + 1 for v in lists)), 1, -1):
-        found = [v for v in lists if v.count("+") + 1 == n and _one_each(words[:n], v.split("+"))]
+        found = [v for v in lists if v.count("+") + 1 == n and _one_each(words[:n], v.split("+"), question)]
         if len(found) == 1:
             return found[0], n
     return None
 
 
-def _one_each(words: Sequence[str], items: list[str]) -> bool:
-    """Whether each word names exactly one of ``items``, each item named once."""
+def _one_each(words: Sequence[str], items: list[str], question: Question | None = None) -> bool:
+    """Whether each word names exactly one of ``items``, each item named once (by an alias of the ``question``'s
+    too: ``gb2`` for the ``greece.bowman`` of ``greece.bowman+greece.chariot``)."""
     left = list(items)
     for w in words:
-        found = entry.matches(w, left)
+        found = entry.matches(w, left) or (_aliased(question, w, left) if question is not None else [])
         if len(found) != 1:
             return False
         left.remove(found[0])
@@ -714,7 +758,7 @@ def settled_value(question: Question, token: str) -> str | None:
         n = int(t)
         longer = any(str(m).startswith(t) for m in range(1, len(values) + 1) if m != n)
         return values[n - 1] if 1 <= n <= len(values) and not longer else None
-    found = entry.settled(t, [*values, *question.accepts], question.named)
+    found = entry.settled(t, _typeable(question), question.named)  # 'gb' waits while 'gb2' may follow
     try:
         return found if found is not None and pick(question, t) == pick(question, found) else None
     except entry.EntryError:
@@ -735,7 +779,7 @@ def settle(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> tu
         *head, last = words
         taken, now = _walk(ruleset, state, head, chosen)
         while isinstance(now, Question) and len(now.choices) == 1:
-            if entry.reachable(last, [*now.values, *now.accepts], now.named) and not (last.isdigit() and not any(
+            if entry.reachable(last, _typeable(now), now.named) and not (last.isdigit() and not any(
                     v.isdigit() for v in now.values)):
                 return None  # the word may name the one answer of this step, or a value of the next one
             taken = taken + (answer(now, now.values[0]),)
@@ -767,7 +811,7 @@ def begins(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> bo
         taken, now = _walk(ruleset, state, head, chosen)
     except entry.EntryError:
         return False
-    return any(entry.reachable(last, [*q.values, *q.accepts], q.named)
+    return any(entry.reachable(last, _typeable(q), q.named)
                or last.isascii() and last.isdigit() and len(last) < 10 and 1 <= int(last) <= len(q.values)
                for q in _through_forced(ruleset, state, taken, now))
 

@@ -98,3 +98,40 @@ def test_b_and_a_number_or_an_item_s_start_at_a_draw_starts_no_branch_and_says_b
     child.expect(pexpect.EOF)
     assert {b.name for b in svc.store.branches(gid)} == {"main", "7", "whatif"}
     assert len(svc.load(gid).events) == 29  # nothing recorded
+
+
+@pytest.fixture
+def bowman(sqlite_svc):
+    """A Pergamemnon table game where Ana (the Greeks) drew greece.bowman.2, a Chariot and the Hercules, and Bo
+    attacks her with the Caesar: she lays a card in defence, the options naming the Bowman by its kind."""
+    svc = sqlite_svc
+    gid = svc.new_game(NewGame("pergamemnon", players=("Ana", "Bo"), seed=2, table=True))
+    for typed in ("greece rome", "cent mino cyc dry", "gb2 gc1 herc", "rome.spearman.1 rome.spearman.2 caesar"):
+        svc.act(gid, typed)
+    svc.act(gid, json.dumps({"type": "pergamemnon.attacked", "player": "Bo", "defender": "Ana", "weapon": "sword",
+                             "card": "rome.caesar"}), as_player="Bo")
+    return svc, gid
+
+
+def test_the_copy_typed_at_the_draw_lays_its_kind_and_gb_waits_while_gb2_may_follow(bowman, tmp_path):
+    """'gb2', the Bowman as the person typed it at the draw, was refused: the options name it greece.bowman. It is
+    taken for the kind as soon as typed (the defence is then complete: no Enter), and recorded as the kind; 'gb'
+    alone waits (the '2' of 'gb2' may follow), and Enter takes it."""
+    svc, gid = bowman
+    child = spawn_play(tmp_path, gid)
+    _typed(child, "gb2")
+    child.expect("Ana lays the Bowman and both cards are revealed")
+    child.expect(PROMPT)
+    assert svc.load(gid).events[-1].card == "greece.bowman"
+    child.sendline("u")
+    child.expect("Took back 1 event")
+    child.expect(PROMPT)
+    _typed(child, "gb")
+    time.sleep(0.5)
+    assert len(svc.load(gid).events) == 6  # not taken yet
+    child.send("\r")
+    child.expect("Ana lays the Bowman")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert svc.load(gid).events[-1].card == "greece.bowman"

@@ -147,3 +147,29 @@ def test_a_decision_naming_a_kind_lays_the_first_copy_held_and_one_naming_a_copy
     assert take(attacked, hand, ("carthage.recruit",) * 3) is None
     rule = refused(attacked, DefenceCommitted(player="Bob", card="carthage.champion"))
     assert rule == "Battle (rulebook, 'A Batalha'): that Champion is not in Bob's hand"
+
+
+
+def test_a_copy_typed_where_a_decision_names_its_kind_is_that_kind_whichever_copy_the_hand_holds(agon):
+    """A decision names a card of copies alike by its kind, and 'gb2', the copy typed at the draw, was refused as
+    none of the answers. It is that kind now, at each step that names one (a defence, the captures placed, a discard
+    typed a card a word), and the record says the kind. A copy the hand does not hold is read alike ('gb2' where it
+    holds .1): refusing it would tell the seat the number of its copy, which no seat is shown."""
+    told = {}
+    for draw in ("gb1 gc1 herc", "gb2 gc1 herc"):
+        gid = _bowman_game(agon, draw)
+        recorded = []
+        for seat, typed in (("Ana", "gb2"), ("Ana", "2"), ("Bo", "greece.bowman.1"), ("Ana", "herc gc3")):
+            recorded += json.loads(agon("act", gid, "--as", seat, typed, "--json").stdout)["recorded"]
+        assert [r["event"] for r in recorded if r["actor"] != "chance"] == [
+            {"type": "pergamemnon.defence_committed", "player": "Ana", "card": "greece.bowman"},
+            {"type": "pergamemnon.yielded", "player": "Ana"},
+            {"type": "pergamemnon.captures_placed", "player": "Bo", "under_city": ["greece.bowman"]},
+            {"type": "pergamemnon.hand_discarded", "player": "Ana", "cards": ["greece.chariot", "greece.hercules"]},
+        ]
+        # the state and the log each seat reads (the options are the next draw's: of copies, as typed at a table)
+        told[draw] = [_told(agon, gid, seat)[:4] for seat in ("Ana", "Bo", None)]
+        leaks = [COPY.findall(text.replace("rome.spearman.1 rome.spearman.2", ""))
+                 for moment in told[draw] for text in moment]
+        assert not any(leaks), leaks
+    assert told["gb1 gc1 herc"] == told["gb2 gc1 herc"]

@@ -123,6 +123,13 @@ class Pergamemnon:
         alike')."""
         return kinds(state)
 
+    def value_aliases(self, state: State) -> dict[str, str]:
+        """A copy's id typed for its kind where a step names the kind (``gb2``, as typed at the draw, for
+        ``greece.bowman``; core.steps): every copy of the card set, whichever the hand holds, so that what is
+        accepted tells no seat which copy it holds, and the decision records the kind (RULES.md, 'Copies
+        alike')."""
+        return kinds(state)
+
     def option_text(self, state: State, event: Event) -> str:
         return view.option_text(state, event)
 
