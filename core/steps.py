@@ -400,14 +400,16 @@ def _ask_kind(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chos
     differing = [f for f in fields if len({key(o.get(f)) for o in objs}) > 1]
     if len(candidates) <= SHORT_LIST and len(differing) > 1:  # a few decisions left: one list, told in full
         accepts, other = _field_words(objs, differing)
+        names = _short_list_names(ruleset, state, tag, rest, objs, differing)
         _, shared = _field_words(objs, [f for f in fields if f not in differing])  # a value all share (the one
-        shared = tuple((v, f) for v, f in shared if v.lower() not in {a.lower() for a in accepts})  # target) too
+        taken = {a.lower() for a in accepts} | {w.lower() for w, _ in names}  # target) too, unless a name says more
+        shared = tuple((v, f) for v, f in shared if v.lower() not in taken)  # ('Ana', deciding: Ana the candidate)
         accepts, other = accepts + tuple(v for v, _ in shared), other + shared
         named = _value_names(ruleset, state)
         return Question(OPTION, "which decision", tuple(
             Choice(str(i), option_text(ruleset, state, ev)) for i, ev in enumerate(candidates, start=1)),
             accepts, other, names=tuple((v, named[v]) for v in accepts if named.get(v)), decisions=tuple(candidates),
-            aliases=_aliases(ruleset, state, accepts))
+            aliases=_aliases(ruleset, state, accepts) + names)
     for f in _fields(ruleset, tag, objs[0]):
         if f in picked:
             continue
@@ -470,6 +472,22 @@ def _value_names(ruleset: Ruleset, state: State) -> dict[str, str]:
     return dict(hook(state)) if hook is not None else {}
 
 
+def _short_list_names(ruleset: Ruleset, state: State, tag: str, rest: Chosen, objs: list[dict[str, Any]],
+                      differing: list[str]) -> tuple[tuple[str, str], ...]:
+    """At a short list of whole decisions, the names their steps would take for their values, asked one by one
+    (``_step_names``: a Perikles assassin's candidate, ``bru`` for B where Bruno stands as B in Corinth), each with
+    the number of a decision whose value it names: (name, number) pairs, as ``Question.aliases``. A name found in
+    several decisions (Bruno, candidate in Athens and in Corinth) stands for each of them."""
+    out: list[tuple[str, str]] = []
+    for i, o in enumerate(objs, start=1):
+        for n, f in enumerate(differing):
+            before = rest + tuple((g, key(o.get(g))) for g in differing[:n])  # the steps asked before it
+            name = _step_names(ruleset, state, tag, before, f).get(key(o.get(f)))
+            if name:
+                out.append((entry.name_word(name), str(i)))
+    return tuple(dict.fromkeys(out))
+
+
 def _aliases(ruleset: Ruleset, state: State, values: Sequence[str]) -> tuple[tuple[str, str], ...]:
     """The words the ruleset's optional ``value_aliases(state)`` ({word: value}) reads as one of ``values`` or as an
     item of one of several (``greece.bowman`` of ``greece.bowman+greece.chariot``): a Pergamemnon copy's id typed
@@ -489,6 +507,24 @@ def _aliased(question: Question, token: str, among: Collection[str]) -> list[str
     words = [w for w, v in question.aliases if v in among]
     found = set(entry.matches(token, words))
     return list(dict.fromkeys(v for w, v in question.aliases if w in found and v in among))
+
+
+def _named_in_several(question: Question, token: str, numbers: list[str]) -> Listed:
+    """At a short list, a name that stands in several of its decisions (``bru``: Bruno, candidate B in Athens and in
+    Corinth), refused listing those alone, and naming what tells them apart where the list takes those words
+    (``athens or corinth``: typed, the list narrows to the decisions of that city, or to the one decision, whose
+    candidate may then be typed by name where several are left)."""
+    decisions = tuple(question.decisions[int(v) - 1] for v in numbers)
+    objs = [msgspec.to_builtins(ev) for ev in decisions]
+    apart = [f for f in dict.fromkeys(f for _, f in question.other) if len({key(o.get(f)) for o in objs}) > 1]
+    accepted = {a.lower() for a in question.accepts}
+    ways = list(dict.fromkeys(" ".join(key(o.get(f)) for f in apart) for o in objs))
+    how = f": type what tells them apart ({', '.join(ways[:-1])} or {ways[-1]})" if apart and all(
+        key(o.get(f)).lower() in accepted for o in objs for f in apart) else ""
+    word = next(w for w, v in question.aliases if v in numbers and w in entry.matches(token, [w]))
+    head = f"{question.prompt}: {entry.quoted(token)} names {word} in {len(numbers)} of them, not one{how}"
+    return Listed(head, dataclasses.replace(question, choices=tuple(c for c in question.choices if c.value in numbers),
+                                            decisions=decisions))
 
 
 def _typeable(question: Question) -> list[str]:
@@ -562,6 +598,8 @@ def pick(question: Question, token: str) -> str:
         meant = _aliased(question, t, {*values, *question.accepts}) if question.aliases else []
         if len(meant) == 1:  # another word for one value ('gb2', the copy typed at the draw, for its kind)
             return meant[0]
+        if meant and question.field == OPTION and question.decisions:
+            raise _named_in_several(question, t, meant)
         if meant:
             raise _refused(question, f"{question.prompt}: {entry.quoted(t)} is ambiguous: it may be"
                                      f" {', '.join(meant)}; type more of it")

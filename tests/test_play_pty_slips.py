@@ -135,3 +135,75 @@ def test_the_copy_typed_at_the_draw_lays_its_kind_and_gb_waits_while_gb2_may_fol
     child.sendline("q")
     child.expect(pexpect.EOF)
     assert svc.load(gid).events[-1].card == "greece.bowman"
+
+
+@pytest.fixture
+def assassins(sqlite_svc):
+    """The recorded four-player Perikles game typed in at a table up to Ana's turn at event 36: an Athens assassin
+    tile leaves five assassinations, shown as one numbered list (core.steps' short list): Bruno stands as B in Athens
+    and in Corinth, Ana as A in Thebes only, Chloe as B in Thebes and in Megara."""
+    svc = sqlite_svc
+    gid = typed_game(svc, "perikles-4p.jsonl", 35)
+    return svc, gid
+
+
+def test_a_candidate_typed_by_name_at_the_short_list_of_assassinations_is_taken_or_told_what_tells_them_apart(
+        assassins, tmp_path):
+    """Step by step, 'bru' names Bruno where the city is chosen; at the list of the remaining assassinations it was
+    refused as none of the answers. A name standing in one of them is that one ('an': Ana in Thebes, taken as soon as
+    typed); one standing in several is refused naming them alone and the words that tell them apart."""
+    svc, gid = assassins
+    child = spawn_play(tmp_path, gid)
+    child.sendline("athens-assassin")
+    child.expect("which decision \\(so far: athens-assassin")
+    child.expect(PROMPT)
+    child.sendline("bru")
+    child.expect("which decision: 'bru' names Bruno in 2 of them, not one: type what tells them apart \\(athens or"
+                 " corinth\\); possible: 1: ")
+    child.expect(PROMPT)
+    said = " ".join(child.before.split())  # the line, folded to the terminal's width, unfolded
+    assert said.endswith("Bruno, candidate B in Athens; 2: Ana takes an Athens assassin tile, placing a cube in"
+                         " Athens and assassinating Bruno, candidate B in Corinth Still: Ana to act: take an influence"
+                         " tile"), said
+    assert len(svc.load(gid).events) == 36  # nothing recorded
+    _typed(child, "cor")  # Bruno is Corinth's one candidate left: the city ends the entry
+    child.expect("assassinating Bruno, candidate B in Corinth")
+    child.expect(PROMPT)
+    child.sendline("u")
+    child.expect("Took back 1 event")
+    child.expect(PROMPT)
+    child.sendline("athens-assassin")
+    child.expect(PROMPT)
+    _typed(child, "an")  # 'a' may still be position A or Ana; 'an' is Ana, who stands in one of them: recorded
+    child.expect("assassinating Ana, candidate A in Thebes")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    taken = svc.load(gid).events[-1]
+    assert (taken.target_city, taken.target_slot) == ("thebes", "A")
+
+
+def test_agon_act_reads_a_candidate_s_name_at_the_short_list_as_play_does(assassins):
+    """The same words typed at once (``agon act``): a name standing in one assassination records it; one standing in
+    several is refused naming those decisions by their numbers in ``agon options``, nothing recorded."""
+    from agon.core.service import ServiceError
+
+    svc, gid = assassins
+    line = svc.load(gid)
+    legal = line.ruleset.legal(line.state)
+    with pytest.raises(ServiceError) as held:
+        svc.act(gid, "athens-assassin chl")
+    chloe = (("thebes", "B"), ("megara", "B"))
+    numbers = [i for i, ev in enumerate(legal, start=1)
+               if ev.tile == "athens-assassin" and (ev.target_city, ev.target_slot) in chloe]
+    assert str(held.value).startswith("which decision: 'chl' names Chloe in 2 of them, not one: type what tells them"
+                                      f" apart (thebes or megara); possible: {numbers[0]}: Ana takes an Athens")
+    assert f"; {numbers[1]}: Ana takes an Athens assassin tile" in str(held.value)
+    assert len(svc.load(gid).events) == 36
+    svc.act(gid, "athens-assassin thebes chl")  # Thebes has two candidates: the name picks Chloe's position
+    taken = svc.load(gid).events[-1]
+    assert (taken.target_city, taken.target_slot) == ("thebes", "B")
+    svc.undo(gid)
+    svc.act(gid, "athens-assassin ana")
+    taken = svc.load(gid).events[-1]
+    assert (taken.target_city, taken.target_slot) == ("thebes", "A")
