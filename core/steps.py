@@ -416,8 +416,8 @@ def _ask_kind(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chos
         values = list(dict.fromkeys(key(o.get(f)) for o in objs))
         if len(values) > 1:
             named = _value_names(ruleset, state)
-            prompt, labels = _step_words(ruleset, state, tag, rest, f)
-            named.update(_step_names(ruleset, state, tag, rest, f))
+            prompt, labels, typed = _step_words(ruleset, state, tag, rest, f)
+            named.update(typed)
             return Question(f, prompt or _prompt(ruleset, tag, f),
                             tuple(Choice(v, labels.get(v) or named.get(v, "")) for v in values),
                             names=tuple((v, named[v]) for v in values if named.get(v)),
@@ -440,28 +440,25 @@ def _prompt(ruleset: Ruleset, tag: str, field: str) -> str:
     return prompt_of(ruleset, tag, field) or f"which {field.replace('_', ' ')}"
 
 
-def _step_words(ruleset: Ruleset, state: State, tag: str, chosen: Chosen, field: str) -> tuple[str | None,
-                                                                                         dict[str, str]]:
+def _step_words(ruleset: Ruleset, state: State, tag: str, chosen: Chosen,
+                field: str) -> tuple[str | None, dict[str, str], dict[str, str]]:
     """A step's question and the words shown beside its values as the table sees them once the steps ``chosen``
     are taken, from the ruleset's optional ``step_words(state, tag, chosen, field)``: (prompt or None, {value:
-    label}). Where the state alone cannot say it (``value_names``): a Perikles assassin's "which candidate (A or B)"
-    names the city chosen before it and who stands as A and B there. Only what the deciding player may see."""
+    label}, {value: name typed for it}). Where the state alone cannot say it (``value_names``): a Perikles assassin's
+    "which candidate (A or B)" names the city chosen before it and who stands as A and B there. The optional third
+    item of the hook's answer gives names that may be typed for the values (``bru`` for B where Bruno stands as B):
+    only names that no value typed as itself may begin (so ``a`` and ``b`` are taken at once in ``agon play``).
+    Only what the deciding player may see."""
     hook = getattr(ruleset, "step_words", None)
     made = hook(state, tag, chosen, field) if hook is not None else None
     if not made:
-        return None, {}
-    prompt, labels = made[:2]
-    return prompt, dict(labels)
+        return None, {}, {}
+    return made[0], dict(made[1]), dict(made[2]) if len(made) > 2 else {}
 
 
 def _step_names(ruleset: Ruleset, state: State, tag: str, chosen: Chosen, field: str) -> dict[str, str]:
-    """Names that may be typed for a step's values once the steps ``chosen`` are taken, beside the values
-    themselves: the optional third item of the ruleset's ``step_words`` (a Perikles assassin's step takes the
-    candidate's name, ``bru`` for B where Bruno stands as B). The ruleset gives only names that no value typed as
-    itself may begin (so ``a`` and ``b`` are taken at once in ``agon play``) and that every player may see."""
-    hook = getattr(ruleset, "step_words", None)
-    made = hook(state, tag, chosen, field) if hook is not None else None
-    return dict(made[2]) if made and len(made) > 2 else {}
+    """The names that may be typed for a step's values once the steps ``chosen`` are taken (``_step_words``)."""
+    return _step_words(ruleset, state, tag, chosen, field)[2]
 
 
 def _value_names(ruleset: Ruleset, state: State) -> dict[str, str]:
