@@ -423,9 +423,8 @@ def completion(line: Line, stepping: steps.Question | None, chosen: steps.Chosen
                 and not spelled else None
         if stepping is None:
             return steps.settle(rs, state, text, ())
-        lead, rest = leading_back(text)  # '- meg': the steps after going back, taken as typed at that step
-        settled = steps.settle(rs, state, rest, backed(line, [BACK] * lead.count(BACK), chosen)[1]) if rest \
-            else None
+        rest, start = past_back(line, text, chosen)  # '- meg': the steps after going back, taken as typed there
+        settled = steps.settle(rs, state, rest, start) if rest else None
         return (text[:len(text) - len(rest)] + settled[0], settled[1]) if settled else None
 
     return guarded(settle)
@@ -453,17 +452,16 @@ def beginning(line: Line, stepping: steps.Question | None, chosen: steps.Chosen)
         return lambda text: steps.begins(rs, state, text, start)
 
     def begins(text: str) -> bool:
-        lead, rest = leading_back(text)
-        return steps.begins(rs, state, rest, backed(line, [BACK] * lead.count(BACK), chosen)[1])
+        return steps.begins(rs, state, *past_back(line, text, chosen))
 
     return begins
 
 
-def leading_back(text: str) -> tuple[str, str]:
-    """``text`` split after the ``-`` words that begin it (``BACK``), each followed by a space or a comma: ``- m``
-    is ``('- ', 'm')``; a line of no such words is ``('', text)``."""
+def past_back(line: Line, text: str, chosen: steps.Chosen) -> tuple[str, steps.Chosen]:
+    """``text`` after the ``-`` words that begin it (``BACK``), each followed by a space or a comma (``- m`` is
+    ``m``), and the steps ``chosen`` left after going back one step for each (``backed``)."""
     lead = re.match(r"(?:\s*-[\s,]+)*", text).group()  # type: ignore[union-attr]
-    return lead, text[len(lead):]
+    return text[len(lead):], backed(line, [BACK] * lead.count(BACK), chosen)[1]
 
 
 def begins_items(pending: Chance) -> keyread.Begins:
