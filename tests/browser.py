@@ -89,15 +89,22 @@ def page(browser) -> Iterator[object]:
 @contextmanager
 def live_server(url: str) -> Iterator[tuple[str, str]]:
     """The app over the store at ``url`` on a free loopback port: (its address, ``url``); stopped afterwards."""
-    import uvicorn
-
     from agon.server.app import create_app
+
+    with serving(create_app(url, poll=0.1)) as address:
+        yield address, url
+
+
+@contextmanager
+def serving(app) -> Iterator[str]:
+    """The ASGI ``app`` served on a free loopback port, in a thread: its address; stopped afterwards."""
+    import uvicorn
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
-    srv = uvicorn.Server(uvicorn.Config(create_app(url, poll=0.1), host="127.0.0.1", port=port, log_level="warning",
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                                         timeout_graceful_shutdown=1))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -106,7 +113,7 @@ def live_server(url: str) -> Iterator[tuple[str, str]]:
         assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)
     try:
-        yield f"http://127.0.0.1:{port}", url
+        yield f"http://127.0.0.1:{port}"
     finally:
         srv.should_exit = True
         thread.join(15)

@@ -8,14 +8,13 @@ path reaches the app (anything else is the proxy's 404), with ``root_path`` set 
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import httpx
 import pytest
+
+from tests.browser import serving
 
 PREFIX = "/agon"
 
@@ -40,26 +39,10 @@ class BehindProxy:
 
 @contextmanager
 def under_prefix(url: str) -> Iterator[str]:
-    import uvicorn
-
     from agon.server.app import create_app
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(BehindProxy(create_app(url, poll=0.1), PREFIX), host="127.0.0.1", port=port,
-                                        log_level="warning", timeout_graceful_shutdown=1))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        srv.should_exit = True
-        thread.join(15)
+    with serving(BehindProxy(create_app(url, poll=0.1), PREFIX)) as address:
+        yield address
 
 
 @pytest.fixture
