@@ -4,6 +4,10 @@ It plays what the rulebook's 'Dica' lines suggest: recruit whenever a creature c
 afford), otherwise attack with its strongest weapon; defend with the card whose matching defence is highest;
 reinforce with the least valuable card that holds; keep point cards in the discard pile (they score there) and
 put point-less captured cards under the city for their charisma; after a lost battle, discard weak cards.
+
+Like a person's decision, a bot's names a card of copies alike by its kind (``greece.bowman``, not ``.2``), and the
+fold places or discards the first copy of that kind (RULES.md, 'Copies alike'): the log never tells copies apart
+that nobody at the table can tell apart.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from agon.core.games.pergamemnon.state import State, attack_of, card, defence_of, player
+from agon.core.games.pergamemnon.state import State, attack_of, card, defence_of, kind, player
 from agon.events.base import Event
 from agon.events.pergamemnon import (
     Attacked,
@@ -52,10 +56,10 @@ def greedy(ruleset: Any, s: State, legal: Sequence[Event], rng: Any) -> Event:
         return min(reinforcements, key=lambda e: (card(s, e.card).points, _strength(s, e.card)))
     if isinstance(first, CapturesPlaced):
         assert s.aftermath is not None
-        under = tuple(c for c in s.aftermath.captured if card(s, c).points == 0 and card(s, c).charisma > 0)
+        under = tuple(kind(c) for c in s.aftermath.captured if card(s, c).points == 0 and card(s, c).charisma > 0)
         return CapturesPlaced(player=first.player, under_city=under)
     if isinstance(first, HandDiscarded):
-        weak = tuple(c for c in player(s, first.player).hand if _strength(s, c) <= 4 and card(s, c).points == 0)
+        weak = tuple(kind(c) for c in player(s, first.player).hand if _strength(s, c) <= 4 and card(s, c).points == 0)
         return HandDiscarded(player=first.player, cards=weak)
     return first
 
