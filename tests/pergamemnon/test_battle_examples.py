@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agon.core.engine import Decision
-from agon.core.games.pergamemnon.state import player
+from agon.core.games.pergamemnon.state import card, player
 from agon.events.pergamemnon import (
     Attacked,
     CapturesPlaced,
@@ -12,7 +12,18 @@ from agon.events.pergamemnon import (
     Reinforced,
     Yielded,
 )
-from tests.pergamemnon.helpers import card_set, filler, play, refill_all, refused, rs, setup, unit
+from tests.pergamemnon.helpers import (
+    card_set,
+    filler,
+    play,
+    refill_all,
+    refused,
+    replace,
+    rs,
+    setup,
+    unit,
+    with_state_player,
+)
 
 
 def example_cards():
@@ -108,3 +119,58 @@ def test_example_armour_3_reinforced_to_8_then_sword_9_wins_for_the_attacker():
     s = refill_all(s)
     assert len(player(s, "Alice").hand) == 3 and len(player(s, "Bob").hand) == 3
     assert rs.pending(s) == Decision("Alice", "recruit a creature or attack")
+
+
+# The examples' figures name the defender's card: the Sphinx (rulebook lines 345, 386 and 439), whose numbers stand
+# beside it: bow 5, helmet 7, armour 5, shield 6. The text gives the same card armour 5 and bow 5 in the first
+# example ("a carta com a armadura 5", "o contra-ataque com o arco 5 da sua primeira carta") and, as the second's
+# reinforcement, armour 5, bow 5 and helmet 7 ("capacete 7 do defensor"). The bundled Sphinx is that card, so both
+# examples play as written with it.
+
+SPHINX = "creature.sphinx"
+
+
+def with_the_bundled_sphinx(bob: tuple[str, ...]):
+    """The examples' table, Bob holding the bundled Sphinx (a creature recruited earlier) beside ``bob``."""
+    s = setup(["rome", "carthage"], {"Alice": ALICE, "Bob": BOB}, cards=example_cards(),
+              creatures=("creature.centaur", "creature.minotaur", "creature.dryad", "creature.orthos"), starter="Alice")
+    s = replace(s, creature_pool=tuple(c for c in s.creature_pool if c != SPHINX))
+    return with_state_player(s, "Bob", hand=(SPHINX, *bob), deck=(*player(s, "Bob").deck, "carthage.archer"))
+
+
+def test_the_bundled_sphinx_has_the_numbers_the_examples_give_it():
+    sphinx = card(start(), SPHINX)
+    assert (sphinx.weapon, sphinx.attack, sphinx.helmet, sphinx.armour, sphinx.shield) == ("bow", 5, 7, 5, 6)
+
+
+def test_example_spear_5_against_the_sphinx_s_armour_5_ends_in_a_tie():
+    s = with_the_bundled_sphinx(("carthage.hoplite", "carthage.peltast"))
+    s = play(s, Attacked(player="Alice", defender="Bob", weapon="spear", card="rome.spearman"))
+    s = play(s, DefenceCommitted(player="Bob", card=SPHINX))
+    assert [(st.striker, st.weapon, st.value, st.defence, st.result) for st in s.battle.strikes] == [
+        ("Alice", "spear", 5, 5, "repelled"),  # armour 5 "defende"
+        ("Bob", "bow", 5, 6, "repelled"),  # "o contra-ataque com o arco 5"; "escudo 6 na sua primeira carta"
+    ]
+    assert s.battle.result == "tie"  # "A batalha termina imediatamente com um empate"
+    assert SPHINX in player(s, "Bob").discard and player(s, "Bob").charisma == 2
+    assert rs.pending(refill_all(s)) == Decision("Bob", "recruit a creature or attack")
+
+
+def test_example_armour_3_reinforced_by_the_sphinx_to_8_then_sword_9_against_its_helmet_7_wins_for_the_attacker():
+    s = with_the_bundled_sphinx(("carthage.hoplite", "carthage.peltast"))
+    s = play(s, Attacked(player="Alice", defender="Bob", weapon="spear", card="rome.legionary"))
+    s = play(s, DefenceCommitted(player="Bob", card="carthage.hoplite"))
+    s = play(s, Reinforced(player="Bob", card=SPHINX))  # "uma Carta de Reforço com armadura 5 ... total ... 8"
+    s = play(s, Reinforced(player="Alice", card="rome.gladiator"))  # "o seu total de defesa é 7"
+    assert rs.legal(s) == [Yielded(player="Bob")]  # "O defensor não tem mais Cartas de Reforço para jogar"
+    s = play(s, Yielded(player="Bob"))
+    assert [(st.striker, st.weapon, st.value, st.total, st.result) for st in s.battle.strikes] == [
+        ("Alice", "spear", 5, 8, "reinforced"),
+        ("Bob", "bow", 5, 7, "reinforced"),  # "Com esta Carta de Reforço o contra-ataque é iniciado: arco 5"
+        ("Alice", "sword", 9, 7, "yielded"),  # "espada 9 contra o capacete 7 do defensor"
+    ]
+    assert s.battle.result == "attacker" and s.aftermath.captured == ("carthage.hoplite", SPHINX)
+    s = play(s, CapturesPlaced(player="Alice", under_city=(SPHINX,)))  # "ou parcialmente debaixo da sua ... Cidade"
+    assert player(s, "Alice").under == (SPHINX,)
+    s = refill_all(play(s, HandDiscarded(player="Bob")))
+    assert rs.pending(s) == Decision("Alice", "recruit a creature or attack")  # "O atacante joga um novo turno"
