@@ -4,17 +4,28 @@
 from __future__ import annotations
 
 from agon.core.engine import Decision, Over
-from agon.core.games.pergamemnon.state import player
+from agon.core.games.pergamemnon.state import card, player
 from agon.events.pergamemnon import (
     Attacked,
     CapturesPlaced,
     CreatureRecruited,
     DefenceCommitted,
     HandDiscarded,
+    NationsDealt,
     Reinforced,
     Yielded,
 )
-from tests.pergamemnon.helpers import battle_game, play, refill_all, replace, rs, setup, with_state_player
+from tests.pergamemnon.helpers import (
+    battle_game,
+    created,
+    draw_first,
+    play,
+    refill_all,
+    replace,
+    rs,
+    setup,
+    with_state_player,
+)
 from tests.pergamemnon.test_battle_examples import ALICE, BOB, example_cards
 
 FOUR_CREATURES = ("creature.dryad", "creature.satyr", "creature.harpy", "creature.siren")
@@ -92,3 +103,33 @@ def test_nefertiti_captured_can_end_the_game_when_egypt_keeps_fewer_than_3_cards
     assert bob.leader_captured and "egypt.runner" in s.box
     p = rs.pending(s)
     assert isinstance(p, Over) and "Bob has only 2 cards left to fight with" in p.outcome.summary
+
+
+def test_example_four_players_sixteen_creatures_eight_face_up():
+    # 'Preparação' (lines 166-172): "contam-se 4 vezes mais cartas do que o número de jogadores (exemplo: 16 num jogo
+    # de 4 jogadores)"; "tiram-se cartas em quantidade igual ao dobro do número de jogadores, as quais se colocam de
+    # face para cima (exemplo: 8 num jogo de 4 jogadores)"; the other 8 "são removidas de jogo sem serem vistas".
+    s = play(rs.initial_state(created(4)), NationsDealt(nations=("greece", "rome", "egypt", "carthage")))
+    s = draw_first(s)
+    assert len(s.creatures) == 8 and s.creature_deck == 8  # 16 in the creature deck, 8 of them face up
+    assert len(s.creature_pool) == 24 - 8  # drawn from the unseen ones: the same luck as counting 16 out first
+
+
+def test_example_seven_cards_with_points_give_the_greeks_3_5_points_more():
+    # 'Nações', Gregos (lines 555-557): "Se Agamemnon sobreviver até final do jogo, cada carta que valha pontos vale
+    # mais meio ponto (exemplo: 7 cartas com pontos dão ao jogador mais 3,5 pontos)". Alice's recruit leaves one
+    # creature face up for two players, which ends the game ('Final do Jogo') with 7 of her cards worth points.
+    s = setup(["greece", "rome"], {"Alice": ("greece.agamemnon", "greece.bowman.1", "greece.hercules")},
+              creatures=FOUR_CREATURES, starter="Alice")
+    s = replace(s, creatures=FOUR_CREATURES[:2], creature_deck=0, creature_pool=())
+    deck = ("greece.guard", "greece.chariot.1", "greece.chariot.2", "greece.spearman.1", "greece.bowman.2")
+    s = with_state_player(s, "Alice", deck=deck, discard=())
+    s = play(s, CreatureRecruited(player="Alice", creature="creature.dryad", hand_card="greece.agamemnon",
+                                  charisma_cards=1))
+    p = rs.pending(s)
+    assert isinstance(p, Over)
+    alice = player(s, "Alice")
+    cards = [card(s, c) for c in alice.hand + alice.deck + alice.discard]
+    assert sum(c.points > 0 for c in cards) == 7  # the Bowmen are worth no points
+    printed = sum(c.points for c in cards)
+    assert p.outcome.scores["Alice"] == printed + 3.5
