@@ -245,7 +245,11 @@ function drawSteps(q, position) {
   // the values chosen, as play shows them: an event's field names ('nominee_city') are not the table's words
   box.appendChild(el("p", q.chosen.length ? "So far: " + q.chosen.map(c => c.value).join(", ")
     : "Build your decision step by step.", "muted"));
-  const take = words => { earlier.push(chosen); chosen = words; refresh(); };
+  // a panel answers one click: a second click on it (a double tap, or a tap again while a slow phone reads the
+  // next step) would take the same step again from the same place, and 'back one step' would then go nowhere
+  const once = go => () => { if (box.dataset.taken) return; box.dataset.taken = "1";
+    box.setAttribute("aria-busy", "true"); go(); };
+  const take = words => { earlier.push(chosen); chosen = words; step(); };
   if (q.complete) {
     const b = el("button", "record: " + q.decision.text); b.className = "finish";
     b.onclick = () => act(q.choice, position); box.appendChild(b);
@@ -253,17 +257,53 @@ function drawSteps(q, position) {
     box.appendChild(el("p", "Next, " + q.question.prompt + ":"));
     q.question.choices.forEach(c => { const b = el("button", c.value + (c.label ? ": " + c.label : ""));
       b.className = "step"; b.dataset.value = c.value;
-      b.onclick = () => take(q.chosen.map(x => x.value).concat([c.value])); box.appendChild(b); });
+      b.onclick = once(() => take(q.chosen.map(x => x.value).concat([c.value]))); box.appendChild(b); });
   }
   if (earlier.length) { const b = el("button", "back one step"); b.className = "back";
-    b.onclick = () => { chosen = earlier.pop(); refresh(); }; box.appendChild(b); }
+    b.onclick = once(() => { chosen = earlier.pop(); step(); }); box.appendChild(b); }
   return box;
+}
+// what the page shows, as drawn from its last readings: a redraw that reads the same leaves that part as it is, so
+// a button under a finger (or the keyboard's focus) stays the button it was while nothing changed
+const drawn = {};
+function redraw(part, value, draw) { const key = JSON.stringify(value);
+  if (drawn[part] !== key) { drawn[part] = key; draw(); } }
+// the decisions as last read (the options, and the steps when built step by step), drawn only when they changed
+let shownOptions = null;
+function drawOptions(o, q) {
+  shownOptions = o;
+  if (document.querySelector("#steps[data-taken]")) delete drawn.options;  // a panel clicked is never left as is
+  redraw("options", [o.position, o.options, o.note, q, earlier.length], () => {
+    const box = document.getElementById("options"); box.replaceChildren();
+    if (q) box.appendChild(drawSteps(q, o.position));
+    o.options.forEach(opt => { const b = el("button", opt.n + ". " + opt.text); b.dataset.n = opt.n;
+      b.onclick = () => act(opt.n, o.position); box.appendChild(b); });
+    if (o.note) box.appendChild(el("p", o.note, "muted"));
+  });
+}
+// the steps read after a step is taken or taken back: the game did not move, so only they are read again (the
+// whole page's readings, four requests, made a slow phone wait for each step); the newest step's reading draws,
+// unless a redraw of the whole page began meanwhile, which reads the steps as they now stand itself
+let stepping = 0;
+async function step() {
+  const mine = ++stepping, whole = redraws;
+  reading += 1; document.body.dataset.reading = reading;
+  try {
+    const q = await readSteps();
+    if (mine !== stepping || whole !== redraws || !shownOptions) return;
+    const focused = document.activeElement;
+    drawOptions(shownOptions, q);
+    keepFocus(focused);
+  } catch (e) { if (mine === stepping) { showError(e); errorAt = null;  // the panel may be clicked again
+    const box = document.getElementById("steps");
+    if (box) { delete box.dataset.taken; box.removeAttribute("aria-busy"); } } }
+  finally { readingDone(); }
 }
 // redraws overlap (the stream's, this page's own after an action): each reads everything first, and only the
 // newest one started draws, at once (two drew their steps into the page one after the other, doubling its buttons)
 let redraws = 0;
 async function refresh() {
-  const mine = ++redraws;
+  const mine = ++redraws, steps = stepping;
   reading += 1; document.body.dataset.reading = reading;
   try {
     const s = await call("GET", "");
@@ -287,13 +327,12 @@ async function refresh() {
     document.title = (yours ? "(your turn) " : "") + (s.host ? "host" : s.you || "no seat") + ": "
       + s.title + ", game " + GAME + " - agon";
     document.getElementById("status").dataset.event = s.event;
-    document.getElementById("view").replaceChildren(render(s.view));
-    document.getElementById("scores").replaceChildren(render(s.scores));
-    const box = document.getElementById("options"); box.replaceChildren();
-    if (q) box.appendChild(drawSteps(q, o.position));
-    o.options.forEach(opt => { const b = el("button", opt.n + ". " + opt.text); b.dataset.n = opt.n;
-      b.onclick = () => act(opt.n, o.position); box.appendChild(b); });
-    if (o.note) box.appendChild(el("p", o.note, "muted"));
+    redraw("view", [ME, s.players, s.view], () => document.getElementById("view").replaceChildren(render(s.view)));
+    redraw("scores", [ME, s.players, s.scores],
+      () => document.getElementById("scores").replaceChildren(render(s.scores)));
+    shownOptions = o;
+    if (steps === stepping) drawOptions(o, q);  // else a step taken meanwhile draws the steps (step)
+    const box = document.getElementById("options");
     // the heading only over something: not on a page with no seat (no decision is its own), nor a finished game's
     document.getElementById("options-title").hidden = !box.children.length || (!s.host && !s.you);
     box.hidden = !box.children.length;

@@ -8,6 +8,8 @@ The server runs in this process under uvicorn on 127.0.0.1 and stops when the te
 
 from __future__ import annotations
 
+import json
+import re
 import time
 
 import httpx
@@ -241,11 +243,11 @@ def test_a_commitment_is_built_step_by_step_on_the_seat_page(browser, server):
         page.wait_for_selector("#steps")
         assert page.locator("#options > button").count() == 0  # no long list
         for _ in range(40):
-            page.wait_for_selector("#steps button.step, #steps button.finish")
             if page.locator("#steps button.finish").count():
                 break
+            so_far = page.inner_text("#steps p")
             page.locator("#steps button.step").first.click()
-            page.wait_for_timeout(100)
+            _next_step(page, so_far)
         page.locator("#steps button.finish").first.click()
         deadline = time.monotonic() + 30
         while svc.load(gid).head.depth == before:
@@ -258,6 +260,93 @@ def test_a_commitment_is_built_step_by_step_on_the_seat_page(browser, server):
     finally:
         ctx.close()
         svc.store.close()
+
+
+SO_FAR = "document.querySelector('#steps p').textContent"
+"""What a seat's page says of the decision it builds step by step: the steps taken so far."""
+
+
+def _next_step(page, so_far: str) -> None:
+    """Wait until ``page``'s step panel says something else than ``so_far`` (the next step drawn, or the one
+    before), with no reading under way."""
+    page.wait_for_function(f"document.querySelector('#steps p') && {SO_FAR} !== {json.dumps(so_far)}"
+                           " && document.body.dataset.reading === '0'")
+
+
+def _stepwise(base: str, created: dict) -> str:
+    """Play ``created``'s Perikles game through the API up to the first decision built step by step (an influence
+    tile): the seat that must make it."""
+    gid, token = created["game"], {p: s["token"] for p, s in created["seats"].items()}
+    for _ in range(20):
+        who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+        o = httpx.get(f"{base}/api/games/{gid}/options", params={"brief": "1", "token": token[who]}).json()
+        if o["stepwise"]:
+            return who
+        assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": token[who]},
+                          json={"choice": 1, "expect": o["position"]}).status_code == 200
+    raise AssertionError("no decision built step by step came up")
+
+
+def test_a_redraw_that_reads_nothing_new_leaves_the_step_buttons_under_the_finger(browser, server):
+    """The page reads the game again when its stream opens again (a phone back from sleep, a dropped connection)
+    or tells a change: with nothing changed, the buttons the player is about to tap stay the same buttons (they
+    were replaced on every reading, so a tap on a slow phone could land on a button that had just gone)."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"],
+                                                    "seed": 2}).json()
+    who = _stepwise(base, created)
+    errors: list[str] = []
+    ctx, page = _context(browser, errors)
+    try:
+        page.goto(base + created["seats"][who]["link"])
+        page.wait_for_selector("#steps button.step")
+        _settled(page, 0)
+        page.evaluate("window.under = [document.querySelector('#steps button.step'),"
+                      " document.querySelector('#view table')]")
+        page.evaluate("refresh()")  # what the stream does when it opens again, and on news
+        _settled(page)
+        assert page.evaluate("window.under.every(e => e.isConnected)"), "a redraw with nothing new replaced them"
+        page.locator("#steps button.step").first.click()  # and a step taken draws the next step, as before
+        _next_step(page, "Build your decision step by step.")
+        assert page.inner_text("#steps p").startswith("So far: ")
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_a_step_tapped_twice_before_the_page_answers_is_taken_once(browser, server):
+    """A slow phone: the player taps a step, nothing seems to happen while the next step is read, and taps again.
+    The step is taken once: 'back one step' goes back to the start (the second tap took the same step again from
+    the same place, so 'back one step' went nowhere, and each tap threw the reading before it away)."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"],
+                                                    "seed": 2}).json()
+    who = _stepwise(base, created)
+    errors: list[str] = []
+    ctx, page = _context(browser, errors)
+    held: list = []
+    try:
+        page.goto(base + created["seats"][who]["link"])
+        page.wait_for_selector("#steps button.step")
+        _settled(page, 0)
+        page.route(re.compile(r"/steps\?chosen=.+"), lambda route: held.append(route))  # the next step's reading,
+        # held back a while
+        first = page.locator("#steps button.step").first
+        first.click()
+        first.click()  # the same button, still there: the page has not answered yet
+        page.wait_for_function("document.body.dataset.reading !== '0'")
+        for route in held:
+            route.continue_()
+        page.unroute(re.compile(r"/steps\?chosen=.+"))
+        _next_step(page, "Build your decision step by step.")
+        taken = page.inner_text("#steps p")
+        assert taken.startswith("So far: ") and "," not in taken, taken  # one step taken
+        page.locator("#steps button.back").click()
+        _settled(page)
+        assert page.inner_text("#steps p") == "Build your decision step by step."
+        assert not errors, errors
+    finally:
+        ctx.close()
 
 
 def test_the_seat_to_act_is_told_it_is_their_turn_and_a_phone_shows_the_page_at_its_width(browser, server):
