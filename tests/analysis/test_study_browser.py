@@ -143,14 +143,30 @@ def label_problems(page) -> tuple[dict, list[str]]:
     return got, found
 
 
+LAID_OUT = "() => { const got = (" + LABELS + """)(), [left, right] = got.area, labels = got.labels;
+    return labels.every(b => b.x0 >= left - 0.5 && b.x1 <= Math.min(right, got.page) + 0.5)
+      && labels.every((a, i) => labels.slice(i + 1).every(b => !(a.x0 < b.x1 - 1 && b.x0 < a.x1 - 1
+        && a.y0 < b.y1 - 1 && b.y0 < a.y1 - 1))); }"""
+"""Whether every turning point's label lies inside the plot and covers no other (``label_problems``' test, in the
+page)."""
+
+
+def until(page, condition: str) -> None:
+    """Wait up to 5 s for ``condition`` (a function, in the page) to hold; the caller then asserts what the page
+    shows, naming what is wrong where it never did."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(condition, timeout=5000)
+    except PlaywrightTimeout:
+        pass
+
+
 def settled(page) -> tuple[dict, list[str]]:
-    """``label_problems`` once the page has laid its labels out again after a resize (or after 5 s)."""
-    for _ in range(50):
-        got, found = label_problems(page)
-        if not found:
-            break
-        page.wait_for_timeout(100)
-    return got, found
+    """``label_problems`` once the page has laid its labels out again after a resize (or after 5 s: what is wrong
+    then)."""
+    until(page, LAID_OUT)
+    return label_problems(page)
 
 
 def test_every_turning_point_label_lies_inside_the_plot_at_any_width(page, study):
@@ -331,17 +347,16 @@ def test_the_timeline_title_stays_whole_on_a_phone(page, study):
     page.set_viewport_size({"width": 300, "height": 900})
     page.goto(study.as_uri() + "#line=main&step=14")
     page.wait_for_function("document.body && document.body.dataset.ready === '1'")
-    for _ in range(50):
-        got = page.evaluate("""() => {
+    title = """() => {
             const plot = document.getElementById('timeline'), t = plot.querySelector('.gtitle').getBoundingClientRect();
             const box = plot.getBoundingClientRect();
             const labels = [...plot.querySelectorAll('g.annotation')].map(g => g.getBoundingClientRect().top);
             return {text: plot.querySelector('.gtitle').textContent, left: t.left, right: t.right, top: t.top,
                     bottom: t.bottom, box: [box.left, box.right, box.top], labels};
-        }""")
-        if got["right"] <= got["box"][1] + 0.5:
-            break
-        page.wait_for_timeout(100)
+        }"""
+    # the title laid out for the new width: its right end inside the plot (or what it is after 5 s, asserted below)
+    until(page, f"() => {{ const got = ({title})(); return got.right <= got.box[1] + 0.5; }}")
+    got = page.evaluate(title)
     assert got["text"].replace(" ", "") == "Scoresalongmain(clickanywheretogothere)"
     assert got["box"][0] - 0.5 <= got["left"] and got["right"] <= got["box"][1] + 0.5, got
     assert got["top"] >= got["box"][2] - 0.5 and all(got["bottom"] <= y + 0.5 for y in got["labels"]), got
@@ -426,7 +441,9 @@ def test_a_link_to_a_line_with_no_chances_opens_it_without_an_error(page, agon, 
     page.goto((tmp_path / "study.html").as_uri() + f"#line={whatif}&step=4")
     page.wait_for_function("document.body && document.body.dataset.ready === '1'")
     at(page, whatif, 4)
-    page.wait_for_timeout(1000)
+    # every chart drawing the page queued on opening (main's chart, drawn over the what-if line, was the bug) has
+    # begun by the time it shows the position; two frames later its picture would be in the box
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
     assert page.inner_text("#chances") == "" and page.get_attribute("#chances", "role") is None
     for _ in range(3):  # down and up between main and whatif at #4, without waiting for the chart
         page.keyboard.press("ArrowDown")
