@@ -52,7 +52,7 @@ vertical-align: top; } th { background: #fafafa; font-weight: 600; }
 #decide-form { margin: .4rem 0 .8rem; }
 #log { max-height: 22rem; overflow: auto; border: 1px solid #ddd; padding: .3rem .6rem; }
 #log p { margin: .15rem 0; overflow-wrap: anywhere; }
-.cols { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; }
+.cols { display: flex; flex-wrap: wrap; gap: 1.5rem; align-items: flex-start; } .cols[hidden] { display: none; }
 .cols > div { flex: 1 1 28rem; min-width: 0; } #view, #scores { overflow-x: auto; }
 #taken-back { padding: .3rem .8rem; border-left: 4px solid #D55E00; background: #fdf0e6; }
 #status.yours { border-left-color: #D55E00; background: #fdf0e6; font-weight: 600; }
@@ -85,11 +85,14 @@ span.mine { font-weight: 600; }
 
 REOPENING = r"""
 // A stream answered with an error status (a 503 while the store is down) is closed for good by the browser: it is
-// opened again after a pause that doubles up to a minute.
-function reopening(open) { let wait = 2000;
+// opened again after a pause that doubles up to a minute, if ``again`` (given) resolves true when asked then (the
+// seat's page reads the game first: a link refused for good, one replaced by a newer, is not knocked on for ever).
+function reopening(open, again) { let wait = 2000;
   const start = () => { const es = open(() => { wait = 2000; });
     es.addEventListener("error", () => { if (es.readyState === EventSource.CLOSED) {
-      setTimeout(start, wait); wait = Math.min(2 * wait, 60000); } }); };
+      setTimeout(() => (again ? again() : Promise.resolve(true)).then(go => { if (go) start();
+        else document.body.dataset.stream = "closed"; }), wait);
+      wait = Math.min(2 * wait, 60000); } }); };
   start(); }
 """
 """The pages' event streams, opened again when the server refused one (the seat's page and the spectators')."""
@@ -219,7 +222,7 @@ function follow(onRecorded, onChange, onError) {
     es.addEventListener("moved", ev => { told(ev); loadLog().catch(showError); onChange(JSON.parse(ev.data)); });
     // the browser reconnects a dropped stream by itself; what changed meanwhile (an undo included) is read again
     es.onopen = () => { ok(); if (opened) { loadLog().catch(showError); onChange({}); } opened = true; };
-    return es; });
+    return es; }, () => refresh().then(() => !linkRefused));
 }
 function told(ev) { document.body.dataset.told = JSON.parse(ev.data).event; }
 function appendLog(row) { const log = document.getElementById("log");
@@ -314,6 +317,7 @@ async function refresh() {
     if (mine !== redraws) return;  // a newer redraw is under way
     const focused = document.activeElement;
     current = s;
+    document.getElementById("game").hidden = false;  // hidden until the game is read: empty headings else
     ME = s.host ? null : s.you; NAMES.clear(); s.players.forEach(p => NAMES.add(p.name));
     document.getElementById("you").textContent = s.host ? "You are the host (the table's recorder)."
       : s.you ? "You play " + s.you + "." : "No seat: you see what every player sees.";
@@ -356,9 +360,13 @@ async function refresh() {
     // an action's refusal stays while it is news: for the event it was shown at, or (NEXT) the one this redraw shows
     if (errorAt === NEXT) errorAt = s.event; else if (s.event !== errorAt) { showError(null); errorAt = null; }
     keepFocus(focused);
-  } catch (e) { if (mine === redraws) { showError(e); errorAt = null; } }
+  } catch (e) { if (mine === redraws) { showError(e); errorAt = null; }
+    linkRefused = linkRefused || e.status === 401 || e.status === 403; }
   finally { readingDone(); }
 }
+// the page's link opens no seat (mistyped, or replaced by a newer one): the refusal says what to do; the page shows
+// no empty sections of a game under it, nor opens its stream again and again
+let linkRefused = false;
 // a redraw that took away the focused control (an option it replaced, the undo, redo or chance entry it hid) moves the
 // focus to the first decision it drew, or else to the status, not to the top of the page (where a keyboard or a
 // screen reader would have to start again); focus elsewhere, or none, is left where it is, and so is the scroll
@@ -598,8 +606,9 @@ async def seat(request: Request) -> Response:
 <p id="status" role="status" tabindex="-1"></p>
 <p class="err" id="error" role="alert"></p>
 <p id="taken-back" role="status" hidden></p>
-<div class="cols">
-<div><h2 id="options-title">Your decisions</h2><div id="options" role="group" aria-labelledby="options-title"></div>
+<div class="cols" id="game" hidden>
+<div><h2 id="options-title" hidden>Your decisions</h2>
+<div id="options" role="group" aria-labelledby="options-title"></div>
 <form id="decide-form" aria-labelledby="decide-label" hidden><label id="decide-label" for="decide-input">or type
  your decision</label>
 <input id="decide-input" size="30" autocomplete="off" spellcheck="false"

@@ -15,7 +15,7 @@ import time
 import httpx
 import pytest
 
-from agon.core import registry
+from agon.core import registry, seats
 from agon.core.engine import PUBLIC
 from agon.core.service import Service
 from agon.events.peloponnes import BidPlaced, Coins
@@ -1001,3 +1001,46 @@ def test_the_decisions_heading_shows_only_over_decisions_or_a_note_of_the_seats_
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_a_link_replaced_by_a_newer_one_says_so_and_the_page_stops_asking(browser, server):
+    """The host gave a seat a new link (``agon links --seat``: the old one was seen by someone else). A page opened
+    with the old link says in one sentence to use the newest link, with no empty sections of a game under it (it
+    showed "Your decisions", "Scores" and "Record" headings over nothing); a page that was open on it is told so when
+    the game next moves. Neither opens its refused event stream again every few seconds for as long as it stays
+    open."""
+    base, url = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
+                                                    "seed": 4}).json()
+    gid = created["game"]
+    acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    waiting = "Bo" if acting == "Ana" else "Ana"
+    said = "this token opens no seat of this game; use the newest link you were given for it"
+    errors: list[str] = []
+    ctx, page = _context(browser, errors)
+    ctx2, kept = _context(browser, errors)
+    streams: list[str] = []
+    page.on("request", lambda r: "/events" in r.url and streams.append(r.url))
+    svc = Service(Store(url))
+    try:
+        kept.goto(base + created["seats"][waiting]["link"])
+        _settled(kept, 0)
+        seats.issue(svc, gid, [acting, waiting])  # both seats' links replaced
+        page.goto(base + created["seats"][acting]["link"])  # the old link
+        page.wait_for_function("document.body.dataset.stream === 'closed'")
+        assert page.inner_text("#error").startswith(said)
+        for heading in ("#options-title", "#scores-title", "#log-title", "#view-title"):
+            assert not page.is_visible(heading), heading
+        assert len(streams) == 1, streams  # asked once, and given up when the game read again refused the link
+        # the page open on a link replaced meanwhile: told at the next move, and it stops there too
+        newest = seats.issue(svc, gid, [acting])[acting]
+        o = httpx.get(f"{base}/api/games/{gid}/options", params={"token": newest}).json()
+        assert httpx.post(f"{base}/api/games/{gid}/act", json={"choice": 1, "expect": o["position"]},
+                          params={"token": newest}).status_code == 200
+        kept.wait_for_function("document.body.dataset.stream === 'closed'")
+        assert kept.inner_text("#error").startswith(said)
+        assert not errors, errors
+    finally:
+        ctx.close()
+        ctx2.close()
+        svc.store.close()
