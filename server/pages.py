@@ -389,10 +389,16 @@ async function failed(e) {
   await refresh();
 }
 // whether it was recorded
+// a decision, undo or redo under way from this page: a second tap meanwhile (a double tap, or a tap again on a slow
+// phone while the first is sent) sends nothing, where it was refused as made where the game had moved on from
+let acting = false;
 async function act(choice, expect) {
+  if (acting) return false;
+  acting = true;
   showError(null); errorAt = null;
   try { await call("POST", "/act", {choice: String(choice), expect}); clearTakenBack(); await refresh(); return true; }
   catch (e) { await failed(e); return false; }
+  finally { acting = false; }
 }
 // the decision typed whole, as agon play takes it (server/api.py act reads it through the core service's steps),
 // sent with this seat's token; refused, it stays in the field to be put right
@@ -410,17 +416,19 @@ document.getElementById("chance-form").onsubmit = ev => { ev.preventDefault();
 // the undo sends the position the page showed (as its decisions do): a move that lands just before the click is
 // not what it takes back; the game moved, and the page shows it as it is now, with the sentence saying how
 document.getElementById("undo").onclick = async () => {
-  showError(null); errorAt = null;
+  if (acting) return;  // a second tap while the first is under way, as for a decision
+  acting = true; showError(null); errorAt = null;
   undoing = true;  // what this undo takes back is not told as the host's
   try { await call("POST", "/undo", current ? {expect: current.position} : {}); clearTakenBack(); await loadLog();
     await refresh(); }
-  catch (e) { await failed(e); } finally { undoing = false; } };
+  catch (e) { await failed(e); } finally { undoing = false; acting = false; } };
 // the host's redo sends the position the page showed too: a click just after another redo (the host's other page)
 // or a move does not bring back a second undo the host never saw; refused, it says why as the undo does
 document.getElementById("redo").onclick = async () => {
-  showError(null); errorAt = null;
+  if (acting) return;
+  acting = true; showError(null); errorAt = null;
   try { await call("POST", "/redo", current ? {expect: current.position} : {}); await loadLog(); await refresh(); }
-  catch (e) { await failed(e); } };
+  catch (e) { await failed(e); } finally { acting = false; } };
 // another seat's link opened in this tab differs from its address only after '#', so the browser does not load the
 // page again: it is loaded for the token the address now holds, not left acting as the seat it showed
 window.addEventListener("hashchange", () => { if (hashToken() !== TOKEN) location.reload(); });

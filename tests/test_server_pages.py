@@ -1044,3 +1044,44 @@ def test_a_link_replaced_by_a_newer_one_says_so_and_the_page_stops_asking(browse
         ctx.close()
         ctx2.close()
         svc.store.close()
+
+
+def test_a_decision_or_undo_tapped_twice_is_made_once_with_no_refusal(browser, server):
+    """A double tap on a decision or the undo (or a second tap while a slow phone sends the first): it is made
+    once and the page says nothing of a refusal (the second was sent too, and refused as made where the game had
+    moved on from: 'branch main ... moved while this action ran ...', under a decision that was recorded)."""
+    base, url = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
+                                                    "seed": 4}).json()
+    gid = created["game"]
+    acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    errors: list[str] = []
+    ctx, page = _context(browser, errors)
+    acts: list[str] = []
+    page.on("request", lambda r: r.url.endswith("/act") and acts.append(r.url))
+    try:
+        page.goto(base + created["seats"][acting]["link"])
+        page.wait_for_selector("#options > button")
+        _settled(page, 0)
+        event = int(page.get_attribute("#status", "data-event"))
+        page.locator("#options > button", has_text=" bids ").first.dblclick()
+        _at(page, event + 1)
+        _settled(page, event + 1)
+        assert page.inner_text("#error") == ""
+        assert len(acts) == 1, acts
+        svc = Service(Store(url))
+        try:
+            assert [e.actor for e in svc.load(gid).envelopes[event + 1:]].count(acting) == 1
+            # the bid may be taken back (nothing was revealed since): a double tap on the undo takes it back once
+            page.wait_for_selector("#undo:visible")
+            acts.clear()
+            page.locator("#undo").dblclick()
+            _at(page, event)
+            _settled(page)
+            assert page.inner_text("#error") == ""
+            assert svc.load(gid).head.depth == event
+        finally:
+            svc.store.close()
+        assert not errors, errors
+    finally:
+        ctx.close()
