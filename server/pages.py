@@ -189,8 +189,17 @@ let undoing = false;
 // stream has told an event (data-told), the page shows what it was told and nothing more will change it by itself
 let reading = 0;
 function readingDone() { reading -= 1; document.body.dataset.reading = reading; }
+// the newest event the record shows, and its reading under way (null: none)
+let logN = -1, logging = null;
 async function loadLog() { reading += 1; document.body.dataset.reading = reading;
-  try { await drawLog(); } finally { readingDone(); } }
+  const now = logging = drawLog();
+  try { await now; } finally { if (logging === now) logging = null; readingDone(); } }
+// the stream's status names event n: a record short of it is read again (an event recorded after the page first
+// read the record and before its stream opened was told by neither), once any reading under way has ended
+function catchUp(n) {
+  if (logN >= n) return;
+  (logging || Promise.resolve()).catch(() => {}).then(() => { if (logN < n) loadLog().catch(showError); });
+}
 async function drawLog() {
   const log = document.getElementById("log"); const data = await call("GET", "/log");
   const kept = new Set(data.events.map(r => r.n + " " + logLine(r).textContent));
@@ -199,6 +208,7 @@ async function drawLog() {
   const gone = ME === null || undoing ? [] : [...log.children].filter(p => p.dataset.actor === ME
     && !kept.has(p.dataset.n + " " + p.textContent));
   log.replaceChildren(...data.events.map(logLine)); log.scrollTop = log.scrollHeight;
+  logN = data.events.length ? data.events[data.events.length - 1].n : -1;
   if (gone.length) takenBack(gone.map(p => p.lastChild.textContent), Number(gone[gone.length - 1].dataset.n));
 }
 // said on a player's page, and read out, until they decide again: only the decisions of their own it showed them
@@ -218,7 +228,7 @@ function follow(onRecorded, onChange, onError) {
     // the stream's own report of what went wrong (the store away for a moment), not a dropped connection
     es.addEventListener("error", ev => { if (ev.data) onError(JSON.parse(ev.data).error); });
     es.addEventListener("recorded", ev => onRecorded(JSON.parse(ev.data)));
-    es.addEventListener("status", ev => { told(ev); onChange(JSON.parse(ev.data)); });
+    es.addEventListener("status", ev => { told(ev); const s = JSON.parse(ev.data); catchUp(s.event); onChange(s); });
     es.addEventListener("moved", ev => { told(ev); loadLog().catch(showError); onChange(JSON.parse(ev.data)); });
     // the browser reconnects a dropped stream by itself; what changed meanwhile (an undo included) is read again
     es.onopen = () => { ok(); if (opened) { loadLog().catch(showError); onChange({}); } opened = true; };
@@ -229,7 +239,7 @@ function appendLog(row) { const log = document.getElementById("log");
   // a row the page holds at this number or later was taken back (an undo whose re-reading of the record failed,
   // or was overtaken): the new event replaces it and what followed it
   for (const p of [...log.children]) if (Number(p.dataset.n) >= row.n) p.remove();
-  log.appendChild(logLine(row)); log.scrollTop = log.scrollHeight; }
+  log.appendChild(logLine(row)); log.scrollTop = log.scrollHeight; logN = row.n; }
 """
 
 # A line longer than 120 columns is cut into adjacent pieces (""" then r""" on the next line), joined back by Python.

@@ -1085,3 +1085,40 @@ def test_a_decision_or_undo_tapped_twice_is_made_once_with_no_refusal(browser, s
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_an_event_recorded_between_the_pages_first_readings_is_in_its_record(browser, server):
+    """The page reads the record, then its event stream opens: an event recorded between the two (another seat's
+    decision at that moment, on a slow line) was in neither, and the record went on without it (the view and the
+    status showed it) until the next undo. The stream's status names the newest event: a record short of it is read
+    again."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
+                                                    "seed": 4}).json()
+    gid = created["game"]
+    acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    waiting = "Bo" if acting == "Ana" else "Ana"
+    errors: list[str] = []
+    ctx, page = _context(browser, errors)
+    held: list = []
+    try:
+        page.route(re.compile(r"/events\?"), lambda route: held.append(route))  # the stream opens late
+        page.goto(base + created["seats"][waiting]["link"])
+        page.wait_for_function("document.querySelectorAll('#log p').length > 0 && document.body.dataset.reading"
+                               " === '0'")
+        shown = int(page.evaluate("document.querySelector('#log p:last-child').dataset.n"))
+        token = created["seats"][acting]["token"]
+        o = httpx.get(f"{base}/api/games/{gid}/options", params={"token": token}).json()
+        assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": token},
+                          json={"choice": 1, "expect": o["position"]}).status_code == 200
+        now = httpx.get(f"{base}/api/games/{gid}").json()["event"]
+        assert now > shown
+        for route in held:
+            route.continue_()
+        page.unroute(re.compile(r"/events\?"))
+        _at(page, now)
+        _settled(page, now)
+        assert int(page.evaluate("document.querySelector('#log p:last-child').dataset.n")) == now
+        assert not errors, errors
+    finally:
+        ctx.close()
