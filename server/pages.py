@@ -194,10 +194,10 @@ let logN = -1, logging = null;
 async function loadLog() { reading += 1; document.body.dataset.reading = reading;
   const now = logging = drawLog();
   try { await now; } finally { if (logging === now) logging = null; readingDone(); } }
-// the stream's status names event n: a record short of it is read again (an event recorded after the page first
-// read the record and before its stream opened was told by neither), once any reading under way has ended
+// the stream's status names event n: a record short of it is read again once any reading under way has ended (an
+// event recorded after the page first read the record and before its stream opened was told by neither; one told
+// while that first reading was under way was drawn over by it)
 function catchUp(n) {
-  if (logN >= n) return;
   (logging || Promise.resolve()).catch(() => {}).then(() => { if (logN < n) loadLog().catch(showError); });
 }
 async function drawLog() {

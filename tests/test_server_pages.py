@@ -1122,3 +1122,41 @@ def test_an_event_recorded_between_the_pages_first_readings_is_in_its_record(bro
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_an_event_told_while_the_record_is_first_read_stays_in_it(browser, server):
+    """The page's first reading of the record answers late (a slow line), and meanwhile the stream tells of a new
+    event: the late answer, read before that event, drew the record over it and the event was gone from it."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
+                                                    "seed": 4}).json()
+    gid = created["game"]
+    acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    waiting = "Bo" if acting == "Ana" else "Ana"
+    errors: list[str] = []
+    ctx, page = _context(browser, errors)
+    late: list = []
+
+    def hold(route):  # read now, answered later
+        late.append((route, route.fetch()))
+
+    try:
+        page.route(re.compile(r"/log$"), hold)
+        page.goto(base + created["seats"][waiting]["link"])
+        # the stream open, the game read, the record's reading alone under way
+        page.wait_for_function("document.body.dataset.told !== undefined && document.body.dataset.reading === '1'"
+                               " && document.getElementById('status').dataset.event !== undefined")
+        token = created["seats"][acting]["token"]
+        o = httpx.get(f"{base}/api/games/{gid}/options", params={"token": token}).json()
+        assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": token},
+                          json={"choice": 1, "expect": o["position"]}).status_code == 200
+        now = httpx.get(f"{base}/api/games/{gid}").json()["event"]
+        page.wait_for_function(f"Number(document.body.dataset.told) >= {now}")
+        for route, answer in late:
+            route.fulfill(response=answer)
+        page.unroute(re.compile(r"/log$"))
+        _settled(page, now)
+        assert int(page.evaluate("document.querySelector('#log p:last-child').dataset.n")) == now
+        assert not errors, errors
+    finally:
+        ctx.close()
