@@ -3,8 +3,9 @@ losses at each location (with ``locations``, which says who took the location's 
 
 The upper panel has one row per battle, named with the players on each side: each roll is a mark whose shape says
 who hit (attacker, defender, both, nobody; colours are kept for players) and labelled with the battle token's
-position after it (attacker side positive: two steps win); the result and the counter lost follow the last roll. The
-lower panel counts, per location, the counters each side lost and names the player who took the location's tile.
+position after it (attacker side positive: two steps win); the result and the counter lost, named with the side that
+lost it, follow the last roll. The lower panel counts, per location, the counters each side lost and names the player
+who took the location's tile.
 Rows read ``battles``: index, turn, location, battle, kind, attack, defence, column, attacker_needs, defender_needs,
 token_start, rolls (attacker, defender, attacker_hit, defender_hit, token), attacker_hits, defender_hits,
 token_path, winner, lost, automatic; and ``locations``: turn, location, winner, player.
@@ -161,7 +162,9 @@ def battles_figure(line: Any) -> Any:
     most = max([r["roll_count"] for r in rows] + [1])
     results = []
     for r, sd in zip(rows, sides):
-        lost = f"; lost {r['lost']}" if r["lost"] else ""
+        # The counter is the losing side's: named with that side, never read as the winner's loss.
+        loser = "defender" if r["winner"] == "attacker" else "attacker"
+        lost = f"; {_who(sd[loser], loser)} ({loser}) lost {r['lost']}" if r["lost"] else ""
         results.append(f"{_who(sd[r['winner']], r['winner'])} ({r['winner']}) wins{lost}")
     # Fixed margins, so the results column can be given the room its longest line needs inside the plot.
     left = max([text_size(lab, 12)[0] for lab in labels] + [100]) + 40
@@ -195,7 +198,7 @@ def battles_figure(line: Any) -> Any:
     fig.update_xaxes(title_text="location (turn)", row=2, col=1)
     height = max(720, 420 + 24 * len(rows))
     fig.update_layout(barmode="group", height=height)
-    style(fig, f"{line.ruleset.title}: battles", "roll", "battle",
+    style(fig, f"{line.ruleset.title}: battles", "roll", "battle: attacker vs defender",
           subtitle=f"game {line.game.id}, branch {line.branch.name}: {len(rows)} battles at {len(per_loc)}"
           " locations")
     fig.update_layout(margin={"l": left, "r": right, "t": 150, "b": 110}, legend_title_text="",
