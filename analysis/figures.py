@@ -124,9 +124,14 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
             fig.add_annotation(x=max(b["n"] - 0.5, x_lo), y=1.0, yref="paper", yanchor="bottom", xanchor="left",
                                showarrow=False, text=text, font={"size": 10, "color": "#888"}, name="round")
     for k, fork, name in forks:  # a second row above the round labels
-        fig.add_vline(x=fork, line={"color": "#555", "dash": branch_dash(k), "width": 1})
-        fig.add_annotation(x=fork, y=1.0, yref="paper", yanchor="bottom", yshift=14 * k + 4, showarrow=False,
-                           text=f"{name} parts after #{fork}", font={"size": 11, "color": "#555"}, name="fork")
+        # A line that parts during the setup is drawn from where play starts, as every line is: its mark stands
+        # there (plotly hides a mark off the axis), saying so.
+        at = max(fork, x_lo)
+        fig.add_vline(x=at, line={"color": "#555", "dash": branch_dash(k), "width": 1})
+        fig.add_annotation(x=at, y=1.0, yref="paper", yanchor="bottom", yshift=14 * k + 4, showarrow=False,
+                           xanchor="left" if at > fork else "auto",
+                           text=f"{name} parts after #{fork}{', in the setup' if at > fork else ''}",
+                           font={"size": 11, "color": "#555"}, name="fork")
     outcome = outcome_of(main)
     points = turning_points(main_rows, [crew] if crew else outcome["winners"], top)
     for tp in points:

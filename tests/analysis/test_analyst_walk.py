@@ -34,3 +34,34 @@ def test_a_perikles_battle_result_names_who_lost_the_counter_not_the_winner(sqli
         checked += 1
     assert checked >= 3
     assert fig.layout.yaxis.title.text == "battle: attacker vs defender"  # how each row's 'Ana vs Bruno' reads
+
+
+def test_a_what_if_that_parts_in_the_setup_is_marked_where_the_plot_can_show_it(sqlite_svc):
+    """A Pergamemnon line reseeded after #2 (the first hands drawn anew) parts before play starts (#5), where the
+    timeline begins: its mark stood at #2, off the axis, and plotly hid it, so nothing said where it parted."""
+    from agon.analysis.figures import scores_figure
+
+    main = demo_line(sqlite_svc, "pergamemnon")
+    gid = main.game.id
+    sqlite_svc.branch(gid, "early", at=2, reseed=True)
+    sqlite_svc.act(gid, "seed", branch="early")
+    early = sqlite_svc.load(gid, "early")
+    fig = scores_figure([sqlite_svc.load(gid, "main"), early])
+    lo, hi = fig.layout.xaxis.range
+    forks = [a for a in fig.layout.annotations if a.name == "fork"]
+    assert [a.text for a in forks] == ["early parts after #2, in the setup"]
+    assert lo <= forks[0].x <= hi
+    assert all(lo <= s.x0 <= hi for s in fig.layout.shapes if s.line.color == "#555")
+    assert [t.name for t in fig.data if t.name.endswith("(early)")]  # the line itself is drawn from the start
+
+
+def test_a_what_if_that_parts_in_play_is_marked_at_its_fork(sqlite_svc):
+    from agon.analysis.figures import scores_figure
+
+    main = demo_line(sqlite_svc, "pergamemnon")
+    gid = main.game.id
+    sqlite_svc.branch(gid, "later", at=40, reseed=True)
+    sqlite_svc.act(gid, "bot", branch="later")
+    fig = scores_figure([sqlite_svc.load(gid, "main"), sqlite_svc.load(gid, "later")])
+    (fork,) = [a for a in fig.layout.annotations if a.name == "fork"]
+    assert fork.x >= 40 and fork.text == f"later parts after #{fork.x}"
