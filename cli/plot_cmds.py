@@ -121,7 +121,8 @@ def _output(out: Path | None, default: str, png: bool, can_png: bool = True) -> 
     return out
 
 
-def _write(fig: Any, out: Path, png: bool, what: str) -> None:
+def _write(fig: Any, out: Path, png: bool, what: str, then: str | None = None) -> None:
+    """Write ``fig`` and say where; ``then``: a sentence said after that (what the figure lacks)."""
     from agon.analysis.figures import CannotRender, write
 
     screen = told(out)  # asked before the file is written
@@ -135,6 +136,8 @@ def _write(fig: Any, out: Path, png: bool, what: str) -> None:
     else:
         screen.print(f"Wrote {what} to [bold]{escape(str(out))}[/] (an HTML page; it opens offline in a browser)",
                       soft_wrap=True, markup=True)
+    if then:
+        screen.print(then, soft_wrap=True, markup=False)
 
 
 # -- plot ---------------------------------------------------------------------------------------------------------
@@ -253,8 +256,11 @@ def _ruleset_plot(kind: str, game: str, branch: str | None, out: Path | None, pn
     if as_json:
         print_json(rows_for(line.ruleset.name)[kind](line))
         return
+    from agon.analysis.figures import nothing_yet
+
     fig = figures[kind](line)
-    _write(fig, _target(out, line, kind, png), png, f"the {kind} plot")
+    empty = nothing_yet(fig, line, kind)
+    _write(fig, _target(out, line, kind, png), png, f"the {kind} plot", then=f"{empty}." if empty else None)
 
 
 @plot_app.command(epilog=examples("agon plot battles 3f2a", "agon plot battles 3f2a -b whatif --png -o battles.png"))

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from agon.analysis.games import figures_for
 from agon.core.service import NewGame
 
@@ -65,3 +69,25 @@ def test_a_what_if_that_parts_in_play_is_marked_at_its_fork(sqlite_svc):
     fig = scores_figure([sqlite_svc.load(gid, "main"), sqlite_svc.load(gid, "later")])
     (fork,) = [a for a in fig.layout.annotations if a.name == "fork"]
     assert fork.x >= 40 and fork.text == f"later parts after #{fork.x}"
+
+
+@pytest.mark.parametrize(("ruleset", "kind", "words"), [("pergamemnon", "battles", "no battle has been fought"),
+                                                        ("perikles", "battles", "no battle has been fought"),
+                                                        ("peloponnes", "auction", "no auction has been held")])
+def test_a_plot_of_a_game_with_no_moves_says_why_it_is_empty(agon, tmp_path, ruleset, kind, words):
+    """A new game's battles or auction plot was an empty frame with axes, which reads as a broken plot: the page and
+    the command say there is nothing to draw yet, and where the line stops."""
+    gid = agon("new", ruleset, "--player", "Ana", "--player", "Bo", "--player", "Cy", "--seed", "1").stdout.split()[0]
+    out = agon("plot", kind, gid).stdout
+    said = [ln for ln in out.splitlines() if ln.startswith("Nothing to draw yet")]
+    assert len(said) == 1 and f"{words} on branch main, which stops at #" in said[0]
+    page = (tmp_path / f"plots/{gid}-main-{kind}.html").read_text()
+    assert f"Nothing to draw yet: {words} on branch main" in page
+
+
+def test_a_plot_with_something_to_draw_says_nothing_of_the_kind(agon, tmp_path):
+    gid = agon("demo", "perikles", "--seed", "3", "--json").stdout
+    gid = json.loads(gid)["id"]
+    out = agon("plot", "battles", gid).stdout
+    assert "Nothing to draw" not in out
+    assert "Nothing to draw" not in (tmp_path / f"plots/{gid}-main-battles.html").read_text()
