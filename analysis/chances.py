@@ -187,7 +187,10 @@ def summary(a: Analysis) -> dict[str, Any]:
 
 
 def to_json(a: Analysis, nodes: Mapping[str, Sequence[str]] | None = None) -> dict[str, Any]:
-    return {**summary(a), "positions": position_rows(a), "decisions": decision_rows(a, nodes),
+    """Every row ``agon analyse`` tells, for a script: ``turned`` is its "Where the game turned" (``swings``), the
+    event told as there."""
+    turned = [{**r, "text": readable(a, r["text"])} for r in swings(a)]
+    return {**summary(a), "positions": position_rows(a), "turned": turned, "decisions": decision_rows(a, nodes),
             "marked": [marked_text(d) for d in a.marked], "uncertain": [marked_text(d) for d in a.uncertain]}
 
 

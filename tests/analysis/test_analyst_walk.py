@@ -91,3 +91,20 @@ def test_a_plot_with_something_to_draw_says_nothing_of_the_kind(agon, tmp_path):
     out = agon("plot", "battles", gid).stdout
     assert "Nothing to draw" not in out
     assert "Nothing to draw" not in (tmp_path / f"plots/{gid}-main-battles.html").read_text()
+
+
+def test_analyse_json_gives_where_the_game_turned_as_the_text_tells_it(agon):
+    """`agon analyse` ends its text with '--json gives every row', but the JSON left out 'Where the game turned',
+    the rows a teacher quotes first: `turned` holds them, each event told as the text tells it."""
+    from tests.analysis.test_teaching_words import _pig
+
+    gid = _pig(agon)
+    args = ("analyse", gid, "--rollouts", "50", "--workers", "1")
+    text = agon(*args).stdout
+    rows = json.loads(agon(*args, "--json").stdout)["turned"]
+    told = text.split("Where the game turned")[1].split("\nDecisions")[0].strip().splitlines()[1:]
+    assert rows and len(rows) == len(told)
+    for r, line in zip(rows, told):
+        assert line.strip().startswith(f"#{r['n']} {'luck: ' if r['luck'] else ''}{r['text']}")
+        assert line.strip().endswith(f"{round(100 * r['before'])}% -> {round(100 * r['after'])}%")
+        assert set(r) >= {"n", "text", "actor", "luck", "player", "before", "after", "delta"}
