@@ -5,10 +5,11 @@ The auction panel has one row per card offered, grouped by round, and events lef
 the bidder's marks (``palette.player_marks``: colour and shape, as in every plot of the game) labelled with its coin
 cards; a bid that outbids someone crosses out the displaced player's marker on that card, and an arrow carries the
 displaced bid to the card it moved to (a hollow marker) or along its row to where it is taken back (named); a card
-won is a large marker, its label starred. The turn order's lines keep the players' marks and dashes, each named at
-its end, so nothing in the figure is told by colour alone. Rows read ``auctions``: index, round, action (bid, move,
-withdraw, pass, won), player, card, card_name, conquest, coin_cards, effective, outbid, outbid_coin_cards, from_card,
-chain; and ``turn_order``: index, round, player, position, bid, next_position.
+won is a large marker, its label starred, and "unpaid: lost" where its player then could not pay for it. The turn
+order's lines keep the players' marks and dashes, each named at its end, so nothing in the figure is told by colour
+alone. Rows read ``auctions``: index, round, action (bid, move, withdraw, pass, won), player, card, card_name,
+conquest, coin_cards, effective, outbid, outbid_coin_cards, from_card, chain, and ``lost_at`` (added here); and
+``turn_order``: index, round, player, position, bid, next_position.
 """
 
 from __future__ import annotations
@@ -34,7 +35,19 @@ def sides(line: Any) -> dict[str, str]:
 
 
 def auction_rows(line: Any) -> list[dict[str, Any]]:
-    return line.ruleset.projections["auctions"](line.steps())
+    """The ruleset's ``auctions`` rows, each with ``lost_at``: for a card won that its player then could neither pay
+    for nor put under construction (``BuildingLost``: it goes back to the box), the number of that event; else
+    None. The auction was won, the card never held."""
+    from agon.events.peloponnes import BuildingLost
+
+    rows = [{**r, "lost_at": None} for r in line.ruleset.projections["auctions"](line.steps())]
+    for st in line.steps():
+        if isinstance(st.event, BuildingLost):
+            won = [r for r in rows if r["action"] == "won" and r["index"] < st.index
+                   and (r["player"], r["card"]) == (st.event.player, st.event.card)]
+            if won:
+                won[-1]["lost_at"] = st.index
+    return rows
 
 
 def turn_order_rows(line: Any) -> list[dict[str, Any]]:
@@ -99,6 +112,11 @@ def auction_figure(line: Any) -> Any:
                 textfont={"color": colors[p], "size": 11},
                 hovertext=[_say(r) for r in mine], hoverinfo="text",
             ), row=1, col=1)
+        for r in mine:
+            if r["lost_at"] is not None:  # won, then neither paid for nor put under construction: never held
+                fig.add_annotation(x=step[id(r)], y=ypos[(r["round"], r["card"])], text="unpaid: lost",
+                                   showarrow=False, xanchor="left", xshift=40, name="unpaid",
+                                   font={"color": colors[p], "size": 11}, hovertext=_say(r))
         hit = [r for r in rows if r["outbid"] == p]
         if hit:
             fig.add_trace(go.Scatter(
@@ -163,9 +181,10 @@ def auction_figure(line: Any) -> Any:
     fig.update_layout(height=max(700, 420 + 24 * len(ticks)))
     chains = len({(r["round"], r["chain"]) for r in rows if r["chain"]})
     won = sum(1 for r in rows if r["action"] == "won")
+    unpaid = sum(1 for r in rows if r["lost_at"] is not None)
     style(fig, f"{line.ruleset.title}: auctions and turn order", fig.layout.xaxis.title.text, "card offered",
-          subtitle=f"game {line.game.id}, branch {line.branch.name}: {len(rounds)} rounds, {won} cards won,"
-          f" {chains} displacement chains")
+          subtitle=f"game {line.game.id}, branch {line.branch.name}: {len(rounds)} rounds, {won} cards won"
+          + (f" ({unpaid} of them lost unpaid)" if unpaid else "") + f", {chains} displacement chains")
     return fig
 
 
@@ -188,7 +207,10 @@ def _say(r: dict[str, Any]) -> str:
         case "withdraw":
             return f"#{r['index']}: {r['player']} takes back the displaced bid of {r['coin_cards']}"
         case "won":
-            return f"#{r['index']}: {r['player']} {what} {r['card_name']} for {r['coin_cards']} coin cards"
+            won = f"#{r['index']}: {r['player']} {what} {r['card_name']} for {r['coin_cards']} coin cards"
+            if r.get("lost_at") is not None:
+                won += f"; #{r['lost_at']}: cannot pay for it and loses it"
+            return won
     return f"#{r['index']}: {r['player']} passes"
 
 

@@ -108,3 +108,28 @@ def test_analyse_json_gives_where_the_game_turned_as_the_text_tells_it(agon):
         assert line.strip().startswith(f"#{r['n']} {'luck: ' if r['luck'] else ''}{r['text']}")
         assert line.strip().endswith(f"{round(100 * r['before'])}% -> {round(100 * r['after'])}%")
         assert set(r) >= {"n", "text", "actor", "luck", "player", "before", "after", "delta"}
+
+
+def test_a_peloponnes_card_won_but_not_paid_for_is_not_shown_as_held(sqlite_svc):
+    """Bruno bid 9 on the Temple of Zeus, won the auction, then could not pay and lost it (the log: 'Bruno cannot
+    pay for Temple of Zeus and loses it'); the plot showed it as any card won, its hover 'Bruno conquers Temple of
+    Zeus for 9 coin cards'. A card so lost is labelled 'unpaid: lost', its hover says when, and the rows say so."""
+    from agon.analysis.games import rows_for
+    from agon.events.peloponnes import BuildingLost
+
+    line = demo_line(sqlite_svc, "peloponnes")
+    lost = [(st.index, st.event.player, st.event.card) for st in line.steps() if isinstance(st.event, BuildingLost)]
+    assert lost  # this game has some
+    rows = rows_for("peloponnes")["auction"](line)["auctions"]
+    unpaid = {(r["lost_at"], r["player"], r["card"]) for r in rows if r["lost_at"] is not None}
+    assert unpaid == set(lost)
+    assert all(r["lost_at"] is None for r in rows if r["action"] != "won")
+    fig = figures_for("peloponnes")["auction"](line)
+    flagged = sorted((a for a in fig.layout.annotations if a.name == "unpaid"), key=lambda a: a.hovertext)
+    assert len(flagged) == len(lost)
+    for (n, player, _card), a in zip(sorted(lost), flagged):
+        assert a.text == "unpaid: lost" and f"#{n}: cannot pay for it and loses it" in a.hovertext
+        assert a.hovertext.split(": ")[1].startswith(player)
+    hovers = [h for t in fig.data if t.hovertext is not None for h in t.hovertext]
+    assert sum("cannot pay for it and loses it" in h for h in hovers) == len(lost)  # the won marker's own hover
+    assert f"({len(lost)} of them lost unpaid)" in fig.layout.title.text
