@@ -269,7 +269,7 @@ def figure(a: Analysis) -> Any:
     last = a.positions[-1] if a.positions else None
     labels = EndLabels(fig, [(mark.color, xs[-1], 100 * last.chances[name], f"{label} {pct(last.chances[name])}")
                              for label, name, mark in drawn] if last else [],
-                       (xs[0], xs[-1]) if xs else (0, 1), (0, 100), height=700)
+                       (xs[0], max(xs[-1], xs[0] + 1)) if xs else (0, 1), (0, 100), height=700)
     for k, d in enumerate(a.marked):
         best = d.best_checked if d.best_checked is not None else (d.best.chance if d.best else d.chance)
         text = f"#{d.n}{d.glyph} {d.player}: {pct(d.chance)} (best {pct(best)})"

@@ -200,6 +200,8 @@ class EndLabels:
                           legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.17, "yanchor": "top",
                                   "itemsizing": "constant", "itemwidth": 60})
         fig.update_xaxes(range=list(f.x_range), autorange=False)
+        if f.x_range[1] - f.x_range[0] <= 10:  # a short line: ticks on whole events, never "#0.2"
+            fig.update_xaxes(tick0=0, dtick=1)
         fig.update_yaxes(range=list(f.y_range), autorange=False)
 
 

@@ -133,3 +133,19 @@ def test_a_peloponnes_card_won_but_not_paid_for_is_not_shown_as_held(sqlite_svc)
     hovers = [h for t in fig.data if t.hovertext is not None for h in t.hovertext]
     assert sum("cannot pay for it and loses it" in h for h in hovers) == len(lost)  # the won marker's own hover
     assert f"({len(lost)} of them lost unpaid)" in fig.layout.title.text
+
+
+def test_a_line_of_one_event_is_plotted_on_an_axis_of_whole_events(sqlite_svc):
+    """A branch made at #0 holds one position: its win-chance chart had the axis range [0, 0], which plotly widened
+    to -1..1 with ticks at -0.5 and 0.5 (no such events), and its labels were placed for a frame of no width."""
+    from agon.analysis.chances import figure
+    from agon.analysis.figures import scores_figure
+    from agon.core.analyse import Settings, analyse
+
+    main = demo_line(sqlite_svc, "pergamemnon")
+    sqlite_svc.branch(main.game.id, "one", at=0)
+    one = sqlite_svc.load(main.game.id, "one")
+    for fig in (figure(analyse(sqlite_svc, one, Settings(rollouts=2, workers=1))), scores_figure([one])):
+        lo, hi = fig.layout.xaxis.range
+        assert lo == 0 and hi >= 1
+        assert (fig.layout.xaxis.tick0, fig.layout.xaxis.dtick) == (0, 1)
