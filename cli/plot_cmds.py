@@ -409,10 +409,12 @@ def _estimate(c: dict[str, Any], estimate: dict[str, Any] | None, a: Line) -> No
                       " moves from many games, and this comparison then shows them.", markup=False)
         return
     who = [actor] if actor in estimate["a"] else list(estimate["a"])
-    if len(who) > 1 and shared_score(a.ruleset.name):
-        who = who[:1]  # one chance, the crew's
-    chance = "chance the voyage succeeds" if len(estimate["a"]) == 1 or shared_score(a.ruleset.name) else "win chance"
-    each = "; ".join(f"{p} {pct(estimate['a'][p])} on {na}, {pct(estimate['b'][p])} on {nb}" for p in who)
+    crew = len(estimate["a"]) > 1 and bool(shared_score(a.ruleset.name))
+    if crew:
+        who = who[:1]  # one chance, the crew's: not the player's who made the move
+    chance = "chance the voyage succeeds" if len(estimate["a"]) == 1 or crew else "win chance"
+    each = "; ".join(f"{'the crew' if crew else p} {pct(estimate['a'][p])} on {na}, {pct(estimate['b'][p])} on {nb}"
+                     for p in who)
     games = counted(estimate["rollouts"], "game")
     console.print(f"The {chance} right after #{estimate['n']}, as `agon analyse` estimated it ({games}"
                   f" played on from each position by {estimate['bot']} bots, seed {estimate['seed']}, good to"

@@ -149,3 +149,21 @@ def test_a_line_of_one_event_is_plotted_on_an_axis_of_whole_events(sqlite_svc):
         lo, hi = fig.layout.xaxis.range
         assert lo == 0 and hi >= 1
         assert (fig.layout.xaxis.tick0, fig.layout.xaxis.dtick) == (0, 1)
+
+
+def test_compare_of_a_crews_lines_gives_the_crews_chance_not_the_movers(agon):
+    """Adamastor's crew wins or loses together and `agon analyse` says 'the crew 83%'; compare said 'Bruno 0% on
+    main, 100% on better-3', as if the chance were Bruno's own."""
+    gid = json.loads(agon("demo", "adamastor", "--players", "2", "--seed", "3", "--json").stdout)["id"]
+    agon("branch", gid, "short", "--at", "3", "-b", "main")
+    agon("analyse", gid, "-b", "short", "--rollouts", "2", "--workers", "1")
+    agon("branch", gid, "other", "--at", "2", "-b", "main")
+    made = json.loads(agon("log", gid, "-b", "main", "--json").stdout)
+    made = next(e for e in (made["events"] if isinstance(made, dict) else made) if e["n"] == 3)
+    options = json.loads(agon("options", gid, "--json").stdout)["options"]
+    other = next(o for o in options if o["text"].rstrip(".") not in made["text"])
+    agon("act", gid, str(other["n"]))
+    out = agon("compare", gid, "short", "other").stdout
+    said = next(ln for ln in out.splitlines() if ln.startswith("The chance the voyage succeeds right after #3"))
+    assert said.split(": ")[-1].startswith("the crew ") and " on short, " in said and " on other." in said
+    assert not any(f"{name} " in said.split("points): ")[1] for name in ("Ana", "Bruno")), said
