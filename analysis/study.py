@@ -718,7 +718,8 @@ _SCRIPT = (r"""
               y: 1, yref: "container", yanchor: "top", pad: {t: 8}},
       // the size: its box's; the right margin holds the players' names
       margin: {t: top(1), b: FOOT + 20, l: 50, r: right}, dragmode: false, hovermode: "x",
-      xaxis: {title: {text: "event"}, range: [-0.5, xs[xs.length - 1] + 0.5]}, yaxis: {title: {text: "score"}},
+      xaxis: {title: {text: "event"}, range: [-0.5, xs[xs.length - 1] + 0.5],
+              ...(xs[xs.length - 1] <= 10 ? {tick0: 0, dtick: 1} : {})}, yaxis: {title: {text: "score"}},
       annotations: moments.concat(finals), template: "plotly_white", showlegend: true,
       // the legend at the figure's foot, below the axis title in the bottom margin (paper units would move it with
       // the plot's height and lay it over the title)
