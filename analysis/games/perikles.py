@@ -108,6 +108,9 @@ def _who(names: list[str], side: str = "defender") -> str:
     return "the location" if side == "defender" else "no attacker"
 
 
+GAP_PX = 100
+"""Pixels between the two panels: the battles' roll ticks and axis title, then the losses panel's title."""
+
 ROLL_MARKS = {
     "attacker hits": {"symbol": "triangle-right", "color": "#222222", "size": 14},
     "defender hits": {"symbol": "triangle-left-open", "color": "#222222", "size": 14, "line": {"width": 2}},
@@ -134,7 +137,10 @@ def battles_figure(line: Any) -> Any:
     labels = [f"{battle_label(r)}: {_who(sd['attacker'], 'attacker')} vs {_who(sd['defender'])}"
               for r, sd in zip(rows, sides)]
     per_loc = losses(rows)
-    fig = make_subplots(rows=2, cols=1, row_heights=[0.7, 0.3], vertical_spacing=0.1,
+    height = max(720, 420 + 24 * len(rows))
+    # at least GAP_PX between the panels, for the upper panel's tick labels and axis title and the lower one's title
+    # (a tenth of a short figure's height left the 'roll' title over 'Counters lost at each location')
+    fig = make_subplots(rows=2, cols=1, row_heights=[0.7, 0.3], vertical_spacing=max(0.1, GAP_PX / (height - 260)),
                         subplot_titles=("Battles: each roll (▶ attacker hits, ◁ defender hits; label: battle token"
                                         " after it, ±2 wins)",
                                         "Counters lost at each location (and who took its tile)"))
@@ -196,7 +202,6 @@ def battles_figure(line: Any) -> Any:
     top = max([max(len(t["attacker_lost"]), len(t["defender_lost"])) for t in per_loc] + [1])
     fig.update_yaxes(title_text="counters lost", dtick=1, range=[0, top + 0.6], row=2, col=1)
     fig.update_xaxes(title_text="location (turn)", row=2, col=1)
-    height = max(720, 420 + 24 * len(rows))
     fig.update_layout(barmode="group", height=height)
     style(fig, f"{line.ruleset.title}: battles", "roll", "battle: attacker vs defender",
           subtitle=f"game {line.game.id}, branch {line.branch.name}: {len(rows)} battles at {len(per_loc)}"

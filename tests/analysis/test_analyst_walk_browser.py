@@ -23,3 +23,24 @@ def test_the_timeline_of_a_one_event_line_has_ticks_on_whole_events(page, sqlite
     ticks = page.evaluate("() => [...document.querySelectorAll('#timeline .xtick text')].map(t => t.textContent)")
     assert ticks and all(t.lstrip("−-").isdigit() for t in ticks), ticks
     assert page.page_errors == []
+
+
+@pytest.mark.parametrize(("ruleset", "kind", "at"), [("perikles", "battles", 66), ("peloponnes", "auction", 12),
+                                                     ("pergamemnon", "battles", 20)])
+def test_a_short_lines_figure_keeps_its_labels_apart(page, sqlite_svc, tmp_path, ruleset, kind, at):
+    """The figures are checked on the shipped replays, long games; a line of one or two battles (a what-if early in
+    the game) is drawn small, where Perikles' 'roll' axis title lay over the lower panel's title 'Counters lost at
+    each location'."""
+    from agon.analysis.figures import write
+    from agon.analysis.games import figures_for
+    from tests.analysis.test_label_layout import BOXES, collisions
+
+    main = demo_line(sqlite_svc, ruleset)
+    sqlite_svc.branch(main.game.id, "short", at=at)
+    fig = figures_for(ruleset)[kind](sqlite_svc.load(main.game.id, "short"))
+    target = tmp_path / "short.html"
+    write(fig, str(target))
+    page.goto(target.as_uri())
+    page.wait_for_selector("g.infolayer")
+    assert collisions(page.evaluate(BOXES)) == []
+    assert page.page_errors == []
