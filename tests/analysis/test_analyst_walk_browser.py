@@ -26,7 +26,8 @@ def test_the_timeline_of_a_one_event_line_has_ticks_on_whole_events(page, sqlite
 
 
 @pytest.mark.parametrize(("ruleset", "kind", "at"), [("perikles", "battles", 66), ("peloponnes", "auction", 12),
-                                                     ("pergamemnon", "battles", 20)])
+                                                     ("pergamemnon", "battles", 20), ("perikles", "battles", 1),
+                                                     ("peloponnes", "auction", 4), ("pergamemnon", "battles", 5)])
 def test_a_short_lines_figure_keeps_its_labels_apart(page, sqlite_svc, tmp_path, ruleset, kind, at):
     """The figures are checked on the shipped replays, long games; a line of one or two battles (a what-if early in
     the game) is drawn small, where Perikles' 'roll' axis title lay over the lower panel's title 'Counters lost at
