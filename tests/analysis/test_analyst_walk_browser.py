@@ -45,3 +45,20 @@ def test_a_short_lines_figure_keeps_its_labels_apart(page, sqlite_svc, tmp_path,
     page.wait_for_selector("g.infolayer")
     assert collisions(page.evaluate(BOXES)) == []
     assert page.page_errors == []
+
+
+def test_the_mark_of_a_line_parting_in_the_setup_is_drawn_apart_from_the_round_labels(page, sqlite_svc, tmp_path):
+    from agon.analysis.figures import scores_figure, write
+    from tests.analysis.test_label_layout import BOXES, collisions
+
+    main = demo_line(sqlite_svc, "pergamemnon")
+    sqlite_svc.branch(main.game.id, "early", at=2, reseed=True)
+    sqlite_svc.act(main.game.id, "seed", branch="early")
+    fig = scores_figure([sqlite_svc.load(main.game.id, "main"), sqlite_svc.load(main.game.id, "early")])
+    target = tmp_path / "early.html"
+    write(fig, str(target))
+    page.goto(target.as_uri())
+    page.wait_for_selector("g.infolayer")
+    boxes = page.evaluate(BOXES)
+    assert any(b["text"] == "early parts after #2, in the setup" for b in boxes)  # drawn, not hidden off the axis
+    assert collisions(boxes) == []
