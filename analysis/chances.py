@@ -194,17 +194,20 @@ def to_json(a: Analysis, nodes: Mapping[str, Sequence[str]] | None = None) -> di
             "marked": [marked_text(d) for d in a.marked], "uncertain": [marked_text(d) for d in a.uncertain]}
 
 
-def _variance(p: Position, player: str) -> float:
-    """The variance of a position's estimated chance (none for a finished game: its outcome is known)."""
-    return standard_error(p.chances[player], p.rollouts) ** 2 if p.rollouts and not p.over else 0.0
+def _variance(p: Position, player: str, chance: float | None = None) -> float:
+    """The variance of a position's estimated chance (none for a finished game: its outcome is known), for the true
+    chance ``chance`` (default: the estimate itself)."""
+    if not p.rollouts or p.over:
+        return 0.0
+    return standard_error(p.chances[player] if chance is None else chance, p.rollouts) ** 2
 
 
 def swings(a: Analysis, top: int = 5, span: int = SPAN, sure: float = SURE) -> list[dict[str, Any]]:
     """The events where some player's chance moved most and stayed moved (where the game was decided), at most
     ``top``, in the order they happened. At each event, the mean chance of the ``span`` positions before it is set
     against that of the ``span`` from it on, so that one noisy estimate makes no turning point; a move is kept only
-    when it is more than ``sure`` standard errors of itself, and where neighbouring events share one move, only the
-    largest is named.
+    when it is more than ``sure`` standard errors of itself (the errors the estimates would have if the chance had not
+    moved: their pooled mean), and where neighbouring events share one move, only the largest is named.
 
     Each row: ``n``, ``text``, ``actor`` (``chance`` for luck), ``luck``, ``player``, ``before`` and ``after`` (the
     two means), ``delta``."""
@@ -215,8 +218,13 @@ def swings(a: Analysis, top: int = 5, span: int = SPAN, sure: float = SURE) -> l
         best: tuple[str, float, float] | None = None
         for name in a.players:
             b, f = fmean(x.chances[name] for x in before), fmean(x.chances[name] for x in after)
-            noise = (sum(_variance(x, name) for x in before) / len(before) ** 2
-                     + sum(_variance(x, name) for x in after) / len(after) ** 2) ** 0.5
+            # The noise of the move if nothing moved: every estimate in the two windows drawn from one chance, their
+            # mean. Each estimate's own share would call a lone 4-of-4 certain (a window cut short by the line's end
+            # holds one estimate), so one noisy estimate would make a turning point after all.
+            guessed = [x.chances[name] for x in (*before, *after) if x.rollouts and not x.over]
+            pooled = fmean(guessed) if guessed else 0.0
+            noise = (sum(_variance(x, name, pooled) for x in before) / len(before) ** 2
+                     + sum(_variance(x, name, pooled) for x in after) / len(after) ** 2) ** 0.5
             delta = f - b
             if abs(delta) < 1e-9 or abs(delta) <= sure * noise:
                 continue

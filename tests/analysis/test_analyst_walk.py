@@ -167,3 +167,21 @@ def test_compare_of_a_crews_lines_gives_the_crews_chance_not_the_movers(agon):
     said = next(ln for ln in out.splitlines() if ln.startswith("The chance the voyage succeeds right after #3"))
     assert said.split(": ")[-1].startswith("the crew ") and " on short, " in said and " on other." in said
     assert not any(f"{name} " in said.split("points): ")[1] for name in ("Ana", "Bruno")), said
+
+
+def test_one_noisy_estimate_at_a_lines_end_makes_no_turning_point():
+    """`agon analyse` of a new Pergamemnon game from 4 games a position (±49 points) named '#5 luck: Cy draws 3
+    cards. Cy 33% -> 100%': the window after #5 is cut short by the line's end to one estimate, 4 games of 4, which
+    its own share (100%) called nearly certain. Judged by the errors the estimates would have had the chance not
+    moved, one estimate is none; the same rise held by three estimates still is one."""
+    from types import SimpleNamespace
+
+    from agon.analysis.chances import swings
+    from tests.analysis.test_teaching_words import _positions
+
+    lone = [0.25, 0.25, 0.5, 0.25, 0.25, 1.0]
+    a = SimpleNamespace(players=("Ana", "Bruno"), positions=_positions(lone, {5: "chance"}, rollouts=4))
+    assert swings(a) == []
+    lasting = [0.25] * 3 + [1.0] * 3
+    a.positions = _positions(lasting, {3: "chance"}, rollouts=4)
+    assert [(r["n"], r["luck"]) for r in swings(a)] == [(3, True)]
