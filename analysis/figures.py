@@ -205,18 +205,24 @@ class EndLabels:
         fig.update_yaxes(range=list(f.y_range), autorange=False)
 
 
-NOTHING_YET = {"battles": "no battle has been fought", "auction": "no auction has been held"}
-"""What a ruleset plot with nothing to draw says, by plot kind (a line stopped before its first battle or auction)."""
+NOTHING_YET = {"battles": ("no battle has been fought", "no battle was fought"),
+               "auction": ("no auction has been held", "no auction was held")}
+"""What a ruleset plot with nothing to draw says, by plot kind: on a line still being played (stopped before its first
+battle or auction), and on one whose game is over."""
 
 
 def nothing_yet(fig: Any, line: Any, kind: str) -> str | None:
     """When ``fig`` has no point to draw (a line stopped before its first battle or auction), write in its middle
     why, and return that sentence (None when there is something to draw): an empty frame alone reads as a broken
     plot."""
+    from agon.core.engine import Over
+
     if any(len(getattr(t, "x", None) or ()) for t in fig.data):
         return None
-    text = (f"Nothing to draw yet: {NOTHING_YET.get(kind, f'nothing of {kind} happened')} on branch"
-            f" {line.branch.name}, which stops at #{line.head.depth} ({line.status()})")
+    over = isinstance(line.ruleset.pending(line.state), Over)
+    none = NOTHING_YET.get(kind, (f"nothing of {kind} has happened", f"nothing of {kind} happened"))[over]
+    text = (f"Nothing to draw{'' if over else ' yet'}: {none} on branch {line.branch.name}, which"
+            f" {'ended' if over else 'stops'} at #{line.head.depth} ({line.status()})")
     top = fig.layout.yaxis.domain or (0.0, 1.0)  # in the first (upper) panel of a figure of several
     fig.add_annotation(x=0.5, y=(top[0] + top[1]) / 2, xref="paper", yref="paper", showarrow=False, name="nothing yet",
                        text=_clip(text, 150), font={"size": 14, "color": "#555"})

@@ -185,3 +185,22 @@ def test_one_noisy_estimate_at_a_lines_end_makes_no_turning_point():
     lasting = [0.25] * 3 + [1.0] * 3
     a.positions = _positions(lasting, {3: "chance"}, rollouts=4)
     assert [(r["n"], r["luck"]) for r in swings(a)] == [(3, True)]
+
+
+def test_an_empty_plot_of_a_finished_game_does_not_say_yet():
+    """A game over without a battle has none to come: 'Nothing to draw: no battle was fought ... which ended at'."""
+    from types import SimpleNamespace
+
+    import plotly.graph_objects as go
+
+    from agon.analysis.figures import nothing_yet
+    from agon.core.engine import Outcome, Over
+
+    over = Over(Outcome(("Ana",), {"Ana": 1.0}, "Ana wins"))
+    line = SimpleNamespace(branch=SimpleNamespace(name="main"), head=SimpleNamespace(depth=9), state=None,
+                           status=lambda: "over: Ana wins", ruleset=SimpleNamespace(pending=lambda _s: over))
+    fig = go.Figure()
+    said = nothing_yet(fig, line, "battles")
+    assert said == "Nothing to draw: no battle was fought on branch main, which ended at #9 (over: Ana wins)"
+    assert [a.text for a in fig.layout.annotations] == [said]
+    assert nothing_yet(go.Figure(go.Scatter(x=[1], y=[1])), line, "battles") is None
