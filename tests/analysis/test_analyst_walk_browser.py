@@ -27,7 +27,8 @@ def test_the_timeline_of_a_one_event_line_has_ticks_on_whole_events(page, sqlite
 
 @pytest.mark.parametrize(("ruleset", "kind", "at"), [("perikles", "battles", 66), ("peloponnes", "auction", 12),
                                                      ("pergamemnon", "battles", 20), ("perikles", "battles", 1),
-                                                     ("peloponnes", "auction", 4), ("pergamemnon", "battles", 5)])
+                                                     ("peloponnes", "auction", 4), ("pergamemnon", "battles", 5),
+                                                     ("adamastor", "voyage", 3), ("adamastor", "voyage", 12)])
 def test_a_short_lines_figure_keeps_its_labels_apart(page, sqlite_svc, tmp_path, ruleset, kind, at):
     """The figures are checked on the shipped replays, long games; a line of one or two battles (a what-if early in
     the game) is drawn small, where Perikles' 'roll' axis title lay over the lower panel's title 'Counters lost at
@@ -36,7 +37,7 @@ def test_a_short_lines_figure_keeps_its_labels_apart(page, sqlite_svc, tmp_path,
     from agon.analysis.games import figures_for
     from tests.analysis.test_label_layout import BOXES, collisions
 
-    main = demo_line(sqlite_svc, ruleset)
+    main = demo_line(sqlite_svc, ruleset, players=2 if ruleset == "adamastor" else 3)
     sqlite_svc.branch(main.game.id, "short", at=at)
     fig = figures_for(ruleset)[kind](sqlite_svc.load(main.game.id, "short"))
     target = tmp_path / "short.html"
