@@ -25,7 +25,7 @@ from agon.cli.common import (
     service,
     viewer_of,
 )
-from agon.cli.render import said, scores_text, view_text
+from agon.cli.render import said, scores_line, view_text
 from agon.core.engine import PUBLIC, narrate_as
 from agon.core.service import describe_pending
 
@@ -65,7 +65,8 @@ def state(
     console.print(view_text(f"{rs.title} game {line.game.id}, branch {line.branch.name}, after event "
                             f"#{n}{_seen(viewer)}", view, fit_width()))
     console.print(f"Now: {status}")
-    console.print(f"Scores: {scores_text(rs.scores(s))}")
+    if (scores := scores_line(status, rs.scores(s))) is not None:  # unless the status told every total
+        console.print(scores)
 
 
 @app.command(epilog=examples("agon log 3f2a", "agon log 3f2a -b whatif --json"))

@@ -88,6 +88,16 @@ def scores_text(scores: dict[str, float]) -> str:
     return ", ".join(f"{p} {_fmt(v)}" for p, v in scores.items())
 
 
+def scores_line(status: str, scores: dict[str, float]) -> str | None:
+    """The line ``Scores: Ana 57, Bruno 64`` shown under a status, or None where the status already tells every
+    player's total as ``NAME TOTAL`` (a Perikles game over from version 5 names each total and how it was made: the
+    totals shown twice read as two results). A status that names some totals or none (Perikles before version 5,
+    "Chloe wins with 63 points"; a game going on) keeps the line."""
+    told = scores and all(re.search(rf"(?<![\w]){re.escape(p)} {re.escape(_fmt(v))}(?![\w.])", status)
+                          for p, v in scores.items())
+    return None if told else f"Scores: {scores_text(scores)}"
+
+
 def said(actor: str, sentence: str) -> str:
     """An event's line in a log: its sentence after who decided it, unless the sentence already begins with that
     name ('Ana bids 2 on ...', not 'Ana: Ana bids 2 on ...'); chance and the setup are nobody's."""

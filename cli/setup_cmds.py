@@ -42,7 +42,7 @@ from agon.cli.common import (
     whole,
     write_file,
 )
-from agon.cli.render import scores_text
+from agon.cli.render import scores_line, scores_text
 from agon.core import registry
 from agon.core.service import NewGame, ServiceError, judge_new_game
 from agon.core.words import counted, listed
@@ -462,7 +462,8 @@ def demo(
     console.print(f"Recorded a game of {escape(rs.title)} by {len(seats)} {kind} bots: game [bold]{game_id}[/],"
                   f" {counted(len(line.events), 'event')}.", markup=True)
     console.print(f"Result: {line.status()}")
-    console.print(f"Scores: {scores_text(rs.scores(line.state))}")
+    if (scores := scores_line(line.status(), rs.scores(line.state))) is not None:  # unless the result told them
+        console.print(scores)
     console.print(f"Stored in: {without_password(db_url())}")
     console.print("Look at it with:")
     agon = _program()
