@@ -675,11 +675,13 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
             named.add(field)  # the value a field was left with once one decision remained, typed anyway
             continue
         passed: list[tuple[Chosen, Question]] = []  # the steps with one answer this word let fill themselves in
-        if _forced_step(now):
+        if _forced_step(now) and _items_typed_apart(now, words[at:]) is None:
             past, ahead = forward(ruleset, state, chosen, now)
             if isinstance(ahead, Question) and _names(ahead, w):  # the step asked names it: read there
                 chosen, now = past, ahead
-        while _forced_step(now) and not _names(now, w):
+        # a step with one answer of several items is taken where its items are typed apart (the two cards a
+        # Peloponnes catastrophe hits, 'T_L1 T_L2 wood grain', as 'T_L2+T_L1' is), not filled in before them
+        while _forced_step(now) and not _names(now, w) and _items_typed_apart(now, words[at:]) is None:
             passed.append((chosen, now))
             chosen = chosen + (answer(now, now.values[0]),)
             now = ask(ruleset, state, chosen)
@@ -732,15 +734,25 @@ def _barred_passed(ruleset: Ruleset, state: State, passed: Sequence[tuple[Chosen
 def _items_typed_apart(question: Question, words: Sequence[str]) -> tuple[str, int] | None:
     """A value of several items (``c17+c39``: two cards discarded together) typed as its items apart, in any order
     (``c17 c39``, ``c39 c17``): the value and how many words it took, the most words that name the items of exactly
-    one value, each word one item of it; ``None`` when the first word names a value by itself (or a number) or no
-    words name one so."""
+    one value, each word one item of it; ``None`` when the first word names a value by itself and no item (or is a
+    number) or no words name one so. A step that reads typed words itself (``Question.reads``) reads the words
+    joined by ``+`` first, in the order typed, as it reads ``T_L1+T_L2``: where the order of the items matters to
+    the rules (a Peloponnes catastrophe's covers go to the cards hit in their order) the ruleset keeps it; else the
+    value listed is taken, whatever order the words came in."""
     lists = [v for v in question.values if "+" in v]
     first = words[0].strip()
     if not lists or first in question.values or (first.isascii() and first.isdigit()):
         return None
-    if len(entry.matches(first, question.values, question.named)) == 1:
-        return None
-    for n in range(min(len(words), max(v.count("+") + 1 for v in lists)), 1, -1):
+    most = min(len(words), max(v.count("+") + 1 for v in lists))
+    if question.reads is not None and "+" not in "".join(words[:most]):
+        for n in range(most, 1, -1):
+            read = question.reads("+".join(w.strip() for w in words[:n]))  # Refused: each word one item, not so
+            if read is not None:  # many, or one twice: the ruleset's rule, said as the '+' form would hear it
+                return read, n
+    items = {item for v in lists for item in v.split("+")}
+    if len(entry.matches(first, question.values, question.named)) == 1 and not entry.matches(first, items):
+        return None  # a word that names a value by itself, and none of its items ('T_L2' names T_L2 of T_L2+T_L1)
+    for n in range(most, 1, -1):
         found = [v for v in lists if v.count("+") + 1 == n and _one_each(words[:n], v.split("+"), question)]
         if len(found) == 1:
             return found[0], n

@@ -212,7 +212,9 @@ def cover_steps(s: State, chosen: tuple[tuple[str, str], ...], prompts: dict[str
     cands, count = catastrophe.candidates(s, seat, cat)
     cards = dict(chosen).get("cards")
     if cards is None:
-        more = len(hit) == 1 and len(cands) > count  # legal lists one choice of several: read any other typed
+        # legal lists one choice of several: read any other typed; and cards hit typed in another order than listed
+        # (``T_L1+T_L2``, or apart: ``T_L1 T_L2``), their covers then going to them in the order typed
+        more = len(hit) == 1 and len(cands) > count or count > 1
         return Question("cards", prompts["cards"], tuple(Choice(v) for v in hit),
                         names=tuple((v, " + ".join(s.cat.name(c) for c in cs)) for v, cs in hit.items()),
                         reads=_cards_reader(s, cands, count, prompts["cards"]) if more else None)
