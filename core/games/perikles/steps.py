@@ -291,11 +291,12 @@ def barred_values(s: State, tag: str, chosen: tuple[tuple[str, str], ...], field
 
 def _typed(standing: dict[str, str]) -> dict[str, str]:
     """The candidates' names that may be typed for their positions (``bru`` for B where Bruno stands as B): each
-    one that no position typed as itself may begin (``a`` is A at once in ``agon play``, never the start of a name
-    standing as B), and that names one candidate alone."""
+    one that names one candidate alone. A name that begins with the other position's letter (Anatole standing as B
+    beside Ana as A) is one too: ``a`` then waits for a space or Enter, as it may still become ``anat``, rather than
+    being taken at once as A and the keys typed on (``nat``) swallowed or carried to the next prompt; where no name
+    begins so, ``a`` and ``b`` are still taken at once in ``agon play``."""
     return {slot: name for slot, name in standing.items()
-            if not any(entry.reachable(other, [entry.name_word(name)]) for other in SLOTS if other != slot)
-            and sum(entry.name_word(n).lower() == entry.name_word(name).lower() for n in standing.values()) == 1}
+            if sum(entry.name_word(n).lower() == entry.name_word(name).lower() for n in standing.values()) == 1}
 
 
 def _counters_barred(s: State, chosen: tuple[tuple[str, str], ...]) -> dict[str, str]:
