@@ -291,12 +291,19 @@ def barred_values(s: State, tag: str, chosen: tuple[tuple[str, str], ...], field
 
 def _typed(standing: dict[str, str]) -> dict[str, str]:
     """The candidates' names that may be typed for their positions (``bru`` for B where Bruno stands as B): each
-    one that names one candidate alone. A name that begins with the other position's letter (Anatole standing as B
-    beside Ana as A) is one too: ``a`` then waits for a space or Enter, as it may still become ``anat``, rather than
-    being taken at once as A and the keys typed on (``nat``) swallowed or carried to the next prompt; where no name
-    begins so, ``a`` and ``b`` are still taken at once in ``agon play``."""
+    one that names one candidate alone, unless another position's letter begins it while that position's own
+    candidate's name does not, or none stands there (Ana as B beside Bruno as A: ``a`` is A at once in ``agon
+    play``, never the start of Ana's name). Where the letter begins its own candidate's name too (Ana as A), typing
+    on from it may be that name or the other's (Anatole as B), so both are names and the letter waits for a space or
+    Enter: taken at once as A, it showed ``Ana`` and swallowed ``na`` of ``anat`` typed for Anatole, carrying the
+    ``t`` to the next prompt."""
+    def begins(letter: str, name: str) -> bool:
+        return bool(entry.reachable(letter, [entry.name_word(name)]))
+
     return {slot: name for slot, name in standing.items()
-            if sum(entry.name_word(n).lower() == entry.name_word(name).lower() for n in standing.values()) == 1}
+            if not any(begins(other, name) and not begins(other, standing.get(other, ""))
+                       for other in SLOTS if other != slot)
+            and sum(entry.name_word(n).lower() == entry.name_word(name).lower() for n in standing.values()) == 1}
 
 
 def _counters_barred(s: State, chosen: tuple[tuple[str, str], ...]) -> dict[str, str]:
