@@ -1,0 +1,57 @@
+"""The real ``agon play`` at a Perikles assassin tile taken where the city named has one candidate (Athens: B
+Bruno): the city settled the whole decision and ended the entry, so the candidate's name typed after it (``ath
+bru``, as a table says it) answered the next prompt ("no item 'bru' here"). The entry now waits after the city: a
+word that names the candidate there (``bru``, ``b``, ``bruno``) confirms it and ends the entry, Enter alone records
+it, and any other word is refused in one line naming the rule, with nothing recorded and nothing carried on."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.test_play_pty import PROMPT, spawn_play
+from tests.test_play_pty_candidate_names import RECORDED, table_game
+
+
+def _typed(child, keys: str) -> None:
+    for k in keys:  # key by key, as a person types
+        child.send(k)
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def athens(sqlite_svc, tmp_path):
+    """Ana takes an influence tile; a Megara assassin is on display, and Athens' one candidate is B, Bruno."""
+    svc = sqlite_svc
+    game = table_game(svc, RECORDED)
+    assert svc.load(game).state.candidates[0] == (-1, 1)  # Athens: A free, B Bruno
+    return svc, game, spawn_play(tmp_path, game)
+
+
+@pytest.mark.parametrize("keys", ["bru", "b", "bruno", "\r", "Bruno\r"])
+def test_the_one_candidates_name_after_the_city_confirms_the_assassination(athens, keys):
+    svc, game, child = athens
+    _typed(child, f"meg-ass ath {keys}")
+    child.expect("assassinating Bruno, candidate B in Athens")
+    child.expect("influence tile refilling the display")
+    child.expect(PROMPT)
+    child.sendline("q")  # nothing typed reached this prompt: 'q' alone quits ('bru' or 'no' before it would not)
+    child.expect("Stopped")
+    assert len(svc.load(game).events) == 29  # the setup, the 27, the tile taken
+
+
+@pytest.mark.parametrize(("keys", "said"), [
+    ("ana", "Ana is no candidate in Athens (A free, B Bruno)"),
+    ("a", "Athens has no candidate A to assassinate (A free, B Bruno)"),
+])
+def test_another_word_after_the_city_is_refused_naming_the_rule_and_nothing_is_recorded(athens, keys, said):
+    svc, game, child = athens
+    _typed(child, f"meg-ass ath {keys}\r")
+    child.expect_exact("which candidate to assassinate in Athens: B (Bruno): ")
+    child.expect_exact(said)
+    child.expect("Still: Ana to act: take an influence tile")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect("Stopped")
+    assert len(svc.load(game).events) == 28  # the setup and the 27: nothing recorded
