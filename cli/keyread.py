@@ -16,7 +16,9 @@ ended the entry. A key that leaves the spelling starts the next
 word with the keys held back when together they begin a name (after ``n`` took ``Naupactus``, ``ae`` is the start of
 ``Aetolia``, not a slip); else the held keys were the taken word typed on, and the key starts the next word alone, as
 if the word had been typed in full (``perik`` then ``q`` reads ``Perikles q``, never ``Perikles kq``), whether or not
-it begins a name (``begins`` says which do)."""
+it begins a name (``begins`` says which do). A word typed on to an entry that ended by itself, naming a step it
+filled in by itself (``Typing.tail``: a Perikles assassin's one candidate after the city, ``cor bru``), is read
+with that entry at the next prompt, never as its answer."""
 
 import codecs
 import os
@@ -49,11 +51,14 @@ def line(prompt: str) -> str:
         raise EOFError from None
 
 
-def read(complete: Complete | None = None, begins: Begins | None = None, after_ended: bool = False) -> tuple[str, bool]:
+def read(complete: Complete | None = None, begins: Begins | None = None, after_ended: bool = False,
+         tail: "Tail | None" = None) -> tuple[str, bool]:
     """The line typed, and whether it ended by itself (``complete`` said it was complete before Enter);
     ``begins``: which words may name something here (``None``: any may); ``after_ended``: the last entry ended by
-    itself, so an Enter typed first here is the one typed after it, swallowed without a new prompt. The end of the
-    input (Ctrl-D on an empty line) raises ``EOFError``, Ctrl-C ``KeyboardInterrupt``, with or without a terminal."""
+    itself, so an Enter typed first here is the one typed after it, swallowed without a new prompt; ``tail``: the
+    words that may still be typed on to it (``Typing.tail``). A word of ``tail`` that it refuses is returned as
+    ``AFTER`` and the word. The end of the input (Ctrl-D on an empty line) raises ``EOFError``, Ctrl-C
+    ``KeyboardInterrupt``, with or without a terminal."""
     try:
         import termios
         import tty
@@ -69,7 +74,7 @@ def read(complete: Complete | None = None, begins: Begins | None = None, after_e
     out.flush()
     decode = codecs.getincrementaldecoder("utf-8")(errors="replace")
     global _carry
-    typing, _carry = Typing(complete, rest=_carry, begins=begins, enter_after_end=after_ended), None
+    typing, _carry = Typing(complete, rest=_carry, begins=begins, enter_after_end=after_ended, tail=tail), None
     try:
         tty.setcbreak(fd, termios.TCSANOW)  # keys one by one; nothing typed ahead is thrown away
         while True:
@@ -104,13 +109,21 @@ class Typing:
     took: bool = False  # the last key had a word taken
     begins: Begins | None = None
     enter_after_end: bool = False  # the last entry ended by itself: an Enter typed first is swallowed, not a line
+    tail: "Tail | None" = None
+    """Words that may be typed on to the entry that ended by itself before this line (a Perikles assassin's one
+    candidate after the city, ``cor bru``): the first word of the line is held back while it may become one, and
+    taken as it once a space, comma or Enter ends it: one that confirms the entry is swallowed, one it refuses ends
+    the line as ``AFTER`` and the word; a key that leaves them all begins the line with the keys held."""
+    tail_held: str = ""
 
     def key(self, ch: str) -> tuple[str, tuple[str, bool] | None]:
-        if self.enter_after_end and ch in "\r\n" and not self.text:  # the Enter typed after an entry that ended
-            self.enter_after_end = False  # by itself (and after the keys spelling its word on): no line, no prompt
-            return "", None
+        if self.enter_after_end and ch in "\r\n" and not self.text and not self.tail_held:  # the Enter typed after
+            self.enter_after_end = False  # an entry that ended by itself (and after the keys spelling its word on):
+            return "", None  # no line, no prompt
         said = self._key(ch)
-        self.enter_after_end = self.enter_after_end and not self.text
+        self.enter_after_end = self.enter_after_end and not self.text and not self.tail_held
+        if self.text:
+            self.tail = None  # the line has begun: no word of it is typed on to the entry before
         return said
 
     def _key(self, ch: str) -> tuple[str, tuple[str, bool] | None]:
@@ -133,6 +146,11 @@ class Typing:
             if not spelled and back and ch >= " " and (self.begins is None or self.begins(self.text + back + ch)):
                 self.text += back  # another word, which the keys held back begin
                 out += back
+        if self.tail is not None and not self.text and self.rest is None:
+            said = self._tail_key(ch)
+            if said is not None:
+                return said
+            out += self.text  # the keys held back begin the line
         if ch in "\r\n":
             return out + "\n", (self.text, False)
         if ch in "\x7f\b":
@@ -168,6 +186,43 @@ class Typing:
             return out + "\n", (self.text, True)
         return out, None
 
+
+    def _tail_key(self, ch: str) -> tuple[str, tuple[str, bool] | None] | None:
+        """A key of the line's first word while it may still be a word of ``tail``: what ``_key`` says, or None
+        once the word is none of them (the keys held back are then the line's text, and the key goes on as any)."""
+        assert self.tail is not None
+        held = self.tail_held
+        if ch in "\x7f\b" and held:
+            self.tail_held = held[:-1]
+            return "", None
+        if ch in " ,\r\n" and held:
+            found = {w: why for w, why in self.tail.items() if w.startswith(held)}
+            whys = {self.tail[held]} if held in self.tail else set(found.values())  # 'a' itself, not also 'ana' 
+            if found and whys == {None}:  # the value typed on, or its name: the entry stands as recorded
+                self.tail, self.tail_held = None, ""
+                return "", None
+            if len(whys) == 1 and None not in whys:  # a value the rules bar there: said, nothing read here
+                self.tail, self.tail_held = None, ""
+                return "\n", (AFTER + held, False)
+        elif ch > " " and ch != "," and any(w.startswith(held + ch.lower()) for w in self.tail):
+            held = self.tail_held = held + ch.lower()
+            found = [w for w in self.tail if w.startswith(held)]
+            if all(self.tail[w] is None for w in found):  # can only confirm the entry ('bru' of bruno): taken, and
+                self.tail, self.tail_held = None, ""  # the keys spelling it on, and the space after, swallowed
+                self.rest = max(found, key=len)[len(held):]
+            return "", None
+        elif not held and ch in " ,\r\n":
+            return None
+        self.tail, self.tail_held, self.text = None, "", held
+        return None
+
+
+AFTER = "\x00after "
+"""Begins the line ``read`` gives for a word typed on to the entry before it that the entry's ``tail`` refuses."""
+
+Tail = dict[str, "str | None"]
+"""Words that may be typed on to an entry that ended by itself (lower-cased): ``None`` for one that confirms it,
+else why the rules refuse it (core.steps.names_after)."""
 
 _carry: str | None = None
 """The rest of the word that ended the last entry by itself, still to be swallowed if it is typed on."""

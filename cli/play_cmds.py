@@ -651,6 +651,7 @@ def play(
     opening = True
     last_shown: tuple | None = None
     after_ended = False
+    tail: keyread.Tail | None = None  # words that may be typed on to the entry that ended by itself before
     trouble: str | None = None  # the store's trouble the last entry was refused for, said then
 
     def refused(e: ServiceError) -> None:
@@ -722,7 +723,7 @@ def play(
             # the Enter typed after an entry that ended by itself is swallowed by the key reader (only a terminal's
             # entries end by themselves), so an Enter after it is an entry: the one legal decision, say
             answer, after_ended = keyread.read(completion(line, stepping, chosen), beginning(line, stepping, chosen),
-                                               after_ended=after_ended)
+                                               after_ended=after_ended, tail=tail)
         except EOFError:  # Ctrl-D: the input ended, stopped as by q
             console.print("\nStopped; every decision so far is recorded. Go on later with:"
                           f" {agon_line(f'play {line.game.id}{branch_flag(line)}')}", markup=False)
@@ -731,6 +732,18 @@ def play(
             console.print()  # the prompt's line ended, so the line below stands alone
             interrupted("stopped (Ctrl-C); every decision so far is recorded. Go on later with:"
                         f" {agon_line(f'play {line.game.id}{branch_flag(line)}')}")
+        if answer.startswith(keyread.AFTER):  # a word typed on to the entry recorded, which refuses it
+            word = answer[len(keyread.AFTER):]
+            why = (tail or {}).get(word, "")
+            error_line(f"{entry.quoted(word)}, typed after the entry that ended by itself, is not read: {why}; that"
+                       " entry stands as recorded ('u' takes it back)")
+            tail = None
+            continue
+        # an entry that ends by itself leaves words that may be typed on to it (a Perikles assassin's one candidate,
+        # 'cor bru'): the next prompt holds them back rather than reading them (cli.keyread)
+        soon = steps.names_after(line.ruleset, line.state, *past_back(line, answer, chosen)) if after_ended \
+            and isinstance(pending, Decision) and stepping is not None else {}
+        tail = None
         answer = answer.strip()
         kind = what_is(svc, line, answer, stepping, chosen) if answer else "entry"
         if kind == "quit":
@@ -801,3 +814,4 @@ def play(
                 meanwhile(svc, line, full)
             continue
         print_recorded(recorded)
+        tail = soon or None

@@ -816,15 +816,8 @@ def settle(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> tu
     """What ``agon play`` makes of ``text`` typed so far for a decision built step by step (``cli.keyread``): when
     its last word can only name one value of the step it answers, the text with that value in full and a space
     after it, and whether that finishes the decision; ``None`` while the last word may still mean several values
-    (or names none). Text that ends with a space or a comma is finished when it builds the whole decision.
-
-    A decision finished while a step filled in by itself may still be typed by a name the ruleset gives for its
-    value (``step_words``: the one candidate an assassin may strike in the city named, ``cor bru`` where Bruno alone
-    stands in Corinth) does not end by itself: the name may follow, and is taken as that step once it can only
-    name that value (``bru`` becomes ``Bruno`` and ends the entry); another word waits for Enter, which refuses it
-    naming the rule (``ana``: Ana is no candidate in Corinth). Ended at the city, the name typed on would have
-    answered the next prompt. At a short list of whole decisions (``which decision``), a word that leaves one
-    still ends the entry."""
+    (or names none). Text that ends with a space or a comma is finished when it builds the whole decision (a name
+    typed on after it: ``names_after``)."""
     words = entry.tokens(text)
     if not words:
         return None
@@ -833,9 +826,6 @@ def settle(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> tu
             return (text, True) if not isinstance(walk(ruleset, state, words, chosen)[1], Question) else None
         *head, last = words
         taken, now = _walk(ruleset, state, head, chosen)
-        if not isinstance(now, Question):  # the words before it finished the decision: a name of a step no one
-            word = _name_on(ruleset, state, taken, now, last)  # asked may still be typed (the assassin's candidate)
-            return None if word is None else (text[:len(text) - len(last)] + word + " ", True)
         while isinstance(now, Question) and len(now.choices) == 1:
             if entry.reachable(last, _typeable(now), now.named) and not (last.isdigit() and not any(
                     v.isdigit() for v in now.values)):
@@ -850,12 +840,10 @@ def settle(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> tu
         after, end = _walk(ruleset, state, [*head, value], chosen)
         if after != taken + (answer(now, pick(now, value)),):
             return None  # the value in full would be read otherwise: leave the word as it is
-        after, end = forward(ruleset, state, after, end)
-        # at a short list of whole decisions a city that leaves one ends it (tests/test_play_pty_slips.py)
-        ended = not isinstance(end, Question) and (now.field == OPTION or not _names_follow(ruleset, state, after, end))
+        end = forward(ruleset, state, after, end)[1]
     except entry.EntryError:
         return None
-    return text[:len(text) - len(last)] + value + " ", ended
+    return text[:len(text) - len(last)] + value + " ", not isinstance(end, Question)
 
 
 def _unasked(ruleset: Ruleset, state: State, chosen: Chosen, event: Event) -> Iterator[tuple[str, str, dict[str, str]]]:
@@ -873,21 +861,30 @@ def _unasked(ruleset: Ruleset, state: State, chosen: Chosen, event: Event) -> It
             yield f, v, names
 
 
-def _names_follow(ruleset: Ruleset, state: State, chosen: Chosen, event: Event) -> bool:
-    """Whether a name may still be typed after the steps ``chosen`` that finished ``event``, for a field no step
-    asked (``_unasked``): ``agon play`` then waits for it, or for Enter (``settle``)."""
-    return next(_unasked(ruleset, state, chosen, event), None) is not None
-
-
-def _name_on(ruleset: Ruleset, state: State, chosen: Chosen, event: Event, token: str) -> str | None:
-    """The word ``token`` is taken for, typed after the steps ``chosen`` that finished ``event``, when it can only
-    name the value of a field no step asked, by its name or the value itself (``bru`` or ``b`` for Bruno, the one
-    candidate B standing in the city named): the name in full, or the value where no name is reached."""
-    for _, v, names in _unasked(ruleset, state, chosen, event):
-        word = entry.settled(token, [v], names)
-        if word is not None:
-            return word
-    return None
+def names_after(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> dict[str, str | None]:
+    """The words a person may type on after ``text`` finished a decision (``agon play`` ended the entry by itself),
+    meaning a field no step asked (``_unasked``: the one candidate an assassin strikes in the city named, ``cor``
+    where Bruno alone stands in Corinth), lower-cased: ``{word: None}`` for the value and its name (``b``,
+    ``bruno``: typed on, they confirm the decision recorded), ``{word: why}`` for a value the rules bar there, why
+    in one line naming the rule (``ana``: Ana is no candidate in Corinth). ``cli.keyread`` holds such keys at the
+    next prompt, so that they never answer it. Empty when the words do not finish a decision, or leave no such
+    field."""
+    try:
+        taken, now = walk(ruleset, state, entry.tokens(text), chosen)
+    except entry.EntryError:
+        return {}
+    if isinstance(now, Question):
+        return {}
+    out: dict[str, str | None] = {}
+    hook = getattr(ruleset, "barred_values", None)
+    tag, own = _kind_of(ruleset, state, taken)
+    for f, v, names in _unasked(ruleset, state, taken, now):
+        out.update({v.lower(): None, entry.name_word(names[v]).lower(): None})
+        for tier in hook(state, tag, own, f) if hook is not None else ():
+            for word in tier:
+                if word.lower() not in out and (why := _barred_settled(ruleset, state, taken, now, word)):
+                    out[word.lower()] = why
+    return out
 
 
 def begins(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> bool:
