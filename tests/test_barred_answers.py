@@ -220,13 +220,16 @@ def test_the_assassins_candidate_may_be_typed_by_name(sqlite_svc):
 
 
 def test_a_name_that_a_position_begins_is_not_taken_for_the_other_position():
-    """Where Bruno stands as A and Ana as B, 'a' must stay A and 'b' B, taken at once in agon play: neither name
-    is offered, so no key waits for a name it might begin."""
+    """Where Bruno stands as A and Ana as B, 'a' stays A and 'b' B, and each name stays its own candidate's: both
+    names are offered, so in agon play 'a' waits for a space or Enter ('ana' is Ana, B), and a letter is taken at
+    once only where no other candidate's name begins with it (tests/test_play_pty_letters.py). Leaving Ana's name
+    out made 'a' A at once, so 'ana' typed for Ana assassinated Bruno."""
     from agon.core.games.perikles.steps import _typed
 
     assert _typed({"A": "Ana", "B": "Bruno"}) == {"A": "Ana", "B": "Bruno"}
-    assert _typed({"A": "Bruno", "B": "Ana"}) == {}
-    assert _typed({"A": "Chloe", "B": "Ana"}) == {"A": "Chloe"}
+    assert _typed({"A": "Bruno", "B": "Ana"}) == {"A": "Bruno", "B": "Ana"}
+    assert _typed({"A": "Chloe", "B": "Ana"}) == {"A": "Chloe", "B": "Ana"}
+    assert _typed({"B": "Ana"}) == {"B": "Ana"}  # A free: 'ana' names B, as 'b' does
 
 
 def test_an_influence_tile_not_on_display_is_told_so(sqlite_svc):

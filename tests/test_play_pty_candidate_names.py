@@ -42,9 +42,9 @@ def _typed(child, keys: str) -> None:
     (("Ana", "Anatole", "Chloe", "Dario"), "anat", "Anatole, candidate B"),  # no Enter: 'anat' is Anatole alone
     (("Ana", "Anatole", "Chloe", "Dario"), "ana\r", "Ana, candidate A"),
     (("Ana", "Anatole", "Chloe", "Dario"), "a\r", "Ana, candidate A"),
-    # where the letter does not begin its own candidate's name, it is that position at once, as before
-    # (tests/test_barred_answers.py): Ana as B is typed 'b'
-    (("Chloe", "Ana", "Bruno", "Dario"), "a", "Chloe, candidate A"),
+    # where it begins the other candidate's name alone (Ana as B beside Chloe as A), it waits too: a space takes
+    # the position ('a' alone took Chloe, and 'ana' typed for Ana assassinated Chloe: tests/test_play_pty_letters.py)
+    (("Chloe", "Ana", "Bruno", "Dario"), "a ", "Chloe, candidate A"),
 ])
 def test_a_position_letter_that_begins_a_candidates_name_waits_for_the_name(sqlite_svc, tmp_path, names, keys, who):
     svc = sqlite_svc

@@ -291,19 +291,13 @@ def barred_values(s: State, tag: str, chosen: tuple[tuple[str, str], ...], field
 
 def _typed(standing: dict[str, str]) -> dict[str, str]:
     """The candidates' names that may be typed for their positions (``bru`` for B where Bruno stands as B): each
-    one that names one candidate alone, unless another position's letter begins it while that position's own
-    candidate's name does not, or none stands there (Ana as B beside Bruno as A: ``a`` is A at once in ``agon
-    play``, never the start of Ana's name). Where the letter begins its own candidate's name too (Ana as A), typing
-    on from it may be that name or the other's (Anatole as B), so both are names and the letter waits for a space or
-    Enter: taken at once as A, it showed ``Ana`` and swallowed ``na`` of ``anat`` typed for Anatole, carrying the
-    ``t`` to the next prompt."""
-    def begins(letter: str, name: str) -> bool:
-        return bool(entry.reachable(letter, [entry.name_word(name)]))
-
+    one that names one candidate alone. A position's letter is taken at once in ``agon play`` only where no other
+    position's candidate's name begins with it: Ana as B beside Chloe as A, ``a`` waits, so ``ana`` is Ana, and ``a``
+    then a space or Enter is Chloe. Where ``a`` was taken at once for A as the other name was left out (``ana``
+    typed for Ana as B assassinated Chloe, carrying ``na`` to the next prompt; Anatole as B beside Ana as A,
+    ``anat`` assassinated Ana), a name typed in full recorded another candidate than the one it names."""
     return {slot: name for slot, name in standing.items()
-            if not any(begins(other, name) and not begins(other, standing.get(other, ""))
-                       for other in SLOTS if other != slot)
-            and sum(entry.name_word(n).lower() == entry.name_word(name).lower() for n in standing.values()) == 1}
+            if sum(entry.name_word(n).lower() == entry.name_word(name).lower() for n in standing.values()) == 1}
 
 
 def _counters_barred(s: State, chosen: tuple[tuple[str, str], ...]) -> dict[str, str]:

@@ -1,0 +1,47 @@
+"""The real ``agon play`` at a Perikles assassin's last step, where a candidate is typed by position letter (A or B)
+or by name, and a letter begins a name that is not its own position's: Bruno as A and Ana as B, ``ana`` typed for
+Ana recorded Bruno (``a`` was taken at once as A) and carried ``na`` to the next prompt; Chloe as A and Ana as B,
+``ana`` assassinated Chloe. A letter is now taken at once only where no other candidate's name begins with it, so
+a name typed in full is always its own candidate, and a letter then a space its position."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.test_play_pty import PROMPT, spawn_play
+from tests.test_play_pty_candidate_names import table_game
+
+
+def _typed(child, keys: str) -> None:
+    for k in keys:  # key by key, as a person types
+        child.send(k)
+        time.sleep(0.05)
+
+
+def _quit_after_one_event(svc, game, child) -> None:
+    child.expect("influence tile refilling the display")
+    child.expect(PROMPT)
+    child.sendline("q")  # nothing typed reached this prompt: 'q' alone quits ('naq' or 'lexq' would not)
+    child.expect("Stopped")
+    assert len(svc.load(game).events) == 29  # the setup, the 27, the tile taken
+
+
+@pytest.mark.parametrize(("names", "keys", "who"), [
+    (("Chloe", "Ana", "Bruno", "Dario"), "ana", "Ana, candidate B"),  # the brief's repro: it was Chloe
+    (("Bruno", "Ana", "Chloe", "Dario"), "ana", "Ana, candidate B"),  # it was Bruno, 'na' carried on
+    (("Bruno", "Ana", "Chloe", "Dario"), "bru", "Bruno, candidate A"),  # it was Ana
+    (("Bruno", "Ana", "Chloe", "Dario"), "a ", "Bruno, candidate A"),  # the letter, ended by a space
+    (("Bruno", "Ana", "Chloe", "Dario"), "b\r", "Ana, candidate B"),
+    (("Chloe", "Bruno", "Ana", "Dario"), "a", "Chloe, candidate A"),  # no other name begins with 'a': at once
+])
+def test_a_name_typed_records_its_own_candidate_and_a_letter_its_position(sqlite_svc, tmp_path, names, keys, who):
+    svc = sqlite_svc
+    game = table_game(svc, names)
+    assert svc.load(game).state.candidates[3] == (0, 1)  # Corinth: A the first seat, B the second
+    child = spawn_play(tmp_path, game)
+    _typed(child, f"meg-ass cor {keys}")
+    child.expect(f"assassinating {who} in Corinth")
+    _quit_after_one_event(svc, game, child)
+
