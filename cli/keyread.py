@@ -21,6 +21,7 @@ filled in by itself (``Typing.tail``: a Perikles assassin's one candidate after 
 with that entry at the next prompt, never as its answer."""
 
 import codecs
+import dataclasses
 import os
 import re
 import sys
@@ -28,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import typer
+
+from agon.core.steps import TypedOn
 
 PROMPT = "Your choice (q to quit)"
 
@@ -73,8 +76,9 @@ def read(complete: Complete | None = None, begins: Begins | None = None, after_e
     out.write(f"{PROMPT}: ")
     out.flush()
     decode = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    global _carry
-    typing, _carry = Typing(complete, rest=_carry, begins=begins, enter_after_end=after_ended, tail=tail), None
+    global _carry, _glued
+    typing = Typing(complete, rest=_carry, begins=begins, enter_after_end=after_ended, tail=tail, glued=_glued)
+    _carry = _glued = None
     try:
         tty.setcbreak(fd, termios.TCSANOW)  # keys one by one; nothing typed ahead is thrown away
         while True:
@@ -86,7 +90,7 @@ def read(complete: Complete | None = None, begins: Begins | None = None, after_e
                 out.write(echo)
                 if done is not None:
                     if done[1]:
-                        _carry = typing.rest
+                        _carry, _glued = typing.rest, typing.word
                     return done
                 out.flush()
     finally:
@@ -113,15 +117,31 @@ class Typing:
     """Words that may be typed on to the entry that ended by itself before this line (a Perikles assassin's one
     candidate after the city, ``cor bru``): the first word of the line is held back while it may become one, and
     taken as it once a space, comma or Enter ends it: one that confirms the entry is swallowed, one it refuses ends
-    the line as ``AFTER`` and the word; a key that leaves them all begins the line with the keys held."""
+    the line as ``AFTER`` and the word; a key that leaves them all begins the line with the keys held. Its words
+    that the rules bar only as keys typed on to the entry's last word (``TypedOn``) are read only so (``glued``)."""
     tail_held: str = ""
+    glued: str | None = None
+    """The last word typed for the entry that ended by itself before this line (lower-cased), while the keys typed
+    here go on from it with no space between: keys that spell with it a word ``tail`` refuses as typed on
+    (``alex``, where ``a`` took Corinth's candidate A and Alex stands nowhere there) are held while they may, and
+    refused as ``AFTER`` and the word once a space, comma or Enter ends it; a key that leaves those words begins
+    the line with the keys held that went beyond the taken word. Such keys never answer this prompt."""
+    on: "Tail" = dataclasses.field(default_factory=dict)
+    on_held: str = ""
+    on_from: int = 0  # where, in ``on_held``, the keys that left the taken word's spelling begin
+    word: str | None = None  # the last word typed when a word was taken (without a space after it): ``glued`` next
+
+    def __post_init__(self) -> None:
+        if self.tail is not None:
+            self.on = {w: why for w, why in self.tail.items() if isinstance(why, TypedOn)}
+            self.tail = {w: why for w, why in self.tail.items() if not isinstance(why, TypedOn)} or None
 
     def key(self, ch: str) -> tuple[str, tuple[str, bool] | None]:
-        if self.enter_after_end and ch in "\r\n" and not self.text and not self.tail_held:  # the Enter typed after
-            self.enter_after_end = False  # an entry that ended by itself (and after the keys spelling its word on):
-            return "", None  # no line, no prompt
+        if self.enter_after_end and ch in "\r\n" and not (self.text or self.tail_held or self.on_held):  # the Enter
+            self.enter_after_end = False  # typed after an entry that ended by itself (and after the keys spelling
+            return "", None  # its word on): no line, no prompt
         said = self._key(ch)
-        self.enter_after_end = self.enter_after_end and not self.text and not self.tail_held
+        self.enter_after_end = self.enter_after_end and not (self.text or self.tail_held or self.on_held)
         if self.text:
             self.tail = None  # the line has begun: no word of it is typed on to the entry before
         return said
@@ -129,23 +149,33 @@ class Typing:
     def _key(self, ch: str) -> tuple[str, tuple[str, bool] | None]:
         self.took = False
         out = ""
+        if self.on_held:
+            said = self._on_key(ch)
+            if said is not None:
+                return said
+            out += self.text  # the keys held back begin the line
+        glued, self.glued = self.glued, None
         if self.rest is not None and ch not in "\x7f\b":
             if isinstance(self.rest, Abbreviated):  # an abbreviation typed on, its word or a later one's start
                 on = self.rest.on(ch)
                 if on is not None:
-                    self.rest, self.held = on, self.held + ch
+                    self.rest, self.held, self.glued = on, self.held + ch, glued
                     return "", None
             elif self.rest and ch.lower() == self.rest[0]:  # the taken word, typed on: nothing new
-                self.rest, self.held = self.rest[1:], self.held + ch
+                self.rest, self.held, self.glued = self.rest[1:], self.held + ch, glued
                 return "", None
             spelled, back = not self.rest, self.held
             self.rest, self.held = None, ""
             if ch in " ,":  # the word's end: the space after it is there already (and after this one, any more)
                 self.rest = ""
                 return "", None
+            if glued is not None and self._typed_on(glued + back.lower(), ch):
+                return "", None
             if not spelled and back and ch >= " " and (self.begins is None or self.begins(self.text + back + ch)):
                 self.text += back  # another word, which the keys held back begin
                 out += back
+        elif glued is not None and not self.text and self._typed_on(glued, ch):
+            return "", None
         if self.tail is not None and not self.text and self.rest is None:
             said = self._tail_key(ch)
             if said is not None:
@@ -182,10 +212,39 @@ class Typing:
         same = len(os.path.commonprefix([self.text, now]))
         out += "\b \b" * (len(self.text) - same) + now[same:]
         self.text, self.rest, self.took = now, _rest_of(typed, now), True
+        self.word = typed.replace(",", " ").split()[-1].lower() if ch not in " ," else None
         if ended:
             return out + "\n", (self.text, True)
         return out, None
 
+
+    def _typed_on(self, prefix: str, ch: str) -> bool:
+        """Whether ``ch``, typed on to ``prefix`` (the word that ended the entry before, and the keys typed here
+        that went on spelling the word taken for it), may spell a word the entry's ``tail`` refuses so: it is then
+        held."""
+        word = prefix + ch.lower()
+        if not (ch > " " and ch != "," and any(w.startswith(word) for w in self.on)):
+            return False
+        self.on_held, self.on_from = word, len(prefix)
+        return True
+
+    def _on_key(self, ch: str) -> tuple[str, tuple[str, bool] | None] | None:
+        """A key while ``on_held`` may still spell a word refused as typed on to the entry before: what ``_key``
+        says, or None once it leaves them (the keys held that went beyond the taken word are then the line's
+        text, and the key goes on as any)."""
+        held = self.on_held
+        if ch in "\x7f\b":
+            self.on_held = held[:-1] if len(held) > self.on_from + 1 else ""
+            return "", None
+        if ch in " ,\r\n":  # the word's end: refused in one line, never read here
+            word = held if held in self.on else sorted(w for w in self.on if w.startswith(held))[0]
+            self.on_held, self.on = "", {}
+            return "\n", (AFTER + word, False)
+        if ch > " " and any(w.startswith(held + ch.lower()) for w in self.on):
+            self.on_held = held + ch.lower()
+            return "", None
+        self.text, self.on_held, self.on = held[self.on_from:], "", {}
+        return None
 
     def _tail_key(self, ch: str) -> tuple[str, tuple[str, bool] | None] | None:
         """A key of the line's first word while it may still be a word of ``tail``: what ``_key`` says, or None
@@ -226,6 +285,9 @@ else why the rules refuse it (core.steps.names_after)."""
 
 _carry: str | None = None
 """The rest of the word that ended the last entry by itself, still to be swallowed if it is typed on."""
+
+_glued: str | None = None
+"""The last word typed for the entry that ended by itself, as typed (``Typing.glued``)."""
 
 
 def _rest_of(typed: str, now: str) -> "str | Abbreviated | None":

@@ -884,6 +884,44 @@ def names_after(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) 
             for word in tier:
                 if word.lower() not in out and (why := _barred_settled(ruleset, state, taken, now, word)):
                     out[word.lower()] = why
+    for word, why in _barred_typed_on(ruleset, state, text, chosen).items():
+        out.setdefault(word, why)
+    return out
+
+
+class TypedOn(str):
+    """Why the rules bar a word of ``names_after`` that is read only as keys typed on to the last word of the entry,
+    with no space between (``alex`` after ``a`` took Corinth's candidate A, Alex standing nowhere there): a word
+    typed after a space begins the next entry, as ever."""
+
+
+def _barred_typed_on(ruleset: Ruleset, state: State, text: str, chosen: Chosen) -> dict[str, str | None]:
+    """The words the rules bar at the step that the last word of ``text`` answered (asked, not filled in by
+    itself), each with why (``TypedOn``), lower-cased: a Perikles assassin's ``a`` took candidate A, and ``lex``
+    typed on spells Alex, who stands nowhere there. ``cli.keyread`` holds keys typed on to that word while they
+    may spell one, and refuses it in one line, so that they never answer the next prompt."""
+    hook = getattr(ruleset, "barred_values", None)
+    words = entry.tokens(text)
+    if hook is None or not words:
+        return {}
+    *head, last = words
+    try:
+        taken, now = _walk(ruleset, state, head, chosen)
+        while _forced_step(now) and not _names(now, last):
+            taken = taken + (answer(now, now.values[0]),)
+            now = ask(ruleset, state, taken)
+        if not isinstance(now, Question) or now.field in (TYPE, OPTION) or not _names(now, last):
+            return {}
+    except entry.EntryError:
+        return {}
+    tag, own = _kind_of(ruleset, state, taken)
+    offered = {w.lower() for w in (*_typeable(now), *(entry.name_word(n) for n in now.named.values()))}
+    out: dict[str, str | None] = {}
+    for tier in hook(state, tag, own, now.field):
+        for word, why in tier.items():
+            w = entry.name_word(word).lower()
+            if w not in offered and w not in out:
+                out[w] = TypedOn(f"{now.prompt}: {why}")
     return out
 
 

@@ -2,10 +2,13 @@
 or by name, and a letter begins a name that is not its own position's: Bruno as A and Ana as B, ``ana`` typed for
 Ana recorded Bruno (``a`` was taken at once as A) and carried ``na`` to the next prompt; Chloe as A and Ana as B,
 ``ana`` assassinated Chloe. A letter is now taken at once only where no other candidate's name begins with it, so
-a name typed in full is always its own candidate, and a letter then a space its position."""
+a name typed in full is always its own candidate, and a letter then a space its position. A player who stands
+nowhere there (Alex, where ``a`` is Chloe's A at once) typed on to the letter is refused in one line, naming the
+rule: the keys typed on never answer the next prompt."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -45,3 +48,27 @@ def test_a_name_typed_records_its_own_candidate_and_a_letter_its_position(sqlite
     child.expect(f"assassinating {who} in Corinth")
     _quit_after_one_event(svc, game, child)
 
+
+@pytest.mark.parametrize(("names", "keys", "who", "said"), [
+    # Alex stands nowhere in Corinth: 'a' is Chloe's A at once, and 'lex' typed on is refused, not read at the draw
+    (("Chloe", "Bruno", "Alex", "Dario"), "alex\r", "Chloe, candidate A", "Alex is no candidate in Corinth"),
+    (("Chloe", "Ana", "Bruno", "Dario"), "bruno ", "Ana, candidate B", "Bruno is no candidate in Corinth"),
+])
+def test_a_name_typed_on_to_the_letter_that_ended_the_entry_is_refused_in_one_line(sqlite_svc, tmp_path, names,
+                                                                                    keys, who, said):
+    svc = sqlite_svc
+    game = table_game(svc, names)
+    child = spawn_play(tmp_path, game)
+    _typed(child, f"meg-ass cor {keys}")
+    child.expect(f"assassinating {who} in Corinth")  # the letter ended the entry: recorded
+    word = keys.strip()
+    child.expect_exact(f"'{word}', typed after the entry that ended by itself, is not read: which candidate to"
+                       " assassinate in Corinth: ")
+    folded = r"\s+".join(re.escape(w) for w in f"{said}".split())
+    child.expect(folded)
+    child.expect(re.escape("that entry stands as recorded ('u' takes it back)"))
+    child.expect("Still: chance needed: influence tile refilling the display")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect("Stopped")
+    assert len(svc.load(game).events) == 29  # the setup, the 27, the tile taken: the word answered no draw
