@@ -261,8 +261,8 @@ class Typing:
                 self.tail, self.tail_held = None, ""
                 return "", None
             if len(whys) == 1 and None not in whys:  # a value the rules bar there: said, nothing read here
-                self.tail, self.tail_held = None, ""
-                return "\n", (AFTER + held, False)
+                self.tail, self.tail_held = None, ""  # by the word it begins, whose why the caller tells ('ana')
+                return "\n", (AFTER + (held if held in found else min(found)), False)
         elif ch > " " and ch != "," and any(w.startswith(held + ch.lower()) for w in self.tail):
             held = self.tail_held = held + ch.lower()
             found = [w for w in self.tail if w.startswith(held)]

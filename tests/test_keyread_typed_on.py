@@ -46,3 +46,9 @@ def test_after_a_space_the_barred_name_is_this_prompts_word_as_ever():
     t = refill({"alex": ALEX}, glued=None)
     assert feed(t, "le") == ("lemnos-2 ", True)  # no word typed on to: nothing held
 
+
+def test_a_prefix_of_a_refused_tail_word_is_refused_by_that_word():
+    """``an`` of ``ana`` (a word typed after the entry, apart) was refused as 'an', whose why the caller could not
+    find: the refusal read "is not read: ; that entry stands"."""
+    t = refill({"b": None, "ana": "Ana is no candidate in Athens"}, glued=None, rest=None)
+    assert feed(t, "an\r") == (AFTER + "ana", False)
