@@ -142,6 +142,18 @@ class Words:
     several: str = hints.CLI["several"]
     """How games are imported from a file that holds several exports one after another (with its own leading
     separator): each game's file on its own."""
+    decide: str = hints.CLI["decide"]
+    """What a person gives instead of words that are no decision (after a refusal of them, a step's question, or a
+    word typed where a chance is due): ``{options}`` is ``options``, ``{a}`` 'its' where the refusal listed the
+    decisions meant, else 'a'. A page offers its buttons and its typed decision, never an event as JSON, which a
+    person at a page cannot give (``server/api.py`` ``PAGE_WORDS``)."""
+    json_too: str = hints.CLI["json_too"]
+    """The event as JSON, offered beside a chance outcome typed in (with its own leading space), or nothing where a
+    face takes none."""
+
+    def deciding(self, its: bool = False) -> str:
+        """``decide`` with the face's ``options`` in it."""
+        return self.decide.replace("{options}", self.options).replace("{a}", "its" if its else "a")
 
     def at(self, game: str = "", ruleset: str = "", line: Line | None = None) -> Words:
         """These words with a game's id and ruleset filled in (a message's other parts are left for it to fill);
@@ -1248,11 +1260,10 @@ class Service:
             try:
                 obj = json.loads(text)
             except json.JSONDecodeError as e:
-                instead = (f"give a number from {words.options}" if not isinstance(pending, Chance)  # no options
-                           else f"type the outcome ({pending.describe()}) or 'seed'" if line.created.table
-                           else "type 'seed'")
-                raise ServiceError(f"the choice is not valid JSON ({e.msg} at column {e.colno}); {instead} or an"
-                                   " event as JSON") from None
+                instead = (words.deciding() if not isinstance(pending, Chance)  # no options
+                           else f"type the outcome ({pending.describe()}) or 'seed'{words.json_too}"
+                           if line.created.table else f"type 'seed'{words.json_too}")
+                raise ServiceError(f"the choice is not valid JSON ({e.msg} at column {e.colno}); {instead}") from None
             except ValueError:  # valid JSON Python will not read: a number of more digits than int() takes
                 raise ServiceError(f"the choice's JSON holds a number of more than {sys.get_int_max_str_digits():,}"
                                    f" digits; no event of {line.ruleset.name} needs one", "; {schema}",
@@ -1282,8 +1293,8 @@ class Service:
                                        " or type 'seed' to let agon draw it") from None
             return pending.build(outcome)
         if not entry.tokens(text):  # nothing but spaces or commas: nothing chosen, even where one decision is legal
-            raise ServiceError(f"no choice given: {pending.player} must decide ({pending.prompt}); give a choice number"
-                               f" from {words.options}, or the event as JSON")
+            raise ServiceError(f"no choice given: {pending.player} must decide ({pending.prompt});"
+                               f" {words.deciding()}")
         if text == "bot":
             auto = None
             if line.bot_of(pending.player):
@@ -1303,18 +1314,16 @@ class Service:
         except entry.EntryError as e:
             if text in ("seed", "random"):  # typed at a table out of habit: no chance is due, a person decides
                 raise ServiceError(f"'{text}' draws a chance outcome, but none is needed now: {pending.player} must"
-                                   f" decide ({pending.prompt}); give a choice number from {words.options}, or the"
-                                   " event as JSON") from None
+                                   f" decide ({pending.prompt}); {words.deciding()}") from None
             if isinstance(e, steps_mod.Listed) and all(ev in legal for ev in e.question.decisions):
                 # the decisions the words reach, by their numbers in the options (a short list's own numbers,
                 # 1 to 3, would record other decisions here)
                 listed = "; ".join(f"{legal.index(ev) + 1}: {option_text(line.ruleset, line.state, ev).rstrip('.')}"
                                    for ev in e.question.decisions)
-                raise ServiceError(f"{e.head}; possible: {listed}; give its choice number from {words.options}, or"
-                                   " the event as JSON") from None
+                raise ServiceError(f"{e.head}; possible: {listed}; {words.deciding(its=True)}") from None
             # a step the rules forbid (a bid of coins not held) is refused as the same event sent as JSON is
             said = f"refused: {e}" if isinstance(e, steps_mod.Refused) else str(e)
-            raise ServiceError(f"{said}; or give a choice number from {words.options}, or the event as JSON") from None
+            raise ServiceError(f"{said}; or {words.deciding()}") from None
 
     @staticmethod
     def _outcome_rule(line: Line, pending: Chance, text: str) -> str | None:

@@ -33,6 +33,8 @@ CLI: dict[str, str] = {
     "one_back": ", one step at a time",
     "several": ("; write each game to a file of its own (`agon --db STORE export -o FOLDER` writes every game of a"
                 " store so) and import them together (`agon import FOLDER/*.jsonl`)"),
+    "decide": "give {a} choice number from {options}, or the event as JSON",
+    "json_too": " or an event as JSON",
 }
 """Each step as the command line names it: a command between backticks, never between quotes, which would nest with
 the quotes of a --db that the command line adds to it (cli/common.py ``with_db_quoted``). What stands between the

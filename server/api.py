@@ -186,6 +186,9 @@ PAGE_WORDS = Words(
     cause="",
     one_back=", one at a time, with the undo on their page",
     several="; import each game's export on its own",
+    decide="choose {a} decision among those your page lists (a decision of many variants is built there a step at a"
+           " time), or type its steps in order, as the buttons name them",
+    json_too="",
 )
 """The same steps for a person at a seat's page (server/pages.py), whose requests say so (``FACE``): the page's own
 buttons and lists, never a route to request (nor a command to run)."""
