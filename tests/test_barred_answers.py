@@ -58,7 +58,7 @@ def test_a_conquest_card_dearer_than_the_hand_says_its_price_and_what_the_hand_c
                            " the conquest row costs 5 coin cards (value + 3, less Barracks/Palisade), a bid of 4 is"
                            " too low"), said
     assert "Bo holds 4 coin cards, so bids at most 4" in said
-    assert "(or another kind of decision: passed); possible: 2: Bo bids 2 on A02 Palisade" in said  # agon's numbers
+    assert "(or another kind of decision: pass); possible: 2: Bo bids 2 on A02 Palisade" in said  # agon's numbers
 
 
 def test_a_conquest_card_that_holds_a_bid_says_it_cannot_be_outbid(conquest_dear):
@@ -179,7 +179,7 @@ def test_a_nomination_to_a_position_taken_names_who_holds_it_and_what_the_words_
         steps.build(PERIKLES, s, "cor bru")
     with pytest.raises(entry.EntryError, match=r"^in which city to nominate: Nominations \(game help, 5th paragraph\):"
                        r" Argos has both its candidates already \(A Bruno, B Chloe\) \(or another kind of decision:"
-                       r" nomination-passed\); possible: "):
+                       r" pass\); possible: "):
         steps.build(PERIKLES, s, "arg ana")
 
 

@@ -163,9 +163,10 @@ def test_an_outbid_bid_is_moved_to_a_card_typed_by_its_name_beside_the_other_kin
         svc.act(gid, str(random.Random(100 + k).randint(1, len(line.ruleset.legal(line.state)))))
     else:
         raise AssertionError("no bid was outbid")
-    assert "another kind of decision: bid-withdrawn" in now.prompt
-    assert dict(now.names) == {"A02": "Palisade", "A13": "Pasture"}
-    with pytest.raises(entry.EntryError, match="possible: A02 Palisade, A13 Pasture, bid-withdrawn"):
+    assert "another kind of decision: take-back-bid" in now.prompt
+    assert dict(now.names) == {"A02": "Palisade", "A13": "Pasture", "bid-moved": "move-bid",
+                               "bid-withdrawn": "take-back-bid"}  # the kinds as the table says them
+    with pytest.raises(entry.EntryError, match="possible: A02 Palisade, A13 Pasture, take-back-bid"):
         steps.walk(line.ruleset, line.state, ["zzz"])
     mover = line.pending.player
     assert svc.act(gid, "pas")[0].event == BidMoved(player=mover, card="A13")
