@@ -23,7 +23,16 @@ from agon.cli import (
     summary_cmds,
     tree_cmds,
 )
-from agon.cli.common import INTERRUPTED, close_store, error_line, examples, hint, set_db, unkept_notice
+from agon.cli.common import (
+    INTERRUPTED,
+    close_store,
+    error_line,
+    examples,
+    hint,
+    set_db,
+    unkept_notice,
+    with_db_quoted,
+)
 
 
 def _flags_show_no_type() -> None:
@@ -186,10 +195,50 @@ def usage_message(e: Any, argv: Sequence[str] = (), group: Any = None) -> str:
         message += _one_value_each(ctx, argv, message)
     if type(e).__name__ == "MissingParameter" and getattr(getattr(e, "param", None), "name", None) == "ruleset":
         message += _rulesets_to_give(ctx)
+    elif type(e).__name__ == "MissingParameter" and ctx is not None:
+        message = _missing_said(ctx, getattr(getattr(e, "param", None), "name", None)) or message
     has_help = ctx.command.get_help_option(ctx) is not None if ctx is not None else group is not None
     if has_help:
         message += f"; see `{path} --help`"
     return message
+
+
+MISSING: dict[tuple[str, str], str] = {
+    ("compare", "branch_a"): ("missing argument BRANCH_A: compare needs two branches of the game:"
+                             " `agon compare {game} BRANCH_A BRANCH_B`; `agon branches {game}` lists them"),
+    ("compare", "branch_b"): "missing argument BRANCH_B: compare needs two branches of the game, and one was given:"
+                             " `agon compare {game} {a} BRANCH_B`; `agon branches {game}` lists them",
+    ("note", "n"): "missing argument N: the event to note, `agon note {game} N TEXT`, N its number as `agon log {game}`"
+                   " shows it",
+    ("act", "choice"): "missing argument CHOICE: the decision to record, `agon act {game} CHOICE`, CHOICE a number"
+                       " from `agon options {game}`",
+    ("branch", "name"): "missing argument NAME: the new branch's name, `agon branch {game} NAME`",
+    ("switch", "name"): "missing argument NAME: the branch to switch to, `agon switch {game} NAME`; `agon branches"
+                        " {game}` lists them",
+    ("import", "files"): "missing argument FILES: the files to import, as `agon export GAME -o FILE` wrote them (-"
+                         " reads standard input)",
+    ("keygen", "file"): "missing argument FILE: where to write the private key (the public key goes to FILE.pub)",
+}
+"""What a command says when an argument is missing whose name in the code ('branch_b', 'n') would tell a person
+nothing: what the command needs, as its usage writes it, and what lists the values to give. ``{game}`` is the game
+the line named (else GAME), ``{a}`` the branch given first."""
+
+
+def _missing_said(ctx: Any, param: str | None) -> str | None:
+    """A missing argument ``param`` of the command ``ctx`` reads, said as ``MISSING`` says it; a missing game id says
+    what lists the games. None where Click's own words serve."""
+    if param == "game":
+        return with_db_quoted("missing argument GAME: the game id (any unique prefix of it); `agon games` lists the"
+                              " games")
+    said = MISSING.get((ctx.command.name, param or ""))
+    if said is None:
+        return None
+    given = {k: v for k, v in ctx.params.items() if isinstance(v, str) and v and re.fullmatch(r"[\w.:-]+", v)}
+    text = said.format(game=given.get("game", "GAME"), a=given.get("branch_a", "BRANCH_A"))
+    text = with_db_quoted(text)  # a command copied from it reads the store this line named
+    for command in re.findall(r"`([^`]+)`", text):
+        hint(command)
+    return text
 
 
 def _rulesets_to_give(ctx: Any) -> str:

@@ -129,7 +129,8 @@ def test_games_and_stats_read_a_limit_alike(agon):
 
 
 @pytest.mark.parametrize(("args", "says"), [
-    (("state",), "error: missing argument 'game'; see `agon state --help`"),
+    (("state",), "error: missing argument GAME: the game id (any unique prefix of it); `agon games` lists the games;"
+                 " see `agon state --help`"),
     (("games", "--bogus"), "error: no such option: --bogus; see `agon games --help`"),
     (("gams",), "error: no such command 'gams'; did you mean 'games'?; see `agon --help`"),
     (("note", "g", "-1", "hi"), "error: no such option: -1; to give -1 as a value, not an option, put -- before it;"

@@ -1,0 +1,108 @@
+"""The words of a refusal that reaches a player: what the face they use offers (a seat's page has buttons, a step
+panel and a typed decision, never an event as JSON), the kinds of decision as the table says them (never an event's
+tag), and a missing argument of the command line named as its usage names it, with what lists its values."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from agon.core import registry, steps
+from agon.core.entry import EntryError
+from tests.played import played
+from tests.test_cli_surface import one_line
+from tests.test_conformance import created_for
+from tests.test_server_api import bearer
+from tests.test_server_api import client as _client
+
+client = _client  # the API's test client (a fixture)
+
+PAGE = {"Agon-Face": "page"}
+
+
+def _seat(client, ruleset: str, players: list[str]) -> tuple[str, str]:
+    g = client.post("/api/games", json={"ruleset": ruleset, "players": players, "seed": 3}).json()
+    who = client.get(f"/api/games/{g['game']}").json()["pending"]["player"]
+    return g["game"], g["seats"][who]["token"]
+
+
+def test_words_a_page_cannot_read_are_refused_naming_what_the_page_offers_not_json(client):
+    gid, tok = _seat(client, "peloponnes", ["Ana", "Bo"])
+    before = client.get(f"/api/games/{gid}").json()["event"]
+    for typed in ("qqq", "{", "seed"):
+        r = client.post(f"/api/games/{gid}/act", json={"choice": typed}, headers={**bearer(tok), **PAGE})
+        assert r.status_code == 400, r.text
+        said = r.json()["error"]
+        assert ("JSON" not in said or typed == "{") and "/api/" not in said, said
+        assert "event as JSON" not in said and "an event" not in said, said
+        assert said.endswith("choose a decision among those your page lists (a decision of many variants is built"
+                             " there a step at a time), or type its steps in order, as the buttons name them"), said
+    # a program calling the API may send the event as JSON, and is told so
+    said = client.post(f"/api/games/{gid}/act", json={"choice": "qqq"}, headers=bearer(tok)).json()["error"]
+    assert said.endswith(f"or give a choice number from GET /api/games/{gid}/options, or the event as JSON"), said
+    assert client.get(f"/api/games/{gid}").json()["event"] == before  # nothing recorded
+
+
+def test_the_command_line_keeps_offering_the_options_and_json(agon):
+    gid = agon("new", "peloponnes", "--player", "Ana", "--player", "Bo", "--seed", "4").stdout.split()[0]
+    said = one_line(agon("act", gid, "qqq", ok=False), 1)
+    assert said == ("error: which kind of decision: 'qqq' is none of the answers; possible: bid, pass; or give a"
+                    f" choice number from `agon options {gid}`, or the event as JSON")
+
+
+def test_the_kinds_of_decision_are_named_in_the_tables_words_and_typed_so(agon):
+    gid = agon("new", "peloponnes", "--player", "Ana", "--player", "Bo", "--seed", "4").stdout.split()[0]
+    said = one_line(agon("act", gid, "qqq", ok=False), 1)
+    assert "bid-placed" not in said and "passed" not in said
+    assert "Bo passes, drawing 3 coin cards." in agon("act", gid, "pass").stdout  # the word the refusal named
+
+
+@pytest.mark.parametrize(("name", "n"), [("pergamemnon", 2), ("peloponnes", 3), ("perikles", 4), ("adamastor", 1),
+                                         ("adamastor", 2)])
+def test_every_kind_of_decision_a_ruleset_offers_beside_another_has_a_tables_word(name, n):
+    """Wherever several kinds of decision are legal, a word that is none of them is refused naming each kind in the
+    table's words, never by its event's tag, and each such word, typed, is that kind."""
+    rs = registry.get(name)
+    pick = random.Random(1)
+    seen = 0
+    for st in played(rs, created_for(name, n, {}, 1), choose=lambda legal: pick.choice(list(legal))):
+        tags = list(dict.fromkeys(steps.tag_of(e) for e in st.legal or ()))
+        if len(tags) < 2:
+            continue
+        seen += 1
+        assert all(t in steps.KIND_WORDS for t in tags), tags
+        with pytest.raises(EntryError) as said:
+            steps.build(rs, st.before, "qqq")
+        asked = steps.ask(rs, st.before)
+        # the kinds asked for, or those offered beside the usual kind's first step (which its answers stand for)
+        named = tags if asked.field == steps.TYPE else [t for t in tags if asked.field_of(steps.tag_label(t))
+                                                          == steps.TYPE and steps.tag_label(t) in asked.values]
+        for t in named:
+            assert steps.kind_word(t) in str(said.value), (t, str(said.value))
+            if steps.kind_word(t) not in steps.tag_label(t):
+                assert steps.tag_label(t) not in str(said.value), (t, str(said.value))
+            chosen, _ = steps.walk(rs, st.before, [steps.kind_word(t)])
+            assert (steps.TYPE, steps.tag_label(t)) in chosen or steps.tag_of(_) == t, (t, chosen)
+    assert seen
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (("compare", "g1", "main"), "error: missing argument BRANCH_B: compare needs two branches of the game, and one"
+                                " was given: `agon compare g1 main BRANCH_B`; `agon branches g1` lists them; see"
+                                " `agon compare --help`"),
+    (("compare", "g1"), "error: missing argument BRANCH_A: compare needs two branches of the game: `agon compare g1"
+                        " BRANCH_A BRANCH_B`; `agon branches g1` lists them; see `agon compare --help`"),
+    (("note", "g1"), "error: missing argument N: the event to note, `agon note g1 N TEXT`, N its number as `agon log"
+                     " g1` shows it; see `agon note --help`"),
+    (("switch", "g1"), "error: missing argument NAME: the branch to switch to, `agon switch g1 NAME`; `agon branches"
+                       " g1` lists them; see `agon switch --help`"),
+    (("act", "g1"), "error: missing argument CHOICE: the decision to record, `agon act g1 CHOICE`, CHOICE a number"
+                    " from `agon options g1`; see `agon act --help`"),
+    (("options",), "error: missing argument GAME: the game id (any unique prefix of it); `agon games` lists the"
+                   " games; see `agon options --help`"),
+])
+def test_a_missing_argument_is_named_as_the_usage_names_it_with_what_lists_its_values(agon, args, says):
+    said = one_line(agon(*args, ok=False), 2)
+    assert said == says
+    assert "branch_b" not in said and "'n'" not in said
