@@ -639,7 +639,7 @@ def pick(question: Question, token: str) -> str:
         return read
     if question.accepts and not entry.matches(t, values, question.named) \
             and entry.matches(t, question.accepts, question.named):
-        return entry.resolve(t, question.accepts, names=question.named)
+        return _resolved(question, t, question.accepts)
     if not entry.matches(t, values, question.named):  # said as the step asks, not by the event's field name
         meant = _aliased(question, t, {*values, *question.accepts}) if question.aliases else []
         if len(meant) == 1:  # another word for one value ('gb2', the copy typed at the draw, for its kind)
@@ -656,7 +656,18 @@ def pick(question: Question, token: str) -> str:
         raise entry.EntryError(f"{question.prompt}: {entry.quoted(t)} is one item of several answers"
                                f" ({', '.join(found[:8])}{', ...' if len(found) > 8 else ''}): type every item of"
                                f" the one meant, apart ({' '.join(found[0].split('+'))})")
-    return entry.resolve(t, values, names=question.named)
+    return _resolved(question, t, values)
+
+
+def _resolved(question: Question, token: str, items: Sequence[str]) -> str:
+    """The item of ``items`` that ``token`` names (``entry.resolve``); one it may not name alone (a start two
+    candidates' names share) is refused after the step's question, as every refusal of a step is."""
+    try:
+        return entry.resolve(token, items, names=question.named)
+    except entry.EntryError as e:
+        if str(e).startswith(question.prompt):
+            raise
+        raise entry.EntryError(f"{question.prompt}: {e}") from None
 
 
 def _names(question: Question, word: str) -> bool:
@@ -764,6 +775,8 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
                     raise _refused(now, head)
                 if (at_passed := _barred_passed(ruleset, state, passed, w)) is not None:
                     raise _refused(*at_passed)
+                if (apart := _one_item_passed(passed, w)) is not None:
+                    raise apart
             value = pick(now, w)
         chosen = chosen + (answer(now, value),)
         now = ask(ruleset, state, chosen)
@@ -777,6 +790,27 @@ def _barred_passed(ruleset: Ruleset, state: State, passed: Sequence[tuple[Chosen
     for chosen, q in passed:
         if (head := _barred_at(ruleset, state, chosen, q, word)) is not None:
             return q, head
+    return None
+
+
+def _one_item_passed(passed: Sequence[tuple[Chosen, Question]], word: str) -> entry.EntryError | None:
+    """Where ``word`` names no answer of the step asked but one item of the answer a step with one answer filled in
+    by itself (never shown) holds: a Peloponnes catastrophe's two cards hit, ``t_l1 wood grain`` typed with one of
+    them. The refusal at that step, saying how many items its answer holds and which, not that the word is none of
+    the answers of the step after it."""
+    for _, q in passed:
+        items = [v.split("+") for v in q.values]
+        if not any(len(i) > 1 for i in items):
+            continue
+        every = list(dict.fromkeys(x for i in items for x in i))
+        if len(entry.matches(word, every)) != 1:
+            continue
+        n = max(len(i) for i in items)
+        named = q.named
+        shown = ", ".join(f"{named[v]}: {' '.join(i)}" if named.get(v) else " ".join(i)
+                          for v, i in zip(q.values[:4], items, strict=False)) + (", ..." if len(items) > 4 else "")
+        return entry.EntryError(f"{q.prompt}: {entry.quoted(word)} is one of {n} taken together here ({shown});"
+                                 f" type all {n} apart, each once, before what follows")
     return None
 
 

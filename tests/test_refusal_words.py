@@ -106,3 +106,30 @@ def test_a_missing_argument_is_named_as_the_usage_names_it_with_what_lists_its_v
     said = one_line(agon(*args, ok=False), 2)
     assert said == says
     assert "branch_b" not in said and "'n'" not in said
+
+
+def test_an_ambiguous_candidate_is_refused_after_the_steps_question(agon, tmp_path):
+    """'an' where Ana and Anatole are the candidates was refused without the question it answered."""
+    from agon.core.service import Service
+    from agon.events.store import Store
+    from tests.test_play_pty_candidate_names import table_game
+
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")  # the store the agon fixture's command line reads
+    gid = table_game(Service(store), ("Ana", "Anatole", "Chloe", "Dario"))
+    store.close()
+    said = one_line(agon("act", gid, "meg-ass cor an", ok=False), 1)
+    assert said.startswith("error: which candidate to assassinate in Corinth: A (Ana) or B (Anatole): 'an' is"
+                           " ambiguous: it may be A Ana, B Anatole; type more of it"), said
+
+
+def test_a_catastrophe_that_hits_two_cards_typed_with_one_says_two_are_hit_and_which():
+    from tests.peloponnes.helpers import at, bare, coins, dealt, rs, slots
+
+    s = bare(dealt(), "Alice", "plain", lands=slots("T_L1", "T_L2", "T_L3", "T_L4", "T_VILLAGE"),
+             hand=coins(wood=2, grain=1))
+    s = at(s, "catastrophe", (("face:tempest", "Alice"),))
+    with pytest.raises(EntryError) as said:
+        steps.build(rs, s, "t_l1 wood grain")
+    assert str(said.value) == ("which cards the catastrophe hits: 't_l1' is one of 2 taken together here (Land 2 +"
+                               " Land 1: T_L2 T_L1); type all 2 apart, each once, before what follows")
+    assert steps.build(rs, s, "t_l1 t_l2 wood grain").cards == ("T_L1", "T_L2")  # as the refusal says
