@@ -305,8 +305,8 @@ def _kind_doubt(ruleset: Ruleset, state: State, word: str) -> str | None:
                                              for words in (now.values, now.accepts)):
             try:
                 pick(now, word)
-            except entry.EntryError as e:
-                found.append(str(e))
+            except entry.EntryError as e:  # said where the kinds are asked: not after a step no one was asked
+                found.append(str(e).removeprefix(f"{now.prompt}: "))
     return found[0] if len(found) == 1 else None
 
 
