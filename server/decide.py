@@ -47,13 +47,19 @@ def next_step(call: Call) -> Any:
         chosen, now = steps.walk(rs, state, words)
     except entry.EntryError as e:
         raise HttpError(400, f"{e}; read the steps again from the start") from None
+    # a kind of decision is shown and sent back as the table says it ('pass'), which the steps read as its label
+    said = {steps.tag_label(t): steps.kind_word(t) for t in (steps.tag_of(e) for e in rs.legal(state))}
     out: dict[str, Any] = {**game_head(call.svc, line), **you(seat),
-                           "chosen": [{"field": f, "value": v} for f, v in chosen],
+                           "chosen": [{"field": f, "value": said.get(v, v) if f == steps.TYPE else v}
+                                      for f, v in chosen],
                            "choice": steps.typed(rs, state, chosen, now)}
     if isinstance(now, steps.Question):
+        kinds = {v for v in now.values if now.field_of(v) == steps.TYPE}
         out["complete"] = False
         out["question"] = {"field": now.field, "prompt": now.prompt, "may_end": steps.DONE in now.values,
-                           "choices": [{"value": c.value, "label": c.label} for c in now.choices]}
+                           "choices": [{"value": said.get(c.value, c.value), "label": "" if c.label == said.get(
+                               c.value) else c.label} if c.value in kinds else {"value": c.value, "label": c.label}
+                                       for c in now.choices]}
     else:
         out["complete"] = True
         out["decision"] = {"text": option_text(rs, state, now), "event": line.codec.to_obj(now)}

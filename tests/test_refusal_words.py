@@ -133,3 +133,13 @@ def test_a_catastrophe_that_hits_two_cards_typed_with_one_says_two_are_hit_and_w
     assert str(said.value) == ("which cards the catastrophe hits: 't_l1' is one of 2 taken together here (Land 2 +"
                                " Land 1: T_L2 T_L1); type all 2 apart, each once, before what follows")
     assert steps.build(rs, s, "t_l1 t_l2 wood grain").cards == ("T_L1", "T_L2")  # as the refusal says
+
+
+def test_the_step_panel_shows_and_takes_the_kinds_in_the_tables_words(client):
+    gid, tok = _seat(client, "peloponnes", ["Ana", "Bo"])
+    page = {**bearer(tok), **PAGE}
+    asked = client.get(f"/api/games/{gid}/steps", headers=page).json()["question"]
+    assert [c["value"] for c in asked["choices"]] == ["pass", "bid"], asked
+    done = client.get(f"/api/games/{gid}/steps", params={"chosen": "pass"}, headers=page).json()
+    assert done["complete"] and done["chosen"] == [{"field": "type", "value": "pass"}], done
+    assert client.post(f"/api/games/{gid}/act", json={"choice": done["choice"]}, headers=page).status_code == 200
