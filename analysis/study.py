@@ -340,17 +340,23 @@ _PAGE = """<!DOCTYPE html>
 <link rel="icon" href="data:,">
 <title>@TITLE@</title>
 <style>
-  body { font-family: system-ui, sans-serif; margin: 0; color: #222; }
-  header { padding: .6rem 1.2rem; border-bottom: 1px solid #ddd; }
+  /* the header and the two columns fill the window, the columns the height the header leaves, whatever it holds
+     (a title or status on two lines, the address's notice, the live page's error): the page itself never scrolls,
+     so the header stays put and the move shown, scrolled into the move list's view, is in the window's */
+  body { font-family: system-ui, sans-serif; margin: 0; color: #222; display: flex; flex-direction: column;
+         height: 100vh; }
+  header { padding: .6rem 1.2rem; border-bottom: 1px solid #ddd; flex: none; }
   h1 { font-size: 1.2rem; margin: 0; }
   #where { color: #555; margin: .2rem 0 0; }
   #notice { margin: .3rem 0 0; padding: .2rem .5rem; border-left: 4px solid #8a6d00; background: #fff8e0; }
-  main { display: grid; grid-template-columns: minmax(18rem, 26rem) 1fr; gap: 0; height: calc(100vh - 4.2rem); }
+  main { display: grid; grid-template-columns: minmax(18rem, 26rem) 1fr; gap: 0; flex: 1 1 0; min-height: 0; }
   #side { border-right: 1px solid #ddd; overflow: auto; padding: .4rem .8rem; }
-  #board { overflow: auto; padding: .4rem 1rem; }
+  /* positioned, so that the words kept for a screen reader (.sr-only) lie inside it, not below the window */
+  #board { overflow: auto; padding: .4rem 1rem; position: relative; }
   /* a narrow screen (a phone): the move list above the board, each the page's width, so the plots keep room */
   @media (max-width: 40rem) {
-    main { grid-template-columns: 1fr; height: auto; }
+    body { height: auto; }
+    main { grid-template-columns: 1fr; flex: none; }
     #side { border-right: 0; border-bottom: 1px solid #ddd; max-height: 40vh; }
   }
   h2 { font-size: 1rem; margin: .6rem 0 .3rem; }
@@ -1002,7 +1008,7 @@ _SCRIPT = (r"""
       const a = e.querySelector("a"); a.tabIndex = -1; a.removeAttribute("aria-current"); });
     const cur = document.querySelector('#moves .move[data-step="' + step + '"]');
     if (cur) {
-      cur.classList.add("current"); cur.scrollIntoView({block: "nearest"});
+      cur.classList.add("current");
       const a = cur.querySelector("a");  // the Tab key reaches the move shown; the arrows go on from there
       a.tabIndex = 0; a.setAttribute("aria-current", "step");
       if (inMoves) a.focus({preventScroll: true});
@@ -1021,6 +1027,9 @@ _SCRIPT = (r"""
       persp === "(every player)" ? ", as every player sees it" : ", as " + persp + " sees it");
     document.getElementById("state").replaceChildren(layout(stateOf(persp, line.path[step]), persp));
     document.getElementById("chances-now").textContent = chancesNow(nd.n);
+    // the move shown scrolled into the move list's view last, once the header holds its words (the status filled in
+    // on opening, on two lines in a narrow window, moved the list down after it was scrolled: the move lay below it)
+    if (cur) cur.scrollIntoView({block: "nearest"});
     mark();
     const frag = address(line.name, nd.n);
     if (location.hash !== frag && history.replaceState) history.replaceState(null, "", frag);
@@ -1075,6 +1084,16 @@ _SCRIPT = (r"""
     enter(where.name, why || i < 0 ? 0 : i);
   }
   window.addEventListener("hashchange", go);
+  // a header that grows or shrinks after the move was scrolled into view (the live page adds a line for trouble
+  // with its stream, a status wraps anew) moves the list under it: the move shown is kept in the list's view,
+  // scrolling the list alone (a reader further down a phone's page stays where they are)
+  if (window.ResizeObserver) new ResizeObserver(() => {
+    const cur = document.querySelector("#moves .move.current"), side = document.getElementById("side");
+    if (!cur) return;
+    const s = side.getBoundingClientRect(), r = cur.getBoundingClientRect();
+    if (r.bottom > s.bottom) side.scrollTop += Math.min(r.bottom - s.bottom, r.top - s.top);
+    else if (r.top < s.top) side.scrollTop -= s.top - r.top;
+  }).observe(document.querySelector("header"));
   line = lines[fromAddress().name];  // the line the address names is the first drawn, not the current one first
   drawTree(); drawMoves(); drawChances();
   go();
