@@ -16,6 +16,7 @@ from agon.analysis.timeline import (
     outcome_of,
     play_start,
     round_boundaries,
+    round_of,
     series,
     short_outcome,
     turning_points,
@@ -58,7 +59,9 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
     setup is over (``play_start``), from the values the setup gave.
 
     Rounds are named by the ruleset's word for them (``core.summary.round_word``): the hover text and the labels
-    above the plot read "turn 2" for Perikles and Pergamemnon, "round 2" for any ruleset without a word of its own."""
+    above the plot read "turn 2" for Perikles and Pergamemnon, "round 2" for any ruleset without a word of its own. An
+    event's hover names the round it belongs to (``timeline.round_of``: "setup" for the setup's last event, where
+    the line starts), the labels the rounds the points' states are in."""
     import plotly.graph_objects as go
 
     from agon.core.summary import round_word
@@ -98,7 +101,7 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
                 x=xs, y=ys, mode="lines+markers", name=f"{p}{suffix}", legendgroup=p,
                 line=marks[p].line(2.5 if k == 0 else 1.5, shape="hv"), marker=marks[p].marker(9, hollow=k > 0),
                 **sparse_markers(marked_points(ys, phase=seat / len(marks))), cliponaxis=False,
-                hovertext=[f"#{r['n']} ({word} {r['round']}): {r['text']}<br>{p}: {_num(y)}" for r, y in zip(rows, ys)],
+                hovertext=[f"#{r['n']} ({round_of(r, word)}): {r['text']}<br>{p}: {_num(y)}" for r, y in zip(rows, ys)],
                 hoverinfo="text",
                 meta={"player": p, "branch": line.branch.name},
             ))

@@ -7,6 +7,8 @@ ruleset's own current score: Peloponnes' lower of population and power, Pergamem
 
 ``round`` is ``ruleset.round`` after the event, under that key for every ruleset; what it counts is named by
 ``core.summary.round_word`` ("turn" for Perikles and Pergamemnon), which every figure and page showing it uses.
+``in_round`` is the round the event belongs to (``ruleset.round`` before it; 0 is the setup): the income that ends
+round 1 is round 1's, though round 2 follows it, and the last card dealt in the setup is the setup's (``round_of``).
 """
 
 from __future__ import annotations
@@ -34,12 +36,20 @@ def score_timeline(ruleset: Ruleset, steps: Iterable[Step]) -> list[dict[str, An
         rows.append({
             "n": st.index,
             "round": ruleset.round(st.after),
+            "in_round": ruleset.round(state),
             "actor": st.actor,
             "type": event_type(st.event),
             "text": ruleset.narrate(state, st.event),
             "scores": {p: float(v) for p, v in ruleset.scores(st.after).items()},
         })
     return rows
+
+
+def round_of(row: dict[str, Any], word: str) -> str:
+    """The round an event belongs to, in words: "setup" for a ruleset's setup round (0), else "round 2" ("turn
+    2")."""
+    n = row.get("in_round", row["round"])
+    return "setup" if n == 0 else f"{word} {n}"
 
 
 def line_timeline(line: Any) -> list[dict[str, Any]]:

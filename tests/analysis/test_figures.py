@@ -24,7 +24,8 @@ def test_score_figure_draws_one_line_per_player_with_the_scores_after_each_event
     assert list(bruno.y) == [0.0] * 9 + [5.0] * 5 + [11.0]
     assert ana.line.color == PALETTE[0] and bruno.line.color == PALETTE[1]
     assert ana.line.dash == "solid" and ana.line.shape == "hv"
-    assert bruno.hovertext[14] == "#14 (round 3): Bruno holds, banking 6.<br>Bruno: 11"
+    # the hold that ends round 2 is round 2's, though round 3 follows it (the hover names the round the event is in)
+    assert bruno.hovertext[14] == "#14 (round 2): Bruno holds, banking 6.<br>Bruno: 11"
     assert "Pig (test game): scores over the game" in fig.layout.title.text
     assert "branch main: Bruno won with 11 points" in fig.layout.title.text
     assert fig.layout.xaxis.title.text == "event number" and fig.layout.yaxis.title.text == "score"

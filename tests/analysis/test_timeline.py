@@ -18,8 +18,9 @@ from agon.analysis.timeline import (
 def test_timeline_has_one_row_per_event_with_its_sentence_and_the_scores_after_it(known):
     rows = line_timeline(known.svc.load(known.game))
     assert [r["n"] for r in rows] == list(range(15))
-    assert rows[6] == {"n": 6, "round": 1, "actor": "Ana", "type": "toy.held", "text": "Ana holds, banking 9.",
-                       "scores": {"Ana": 9.0, "Bruno": 0.0}}
+    assert rows[6] == {"n": 6, "round": 1, "in_round": 1, "actor": "Ana", "type": "toy.held",
+                       "text": "Ana holds, banking 9.", "scores": {"Ana": 9.0, "Bruno": 0.0}}
+    assert (rows[9]["round"], rows[9]["in_round"]) == (2, 1)  # Bruno's hold ends round 1, after which round 2 is on
     assert rows[11]["text"] == "Ana rolls a 1 and loses the turn's points."
     assert rows[11]["actor"] == "chance"
     assert rows[-1]["scores"] == {"Ana": 9.0, "Bruno": 11.0}
