@@ -2,7 +2,8 @@
 
 A module here may define
 - ``FIGURES``: plot kind (``battles``, ``auction``...) -> ``fn(line) -> plotly Figure`` (plotly imported inside);
-- ``ROWS``: the same plot kinds -> ``fn(line)`` -> the plain rows the figure draws (for ``--json``);
+- ``ROWS``: the same plot kinds -> ``fn(line)`` -> the plain rows the figure draws (for ``--json``, through
+  ``rows_for``, which names each event number ``n``);
 - ``SCORE``: what the ruleset's score is, in a few words (for axis titles);
 - ``SIDE`` and ``sides(line) -> {player: side}``: what each player played as (a nation, a civilization), for
   stats;
@@ -43,8 +44,21 @@ def figures_for(ruleset: str) -> dict[str, Callable[[Any], Any]]:
 
 
 def rows_for(ruleset: str) -> dict[str, Callable[[Any], Any]]:
+    """The rows each plot kind draws, as ``--json`` gives them: each event's number under ``n``, as ``agon log``
+    numbers it and as ``plot scores``, ``analyse`` and ``compare`` give it (``numbered``)."""
     mod = module_for(ruleset)
-    return dict(getattr(mod, "ROWS", {})) if mod else {}
+    rows = dict(getattr(mod, "ROWS", {})) if mod else {}
+    return {kind: (lambda line, fn=fn: numbered(fn(line))) for kind, fn in rows.items()}
+
+
+def numbered(rows: Any) -> Any:
+    """``rows`` with each event number the projections call ``index`` under ``n``, the key every other --json of
+    agon's gives it under (``plot voyage --json`` read ``index`` where ``plot scores --json`` read ``n``)."""
+    if isinstance(rows, list):
+        return [numbered(r) for r in rows]
+    if isinstance(rows, dict):
+        return {("n" if k == "index" else k): numbered(v) for k, v in rows.items()}
+    return rows
 
 
 def sides_of(ruleset: str, line: Any) -> tuple[str, dict[str, str]] | None:
