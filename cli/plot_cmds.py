@@ -164,8 +164,14 @@ def scores(
     do ("turn" for Perikles and Pergamemnon, "round" otherwise), as the figure and agon stats do."""
     json_or_file(as_json, out, png)
     svc = service()
-    names = list(dict.fromkeys(branch or [None]))
-    lines = [svc.load(game, b) for b in names]
+    lines = [svc.load(game, b) for b in branch or [None]]
+    # the branches as found, as agon compare reads them (a name is found in either Unicode form): one given twice
+    # was drawn once without a word, while compare refuses the same line twice
+    found = [ln.branch.name for ln in lines]
+    twice = next((n for i, n in enumerate(found) if n in found[:i]), None)
+    if twice is not None:
+        raise UsageFail(f"give each branch to draw once, not {twice} twice"
+                        f" ({cited('branches ' + shlex.quote(game))} lists them)")
     from agon.analysis.timeline import final_leader, line_timeline, outcome_of, round_boundaries, turning_points
 
     timelines = [line_timeline(ln) for ln in lines]
