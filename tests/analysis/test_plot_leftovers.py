@@ -1,0 +1,85 @@
+"""What `agon plot` tells: the round an event's hover names, the event numbers in every plot's --json under one key,
+and a branch given twice to `plot scores` refused as `agon compare` refuses it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from agon.analysis.figures import scores_figure
+from agon.core.transfer import import_data
+
+REPLAYS = Path(__file__).resolve().parents[2] / "replays"
+
+
+def _hovers(fig) -> dict[int, str]:
+    """Each event's hover on the score timeline's first line, by event number."""
+    trace = fig.data[0]
+    return dict(zip(trace.x, trace.hovertext))
+
+
+def test_a_score_hover_names_the_round_the_event_belongs_to_and_the_setup_as_setup(sqlite_svc):
+    """Peloponnes' timeline starts at the setup's last deal (#4), whose hover read '(round 1)'; the income that ends
+    round 1 (#13, 'round 2 begins') read '(round 2)'. The move list of the study page heads both as they belong."""
+    gid = import_data(sqlite_svc, (REPLAYS / "peloponnes-3p.jsonl").read_bytes()).game_id
+    hovers = _hovers(scores_figure([sqlite_svc.load(gid)]))
+    assert hovers[4].startswith("#4 (setup): Bruno draws 5 coin cards (setup).")
+    assert hovers[5].startswith("#5 (round 1): Round 1:")
+    assert hovers[13].startswith("#13 (round 1): Ana draws 5 coin cards (income); round 2 begins.")
+    assert hovers[14].startswith("#14 (round 2): Round 2:")
+
+
+def test_an_adamastor_hover_names_the_setup_and_the_sunset_that_ends_a_round(sqlite_svc):
+    gid = import_data(sqlite_svc, (REPLAYS / "adamastor-solo-regular.jsonl").read_bytes()).game_id
+    hovers = _hovers(scores_figure([sqlite_svc.load(gid)]))
+    first = min(hovers)
+    assert hovers[first].startswith(f"#{first} (setup): ")
+    assert hovers[16].startswith("#16 (round 1): Ana ends the sail at 4b;") and "sunset" in hovers[16]
+
+
+def test_a_perikles_hover_counts_turns(sqlite_svc):
+    gid = import_data(sqlite_svc, (REPLAYS / "perikles-4p.jsonl").read_bytes()).game_id
+    hovers = _hovers(scores_figure([sqlite_svc.load(gid)]))
+    assert hovers[100].startswith("#100 (turn 1): Hoplite battle at Solygeia")
+
+
+def _numbers(rows) -> set[str]:
+    """The keys that number events anywhere in ``rows`` ('n' or 'index')."""
+    found: set[str] = set()
+    if isinstance(rows, list):
+        for r in rows:
+            found |= _numbers(r)
+    elif isinstance(rows, dict):
+        found |= {k for k in rows if k in ("n", "index")}
+        for v in rows.values():
+            found |= _numbers(v)
+    return found
+
+
+def test_every_plot_gives_its_event_numbers_as_n_in_json(agon):
+    """`plot voyage --json` numbered its rows 'index' where `plot scores --json` gives 'n' (as `agon log`, `analyse`
+    and `compare` do): every plot's rows now say 'n', and the number is the event's."""
+    for replay, kind in (("adamastor-solo-regular", "voyage"), ("peloponnes-3p", "auction"),
+                         ("pergamemnon-3p", "battles"), ("perikles-4p", "battles")):
+        gid = agon("import", str(REPLAYS / f"{replay}.jsonl")).stdout.split()[0]
+        rows = json.loads(agon("plot", kind, gid, "--json").stdout)
+        assert _numbers(rows) == {"n"}, (kind, replay)
+        scores = json.loads(agon("plot", "scores", gid, "--json").stdout)[0]
+        assert _numbers(scores["timeline"]) == {"n"}
+        if kind == "voyage":
+            log = {e["n"]: e for e in json.loads(agon("log", gid, "--json").stdout)}
+            assert all(log[r["n"]]["type"] == r["event"] for r in rows)
+
+
+def test_plot_scores_refuses_a_branch_given_twice_as_compare_does(agon):
+    """`plot scores -b main -b main` drew main once without a word, while `compare G main main` refuses it."""
+    gid = agon("import", str(REPLAYS / "peloponnes-3p.jsonl")).stdout.split()[0]
+    said = agon("plot", "scores", gid, "-b", "main", "-b", "main", ok=False)
+    assert said.exit_code == 2
+    assert said.stderr.strip().splitlines() == [
+        f"error: give each branch to draw once, not main twice (`agon branches {gid}` lists them)"]
+    assert not Path("plots").exists()
+    compared = agon("compare", gid, "main", "main", ok=False)
+    assert compared.exit_code == said.exit_code
+    as_json = agon("plot", "scores", gid, "-b", "main", "-b", "main", "--json", ok=False)
+    assert as_json.exit_code == 2 and json.loads(as_json.stderr)["error"].startswith("give each branch to draw once")
