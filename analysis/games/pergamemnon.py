@@ -27,7 +27,18 @@ def sides(line: Any) -> dict[str, str]:
 
 
 def battle_rows(line: Any) -> list[dict[str, Any]]:
-    return line.ruleset.projections["battles"](line.steps())
+    """The ruleset's battle rows, each strike numbered by the event that resolved it, as the log tells it: the
+    projection numbers every strike of a battle by the event that ended the battle (the Sphinx's strike, told at #95
+    'repelled with the reinforcement', was hovered and given as #97, the Spearman's that ended it)."""
+    steps = list(line.steps())
+    told: dict[tuple[int, int], int] = {}  # (battle, strike) -> the first event after which it has a result
+    for st in steps:
+        b = getattr(st.after, "battle", None)
+        for k, strike in enumerate(b.strikes if b is not None else (), start=1):
+            if strike.result:
+                told.setdefault((b.number, k), st.index)
+    return [{**r, "index": told.get((r["battle"], r["strike"]), r["index"])}
+            for r in line.ruleset.projections["battles"](steps)]
 
 
 def battle_result(row: dict[str, Any]) -> str:

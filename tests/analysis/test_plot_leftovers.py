@@ -83,3 +83,21 @@ def test_plot_scores_refuses_a_branch_given_twice_as_compare_does(agon):
     assert compared.exit_code == said.exit_code
     as_json = agon("plot", "scores", gid, "-b", "main", "-b", "main", "--json", ok=False)
     assert as_json.exit_code == 2 and json.loads(as_json.stderr)["error"].startswith("give each branch to draw once")
+
+
+def test_each_pergamemnon_strike_is_numbered_by_the_event_that_tells_it(agon):
+    """Every strike of a battle was numbered by the event that ended the battle: in `agon demo pergamemnon --seed 3`
+    the Sphinx's bow 5, repelled at #95 by the Chariot's reinforcement, was hovered and given as #97. Each strike's
+    number is now the event whose sentence in `agon log` tells it resolved, in the shipped replay and a fresh demo."""
+    made = agon("import", str(REPLAYS / "pergamemnon-3p.jsonl")).stdout.split()[0]
+    demo = json.loads(agon("demo", "pergamemnon", "--seed", "3", "--json").stdout)["id"]
+    for gid in (made, demo):
+        log = {e["n"]: e["text"] for e in json.loads(agon("log", gid, "--json").stdout)}
+        rows = json.loads(agon("plot", "battles", gid, "--json").stdout)
+        assert len(rows) >= 20
+        for r in rows:
+            told = f"{r['striker']}'s {r['card']} strikes with {r['weapon']} {r['value']}"
+            assert told in log[r["n"]], (gid, r, log[r["n"]])
+        if gid == demo:
+            sphinx = next(r for r in rows if r["card"] == "Sphinx")
+            assert (sphinx["n"], sphinx["weapon"], sphinx["value"]) == (95, "bow", 5)
