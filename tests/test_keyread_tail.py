@@ -7,23 +7,20 @@ from __future__ import annotations
 from agon.cli.keyread import AFTER, Typing
 from agon.cli.play_cmds import begins_items, guarded, settle_items
 from agon.core.engine import Chance
+from agon.core.steps import TypedOn
+from tests.test_keyread import feed
 
-TILES = ("any", "argos-2", "athens-2", "athens-candidate", "corinth-2", "sparta-2")
+TILES = ("any", "argos-2", "athens-2", "athens-candidate", "corinth-2", "lemnos-2", "sparta-2")
 TAIL = {"b": None, "bruno": None, "a": "Athens has no candidate A", "ana": "Ana is no candidate in Athens"}
+ALEX = TypedOn("which candidate to assassinate in Corinth: ...: Alex is no candidate in Corinth (A Chloe, B Bruno)")
 
 
-def refill() -> Typing:
+def refill(tail: dict = TAIL, glued: str | None = None, rest: str | None = None) -> Typing:
+    """The display's refill prompt after an entry that ended by itself with ``tail``; ``glued``: the word that ended
+    it, to which keys may be typed on with no space (``rest``: what is left of it to swallow)."""
     draw = Chance("draw", "display", lambda o: None, count=1, items=TILES)  # type: ignore[arg-type]
-    return Typing(guarded(lambda text: settle_items(draw, text)), begins=begins_items(draw), tail=dict(TAIL),
-                  enter_after_end=True)
-
-
-def feed(t: Typing, keys: str):
-    for ch in keys:
-        _, done = t.key(ch)
-        if done is not None:
-            return done
-    return None
+    return Typing(guarded(lambda text: settle_items(draw, text)), begins=begins_items(draw), tail=dict(tail),
+                  enter_after_end=True, glued=glued, rest=rest)
 
 
 def test_the_candidates_name_typed_on_is_swallowed_and_the_prompt_then_reads_its_own_answer():
@@ -45,3 +42,34 @@ def test_a_key_that_leaves_the_words_begins_the_line_with_the_keys_held():
     assert feed(t, "an") is None and t.text == ""  # held: it may still be 'ana'
     assert feed(t, "y") == ("any ", True)  # 'any' at the draw
     assert feed(refill(), "ath") is None  # 'at' left the words: athens-2 or athens-candidate, not yet one
+
+# Keys typed on, with no space, to the word that ended the entry before (``glued``): where the words of the entry's
+# tail that the rules bar only so (core.steps ``TypedOn``) may follow, they are held and refused in one line
+# (``AFTER``), never read as this prompt's answer; a key that leaves them begins the line with the keys typed here.
+
+
+def test_a_barred_name_typed_on_to_the_letter_is_refused_not_read_here():
+    assert feed(refill({"alex": ALEX}, glued="a", rest=""), "lex\r") == (AFTER + "alex", False)
+    # cut short: refused as the word it begins
+    assert feed(refill({"alex": ALEX}, glued="a", rest=""), "le ") == (AFTER + "alex", False)
+
+
+def test_keys_typed_on_that_leave_the_barred_names_begin_the_line():
+    t = refill({"alex": ALEX}, glued="a", rest="")
+    assert feed(t, "lq") is None and t.text == "lq"  # shown at this prompt, not taken for Alex
+    t = refill({"alex": ALEX}, glued="a", rest="")
+    assert feed(t, "n") is None and t.text == "n"
+
+
+def test_after_a_space_the_barred_name_is_this_prompts_word_as_ever():
+    t = refill({"alex": ALEX}, glued="a", rest="")
+    assert feed(t, " le") == ("lemnos-2 ", True)  # the space ended the taken word: 'le' is read here
+    t = refill({"alex": ALEX}, rest="")
+    assert feed(t, "le") == ("lemnos-2 ", True)  # no word typed on to: nothing held
+
+
+def test_a_prefix_of_a_refused_tail_word_is_refused_by_that_word():
+    """``an`` of ``ana`` (a word typed after the entry, apart) was refused as 'an', whose why the caller could not
+    find: the refusal read "is not read: ; that entry stands"."""
+    t = refill({"b": None, "ana": "Ana is no candidate in Athens"})
+    assert feed(t, "an\r") == (AFTER + "ana", False)
