@@ -8,6 +8,7 @@ import os
 import re
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import pexpect
@@ -56,6 +57,13 @@ def spawn_play(tmp_path, game: str) -> pexpect.spawn:
                           dimensions=(60, 250), preexec_fn=sigint_default)
     child.expect(PROMPT)
     return child
+
+
+def type_keys(child: pexpect.spawn, keys: str) -> None:
+    """``keys`` sent to ``agon play`` one by one, as a person types them."""
+    for k in keys:
+        child.send(k)
+        time.sleep(0.05)
 
 
 def run_until(svc, game, stop) -> None:

@@ -4,13 +4,12 @@ or by position (``b``), each taken as soon as typed (no Enter), the name's furth
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
 
 from agon.core.service import NewGame
-from tests.test_play_pty import PROMPT, spawn_play
+from tests.test_play_pty import PROMPT, spawn_play, type_keys
 
 PERIKLES_4P = Path(__file__).resolve().parent / ".." / "replays" / "perikles-4p.jsonl"
 
@@ -28,18 +27,12 @@ def assassin(sqlite_svc, tmp_path):
     return svc, game
 
 
-def _typed(child, keys: str) -> None:
-    for k in keys:  # key by key, as a person types
-        child.send(k)
-        time.sleep(0.05)
-
-
 @pytest.mark.parametrize(("keys", "who"), [("bru", "Bruno, candidate B"), ("b", "Bruno, candidate B"),
                                            ("a", "Ana, candidate A")])
 def test_the_assassins_candidate_typed_by_name_or_position_is_recorded_without_enter(assassin, tmp_path, keys, who):
     svc, game = assassin
     child = spawn_play(tmp_path, game)
-    _typed(child, f"meg-ass cor {keys}")
+    type_keys(child, f"meg-ass cor {keys}")
     child.expect(f"assassinating {who} in Corinth")
     child.expect("influence tile refilling the display")
     child.expect(PROMPT)

@@ -7,13 +7,12 @@ candidate's name may still follow it."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
 
 from agon.core.service import NewGame
-from tests.test_play_pty import PROMPT, spawn_play
+from tests.test_play_pty import PROMPT, spawn_play, type_keys
 
 PERIKLES_4P = Path(__file__).resolve().parent / ".." / "replays" / "perikles-4p.jsonl"
 RECORDED = ("Ana", "Bruno", "Chloe", "Dario")
@@ -32,12 +31,6 @@ def table_game(svc, names: tuple[str, ...]) -> str:
     return game
 
 
-def _typed(child, keys: str) -> None:
-    for k in keys:  # key by key, as a person types
-        child.send(k)
-        time.sleep(0.05)
-
-
 @pytest.mark.parametrize(("names", "keys", "who"), [
     (("Ana", "Anatole", "Chloe", "Dario"), "anat", "Anatole, candidate B"),  # no Enter: 'anat' is Anatole alone
     (("Ana", "Anatole", "Chloe", "Dario"), "ana\r", "Ana, candidate A"),
@@ -51,7 +44,7 @@ def test_a_position_letter_that_begins_a_candidates_name_waits_for_the_name(sqli
     game = table_game(svc, names)
     assert svc.load(game).state.candidates[3] == (0, 1)  # Corinth: A the first seat, B the second
     child = spawn_play(tmp_path, game)
-    _typed(child, f"meg-ass cor {keys}")
+    type_keys(child, f"meg-ass cor {keys}")
     child.expect(f"assassinating {who} in Corinth")
     child.expect("influence tile refilling the display")
     child.expect(PROMPT)
@@ -64,7 +57,7 @@ def test_a_letter_two_names_begin_waits_and_enter_on_the_start_of_both_is_refuse
     svc = sqlite_svc
     game = table_game(svc, ("Ana", "Anatole", "Chloe", "Dario"))
     child = spawn_play(tmp_path, game)
-    _typed(child, "meg-ass cor an\r")
+    type_keys(child, "meg-ass cor an\r")
     child.expect("'an' is ambiguous: it may be A Ana, B Anatole; type more of it")
     child.expect(PROMPT)
     child.sendline("q")

@@ -9,18 +9,11 @@ rule: the keys typed on never answer the next prompt."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
-from tests.test_play_pty import PROMPT, spawn_play
+from tests.test_play_pty import PROMPT, spawn_play, type_keys
 from tests.test_play_pty_candidate_names import table_game
-
-
-def _typed(child, keys: str) -> None:
-    for k in keys:  # key by key, as a person types
-        child.send(k)
-        time.sleep(0.05)
 
 
 def _quit_after_one_event(svc, game, child) -> None:
@@ -44,7 +37,7 @@ def test_a_name_typed_records_its_own_candidate_and_a_letter_its_position(sqlite
     game = table_game(svc, names)
     assert svc.load(game).state.candidates[3] == (0, 1)  # Corinth: A the first seat, B the second
     child = spawn_play(tmp_path, game)
-    _typed(child, f"meg-ass cor {keys}")
+    type_keys(child, f"meg-ass cor {keys}")
     child.expect(f"assassinating {who} in Corinth")
     _quit_after_one_event(svc, game, child)
 
@@ -59,7 +52,7 @@ def test_a_name_typed_on_to_the_letter_that_ended_the_entry_is_refused_in_one_li
     svc = sqlite_svc
     game = table_game(svc, names)
     child = spawn_play(tmp_path, game)
-    _typed(child, f"meg-ass cor {keys}")
+    type_keys(child, f"meg-ass cor {keys}")
     child.expect(f"assassinating {who} in Corinth")  # the letter ended the entry: recorded
     word = keys.strip()
     child.expect_exact(f"'{word}', typed after the entry that ended by itself, is not read: which candidate to"

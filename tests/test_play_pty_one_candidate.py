@@ -8,18 +8,11 @@ is carried into the next prompt, which is still asked."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
-from tests.test_play_pty import PROMPT, spawn_play
+from tests.test_play_pty import PROMPT, spawn_play, type_keys
 from tests.test_play_pty_candidate_names import RECORDED, table_game
-
-
-def _typed(child, keys: str) -> None:
-    for k in keys:  # key by key, as a person types
-        child.send(k)
-        time.sleep(0.05)
 
 
 @pytest.fixture
@@ -34,7 +27,7 @@ def athens(sqlite_svc, tmp_path):
 @pytest.mark.parametrize("keys", ["bru", "b", "bruno", "\r", "Bruno\r"])
 def test_the_one_candidates_name_after_the_city_confirms_the_assassination(athens, keys):
     svc, game, child = athens
-    _typed(child, f"meg-ass ath {keys}")
+    type_keys(child, f"meg-ass ath {keys}")
     child.expect("assassinating Bruno, candidate B in Athens")
     child.expect("influence tile refilling the display")
     child.expect(PROMPT)
@@ -49,7 +42,7 @@ def test_the_one_candidates_name_after_the_city_confirms_the_assassination(athen
 ])
 def test_another_word_typed_on_is_refused_naming_the_rule_and_answers_nothing(athens, keys, said):
     svc, game, child = athens
-    _typed(child, f"meg-ass ath {keys}\r")
+    type_keys(child, f"meg-ass ath {keys}\r")
     child.expect("assassinating Bruno, candidate B in Athens")  # the city ended the entry: recorded
     child.expect_exact(f"'{keys}', typed after the entry that ended by itself, is not read: which candidate to"
                        " assassinate in Athens: B (Bruno): ")
