@@ -492,9 +492,10 @@ def _step_words(ruleset: Ruleset, state: State, tag: str, chosen: Chosen,
     are taken, from the ruleset's optional ``step_words(state, tag, chosen, field)``: (prompt or None, {value:
     label}, {value: name typed for it}). Where the state alone cannot say it (``value_names``): a Perikles assassin's
     "which candidate (A or B)" names the city chosen before it and who stands as A and B there. The optional third
-    item of the hook's answer gives names that may be typed for the values (``bru`` for B where Bruno stands as B):
-    only names that no value typed as itself may begin (so ``a`` and ``b`` are taken at once in ``agon play``).
-    Only what the deciding player may see."""
+    item of the hook's answer gives names that may be typed for the values (``bru`` for B where Bruno stands as B);
+    a value typed as itself that begins another value's name (``a`` beside Ana as B) waits in ``agon play`` for the
+    name or a space, and is taken at once only where no such name begins with it. Only what the deciding player may
+    see."""
     hook = getattr(ruleset, "step_words", None)
     made = hook(state, tag, chosen, field) if hook is not None else None
     if not made:
