@@ -152,7 +152,7 @@ def _join_lines(group: Any) -> None:
     for command in group.commands.values():
         if hasattr(command, "commands"):
             _join_lines(command)
-        if command.help and not getattr(command, "computed_help", False):
+        if not getattr(command, "computed_help", False) and command.help:  # a computed help is not read here
             paragraphs = inspect.cleandoc(command.help).split("\n\n")
             command.help = "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
 

@@ -297,6 +297,22 @@ def test_the_plot_groups_help_says_what_its_commands_offer_read_from_them(agon):
         plot_app.registered_commands.pop()
 
 
+def test_the_plot_groups_help_is_worked_out_only_when_a_help_is_shown(agon, monkeypatch):
+    """Every command read the plot group's help as the lines of the helps were joined, importing every ruleset to
+    name them: a sixth of `agon state`'s own time on a game of one ruleset. It is worked out for a help only."""
+    from agon.cli import plot_cmds
+
+    asked = []
+    real = plot_cmds.group_help
+    monkeypatch.setattr(plot_cmds, "group_help", lambda: asked.append(1) or real())
+    gid = json.loads(agon("new", "adamastor", "--player", "Ana", "--json").stdout)["id"]
+    agon("state", gid)
+    agon("games")
+    assert asked == []
+    said = " ".join(agon("plot", "--help").stdout.split())
+    assert asked and "Draw a recorded game: scores, battles (Pergamemnon, Perikles)," in said
+
+
 def test_stats_name_the_turns_a_perikles_game_lasted_as_its_rules_call_them(agon):
     # 'agon stats perikles' after 'agon demo perikles --seed 3' read '115 events, 1.0 rounds', which looked wrong: the
     # figure is right (Athens suffers its fourth defeat in the first turn, and the game ends with that turn: RULES.md
