@@ -165,13 +165,7 @@ def scores(
     json_or_file(as_json, out, png)
     svc = service()
     lines = [svc.load(game, b) for b in branch or [None]]
-    # the branches as found, as agon compare reads them (a name is found in either Unicode form): one given twice
-    # was drawn once without a word, while compare refuses the same line twice
-    found = [ln.branch.name for ln in lines]
-    twice = next((n for i, n in enumerate(found) if n in found[:i]), None)
-    if twice is not None:
-        raise UsageFail(f"give each branch to draw once, not {twice} twice"
-                        f" ({cited('branches ' + shlex.quote(game))} lists them)")
+    _each_once(lines, game, "draw")
     from agon.analysis.timeline import final_leader, line_timeline, outcome_of, round_boundaries, turning_points
 
     timelines = [line_timeline(ln) for ln in lines]
@@ -189,6 +183,17 @@ def scores(
     fig = scores_figure(lines, top=top, timelines=timelines)
     kind = "scores" if len(lines) == 1 else "scores-vs-" + "-".join(_safe(ln.branch.name) for ln in lines[1:])
     _write(fig, _target(out, lines[0], kind, png), png, "the score timeline")
+
+
+def _each_once(lines: list[Line], game: str, verb: str) -> None:
+    """Refuse a branch given twice (``plot scores -b main -b main``, ``view -b main -b main``), as ``agon compare``
+    refuses the same line twice: the branches as found (a name is found in either Unicode form), so one typed in the
+    other form is the same branch. Drawing it once without a word hid the slip."""
+    found = [ln.branch.name for ln in lines]
+    twice = next((n for i, n in enumerate(found) if n in found[:i]), None)
+    if twice is not None:
+        raise UsageFail(f"give each branch to {verb} once, not {twice} twice"
+                        f" ({cited('branches ' + shlex.quote(game))} lists them)")
 
 
 def game_plots(ruleset: str) -> list[str]:
@@ -455,7 +460,9 @@ def view(
     lines, notes = all_notes(svc, first.game.id)
     if branches:
         by_name = {ln.branch.name: ln for ln in lines}
-        lines = [by_name[b] if b in by_name else svc.load(first.game.id, b) for b in dict.fromkeys(branches)]
+        named = [first, *(svc.load(first.game.id, b) for b in branches[1:])]
+        _each_once(named, game, "show")
+        lines = [by_name.get(ln.branch.name, ln) for ln in named]
     current = first.branch.name
     chances = {}
     if viewer is None:
