@@ -21,7 +21,15 @@ from typing import Any
 
 from agon.analysis.figures import shared_score
 from agon.analysis.palette import marked_points, player_marks, sparse_markers
-from agon.core.analyse import MAX_ROLLOUTS, Analysis, Judged, Position, rollouts_to_judge, standard_error
+from agon.core.analyse import (
+    MARK_ROLLOUTS,
+    MAX_ROLLOUTS,
+    Analysis,
+    Judged,
+    Position,
+    rollouts_to_judge,
+    standard_error,
+)
 from agon.core.words import counted
 
 OBSERVER = ("the bots that play these games on see every hidden card and the order of every deck, like an observer"
@@ -183,6 +191,7 @@ def summary(a: Analysis) -> dict[str, Any]:
         "max_alternatives": s.max_alternatives, "judge_all": s.judge_all, "observer": OBSERVER,
         "rollouts_played": a.computed, "rollout_events": a.rollout_events, "positions_cached": a.cached,
         "seconds": round(a.seconds, 3), "rollouts_to_judge": rollouts_to_judge(s.threshold),
+        "rollouts_to_mark": MARK_ROLLOUTS,
     }
 
 

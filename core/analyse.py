@@ -10,9 +10,9 @@ alternative is judged the same way, from the position it would lead to (all of t
 sample that always holds the choice made and the bot's choice). When the best alternative looks better than the
 choice made by more than ``threshold``, a second, independent batch of rollouts re-checks it, so that picking the
 luckiest of many estimates does not invent a mistake; the decision is marked when the re-checked loss is still
-above the threshold and larger than ``SURE_LOSS`` standard errors of itself. A loss above the threshold that is
-within that noise (from too few rollouts) is not marked but kept as ``uncertain``: ``rollouts_to_judge`` says how
-many rollouts tell a loss of the threshold from noise.
+above the threshold and larger than ``SURE_LOSS`` standard errors of itself, from at least ``MARK_ROLLOUTS`` rollouts
+per estimate. A loss above the threshold that is within that noise, or from fewer rollouts, is not marked but kept as
+``uncertain``: ``rollouts_to_judge`` says how many rollouts tell a loss of the threshold from noise.
 
 Results are cached in the store (events.analysis_cache), keyed by position, ruleset version, bot, rollouts and
 seed: a second run reads them; ``fresh`` recomputes. The work is split into tasks of ``rollout.CHUNK`` rollouts
@@ -45,6 +45,12 @@ GLYPHS = ((0.30, "??"), (0.20, "?"), (0.0, "?!"))
 SURE_LOSS = 1.96
 """A decision is marked only when its loss is larger than this many standard errors of the loss (the difference of
 two estimates): 95%, the margin the output states for a chance. A smaller difference may be the rollouts' luck."""
+
+MARK_ROLLOUTS = 10
+"""The fewest rollouts per estimate from which a decision is marked. The ``SURE_LOSS`` test reads a share as
+normally distributed, which the usual rule (``n·p`` and ``n·(1 - p)`` both at least 5) allows from 10 games at best
+(an even chance); from fewer it calls luck a blunder: from 4 games, 0 of 4 against 3 of 4 passed it as ``??``. A loss
+above the threshold from fewer games is kept as ``uncertain``, as one within the noise is."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +111,8 @@ class Judged:
     """The standard error of ``loss`` (none where both positions are finished games, whose outcome is known)."""
     marked: bool = False
     uncertain: bool = False
-    """The loss is above the threshold but within ``SURE_LOSS`` standard errors: too few rollouts to tell."""
+    """The loss is above the threshold but within ``SURE_LOSS`` standard errors, or from fewer than ``MARK_ROLLOUTS``
+    rollouts: too few rollouts to tell."""
     glyph: str = ""
 
     @property
@@ -486,7 +493,7 @@ def analyse(svc: Service, line: Line, settings: Settings, progress: Progress | N
         judged.noise = math.sqrt((0.0 if made_over else standard_error(judged.chance, settings.rollouts) ** 2)
                                  + (0.0 if best_over else standard_error(checked, settings.rollouts) ** 2))
         above = judged.loss > settings.threshold
-        judged.marked = above and judged.loss > SURE_LOSS * judged.noise
+        judged.marked = above and settings.rollouts >= MARK_ROLLOUTS and judged.loss > SURE_LOSS * judged.noise
         judged.uncertain = above and not judged.marked
         judged.glyph = next(g for limit, g in GLYPHS if judged.loss > max(limit, settings.threshold)) \
             if judged.marked else ""

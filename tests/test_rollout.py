@@ -246,3 +246,35 @@ def test_the_command_that_plays_the_better_move_runs_from_a_line_with_a_long_nam
     branch, act = command.split(" && ")
     assert agon(*shlex.split(branch)[1:]).exit_code == 0 and agon(*shlex.split(act)[1:]).exit_code == 0
     assert "Ana won with 24 points" in agon("log", gid).stdout
+
+
+
+def test_agon_analyse_marks_nothing_from_fewer_games_than_a_mark_needs(agon):
+    """From 4 games a position `agon analyse` marked decisions `??` (`agon demo pergamemnon --seed 3` had four: 0 of
+    4 against 3 of 4 passes the 1.96-standard-error test), though a figure from so few games may be luck. Below
+    ``MARK_ROLLOUTS`` (10) games an estimate nothing is marked: each such loss is listed as not marked, saying why,
+    and --json says how many games a mark needs. From 10 on, the noise test decides, as before."""
+    from agon.cli.common import service, set_db
+    from agon.core.analyse import MARK_ROLLOUTS, SURE_LOSS
+
+    set_db(None)
+    # greedy bots' game of Pergamemnon; a fixed salt gives the same event ids, so the same rollouts, every run
+    gid = service(starts=True).new_game(NewGame("pergamemnon", bots=[("Ana", "greedy"), ("Bruno", "greedy"),
+                                                                     ("Chloe", "greedy")], seed=3, salt="study1"))
+    out = " ".join(agon("analyse", gid, "--rollouts", "4", "--workers", "1").stdout.split())
+    assert "Marked:" not in out and "??" not in out and "better-" not in out
+    assert ("of the win chance by these figures, from 4 games a position, fewer than the 10 a mark needs (from so"
+            " few, any figure can be the games' luck): ") in out
+    assert "Too few games to judge a loss of 10% (4 a position, each chance good to about ±49 points)" in out
+    data = json.loads(agon("analyse", gid, "--rollouts", "4", "--json").stdout)
+    assert MARK_ROLLOUTS == data["rollouts_to_mark"] == 10
+    assert data["marked"] == [] and all(not d["marked"] and not d["glyph"] for d in data["decisions"])
+    # #85 lost 75 points by these figures, beyond 1.96 standard errors: it was marked '??'
+    (d85,) = [d for d in data["decisions"] if d["n"] == 85]
+    assert d85["loss"] == 0.75 and d85["loss"] > SURE_LOSS * d85["noise"] and d85["uncertain"]
+    assert " #85 Bruno attacks Chloe, declaring a spear, and lays the War Rhino (spear 9) face down: " in out
+    ten = json.loads(agon("analyse", gid, "--rollouts", "10", "--json").stdout)
+    assert ten["rollouts_to_mark"] == 10
+    for d in ten["decisions"]:
+        beyond = d["loss"] > 0.10 and d["loss"] > SURE_LOSS * d["noise"]
+        assert d["marked"] == beyond and d["uncertain"] == (d["loss"] > 0.10 and not beyond)
