@@ -1,9 +1,9 @@
 """The study page: one offline HTML file that shows a whole game as a chess study shows one.
 
 - a move list: every event told in a sentence, grouped by the round it happened in (headed with the ruleset's word
-  for it, the data's ``round_word``: "Turn 2" for Perikles), the current one highlighted, each clickable, with the
-  notes and glyphs (core/notes.py) in place; where other lines leave the one shown, their first moves are listed as
-  variations, and clicking one enters that line;
+  for it, the data's ``round_word``: "Turn 2" for Perikles; "Setup" for the setup), the current one highlighted,
+  each clickable, with the notes and glyphs (core/notes.py) in place; where other lines leave the one shown, their
+  first moves are listed as variations, and clicking one enters that line;
 - the tree of lines (every branch, or those asked for), each shown where it forks from its parent;
 - the score timeline of the line shown, the current position marked, clickable anywhere on the plot, with the key
   moments; the win-chance chart where an analysis of the line is cached (``agon analyse``), and under it in words
@@ -148,7 +148,8 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
                 k = index[env.id] = len(nodes)
                 before = st.before if st.before is not None else st.after
                 # "round": the round after the event (the state shown); "in_round": the round it happened in, which
-                # heads it in the move list (the income that ends round 1 is round 1's, though round 2 follows it)
+                # heads it in the move list and the step label names (the income that ends round 1 is round 1's,
+                # though round 2 follows it; the setup's last deal the setup's), as the plots' hovers do
                 node = {"n": st.index, "round": row["round"], "in_round": rs.round(before), "actor": st.actor,
                         "text": narrate_as(rs, before, st.event, viewer), "scores": row["scores"],
                         "parent": index[env.parent] if env.parent is not None else None}
@@ -478,6 +479,9 @@ _SCRIPT = (r"""
   }
   // what the ruleset calls a round (data.round_word: core.summary.round_word), "turn" for Perikles
   function roundWord() { return data.round_word || "round"; }
+  // the round an event belongs to in words, as the plots' hovers name it (analysis/timeline.py's round_of): the
+  // setup (round 0) is "setup", never "round 0"
+  function roundName(n) { return n === 0 ? "setup" : roundWord() + " " + n; }
   function capital(s) { return s.charAt(0).toUpperCase() + s.slice(1); }
   function num(x) {
     if (x === null || x === undefined) return "-";
@@ -669,7 +673,7 @@ _SCRIPT = (r"""
       const nd = nodes[k];
       if (nd.in_round !== round) {  // headed by the round the event happened in
         round = nd.in_round;
-        const r = el("div", capital(roundWord()) + " " + round, "round");
+        const r = el("div", capital(roundName(round)), "round");
         r.setAttribute("role", "heading"); r.setAttribute("aria-level", "3");
         box.appendChild(r);
       }
@@ -1015,7 +1019,7 @@ _SCRIPT = (r"""
     }
     const head = nodes[line.path[line.path.length - 1]].n;
     document.getElementById("step-label").textContent = "line " + line.name + " \u00b7 event " + """
-        r"""nd.n + " of " + head + " \u00b7 " + roundWord() + " " + nd.round;
+        r"""nd.n + " of " + head + " \u00b7 " + roundName(nd.in_round);
     document.getElementById("where").textContent = line.name + ": " + line.status;
     const nar = document.getElementById("narration");
     const who = nd.actor && nd.actor !== "chance" && nd.actor !== "setup" ? nd.actor + "'s decision" : nd.actor;

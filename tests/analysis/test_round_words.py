@@ -89,13 +89,13 @@ def test_the_score_timeline_of_a_peloponnes_game_is_told_in_rounds(agon, pelopon
 @pytest.mark.browser
 def test_the_study_page_of_a_peloponnes_game_is_told_in_rounds(agon, peloponnes, page, tmp_path):
     headings, first, last = _study(agon, page, peloponnes, tmp_path)
-    assert headings == [f"Round {n}" for n in range(9)]
-    assert first.endswith(" · round 0") and last.endswith(" · event 100 of 100 · round 8")
+    assert headings == ["Setup"] + [f"Round {n}" for n in range(1, 9)]  # the setup is named as the hovers name it
+    assert first.endswith(" · event 0 of 100 · setup") and last.endswith(" · event 100 of 100 · round 8")
 
 
 @pytest.mark.browser
 def test_the_study_pages_move_list_heads_each_event_with_the_round_it_happened_in(agon, page, tmp_path):
-    """The shipped Peloponnes replay: the setup's coin cards are all round 0's, and the income that ends round 1
+    """The shipped Peloponnes replay: the setup's coin cards are all the setup's, and the income that ends round 1
     ("round 2 begins") is round 1's last event, not round 2's first (the list was headed by the round after each
     event: Bruno's setup draw sat under "Round 1" apart from the other two, and each round opened with the
     last one's income)."""
@@ -109,7 +109,7 @@ def test_the_study_pages_move_list_heads_each_event_with_the_round_it_happened_i
           if (e.classList.contains('round')) head = e.textContent;
           else if (e.classList.contains('move')) out[e.querySelector('.num').textContent] = head; });
         return out; }""")
-    assert [heads[f"{n}."] for n in range(6)] == ["Round 0"] * 5 + ["Round 1"]  # #5: round 1's cards revealed
+    assert [heads[f"{n}."] for n in range(6)] == ["Setup"] * 5 + ["Round 1"]  # #5: round 1's cards revealed
     assert heads["13."] == "Round 1" and heads["14."] == "Round 2"
     assert page.inner_text("#moves .move[data-step='13']").endswith("; round 2 begins.")
     assert page.page_errors == []
