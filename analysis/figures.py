@@ -12,6 +12,7 @@ from agon.analysis.games import module_for
 from agon.analysis.labels import AROUND, WIDTH, Box, Frame, centred_box, place, spread, text_size, thin_every
 from agon.analysis.palette import Mark, branch_dash, marked_points, player_marks, sparse_markers
 from agon.analysis.timeline import (
+    in_round,
     line_timeline,
     outcome_of,
     play_start,
@@ -61,7 +62,8 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
     Rounds are named by the ruleset's word for them (``core.summary.round_word``): the hover text and the labels
     above the plot read "turn 2" for Perikles and Pergamemnon, "round 2" for any ruleset without a word of its own. An
     event's hover names the round it belongs to (``timeline.round_of``: "setup" for the setup's last event, where
-    the line starts), the labels the rounds the points' states are in."""
+    the line starts), and each round's dotted line and label stand before the first event so named
+    (``timeline.round_boundaries``), never before the event that ends the round before it."""
     import plotly.graph_objects as go
 
     from agon.core.summary import round_word
@@ -115,10 +117,13 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
                              for k, p, xs, ys, b in drawn if xs and ys[-1] is not None],
                        (x_lo, x_hi if x_hi > x_lo else x_lo + 1), (lo - pad, hi + pad), height=height)
     frame = labels.frame
-    # Round (turn) labels, in a row above the plot; every k-th when they would crowd.
+    # Round (turn) labels, in a row above the plot, each where its round starts as the events number it (the first
+    # event its hover names so); every k-th when they would crowd. The line's first round is labelled where it
+    # starts, unless that is the setup's last event alone (Peloponnes, Adamastor): round 1's mark follows it at once.
     bounds = round_boundaries(main_rows)
-    marks = ([{"n": main_rows[0]["n"] + 0.5, "round": main_rows[0]["round"]}] if main_rows else []) + bounds
-    texts = [f"{word} {b['round']}" for b in marks]
+    lead = [{"n": main_rows[0]["n"] + 0.5, "round": in_round(main_rows[0])}] if main_rows else []
+    marks = (lead if lead and (lead[0]["round"] != 0 or not bounds) else []) + bounds
+    texts = [round_of({"round": b["round"]}, word) for b in marks]
     every = thin_every([frame.px(b["n"] - 0.5) for b in marks], [text_size(t, 10)[0] for t in texts])
     for b in bounds:
         fig.add_vline(x=b["n"] - 0.5, line={"color": "#bbb", "dash": "dot", "width": 1})

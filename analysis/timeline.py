@@ -48,7 +48,7 @@ def score_timeline(ruleset: Ruleset, steps: Iterable[Step]) -> list[dict[str, An
 def round_of(row: dict[str, Any], word: str) -> str:
     """The round an event belongs to, in words: "setup" for a ruleset's setup round (0), else "round 2" ("turn
     2")."""
-    n = row.get("in_round", row["round"])
+    n = in_round(row)
     return "setup" if n == 0 else f"{word} {n}"
 
 
@@ -79,12 +79,20 @@ def play_start(rows: Sequence[dict[str, Any]]) -> int:
     return rows[-1]["n"]
 
 
+def in_round(row: dict[str, Any]) -> int:
+    """The round an event belongs to (0: the setup); a row without ``in_round`` is read by its ``round``."""
+    return int(row.get("in_round", row["round"]))
+
+
 def round_boundaries(rows: Sequence[dict[str, Any]]) -> list[dict[str, int]]:
-    """Where a new round (turn, era) starts: ``{"n": first event of the round, "round": its number}``."""
+    """Where a new round (turn, era) starts, as the events number it: ``{"n": the round's first event, "round": its
+    number}``, the first event whose hover (``round_of``) and move-list heading name that round. The event that ends a
+    round (Peloponnes' last income, "round 2 begins") is still the round's, so round 2 starts after it, not before;
+    a round no event of the line belongs to (the one after the last event) has no start."""
     out = []
     for prev, row in zip(rows, rows[1:]):
-        if row["round"] != prev["round"]:
-            out.append({"n": row["n"], "round": row["round"]})
+        if in_round(row) != in_round(prev):
+            out.append({"n": row["n"], "round": in_round(row)})
     return out
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from agon.analysis.figures import style
-from agon.analysis.timeline import outcome_of
+from agon.analysis.timeline import outcome_of, round_of
 from agon.core.words import counted
 
 SCORE = "the crew's shared result"
@@ -57,13 +57,17 @@ def voyage_figure(line: Any) -> Any:
     from agon.analysis.timeline import play_start
 
     every_row = voyage_rows(line)
+    # the round and phase each event happened in: those of the state before it, the row before's (as the score
+    # timeline's hovers and the study page's move list name an event's round: the sunset that ends round 1 is
+    # round 1's, the setup's last deal the setup's)
+    during = {r["index"]: (p["round"], p["phase"]) for p, r in zip(every_row[:1] + every_row, every_row)}
     start = play_start([{"n": r["index"], "round": r["round"]} for r in every_row])
     rows = [r for r in every_row if r["index"] >= start]  # from the setup's morale and route, not the zeros before
     xs = [r["index"] for r in rows]
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.55, 0.45], vertical_spacing=0.08,
                         specs=[[{"secondary_y": True}], [{}]])
-    hover = [f"#{r['index']} (round {r['round']}, {r['phase']}): morale {r['morale']}, {r['distance']:g} to sail,"
-             f" weather {r['weather'] or '-'}" for r in rows]
+    hover = [f"#{r['index']} ({round_of({'round': during[r['index']][0]}, 'round')}, {during[r['index']][1]}):"
+             f" morale {r['morale']}, {r['distance']:g} to sail, weather {r['weather'] or '-'}" for r in rows]
     fig.add_trace(go.Scatter(x=xs, y=[r["morale"] for r in rows], name="morale", mode="lines",
                              line={**SERIES["morale"], "shape": "hv"}, hovertext=hover,
                              hoverinfo="text"), row=1, col=1)
@@ -106,11 +110,14 @@ def voyage_figure(line: Any) -> Any:
             fig.add_annotation(x=x1, y=y, xref="x" if ref != "y3" else "x2", yref=ref, text=text, showarrow=False,
                                xanchor="left", xshift=6, yshift=shifts[ref], font={"size": 11, "color": "#222"},
                                name="final")
-    bounds = [(prev, r) for prev, r in zip(rows, rows[1:]) if r["round"] != prev["round"]]
-    marks = ([(rows[0]["index"] + 0.5, rows[0]["round"])] if rows else []) + [(r["index"], r["round"])
-                                                                               for _, r in bounds]
+    # each round's line and label where it starts as the events number it (its first event, as the hovers name it);
+    # the setup's last deal alone before round 1 gets no label of its own
+    bounds = [(prev, r) for prev, r in zip(rows, rows[1:]) if during[r["index"]][0] != during[prev["index"]][0]]
+    lead = [(rows[0]["index"] + 0.5, during[rows[0]["index"]][0])] if rows else []
+    marks = (lead if lead and (lead[0][1] != 0 or not bounds) else []) + [(r["index"], during[r["index"]][0])
+                                                                          for _, r in bounds]
     px = [left + (m - 0.5 - x0) / ((x_max - x0) or 1) * plot_px for m, _ in marks]
-    texts = [f"round {rnd}" for _, rnd in marks]
+    texts = [round_of({"round": rnd}, "round") for _, rnd in marks]
     every = thin_every(px, [text_size(t, 10)[0] for t in texts])
     for _, r in bounds:
         fig.add_vline(x=r["index"] - 0.5, line={"color": "#bbb", "dash": "dot", "width": 1})

@@ -35,8 +35,10 @@ def test_score_figure_draws_one_line_per_player_with_the_scores_after_each_event
 def test_score_figure_marks_rounds_and_annotates_turning_points(known):
     fig = scores_figure([known.svc.load(known.game)])
     rounds = _annotations(fig, "round")
-    assert [(a.text, a.x) for a in rounds] == [("round 1", 0), ("round 2", 8.5), ("round 3", 13.5)]
-    assert [s.x0 for s in fig.layout.shapes] == [8.5, 13.5]
+    # each round's line before its first event, as the hovers name the events' rounds: round 2 after #9, the hold that
+    # ends round 1 (the lines stood before it, where its hover said round 1); no event is round 3's, the game over
+    assert [(a.text, a.x) for a in rounds] == [("round 1", 0), ("round 2", 9.5)]
+    assert [s.x0 for s in fig.layout.shapes] == [9.5]
     lead = _annotations(fig, "lead")
     assert [(a.text, a.x, a.y) for a in lead] == [("Bruno takes the lead for good", 14, 11.0)]
     assert lead[0].font.color == PALETTE[1]

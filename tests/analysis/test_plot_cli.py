@@ -57,7 +57,7 @@ def test_plot_scores_json_gives_the_timeline_and_turning_points(agon, game):
     assert [d["branch"] for d in data] == ["main", "lucky"]
     main, lucky = data
     assert main["winners"] == ["Bruno"] and main["final_leader"] == "Bruno"
-    assert main["rounds"] == [{"n": 9, "round": 2}, {"n": 14, "round": 3}]
+    assert main["rounds"] == [{"n": 10, "round": 2}]  # round 2's first event; no event is round 3's
     assert {"n": 14, "kind": "lead"}.items() <= next(p for p in main["turning_points"] if p["kind"] == "lead").items()
     assert len(main["timeline"]) == 15 and lucky["timeline"][-1]["scores"] == {"Ana": 11.0, "Bruno": 5.0}
 

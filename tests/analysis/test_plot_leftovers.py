@@ -101,3 +101,43 @@ def test_each_pergamemnon_strike_is_numbered_by_the_event_that_tells_it(agon):
         if gid == demo:
             sphinx = next(r for r in rows if r["card"] == "Sphinx")
             assert (sphinx["n"], sphinx["weapon"], sphinx["value"]) == (95, "bow", 5)
+
+
+def _round_in_hover(text: str) -> str:
+    """'#16 (round 1): ...' -> 'round 1'; '#14 (round 1, trim): ...' -> 'round 1'."""
+    return text.split("(", 1)[1].split(")", 1)[0].split(",")[0]
+
+
+def test_each_round_line_stands_before_the_first_event_its_hover_names_of_that_round(agon):
+    """`agon demo peloponnes --seed 3`: the line and label 'round 2' on `plot scores` stood before #16 (Bruno's
+    income, 'round 2 begins'), whose hover says round 1, and `--json`'s `rounds` gave n 16; Adamastor's voyage plot
+    did the same before the trim that ends a round, and its hovers named the round after each event ('#4 (round 1,
+    actions)' for the setup's last deal). Each round's line now stands before its first event as the events number
+    it, which is where the hovers change, and `rounds` gives that event."""
+    from agon.analysis.games.adamastor import voyage_figure
+    from agon.cli.common import service, set_db
+
+    gid = json.loads(agon("demo", "peloponnes", "--seed", "3", "--json").stdout)["id"]
+    (line,) = json.loads(agon("plot", "scores", gid, "--json").stdout)
+    log = {e["n"]: e["text"] for e in json.loads(agon("log", gid, "--json").stdout)}
+    assert log[16].endswith("; round 2 begins.") and log[17].startswith("Round 2: ")
+    assert line["rounds"][:2] == [{"n": 5, "round": 1}, {"n": 17, "round": 2}]
+    rows = {r["n"]: r for r in line["timeline"]}
+    for b in line["rounds"]:
+        assert rows[b["n"]]["in_round"] == b["round"] and rows[b["n"] - 1]["in_round"] == b["round"] - 1
+    set_db(None)
+    svc = service()  # the store the commands above wrote to
+    voyage = json.loads(agon("demo", "adamastor", "--seed", "3", "--json").stdout)["id"]
+    for rs, game in (("peloponnes", gid), ("adamastor", voyage)):
+        ln = svc.load(game)
+        fig = scores_figure([ln]) if rs == "peloponnes" else voyage_figure(ln)
+        hovers = dict(zip(fig.data[0].x, fig.data[0].hovertext))
+        first = min(hovers)
+        assert _round_in_hover(hovers[first]) == "setup", (rs, hovers[first])
+        lines = sorted({s.x0 for s in fig.layout.shapes if s.line.dash == "dot"})  # one a panel
+        changes = [n - 0.5 for n in sorted(hovers) if n > first
+                   and _round_in_hover(hovers[n]) != _round_in_hover(hovers[n - 1])]
+        assert lines == changes and len(lines) >= 5, rs
+        labels = [a.text for a in fig.layout.annotations if a.name == "round"]
+        assert labels[0] == "round 1" and "round 0" not in labels and "setup" not in labels
+

@@ -28,8 +28,10 @@ def test_timeline_has_one_row_per_event_with_its_sentence_and_the_scores_after_i
 
 
 def test_round_boundaries_are_where_the_turn_comes_back_to_the_first_seat(known):
+    """A round starts at its first event as the events number it (``in_round``): Bruno's hold (#9) ends round 1, so
+    round 2 starts at #10, Ana's roll; the hold that ends the game (#14) starts no round 3."""
     rows = line_timeline(known.svc.load(known.game))
-    assert round_boundaries(rows) == [{"n": 9, "round": 2}, {"n": 14, "round": 3}]
+    assert round_boundaries(rows) == [{"n": 10, "round": 2}]
 
 
 def test_turning_points_are_the_largest_swings_and_where_the_winner_took_the_lead(known):
