@@ -7,8 +7,9 @@ position after it (attacker side positive: two steps win); the result and the co
 lost it, follow the last roll. The lower panel counts, per location, the counters each side lost and names the player
 who took the location's tile.
 Rows read ``battles``: index, turn, location, battle, kind, attack, defence, column, attacker_needs, defender_needs,
-token_start, rolls (attacker, defender, attacker_hit, defender_hit, token), attacker_hits, defender_hits,
-token_path, winner, lost, automatic; and ``locations``: turn, location, winner, player.
+token_start, rolls (n, attacker, defender, attacker_hit, defender_hit, token), attacker_hits, defender_hits,
+token_path, winner, lost, automatic; and ``locations``: turn, location, winner, player. A battle's number (index,
+``n`` in --json) is the event that settles it, a roll's its own (``battle_rows``); every hover starts with it.
 """
 
 from __future__ import annotations
@@ -43,7 +44,18 @@ def label(text: str, cards: Any) -> str | None:
 
 
 def battle_rows(line: Any) -> list[dict[str, Any]]:
-    return line.ruleset.projections["battles"](line.steps())
+    """The ruleset's battle rows, each numbered (``index``, ``n`` in --json) by the event that settles the battle, the
+    one whose sentence in ``agon log`` says who wins it: its last roll, or, for a battle won without dice, the event
+    after which it is won (the roll that settles the battle before it, or the decision before it). Each roll carries
+    ``n`` too: its own event, the dice rolled (``perikles.battle_dice_rolled``), as the log numbers it."""
+    from agon.events.perikles import BattleDiceRolled
+
+    steps = list(line.steps())
+    rolled = iter([st.index for st in steps if isinstance(st.event, BattleDiceRolled)])
+    # every roll of the line belongs to one battle, in the order they were rolled (a line that stops mid-battle has
+    # rolls left over, of no row yet)
+    return [{**r, "rolls": [{"n": next(rolled), **roll} for roll in r["rolls"]]}
+            for r in line.ruleset.projections["battles"](steps)]
 
 
 def location_rows(line: Any) -> list[dict[str, Any]]:
@@ -153,7 +165,8 @@ def battles_figure(line: Any) -> Any:
                 xs.append(i)
                 ys.append(lab)
                 text.append(f"{roll['token']:+d}")
-                hover.append(f"{lab}, roll {i}: attacker {sum(roll['attacker'])} (needs {r['attacker_needs']}),"
+                hover.append(f"#{roll['n']}: {lab}, roll {i}: attacker {sum(roll['attacker'])} (needs"
+                             f" {r['attacker_needs']}),"
                              f" defender {sum(roll['defender'])} (needs {r['defender_needs']}); token"
                              f" {roll['token']:+d}")
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="markers+text", name=kind, marker=mark,
@@ -163,7 +176,8 @@ def battles_figure(line: Any) -> Any:
     if auto:
         fig.add_trace(go.Scatter(x=[0] * len(auto), y=[lab for lab, _ in auto], mode="markers",
                                  name="won without dice", marker={"color": "#222", "size": 10, "symbol": "square"},
-                                 hovertext=[f"{lab}: the {r['winner']} wins without dice" for lab, r in auto],
+                                 hovertext=[f"#{r['index']}: {lab}: the {r['winner']} wins without dice"
+                                            for lab, r in auto],
                                  hoverinfo="text"), row=1, col=1)
     most = max([r["roll_count"] for r in rows] + [1])
     results = []
@@ -179,8 +193,9 @@ def battles_figure(line: Any) -> Any:
     result_px = max([text_size(t, 10)[0] for t in results] + [60]) + 8
     start, per_roll = -0.5, max(8.0, (plot_px - result_px) / (most + 1.5))
     x_max = most + 1.0 + result_px / per_roll
-    for lab, text in zip(labels, results):
+    for lab, text, r in zip(labels, results, rows):
         fig.add_annotation(x=most + 1.0, y=lab, text=text, showarrow=False, xanchor="left",
+                           hovertext=f"#{r['index']}: {lab}: {text}",  # the event in `agon log` that settles it
                            font={"size": 10, "color": "#333"}, xref="x", yref="y", name="battle result")
     fig.update_yaxes(type="category", categoryorder="array", categoryarray=labels, autorange="reversed",
                      title_text="battle: attacker vs defender", row=1, col=1)

@@ -4,6 +4,7 @@ and a branch given twice to `plot scores` refused as `agon compare` refuses it."
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from agon.analysis.figures import scores_figure
@@ -141,3 +142,36 @@ def test_each_round_line_stands_before_the_first_event_its_hover_names_of_that_r
         labels = [a.text for a in fig.layout.annotations if a.name == "round"]
         assert labels[0] == "round 1" and "round 0" not in labels and "setup" not in labels
 
+
+
+def test_each_perikles_battle_is_numbered_by_the_event_that_settles_it_and_each_roll_by_its_own(agon):
+    """`agon plot battles` on `agon demo perikles --seed 3`: a battle row's `n` is the event whose sentence in `agon
+    log` says who wins it (Epidaurus' trireme battle, won without dice, is settled at #64 with Attica's last roll);
+    each roll now carries its own event's `n` (the rolls of Epidaurus' hoplite battle are #67 to #70), and every
+    hover of the figure starts with the event's number, as the other plots' do: the figure named no event."""
+    from agon.analysis.games.perikles import battles_figure
+    from agon.cli.common import service, set_db
+
+    gid = json.loads(agon("demo", "perikles", "--seed", "3", "--json").stdout)["id"]
+    log = {e["n"]: e["text"] for e in json.loads(agon("log", gid, "--json").stdout)}
+    rows = json.loads(agon("plot", "battles", gid, "--json").stdout)["battles"]
+    assert len(rows) >= 10 and any(r["automatic"] for r in rows)
+    for r in rows:
+        assert f"win the {r['kind']} battle at {r['location']}" in log[r["n"]], (r["n"], log[r["n"]])
+        for roll in r["rolls"]:
+            a, d = roll["attacker"], roll["defender"]
+            told = log[roll["n"]]
+            assert told.startswith(f"{r['kind'].capitalize()} battle at {r['location']} "), (roll["n"], told)
+            assert f"attacker rolls {a[0]}+{a[1]}=" in told and f"defender rolls {d[0]}+{d[1]}=" in told
+        if r["rolls"]:
+            assert r["rolls"][-1]["n"] == r["n"]  # a battle fought with dice is settled by its last roll
+    epidaurus = [r for r in rows if r["location"] == "Epidaurus"]
+    assert [(r["kind"], r["n"], r["automatic"]) for r in epidaurus] == [("trireme", 64, True), ("hoplite", 70, False)]
+    assert [roll["n"] for roll in epidaurus[1]["rolls"]] == [67, 68, 69, 70]
+    set_db(None)
+    fig = battles_figure(service().load(gid))
+    hovers = [h for t in fig.data if t.hovertext and t.yaxis == "y" for h in t.hovertext]
+    assert hovers and all(re.match(r"#\d+: t\d ", h) for h in hovers), hovers[:3]
+    assert "#64: t1 Epidaurus trireme 1: " in " ".join(hovers)
+    results = [a.hovertext for a in fig.layout.annotations if a.name == "battle result"]
+    assert results[0].startswith("#64: t1 Attica hoplite 1: ") and len(results) == len(rows)
