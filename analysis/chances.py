@@ -24,6 +24,7 @@ from agon.analysis.palette import marked_points, player_marks, sparse_markers
 from agon.core.analyse import (
     MARK_ROLLOUTS,
     MAX_ROLLOUTS,
+    SURE_LOSS,
     Analysis,
     Judged,
     Position,
@@ -140,6 +141,22 @@ def same_analysis(a: Analysis, rollouts: int | None = None) -> str:
             (s.threshold != 0.10, f"--threshold {s.threshold:g}"),
             (s.max_alternatives != 12, f"--alternatives {s.max_alternatives}")]
     return "".join(f" {flag}" for differs, flag in told if differs)
+
+
+def below_mark(a: Analysis, d: Judged) -> bool:
+    """Whether ``d`` went unmarked only for the games a position (fewer than ``MARK_ROLLOUTS``): its loss stands out
+    from the figures' noise by the standard-error test, which so few games cannot be trusted with."""
+    return a.settings.rollouts < MARK_ROLLOUTS and d.loss > SURE_LOSS * d.noise
+
+
+def why_unmarked(a: Analysis) -> str:
+    """Why the ``uncertain`` decisions are not marked, in the words `agon analyse`, the chart and the study page
+    share: within the figures' noise, or from fewer games a position than a mark needs."""
+    games = counted(a.settings.rollouts, "game")
+    if any(below_mark(a, d) for d in a.uncertain):
+        return (f"from {games} a position, fewer than the {MARK_ROLLOUTS} a mark needs (from so few, any figure can be"
+                " the games' luck)")
+    return f"but by less than their own uncertainty (from {games} a position, that much can be the games' luck)"
 
 
 def too_few(a: Analysis, cite: Any = None, branch: str | None = None) -> str:
@@ -300,14 +317,17 @@ def figure(a: Analysis) -> Any:
         tell = too_few(a)
         for k, d in enumerate(a.uncertain, len(a.marked)):
             best = d.best_checked if d.best_checked is not None else (d.best.chance if d.best else d.chance)
-            text = f"#{d.n} {d.player}: {pct(d.chance)} (best {pct(best)}), within the noise"
+            few = below_mark(a, d)
+            why = "too few games" if few else "within the noise"
+            text = f"#{d.n} {d.player}: {pct(d.chance)} (best {pct(best)}), {why}"
             dx, dy = labels.arrowed(d.n, 100 * d.chance, text, 11, up_first=k % 2 == 0)
             fig.add_annotation(
                 x=d.n, y=100 * d.chance, text=f"<i>{text}</i>", showarrow=True, arrowhead=0, arrowcolor=UNSURE,
                 ax=dx, ay=dy, font={"color": UNSURE, "size": 11}, bgcolor="rgba(255,255,255,0.85)",
                 bordercolor=UNSURE, borderpad=2, name="uncertain",
-                hovertext=_lines(f"Not marked: {readable(a, marked_text(d))}, a loss within the figures' own"
-                                 f" noise. {tell}"))
+                hovertext=_lines(f"Not marked: {readable(a, marked_text(d))}, a loss "
+                                 + (f"from fewer games a position than the {MARK_ROLLOUTS} a mark needs" if few
+                                    else "within the figures' own noise") + f". {tell}"))
     s = a.settings
     chance = what(a)
     marked = len(a.marked)
@@ -315,13 +335,16 @@ def figure(a: Analysis) -> Any:
     sub = (f"game {a.line.game.id}, branch {a.line.branch.name}: each point from {games} played on by"
            f" {s.bot} bots that see every hidden card (seed {s.seed}), good to about ±{margin(s.rollouts)} points;"
            f" {marked} decision{'' if marked == 1 else 's'} marked"
-           + (f", {len(a.uncertain)} more within the figures' noise" if a.uncertain else ""))
+           + (f", {len(a.uncertain)} more "
+              + ("from too few games to mark" if any(below_mark(a, d) for d in a.uncertain)
+                 else "within the figures' noise") if a.uncertain else ""))
     style(fig, f"{a.line.ruleset.title}: {chance} after every event", "event number", f"{chance} (%)", subtitle=sub)
     labels.frame_layout(fig)
     # in words for the study page (under the chart): the marked decisions, then those not marked for the noise
     fig.update_layout(meta={"players": list(a.players), "game": a.line.game.id, "kind": "chances",
                             "marked": [f"{d.glyph} {readable(a, marked_text(d))}" for d in a.marked],
                             "uncertain": [readable(a, marked_text(d)) for d in a.uncertain],
+                            "unmarked_why": why_unmarked(a) if a.uncertain else "",
                             "threshold": threshold_pct(s.threshold), "what": chance,
                             "too_few": too_few(a) if a.uncertain else ""})
     return fig

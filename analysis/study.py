@@ -946,7 +946,8 @@ _SCRIPT = (r"""
     }
     if (meta.uncertain.length) {
       box.appendChild(el("p", "Not marked: lost more than " + meta.threshold + " of the " + meta.what
-        + " by these figures, but by less than their own uncertainty (that much can be the games' luck):",
+        + " by these figures, " + (meta.unmarked_why ||
+          "but by less than their own uncertainty (that much can be the games' luck)") + ":",
         "uncertain"));
       box.appendChild(list(meta.uncertain, "uncertain"));
       box.appendChild(el("p", meta.too_few, "uncertain too-few"));

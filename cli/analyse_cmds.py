@@ -31,7 +31,7 @@ from agon.cli.common import (
     with_db,
 )
 from agon.cli.plot_cmds import OutOpt, PngOpt, _output, _target, _write, json_or_file, plot_app
-from agon.core.analyse import MARK_ROLLOUTS, MAX_ROLLOUTS, SURE_LOSS
+from agon.core.analyse import MAX_ROLLOUTS
 from agon.core.service import Line
 from agon.core.words import counted
 
@@ -203,14 +203,9 @@ def _too_few(a: Any, what: str) -> None:
     s, line = a.settings, a.line
     few, limit = a.uncertain, chances.threshold_pct(s.threshold)
     if few:
-        # below MARK_ROLLOUTS games an estimate no loss is marked, however far beyond the figures' noise
-        beyond = any(d.loss > SURE_LOSS * d.noise for d in few)
-        why = (f"from {counted(s.rollouts, 'game')} a position, fewer than the {MARK_ROLLOUTS} a mark needs (from so"
-               " few, any figure can be the games' luck)" if beyond and s.rollouts < MARK_ROLLOUTS else
-               f"but by less than their own uncertainty (from {counted(s.rollouts, 'game')} a position, that much can"
-               " be the games' luck)")
+        # within the figures' noise, or (below MARK_ROLLOUTS games a position) however far beyond it
         console.print(f"Not marked: {counted(len(few), 'decision')} that lost more than {limit} of the {what} by"
-                      f" these figures, {why}:", markup=False)
+                      f" these figures, {chances.why_unmarked(a)}:", markup=False)
         for d in few:
             console.print(f"     {chances.readable(a, chances.marked_text(d))}", markup=False)
     console.print(chances.too_few(a, cited, branch_flag(line)), markup=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from pathlib import Path
 
 import pytest
 
@@ -273,6 +274,12 @@ def test_agon_analyse_marks_nothing_from_fewer_games_than_a_mark_needs(agon):
     (d85,) = [d for d in data["decisions"] if d["n"] == 85]
     assert d85["loss"] == 0.75 and d85["loss"] > SURE_LOSS * d85["noise"] and d85["uncertain"]
     assert " #85 Bruno attacks Chloe, declaring a spear, and lays the War Rhino (spear 9) face down: " in out
+    # the chart (and the study page, from its words) says the same: not marked for too few games, not for the noise
+    agon("plot", "chances", gid, "--rollouts", "4", "-o", "chances.html")
+    chart = Path("chances.html").read_text()
+    assert "0 decisions marked, " in chart and " more from too few games to mark" in chart
+    assert "), too few games\\u003c" in chart  # a label of the chart: '#85 Bruno: ...%), too few games'
+    assert "fewer than the 10 a mark needs (from so few, any figure can be the games' luck)" in chart
     ten = json.loads(agon("analyse", gid, "--rollouts", "10", "--json").stdout)
     assert ten["rollouts_to_mark"] == 10
     for d in ten["decisions"]:
