@@ -19,9 +19,14 @@ from agon.core.words import counted
 from agon.events.summary import Summary
 
 
-def setup_label(options: dict[str, Any], seats: int) -> str:
-    """A game's setup in words: its options and seat count ("difficulty=hard, 1 player")."""
-    parts = [f"{k}={v}" for k, v in sorted(options.items())]
+def setup_label(options: dict[str, Any], seats: int, rs: Ruleset | None = None) -> str:
+    """A game's setup in words: its options and seat count ("difficulty=hard, 1 player"). A ruleset's optional
+    ``setup_options(options)`` names each setup one way, so a default typed and one left out group together; a flag
+    reads as typed (``less_luck=true``)."""
+    said: Callable[[dict[str, Any]], dict[str, Any]] | None = getattr(rs, "setup_options", None)
+    if said is not None:
+        options = said(dict(options))
+    parts = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in sorted(options.items())]
     parts.append(counted(seats, "player"))
     return ", ".join(parts)
 
@@ -76,5 +81,5 @@ def summarise(line: Any, sides: dict[str, str] | None = None) -> Summary:
         scores=dict(rs.scores(state)),
         seats=tuple((p.name, p.bot or "") for p in created.players), side_label=side_label(rs),
         sides=sides if sides is not None else sides_of(line), options=dict(created.options),
-        setup=setup_label(dict(created.options), len(created.players)),
+        setup=setup_label(dict(created.options), len(created.players), rs),
     )

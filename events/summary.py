@@ -29,10 +29,12 @@ from agon.events.hints import Hinted
 Store = Any
 """An ``events.store.Store`` (not imported: the store imports this module to create the table)."""
 
-LAYOUT = 3
+LAYOUT = 4
 """The version of this table's contents; a row of another layout is stale. 2: scores as the ruleset gives them.
 3: statuses count in words ("1 card", "3 cards": core/words.py ``counted``), not "card(s)": rows written before
-are recomputed as a listing reads them (``stale``), rather than showing the old wording until ``agon rebuild``."""
+are recomputed as a listing reads them (``stale``), rather than showing the old wording until ``agon rebuild``.
+4: a setup names each option one way (core/summary.py ``setup_label``): an Adamastor game with ``difficulty=regular``
+typed and one with it left out are one setup in ``agon stats``, where they were two."""
 
 
 class SummaryRow(SQLModel, table=True):

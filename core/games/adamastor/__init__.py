@@ -18,6 +18,7 @@ from agon.events.adamastor import EVENT_TYPES
 from agon.events.base import Event, GameCreated
 
 DIFFICULTIES = ("easy", "regular", "hard")
+SCENARIOS = ("variable", "historical")
 
 
 class Adamastor:
@@ -70,14 +71,30 @@ class Adamastor:
         return data.default_cards()
 
     def canonical_options(self, options: dict[str, Any]) -> dict[str, Any]:
-        """The options as stored: ``less_luck`` as true or false however it was typed (1, yes, on, ...); a value
-        that is none of those is left for ``check_setup`` to refuse."""
+        """The options as stored: ``less_luck`` as true or false however it was typed (1, yes, on, ...), a difficulty
+        or scenario in any case (``Hard`` is hard, as a bot's kind ``Greedy`` is greedy); a value that is none of
+        those is left for ``check_setup`` to refuse."""
         out = dict(options)
+        for key, values in (("difficulty", DIFFICULTIES), ("scenario", SCENARIOS)):
+            value = out.get(key)
+            if isinstance(value, str) and value.strip().lower() in values:
+                out[key] = value.strip().lower()
         flag = str(out.get("less_luck", "")).lower()
         if flag in ("true", "1", "yes", "on"):
             out["less_luck"] = True
         elif flag in ("false", "0", "no", "off"):
             out["less_luck"] = False
+        return out
+
+    def setup_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """What makes a game's setup what it is, one way each, for statistics by setup (core/summary.py): the
+        difficulty, or the historical scenario, whose map is its 3 cards whatever the difficulty (rulebook 9.1), and
+        'less luck' when played. A default left out and the same default typed (``difficulty=regular``) are one
+        setup, and so are ``less_luck=false`` and no ``less_luck``."""
+        difficulty, historical, less_luck = flow.option_flags(self.canonical_options(dict(options)))
+        out: dict[str, Any] = {"scenario": "historical"} if historical else {"difficulty": difficulty}
+        if less_luck:
+            out["less_luck"] = True
         return out
 
     def check_setup(self, players: Sequence[str], options: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
@@ -91,7 +108,7 @@ class Adamastor:
             raise ValueError(f"Adamastor: unknown option(s) {names}; known: difficulty, scenario, less_luck")
         if str(options.get("difficulty", "regular")) not in DIFFICULTIES:
             raise ValueError(f"Adamastor: difficulty must be easy, regular or hard, not {options['difficulty']!r}")
-        if str(options.get("scenario", "variable")) not in ("variable", "historical"):
+        if str(options.get("scenario", "variable")) not in SCENARIOS:
             raise ValueError(f"Adamastor: scenario must be variable or historical, not {options['scenario']!r}")
         if str(options.get("less_luck", "false")).lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
             raise ValueError("Adamastor: less_luck must be true or false")

@@ -179,10 +179,11 @@ def _main(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
     who = s.acting
     match e:
         case GameCreated():
-            opts = e.options
-            what = "the historical voyage" if opts.get("scenario") == "historical" else "a voyage"
+            difficulty, historical, _ = flow.option_flags(dict(e.options))
+            # the historical map is its 3 cards whatever the difficulty (rulebook 9.1): none is named for it
+            what = "the historical voyage" if historical else f"a voyage ({difficulty})"
             sets = "sets" if len(e.names) == 1 else "set"  # the present, as every sentence of the log
-            return f"{' and '.join(e.names)} {sets} out on {what} ({opts.get('difficulty', 'regular')})"
+            return f"{' and '.join(e.names)} {sets} out on {what}"
         case CaptainChosen(player=p):
             return f"{p} takes the captain token"
         case MapCardRevealed(position=pos, card=c):
