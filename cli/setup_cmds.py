@@ -44,6 +44,7 @@ from agon.cli.common import (
 )
 from agon.cli.render import scores_line, scores_text
 from agon.core import registry
+from agon.core.engine import Over
 from agon.core.service import NewGame, ServiceError, judge_new_game
 from agon.core.words import counted, listed
 from agon.events.store import without_password
@@ -225,7 +226,9 @@ def new(
     titled = f' "{line.game.title}"' if line.game.title else ""  # the title as stored, for the person to check
     console.print(f"{line.ruleset.title}{titled} for {', '.join(line.created.names)} ({drawn}"
                   f"{', table game' if table else ''}); {counted(len(line.events), 'event')} so far; {line.status()}.")
-    console.print(f"Next: {agon_line(f'options {game_id}')}", markup=False)
+    # a game of bots alone is played out as it is made: it has no options left, its log tells how it went
+    nxt = "log" if isinstance(line.pending, Over) else "options"
+    console.print(f"Next: {agon_line(f'{nxt} {game_id}')}", markup=False)
 
 
 @app.command(epilog=examples("agon games --ruleset perikles --status over --order newest --limit 20",

@@ -24,6 +24,14 @@ def test_agon_new_prints_the_id_alone_first_then_a_sentence_and_the_next_command
     assert "its id alone on the first line" in row and "`Next: agon options ID`" in row
 
 
+def test_a_game_of_bots_alone_played_out_at_once_names_its_log_next_not_its_options(agon):
+    """`agon new adamastor --bot Ana:greedy` is over as it is made: 'Next: agon options ID' led to no option at all."""
+    lines = agon("new", "adamastor", "--bot", "Ana:greedy", "--seed", "1").stdout.splitlines()
+    assert "; over: " in lines[1]
+    assert lines[2] == f"Next: agon log {lines[0]}"
+    assert "(`agon log ID` for a game of bots alone" in _row()
+
+
 def test_agon_new_json_has_the_fields_readme_names(agon):
     data = json.loads(agon("new", "peloponnes", "--player", "Ana", "--bot", "Bo:random", "--json").stdout)
     assert set(data) == {"id", "ruleset", "title", "seed", "luck", "players", "events", "status"}
