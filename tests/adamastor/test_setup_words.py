@@ -53,3 +53,22 @@ def test_summaries_written_before_are_recomputed_with_the_setup_said_one_way(ago
     with sqlite3.connect(tmp_path / "games.db") as db:
         db.execute("UPDATE game_summary SET layout = 3, setup = '1 player' WHERE options = '{}'")
     assert _setups(agon) == {"difficulty=regular, 1 player": 2}
+
+
+def test_a_sail_or_trim_of_a_card_not_held_names_that_card(agon):
+    """`agon act G '{... sail_started, cards: [c40]}'` said only 'discard only cards in Ana's hand, each once':
+    which card of several typed was wrong went unsaid. Seed 5 deals Ana Cozinheiro (6), Língua (23), Escrivão (11);
+    Capitão-mor (40) lies on the strip."""
+    gid = agon("new", "adamastor", "--player", "Ana", "--seed", "5").stdout.split()[0]
+    agon("act", gid, "2")
+    sail = '{"type": "adamastor.sail_started", "cards": [%s]}'
+    r = agon("act", gid, sail % '"c6", "c40"', ok=False)
+    assert r.exit_code == 1
+    assert r.stderr.strip() == ("error: refused: sail (rulebook 5.2 C 'Navegar'): Capitão-mor (40) is not in Ana's"
+                                " hand: discard only cards in it, each once")
+    r = agon("act", gid, sail % '"c23", "c23"', ok=False)
+    assert "Língua (23) is named twice: discard only cards in Ana's hand, each once" in r.stderr
+    agon("act", gid, "1")  # the draw action: a fourth card, so sunset asks Ana to discard one
+    trim = '{"type": "adamastor.hand_trimmed", "player": "Ana", "cards": ["c40"]}'
+    r = agon("act", gid, trim, ok=False)
+    assert "sunset (rulebook 5.4): Capitão-mor (40) is not in Ana's hand" in r.stderr

@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import combinations, product
 
 from agon.core.engine import Chance, Decision, Outcome, Over, Pending
@@ -321,8 +321,9 @@ def _validate_decision(s: State, e: Event) -> str | None:
                 return err
             if not cards:
                 return "sail (rulebook 5.2 C 'Navegar'): discard at least one hand card to sail"
-            if len(set(cards)) != len(cards) or any(c not in s.hands[s.actor] for c in cards):
-                return f"sail (rulebook 5.2 C 'Navegar'): discard only cards in {s.acting}'s hand, each once"
+            wrong = _discard_problem(s, cards, s.hands[s.actor], s.acting)
+            if wrong:
+                return f"sail (rulebook 5.2 C 'Navegar'): {wrong}"
             return None
         case FleetMoved(to=to):
             if s.phase != "sail":
@@ -401,9 +402,22 @@ def _validate_decision(s: State, e: Event) -> str | None:
             if pl != s.players[i]:
                 return f"sunset (rulebook 5.4): {s.players[i]} must discard now"
             hand = s.hands[i]
-            if len(set(cards)) != len(cards) or any(c not in hand for c in cards):
-                return f"sunset (rulebook 5.4): discard only cards in {pl}'s hand, each once"
+            wrong = _discard_problem(s, cards, hand, pl)
+            if wrong:
+                return f"sunset (rulebook 5.4): {wrong}"
             if len(hand) - len(cards) != flow.HAND_LIMIT:
                 return f"sunset (rulebook 5.4): discard {len(hand) - flow.HAND_LIMIT} cards to keep exactly 3"
             return None
     return "this event is not an Adamastor decision"
+
+
+def _discard_problem(s: State, cards: Sequence[str], hand: Sequence[str], player: str) -> str | None:
+    """Why ``cards`` are no discard from ``player``'s ``hand``, naming the card at fault (the sail's and the
+    sunset's discards, 5.2 C and 5.4), or None."""
+    twice = next((c for c in cards if cards.count(c) > 1), None)
+    if twice is not None:
+        return f"{card_name(s, twice)} is named twice: discard only cards in {player}'s hand, each once"
+    missing = next((c for c in cards if c not in hand), None)
+    if missing is not None:
+        return f"{card_name(s, missing)} is not in {player}'s hand: discard only cards in it, each once"
+    return None
