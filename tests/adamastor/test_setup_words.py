@@ -43,6 +43,9 @@ def test_the_historical_voyage_names_no_difficulty_it_does_not_have(agon):
     for gid in (plain, hard):
         assert "0. Ana sets out on the historical voyage.\n" in agon("log", gid).stdout
     assert _setups(agon) == {"scenario=historical, 1 player": 2}
+    told = json.loads(agon("rulesets", "--json").stdout)
+    said = next(r for r in told if r["name"] == "adamastor")["options"]["scenario"]
+    assert "whatever the difficulty" in said
 
 
 def test_summaries_written_before_are_recomputed_with_the_setup_said_one_way(agon, tmp_path):

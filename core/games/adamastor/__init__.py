@@ -36,7 +36,8 @@ class Adamastor:
     projections = {"voyage": view.voyage, "sails": view.sails}
     option_names = {
         "difficulty": "easy, regular or hard: 2, 3 or 4 regular map cards before the final one (default regular)",
-        "scenario": "variable (default) or historical: the 3 historical map cards, from Lisbon to Calicut",
+        "scenario": "variable (default) or historical: the 3 historical map cards, from Lisbon to Calicut, whatever"
+                    " the difficulty (rulebook 9.1)",
         "less_luck": "true to show the next adventure-strip card beside the deck (variant 9.2)",
     }
     field_prompts: Mapping[str, str] = {
