@@ -150,6 +150,11 @@ class Words:
     json_too: str = hints.CLI["json_too"]
     """The event as JSON, offered beside a chance outcome typed in (with its own leading space), or nothing where a
     face takes none."""
+    not_json: str = hints.CLI["not_json"]
+    """What was wrong with a choice that begins with '{' and is no JSON: ``{why}`` is what the JSON parser found
+    (and where). A face that takes no event as JSON (``json_too`` empty) says what its person typed, which begins
+    nothing it takes, for any such choice that is no event: never that it is not valid JSON, nor what an event's
+    JSON lacks, as they meant no JSON."""
 
     def deciding(self, its: bool = False) -> str:
         """``decide`` with the face's ``options`` in it."""
@@ -1257,26 +1262,34 @@ class Service:
             raise ServiceError(f"the choice is {len(text):,} characters long; no event of {line.ruleset.name} needs"
                                f" more than {MAX_CHOICE:,}")
         if text.startswith("{"):
+            instead = (words.deciding() if not isinstance(pending, Chance)  # no options
+                       else f"type the outcome ({pending.describe()}) or 'seed'{words.json_too}"
+                       if line.created.table else f"type 'seed'{words.json_too}")
+
+            def no_event(e: ServiceError) -> ServiceError:
+                """``e``, or on a face that takes no event as JSON (``json_too`` empty: a page, whose person meant
+                none) what was typed and what to type instead, in that face's words."""
+                return e if words.json_too else ServiceError(f"{words.not_json.replace('{why}', '')}; {instead}")
+
             try:
                 obj = json.loads(text)
             except json.JSONDecodeError as e:
-                instead = (words.deciding() if not isinstance(pending, Chance)  # no options
-                           else f"type the outcome ({pending.describe()}) or 'seed'{words.json_too}"
-                           if line.created.table else f"type 'seed'{words.json_too}")
-                raise ServiceError(f"the choice is not valid JSON ({e.msg} at column {e.colno}); {instead}") from None
+                wrong = words.not_json.replace("{why}", f"{e.msg} at column {e.colno}")
+                raise no_event(ServiceError(f"{wrong}; {instead}")) from None
             except ValueError:  # valid JSON Python will not read: a number of more digits than int() takes
-                raise ServiceError(f"the choice's JSON holds a number of more than {sys.get_int_max_str_digits():,}"
-                                   f" digits; no event of {line.ruleset.name} needs one", "; {schema}",
-                                   game=line.game.id, ruleset=line.ruleset.name) from None
+                raise no_event(ServiceError(
+                    f"the choice's JSON holds a number of more than {sys.get_int_max_str_digits():,} digits; no event"
+                    f" of {line.ruleset.name} needs one", "; {schema}", game=line.game.id,
+                    ruleset=line.ruleset.name)) from None
             except RecursionError:
-                raise ServiceError("the choice's JSON is nested too deeply to be an event", "; {schema}",
-                                   game=line.game.id, ruleset=line.ruleset.name) from None
+                raise no_event(ServiceError("the choice's JSON is nested too deeply to be an event", "; {schema}",
+                                            game=line.game.id, ruleset=line.ruleset.name)) from None
             try:
                 return line.codec.from_obj(obj)
             except (DecodeError, RecursionError) as e:
                 why = "it is nested too deeply" if isinstance(e, RecursionError) else str(e)
-                raise ServiceError(f"not an event of {line.ruleset.name}: {why}", "; {schema}", game=line.game.id,
-                                   ruleset=line.ruleset.name) from None
+                raise no_event(ServiceError(f"not an event of {line.ruleset.name}: {why}", "; {schema}",
+                                            game=line.game.id, ruleset=line.ruleset.name)) from None
         if isinstance(pending, Chance):
             if text in ("seed", "random"):
                 outcome = chance_mod.draw(pending, chance_mod.rng_for(

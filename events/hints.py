@@ -35,6 +35,7 @@ CLI: dict[str, str] = {
                 " store so) and import them together (`agon import FOLDER/*.jsonl`)"),
     "decide": "give {a} choice number from {options}, or the event as JSON",
     "json_too": " or an event as JSON",
+    "not_json": "the choice is not valid JSON ({why})",
 }
 """Each step as the command line names it: a command between backticks, never between quotes, which would nest with
 the quotes of a --db that the command line adds to it (cli/common.py ``with_db_quoted``). What stands between the

@@ -189,6 +189,7 @@ PAGE_WORDS = Words(
     decide="choose {a} decision among those your page lists (a decision of many variants is built there a step at a"
            " time), or type its steps in order, as the buttons name them",
     json_too="",
+    not_json="nothing your page takes begins with '{{' (it takes no JSON)",
 )
 """The same steps for a person at a seat's page (server/pages.py), whose requests say so (``FACE``): the page's own
 buttons and lists, never a route to request (nor a command to run)."""

@@ -189,6 +189,14 @@ def test_a_decision_is_typed_on_the_seat_page_as_agon_play_takes_it(browser, ser
         ana.click("#decide-form button")  # nothing typed: said in the page's words, nothing sent
         ana.wait_for_function("document.getElementById('error').textContent.length > 0")
         assert ana.inner_text("#error").startswith("type your decision first")
+        ana.fill("#decide-input", "{")  # JSON begun: the page takes none, and says what to type instead
+        ana.press("#decide-input", "Enter")
+        ana.wait_for_function("document.getElementById('error').textContent.includes(\"begins with '{'\")")
+        said = ana.inner_text("#error")
+        assert said == ("nothing your page takes begins with '{' (it takes no JSON); choose a decision among those"
+                        " your page lists (a decision of many variants is built there a step at a time), or type its"
+                        " steps in order, as the buttons name them"), said
+        assert ana.input_value("#decide-input") == "{" and svc.load(gid).head.depth == before
         ana.fill("#decide-input", "a04 1w2l")  # one luxury good more than Ana has
         ana.press("#decide-input", "Enter")
         ana.wait_for_function("document.getElementById('error').textContent.includes('Bens de Luxo')")

@@ -436,3 +436,24 @@ def test_names_escaping_a_lone_surrogate_are_refused_with_a_400_naming_them(clie
             "the value of option scenario '\\ud800' holds a control or separator character (U+D800)")
     g = new_duel(client)
     refused(client.get(f"/api/games/{g['game']}/log?branch=%ED%A0%80"), 404, f"game {g['game']} has no branch")
+
+
+def test_json_cut_short_typed_on_a_seat_page_is_told_as_nothing_the_page_takes(client):
+    """A seat page's typed box took '{' (or any JSON cut short) and answered "the choice is not valid JSON": a
+    person at the page never meant to type JSON, and the page takes none. The page is told what it was ('{'
+    begins nothing it takes) and what to type, as it is of whole JSON that is no event; a caller of the API is still
+    told of its JSON."""
+    g = new_duel(client)
+    gid = g["game"]
+    who, tok = acting(client, g)
+    for typed in ("{", '{"type": "pergamemnon.', "  {x", "{}", '{"type": "attack"}'):
+        said = on_page(client.post(f"/api/games/{gid}/act", json={"choice": typed}, headers={**bearer(tok), **PAGE}),
+                       400)
+        assert said == ("nothing your page takes begins with '{' (it takes no JSON); choose a decision among those"
+                        " your page lists (a decision of many variants is built there a step at a time), or type its"
+                        " steps in order, as the buttons name them"), said
+        assert "valid JSON" not in said
+        refused(client.post(f"/api/games/{gid}/act", json={"choice": typed}, headers=bearer(tok)), 400,
+                "not valid JSON (" if typed.count("{") > typed.count("}") else "not an event of pergamemnon",
+                f"GET /api/games/{gid}/options")
+    assert client.get(f"/api/games/{gid}").json()["pending"]["player"] == who  # nothing was recorded
