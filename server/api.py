@@ -22,7 +22,8 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -52,7 +53,7 @@ from agon.core.service import (
     told,
 )
 from agon.server import bodies, queries
-from agon.server.schemas import WAIT_MAX, Param
+from agon.server.schemas import WAIT_MAX, Param, under
 
 HOST = seats.HOST
 BODY_WAIT = 30.0
@@ -208,11 +209,33 @@ pages themselves take no query)."""
 
 def words_of(request: Request, query: dict[str, Any] | None = None) -> Words:
     """The words a request's refusals are told in: its face's (``FACE``, or on the event stream ``FACE_PARAM`` in
-    its ``query``, as read), else the API's."""
+    its ``query``, as read), else the API's, each route they name under the path the request came under."""
     face = request.headers.get(FACE, "")
     if query and isinstance(query.get(FACE_PARAM), str):
         face = query[FACE_PARAM]
-    return FACES.get(face.strip().lower(), HTTP_WORDS)
+    words = FACES.get(face.strip().lower(), HTTP_WORDS)
+    return http_words(root_of(request)) if words is HTTP_WORDS else words
+
+
+def root_of(request: Request) -> str:
+    """The path the server is served under behind a proxy that takes it off (``agon serve --root-path /agon``:
+    uvicorn's root_path), without its trailing '/'; "" at the root of its host. Every path a page, a link or a
+    refusal names is put under it, so that a person or a program following it goes through the proxy."""
+    return str(request.scope.get("root_path", "")).rstrip("/")
+
+
+@lru_cache(maxsize=8)  # one root a server, as started; a few at most behind several proxies
+def http_words(root: str) -> Words:
+    """``HTTP_WORDS`` with each route they name under ``root`` (``root_of``): a program behind a proxy that serves
+    agon under a path is sent to a route that exists there."""
+    if not root:
+        return HTTP_WORDS
+    return replace(HTTP_WORDS, **{f.name: under(getattr(HTTP_WORDS, f.name), root) for f in fields(HTTP_WORDS)})
+
+
+def api_document(request: Request) -> str:
+    """Where the API's document is for this request: /openapi.json under the path it came under."""
+    return f"{root_of(request)}/openapi.json"
 
 
 @dataclass
@@ -299,7 +322,7 @@ def route(fn: Callable[[Call], Any], *, raw_body: bool = False, body: dict[str, 
                                          " in the query")
             call = Call(request.app.state.service, request.path_params.get("game", ""), token_of(request), fields,
                         asked, raw, request.app.state.lines, posted=body is not None, words=words_of(request),
-                        root=str(request.scope.get("root_path", "")).rstrip("/"))
+                        root=root_of(request))
             result = await run_in_threadpool(fn, call)
         except Exception as e:  # noqa: BLE001 - every failure is one line for the client
             return failure(e, words_of(request))
@@ -341,9 +364,10 @@ def read_body(raw: bytes, schema: dict[str, Any], hints: dict[str, str] | None, 
     if not isinstance(found, dict):
         raise HttpError(400, "the request body must be a JSON object")
     try:
-        return bodies.check(schema, found, hints)
+        return bodies.check(schema, found, hints, root=root_of(request))
     except bodies.BadBody as e:  # a page's person is not sent to the API's document (they filled in a form)
-        raise HttpError(400, str(e) if words_of(request) is PAGE_WORDS else f"{e} (see /openapi.json)") from None
+        raise HttpError(400, str(e) if words_of(request) is PAGE_WORDS else f"{e} (see {api_document(request)})"
+                        ) from None
 
 
 def read_query(request: Request, params: tuple[Param, ...], page: bool = False) -> dict[str, Any]:
@@ -355,7 +379,7 @@ def read_query(request: Request, params: tuple[Param, ...], page: bool = False) 
     try:
         return queries.check(route, params, request.query_params.multi_items())
     except queries.BadQuery as e:
-        raise HttpError(400, f"{e}; {PAGE_STREAM}" if page else f"{e} (see /openapi.json)") from None
+        raise HttpError(400, f"{e}; {PAGE_STREAM}" if page else f"{e} (see {api_document(request)})") from None
 
 
 PAGE_STREAM = "reload the page to follow the game again"

@@ -132,11 +132,14 @@ ROUTES: list[Op] = [
 """The API's routes: what each does, who may call it, what it takes and answers (server/schemas.py)."""
 
 
-def openapi() -> dict[str, Any]:
-    """The OpenAPI document, from the route table above."""
+def openapi(root: str = "") -> dict[str, Any]:
+    """The OpenAPI document, from the route table above; ``root``: the path the server is served under behind a
+    proxy (``api.root_of``), named as the document's server, so that a client of the document finds its routes
+    there (its paths are the routes' own, from the root)."""
     from agon import __version__
 
-    return schemas.document(ROUTES, __version__)
+    document = schemas.document(ROUTES, __version__)
+    return {**document, "servers": [{"url": root}]} if root else document
 
 
 class BodyLimit:
@@ -182,10 +185,10 @@ async def _http_error(request: Request, exc: Exception) -> JSONResponse:
         # no redirect to the path without it: a client that follows one (a token in its query) might follow it
         # to plain http behind a TLS proxy, and one that does not is answered with nothing it can read
         message = f"no such page or endpoint: {path} (leave out the trailing slash: {path.rstrip('/') or '/'})"
-    elif exc.status_code == 404:
-        message = f"no such page or endpoint: {path} (the API is listed at /openapi.json)"
+    elif exc.status_code == 404:  # the API's document named under the path the request came under (a proxy's)
+        message = f"no such page or endpoint: {path} (the API is listed at {api.api_document(request)})"
     elif exc.status_code == 405:
-        message = f"{request.method[:20]} is not allowed on {path} (see /openapi.json)"
+        message = f"{request.method[:20]} is not allowed on {path} (see {api.api_document(request)})"
     else:
         message = str(exc.detail)
     return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
@@ -215,7 +218,7 @@ def _by_method(handlers: dict[str, Any]) -> Any:
 def create_app(url: str, *, max_body: int = MAX_BODY, poll: float = 0.5) -> Starlette:
     """The app over the store at ``url``; ``poll`` is how often (seconds) an event stream looks for news."""
     routes = _api_routes()
-    routes.append(Route("/openapi.json", lambda request: JSONResponse(openapi()), methods=["GET"]))
+    routes.append(Route("/openapi.json", lambda request: JSONResponse(openapi(api.root_of(request))), methods=["GET"]))
     routes += pages.routes()
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from agon.core.words import listed
+from agon.server.schemas import under
 
 KNOWN = frozenset({"type", "properties", "required", "additionalProperties", "items", "minimum", "maximum",
                    "minLength", "anyOf", "description"})
@@ -29,11 +30,27 @@ class BadBody(ValueError):
     """A body the declared schema refuses; its message is the one sentence the client is told."""
 
 
-def check(schema: dict[str, Any], body: Any, hints: dict[str, str] | None = None) -> Any:
+def check(schema: dict[str, Any], body: Any, hints: dict[str, str] | None = None, root: str = "") -> Any:
     """``body`` as the route reads it, if ``schema`` allows it (a whole number sent as ``2.0`` read as 2, as JSON
     Schema counts it); else ``BadBody``. ``hints``: for a top-level field the schema does not name, what to do
-    instead (its refusal then says so)."""
-    return _value(schema, body, [], hints or {})
+    instead (its refusal then says so). ``root``: the path the server is served under, before each route a
+    refusal names (a needed field's description: 'a name from GET /api/rulesets')."""
+    try:
+        return _value(schema, body, [], hints or {})
+    except Needed as e:
+        raise BadBody(e.said(root)) from None
+
+
+class Needed(BadBody):
+    """A field the schema requires that the body left out: its place and the schema's description of it."""
+
+    def __init__(self, where: str, about: str | None) -> None:
+        self.where, self.about = where, about
+        super().__init__(self.said(""))
+
+    def said(self, root: str) -> str:
+        """The refusal, each route the description names under ``root`` (``schemas.under``)."""
+        return f"{self.where} is needed" + (f": {under(self.about, root)}" if self.about else "")
 
 
 def _value(schema: dict[str, Any], v: Any, path: list[str | int], hints: dict[str, str]) -> Any:
@@ -83,7 +100,7 @@ def _object(schema: dict[str, Any], v: dict[str, Any], path: list[str | int], hi
     for key in schema.get("required", []):
         if key not in v:
             about = props.get(key, {}).get("description")
-            raise BadBody(f"{_where([*path, key])} is needed" + (f": {about}" if about else ""))
+            raise Needed(_where([*path, key]), about)
     out = {}
     for key, x in v.items():
         if key in props:

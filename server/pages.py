@@ -478,10 +478,9 @@ def _failed(request: Request, e: Exception) -> Response:
 
 
 def _root(request: Request) -> str:
-    """The path the server is served under behind a proxy that takes it off (``agon serve --root-path /agon``:
-    uvicorn's root_path), put before every address a page names, so that each goes through the proxy; "" at the
-    root of its host."""
-    return str(request.scope.get("root_path", "")).rstrip("/")
+    """The path the server is served under behind a proxy that takes it off (``api.root_of``), put before every
+    address a page names, so that each goes through the proxy; "" at the root of its host."""
+    return api.root_of(request)
 
 
 def _query(request: Request, hints: dict[str, str]) -> None:
@@ -495,6 +494,7 @@ def _query(request: Request, hints: dict[str, str]) -> None:
     asked = [(k, v) for k, v in request.query_params.multi_items() if k in hints]
     if not asked:
         return
+    hints = {k: v.replace("{root}", _root(request)) for k, v in hints.items()}  # a path named under the proxy's
     try:
         queries.check(f"{request.method} {request.url.path}", (), asked, token=False, hints=hints)
     except queries.BadQuery as e:
@@ -506,20 +506,21 @@ LOBBY_GAMES = 100
 filters)."""
 
 LOBBY_HINTS = {**dict.fromkeys(("ruleset", "status", "order", "limit"), (
-    f"the lobby lists the newest {LOBBY_GAMES} games; GET /api/games takes it and lists every game")),
-    "token": "a seat's token goes after '#' in its page's address (/games/ID/seat#token=...), which a browser never"
-             " sends to a server; open the link as it was given"}
-"""What the lobby's refusal says of a parameter ``GET /api/games`` takes, or of a token."""
+    f"the lobby lists the newest {LOBBY_GAMES} games; GET {{root}}/api/games takes it and lists every game")),
+    "token": "a seat's token goes after '#' in its page's address ({root}/games/ID/seat#token=...), which a browser"
+             " never sends to a server; open the link as it was given"}
+"""What the lobby's refusal says of a parameter ``GET /api/games`` takes, or of a token (``{root}``: the path the
+server is served under, ``_query``)."""
 
-SEAT_HINTS = {"token": "a seat's token goes after '#' in the address (/games/ID/seat#token=...), which a browser"
-                       " never sends to a server; open the link as it was given"}
+SEAT_HINTS = {"token": "a seat's token goes after '#' in the address ({root}/games/ID/seat#token=...), which a"
+                       " browser never sends to a server; open the link as it was given"}
 """What the seat page's refusal says of a token in its query (the API's routes take one there; the page does not,
 so that it stays out of servers' and proxies' logs)."""
 
 WATCH_HINTS = {**dict.fromkeys(("line", "step"), "a position on the page goes after '#' in the address"
                                                  " (#line=NAME&step=N)"),
                "token": "the spectators' page shows the game as every player sees it, to everyone; a seat's own"
-                        " page is its link (/games/ID/seat#token=...)"}
+                        " page is its link ({root}/games/ID/seat#token=...)"}
 """What the spectators' page's refusal says of a position or a token in its query."""
 
 
@@ -550,8 +551,8 @@ async def lobby(request: Request) -> Response:
     body = f"""<h1>agon: games on this server</h1>
 <p class="sub">Create a game, then give each player their own link: it opens their seat, and only theirs.</p>
 <div id="games-box">{table}</div>
-<p class="muted">The newest {LOBBY_GAMES} games are listed here; <a href="{root}/api/games">/api/games</a> lists them
- all.</p>
+<p class="muted">The newest {LOBBY_GAMES} games are listed here;
+ <a href="{root}/api/games">{root}/api/games</a> lists them all.</p>
 <h2 id="create-title">Create a game</h2>
 <form id="create" aria-labelledby="create-title">
 <p><label>Ruleset <select id="ruleset">{options}</select></label></p>

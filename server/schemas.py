@@ -12,10 +12,21 @@ What a ruleset decides (a view's fields, an event's fields) is an object here: i
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from agon.core.service import EVENT_RANGE, INT_MAX, LIMIT_RANGE, SEED_MAX
+
+_ROUTE_NAMED = re.compile(r"\b(GET|POST) /")
+"""Where a route is named in the server's own words ('GET /api/games'), to put a root path before it."""
+
+
+def under(text: str, root: str) -> str:
+    """``text``, words of the server's own (never ones holding what a client sent), with each route it names
+    ('GET /api/...', 'POST /api/...', as this document names them from the root) under ``root``: the path the server
+    is served under behind a proxy (``agon serve --root-path``), so that a reader is sent to a route that exists."""
+    return _ROUTE_NAMED.sub(lambda m: f"{m[1]} {root}/", text) if root else text
 
 JSON = "application/json"
 NDJSON = "application/x-ndjson"

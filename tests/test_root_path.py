@@ -8,6 +8,7 @@ path reaches the app (anything else is the proxy's 404), with ``root_path`` set 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -125,3 +126,46 @@ def test_every_link_of_the_pages_served_under_a_path_stays_under_it(browser, pro
     refused = [(s, u) for s, u in answers if s >= 400 and not u.endswith("/games/nosuchgame/seat")]
     assert refused == [], refused
     assert any("/static/plotly-" in u for u in asked) and any("/events?face=page" in u for u in asked)
+
+
+PATH_NAMED = re.compile(r"(?<![\w.])/[\w.]+")
+"""A path a sentence names (not a part of a word or a number): '/openapi.json', '/api/games', '/games/ID/seat'."""
+
+
+def test_every_path_a_refusal_names_is_under_the_path(proxied):
+    """Under ``--root-path`` the refusals named /openapi.json, the routes (GET /api/games/ID/options, GET
+    /api/rulesets) and a seat's link (/games/ID/seat#token=...) from the root, where the proxy has none of them: a
+    program or a person sent there was answered the proxy's 404. Each path named is now under the path, and opens."""
+    base = proxied + PREFIX
+    made = httpx.post(f"{base}/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"], "seed": 1})
+    gid = made.json()["game"]
+    who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    token = made.json()["seats"][who]["token"]
+    page = {"accept": "application/json"}
+    asked = [
+        (404, httpx.get(f"{base}/no-such-page"), f"(the API is listed at {PREFIX}/openapi.json)"),
+        (405, httpx.delete(f"{base}/api/games"), f"(see {PREFIX}/openapi.json)"),
+        (400, httpx.get(f"{base}/api/games", params={"limt": "3"}), f"(see {PREFIX}/openapi.json)"),
+        (400, httpx.get(f"{base}/api/games/{gid}/events", params={"since": "abc"}), f"(see {PREFIX}/openapi.json)"),
+        (400, httpx.post(f"{base}/api/games", json={"players": ["a", "b"]}),
+         f"'ruleset' is needed: a name from GET {PREFIX}/api/rulesets (see {PREFIX}/openapi.json)"),
+        (400, httpx.post(f"{base}/api/games", json={"ruleset": "nope", "players": ["a", "b"]}),
+         f"(see GET {PREFIX}/api/rulesets)"),
+        (404, httpx.get(f"{base}/api/games/abcdef12"), f"GET {PREFIX}/api/games lists the games"),
+        (400, httpx.post(f"{base}/api/games/{gid}/act", json={"choice": "999"}, params={"token": token}),
+         f"(GET {PREFIX}/api/games/{gid}/options lists them)"),
+        (400, httpx.get(f"{base}/", params={"limit": "5"}, headers=page), f"GET {PREFIX}/api/games takes it"),
+        (400, httpx.get(f"{base}/games/{gid}/seat", params={"token": "x"}, headers=page),
+         f"({PREFIX}/games/ID/seat#token=...)"),
+        (400, httpx.get(f"{base}/games/{gid}/watch", params={"token": "x"}, headers=page),
+         f"({PREFIX}/games/ID/seat#token=...)"),
+    ]
+    for status, r, says in asked:
+        assert r.status_code == status, (r.status_code, r.text)
+        said = r.json()["error"]
+        assert says in said, said
+        for path in PATH_NAMED.findall(said):  # the path asked for, or one to go to: each under the path
+            assert path == PREFIX or path.startswith(PREFIX + "/"), (path, said)
+    assert httpx.get(f"{base}/openapi.json").json()["servers"] == [{"url": PREFIX}]  # its routes are under it
+    assert httpx.get(f"{base}/api/rulesets").status_code == 200
+    assert httpx.get(f"{base}/api/games/{gid}/options").status_code == 200
