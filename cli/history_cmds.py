@@ -56,7 +56,8 @@ def state(
     s = line.state if n == last else line.state_at(n)
     rs = line.ruleset
     view = rs.view(s, viewer)
-    status = describe_pending(rs.pending(s))
+    pending = rs.pending(s)
+    status = describe_pending(pending)
     if as_json:
         print_json({"game": line.game.id, "branch": line.branch.name, "event": n, "status": status,
                     "round": rs.round(s), "scores": rs.scores(s), "as": viewer or None,
@@ -65,7 +66,7 @@ def state(
     console.print(view_text(f"{rs.title} game {line.game.id}, branch {line.branch.name}, after event "
                             f"#{n}{_seen(viewer)}", view, fit_width()))
     console.print(f"Now: {status}")
-    if (scores := scores_line(status, rs.scores(s))) is not None:  # unless the status told every total
+    if (scores := scores_line(pending, rs.scores(s))) is not None:  # unless the status told every total
         console.print(scores)
 
 

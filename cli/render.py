@@ -6,11 +6,13 @@ and never mistakes a value in brackets for markup.
 """
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rich.cells import cell_len
 from rich.text import Text
+
+from agon.core.engine import Over, Pending
 
 
 def _scalar(v: Any) -> bool:
@@ -88,14 +90,14 @@ def scores_text(scores: dict[str, float]) -> str:
     return ", ".join(f"{p} {_fmt(v)}" for p, v in scores.items())
 
 
-def scores_line(status: str, scores: dict[str, float]) -> str | None:
-    """The line ``Scores: Ana 57, Bruno 64`` shown under a status, or None where the status already tells every
-    player's total as ``NAME TOTAL`` (a Perikles game over from version 5 names each total and how it was made: the
-    totals shown twice read as two results). A status that names some totals or none (Perikles before version 5,
-    "Chloe wins with 63 points"; a game going on) keeps the line."""
-    told = scores and all(re.search(rf"(?<![\w]){re.escape(p)} {re.escape(_fmt(v))}(?![\w.])", status)
-                          for p, v in scores.items())
-    return None if told else f"Scores: {scores_text(scores)}"
+def scores_line(pending: Pending, scores: Mapping[str, float]) -> str | None:
+    """The line ``Scores: Ana 57, Bruno 64`` shown under the status of a line whose ``pending`` is this, or None
+    where the game is over with an outcome whose summary tells every total (``Outcome.totals_told``: a Perikles game
+    over from version 5 names each total and how it was made, and the totals shown twice read as two results). An
+    outcome that does not (Perikles before version 5, "Chloe wins with 63 points"), and a game going on, keep the
+    line. Read from the outcome's flag, not from the status's text: a name and a number in it are no total."""
+    told = isinstance(pending, Over) and pending.outcome.totals_told
+    return None if told else f"Scores: {scores_text(dict(scores))}"
 
 
 def said(actor: str, sentence: str) -> str:

@@ -465,7 +465,7 @@ def demo(
     console.print(f"Recorded a game of {escape(rs.title)} by {len(seats)} {kind} bots: game [bold]{game_id}[/],"
                   f" {counted(len(line.events), 'event')}.", markup=True)
     console.print(f"Result: {line.status()}")
-    if (scores := scores_line(line.status(), rs.scores(line.state))) is not None:  # unless the result told them
+    if (scores := scores_line(line.pending, rs.scores(line.state))) is not None:  # unless the result told them
         console.print(scores)
     console.print(f"Stored in: {without_password(db_url())}")
     console.print("Look at it with:")

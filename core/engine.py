@@ -124,6 +124,10 @@ class Outcome:
     winners: tuple[str, ...]
     scores: Mapping[str, float]
     summary: str
+    totals_told: bool = False
+    """Whether ``summary`` tells every player's total (Perikles from ruleset version 5, its scoring's
+    ``SCORES_TOLD``; Peloponnes, whose summary names each final score): a face then shows no second list of the
+    totals beside it, which would read as two results."""
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from agon.cli.render import scores_line
+from agon.core.engine import Decision, Outcome, Over
+
 PERIKLES_4P = Path(__file__).resolve().parent.parent / "replays" / "perikles-4p.jsonl"
 TOLD = "Chloe wins with 76 points: Chloe 76 (8 cubes, 36 for 9 location tiles, 32 for 6 statues)"
 
@@ -39,3 +44,35 @@ def test_a_game_going_on_shows_its_scores_line(agon):
     gid = json.loads(agon("new", "perikles", "--player", "Ana", "--bot", "Bo:random", "--bot", "Cy:random",
                           "--seed", "3", "--json").stdout)["id"]
     assert len(_scores_lines(agon("state", gid).stdout)) == 1
+
+
+OTHERS = {  # the end screens of the other rulesets, as they were before the outcome carried its flag
+    "peloponnes": ("Ana wins with 11: Ana 11 (population 11, power 12); Chloe 9 (population 14, power 9); Bruno 4"
+                   " (population 4, power 6)", []),  # its summary names every final score: no second list
+    "pergamemnon": ("Chloe wins with 41 points; the game ended because Bruno has only 2 cards left to fight with,"
+                    " fewer than a hand of 3", ["Scores: Ana 9, Bruno 4, Chloe 41"]),
+    "adamastor": ("Ana and Bruno reach the final destination in round 8", ["Scores: Ana 100, Bruno 100"]),
+}
+
+
+@pytest.mark.parametrize("ruleset", sorted(OTHERS))
+def test_the_other_rulesets_end_screens_print_as_before(agon, ruleset):
+    summary, scores = OTHERS[ruleset]
+    made = agon("demo", ruleset, "--seed", "4").stdout
+    assert f"Result: over: {summary}" in made and _scores_lines(made) == scores, made
+    gid = json.loads(agon("games", "--json").stdout)[0]["id"]
+    for shown in (agon("state", gid).stdout, agon("options", gid).stdout, agon("play", gid).stdout):
+        assert summary in shown and _scores_lines(shown) == scores, shown
+
+
+def test_whether_the_totals_are_told_is_the_outcomes_flag_not_a_reading_of_its_words():
+    """The "Scores:" line was left out where the status's text named every player with their total ('Ana 57'): a
+    summary that names them so by chance (a player named after a number, 'Bo 3' in a sentence) lost the line, and
+    one that tells the totals in other words kept it. The outcome says whether its summary tells them."""
+    scores = {"Ana": 57.0, "Bo 3": 3.0}
+    by_chance = Over(Outcome(("Ana",), scores, "Ana 57 ahead of Bo 3 and his 3 points"))
+    assert scores_line(by_chance, scores) == "Scores: Ana 57, Bo 3 3"
+    told = Over(Outcome(("Ana",), scores, "Ana wins: fifty-seven points to three", totals_told=True))
+    assert scores_line(told, scores) is None
+    going_on = Decision("Ana", "bid")
+    assert scores_line(going_on, scores) == "Scores: Ana 57, Bo 3 3"

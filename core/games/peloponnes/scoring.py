@@ -66,4 +66,5 @@ def outcome(s: State) -> Outcome:
         )
     verb = "wins" if len(winners) == 1 else "win (tied)"
     summary = f"{' and '.join(winners)} {verb} with {best[0]}: " + "; ".join(parts)
-    return Outcome(winners, exact_scores(s), summary)
+    # every player's final score is named, as the lower of its two totals (``final_score``, ``exact_scores``)
+    return Outcome(winners, exact_scores(s), summary, totals_told=True)

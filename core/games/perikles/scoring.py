@@ -52,10 +52,11 @@ def outcome(s: State) -> Outcome:
         how += " (tie broken by location tiles, then statues)"
     verb = "wins" if len(winners) == 1 else "share the win"
     summary = f"{' and '.join(winners)} {verb} with {how}"
-    if s.version >= SCORES_TOLD:
-        ranked = sorted(range(len(s.players)), key=lambda p: keys[p], reverse=True)
-        summary += ": " + "; ".join(f"{s.players[p]} {told(s, p)}" for p in ranked)
-    return Outcome(winners, scores(s), summary)
+    if s.version < SCORES_TOLD:
+        return Outcome(winners, scores(s), summary)
+    ranked = sorted(range(len(s.players)), key=lambda p: keys[p], reverse=True)
+    summary += ": " + "; ".join(f"{s.players[p]} {told(s, p)}" for p in ranked)
+    return Outcome(winners, scores(s), summary, totals_told=True)
 
 
 def told(s: State, p: int) -> str:
