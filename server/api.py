@@ -944,7 +944,7 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
         wakeups = request.app.state.wakeups
         watcher.follow(game_id)
         try:
-            while True:
+            while not request.app.state.stopping:
                 wake = wakeups.setdefault(game_id, asyncio.Event())  # before reading: no change slips between
                 try:
                     ln = await feed.line(game_id, follow)
@@ -966,6 +966,8 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
                 except TimeoutError:
                     feed.changed(game_id)  # quiet for long: read the store again anyway
                     yield ": waiting\n\n"  # a comment line: keeps proxies from closing an idle stream
+                if request.app.state.stopping:  # the server is stopping (``end_streams``): the client reconnects
+                    return
         finally:
             if not watcher.unfollow(game_id):  # the last stream of the game here: nothing is kept for it
                 feed.forget(game_id)
@@ -984,6 +986,13 @@ def event_id(line: Line, n: int, shows: Mark) -> str:
     """The stream's id of event ``n`` of ``line``: what ``position`` reads for the line up to that event, keyed
     (``shows``: ``Service.mark_of`` the game), never a part of the event's chain hash."""
     return f"{n}.{shows(line.envelopes[n].id)}"
+
+
+def end_streams(app: Any) -> None:
+    """End this worker's event streams (the server is stopping): each is woken, and ends instead of reading on."""
+    app.state.stopping = True
+    for woken in list(app.state.wakeups.values()):
+        woken.set()
 
 
 def changed(app: Any, game_id: str) -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
+import threading
 from typing import Any
 
 from starlette.applications import Starlette
@@ -226,6 +228,7 @@ def create_app(url: str, *, max_body: int = MAX_BODY, poll: float = 0.5) -> Star
 
         # Few threads for the service's calls: more only fight over the GIL and starve the event loop.
         anyio.to_thread.current_default_thread_limiter().total_tokens = THREADS
+        _streams_end_on_stop(app)
         task = asyncio.create_task(app.state.watcher.run())
         try:
             yield
@@ -244,12 +247,34 @@ def create_app(url: str, *, max_body: int = MAX_BODY, poll: float = 0.5) -> Star
     app.state.service = Service(store)
     app.state.poll = poll
     app.state.wakeups = {}
+    app.state.stopping = False
     app.state.watcher = api.Watcher(app, poll)
     app.state.feed = api.Feed(app)
     app.state.lines = api.Lines()
     app.state.studies = pages.Studies()
     app.add_middleware(BodyLimit, limit=max_body)
     return app
+
+
+def _streams_end_on_stop(app: Starlette) -> None:
+    """Have this worker's event streams end as a stop is asked for (Ctrl-C, SIGTERM), before uvicorn's own handler
+    of the signal begins its graceful shutdown. That waits for every open response to end, and a stream ends only
+    when its client goes: 'agon serve' with a page open waited its 3 seconds, then cancelled each stream, logging
+    'timeout graceful shutdown exceeded' and a traceback per stream. Ended, a page's stream is opened again by the
+    browser, at this server once it is started again. Only where uvicorn listens for signals (its main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        before = signal.getsignal(sig)
+        if not callable(before):
+            continue
+
+        def stop(signum: int, frame: Any, before: Any = before) -> None:
+            loop.call_soon_threadsafe(api.end_streams, app)  # in the loop, not inside whatever the signal cut into
+            before(signum, frame)
+
+        signal.signal(sig, stop)
 
 
 def app_from_env() -> Starlette:

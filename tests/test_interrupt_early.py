@@ -167,3 +167,53 @@ def test_ctrl_c_once_the_server_runs_stops_it_and_says_so(tmp_path):
     assert proc.returncode == 0, (proc.returncode, err)
     assert out.splitlines()[-1] == f"agon serve stopped; the games stay in sqlite:///{db}.", out
     assert "Traceback" not in err, err
+
+
+def test_ctrl_c_with_event_streams_open_ends_them_and_stops_without_a_traceback(tmp_path):
+    """A club's pages hold event streams open, which end only when their browser goes: Ctrl-C then waited out
+    uvicorn's graceful shutdown and cancelled each stream, printing 'timeout graceful shutdown exceeded' and a
+    traceback per stream. The streams now end as the stop is asked for (each page's browser opens its stream again
+    once the server is back), and the server stops as it does with none open."""
+    import json
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        free = s.getsockname()[1]
+    db = tmp_path / "games.db"
+    env = {k: v for k, v in os.environ.items() if k != "AGON_RULESETS"}
+    proc = subprocess.Popen([sys.executable, "-m", "agon", "--db", str(db), "serve", "--port", str(free)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env,
+                            preexec_fn=sigint_default)
+    streams: list[socket.socket] = []
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                made = urllib.request.urlopen(urllib.request.Request(
+                    f"http://127.0.0.1:{free}/api/games", method="POST",
+                    data=json.dumps({"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"]}).encode()), timeout=30)
+                game = json.load(made)["game"]
+                break
+            except OSError:
+                assert time.monotonic() < deadline and proc.poll() is None, "the server never answered"
+                time.sleep(0.2)
+        for _ in range(3):  # a seat's page, another's, a spectator's: each follows the game
+            stream = socket.create_connection(("127.0.0.1", free), timeout=30)
+            stream.sendall(f"GET /api/games/{game}/events?face=page HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            got = b""
+            while b"event: status" not in got:  # the stream is open and waits for news
+                chunk = stream.recv(65536)
+                assert chunk, got
+                got += chunk
+            streams.append(stream)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for stream in streams:
+            stream.close()
+    assert proc.returncode == 0, (proc.returncode, err)
+    assert out.splitlines()[-1] == f"agon serve stopped; the games stay in sqlite:///{db}.", out
+    assert "Traceback" not in err and "graceful shutdown exceeded" not in err and "ERROR" not in err, err
