@@ -170,12 +170,18 @@ function render(v, depth) {
 async function call(method, path, body) {
   const headers = {"Content-Type": "application/json", "Agon-Face": "page"};
   if (TOKEN) headers["Authorization"] = "Bearer " + TOKEN;
-  const r = await fetch(ROOT + "/api/games/" + GAME + path, {method, headers,
+  const r = await reach(ROOT + "/api/games/" + GAME + path, {method, headers,
     body: body ? JSON.stringify(body) : undefined});
   const data = (r.headers.get("content-type") || "").includes("json") ? await r.json() : {};
   if (!r.ok) { const e = new Error(data.error || ("HTTP " + r.status)); e.status = r.status; throw e; }
   return data;
 }
+// a request the server never answered (stopped, restarting, the network down) is said in a sentence of the page's,
+// not as the browser's own words ('Failed to fetch'); a decision sent again once it answers is refused if the first
+// was recorded after all (it is sent expecting the position the page showed)
+const UNANSWERED = "the server did not answer (it may be restarting, or the network is down): try again in a moment";
+async function reach(url, init) {
+  try { return await fetch(url, init); } catch (e) { throw new Error(UNANSWERED); } }
 function showError(e) { document.getElementById("error").textContent = e ? String(e.message || e) : ""; }
 function logLine(row) { const p = el("p"); p.dataset.n = row.n; p.dataset.actor = row.actor;
   p.appendChild(el("span", "#" + row.n + " ", "muted"));
@@ -589,9 +595,12 @@ document.getElementById("create").onsubmit = async ev => {
   // a number goes as one; anything else as typed, so the refusal names what was typed (Number gave NaN: null)
   if (seed) body.seed = /^-?[0-9]+([.][0-9]*)?$/.test(seed) ? Number(seed) : seed;
   // said to come from a page, as the seat's requests are: a refusal names the lobby's form, not the API's fields
-  const r = await fetch(ROOT + "/api/games", {method: "POST", """
+  let r, data;  // unanswered, or answered by something other than agon (a proxy's page): said, not left unseen
+  try { r = await reach(ROOT + "/api/games", {method: "POST", """
       r"""headers: {"Content-Type": "application/json", "Agon-Face": "page"}, body: JSON.stringify(body)});
-  const data = await r.json();
+    data = await r.json(); }
+  catch (e) { showError(r ? new Error("the server's answer (HTTP " + r.status + ") was not agon's: try again in a"
+    + " moment") : e); return; }
   if (!r.ok) { showError(new Error(data.error)); return; }
   showError(null);
   const box = document.getElementById("links"), said = el("h2", "Game " + data.game + ": its links");

@@ -1169,3 +1169,44 @@ def test_an_event_told_while_the_record_is_first_read_stays_in_it(browser, serve
         assert not errors, errors
     finally:
         ctx.close()
+
+
+UNANSWERED = "the server did not answer (it may be restarting, or the network is down): try again in a moment"
+
+
+def test_a_decision_or_a_new_game_the_server_never_answered_is_said_in_a_sentence(browser, server):
+    """A click while the server was stopped (restarted by its host) or the network down showed the browser's own
+    words, 'Failed to fetch', on a seat's page, and on the lobby nothing at all. Both say so in a sentence, and the
+    decision clicked again once the server answers is recorded."""
+    base, url = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"],
+                                                    "seed": 3}).json()
+    gid = created["game"]
+    errors: list[str] = []
+    ctx, ana = _context(browser, errors)
+    lobby_ctx, lobby = _context(browser, errors)
+    svc = Service(Store(url))
+    try:
+        ana.goto(base + created["seats"]["Ana"]["link"])
+        ana.wait_for_selector("#options button")
+        _settled(ana, 1)
+        ctx.set_offline(True)
+        ana.click("#options button >> nth=0")
+        ana.wait_for_function("document.getElementById('error').textContent.length > 0")
+        assert ana.inner_text("#error") == UNANSWERED
+        assert svc.load(gid).head.depth == 1
+        ctx.set_offline(False)
+        ana.click("#options button >> nth=0")
+        _at(ana, 2)
+        assert ana.inner_text("#error") == ""
+        lobby.goto(base + "/")
+        lobby.fill("#players", "Ana, Bo")
+        lobby_ctx.set_offline(True)
+        lobby.click("button[type=submit]")
+        lobby.wait_for_function("document.getElementById('error').textContent.length > 0")
+        assert lobby.inner_text("#error") == UNANSWERED
+        assert not [e for e in errors if "Failed to fetch" in e], errors  # no rejection left unhandled
+    finally:
+        ctx.close()
+        lobby_ctx.close()
+        svc.store.close()
