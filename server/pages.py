@@ -377,8 +377,21 @@ async function refresh() {
     if (errorAt === NEXT) errorAt = s.event; else if (s.event !== errorAt) { showError(null); errorAt = null; }
     keepFocus(focused);
   } catch (e) { if (mine === redraws) { showError(e); errorAt = null; }
-    linkRefused = linkRefused || e.status === 401 || e.status === 403; }
+    linkRefused = linkRefused || e.status === 401 || e.status === 403;
+    if (linkRefused) forget(); }
   finally { readingDone(); }
+}
+// a link replaced while its page was open (agon links: someone else saw it) leaves nothing of the seat's game on
+// the page, as one opened with it shows none: not the hand it showed, nor a turn or decisions that are no longer its
+function forget() {
+  document.getElementById("game").hidden = true;
+  ["view", "scores", "log", "options"].forEach(id => document.getElementById(id).replaceChildren());
+  for (const k in drawn) delete drawn[k];
+  clearTakenBack(); ME = null; current = null;
+  document.getElementById("you").textContent = "";
+  const status = document.getElementById("status"); status.textContent = ""; status.classList.remove("yours");
+  delete status.dataset.event;
+  document.title = "game " + GAME + " - agon";
 }
 // the page's link opens no seat (mistyped, or replaced by a newer one): the refusal says what to do; the page shows
 // no empty sections of a game under it, nor opens its stream again and again

@@ -1047,6 +1047,10 @@ def test_a_link_replaced_by_a_newer_one_says_so_and_the_page_stops_asking(browse
                           params={"token": newest}).status_code == 200
         kept.wait_for_function("document.body.dataset.stream === 'closed'")
         assert kept.inner_text("#error").startswith(said)
+        # and nothing of the seat's game stays under it: the hand it showed, a turn and decisions no longer its own
+        for heading in ("#options-title", "#scores-title", "#log-title", "#view-title", "#options button"):
+            assert not kept.is_visible(heading), heading
+        assert kept.inner_text("#status") == "" and kept.inner_text("#view") == "" and "turn" not in kept.title()
         assert not errors, errors
     finally:
         ctx.close()
