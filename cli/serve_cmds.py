@@ -147,7 +147,7 @@ def serve(
             f": players open the proxy's address, https://HOST{root_path}/, which passes requests on without"
             f" {root_path}")
     console.print(f"agon serves {without_password(url)} {where} ({workers_said}){players_open};"
-                  " the API is described at /openapi.json. Ctrl-C stops it.", markup=False)
+                  f" the API is described at {root_path}/openapi.json. Ctrl-C stops it.", markup=False)
     if store.read_only_as_opened:  # said before anyone is sent a link: every game it would start or play is refused
         console.print(f"The store is read-only ({store.read_only_why}): its games can be watched and read, not"
                       " created or played on.", markup=False)

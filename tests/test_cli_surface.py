@@ -585,6 +585,7 @@ def test_serve_under_a_proxys_path_hands_it_to_the_server_and_says_where_players
     assert given["root_path"] == "/agon"
     assert (f"on http://127.0.0.1:{free}/ under /agon/ behind a proxy (1 worker): players open the proxy's address,"
             " https://HOST/agon/, which passes requests on without /agon;") in said, said
+    assert "the API is described at /agon/openapi.json." in said, said  # where the proxy has it
     given.clear()
     agon("serve", "--port", str(free))
     assert given["root_path"] == ""  # at the root of its host, as before
