@@ -94,6 +94,10 @@ function reopening(open, again) { let wait = 2000;
         else document.body.dataset.stream = "closed"; }), wait);
       wait = Math.min(2 * wait, 60000); } }); };
   start(); }
+// said while a page's event stream is dropped and not yet opened again by the browser (the server stopped for a
+// restart): cleared by the reading that follows its opening
+const LOST = "the server does not answer just now (it may be restarting, or the network is down); this page follows"
+  + " the game again once it does";
 """
 """The pages' event streams, opened again when the server refused one (the seat's page and the spectators')."""
 
@@ -229,15 +233,19 @@ function clearTakenBack() { const note = document.getElementById("taken-back"); 
 // it reports names what to do on the page, as every request's refusal does (server/api.py FACE_PARAM)
 function follow(onRecorded, onChange, onError) {
   const q = "?face=page" + (TOKEN ? "&token=" + encodeURIComponent(TOKEN) : "");
-  let opened = false;
+  let opened = false, drops = 0;  // drops: the stream's ends since it last opened (a stream may end, and reopen)
   reopening(ok => { const es = new EventSource(ROOT + "/api/games/" + GAME + "/events" + q);
-    // the stream's own report of what went wrong (the store away for a moment), not a dropped connection
-    es.addEventListener("error", ev => { if (ev.data) onError(JSON.parse(ev.data).error); });
+    // the stream's own report of what went wrong (the store away for a moment); a dropped connection, which the
+    // browser opens again by itself, is said too once opening it again failed (the server stopped for a restart):
+    // the page showed the game as it last stood, as if nothing were happening
+    es.addEventListener("error", ev => { if (ev.data) onError(JSON.parse(ev.data).error);
+      else if (es.readyState === EventSource.CONNECTING && ++drops > 1 && !linkRefused) {
+        showError(LOST); errorAt = null; } });
     es.addEventListener("recorded", ev => onRecorded(JSON.parse(ev.data)));
     es.addEventListener("status", ev => { told(ev); const s = JSON.parse(ev.data); catchUp(s.event); onChange(s); });
     es.addEventListener("moved", ev => { told(ev); loadLog().catch(showError); onChange(JSON.parse(ev.data)); });
     // the browser reconnects a dropped stream by itself; what changed meanwhile (an undo included) is read again
-    es.onopen = () => { ok(); if (opened) { loadLog().catch(showError); onChange({}); } opened = true; };
+    es.onopen = () => { ok(); drops = 0; if (opened) { loadLog().catch(showError); onChange({}); } opened = true; };
     return es; }, () => refresh().then(() => !linkRefused));
 }
 function told(ev) { document.body.dataset.told = JSON.parse(ev.data).event; }
@@ -705,14 +713,16 @@ WATCH_SCRIPT = REOPENING + r"""
   const changed = ev => { const s = JSON.parse(ev.data); document.body.dataset.told = s.event;
     if (ev.type === "status" && s.branch + "@" + s.event === shown()) return;  // nothing new
     reload(); };
-  let opened = false;
+  let opened = false, drops = 0;  // drops: the stream's ends since it last opened (it may end, and reopen)
   reopening(ok => { const es = new EventSource(ROOT + "/api/games/" + encodeURIComponent(game)
     + "/events?face=page");
     es.addEventListener("error", ev => { if (ev.data) {  // not a dropped connection: that carries no data
-      error.textContent = JSON.parse(ev.data).error; errorAt = shown(); } });
+      error.textContent = JSON.parse(ev.data).error; errorAt = shown(); }
+      else if (es.readyState === EventSource.CONNECTING && ++drops > 1) { error.textContent = LOST; errorAt = LOST; }
+    });
     es.addEventListener("status", changed);
     es.addEventListener("moved", changed);
-    es.onopen = () => { ok(); if (opened) reload(); opened = true; };  // what changed while it was closed
+    es.onopen = () => { ok(); drops = 0; if (opened) reload(); opened = true; };  // what changed while it was closed
     return es; });
   if (!/step=/.test(study.opened)) study.end();  // a spectator arrives at the newest event
   document.body.dataset.live = shown();

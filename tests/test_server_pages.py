@@ -1214,3 +1214,74 @@ def test_a_decision_or_a_new_game_the_server_never_answered_is_said_in_a_sentenc
         ctx.close()
         lobby_ctx.close()
         svc.store.close()
+
+
+LOST = ("the server does not answer just now (it may be restarting, or the network is down); this page follows the"
+        " game again once it does")
+
+
+def test_the_pages_say_while_the_server_is_away_and_follow_the_game_again_once_it_is_back(browser, tmp_path):
+    """The host stopped the server and started it again (an upgrade): a seat's page and the spectators' went on
+    showing the game as it last stood, with nothing to say that no news could come. Each says so while its stream
+    is down, and once the server is back its stream opens again, the sentence goes and the page follows the game."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    from agon.server.app import create_app
+
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+
+    class SamePort:
+        """The server on ``port`` each time (tests/browser.py ``serving`` picks a new one), so that the page finds
+        it there again, over the same store."""
+
+        def __enter__(self):
+            self.srv = uvicorn.Server(uvicorn.Config(create_app(url, poll=0.1), host="127.0.0.1", port=port,
+                                                     log_level="critical", timeout_graceful_shutdown=1))
+            self.thread = threading.Thread(target=self.srv.run, daemon=True)
+            self.thread.start()
+            while not self.srv.started:
+                assert self.thread.is_alive(), "the server did not start"
+                time.sleep(0.05)
+            return self
+
+        def __exit__(self, *exc):
+            self.srv.should_exit = True
+            self.thread.join(15)
+
+    errors: list[str] = []
+    ctx, ana = _context(browser, errors)
+    watch_ctx, watch = _context(browser, errors)
+    try:
+        with SamePort():
+            created = httpx.post(base + "/api/games", json={"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"],
+                                                            "seed": 3}).json()
+            gid = created["game"]
+            token = created["seats"]["Ana"]["token"]
+            ana.goto(base + created["seats"]["Ana"]["link"])
+            watch.goto(base + created["spectate"])
+            _settled(ana, 1)
+            _at(watch, 1)
+            watch.wait_for_function("Number(document.body.dataset.told) >= 1")  # its stream is open
+            assert ana.inner_text("#error") == "" and watch.inner_text("#error") == ""
+        for page in (ana, watch):
+            page.wait_for_function(f"document.getElementById('error').textContent === {json.dumps(LOST)}")
+        assert ana.inner_text("#status").startswith("Your turn. #1")  # the game as it last stood, said to be so
+        with SamePort():
+            for page in (ana, watch):
+                page.wait_for_function("document.getElementById('error').textContent === ''")
+            assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": token},
+                              json={"choice": 1}).status_code == 200
+            _at(ana, 2)
+            _at(watch, 2)
+            assert ana.inner_text("#status").startswith("#2: Bo to act")
+        assert not [e for e in errors if "LOST" in e or "ReferenceError" in e], errors
+    finally:
+        ctx.close()
+        watch_ctx.close()
