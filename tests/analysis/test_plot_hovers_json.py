@@ -1,0 +1,46 @@
+"""A plot's hovers and its `--json` rows tell the same events alike: each hover starts with its event's number, and
+the round, phase and players it names are those its row gives, on the seed-3 demo of each ruleset."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from agon.analysis.timeline import round_of
+
+
+def _line(agon, ruleset: str):
+    """The seed-3 demo of ``ruleset``: its id and its main line, loaded from the store the commands wrote to."""
+    from agon.cli.common import service, set_db
+
+    gid = json.loads(agon("demo", ruleset, "--seed", "3", "--json").stdout)["id"]
+    set_db(None)
+    return gid, service().load(gid)
+
+
+def _hovers(fig, suffix: str) -> list[str]:
+    return [h for t in fig.data if t.name.endswith(suffix) for h in t.hovertext]
+
+
+def test_voyage_rows_give_the_round_and_phase_of_the_event_as_its_hover_does(agon):
+    """`agon plot voyage --json` gave the state after each event: row n 4 (the setup's last deal) said round 1, phase
+    actions, where its hover says '#4 (setup, deal)', and each trim that ends a round said the next round. Each row's
+    round and phase are now the event's, and the state after it is under round_after and phase_after."""
+    from agon.analysis.games.adamastor import voyage_figure
+
+    gid, line = _line(agon, "adamastor")
+    rows = {r["n"]: r for r in json.loads(agon("plot", "voyage", gid, "--json").stdout)}
+    log = {e["n"]: e for e in json.loads(agon("log", gid, "--json").stdout)}
+    assert log[4]["type"] == "adamastor.player_cards_dealt"
+    assert {k: rows[4][k] for k in ("round", "phase", "round_after", "phase_after")} == {
+        "round": 0, "phase": "deal", "round_after": 1, "phase_after": "actions"}
+    hovers = _hovers(voyage_figure(line), "morale")
+    assert len(hovers) >= 80
+    said = re.compile(r"#(\d+) \(([^,]+), ([a-z_]+)\): morale (\d+), ([\d.]+) to sail")
+    for h in hovers:
+        n, rnd, phase, morale, distance = said.match(h).groups()
+        r = rows[int(n)]
+        assert (rnd, phase) == (round_of(r, "round"), r["phase"]), (h, r)
+        assert (int(morale), float(distance)) == (r["morale"], r["distance"]), (h, r)  # the figures after it
+    ends = [n for n, r in rows.items() if r["round_after"] != r["round"] and r["round"] >= 1]
+    assert ends and all(rows[n + 1]["round"] == rows[n]["round_after"] for n in ends if n + 1 in rows)
