@@ -84,8 +84,8 @@ def battles_figure(line: Any) -> Any:
                 name=f"{p} defends", legendgroup=p, marker={"color": colors[p], "opacity": 0.55},
                 text=[f"{r['defence_card']}: {r['defence_kind']} {r['defence']}" for _, r in struck],
                 textposition="inside", insidetextanchor="end", textfont={"size": 10},
-                hovertext=[f"{r['struck']}'s {r['defence_card']} defends with {r['defence_kind']} {r['defence']}"
-                           for _, r in struck], hoverinfo="text",
+                hovertext=[f"#{r['index']}: {r['struck']}'s {r['defence_card']} defends with {r['defence_kind']}"
+                           f" {r['defence']}" for _, r in struck], hoverinfo="text",
             ))
         helped = [(lab, r) for lab, r in struck if r["reinforcement"]]
         if helped:
@@ -95,8 +95,9 @@ def battles_figure(line: Any) -> Any:
                 marker={"color": colors[p], "opacity": 0.35, "pattern": {"shape": "/"}},
                 text=[f"+{r['reinforcement']} {r['reinforcement_defence']}" for _, r in helped],
                 textposition="inside", insidetextanchor="end", textfont={"size": 10},
-                hovertext=[f"{r['struck']} reinforces with {r['reinforcement']} (+{r['reinforcement_defence']}):"
-                           f" {r['total']} in all" for _, r in helped], hoverinfo="text",
+                hovertext=[f"#{r['index']}: {r['struck']} reinforces with {r['reinforcement']}"
+                           f" (+{r['reinforcement_defence']}): {r['total']} in all" for _, r in helped],
+                hoverinfo="text",
             ))
         # the player's marker at the outer end of each of their bars (the strike's, or the defence's with any
         # reinforcement): the player's shape, as in every plot of the game, and the legend entry that names it

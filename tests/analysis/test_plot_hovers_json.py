@@ -44,3 +44,21 @@ def test_voyage_rows_give_the_round_and_phase_of_the_event_as_its_hover_does(ago
         assert (int(morale), float(distance)) == (r["morale"], r["distance"]), (h, r)  # the figures after it
     ends = [n for n, r in rows.items() if r["round_after"] != r["round"] and r["round"] >= 1]
     assert ends and all(rows[n + 1]["round"] == rows[n]["round_after"] for n in ends if n + 1 in rows)
+
+
+def test_pergamemnon_defence_and_reinforcement_hovers_start_with_their_strikes_number(agon):
+    """A strike's hover began '#11: Ana's Chariot strikes', but the defence and reinforcement on the same row named no
+    event: each now starts with the strike's n and names the struck player its row gives."""
+    from agon.analysis.games.pergamemnon import battles_figure
+
+    gid, line = _line(agon, "pergamemnon")
+    rows = json.loads(agon("plot", "battles", gid, "--json").stdout)
+    fig = battles_figure(line)
+    said = re.compile(r"#(\d+): (\w+)(?:'s| reinforces)")
+    defended = [said.match(h).groups() for h in _hovers(fig, " defends")]
+    reinforced = [said.match(h).groups() for h in _hovers(fig, " reinforces")]
+    assert sorted((int(n), p) for n, p in defended) == sorted((r["n"], r["struck"]) for r in rows)
+    assert sorted((int(n), p) for n, p in reinforced) == sorted((r["n"], r["struck"]) for r in rows
+                                                                if r["reinforcement"])
+    struck = [said.match(h).groups() for h in _hovers(fig, " strikes")]
+    assert sorted((int(n), p) for n, p in struck) == sorted((r["n"], r["striker"]) for r in rows)
