@@ -124,7 +124,7 @@ def auction_figure(line: Any) -> Any:
                 mode="markers+text", name=f"{p} outbid", legendgroup=p, showlegend=False,
                 marker=marks[p].marker(15, hollow=True), text=["✕"] * len(hit), textposition="middle center",
                 textfont={"color": colors[p], "size": 13},
-                hovertext=[f"{p}'s bid of {r['outbid_coin_cards']} on {r['card_name']} is displaced by"
+                hovertext=[f"#{r['index']}: {p}'s bid of {r['outbid_coin_cards']} on {r['card_name']} is displaced by"
                            f" {r['player']}" for r in hit], hoverinfo="text",
             ), row=1, col=1)
     # Arrows: where each displaced bid went, from the moment it was displaced.
@@ -166,8 +166,8 @@ def auction_figure(line: Any) -> Any:
             line=marks[p].line(3), marker=marks[p].marker(12),
             text=[f"{r['bid']}" for r in mine], textposition="middle right",
             textfont={"color": colors[p], "size": 10},
-            hovertext=[f"round {r['round']}: {p} acts {_ordinal(r['position'])} and bids {r['bid']} coin cards"
-                       f" → {_ordinal(r['next_position'])} next round" for r in mine],
+            hovertext=[f"#{r['index']} (round {r['round']}): {p} acts {_ordinal(r['position'])} and bids {r['bid']}"
+                       f" coin cards → {_ordinal(r['next_position'])} next round" for r in mine],
             hoverinfo="text",
         ), row=2, col=1)
         fig.add_annotation(x=xs[-1], y=ys[-1], text=p, showarrow=False, xanchor="left", xshift=26,

@@ -62,3 +62,22 @@ def test_pergamemnon_defence_and_reinforcement_hovers_start_with_their_strikes_n
                                                                 if r["reinforcement"])
     struck = [said.match(h).groups() for h in _hovers(fig, " strikes")]
     assert sorted((int(n), p) for n, p in struck) == sorted((r["n"], r["striker"]) for r in rows)
+
+
+def test_peloponnes_displaced_bid_and_turn_order_hovers_name_their_event_and_round(agon):
+    """'Bruno's bid of 3 on Lion Gate is displaced by Chloe' and 'round 1: Bruno acts 1st...' named no event, while
+    their rows give n 7 and n 11: each now starts with it, the turn order's with its round as the score hovers do."""
+    from agon.analysis.games.peloponnes import auction_figure
+
+    gid, line = _line(agon, "peloponnes")
+    data = json.loads(agon("plot", "auction", gid, "--json").stdout)
+    fig = auction_figure(line)
+    displaced = [re.match(r"#(\d+): (\w+)'s bid of \d+ on .* is displaced by (\w+)$", h).groups()
+                 for h in _hovers(fig, " outbid")]
+    assert displaced and sorted((int(n), p, by) for n, p, by in displaced) == sorted(
+        (r["n"], r["outbid"], r["player"]) for r in data["auctions"] if r["outbid"])
+    order = [re.match(r"#(\d+) \(round (\d+)\): (\w+) acts", h).groups() for h in _hovers(fig, " (turn order)")]
+    assert len(order) >= 20 and sorted((int(n), int(rnd), p) for n, rnd, p in order) == sorted(
+        (r["n"], r["round"], r["player"]) for r in data["turn_order"])
+    timeline = {r["n"]: r for r in json.loads(agon("plot", "scores", gid, "--json").stdout)[0]["timeline"]}
+    assert all(timeline[r["n"]]["in_round"] == r["round"] for r in data["turn_order"] + data["auctions"])
