@@ -8,8 +8,9 @@ lost it, follow the last roll. The lower panel counts, per location, the counter
 who took the location's tile.
 Rows read ``battles``: index, turn, location, battle, kind, attack, defence, column, attacker_needs, defender_needs,
 token_start, rolls (n, attacker, defender, attacker_hit, defender_hit, token), attacker_hits, defender_hits,
-token_path, winner, lost, automatic; and ``locations``: turn, location, winner, player. A battle's number (index,
-``n`` in --json) is the event that settles it, a roll's its own (``battle_rows``); every hover starts with it.
+token_path, winner, lost, automatic, attackers and defenders (the players on each side, as the figure names them);
+and ``locations``: turn, location, winner, player. A battle's number (index, ``n`` in --json) is the event that
+settles it, a roll's its own (``battle_rows``); every hover of a battle or a roll starts with it.
 """
 
 from __future__ import annotations
@@ -47,15 +48,19 @@ def battle_rows(line: Any) -> list[dict[str, Any]]:
     """The ruleset's battle rows, each numbered (``index``, ``n`` in --json) by the event that settles the battle, the
     one whose sentence in ``agon log`` says who wins it: its last roll, or, for a battle won without dice, the event
     after which it is won (the roll that settles the battle before it, or the decision before it). Each roll carries
-    ``n`` too: its own event, the dice rolled (``perikles.battle_dice_rolled``), as the log numbers it."""
+    ``n`` too: its own event, the dice rolled (``perikles.battle_dice_rolled``), as the log numbers it. ``attackers``
+    and ``defenders`` name the players on each side (``battle_sides``), as the figure's row and hovers name them
+    ("Ana vs Bruno", "Bruno (defender) lost ..."); the rows named none, so --json could not say who fought."""
     from agon.events.perikles import BattleDiceRolled
 
     steps = list(line.steps())
     rolled = iter([st.index for st in steps if isinstance(st.event, BattleDiceRolled)])
     # every roll of the line belongs to one battle, in the order they were rolled (a line that stops mid-battle has
     # rolls left over, of no row yet)
-    return [{**r, "rolls": [{"n": next(rolled), **roll} for roll in r["rolls"]]}
+    rows = [{**r, "rolls": [{"n": next(rolled), **roll} for roll in r["rolls"]]}
             for r in line.ruleset.projections["battles"](steps)]
+    return [{**r, "attackers": sd["attacker"], "defenders": sd["defender"]}
+            for r, sd in zip(rows, battle_sides(steps, rows))]
 
 
 def location_rows(line: Any) -> list[dict[str, Any]]:
@@ -95,14 +100,14 @@ def losses(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(out.values())
 
 
-def battle_sides(line: Any, rows: list[dict[str, Any]]) -> list[dict[str, list[str]]]:
+def battle_sides(steps: Any, rows: list[dict[str, Any]]) -> list[dict[str, list[str]]]:
     """For each battle row, the players on each side: whoever had counters of the battle's kind standing there
-    as it began its last roll (a side without counters is the location's own defence, no player)."""
+    as it began its last roll (a side without counters is the location's own defence, no player). ``steps``: the
+    line's, by event number."""
     from agon.core.games.perikles.data import KIND_NAMES
     from agon.core.games.perikles.state import units
 
     code = {name: k for k, name in KIND_NAMES.items()}
-    steps = line.steps()
     out = []
     for r in rows:
         s = steps[r["index"]].before or steps[r["index"]].after
@@ -143,7 +148,7 @@ def battles_figure(line: Any) -> Any:
     from agon.analysis.labels import WIDTH, text_size
 
     rows = [{**r, "lost": counter_name(line, r["lost"]) if r["lost"] else None} for r in battle_rows(line)]
-    sides = battle_sides(line, rows)
+    sides = [{"attacker": r["attackers"], "defender": r["defenders"]} for r in rows]
     held = {(h["turn"], h["location"]): h for h in location_rows(line)}
     colors = player_colors(line.created.names)
     labels = [f"{battle_label(r)}: {_who(sd['attacker'], 'attacker')} vs {_who(sd['defender'])}"

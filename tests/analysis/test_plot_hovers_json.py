@@ -81,3 +81,29 @@ def test_peloponnes_displaced_bid_and_turn_order_hovers_name_their_event_and_rou
         (r["n"], r["round"], r["player"]) for r in data["turn_order"])
     timeline = {r["n"]: r for r in json.loads(agon("plot", "scores", gid, "--json").stdout)[0]["timeline"]}
     assert all(timeline[r["n"]]["in_round"] == r["round"] for r in data["turn_order"] + data["auctions"])
+
+
+def test_perikles_battle_rows_name_the_players_on_each_side_as_the_hovers_do(agon):
+    """The battles plot names each battle's players ('t1 Attica hoplite 1: Ana vs Bruno', 'Bruno (defender) lost
+    Thebes hoplite 3'), but `--json`'s rows named none, only 'attacker' and 'defender': each row now gives attackers
+    and defenders, and every battle's result hover and every roll's agree with its row's n, turn and players."""
+    from agon.analysis.games.perikles import ROLL_MARKS, battles_figure
+
+    gid, line = _line(agon, "perikles")
+    rows = json.loads(agon("plot", "battles", gid, "--json").stdout)["battles"]
+    assert rows[0]["attackers"] == ["Ana"] and rows[0]["defenders"] == ["Bruno"]
+
+    def told(r) -> str:
+        return (f"t{r['turn']} {r['location']} {r['kind']} {r['battle']}:"
+                f" {' and '.join(r['attackers']) or 'no attacker'} vs {' and '.join(r['defenders']) or 'the location'}")
+
+    fig = battles_figure(line)
+    results = [a.hovertext for a in fig.layout.annotations if a.name == "battle result"]
+    assert len(results) == len(rows) >= 10
+    for h, r in zip(results, rows):
+        assert h.startswith(f"#{r['n']}: {told(r)}: "), (h, r)
+        loser = "defender" if r["winner"] == "attacker" else "attacker"
+        if r["lost"]:
+            assert f"{' and '.join(r[loser + 's']) or 'the location'} ({loser}) lost " in h
+    rolls = sorted(h.split(", roll ")[0] for t in fig.data if t.name in ROLL_MARKS for h in t.hovertext)
+    assert rolls == sorted(f"#{roll['n']}: {told(r)}" for r in rows for roll in r["rolls"])
