@@ -17,8 +17,9 @@ word with the keys held back when together they begin a name (after ``n`` took `
 ``Aetolia``, not a slip); else the held keys were the taken word typed on, and the key starts the next word alone, as
 if the word had been typed in full (``perik`` then ``q`` reads ``Perikles q``, never ``Perikles kq``), whether or not
 it begins a name (``begins`` says which do). A word typed on to an entry that ended by itself, naming a step it
-filled in by itself (``Typing.tail``: a Perikles assassin's one candidate after the city, ``cor bru``), is read
-with that entry at the next prompt, never as its answer."""
+filled in by itself (``Typing.tail``: a Perikles assassin's one candidate after the city, ``cor bru``) or a name
+of who stands where its last word chose (``cor a alex``), is read with that entry at the next prompt, never as its
+answer."""
 
 import codecs
 import dataclasses
@@ -115,17 +116,18 @@ class Typing:
     enter_after_end: bool = False  # the last entry ended by itself: an Enter typed first is swallowed, not a line
     tail: "Tail | None" = None
     """Words that may be typed on to the entry that ended by itself before this line (a Perikles assassin's one
-    candidate after the city, ``cor bru``): the first word of the line is held back while it may become one, and
-    taken as it once a space, comma or Enter ends it: one that confirms the entry is swallowed, one it refuses ends
-    the line as ``AFTER`` and the word; a key that leaves them all begins the line with the keys held. Its words
-    that the rules bar only as keys typed on to the entry's last word (``TypedOn``) are read only so (``glued``)."""
+    candidate after the city, ``cor bru``; a name after the letter that took a candidate, ``cor a alex``): the
+    first word of the line is held back while it may become one, and taken as it once a space, comma or Enter ends
+    it: one that confirms the entry is swallowed, one it refuses ends the line as ``AFTER`` and the word; a key
+    that leaves them all begins the line with the keys held. Its words that the rules bar only as keys typed on to
+    the entry's last word (``TypedOn``) are read only so (``glued``)."""
     tail_held: str = ""
     glued: str | None = None
     """The last word typed for the entry that ended by itself before this line (lower-cased), while the keys typed
-    here go on from it with no space between: keys that spell with it a word ``tail`` refuses as typed on
-    (``alex``, where ``a`` took Corinth's candidate A and Alex stands nowhere there) are held while they may, and
-    refused as ``AFTER`` and the word once a space, comma or Enter ends it; a key that leaves those words begins
-    the line with the keys held that went beyond the taken word. Such keys never answer this prompt."""
+    here go on from it with no space between: keys that spell with it a word ``tail`` refuses (``alex``, where
+    ``a`` took Corinth's candidate A and Alex stands nowhere there) are held while they may, and refused as
+    ``AFTER`` and the word once a space, comma or Enter ends it; a key that leaves those words begins the line with
+    the keys held that went beyond the taken word. Such keys never answer this prompt."""
     on: "Tail" = dataclasses.field(default_factory=dict)
     on_held: str = ""
     on_from: int = 0  # where, in ``on_held``, the keys that left the taken word's spelling begin
@@ -133,7 +135,7 @@ class Typing:
 
     def __post_init__(self) -> None:
         if self.tail is not None:
-            self.on = {w: why for w, why in self.tail.items() if isinstance(why, TypedOn)}
+            self.on = {w: why for w, why in self.tail.items() if why is not None}  # refused typed on, or apart
             self.tail = {w: why for w, why in self.tail.items() if not isinstance(why, TypedOn)} or None
 
     def key(self, ch: str) -> tuple[str, tuple[str, bool] | None]:

@@ -947,12 +947,12 @@ def _unasked(ruleset: Ruleset, state: State, chosen: Chosen, event: Event) -> It
 
 def names_after(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> dict[str, str | None]:
     """The words a person may type on after ``text`` finished a decision (``agon play`` ended the entry by itself),
-    meaning a field no step asked (``_unasked``: the one candidate an assassin strikes in the city named, ``cor``
-    where Bruno alone stands in Corinth), lower-cased: ``{word: None}`` for the value and its name (``b``,
-    ``bruno``: typed on, they confirm the decision recorded), ``{word: why}`` for a value the rules bar there, why
-    in one line naming the rule (``ana``: Ana is no candidate in Corinth). ``cli.keyread`` holds such keys at the
-    next prompt, so that they never answer it. Empty when the words do not finish a decision, or leave no such
-    field."""
+    lower-cased: ``{word: None}`` for a word that confirms the decision recorded, ``{word: why}`` for one the rules
+    bar there, why in one line naming the rule. They mean a field no step asked (``_unasked``: the one candidate an
+    assassin strikes in the city named, ``cor`` where Bruno alone stands in Corinth: ``b`` and ``bruno`` confirm,
+    ``ana`` is no candidate there), or the step the last word answered (``_typed_on``: after ``cor a`` took Chloe's
+    A, ``chloe`` confirms, ``alex`` is no candidate there). ``cli.keyread`` holds such keys at the next prompt, so
+    that they never answer it. Empty when the words do not finish a decision, or leave no such field."""
     try:
         taken, now = walk(ruleset, state, entry.tokens(text), chosen)
     except entry.EntryError:
@@ -968,25 +968,29 @@ def names_after(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) 
             for word in tier:
                 if word.lower() not in out and (why := _barred_settled(ruleset, state, taken, now, word)):
                     out[word.lower()] = why
-    for word, why in _barred_typed_on(ruleset, state, text, chosen).items():
+    for word, why in _typed_on(ruleset, state, text, chosen).items():
         out.setdefault(word, why)
     return out
 
 
 class TypedOn(str):
     """Why the rules bar a word of ``names_after`` that is read only as keys typed on to the last word of the entry,
-    with no space between (``alex`` after ``a`` took Corinth's candidate A, Alex standing nowhere there): a word
-    typed after a space begins the next entry, as ever."""
+    with no space between (``ath-2`` then ``spa-h1``, a counter Ana does not command, typed on to the counter that
+    ended her commitment): a word typed after a space begins the next entry, as ever. A word whose why is a plain
+    string is read so either way."""
 
 
-def _barred_typed_on(ruleset: Ruleset, state: State, text: str, chosen: Chosen) -> dict[str, str | None]:
-    """The words the rules bar at the step that the last word of ``text`` answered (asked, not filled in by
-    itself), each with why (``TypedOn``), lower-cased: a Perikles assassin's ``a`` took candidate A, and ``lex``
-    typed on spells Alex, who stands nowhere there. ``cli.keyread`` holds keys typed on to that word while they
-    may spell one, and refuses it in one line, so that they never answer the next prompt."""
-    hook = getattr(ruleset, "barred_values", None)
+def _typed_on(ruleset: Ruleset, state: State, text: str, chosen: Chosen) -> dict[str, str | None]:
+    """The words that may be typed on to the step the last word of ``text`` answered (asked, not filled in by
+    itself), lower-cased, each with why the rules bar it (``TypedOn``): a counter of a city the player does not
+    command, typed on to the last counter sent. At a step whose values are typed by the names of who stands there
+    (``step_words``: a Perikles assassin's candidates) those names are read after a space too, as a name typed on
+    to a step filled in by itself is (``_unasked``): after ``cor a`` took Chloe's A, ``chloe`` confirms it,
+    ``bruno`` (Corinth's B) is refused saying what ``a`` took, and ``alex``, who stands nowhere there, is refused
+    naming the rule, typed on to the ``a`` or after a space. ``cli.keyread`` holds keys typed on while they may
+    spell one, and refuses a barred one in one line, so that they never answer the next prompt."""
     words = entry.tokens(text)
-    if hook is None or not words:
+    if not words:
         return {}
     *head, last = words
     try:
@@ -996,16 +1000,23 @@ def _barred_typed_on(ruleset: Ruleset, state: State, text: str, chosen: Chosen) 
             now = ask(ruleset, state, taken)
         if not isinstance(now, Question) or now.field in (TYPE, OPTION) or not _names(now, last):
             return {}
+        picked = pick(now, last)
     except entry.EntryError:
         return {}
     tag, own = _kind_of(ruleset, state, taken)
-    offered = {w.lower() for w in (*_typeable(now), *(entry.name_word(n) for n in now.named.values()))}
+    named = _step_names(ruleset, state, tag, own, now.field)
     out: dict[str, str | None] = {}
-    for tier in hook(state, tag, own, now.field):
+    if named.get(picked):  # who stands where, typed by name: the one taken confirms, another is refused
+        for value, name in named.items():
+            out[entry.name_word(name).lower()] = None if value == picked else (
+                f"{now.prompt}: the entry took {picked} ({named[picked]}); {name} is {value}")
+    hook = getattr(ruleset, "barred_values", None)
+    offered = {w.lower() for w in (*_typeable(now), *(entry.name_word(n) for n in now.named.values()))}
+    for tier in hook(state, tag, own, now.field) if hook is not None else ():
         for word, why in tier.items():
             w = entry.name_word(word).lower()
             if w not in offered and w not in out:
-                out[w] = TypedOn(f"{now.prompt}: {why}")
+                out[w] = f"{now.prompt}: {why}" if named.get(picked) else TypedOn(f"{now.prompt}: {why}")
     return out
 
 

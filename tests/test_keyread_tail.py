@@ -73,3 +73,24 @@ def test_a_prefix_of_a_refused_tail_word_is_refused_by_that_word():
     find: the refusal read "is not read: ; that entry stands"."""
     t = refill({"b": None, "ana": "Ana is no candidate in Athens"})
     assert feed(t, "an\r") == (AFTER + "ana", False)
+
+
+# At a step whose values are typed by who stands there (core.steps ``_typed_on``: after ``cor a`` took Chloe's A),
+# the names are read typed on to the letter and after a space alike: plain reasons, not ``TypedOn``.
+NAMED = {"chloe": None, "bruno": "...: the entry took A (Chloe); Bruno is B",
+         "alex": "...: Alex is no candidate in Corinth (A Chloe, B Bruno)"}
+
+
+def test_a_name_typed_after_a_space_after_the_letter_is_read_with_the_entry():
+    assert feed(refill(NAMED, glued="a", rest=""), " alex\r") == (AFTER + "alex", False)
+    assert feed(refill(NAMED, glued="a", rest=""), "lex ") == (AFTER + "alex", False)  # typed on, as before
+    assert feed(refill(NAMED, glued="a", rest=""), " bruno ") == (AFTER + "bruno", False)
+    t = refill(NAMED, glued="a", rest="")
+    assert feed(t, " chloe ") is None and t.text == ""  # confirms the entry: swallowed
+    assert feed(t, "sp") == ("sparta-2 ", True)
+
+
+def test_after_a_space_a_key_that_leaves_the_names_begins_the_line():
+    t = refill(NAMED, glued="a", rest="")
+    assert feed(t, " a") is None and t.text == ""  # may still be 'alex'
+    assert feed(t, "r") == ("argos-2 ", True)
