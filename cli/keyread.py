@@ -19,7 +19,8 @@ if the word had been typed in full (``perik`` then ``q`` reads ``Perikles q``, n
 it begins a name (``begins`` says which do). A word typed on to an entry that ended by itself, naming a step it
 filled in by itself (``Typing.tail``: a Perikles assassin's one candidate after the city, ``cor bru``) or a name
 of who stands where its last word chose (``cor a alex``), is read with that entry at the next prompt, never as its
-answer."""
+answer. Keys held so are shown as typed after the line (``Typing.shown``), and taken back on the screen once they
+are swallowed or read otherwise."""
 
 import codecs
 import dataclasses
@@ -132,8 +133,17 @@ class Typing:
     on_held: str = ""
     on_from: int = 0  # where, in ``on_held``, the keys that left the taken word's spelling begin
     word: str | None = None  # the last word typed when a word was taken (without a space after it): ``glued`` next
+    shown: str = ""
+    """What the screen shows after the prompt: the line, and after it the keys held (``pending``), each shown as
+    typed while it may still spell a word, so that a person sees what they type; taken back on the screen once the
+    word is swallowed (the taken word typed on, a word that confirms the entry before) or the keys go into the
+    line as read."""
+    pending: str = ""
+    kept: int = 0  # keys of a word of ``tail`` that confirmed the entry before, shown until the word's end
+    glued_from: str = ""  # ``glued`` as given: typed at the prompt before, so never shown here
 
     def __post_init__(self) -> None:
+        self.glued_from = self.glued or ""
         if self.tail is not None:
             self.on = {w: why for w, why in self.tail.items() if why is not None}  # refused typed on, or apart
             self.tail = {w: why for w, why in self.tail.items() if not isinstance(why, TypedOn)} or None
@@ -141,84 +151,96 @@ class Typing:
     def key(self, ch: str) -> tuple[str, tuple[str, bool] | None]:
         if self.enter_after_end and ch in "\r\n" and not (self.text or self.tail_held or self.on_held):  # the Enter
             self.enter_after_end = False  # typed after an entry that ended by itself (and after the keys spelling
-            return "", None  # its word on): no line, no prompt
-        said = self._key(ch)
+            self.pending, self.kept = "", 0  # its word on): no line, no prompt, and those keys no longer shown
+            return self._show(self.text), None
+        done = self._key(ch)
         self.enter_after_end = self.enter_after_end and not (self.text or self.tail_held or self.on_held)
         if self.text:
             self.tail = None  # the line has begun: no word of it is typed on to the entry before
-        return said
+        if done is not None and done[0].startswith(AFTER):  # refused as typed on to the entry before: the word
+            self.pending = self.shown = ""  # stays on the line as typed, and the line ends
+            return "\n", done
+        self.pending = _held_shown(self.pending, ch, self._holding())
+        echo = self._show(self.text + self.pending)
+        return (echo + "\n", done) if done is not None else (echo, None)
 
-    def _key(self, ch: str) -> tuple[str, tuple[str, bool] | None]:
+    def _holding(self) -> int:
+        """How many keys typed at this prompt are held now (not in ``text``): while they may still spell the word
+        taken, a word of ``tail``, or a word refused as typed on to the entry before (``on_held`` holds the word
+        ``glued`` too, typed at the prompt before)."""
+        typed_on = len(self.on_held) - len(self.glued_from) if self.on_held else 0
+        return typed_on + len(self.tail_held) + len(self.held) + self.kept
+
+    def _show(self, line: str) -> str:
+        """What to write for the screen to show ``line`` after the prompt where it shows ``shown``: backspaces over
+        what differs, then the rest of ``line``."""
+        same = len(os.path.commonprefix([self.shown, line]))
+        echo = "\b \b" * (len(self.shown) - same) + line[same:]
+        self.shown = line
+        return echo
+
+    def _key(self, ch: str) -> tuple[str, bool] | None:
+        """Take one key: the line and whether it ended by itself once it ends, else None."""
         self.took = False
-        out = ""
         if self.on_held:
-            said = self._on_key(ch)
-            if said is not None:
-                return said
-            out += self.text  # the keys held back begin the line
+            handled, done = self._on_key(ch)
+            if handled:
+                return done
         glued, self.glued = self.glued, None
         if self.rest is not None and ch not in "\x7f\b":
             if isinstance(self.rest, Abbreviated):  # an abbreviation typed on, its word or a later one's start
                 on = self.rest.on(ch)
                 if on is not None:
                     self.rest, self.held, self.glued = on, self.held + ch, glued
-                    return "", None
+                    return None
             elif self.rest and ch.lower() == self.rest[0]:  # the taken word, typed on: nothing new
                 self.rest, self.held, self.glued = self.rest[1:], self.held + ch, glued
-                return "", None
+                return None
             spelled, back = not self.rest, self.held
-            self.rest, self.held = None, ""
+            self.rest, self.held, self.kept = None, "", 0
             if ch in " ,":  # the word's end: the space after it is there already (and after this one, any more)
                 self.rest = ""
-                return "", None
+                return None
             if glued is not None and self._typed_on(glued + back.lower(), ch):
-                return "", None
+                return None
             if not spelled and back and ch >= " " and (self.begins is None or self.begins(self.text + back + ch)):
                 self.text += back  # another word, which the keys held back begin
-                out += back
         elif glued is not None and not self.text and self._typed_on(glued, ch):
-            return "", None
+            return None
         if self.tail is not None and not self.text and self.rest is None:
-            said = self._tail_key(ch)
-            if said is not None:
-                return said
-            out += self.text  # the keys held back begin the line
+            handled, done = self._tail_key(ch)
+            if handled:
+                return done
         if ch in "\r\n":
-            return out + "\n", (self.text, False)
+            return self.text, False
         if ch in "\x7f\b":
             if self.held and isinstance(self.rest, Abbreviated):
                 self.rest, self.held = self.rest.back(), self.held[:-1]
             elif self.held:
                 self.rest, self.held = self.held[-1].lower() + (self.rest or ""), self.held[:-1]
+            elif self.kept:
+                self.kept -= 1  # a key of a word that confirmed the entry before, rubbed out on the screen
             elif self.text:
                 self.rest, self.text = None, self.text[:-1]
-                out += "\b \b"
-            return out, None
+            return None
         if ch == "\x15":  # Ctrl-U: the whole line
-            out += "\b \b" * len(self.text)
-            self.text, self.rest, self.held = "", None, ""
-            return out, None
+            self.text, self.rest, self.held, self.kept = "", None, "", 0
+            return None
         if ch == "\x04":
             if not self.text:
                 raise EOFError
-            return out, None
+            return None
         if ch < " ":
-            return out, None
+            return None
         typed = self.text + ch
         self.text += ch
-        out += ch
         settled = self.complete(self.text)
         if settled is None:
-            return out, None
+            return None
         now, ended = settled
-        same = len(os.path.commonprefix([self.text, now]))
-        out += "\b \b" * (len(self.text) - same) + now[same:]
         self.text, self.rest, self.took = now, _rest_of(typed, now), True
         self.word = typed.replace(",", " ").split()[-1].lower() if ch not in " ," else None
-        if ended:
-            return out + "\n", (self.text, True)
-        return out, None
-
+        return (self.text, True) if ended else None
 
     def _typed_on(self, prefix: str, ch: str) -> bool:
         """Whether ``ch``, typed on to ``prefix`` (the word that ended the entry before, and the keys typed here
@@ -230,52 +252,62 @@ class Typing:
         self.on_held, self.on_from = word, len(prefix)
         return True
 
-    def _on_key(self, ch: str) -> tuple[str, tuple[str, bool] | None] | None:
-        """A key while ``on_held`` may still spell a word refused as typed on to the entry before: what ``_key``
-        says, or None once it leaves them (the keys held that went beyond the taken word are then the line's
-        text, and the key goes on as any)."""
+    def _on_key(self, ch: str) -> tuple[bool, tuple[str, bool] | None]:
+        """A key while ``on_held`` may still spell a word refused as typed on to the entry before: whether it was
+        taken so, and the line if it ended; not taken once it leaves them (the keys held that went beyond the taken
+        word are then the line's text, and the key goes on as any)."""
         held = self.on_held
         if ch in "\x7f\b":
             self.on_held = held[:-1] if len(held) > self.on_from + 1 else ""
-            return "", None
+            return True, None
         if ch in " ,\r\n":  # the word's end: refused in one line, never read here
             word = held if held in self.on else sorted(w for w in self.on if w.startswith(held))[0]
             self.on_held, self.on = "", {}
-            return "\n", (AFTER + word, False)
+            return True, (AFTER + word, False)
         if ch > " " and any(w.startswith(held + ch.lower()) for w in self.on):
             self.on_held = held + ch.lower()
-            return "", None
+            return True, None
         self.text, self.on_held, self.on = held[self.on_from:], "", {}
-        return None
+        return False, None
 
-    def _tail_key(self, ch: str) -> tuple[str, tuple[str, bool] | None] | None:
-        """A key of the line's first word while it may still be a word of ``tail``: what ``_key`` says, or None
-        once the word is none of them (the keys held back are then the line's text, and the key goes on as any)."""
+    def _tail_key(self, ch: str) -> tuple[bool, tuple[str, bool] | None]:
+        """A key of the line's first word while it may still be a word of ``tail``: whether it was taken so, and
+        the line if it ended; not taken once the word is none of them (the keys held back are then the line's
+        text, and the key goes on as any)."""
         assert self.tail is not None
         held = self.tail_held
         if ch in "\x7f\b" and held:
             self.tail_held = held[:-1]
-            return "", None
+            return True, None
         if ch in " ,\r\n" and held:
             found = {w: why for w, why in self.tail.items() if w.startswith(held)}
-            whys = {self.tail[held]} if held in self.tail else set(found.values())  # 'a' itself, not also 'ana' 
+            whys = {self.tail[held]} if held in self.tail else set(found.values())  # 'a' itself, not also 'ana'
             if found and whys == {None}:  # the value typed on, or its name: the entry stands as recorded
                 self.tail, self.tail_held = None, ""
-                return "", None
+                return True, None
             if len(whys) == 1 and None not in whys:  # a value the rules bar there: said, nothing read here
                 self.tail, self.tail_held = None, ""  # by the word it begins, whose why the caller tells ('ana')
-                return "\n", (AFTER + (held if held in found else min(found)), False)
+                return True, (AFTER + (held if held in found else min(found)), False)
         elif ch > " " and ch != "," and any(w.startswith(held + ch.lower()) for w in self.tail):
             held = self.tail_held = held + ch.lower()
             found = [w for w in self.tail if w.startswith(held)]
             if all(self.tail[w] is None for w in found):  # can only confirm the entry ('bru' of bruno): taken, and
                 self.tail, self.tail_held = None, ""  # the keys spelling it on, and the space after, swallowed
-                self.rest = max(found, key=len)[len(held):]
-            return "", None
+                self.rest, self.kept = max(found, key=len)[len(held):], len(held)  # (shown until then)
+            return True, None
         elif not held and ch in " ,\r\n":
-            return None
+            return False, None
         self.tail, self.tail_held, self.text = None, "", held
-        return None
+        return False, None
+
+
+def _held_shown(shown: str, ch: str, holding: int) -> str:
+    """The keys held shown after the line, once ``ch`` is taken: the last ``holding`` keys typed (``ch`` among
+    them unless it rubbed one out), none once nothing is held (the keys went into the line, or were swallowed)."""
+    if not holding:
+        return ""
+    keys = shown[:-1] if ch in "\x7f\b" else shown + ch if ch >= " " else shown
+    return keys[-holding:]
 
 
 AFTER = "\x00after "

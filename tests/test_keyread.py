@@ -90,7 +90,9 @@ def test_the_enter_after_an_entry_that_ended_by_itself_is_swallowed_without_a_li
     first = typing(1)
     assert feed(first, "hy") == ("creature.hydra ", True)
     nxt = Typing(first.complete, rest=first.rest, enter_after_end=True)
-    assert [nxt.key(ch) for ch in "dra\n"] == [("", None)] * 4  # nothing echoed, no line: no second prompt
+    # no line, so no second prompt; the keys spelling hydra on are shown as typed, and taken back at the Enter
+    assert [nxt.key(ch) for ch in "dra\n"] == [("d", None), ("r", None), ("a", None), ("\b \b" * 3, None)]
+    assert nxt.shown == ""
     assert feed(nxt, "\n") == ("", False)  # a second Enter is a line again
     fresh = Typing(first.complete, enter_after_end=True)
     assert feed(fresh, "ph\n") == ("creature.phoenix ", True)  # an entry typed first: the flag is spent
