@@ -53,3 +53,18 @@ def test_another_word_typed_on_is_refused_naming_the_rule_and_answers_nothing(at
     child.sendline("q")
     child.expect("Stopped")
     assert len(svc.load(game).events) == 29  # the setup, the 27, the tile taken: the word answered no draw
+
+
+def test_the_name_typed_on_is_shown_as_typed_and_taken_back_once_it_confirms_the_entry(athens):
+    """Keys held while they may spell a word read with the entry before were shown only once it was decided: the
+    person typing 'bruno' after 'ath' saw nothing. They are shown, then rubbed out at the word's end."""
+    svc, game, child = athens
+    type_keys(child, "meg-ass ath br")
+    child.expect("influence tile refilling the display")
+    child.expect(PROMPT)
+    child.expect_exact("br")  # shown as typed, at the prompt that holds them (after the 'h' of 'ath' rubbed out)
+    type_keys(child, "uno ")
+    child.expect_exact("uno" + "\b \b" * 5)  # the word confirmed the entry: taken back, the line empty again
+    child.sendline("q")
+    child.expect("Stopped")
+    assert len(svc.load(game).events) == 29
