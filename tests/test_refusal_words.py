@@ -135,6 +135,43 @@ def test_a_catastrophe_that_hits_two_cards_typed_with_one_says_two_are_hit_and_w
     assert steps.build(rs, s, "t_l1 t_l2 wood grain").cards == ("T_L1", "T_L2")  # as the refusal says
 
 
+def test_a_card_the_catastrophe_may_not_hit_typed_where_it_hits_two_says_which_card_and_which_it_may_hit():
+    """'t_l3 wood grain', Land 3 covered already, was refused as none of the answers of the cover asked next."""
+    from agon.core.games.peloponnes.state import Slot
+    from tests.peloponnes.helpers import at, bare, coins, dealt, rs
+
+    lands = (Slot("T_L1"), Slot("T_L2"), Slot("T_L3", cover="wood"), Slot("T_L4", cover="stone"))
+    s = at(bare(dealt(), "Alice", "plain", lands=lands, hand=coins(wood=2, grain=1)), "catastrophe",
+           (("face:tempest", "Alice"),))
+    with pytest.raises(EntryError) as said:
+        steps.build(rs, s, "t_l3 wood grain")
+    assert str(said.value) == ("which cards the catastrophe hits: Tempest (rulebook, 'Tempestade'): Land 3 (T_L3) is"
+                               " not among the cards it may hit: Land 1 (T_L1), Land 2 (T_L2); possible: T_L2+T_L1"
+                               " Land 2 + Land 1")
+    chosen, cover = steps.forward(rs, s, (), steps.ask(rs, s))  # agon play asks the cover at once: typed there
+    assert cover.prompt.startswith("what covers Land 2")
+    with pytest.raises(EntryError) as there:
+        steps.walk(rs, s, ["t_l3", "wood", "grain"], chosen)
+    assert str(there.value) == str(said.value)
+    with pytest.raises(EntryError) as said:
+        steps.build(rs, s, "t_b1 wood grain")  # a card of no tableau of hers: said alike
+    assert "House 1 (T_B1) is not among the cards it may hit: Land 1 (T_L1), Land 2 (T_L2)" in str(said.value)
+
+
+def test_a_card_it_may_hit_that_no_listed_choice_holds_typed_alone_says_how_many_it_hits_and_of_which():
+    from tests.peloponnes.helpers import at, bare, coins, dealt, rs, slots
+
+    s = bare(dealt(), "Alice", "plain", lands=slots("T_L1", "T_L2", "T_L3", "T_L4", "T_VILLAGE"),
+             hand=coins(wood=2, grain=1))
+    s = at(s, "catastrophe", (("face:tempest", "Alice"),))
+    with pytest.raises(EntryError) as said:
+        steps.build(rs, s, "t_l3 wood grain")
+    assert str(said.value).startswith("which cards the catastrophe hits: Tempest (rulebook, 'Tempestade'): it hits 2"
+                                      " cards, Land 3 (T_L3) being one: type all 2 apart, each once, of Land 1"
+                                      " (T_L1), Land 2 (T_L2), Land 3 (T_L3), Land 4 (T_L4), Village (T_VILLAGE)")
+    assert steps.build(rs, s, "t_l3 t_l4 wood grain").cards == ("T_L3", "T_L4")  # as the refusal says
+
+
 def test_the_step_panel_shows_and_takes_the_kinds_in_the_tables_words(client):
     gid, tok = _seat(client, "peloponnes", ["Ana", "Bo"])
     page = {**bearer(tok), **PAGE}

@@ -139,8 +139,10 @@ class Peloponnes:
 
     def barred_values(self, state: State, tag: str, chosen: tuple[tuple[str, str], ...],
                       field: str) -> list[dict[str, str]]:
-        """The power cards a bid may not go to now, each with the rule that bars it, those on the table first
-        (steps.py)."""
+        """The power cards a bid may not go to now, each with the rule that bars it, those on the table first; the
+        cards a catastrophe faced may not hit, the player's own first (steps.py)."""
+        if tag == steps.FACED:
+            return steps.barred_hits(state, field)
         return steps.barred_cards(state, tag, field)
 
     def value_names(self, state: State) -> dict[str, str]:

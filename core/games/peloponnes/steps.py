@@ -33,6 +33,7 @@ import msgspec
 
 from agon.core.entry import SEPARATORS, matches, quoted
 from agon.core.games.peloponnes import auction, catastrophe
+from agon.core.games.peloponnes.cards import CATASTROPHE_NAMES
 from agon.core.games.peloponnes.state import State
 from agon.core.steps import Choice, Question, Refused, key
 from agon.core.words import counted
@@ -233,6 +234,32 @@ def cover_steps(s: State, chosen: tuple[tuple[str, str], ...], prompts: dict[str
     card = s.cat.name(hit[cards][len(coins)])
     return Question("coins", f"what covers {card}: a coin card's back, luxury or none (removed)",
                     tuple(Choice(v, "removed" if v == REMOVED else "") for v in options))
+
+
+def barred_hits(s: State, field: str) -> list[dict[str, str]]:
+    """The cards the catastrophe faced now may not hit, by id, each with why in one line naming the rule and the
+    cards it may hit (core.steps tells it where such a card is typed, ``t_l3 wood grain`` naming Land 3, rather than
+    "none of the answers" of the cover asked after the cards): the facing player's own cards first, then every other
+    power card. Where it hits several cards and more than ``legal`` lists may be chosen, a card it may hit that no
+    listed choice holds, typed alone, is said to be one of them, to be typed with the others. A card that a listed
+    choice holds is left to core.steps, which names that choice. The tableaux lie open: nothing hidden is told."""
+    if field != "cards" or s.phase != "catastrophe" or not s.todo or not s.todo[0][0].startswith("face:"):
+        return []
+    cat, player = s.todo[0][0][5:], s.todo[0][1]
+    seat = s.seat(player)
+    cands, count = catastrophe.candidates(s, seat, cat)
+    where = f"{CATASTROPHE_NAMES[cat]} (rulebook, '{catastrophe.PLACE[cat]}')"
+    may = ", ".join(f"{s.cat.name(c)} ({c})" for c in cands) or "none"
+    listed = {c for e in catastrophe.legal(s) for c in e.cards}
+    own = [x.card for x in seat.slots()]
+    out: dict[str, str] = {}
+    for card in dict.fromkeys([*own, *s.cat.power]):
+        if card not in cands:
+            out[card] = f"{where}: {s.cat.name(card)} ({card}) is not among the cards it may hit: {may}"
+        elif count > 1 and card not in listed:
+            out[card] = (f"{where}: it hits {counted(count, 'card')}, {s.cat.name(card)} ({card}) being one: type all"
+                         f" {count} apart, each once, of {may}")
+    return [{c: why for c, why in out.items() if c in own}, {c: why for c, why in out.items() if c not in own}]
 
 
 def _cards_reader(s: State, cands: tuple[str, ...], count: int, prompt: str) -> Callable[[str], str | None]:
