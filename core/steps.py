@@ -33,19 +33,20 @@ values the rules bar at a step, each with the rule in one line, in tiers nearest
 one of them, where it names no answer, is refused with that rule (a Peloponnes card the hand cannot pay, a Perikles
 position already taken), not as "none of the answers" or as a word past the decision's end. ``value_aliases(state)``
 gives other words typed for a value and read as it, never shown ({word: value}: a Pergamemnon copy's id for the
-kind a step names, ``greece.bowman.2`` for ``greece.bowman``).
+kind a step names, ``greece.bowman.2`` for ``greece.bowman``). ``kind_words`` ({tag: word}) names each kind of
+decision as the table says it, in refusals and step prompts, and typed so (``bid``, ``pass``: ``kind_word``).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
-from agon.core import entry
+from agon.core import entry, registry
 from agon.core.engine import Decision, Ruleset, State, option_text
 from agon.events.base import Event
 
@@ -136,45 +137,43 @@ def tag_label(tag: str) -> str:
     return tag.split(".", 1)[-1].replace("_", "-")
 
 
-KIND_WORDS: dict[str, str] = {
-    # Pergamemnon (rulebook: 'Recrutar', 'Atacar', 'Reforçar' / 'Ceder')
-    "pergamemnon.creature_recruited": "recruit", "pergamemnon.attacked": "attack",
-    "pergamemnon.defence_committed": "defend", "pergamemnon.reinforced": "reinforce",
-    "pergamemnon.yielded": "yield", "pergamemnon.captures_placed": "place-captures",
-    "pergamemnon.hand_discarded": "discard",
-    # Peloponnes (rulebook: the auction's bid and pass, building, and the phases after it)
-    "peloponnes.bid_placed": "bid", "peloponnes.passed": "pass", "peloponnes.bid_moved": "move-bid",
-    "peloponnes.bid_withdrawn": "take-back-bid", "peloponnes.building_built": "build",
-    "peloponnes.construction_started": "construct", "peloponnes.population_fed": "feed",
-    "peloponnes.construction_paid": "pay", "peloponnes.catastrophe_faced": "face", "peloponnes.building_lost": "lose",
-    # Perikles (game help: influence tiles, nominations, the special tiles and commitments)
-    "perikles.starting_cube_placed": "place-cube", "perikles.influence_tile_taken": "take-tile",
-    "perikles.candidate_nominated": "nominate", "perikles.nomination_passed": "pass",
-    "perikles.forces_committed": "commit", "perikles.permission_given": "permit",
-    "perikles.perikles_played": "perikles", "perikles.alkibiades_played": "alkibiades",
-    "perikles.plague_played": "plague", "perikles.slave_revolt_played": "slave-revolt",
-    "perikles.battle_tile_played": "play-tile", "perikles.battle_tile_kept": "keep-tile",
-    # Adamastor (rulebook: the actions, the sail, the sunset)
-    "adamastor.captain_chosen": "captain", "adamastor.fleet_placed": "place-fleet", "adamastor.draw_chosen": "draw",
-    "adamastor.card_swapped": "swap", "adamastor.sail_started": "sail", "adamastor.fleet_moved": "sail-on",
-    "adamastor.sail_ended": "end-sail", "adamastor.land_card_kept": "keep", "adamastor.bonus_cards_shared": "share",
-    "adamastor.actions_ended": "end-actions", "adamastor.icon_ignored": "ignore", "adamastor.skill_learned": "learn",
-    "adamastor.skill_declined": "no-skill", "adamastor.morale_lost": "lose-morale", "adamastor.hand_trimmed": "trim",
-}
-"""Each kind of decision (its event's tag) as the table says it: the verb its options and step prompts use ('P3
-bids 1 on A12 Quarry', 'P1 passes on nominating'), one word that may be typed for it, as its label may. A refusal and
-a step's question name the kinds so; the label (``tag_label``) is what a step records and may still be typed. A
-kind not listed here is named by its label."""
+def kind_word(tag: str, ruleset: Ruleset | None = None) -> str:
+    """The kind of decision ``tag`` as the table says it: the verb its options and step prompts use ('P3 bids 1 on
+    A12 Quarry', 'P1 passes on nominating'), one word that may be typed for it, as its label may. Each ruleset words
+    its own kinds in its optional ``kind_words`` ({tag: word}); a kind it does not word is named by its label
+    (``tag_label``), which a step records and which may still be typed. ``ruleset``: the one deciding, else the
+    one the tag names (``perikles.nomination_passed``)."""
+    words = getattr(ruleset if ruleset is not None else _ruleset_of(tag), "kind_words", None) or {}
+    return words.get(tag, tag_label(tag))
 
 
-def kind_word(tag: str) -> str:
-    """The kind of decision ``tag`` as the table says it (``KIND_WORDS``)."""
-    return KIND_WORDS.get(tag, tag_label(tag))
+def _ruleset_of(tag: str) -> Ruleset | None:
+    """The registered ruleset a tag names before its dot, if any."""
+    name = tag.partition(".")[0]
+    return registry.get(name) if name in registry.RULESETS else None
 
 
-def _kind_names(tags: Iterable[str]) -> tuple[tuple[str, str], ...]:
+class _KindWords(Mapping[str, str]):
+    """Every registered ruleset's ``kind_words`` as one mapping, read from the rulesets (each keeps its own)."""
+
+    def __getitem__(self, tag: str) -> str:
+        return (getattr(_ruleset_of(tag), "kind_words", None) or {})[tag]
+
+    def __iter__(self) -> Iterator[str]:
+        for name in registry.names():
+            yield from getattr(registry.get(name), "kind_words", None) or {}
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+KIND_WORDS: Mapping[str, str] = _KindWords()
+"""The kinds of decision every ruleset words (``kind_word``), by tag."""
+
+
+def _kind_names(ruleset: Ruleset, tags: Iterable[str]) -> tuple[tuple[str, str], ...]:
     """(label, word) pairs for the kinds ``tags``: their words, typed for them (``Question.names``)."""
-    return tuple((tag_label(t), kind_word(t)) for t in tags)
+    return tuple((tag_label(t), kind_word(t, ruleset)) for t in tags)
 
 
 def key(value: Any) -> str:
@@ -242,22 +241,22 @@ def ask(ruleset: Ruleset, state: State, chosen: Chosen = ()) -> Question | Event
     if not all(_forced(ruleset, state, legal, usual, chosen[:i]) for i in range(len(chosen))):
         return now  # a real step of the usual kind was taken: it is that kind
     others = [tag_label(t) for t in tags if t != usual]
-    kinds = Question(TYPE, "which kind of decision", tuple(Choice(tag_label(t), kind_word(t)) for t in tags),
-                     names=_kind_names(tags))
+    kinds = Question(TYPE, "which kind of decision",
+                     tuple(Choice(tag_label(t), kind_word(t, ruleset)) for t in tags), names=_kind_names(ruleset, tags))
     if not isinstance(now, Question):
         return kinds  # one decision of the usual kind, all its steps forced: the kind is asked for
     if len(now.choices) == 1:
         return now  # answered by itself (forward), then the next step offers the other kinds
-    if {v.lower() for v in now.values} & {k.lower() for k in others + [kind_word(t) for t in tags]}:
+    if {v.lower() for v in now.values} & {k.lower() for k in others + [kind_word(t, ruleset) for t in tags]}:
         return kinds
     return Question(now.field, f"{now.prompt} (or another kind of decision:"
-                               f" {', '.join(kind_word(t) for t in tags if t != usual)})",
+                               f" {', '.join(kind_word(t, ruleset) for t in tags if t != usual)})",
                     now.choices + tuple(Choice(tag_label(t), _kind_words(ruleset, state, legal, t))
                                         for t in tags if t != usual),
                     now.accepts + (tag_label(usual),),
                     now.other + tuple((k, TYPE) for k in [*others, tag_label(usual)]),
                     # its values keep their names ('soh' for A06 Sanctuary of Hera); the kinds are named as said
-                    now.names + _kind_names(tags), now.reads,
+                    now.names + _kind_names(ruleset, tags), now.reads,
                     aliases=now.aliases)
 
 
@@ -367,13 +366,13 @@ def _barred_first(ruleset: Ruleset, state: State, word: str) -> entry.EntryError
     one kind's first real step (a Peloponnes power card the hand cannot pay, where a pass is listed first): the
     refusal, naming what that step offers and the other kinds."""
     for kind, chosen, now in _first_steps_after(ruleset, state, word):
-        others = ", ".join(kind_word(t) for t in dict.fromkeys(tag_of(ev) for ev in _legal(ruleset, state))
+        others = ", ".join(kind_word(t, ruleset) for t in dict.fromkeys(tag_of(ev) for ev in _legal(ruleset, state))
                            if tag_label(t) != kind)
         if isinstance(now, Question) and (head := _barred_at(ruleset, state, chosen, now, word)) is not None:
             return _refused(now, head + (f" (or another kind of decision: {others})" if others else ""))
         if not isinstance(now, Question) and (head := _barred_settled(ruleset, state, chosen, now, word)):
             # the kind is one decision, settled without a step: name it, and the other kinds
-            word_of = {tag_label(t): kind_word(t) for t in (tag_of(ev) for ev in _legal(ruleset, state))}
+            word_of = {tag_label(t): kind_word(t, ruleset) for t in (tag_of(ev) for ev in _legal(ruleset, state))}
             return entry.EntryError(f"{head}; possible: {word_of.get(kind, kind)}"
                                     f" ({option_text(ruleset, state, now).rstrip('.')})"
                                     + (f", or another kind of decision: {others}" if others else ""))

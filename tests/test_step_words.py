@@ -139,3 +139,28 @@ def test_two_bids_of_as_many_cards_on_different_backs_never_read_alike():
     assert said(Coins(stone=1, people=1)) == "1stone-1people"  # both were '1:1'
     assert said(Coins(wood=2, stone=1)) != said(Coins(wood=2, grain=1))  # both were '2:1'
     assert said(Coins()) == "none"
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_each_ruleset_words_its_own_kinds_of_decision_and_steps_reads_them_from_it(name):
+    """The table's words for the kinds of decision (bid, pass, recruit...) were one table in core/steps.py for every
+    ruleset; each ruleset now keeps its own (``kind_words``), beside its steps' questions, and words no other's."""
+    rs = registry.get(name)
+    tags = {kind.__struct_config__.tag for kind in rs.events}
+    assert rs.kind_words and set(rs.kind_words) <= tags
+    for tag, word in rs.kind_words.items():
+        assert steps.kind_word(tag, rs) == steps.kind_word(tag) == steps.KIND_WORDS[tag] == word
+
+
+def test_the_kinds_are_named_in_refusals_as_the_ruleset_words_them(monkeypatch):
+    rs = registry.get("peloponnes")
+    monkeypatch.setattr(type(rs), "kind_words", {**rs.kind_words, "peloponnes.passed": "pass-on"})
+    assert steps.kind_word("peloponnes.passed") == "pass-on"
+    assert steps.kind_word("peloponnes.bid_placed") == "bid"
+
+
+def test_a_ruleset_that_words_no_kinds_names_them_by_their_labels():
+    toy = registry.get("toy")
+    assert not getattr(toy, "kind_words", None)
+    tag = next(iter(toy.events)).__struct_config__.tag
+    assert steps.kind_word(tag, toy) == steps.kind_word(tag) == steps.tag_label(tag)

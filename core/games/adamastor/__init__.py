@@ -60,6 +60,17 @@ class Adamastor:
         "adamastor.hand_trimmed.cards": "which hand cards to discard (keeping no more than 3)",
     }
     """Each step's question in the table's words (core.steps), for every field of every decision."""
+    kind_words: Mapping[str, str] = {
+        # the rulebook's actions, the sail and the sunset
+        "adamastor.captain_chosen": "captain", "adamastor.fleet_placed": "place-fleet",
+        "adamastor.draw_chosen": "draw", "adamastor.card_swapped": "swap", "adamastor.sail_started": "sail",
+        "adamastor.fleet_moved": "sail-on", "adamastor.sail_ended": "end-sail", "adamastor.land_card_kept": "keep",
+        "adamastor.bonus_cards_shared": "share", "adamastor.actions_ended": "end-actions",
+        "adamastor.icon_ignored": "ignore", "adamastor.skill_learned": "learn", "adamastor.skill_declined": "no-skill",
+        "adamastor.morale_lost": "lose-morale", "adamastor.hand_trimmed": "trim",
+    }
+    """Each kind of decision (its event's tag) as the table says it (core.steps ``kind_word``): the verb its options
+    and step prompts use, one word that may be typed for it, as its label may."""
     conformance_options = [
         {"difficulty": "easy"},
         {"difficulty": "regular"},

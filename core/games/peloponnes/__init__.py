@@ -60,6 +60,16 @@ class Peloponnes:
         "peloponnes.catastrophe_faced.coins": "what covers each card hit: a coin card's back, luxury or none (removed)",
     }
     """Each step's question in the table's words (core.steps), for every field of every decision."""
+    kind_words: Mapping[str, str] = {
+        # the rulebook's auction (a bid and a pass), building, and the phases after it
+        "peloponnes.bid_placed": "bid", "peloponnes.passed": "pass", "peloponnes.bid_moved": "move-bid",
+        "peloponnes.bid_withdrawn": "take-back-bid", "peloponnes.building_built": "build",
+        "peloponnes.construction_started": "construct", "peloponnes.population_fed": "feed",
+        "peloponnes.construction_paid": "pay", "peloponnes.catastrophe_faced": "face",
+        "peloponnes.building_lost": "lose",
+    }
+    """Each kind of decision (its event's tag) as the table says it (core.steps ``kind_word``): the verb its options
+    and step prompts use, one word that may be typed for it, as its label may."""
 
     @property
     def provisional(self) -> bool:

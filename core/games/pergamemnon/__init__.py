@@ -56,6 +56,15 @@ class Pergamemnon:
         "pergamemnon.hand_discarded.cards": "which hand cards to discard ('none': keep them all)",
     }
     """Each step's question in the table's words (core.steps), for every field of every decision."""
+    kind_words: Mapping[str, str] = {
+        # the rulebook's 'Recrutar', 'Atacar', 'Reforçar' / 'Ceder'
+        "pergamemnon.creature_recruited": "recruit", "pergamemnon.attacked": "attack",
+        "pergamemnon.defence_committed": "defend", "pergamemnon.reinforced": "reinforce",
+        "pergamemnon.yielded": "yield", "pergamemnon.captures_placed": "place-captures",
+        "pergamemnon.hand_discarded": "discard",
+    }
+    """Each kind of decision (its event's tag) as the table says it (core.steps ``kind_word``): the verb its options
+    and step prompts use, one word that may be typed for it, as its label may."""
 
     def default_cards(self) -> dict[str, Any]:
         return default_cards()

@@ -182,6 +182,17 @@ class Perikles:
         "perikles.battle_tile_played.tile": "which special tile to play before this battle",
     }
     """Each step's question in the table's words (core.steps), for every field of every decision."""
+    kind_words: Mapping[str, str] = {
+        # the game help's influence tiles, nominations, the special tiles and commitments
+        "perikles.starting_cube_placed": "place-cube", "perikles.influence_tile_taken": "take-tile",
+        "perikles.candidate_nominated": "nominate", "perikles.nomination_passed": "pass",
+        "perikles.forces_committed": "commit", "perikles.permission_given": "permit",
+        "perikles.perikles_played": "perikles", "perikles.alkibiades_played": "alkibiades",
+        "perikles.plague_played": "plague", "perikles.slave_revolt_played": "slave-revolt",
+        "perikles.battle_tile_played": "play-tile", "perikles.battle_tile_kept": "keep-tile",
+    }
+    """Each kind of decision (its event's tag) as the table says it (core.steps ``kind_word``): the verb its options
+    and step prompts use, one word that may be typed for it, as its label may."""
     passes = frozenset({"perikles.battle_tile_kept", "perikles.nomination_passed"})
     """Decisions every player asked may always take, whatever they hold (core.steps.passes_in_turn): keeping one's
     special tile before a battle (RULES.md, 'Special tiles': keeping is always allowed, and from version 4 every
