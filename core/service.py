@@ -930,6 +930,11 @@ def judge_new_game(spec: NewGame) -> NewSetup:
     # one spelling per value ('less_luck=0', '=false', '=off' are one setup), so stats group games alike
     canonical = getattr(rs, "canonical_options", None)
     options = canonical(dict(spec.options)) if canonical is not None else dict(spec.options)
+    # a setting asked for that cannot apply, refused for a new game only: a game recorded with it still plays
+    asked: Callable[[dict[str, Any]], str | None] | None = getattr(rs, "new_options_problem", None)
+    problem = asked(dict(options)) if asked is not None else None
+    if problem:
+        raise ServiceError(f"cannot set up {rs.name}: {problem}")
     setup = (rs.name, rs.version, tuple(names), msgspec.json.encode(options), card_hash)
     if setup not in _setups_passed:
         try:

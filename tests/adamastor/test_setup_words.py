@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
+
+HISTORICAL_HARD = Path(__file__).resolve().parent / "fixtures" / "historical-hard.jsonl"
+"""A game of the historical scenario recorded with ``difficulty=hard``, before a new game refused that."""
 
 
 def _new(agon, seed: int, *options: str) -> str:
@@ -37,9 +41,12 @@ def test_a_difficulty_or_scenario_is_read_in_any_case(agon):
 
 def test_the_historical_voyage_names_no_difficulty_it_does_not_have(agon):
     """The historical map is its 3 cards whatever the difficulty (rulebook 9.1): the log said 'the historical voyage
-    (regular)', or '(hard)' where one was typed, and stats split the same voyage by it."""
+    (regular)', or '(hard)' where one was typed, and stats split the same voyage by it. A new game now refuses a
+    difficulty with the historical scenario (tests/adamastor/test_historical_difficulty.py); the game with one is
+    ``agon new adamastor --bot Ana:greedy --seed 7 --option scenario=historical --option difficulty=hard`` as
+    recorded by an agon that took it (fixtures/historical-hard.jsonl)."""
     plain = _new(agon, 6, "scenario=historical")
-    hard = _new(agon, 7, "scenario=historical", "difficulty=hard")
+    hard = agon("import", str(HISTORICAL_HARD)).stdout.split()[0]
     for gid in (plain, hard):
         assert "0. Ana sets out on the historical voyage.\n" in agon("log", gid).stdout
     assert _setups(agon) == {"scenario=historical, 1 player": 2}

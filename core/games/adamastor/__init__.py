@@ -35,7 +35,8 @@ class Adamastor:
     """What judges a position in ``agon analyse`` by default: random crews almost never arrive (core/bots.py)."""
     projections = {"voyage": view.voyage, "sails": view.sails}
     option_names = {
-        "difficulty": "easy, regular or hard: 2, 3 or 4 regular map cards before the final one (default regular)",
+        "difficulty": "easy, regular or hard: 2, 3 or 4 regular map cards before the final one (default regular; none"
+                      " with scenario=historical)",
         "scenario": "variable (default) or historical: the 3 historical map cards, from Lisbon to Calicut, whatever"
                     " the difficulty (rulebook 9.1)",
         "less_luck": "true to show the next adventure-strip card beside the deck (variant 9.2)",
@@ -108,6 +109,19 @@ class Adamastor:
         if less_luck:
             out["less_luck"] = True
         return out
+
+    def new_options_problem(self, options: Mapping[str, Any]) -> str | None:
+        """What a new game may not ask for though a game recorded with it still plays (``check_setup`` judges those,
+        for import and verify too), or None: a difficulty with the historical scenario, whose map is its own 3 cards
+        whatever the difficulty (rulebook 9.1: "excepto o mapa que é formado pelas 3 cartas Mapa Histórico"; the
+        difficulty is how many regular map cards are drawn, 3 step 1), so the difficulty asked for would be silently
+        ignored. ``options``: as ``canonical_options`` stores them."""
+        _, historical, _ = flow.option_flags(dict(options))
+        if historical and "difficulty" in options:
+            value = options["difficulty"]
+            return (f"the historical voyage has its own 3 map cards (rulebook 9.1), so difficulty={value} cannot"
+                    f" apply: leave it out, or choose scenario=variable for a {value} voyage")
+        return None
 
     def check_setup(self, players: Sequence[str], options: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
         if not 1 <= len(players) <= 2:
