@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from agon.core.document import GLYPHS
 from agon.core.names import note_problem
 from agon.core.service import Line, Service, ServiceError
+from agon.core.words import listed
 from agon.events.hints import again
 from agon.events.store import NoteInfo, StoreError, now
 
@@ -55,7 +56,7 @@ def add(svc: Service, game_ref: str, n: int, text: str, glyph: str | None = None
     if not 0 <= n <= line.head.depth:
         flag = "" if line.branch.name == line.game.current_branch else f" -b {shlex.quote(line.branch.name)}"
         said = (f"event #{n} is not on branch {line.branch.name}, which has events 0 to {line.head.depth}"
-                f" (`agon log {line.game.id}{flag}` numbers them)")
+                f"{_elsewhere(svc, line, n, text, glyph) or f' (`agon log {line.game.id}{flag}` numbers them)'}")
         ahead = svc.redo_target(line.game.id, line.branch.name, line.head.id)
         undone = svc.store.event(line.game.id, ahead) if ahead is not None else None
         if undone is not None and n <= undone.depth:  # taken back by an undo: a redo brings it back to note it
@@ -68,6 +69,32 @@ def add(svc: Service, game_ref: str, n: int, text: str, glyph: str | None = None
         raise again(e, ServiceError) from None
     shown = on_line(svc, line)
     return line, shown[n]
+
+
+MOST_NAMED = 3
+"""The most branches a refusal names that hold an event the line lacks; past that, `agon branches` lists them."""
+
+
+def _elsewhere(svc: Service, line: Line, n: int, text: str, glyph: str) -> str:
+    """Where an event #``n`` that ``line`` lacks is, to note it there: '; branch main has an event #9: `agon note
+    G 9 x -b main` notes it there' (the note as typed, where it fits a command of one line), or '' where no other
+    branch reaches that far (an event on main alone, as a line branched before it lacks, was refused naming only
+    the line's events, with no word of ``-b main``)."""
+    depth = {i: d for i, (_, d) in svc.store.nodes(line.game.id).items()}
+    holders = [b.name for b in svc.store.branches(line.game.id)
+               if b.name != line.branch.name and depth.get(b.head_id, -1) >= n]
+    if not holders:
+        return ""
+    gid, first = line.game.id, holders[0]
+    typed = text if text and not set(text) & set("\n`'") and len(text) <= 40 else "TEXT" if text else ""
+    words = [str(n), *([typed] if typed else []), *(["--glyph", glyph] if glyph else []), "-b", first]
+    command = f"`agon note {gid} {shlex.join(words)}`"
+    if len(holders) == 1:
+        return f"; branch {first} has an event #{n}: {command} notes it there"
+    if len(holders) <= MOST_NAMED:
+        return f"; branches {listed(holders)} have an event #{n}: {command} notes it on {first}"
+    return (f"; {len(holders)} other branches have an event #{n} (`agon branches {gid}` lists them): {command} notes"
+            f" it on {first}")
 
 
 def on_line(svc: Service, line: Line) -> dict[int, ShownNote]:

@@ -181,3 +181,47 @@ def test_a_glyph_alone_marks_a_noted_move_without_taking_its_text_out_of_view(ag
     agon("note", gid, "2", "on second thought, forced")
     rows = json.loads(agon("log", gid, "--json").stdout)
     assert rows[2]["note"] == {"text": "on second thought, forced", "glyph": ""}
+
+
+def test_a_note_on_an_event_the_line_lacks_names_the_branches_that_have_it_and_the_command(agon):
+    """`agon note G 9 x` on a line branched before event #9 said only which events the line has: the event the note
+    was meant for, on main, went unnamed, and so did `-b main`."""
+    gid = new_game(agon)
+    for _ in range(3):
+        agon("act", gid, "1")
+    last = len(json.loads(agon("log", gid, "--json").stdout)) - 1
+    agon("branch", gid, "aside", "--at", "1")  # now on aside, whose events are 0 and 1
+    r = agon("note", gid, str(last), "the turn", ok=False)
+    assert r.exit_code == 1
+    said = (f"error: event #{last} is not on branch aside, which has events 0 to 1; branch main has an event #{last}:"
+            f" `agon note {gid} {last} 'the turn' -b main` notes it there\n")
+    assert r.stderr == said
+    command = said.split("`")[1].split()
+    assert command[:2] == ["agon", "note"]
+    out = agon(*command[1:3], str(last), "the turn", *command[-2:]).stdout
+    assert f"Noted event #{last} of branch main: the turn" in out
+    r = agon("note", gid, str(last), "--glyph", "?", "--json", ok=False)  # a glyph alone, as JSON
+    assert json.loads(r.stderr)["error"].endswith(f"`agon note {gid} {last} --glyph '?' -b main` notes it there")
+    r = agon("note", gid, str(last), "it's\nlong", ok=False)  # a note no one-line command holds: a placeholder
+    assert f"`agon note {gid} {last} TEXT -b main` notes it there" in r.stderr
+    r = agon("note", gid, "99", "x", ok=False)  # on no branch: the line's events are named, as before
+    assert r.stderr == (f"error: event #99 is not on branch aside, which has events 0 to 1 (`agon log {gid}` numbers"
+                        " them)\n")
+
+
+def test_several_branches_holding_the_event_are_named_and_many_are_counted(agon):
+    gid = new_game(agon)
+    for _ in range(3):
+        agon("act", gid, "1")
+    last = len(json.loads(agon("log", gid, "--json").stdout)) - 1
+    agon("branch", gid, "long")  # at main's head: it has event #last too
+    agon("branch", gid, "short", "--at", "1")
+    r = agon("note", gid, str(last), "x", ok=False)
+    assert (f"is not on branch short, which has events 0 to 1; branches main and long have an event #{last}:"
+            f" `agon note {gid} {last} x -b main` notes it on main\n") in r.stderr
+    for name in ("more", "most"):
+        agon("branch", gid, name, "-b", "main")
+    agon("switch", gid, "short")
+    r = agon("note", gid, str(last), "x", ok=False)
+    assert (f"which has events 0 to 1; 4 other branches have an event #{last} (`agon branches {gid}` lists them):"
+            f" `agon note {gid} {last} x -b main` notes it on main\n") in r.stderr
