@@ -546,7 +546,7 @@ def test_digits_that_begin_a_sea_space_typed_in_full_are_not_taken_as_an_option_
     assert first.to == "0a"  # what '1' alone would have recorded
     child = spawn_play(tmp_path, game)
     child.send("1c")
-    child.expect("The fleet sails from 0b to 1c for 3 points")
+    child.expect("Ana sails the fleet from 0b to 1c for 3 points")
     child.expect(PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)

@@ -53,7 +53,7 @@ def test_log_narrates_weather_sails_with_costs_events_and_traumas():
     text = "\n".join(lines).lower()
     assert "sunrise:" in text and "actions" in text
     assert any(isinstance(e, FleetMoved) for e in events)
-    assert "the fleet sails from" in text and " point" in text and " left)" in text
+    assert "sails the fleet from" in text and " point" in text and " left)" in text
     assert "trauma" in text
     assert "fires (" in text or not any(isinstance(e, MoraleLost) for e in events)
     assert lines[-1].endswith("the voyage is won.") or lines[-1].endswith("the voyage is lost.")

@@ -67,7 +67,7 @@ def test_coop_land_bonus_cards_are_shared_as_the_players_agree():
     s = act(s, BonusCardsDrawn(cards=("c21", "c22")))
     assert s.phase == "bonus_share"
     text = RS.narrate(s, BonusCardsShared(players=("P2", "P1")))
-    assert text == "The bonus cards go Pajem (21) to P2, Feitor (22) to P1."
+    assert text == "P2 shares the bonus cards: Pajem (21) to P2, Feitor (22) to P1."
     s = act(s, BonusCardsShared(players=("P2", "P1")))
     assert "c21" in s.hands[1] and "c22" in s.hands[0]
 

@@ -61,7 +61,7 @@ def test_sailing_cost_example_with_4_points_reaches_d_or_e_through_c_and_f():
     s = _example()
     b = s.board
     s1 = _sailing(s, 4)
-    assert RS.narrate(s1, FleetMoved(to=label(b, "C"))) == "The fleet sails from 0b to 1b for 1 point (3 left)."
+    assert RS.narrate(s1, FleetMoved(to=label(b, "C"))) == "P1 sails the fleet from 0b to 1b for 1 point (3 left)."
     s1 = act(s1, FleetMoved(to=label(b, "C")))
     s1 = act(s1, FleetMoved(to=label(b, "D")))
     assert s1.sail_points == 0 and s1.fleet == label(b, "D")

@@ -216,19 +216,23 @@ def _main(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
             return f"{who} sets sail, discarding {card_names(s, cs)} for {counted(pts, 'navigation point')}"
         case FleetMoved(to=to):
             cost = step_cost(s.cards, s.board, s.fleet, to, s.extra_cost)
-            return f"the fleet sails from {s.fleet} to {to} for {counted(cost, 'point')} ({s.sail_points - cost} left)"
+            # a decision's sentence begins with who decided, as every ruleset's does: the log read a name then a
+            # capital ('Ana: The fleet sails ...', cli/render.said), where other rulesets read 'Ana bids ...'
+            left = s.sail_points - cost
+            return f"{who} sails the fleet from {s.fleet} to {to} for {counted(cost, 'point')} ({left} left)"
         case SailEnded():
             return f"{who} ends the sail at {s.fleet}"
         case LandCardsDrawn(cards=cs):
             return f"the land discovery draws {card_names(s, cs)}"
         case LandCardKept(card=c, player=p, bonus=b):
             card = s.card(c)
-            return f"{p} keeps {card_name(s, c)} and takes {b} of its {card.bonus} {card.bonus_kind} bonus"
+            kept = f"keeps {card_name(s, c)}" if p == who else f"gives {card_name(s, c)} to {p}"
+            return f"{who} {kept} and takes {b} of its {card.bonus} {card.bonus_kind} bonus"
         case BonusCardsDrawn(cards=cs):
             return f"the land bonus draws {card_names(s, cs)}"
         case BonusCardsShared(players=ps):
             shares = (f"{card_name(s, c)} to {p}" for c, p in zip(s.drawn, ps, strict=False))
-            return "the bonus cards go " + ", ".join(shares)
+            return f"{who} shares the bonus cards: " + ", ".join(shares)
         case ActionsEnded():
             return f"{who} ends the action phase with {counted(s.cubes, 'cube')} unused"
         case IconIgnored(card=c, icon=icon):
