@@ -33,6 +33,12 @@ def test_agon_new_refuses_a_difficulty_with_the_historical_scenario_and_makes_no
     assert not (tmp_path / "games.db").exists()  # nothing recorded: not even an empty store
 
 
+def test_a_difficulty_that_is_none_is_refused_naming_the_difficulties_not_as_a_voyage_to_choose(agon):
+    r = agon("new", "adamastor", "--player", "Ana", "--option", "scenario=historical", "--option", "difficulty=brutal",
+             ok=False)
+    assert r.stderr.endswith("difficulty must be easy, regular or hard, not 'brutal'\n")
+
+
 def test_agon_new_refuses_it_with_games_stored_and_records_nothing(agon):
     agon("new", "adamastor", "--player", "Ana", "--option", "scenario=historical")  # no difficulty: taken
     agon("new", "adamastor", "--player", "Ana", "--option", "difficulty=hard")  # the variable map: taken

@@ -117,7 +117,7 @@ class Adamastor:
         difficulty is how many regular map cards are drawn, 3 step 1), so the difficulty asked for would be silently
         ignored. ``options``: as ``canonical_options`` stores them."""
         _, historical, _ = flow.option_flags(dict(options))
-        if historical and "difficulty" in options:
+        if historical and options.get("difficulty") in DIFFICULTIES:  # one of none: check_setup names them
             value = options["difficulty"]
             return (f"the historical voyage has its own 3 map cards (rulebook 9.1), so difficulty={value} cannot"
                     f" apply: leave it out, or choose scenario=variable for a {value} voyage")
