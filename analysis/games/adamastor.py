@@ -2,9 +2,9 @@
 since the game is played together: morale and the distance still to sail above, the threat icons in play (revolt,
 disease, fatigue) against motivation below, with round boundaries. Drawn in greys and hatching, since colours mean
 players; from the values the setup gave (round 1), not from the empty table before it. Rows read ``voyage``
-(``voyage_rows``): index, event, round and phase (those the event happened in), round_after and phase_after, and
-after the event: morale, distance, progress, revolt, disease, fatigue, threats, motivation, traumas, skills, weather,
-result.
+(``voyage_rows``): index, event, round and phase after the event (as the score timeline's ``round``), in_round and
+in_phase (those the event happened in, as its hover names them), and after the event: morale, distance, progress,
+revolt, disease, fatigue, threats, motivation, traumas, skills, weather, result.
 """
 
 from __future__ import annotations
@@ -48,16 +48,16 @@ THREATS = {"revolt": {"fillcolor": "#9A9A9A", "fillpattern": {"shape": "x", "fgc
 
 
 def voyage_rows(line: Any) -> list[dict[str, Any]]:
-    """The ruleset's ``voyage`` rows, each event's ``round`` and ``phase`` those it happened in, as its hover and the
-    study page's move list name them (the state before it: the setup's last deal is the setup's, round 0, and the
-    trim that ends round 1 is round 1's); ``round_after`` and ``phase_after`` are the state's after it, as every other
-    figure of a row is (morale, distance, icons, weather). The projection gave the state after the event alone
-    under ``round``: on the seed-3 demo row 4 said round 1 where its hover said setup."""
+    """The ruleset's ``voyage`` rows, named as the score timeline's rows are (``analysis.timeline``): ``round`` and
+    ``phase`` are the state's after the event, as every other figure of a row is (morale, distance, icons, weather);
+    ``in_round`` and ``in_phase`` are those the event happened in (the state before it), as its hover and the study
+    page's move list name them: the setup's last deal is the setup's (round 0, ``deal``), and the trim that ends round
+    1 is round 1's."""
     rows = line.ruleset.projections["voyage"](line.steps())
     out = []
     for before, r in zip(rows[:1] + rows, rows):
-        out.append({"index": r["index"], "event": r["event"], "round": before["round"], "phase": before["phase"],
-                    "round_after": r["round"], "phase_after": r["phase"],
+        out.append({"index": r["index"], "event": r["event"], "round": r["round"], "phase": r["phase"],
+                    "in_round": before["round"], "in_phase": before["phase"],
                     **{k: v for k, v in r.items() if k not in ("index", "event", "round", "phase")}})
     return out
 
@@ -70,14 +70,15 @@ def voyage_figure(line: Any) -> Any:
     from agon.analysis.timeline import play_start
 
     every_row = voyage_rows(line)
-    start = play_start([{"n": r["index"], "round": r["round_after"]} for r in every_row])
+    start = play_start([{"n": r["index"], "round": r["round"]} for r in every_row])
     rows = [r for r in every_row if r["index"] >= start]  # from the setup's morale and route, not the zeros before
     xs = [r["index"] for r in rows]
     fig = make_subplots(rows=2, cols=1, shared_xaxes=True, row_heights=[0.55, 0.45], vertical_spacing=0.08,
                         specs=[[{"secondary_y": True}], [{}]])
-    # each event's hover names the round and phase it happened in, as its row does (the sunset that ends round 1 is
-    # round 1's, the setup's last deal the setup's) and the score timeline's hovers and the study page's move list do
-    hover = [f"#{r['index']} ({round_of(r, 'round')}, {r['phase']}):"
+    # each event's hover names the round and phase it happened in, its row's in_round and in_phase (the sunset that
+    # ends round 1 is round 1's, the setup's last deal the setup's), as the score timeline's hovers and the study
+    # page's move list do
+    hover = [f"#{r['index']} ({round_of(r, 'round')}, {r['in_phase']}):"
              f" morale {r['morale']}, {r['distance']:g} to sail, weather {r['weather'] or '-'}" for r in rows]
     fig.add_trace(go.Scatter(x=xs, y=[r["morale"] for r in rows], name="morale", mode="lines",
                              line={**SERIES["morale"], "shape": "hv"}, hovertext=hover,
@@ -123,9 +124,10 @@ def voyage_figure(line: Any) -> Any:
                                name="final")
     # each round's line and label where it starts as the events number it (its first event, as the hovers name it);
     # the setup's last deal alone before round 1 gets no label of its own
-    bounds = [(prev, r) for prev, r in zip(rows, rows[1:]) if r["round"] != prev["round"]]
-    lead = [(rows[0]["index"] + 0.5, rows[0]["round"])] if rows else []
-    marks = (lead if lead and (lead[0][1] != 0 or not bounds) else []) + [(r["index"], r["round"]) for _, r in bounds]
+    bounds = [(prev, r) for prev, r in zip(rows, rows[1:]) if r["in_round"] != prev["in_round"]]
+    lead = [(rows[0]["index"] + 0.5, rows[0]["in_round"])] if rows else []
+    marks = (lead if lead and (lead[0][1] != 0 or not bounds) else []) + [(r["index"], r["in_round"])
+                                                                          for _, r in bounds]
     px = [left + (m - 0.5 - x0) / ((x_max - x0) or 1) * plot_px for m, _ in marks]
     texts = [round_of({"round": rnd}, "round") for _, rnd in marks]
     every = thin_every(px, [text_size(t, 10)[0] for t in texts])

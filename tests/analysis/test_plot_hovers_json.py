@@ -22,28 +22,34 @@ def _hovers(fig, suffix: str) -> list[str]:
     return [h for t in fig.data if t.name.endswith(suffix) for h in t.hovertext]
 
 
-def test_voyage_rows_give_the_round_and_phase_of_the_event_as_its_hover_does(agon):
-    """`agon plot voyage --json` gave the state after each event: row n 4 (the setup's last deal) said round 1, phase
-    actions, where its hover says '#4 (setup, deal)', and each trim that ends a round said the next round. Each row's
-    round and phase are now the event's, and the state after it is under round_after and phase_after."""
+def test_voyage_rows_name_rounds_as_the_score_timeline_does_and_give_the_hovers_round_and_phase(agon):
+    """`agon plot voyage --json` gave the state after each event under ``round``, where its hover names the round the
+    event happened in (row n 4, the setup's last deal: round 1, actions; hover '#4 (setup, deal)'); a later change
+    moved the event's own round to ``round`` and the state's after it to ``round_after``, where `plot scores --json`
+    keeps ``round`` for the round after the event and ``in_round`` for its own. The voyage rows now name them as the
+    timeline does: ``round`` and ``phase`` after the event, ``in_round`` and ``in_phase`` the event's, as its hover."""
     from agon.analysis.games.adamastor import voyage_figure
 
     gid, line = _line(agon, "adamastor")
     rows = {r["n"]: r for r in json.loads(agon("plot", "voyage", gid, "--json").stdout)}
+    (scores,) = json.loads(agon("plot", "scores", gid, "--json").stdout)
     log = {e["n"]: e for e in json.loads(agon("log", gid, "--json").stdout)}
     assert log[4]["type"] == "adamastor.player_cards_dealt"
-    assert {k: rows[4][k] for k in ("round", "phase", "round_after", "phase_after")} == {
-        "round": 0, "phase": "deal", "round_after": 1, "phase_after": "actions"}
+    assert {k: rows[4][k] for k in ("round", "phase", "in_round", "in_phase")} == {
+        "round": 1, "phase": "actions", "in_round": 0, "in_phase": "deal"}
+    assert not {"round_after", "phase_after"} & set(rows[4])
+    for t in scores["timeline"]:  # the two plots' rows name the same rounds alike
+        assert (rows[t["n"]]["round"], rows[t["n"]]["in_round"]) == (t["round"], t["in_round"]), t["n"]
     hovers = _hovers(voyage_figure(line), "morale")
     assert len(hovers) >= 80
     said = re.compile(r"#(\d+) \(([^,]+), ([a-z_]+)\): morale (\d+), ([\d.]+) to sail")
     for h in hovers:
         n, rnd, phase, morale, distance = said.match(h).groups()
         r = rows[int(n)]
-        assert (rnd, phase) == (round_of(r, "round"), r["phase"]), (h, r)
+        assert (rnd, phase) == (round_of(r, "round"), r["in_phase"]), (h, r)
         assert (int(morale), float(distance)) == (r["morale"], r["distance"]), (h, r)  # the figures after it
-    ends = [n for n, r in rows.items() if r["round_after"] != r["round"] and r["round"] >= 1]
-    assert ends and all(rows[n + 1]["round"] == rows[n]["round_after"] for n in ends if n + 1 in rows)
+    ends = [n for n, r in rows.items() if r["round"] != r["in_round"] and r["in_round"] >= 1]
+    assert ends and all(rows[n + 1]["in_round"] == rows[n]["round"] for n in ends if n + 1 in rows)
 
 
 def test_pergamemnon_defence_and_reinforcement_hovers_start_with_their_strikes_number(agon):
