@@ -452,7 +452,8 @@ def analyse(svc: Service, line: Line, settings: Settings, progress: Progress | N
     for n, (env, state) in enumerate(zip(line.envelopes, states)):
         tally = jobs.results[(env.id, 0)]
         over = _is_over(rs, state) is not None
-        text = "" if n == 0 else rs.narrate(states[n - 1], line.events[n])
+        # told as `agon log` tells it: from the state before the event, or, for the first (which has none), after it
+        text = rs.narrate(states[n - 1] if n else state, line.events[n])
         result.positions.append(Position(
             n, env.id, env.actor, text, {p: tally.chance(p) for p in players},
             {p: tally.mean_score(p) for p in players}, 0 if over else tally.rollouts, over))

@@ -52,3 +52,23 @@ def test_no_label_of_the_chart_overlaps_another_in_a_real_browser(sqlite_svc, pa
     page.wait_for_selector("g.infolayer")
     boxes = page.evaluate(BOXES)
     assert sum(b["kind"] == "label" for b in boxes) >= 3 and collisions(boxes) == []
+
+
+def test_the_first_position_is_told_in_the_logs_sentence(agon):
+    """`agon plot chances G --rollouts 2 --json` on `agon demo adamastor --seed 3`: position #0 had an empty text and
+    its hover said '#0' and nothing else, where `agon log` tells the event ('Ana and Bruno set out on a voyage
+    (regular).'). It now reads as the log does, in the JSON and in the chart's hover."""
+    import json
+
+    from agon.cli.common import service, set_db
+
+    gid = json.loads(agon("demo", "adamastor", "--seed", "3", "--json").stdout)["id"]
+    said = json.loads(agon("log", gid, "--json").stdout)[0]
+    assert said["n"] == 0 and said["text"].endswith(" set out on a voyage (regular).")
+    positions = json.loads(agon("plot", "chances", gid, "--rollouts", "2", "--json").stdout)["positions"]
+    assert positions[0]["n"] == 0 and positions[0]["text"] == said["text"]
+    assert all(p["text"] for p in positions)
+    set_db(None)
+    svc = service()  # the store the commands above wrote to
+    fig = figure(analyse(svc, svc.load(gid), Settings(rollouts=2)))
+    assert fig.data[0].hovertext[0].startswith(f"#0 {said['text'].rstrip('.')}"), fig.data[0].hovertext[0]
