@@ -8,7 +8,8 @@ lost it, follow the last roll. The lower panel counts, per location, the counter
 who took the location's tile.
 Rows read ``battles``: index, turn, location, battle, kind, attack, defence, column, attacker_needs, defender_needs,
 token_start, rolls (n, attacker, defender, attacker_hit, defender_hit, token), attacker_hits, defender_hits,
-token_path, winner, lost, automatic, attackers and defenders (the players on each side, as the figure names them);
+token_path, winner, lost (the counter's id) and lost_name (it in words, as the hovers name it), automatic, attackers
+and defenders (the players on each side, as the figure names them);
 and ``locations``: turn, location, winner, player. A battle's number (index, ``n`` in --json) is the event that
 settles it, a roll's its own (``battle_rows``); every hover of a battle or a roll starts with it.
 """
@@ -50,7 +51,8 @@ def battle_rows(line: Any) -> list[dict[str, Any]]:
     after which it is won (the roll that settles the battle before it, or the decision before it). Each roll carries
     ``n`` too: its own event, the dice rolled (``perikles.battle_dice_rolled``), as the log numbers it. ``attackers``
     and ``defenders`` name the players on each side (``battle_sides``), as the figure's row and hovers name them
-    ("Ana vs Bruno", "Bruno (defender) lost ..."); the rows named none, so --json could not say who fought."""
+    ("Ana vs Bruno", "Bruno (defender) lost ..."); the rows named none, so --json could not say who fought.
+    ``lost_name`` names the counter lost (``lost``: ``thebes-h3-1``) as the hovers do ("Thebes hoplite 3")."""
     from agon.events.perikles import BattleDiceRolled
 
     steps = list(line.steps())
@@ -59,8 +61,18 @@ def battle_rows(line: Any) -> list[dict[str, Any]]:
     # rolls left over, of no row yet)
     rows = [{**r, "rolls": [{"n": next(rolled), **roll} for roll in r["rolls"]]}
             for r in line.ruleset.projections["battles"](steps)]
-    return [{**r, "attackers": sd["attacker"], "defenders": sd["defender"]}
+    return [{**_named_loss(line, r), "attackers": sd["attacker"], "defenders": sd["defender"]}
             for r, sd in zip(rows, battle_sides(steps, rows))]
+
+
+def _named_loss(line: Any, row: dict[str, Any]) -> dict[str, Any]:
+    """``row`` with ``lost_name`` right after ``lost``: the counter lost in words, or None where none was."""
+    out: dict[str, Any] = {}
+    for k, v in row.items():
+        out[k] = v
+        if k == "lost":
+            out["lost_name"] = counter_name(line, v) if v else None
+    return out
 
 
 def location_rows(line: Any) -> list[dict[str, Any]]:
@@ -147,7 +159,7 @@ def battles_figure(line: Any) -> Any:
 
     from agon.analysis.labels import WIDTH, text_size
 
-    rows = [{**r, "lost": counter_name(line, r["lost"]) if r["lost"] else None} for r in battle_rows(line)]
+    rows = [{**r, "lost": r["lost_name"]} for r in battle_rows(line)]
     sides = [{"attacker": r["attackers"], "defender": r["defenders"]} for r in rows]
     held = {(h["turn"], h["location"]): h for h in location_rows(line)}
     colors = player_colors(line.created.names)

@@ -113,3 +113,21 @@ def test_perikles_battle_rows_name_the_players_on_each_side_as_the_hovers_do(ago
             assert f"{' and '.join(r[loser + 's']) or 'the location'} ({loser}) lost " in h
     rolls = sorted(h.split(", roll ")[0] for t in fig.data if t.name in ROLL_MARKS for h in t.hovertext)
     assert rolls == sorted(f"#{roll['n']}: {told(r)}" for r in rows for roll in r["rolls"])
+
+
+def test_perikles_battle_rows_name_the_counter_lost_as_the_hovers_do(agon):
+    """`agon plot battles --json` on the seed-3 Perikles demo gave the counter lost by its id alone ('lost':
+    'thebes-h3-1') where the battle's hover names it ('Bruno (defender) lost Thebes hoplite 3'): each row now gives its
+    name beside the id, as the hover says it, and the id stays."""
+    from agon.analysis.games.perikles import battles_figure
+
+    gid, line = _line(agon, "perikles")
+    rows = json.loads(agon("plot", "battles", gid, "--json").stdout)["battles"]
+    assert (rows[0]["lost"], rows[0]["lost_name"]) == ("thebes-h3-1", "Thebes hoplite 3")
+    results = [a.hovertext for a in battles_figure(line).layout.annotations if a.name == "battle result"]
+    assert len(results) == len(rows) and sum(bool(r["lost"]) for r in rows) >= 5
+    for h, r in zip(results, rows):
+        if r["lost"]:
+            assert f") lost {r['lost_name']}" in h and r["lost"] not in h, (h, r)
+        else:
+            assert r["lost_name"] is None and " lost " not in h, (h, r)
