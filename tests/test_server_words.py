@@ -130,10 +130,10 @@ def test_a_wrong_number_of_seats_names_the_fields_over_http_and_the_options_at_t
 
 
 @pytest.mark.parametrize(("ruleset", "seats", "reason"), [
-    ("perikles", 0, "Perikles takes 3 to 5 players, not 0; give 3 to 5 seats"),
-    ("peloponnes", 0, "Peloponnes needs 2 to 5 players, not 0; give 2 to 5 seats"),
+    ("perikles", 0, "it is played by 3 to 5 players, not 0; give 3 to 5 seats"),
+    ("peloponnes", 0, "it is played by 2 to 5 players, not 0; give 2 to 5 seats"),
     ("peloponnes", 1, "the rule text has no rules for a single player; give 2 to 5 seats"),
-    ("adamastor", 3, "Adamastor is played by 1 player or 2 co-operating players, not 3; give 1 or 2 seats"),
+    ("adamastor", 3, "it is played by 1 player or 2 co-operating players, not 3; give 1 or 2 seats"),
 ])
 def test_a_shipped_rulesets_own_reason_for_a_seat_count_still_says_how_to_give_the_seats(client, agon, ruleset,
                                                                                       seats, reason):

@@ -106,7 +106,7 @@ def test_check_setup_refuses_unplayable_setups_in_one_line():
     broken = {**cards, "locations": [{"name": "X", "city": "rome", "battles": "H", "points": 1}]}
     with pytest.raises(ValueError, match="unknown city rome"):
         RS.check_setup(["a", "b", "c"], {}, broken)
-    with pytest.raises(ValueError, match="malformed Perikles card set"):
+    with pytest.raises(ValueError, match="the card set is malformed"):
         RS.check_setup(["a", "b", "c"], {}, {"rules": {}})
 
 

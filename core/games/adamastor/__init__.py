@@ -125,33 +125,36 @@ class Adamastor:
 
     def check_setup(self, players: Sequence[str], options: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
         if not 1 <= len(players) <= 2:
-            raise ValueError(f"Adamastor is played by 1 player or 2 co-operating players, not {len(players)}")
+            raise ValueError(f"it is played by 1 player or 2 co-operating players, not {len(players)}")
         if len(set(players)) != len(players):
-            raise ValueError("Adamastor: the two players need different names")
+            raise ValueError("the two players need different names")
         unknown = set(options) - set(self.option_names)
         if unknown:
             names = ", ".join(sorted(unknown))
-            raise ValueError(f"Adamastor: unknown option(s) {names}; known: difficulty, scenario, less_luck")
+            raise ValueError(f"unknown option(s) {names}; known: difficulty, scenario, less_luck")
         if str(options.get("difficulty", "regular")) not in DIFFICULTIES:
-            raise ValueError(f"Adamastor: difficulty must be easy, regular or hard, not {options['difficulty']!r}")
+            raise ValueError(f"difficulty must be easy, regular or hard, not {options['difficulty']!r}")
         if str(options.get("scenario", "variable")) not in SCENARIOS:
-            raise ValueError(f"Adamastor: scenario must be variable or historical, not {options['scenario']!r}")
+            raise ValueError(f"scenario must be variable or historical, not {options['scenario']!r}")
         if str(options.get("less_luck", "false")).lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
-            raise ValueError("Adamastor: less_luck must be true or false")
+            raise ValueError("less_luck must be true or false")
         compiled = data.compile_cards(dict(cards))
         difficulty, historical, _ = flow.option_flags(dict(options))
         if historical:
             missing = [m for m in flow.HISTORICAL_MAPS if m not in compiled.maps]
             if missing:
-                raise ValueError(f"Adamastor card set: the historical scenario needs map cards {', '.join(missing)}")
+                raise ValueError(f"the card set lacks map cards {', '.join(missing)},"
+                                 " which the historical scenario needs")
             if not any(s.label == "Lisbon" for s in compiled.maps["H1"].spaces):
-                raise ValueError("Adamastor card set: map card H1 needs a space labelled Lisbon")
+                raise ValueError("the card set's map card H1 needs a space labelled Lisbon")
         else:
             need = flow.MAP_COUNT[difficulty]
             if len(compiled.maps_of("regular")) < need or not compiled.maps_of("final"):
-                raise ValueError(f"Adamastor card set: a {difficulty} game needs {need} regular and 1 final map card")
+                raise ValueError(f"the card set has too few map cards: a {difficulty} game needs {need} regular"
+                                 " and 1 final map card")
         if not all(any(s.destination for s in m.spaces) for m in compiled.maps.values() if m.kind == "final"):
-            raise ValueError("Adamastor card set: every final map card needs a destination space")
+            raise ValueError("the card set has a final map card without a destination space, which every final map"
+                             " card needs")
 
     def initial_state(self, created: GameCreated) -> State:
         return flow.initial_state(created)

@@ -190,15 +190,15 @@ def compile_cards(cards: dict[str, Any]) -> Cards:
         )
         costs = {k: int(v) for k, v in cards["sea_costs"].items()}
     except (KeyError, TypeError, AttributeError, IndexError) as e:
-        raise ValueError(f"adamastor card set is malformed: missing or bad field {e}") from None
+        raise ValueError(f"the card set is malformed: missing or bad field {e}") from None
     except ValueError as e:
-        raise ValueError(f"adamastor card set is malformed: {e}") from None
+        raise ValueError(f"the card set is malformed: {e}") from None
     need = ("empty", "rough", "current_with", "current_against", "current_across", "storm_extra")
     missing = [k for k in need if k not in costs]
     if missing:
-        raise ValueError(f"adamastor card set: sea_costs lacks {', '.join(missing)}")
+        raise ValueError(f"the card set's sea_costs lacks {', '.join(missing)}")
     if len(player) < 10:
-        raise ValueError(f"adamastor card set: {len(player)} player cards are too few to deal and play")
+        raise ValueError(f"the card set's {len(player)} player cards are too few to deal and play")
     if not weather or weather[-1].min_black or weather[-1].min_suns:
-        raise ValueError("adamastor card set: the weather table's last row must match any sky (no minimums)")
+        raise ValueError("the last row of the card set's weather table must match any sky (no minimums)")
     return Cards(source=cards, player=player, maps=maps, weather=weather, costs=costs)

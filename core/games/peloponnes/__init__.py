@@ -81,15 +81,15 @@ class Peloponnes:
     def check_setup(self, players: Sequence[str], options: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
         n = len(players)
         if n == 1:
-            raise ValueError("Peloponnes needs 2 to 5 players: the rule text has no rules for a single player")
+            raise ValueError("it is played by 2 to 5 players: the rule text has no rules for a single player")
         if n < 2:
-            raise ValueError(f"Peloponnes needs 2 to 5 players, not {n}")
+            raise ValueError(f"it is played by 2 to 5 players, not {n}")
         if n > 5:
-            raise ValueError(f"Peloponnes needs 2 to 5 players, not {n}: the game has markers in only 5 colours")
+            raise ValueError(f"it is played by 2 to 5 players, not {n}: the game has markers in only 5 colours")
         if len(set(players)) != n:
             raise ValueError("each player needs a different name")
         if options:
-            raise ValueError(f"Peloponnes takes no options (got {', '.join(options)})")
+            raise ValueError(f"it takes no options (got {', '.join(options)})")
         cards_mod.check(dict(cards), n)
 
     def initial_state(self, created: GameCreated) -> State:

@@ -71,11 +71,11 @@ class Pergamemnon:
 
     def check_setup(self, players: Sequence[str], options: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
         if not self.min_players <= len(players) <= self.max_players:
-            raise ValueError(f"Pergamemnon is played by 2 to 5 players, not {len(players)}")
+            raise ValueError(f"it is played by 2 to 5 players, not {len(players)}")
         if len(set(players)) != len(players):
             raise ValueError("every player needs a different name")
         if options:
-            raise ValueError(f"Pergamemnon has no options (got {', '.join(sorted(options))})")
+            raise ValueError(f"it has no options (got {', '.join(sorted(options))})")
         check_cards(cards)
         if len(cards["nations"]) < len(players):
             raise ValueError(f"the card set has {len(cards['nations'])} nations for {len(players)} players")

@@ -165,7 +165,7 @@ def parse(cards: Mapping[str, Any]) -> Data:
     try:
         return _parse(cards)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
-        raise ValueError(f"malformed Perikles card set: {type(e).__name__} {e}") from None
+        raise ValueError(f"the card set is malformed: {type(e).__name__} {e}") from None
 
 
 @lru_cache(maxsize=32)
@@ -180,7 +180,7 @@ def parse_cached(cards: Mapping[str, Any]) -> Data:
     try:
         return _parse_frozen(msgspec.json.encode(cards))
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
-        raise ValueError(f"malformed Perikles card set: {type(e).__name__} {e}") from None
+        raise ValueError(f"the card set is malformed: {type(e).__name__} {e}") from None
 
 
 def _parse(cards: Mapping[str, Any]) -> Data:

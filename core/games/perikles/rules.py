@@ -205,11 +205,11 @@ class Perikles:
 
     def check_setup(self, players: Sequence[str], options: Mapping[str, Any], cards: Mapping[str, Any]) -> None:
         if not self.min_players <= len(players) <= self.max_players:
-            raise ValueError(f"Perikles takes 3 to 5 players, not {len(players)}")
+            raise ValueError(f"it is played by 3 to 5 players, not {len(players)}")
         if len(set(players)) != len(players):
             raise ValueError("every player needs a different name")
         if options:
-            raise ValueError(f"Perikles has no options (got {', '.join(sorted(options))})")
+            raise ValueError(f"it has no options (got {', '.join(sorted(options))})")
         data = parse(cards)
         if len(players) > len(data.specials):
             raise ValueError("the card set has fewer special tiles than players")
