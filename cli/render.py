@@ -86,8 +86,10 @@ def view_text(title: str, view: dict[str, Any], width: int | None = None) -> Tex
     return Text("\n".join(out))
 
 
-def scores_text(scores: dict[str, float]) -> str:
-    return ", ".join(f"{p} {_fmt(v)}" for p, v in scores.items())
+def scores_text(scores: dict[str, float], unit: str = "") -> str:
+    """``Ana 57, Bruno 64``; each number followed by ``unit`` where it says what the number is (``Ana 46.7% of the
+    voyage sailed``)."""
+    return ", ".join(f"{p} {_fmt(v)}{unit}" for p, v in scores.items())
 
 
 def scores_line(pending: Pending, scores: Mapping[str, float]) -> str | None:
@@ -95,9 +97,13 @@ def scores_line(pending: Pending, scores: Mapping[str, float]) -> str | None:
     where the game is over with an outcome whose summary tells every total (``Outcome.totals_told``: a Perikles game
     over from version 5 names each total and how it was made, and the totals shown twice read as two results). An
     outcome that does not (Perikles before version 5, "Chloe wins with 63 points"), and a game going on, keep the
-    line. Read from the outcome's flag, not from the status's text: a name and a number in it are no total."""
-    told = isinstance(pending, Over) and pending.outcome.totals_told
-    return None if told else f"Scores: {scores_text(dict(scores))}"
+    line. Read from the outcome's flag, not from the status's text: a name and a number in it are no total. An
+    outcome whose totals are no points says what they are (``Outcome.score_unit``: a solo Adamastor voyage ends on
+    ``Scores: Ana 46.7% of the voyage sailed``, where ``Ana 46.7`` read as points)."""
+    if not isinstance(pending, Over):
+        return f"Scores: {scores_text(dict(scores))}"
+    outcome = pending.outcome
+    return None if outcome.totals_told else f"Scores: {scores_text(dict(scores), outcome.score_unit)}"
 
 
 def said(actor: str, sentence: str) -> str:

@@ -128,6 +128,9 @@ class Outcome:
     """Whether ``summary`` tells every player's total (Perikles from ruleset version 5, its scoring's
     ``SCORES_TOLD``; Peloponnes, whose summary names each final score): a face then shows no second list of the
     totals beside it, which would read as two results."""
+    score_unit: str = ""
+    """What each total is, said right after its number where the number alone does not say it (a solo Adamastor
+    voyage, which has no points: ``"% of the voyage sailed"``); empty where the totals are the rules' points."""
 
 
 @dataclass(frozen=True)

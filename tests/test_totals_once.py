@@ -76,3 +76,25 @@ def test_whether_the_totals_are_told_is_the_outcomes_flag_not_a_reading_of_its_w
     assert scores_line(told, scores) is None
     going_on = Decision("Ana", "bid")
     assert scores_line(going_on, scores) == "Scores: Ana 57, Bo 3 3"
+
+
+def test_a_finished_solo_voyage_says_its_score_is_the_share_of_the_voyage_sailed(agon):
+    """A solo Adamastor game has no points: its score is the percentage of the voyage sailed (`agon state`'s
+    'progress'), but its end screens said 'Scores: Ana 53.3' as if it were points. They say what the figure is."""
+    made = agon("demo", "adamastor", "--players", "1", "--seed", "5").stdout
+    summary = "Ana loses in round 10: a tumult breaks out on board"
+    said = ["Scores: Ana 53.3% of the voyage sailed"]
+    assert f"Result: over: {summary}" in made and _scores_lines(made) == said, made
+    gid = json.loads(agon("games", "--json").stdout)[0]["id"]
+    assert "  progress: 53.3\n" in agon("state", gid).stdout
+    for shown in (agon("state", gid).stdout, agon("options", gid).stdout, agon("play", gid).stdout):
+        assert summary in shown and _scores_lines(shown) == said, shown
+    assert f"The game is over: {summary}\nScores: Ana 53.3% of the voyage sailed\n" in agon("play", gid).stdout
+
+
+def test_a_solo_voyage_going_on_and_other_outcomes_keep_their_plain_scores_line():
+    """The unit is the outcome's: a line not over, and an outcome naming none, print the numbers alone."""
+    assert scores_line(Decision("Ana", "sail"), {"Ana": 20.0}) == "Scores: Ana 20"
+    assert scores_line(Over(Outcome((), {"Ana": 46.7}, "Ana loses")), {"Ana": 46.7}) == "Scores: Ana 46.7"
+    unit = Over(Outcome((), {"Ana": 46.7}, "Ana loses", score_unit="% of the voyage sailed"))
+    assert scores_line(unit, {"Ana": 46.7}) == "Scores: Ana 46.7% of the voyage sailed"

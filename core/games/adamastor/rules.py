@@ -75,16 +75,25 @@ CHANCE_PHASE = {
 # --- what happens next -------------------------------------------------------------------------------------------
 
 
+SOLO_SCORE_UNIT = "% of the voyage sailed"
+"""What a solo game's score is (``Outcome.score_unit``): the solo game has no points (rulebook 6 'Ganhando ou
+perdendo' names only a win or a loss), so its score is the voyage's progress in percent (RULES.md, 'Scores and
+projections'), which the number alone does not say."""
+
+
 def outcome(s: State) -> Outcome:
     from agon.core.games.adamastor.view import scores
 
     names = " and ".join(s.players)
     solo = len(s.players) == 1
+    unit = SOLO_SCORE_UNIT if solo else ""
     if s.result == "won":
         verb = "reaches" if solo else "reach"
-        return Outcome(s.players, scores(s), f"{names} {verb} the final destination in round {s.round}")
+        return Outcome(s.players, scores(s), f"{names} {verb} the final destination in round {s.round}",
+                       score_unit=unit)
     why = "a tumult breaks out on board" if s.result == "lost_tumult" else "the crew's morale falls to 0"
-    return Outcome((), scores(s), f"{names} {'loses' if solo else 'lose'} in round {s.round}: {why}")
+    return Outcome((), scores(s), f"{names} {'loses' if solo else 'lose'} in round {s.round}: {why}",
+                   score_unit=unit)
 
 
 def draw_count(s: State) -> int:
