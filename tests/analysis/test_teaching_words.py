@@ -43,12 +43,25 @@ def test_the_numbers_read_as_a_person_reads_them():
     assert [seconds_text(s) for s in (0.04, 31.4, 267.9)] == ["0.0 s", "31 s", "4 min 28 s"]
 
 
-def test_ids_in_a_sentence_read_as_names():
-    cards = {"player_cards": [{"number": 17, "title": "Astrólogo"}, {"number": 8, "title": "Carpinteiro"}]}
-    a = SimpleNamespace(line=SimpleNamespace(ruleset=SimpleNamespace(name="adamastor"),
-                                             created=SimpleNamespace(cards=cards)))
-    assert readable(a, "The adventure strip is c17, Ana holds c8; the fleet sails from 0b to 1b.") == (
-        "The adventure strip is Astrólogo, Ana holds Carpinteiro; the fleet sails from 0b to 1b.")
+def test_ids_in_a_sentence_read_as_names_and_the_logs_own_sentences_stay_as_the_log_gives_them(agon):
+    """Analysis names the card ids a sentence holds by their titles and leaves the rest as it is. The sentence this
+    was shown with was made up ('the fleet sails from 0b to 1b'), where the log reads 'Bruno sails the fleet from 0b
+    to 1b ...': the sentences are now those `agon log` gives for the seed-3 demo, and the ids those its events
+    record."""
+    from agon.cli.common import service, set_db
+
+    gid = json.loads(agon("demo", "adamastor", "--seed", "3", "--json").stdout)["id"]
+    log = {e["n"]: e for e in json.loads(agon("log", gid, "--full", "--json").stdout)}
+    set_db(None)
+    a = SimpleNamespace(line=service().load(gid))  # the store the commands above wrote to
+    sail, deal = log[6]["text"], log[4]
+    assert sail == "Bruno sails the fleet from 0b to 1b for 4 points (0 left); land discovered at 1b (numeral 1)."
+    assert readable(a, sail) == sail  # the positions 0b and 1b are no cards
+    assert "Ana holds Boticário (27), Meirinho (29) and Cartógrafo (4);" in deal["text"]
+    assert readable(a, deal["text"]) == deal["text"]  # cards the log names by title stay as it names them
+    hand = deal["event"]["hands"][0]  # Ana's hand as the event records it: by id
+    assert hand == ["c27", "c29", "c4"]
+    assert readable(a, f"Ana holds {', '.join(hand)}; {sail}") == f"Ana holds Boticário, Meirinho, Cartógrafo; {sail}"
 
 
 def _pig(agon) -> str:
