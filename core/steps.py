@@ -776,6 +776,12 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
                 if (at_passed := _barred_passed(ruleset, state, passed, w)) is not None:
                     raise _refused(*at_passed)
                 if (apart := _one_item_passed(passed, w)) is not None:
+                    # a word after it, among those that would be the answer's other items, that the rules bar
+                    # there and the step asked does not take ('t_l1 t_l3 wood grain', Land 3 covered) is what was
+                    # wrong: said first
+                    for later in words[at + 1:at + apart.items]:
+                        if not _names(now, later) and (at_passed := _barred_passed(ruleset, state, passed, later)):
+                            raise _refused(*at_passed)
                     raise apart
             value = pick(now, w)
         chosen = chosen + (answer(now, value),)
@@ -793,7 +799,16 @@ def _barred_passed(ruleset: Ruleset, state: State, passed: Sequence[tuple[Chosen
     return None
 
 
-def _one_item_passed(passed: Sequence[tuple[Chosen, Question]], word: str) -> entry.EntryError | None:
+class OneItem(entry.EntryError):
+    """A word naming one item of an answer of several items, typed alone (``_one_item_passed``); ``items``: how many
+    the answer holds."""
+
+    def __init__(self, message: str, items: int) -> None:
+        super().__init__(message)
+        self.items = items
+
+
+def _one_item_passed(passed: Sequence[tuple[Chosen, Question]], word: str) -> OneItem | None:
     """Where ``word`` names no answer of the step asked but one item of the answer a step with one answer filled in
     by itself (never shown) holds: a Peloponnes catastrophe's two cards hit, ``t_l1 wood grain`` typed with one of
     them. The refusal at that step, saying how many items its answer holds and which, not that the word is none of
@@ -809,8 +824,8 @@ def _one_item_passed(passed: Sequence[tuple[Chosen, Question]], word: str) -> en
         named = q.named
         shown = ", ".join(f"{named[v]}: {' '.join(i)}" if named.get(v) else " ".join(i)
                           for v, i in zip(q.values[:4], items, strict=False)) + (", ..." if len(items) > 4 else "")
-        return entry.EntryError(f"{q.prompt}: {entry.quoted(word)} is one of {n} taken together here ({shown});"
-                                 f" type all {n} apart, each once, before what follows")
+        return OneItem(f"{q.prompt}: {entry.quoted(word)} is one of {n} taken together here ({shown});"
+                       f" type all {n} apart, each once, before what follows", n)
     return None
 
 

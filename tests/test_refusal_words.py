@@ -158,6 +158,30 @@ def test_a_card_the_catastrophe_may_not_hit_typed_where_it_hits_two_says_which_c
     assert "House 1 (T_B1) is not among the cards it may hit: Land 1 (T_L1), Land 2 (T_L2)" in str(said.value)
 
 
+def test_two_cards_typed_where_the_second_may_not_be_hit_name_that_card_not_the_first():
+    """'t_l1 t_l3 wood grain', Land 3 covered already, was refused saying 't_l1' is one of two cards listed together,
+    as if one card had been typed: what was wrong is Land 3."""
+    from agon.core.games.peloponnes.state import Slot
+    from tests.peloponnes.helpers import at, bare, coins, dealt, rs
+
+    lands = (Slot("T_L1"), Slot("T_L2"), Slot("T_L3", cover="wood"), Slot("T_L4", cover="stone"))
+    s = at(bare(dealt(), "Alice", "plain", lands=lands, hand=coins(wood=2, grain=1)), "catastrophe",
+           (("face:tempest", "Alice"),))
+    land3 = ("which cards the catastrophe hits: Tempest (rulebook, 'Tempestade'): Land 3 (T_L3) is not among the"
+             " cards it may hit: Land 1 (T_L1), Land 2 (T_L2); possible: T_L2+T_L1 Land 2 + Land 1")
+    for typed in ("t_l1 t_l3 wood grain", "t_l3 t_l1 wood grain"):
+        with pytest.raises(EntryError) as said:
+            steps.build(rs, s, typed)
+        assert str(said.value) == land3, typed
+    chosen, _ = steps.forward(rs, s, (), steps.ask(rs, s))  # agon play asks the cover at once: typed there
+    with pytest.raises(EntryError) as there:
+        steps.walk(rs, s, ["t_l1", "t_l3", "wood", "grain"], chosen)
+    assert str(there.value) == land3
+    with pytest.raises(EntryError) as said:  # a cover after the one card is still a cover, not a card barred
+        steps.build(rs, s, "t_l1 wood grain")
+    assert "'t_l1' is one of 2 taken together here" in str(said.value)
+
+
 def test_a_card_it_may_hit_that_no_listed_choice_holds_typed_alone_says_how_many_it_hits_and_of_which():
     from tests.peloponnes.helpers import at, bare, coins, dealt, rs, slots
 
