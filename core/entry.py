@@ -301,8 +301,18 @@ def tokens(text: str) -> list[str]:
 
 def resolve_all(text: str, items: Iterable[str], what: str = "item", names: Names | None = None,
                 gone: Gone | None = None) -> tuple[str, ...]:
+    """The items of ``text``, one a word (``resolve``). A word that names several items names the one of them still
+    left once the words before it took theirs (``40 cap``, after card 40 Capitão-mor, is Capelão), as ``agon play``
+    reads it while it is typed; words after it do not count (``cap 40`` is refused as ambiguous)."""
     pool = list(items)
-    return tuple(resolve(t, pool, what, names, gone) for t in tokens(text))
+    left = Counter(pool)
+    out = []
+    for t in tokens(text):
+        found = [it for it in matches(t, pool, names) if left[it] > 0]
+        it = found[0] if len(found) == 1 else resolve(t, pool, what, names, gone)
+        left[it] -= 1
+        out.append(it)
+    return tuple(out)
 
 
 def dice(text: str, count: int, sides: int) -> tuple[int, ...]:

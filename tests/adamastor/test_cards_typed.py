@@ -87,3 +87,33 @@ def test_play_takes_a_card_typed_by_its_title_or_number_as_soon_as_it_can_only_m
     child.sendline("q")
     child.expect(pexpect.EOF)
     assert svc.load(gid).events[-1] == PlayerCardsDealt(strip=("c1", "c9", "c32"), hands=(("c2", "c3", "c19"),))
+
+
+def test_a_start_two_titles_share_names_the_one_left_once_the_other_was_named_before_it(dealt, tmp_path):
+    """'40 cap ...' was refused as 'cap' being Capelão or Capitão-mor, though card 40 (Capitão-mor) was named
+    before it in the same entry and only Capelão was left; a card named after it does not count ('cap 40 ...')."""
+    svc, gid = dealt
+    line = svc.record(gid, "40 cap 1 2 3 4")[1]
+    assert line.events[-1] == PlayerCardsDealt(strip=("c1", "c5", "c40"), hands=(("c2", "c3", "c4"),))
+    svc.undo(gid)
+    with pytest.raises(ServiceError, match="'cap' is ambiguous: it may be c5 5 Capelão, c40 40 Capitão-mor"):
+        svc.act(gid, "cap 40 1 2 3 4")
+    assert svc.load(gid).head.depth == 2  # nothing recorded
+    child = spawn_play(tmp_path, gid)  # agon play reads it alike while it is typed
+    child.send("40")
+    child.expect("40-Capitão-mor ")
+    child.send("cap")
+    child.expect("5-Capelão ")
+    child.send("1 2 3 4")  # the last card ends the entry
+    child.expect(r"The adventure strip is Capitão-mor \(40\), Capelão \(5\) and Grumete \(1\)")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_agon_act_takes_a_start_two_titles_share_once_one_was_named(agon):
+    gid = json.loads(agon("new", "adamastor", "--player", "Ana", "--seed", "3", "--table", "--json").stdout)["id"]
+    agon("act", gid, "r3")
+    agon("act", gid, "0b")
+    said = agon("act", gid, "40 cap 1 2 3 4").stdout
+    assert "The adventure strip is Capitão-mor (40), Capelão (5) and Grumete (1)" in said, said
