@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 import typer
 
+from agon.core.entry import fold
 from agon.core.steps import TypedOn
 
 PROMPT = "Your choice (q to quit)"
@@ -193,7 +194,7 @@ class Typing:
                 if on is not None:
                     self.rest, self.held, self.glued = on, self.held + ch, glued
                     return None
-            elif self.rest and ch.lower() == self.rest[0]:  # the taken word, typed on: nothing new
+            elif self.rest and fold(ch) == self.rest[0]:  # the taken word, typed on: nothing new
                 self.rest, self.held, self.glued = self.rest[1:], self.held + ch, glued
                 return None
             spelled, back = not self.rest, self.held
@@ -217,7 +218,7 @@ class Typing:
             if self.held and isinstance(self.rest, Abbreviated):
                 self.rest, self.held = self.rest.back(), self.held[:-1]
             elif self.held:
-                self.rest, self.held = self.held[-1].lower() + (self.rest or ""), self.held[:-1]
+                self.rest, self.held = fold(self.held[-1]) + (self.rest or ""), self.held[:-1]
             elif self.kept:
                 self.kept -= 1  # a key of a word that confirmed the entry before, rubbed out on the screen
             elif self.text:
@@ -333,7 +334,7 @@ def _rest_of(typed: str, now: str) -> "str | Abbreviated | None":
     words_typed, words_now = typed.split(), now.split()
     if not words_typed or not words_now:
         return None
-    last, shown = words_typed[-1].lower(), words_now[-1].lower()
+    last, shown = fold(words_typed[-1]), fold(words_now[-1])  # 'lingua' spells Língua on
     for at in [0, *(m.end() for m in _PARTS.finditer(shown))]:
         if shown[at:].startswith(last):
             return shown[at + len(last):]
@@ -354,7 +355,7 @@ class Abbreviated:
         return any(_abbreviates(token, self.words[i:]) for i in range(len(self.words)))
 
     def on(self, ch: str) -> "Abbreviated | None":
-        token = self.token + ch.lower()
+        token = self.token + fold(ch)
         return Abbreviated(token, self.words) if ch.isalnum() and self.fits(token) else None
 
     def back(self) -> "Abbreviated":

@@ -8,6 +8,7 @@ A person recording a game types what they see: the cards drawn, the dice rolled,
   (``athc`` or ``ath-c`` for ``athens-candidate``, ``gb2`` for ``greece.bowman.2``);
 - a prefix of a later word, when nothing else matches (``hercules`` for ``greece.hercules``);
 - numbers without their leading zeros (``a1`` for ``A01``);
+- any of these without its accents (``lingua`` for ``Língua``: ``fold``), in any case;
 - the name a card shows, where the ruleset gives one (``names``: ``pal`` or ``palisade`` for ``A02`` named
   "Palisade", ``soh`` for "Sanctuary of Hera"), by the same rules as an id, when the entry names no item by its
   id (so an entry that names an id names it as it did without names: ``a`` is ``A06`` beside ``B03`` Aqueduct).
@@ -22,6 +23,7 @@ named. Nothing here knows a ruleset: the CLI and the HTTP server share it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -35,6 +37,13 @@ class EntryError(ValueError):
     """A typed entry that names no item, or several; the message says which and what to type instead."""
 
 
+def fold(text: str) -> str:
+    """``text`` as a typed word is matched: in lower case and without its accents (``Língua`` is ``lingua``,
+    ``Capitão-mor`` ``capitao-mor``), as a person at a table types a card's title; an accent typed is matched as
+    well (folded alike)."""
+    return "".join(c for c in unicodedata.normalize("NFD", text.lower()) if not unicodedata.combining(c))
+
+
 def _value(digits: str) -> str:
     """A run of ASCII digits without its leading zeros ('0' for zeros alone): what it is as a number, for a run of
     any length (``int`` refuses one of more than 4,300 digits, and a person may type one)."""
@@ -43,7 +52,7 @@ def _value(digits: str) -> str:
 
 def natural_key(text: str) -> tuple:
     """Sort key putting ``c2`` before ``c10`` (runs of digits compare as numbers), case-insensitive."""
-    return tuple((0, len(_value(part)), _value(part)) if part.isascii() and part.isdigit() else (1, 0, part.lower())
+    return tuple((0, len(_value(part)), _value(part)) if part.isascii() and part.isdigit() else (1, 0, fold(part))
                  for part in re.split(r"(\d+)", text) if part)
 
 
@@ -52,7 +61,7 @@ def natural(items: Iterable[str]) -> list[str]:
 
 
 def words(item: str) -> list[str]:
-    return [w for w in SEPARATORS.split(item.lower()) if w]
+    return [w for w in SEPARATORS.split(fold(item)) if w]
 
 
 def _abbreviates(token: str, ws: Sequence[str]) -> bool:
@@ -86,12 +95,12 @@ def _words_of(items: Iterable[str], names: Names | None) -> dict[str, str]:
     pool = list(dict.fromkeys(items))
     out = {it: it for it in pool}
     if names:
-        ids = {it.lower() for it in pool}
+        ids = {fold(it) for it in pool}
         numbers = {it: m.group(1) for it in pool if (m := _NUMBERED.match(names.get(it, "")))}
-        counts = Counter(w.lower() for it in pool for w in {name_word(names.get(it, "")), numbers.get(it, "")} if w)
+        counts = Counter(fold(w) for it in pool for w in {name_word(names.get(it, "")), numbers.get(it, "")} if w)
         for it in pool:
             for word in (name_word(names.get(it, "")), numbers.get(it, "")):
-                if word and word.lower() not in ids and counts[word.lower()] == 1:
+                if word and fold(word) not in ids and counts[fold(word)] == 1:
                     out.setdefault(word, it)
     return out
 
@@ -118,7 +127,7 @@ def matches(token: str, items: Iterable[str], names: Names | None = None) -> lis
 
 def _matches(token: str, items: Iterable[str]) -> list[str]:
     pool = natural(set(items))
-    t = token.strip().lower()
+    t = fold(token.strip())
     if not t:
         return []
     squeezed = SEPARATORS.sub("", t)
@@ -126,9 +135,9 @@ def _matches(token: str, items: Iterable[str]) -> list[str]:
     key = natural_key(t)
     tiers = (
         lambda it: it == token.strip(),
-        lambda it: it.lower() == t,
+        lambda it: fold(it) == t,
         lambda it: natural_key(it) == key,  # 'a1' names 'A01'
-        lambda it: it.lower().startswith(t),
+        lambda it: fold(it).startswith(t),
         # the words as typed apart, each a prefix of the item's word in its place: 'ath-h1' is athens-h1-1, not
         # also athens-h2-1 (read as 'ath', 'h' of h2, '1')
         lambda it: len(parts) > 1 and len(parts) <= len(words(it))
@@ -216,13 +225,13 @@ def _gone_named(token: str, gone: Gone) -> str | None:
 def _number_cut_short(token: str, found: Sequence[str]) -> bool:
     """Whether ``token`` is a whole id ending in a number that every item ``found`` only begins, its number going on
     (``c2`` among ``c20`` to ``c29``): typed in full, it names an item that is not here, rather than several."""
-    t = token.strip().lower()
+    t = fold(token.strip())
     if not t[-1:].isdigit() or not t.isascii():
         return False
     number = t[len(t.rstrip("0123456789")):]
     if number.startswith("0"):  # 'a0' of zero-padded ids (A02, A06): only ever a start, never a whole number
         return False
-    return all(it.lower().startswith(t) and it[len(t):len(t) + 1].isdigit() for it in found)
+    return all(fold(it).startswith(t) and fold(it)[len(t):len(t) + 1].isdigit() for it in found)
 
 
 def possible(items: Iterable[str], names: Names | None = None) -> str:
@@ -234,7 +243,7 @@ def possible(items: Iterable[str], names: Names | None = None) -> str:
 def _canonical(text: str) -> str:
     """Lower case, each run of digits without its leading zeros: two texts with the same ``natural_key`` have the
     same canonical form."""
-    return re.sub(r"[0-9]+", lambda m: _value(m.group()), text.lower())
+    return re.sub(r"[0-9]+", lambda m: _value(m.group()), fold(text))
 
 
 def _natural_reach(t: str, item: str) -> bool:
@@ -264,14 +273,14 @@ def reachable(token: str, items: Iterable[str], names: Names | None = None) -> l
 
 
 def _reachable(token: str, items: Iterable[str]) -> list[str]:
-    t = token.strip().lower()
+    t = fold(token.strip())
     if not t:
         return []
     squeezed = SEPARATORS.sub("", t)
 
     def may(it: str) -> bool:
         ws = words(it)
-        return (it.lower().startswith(t) or bool(squeezed) and (  # '-' alone abbreviates nothing
+        return (fold(it).startswith(t) or bool(squeezed) and (  # '-' alone abbreviates nothing
             _abbreviates(squeezed, ws) or any(_abbreviates(squeezed, ws[i:]) for i in range(1, len(ws))))
             or _natural_reach(t, it))
 

@@ -117,3 +117,18 @@ def test_agon_act_takes_a_start_two_titles_share_once_one_was_named(agon):
     agon("act", gid, "0b")
     said = agon("act", gid, "40 cap 1 2 3 4").stdout
     assert "The adventure strip is Capitão-mor (40), Capelão (5) and Grumete (1)" in said, said
+
+
+def test_a_title_is_typed_without_its_accents(agon):
+    """'sail lingua' was refused as none of the answers: the card is Língua, and a person at a table types without
+    accents (typed with them, it is taken as well)."""
+    gid = json.loads(agon("new", "adamastor", "--player", "Ana", "--seed", "3", "--table", "--json").stdout)["id"]
+    agon("act", gid, "r3")
+    agon("act", gid, "0b")
+    said = agon("act", gid, "capitao capelao meirinho cozinheiro lingua escrivao").stdout
+    assert ("The adventure strip is Capitão-mor (40), Meirinho (29) and Capelão (5); Ana holds Cozinheiro (6), Escrivão"
+            " (11) and Língua (23)") in said, said
+    said = agon("act", gid, "sail lingua").stdout
+    assert "Ana sets sail, discarding Língua (23) for 2 navigation points" in said, said
+    agon("undo", gid)
+    assert "discarding Língua (23)" in agon("act", gid, "sail LÍNG").stdout
