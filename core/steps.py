@@ -464,10 +464,19 @@ def _ask_kind(ruleset: Ruleset, state: State, legal: list[Event], tag: str, chos
             prompt, labels, typed = _step_words(ruleset, state, tag, rest, f)
             named.update(typed)
             return Question(f, prompt or _prompt(ruleset, tag, f),
-                            tuple(Choice(v, labels.get(v) or named.get(v, "")) for v in values),
+                            tuple(Choice(v, labels.get(v) or named.get(v, "") or _items_named(v, named))
+                                  for v in values),
                             names=tuple((v, named[v]) for v in values if named.get(v)),
                             aliases=_aliases(ruleset, state, values))
     return candidates[0]  # the rest differ only in fields already chosen: alike
+
+
+def _items_named(value: str, named: Mapping[str, str]) -> str:
+    """A value of several items (``c6+c11``: an Adamastor sail's two cards) in the words its items show at the
+    table, joined as the value joins them (``6 Cozinheiro + 11 Escrivão``), when each has a name; else ''. Shown
+    beside the value, never typed for it: the items are typed apart (``_items_typed_apart``)."""
+    items = value.split("+")
+    return " + ".join(named[i] for i in items) if len(items) > 1 and all(named.get(i) for i in items) else ""
 
 
 def prompt_of(ruleset: Ruleset, tag: str, field: str) -> str | None:
@@ -602,7 +611,10 @@ def answers(question: Question) -> str:
     named = question.named
     kinds = {v for v in question.values if question.field_of(v) == TYPE}  # said in the table's words alone
     values = [named.get(v, v) if v in kinds else v for v in question.values]
-    return entry.possible(values, {v: n for v, n in named.items() if v not in kinds})
+    shown = {v: n for v, n in named.items() if v not in kinds}
+    shown.update({c.value: c.label for c in question.choices  # several items, by their names ('6 Cozinheiro + ...')
+                  if "+" in c.value and c.label and c.value not in shown})
+    return entry.possible(values, shown)
 
 
 def _refused(question: Question, head: str) -> entry.EntryError:
@@ -767,6 +779,8 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
             raise entry.EntryError(f"{why + '; ' if why else ''}the decision is complete before {entry.quoted(w)}"
                                    f" (the words before it read as: {read}); leave it out")
         joined = _items_typed_apart(now, words[at:])
+        if joined is not None and _alone(ruleset, state, chosen, now, words[at:]):
+            joined = None
         if joined is not None:
             value, skip = joined[0], joined[1] - 1
         else:
@@ -839,7 +853,7 @@ def _items_typed_apart(question: Question, words: Sequence[str]) -> tuple[str, i
     value listed is taken, whatever order the words came in."""
     lists = [v for v in question.values if "+" in v]
     first = words[0].strip()
-    if not lists or first in question.values or (first.isascii() and first.isdigit()):
+    if not lists or (first.isascii() and first.isdigit()):
         return None
     most = min(len(words), max(v.count("+") + 1 for v in lists))
     if question.reads is not None and "+" not in "".join(words[:most]):
@@ -848,7 +862,9 @@ def _items_typed_apart(question: Question, words: Sequence[str]) -> tuple[str, i
             if read is not None:  # many, or one twice: the ruleset's rule, said as the '+' form would hear it
                 return read, n
     items = {item for v in lists for item in v.split("+")}
-    if len(entry.matches(first, question.values, question.named)) == 1 and not entry.matches(first, items):
+    named = question.named
+    if first in question.values and first not in items or len(entry.matches(first, question.values, named)) == 1 \
+            and not entry.matches(first, items, named):
         return None  # a word that names a value by itself, and none of its items ('T_L2' names T_L2 of T_L2+T_L1)
     for n in range(most, 1, -1):
         found = [v for v in lists if v.count("+") + 1 == n and _one_each(words[:n], v.split("+"), question)]
@@ -857,12 +873,28 @@ def _items_typed_apart(question: Question, words: Sequence[str]) -> tuple[str, i
     return None
 
 
+def _alone(ruleset: Ruleset, state: State, chosen: Chosen, question: Question, words: Sequence[str]) -> bool:
+    """Whether the first of ``words``, which names a value of ``question`` by itself and is also an item of a value
+    of several (an Adamastor sail of Língua alone, or with Escrivão: ``lín esc``), is meant alone: the word after it
+    is read by a step that the value alone leads to. Else the words name the items of the longer value."""
+    try:
+        value = pick(question, words[0])
+        if "+" in value or len(words) < 2:
+            return False
+        taken = chosen + (answer(question, value),)
+        return any(_names(q, words[1]) for q in _through_forced(ruleset, state, taken, ask(ruleset, state, taken)))
+    except entry.EntryError:
+        return False
+
+
 def _one_each(words: Sequence[str], items: list[str], question: Question | None = None) -> bool:
-    """Whether each word names exactly one of ``items``, each item named once (by an alias of the ``question``'s
-    too: ``gb2`` for the ``greece.bowman`` of ``greece.bowman+greece.chariot``)."""
+    """Whether each word names exactly one of ``items``, each item named once (by the name the ``question`` gives
+    it too, ``lín`` for an Adamastor card c23 23 Língua, or by its alias: ``gb2`` for the ``greece.bowman`` of
+    ``greece.bowman+greece.chariot``)."""
     left = list(items)
+    named = question.named if question is not None else None
     for w in words:
-        found = entry.matches(w, left) or (_aliased(question, w, left) if question is not None else [])
+        found = entry.matches(w, left, named) or (_aliased(question, w, left) if question is not None else [])
         if len(found) != 1:
             return False
         left.remove(found[0])
@@ -921,9 +953,25 @@ def settle(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> tu
         return None
     try:
         if text[-1] in " ,":
-            return (text, True) if not isinstance(walk(ruleset, state, words, chosen)[1], Question) else None
+            taken, now = _walk(ruleset, state, words, chosen)
+            if _more_items(ruleset, state, taken) is not None:
+                return None  # another item may still be typed for the last step ('lín esc' after 'lín')
+            return (text, True) if not isinstance(forward(ruleset, state, taken, now)[1], Question) else None
         *head, last = words
         taken, now = _walk(ruleset, state, head, chosen)
+        if (more := _more_items(ruleset, state, taken)) is not None:
+            question, items, left = more
+            word = entry.settled(last, left, question.named)
+            if word is None:
+                if entry.reachable(last, left, question.named):
+                    return None  # the word may still name an item to add
+            else:
+                after, end = _walk(ruleset, state, [*head, word], chosen)
+                added = {*items.split("+"), entry.resolve(word, left, names=question.named)}
+                if after[:-1] == taken[:-1] and after[-1][0] == taken[-1][0] and set(after[-1][1].split("+")) == added:
+                    end = forward(ruleset, state, after, end)[1]
+                    return text[:len(text) - len(last)] + word + " ", not isinstance(end, Question) and _more_items(
+                        ruleset, state, after) is None
         while isinstance(now, Question) and len(now.choices) == 1:
             if entry.reachable(last, _typeable(now), now.named) and not (last.isdigit() and not any(
                     v.isdigit() for v in now.values)):
@@ -941,7 +989,24 @@ def settle(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> tu
         end = forward(ruleset, state, after, end)[1]
     except entry.EntryError:
         return None
-    return text[:len(text) - len(last)] + value + " ", not isinstance(end, Question)
+    return text[:len(text) - len(last)] + value + " ", not isinstance(end, Question) and _more_items(
+        ruleset, state, after) is None
+
+
+def _more_items(ruleset: Ruleset, state: State, taken: Chosen) -> tuple[Question, str, list[str]] | None:
+    """Where the last step of ``taken`` was answered with items that a value of several items of that step holds
+    with more (an Adamastor sail of Língua alone, where Língua and Escrivão may be discarded together, typed apart:
+    ``lín esc``): the step, its value, and the items that may still be added; ``agon play`` then waits for them or
+    Enter. ``None`` otherwise."""
+    if not taken:
+        return None
+    field, value = taken[-1]
+    question = ask(ruleset, state, taken[:-1])
+    if not isinstance(question, Question) or question.field_of(value) != field or len(question.choices) < 2:
+        return None
+    have = set(value.split("+"))
+    left = [i for v in question.values if have < set(v.split("+")) for i in v.split("+") if i not in have]
+    return (question, value, list(dict.fromkeys(left))) if left else None
 
 
 def _unasked(ruleset: Ruleset, state: State, chosen: Chosen, event: Event) -> Iterator[tuple[str, str, dict[str, str]]]:

@@ -14,7 +14,7 @@ from agon.core import entry
 from agon.core.engine import Chance
 from agon.core.games.adamastor import RULESET as ADAMASTOR
 from agon.core.service import NewGame, Service, ServiceError
-from agon.events.adamastor import CardSwapped, PlayerCardsDealt
+from agon.events.adamastor import CardSwapped, PlayerCardsDealt, SailStarted
 from agon.events.store import Store
 from tests.test_play_pty import PROMPT, spawn_play
 
@@ -132,3 +132,48 @@ def test_a_title_is_typed_without_its_accents(agon):
     assert "Ana sets sail, discarding Língua (23) for 2 navigation points" in said, said
     agon("undo", gid)
     assert "discarding Língua (23)" in agon("act", gid, "sail LÍNG").stdout
+
+
+@pytest.fixture
+def sailing(tmp_path):
+    """Ana's first action (seed 5): her hand is Cozinheiro (6), Língua (23) and Escrivão (11); a sail discards one,
+    two or three of them."""
+    svc = Service(Store(f"sqlite:///{tmp_path / 'agon.db'}"))
+    gid = svc.new_game(NewGame("adamastor", players=("Ana",), seed=5))
+    svc.act(gid, "2")
+    return svc, gid
+
+
+def test_a_sail_of_two_cards_is_typed_by_their_titles_or_ids_apart_and_the_list_names_them(agon):
+    """'sail lín esc' was refused ('the decision is complete before 'esc''), as was 'sail c23 c11': only 'c23+c11'
+    or the option number worked, and the step listed the pairs as bare ids (c6+c11)."""
+    gid = json.loads(agon("new", "adamastor", "--player", "Ana", "--seed", "5", "--json").stdout)["id"]
+    agon("act", gid, "2")
+    for typed in ("sail lín esc", "sail c23 c11", "sail escrivao lingua", "sail c23+c11"):
+        said = agon("act", gid, typed).stdout
+        assert "Ana sets sail, discarding Língua (23) and Escrivão (11) for 5 navigation points" in said, (typed, said)
+        agon("undo", gid)
+    said = agon("act", gid, "sail coz lín esc").stdout
+    assert "discarding Cozinheiro (6), Língua (23) and Escrivão (11) for 6 navigation points" in said, said
+    agon("undo", gid)
+    assert "discarding Língua (23) for 2 navigation points" in agon("act", gid, "sail lín").stdout  # one card alone
+    agon("undo", gid)
+    refused = agon("act", gid, "sail zzz", ok=False).stderr
+    assert ("possible: c6 6 Cozinheiro, c6+c11 6 Cozinheiro + 11 Escrivão, c6+c23 6 Cozinheiro + 23 Língua,"
+            " c6+c23+c11 6 Cozinheiro + 23 Língua + 11 Escrivão, c11 11 Escrivão, c23 23 Língua, c23+c11 23 Língua +"
+            " 11 Escrivão") in " ".join(refused.split()), refused
+
+
+def test_play_waits_after_a_card_that_more_may_join_and_records_the_cards_typed_apart(sailing, tmp_path):
+    svc, gid = sailing
+    child = spawn_play(tmp_path, gid)
+    child.send("sail l")  # Língua, which Escrivão or Cozinheiro may join: shown, not recorded
+    child.expect("23-Língua ")
+    child.send("e")
+    child.expect("11-Escrivão ")  # Cozinheiro may still join: Enter ends it
+    child.sendline("")
+    child.expect(r"Ana sets sail, discarding Língua \(23\) and Escrivão \(11\) for 5 navigation points")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert svc.load(gid).events[-1] == SailStarted(cards=("c23", "c11"))
