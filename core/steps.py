@@ -954,12 +954,12 @@ def settle(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> tu
     try:
         if text[-1] in " ,":
             taken, now = _walk(ruleset, state, words, chosen)
-            if _more_items(ruleset, state, taken) is not None:
+            if _more_items(ruleset, state, taken, words[-1]) is not None:
                 return None  # another item may still be typed for the last step ('lín esc' after 'lín')
             return (text, True) if not isinstance(forward(ruleset, state, taken, now)[1], Question) else None
         *head, last = words
         taken, now = _walk(ruleset, state, head, chosen)
-        if (more := _more_items(ruleset, state, taken)) is not None:
+        if head and (more := _more_items(ruleset, state, taken, head[-1])) is not None:
             question, items, left = more
             word = entry.settled(last, left, question.named)
             if word is None:
@@ -971,7 +971,7 @@ def settle(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> tu
                 if after[:-1] == taken[:-1] and after[-1][0] == taken[-1][0] and set(after[-1][1].split("+")) == added:
                     end = forward(ruleset, state, after, end)[1]
                     return text[:len(text) - len(last)] + word + " ", not isinstance(end, Question) and _more_items(
-                        ruleset, state, after) is None
+                        ruleset, state, after, word) is None
         while isinstance(now, Question) and len(now.choices) == 1:
             if entry.reachable(last, _typeable(now), now.named) and not (last.isdigit() and not any(
                     v.isdigit() for v in now.values)):
@@ -990,15 +990,16 @@ def settle(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> tu
     except entry.EntryError:
         return None
     return text[:len(text) - len(last)] + value + " ", not isinstance(end, Question) and _more_items(
-        ruleset, state, after) is None
+        ruleset, state, after, last) is None
 
 
-def _more_items(ruleset: Ruleset, state: State, taken: Chosen) -> tuple[Question, str, list[str]] | None:
-    """Where the last step of ``taken`` was answered with items that a value of several items of that step holds
-    with more (an Adamastor sail of Língua alone, where Língua and Escrivão may be discarded together, typed apart:
-    ``lín esc``): the step, its value, and the items that may still be added; ``agon play`` then waits for them or
-    Enter. ``None`` otherwise."""
-    if not taken:
+def _more_items(ruleset: Ruleset, state: State, taken: Chosen, word: str) -> tuple[Question, str, list[str]] | None:
+    """Where the last step of ``taken`` was answered with items, ``word`` the last typed for it, that a value of
+    several items of that step holds with more (an Adamastor sail of Língua alone, where Língua and Escrivão may be
+    discarded together, typed apart: ``lín esc``): the step, its value, and the items that may still be added;
+    ``agon play`` then waits for them or Enter. ``None`` otherwise, and where ``word`` chose the whole value (its
+    number in the list, or its items joined by ``+``)."""
+    if not taken or "+" in word or word.isascii() and word.isdigit():
         return None
     field, value = taken[-1]
     question = ask(ruleset, state, taken[:-1])
