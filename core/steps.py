@@ -153,24 +153,6 @@ def _ruleset_of(tag: str) -> Ruleset | None:
     return registry.get(name) if name in registry.RULESETS else None
 
 
-class _KindWords(Mapping[str, str]):
-    """Every registered ruleset's ``kind_words`` as one mapping, read from the rulesets (each keeps its own)."""
-
-    def __getitem__(self, tag: str) -> str:
-        return (getattr(_ruleset_of(tag), "kind_words", None) or {})[tag]
-
-    def __iter__(self) -> Iterator[str]:
-        for name in registry.names():
-            yield from getattr(registry.get(name), "kind_words", None) or {}
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-
-KIND_WORDS: Mapping[str, str] = _KindWords()
-"""The kinds of decision every ruleset words (``kind_word``), by tag."""
-
-
 def _kind_names(ruleset: Ruleset, tags: Iterable[str]) -> tuple[tuple[str, str], ...]:
     """(label, word) pairs for the kinds ``tags``: their words, typed for them (``Question.names``)."""
     return tuple((tag_label(t), kind_word(t, ruleset)) for t in tags)

@@ -48,7 +48,7 @@ def next_step(call: Call) -> Any:
     except entry.EntryError as e:
         raise HttpError(400, f"{e}; read the steps again from the start") from None
     # a kind of decision is shown and sent back as the table says it ('pass'), which the steps read as its label
-    said = {steps.tag_label(t): steps.kind_word(t) for t in (steps.tag_of(e) for e in rs.legal(state))}
+    said = {steps.tag_label(t): steps.kind_word(t, rs) for t in (steps.tag_of(e) for e in rs.legal(state))}
     out: dict[str, Any] = {**game_head(call.svc, line), **you(seat),
                            "chosen": [{"field": f, "value": said.get(v, v) if f == steps.TYPE else v}
                                       for f, v in chosen],

@@ -71,7 +71,7 @@ def test_every_kind_of_decision_a_ruleset_offers_beside_another_has_a_tables_wor
         if len(tags) < 2:
             continue
         seen += 1
-        assert all(t in steps.KIND_WORDS for t in tags), tags
+        assert all(t in rs.kind_words for t in tags), tags
         with pytest.raises(EntryError) as said:
             steps.build(rs, st.before, "qqq")
         asked = steps.ask(rs, st.before)
@@ -122,12 +122,22 @@ def test_an_ambiguous_candidate_is_refused_after_the_steps_question(agon, tmp_pa
                            " ambiguous: it may be A Ana, B Anatole; type more of it"), said
 
 
-def test_a_catastrophe_that_hits_two_cards_typed_with_one_says_two_are_hit_and_which():
-    from tests.peloponnes.helpers import at, bare, coins, dealt, rs, slots
+def _tempest(covered: bool = False):
+    """A Tempest for Alice, holding wood twice and grain, to face with four lands and a village open, or with Land 3
+    and Land 4 covered already (by wood and stone): the cards it may hit are then Land 1 and Land 2 alone."""
+    from agon.core.games.peloponnes.state import Slot
+    from tests.peloponnes.helpers import at, bare, coins, dealt, slots
 
-    s = bare(dealt(), "Alice", "plain", lands=slots("T_L1", "T_L2", "T_L3", "T_L4", "T_VILLAGE"),
-             hand=coins(wood=2, grain=1))
-    s = at(s, "catastrophe", (("face:tempest", "Alice"),))
+    lands = ((Slot("T_L1"), Slot("T_L2"), Slot("T_L3", cover="wood"), Slot("T_L4", cover="stone")) if covered
+             else slots("T_L1", "T_L2", "T_L3", "T_L4", "T_VILLAGE"))
+    return at(bare(dealt(), "Alice", "plain", lands=lands, hand=coins(wood=2, grain=1)), "catastrophe",
+              (("face:tempest", "Alice"),))
+
+
+def test_a_catastrophe_that_hits_two_cards_typed_with_one_says_two_are_hit_and_which():
+    from tests.peloponnes.helpers import rs
+
+    s = _tempest()
     with pytest.raises(EntryError) as said:
         steps.build(rs, s, "t_l1 wood grain")
     assert str(said.value) == ("which cards the catastrophe hits: 't_l1' is one of 2 taken together here (Land 2 +"
@@ -137,12 +147,9 @@ def test_a_catastrophe_that_hits_two_cards_typed_with_one_says_two_are_hit_and_w
 
 def test_a_card_the_catastrophe_may_not_hit_typed_where_it_hits_two_says_which_card_and_which_it_may_hit():
     """'t_l3 wood grain', Land 3 covered already, was refused as none of the answers of the cover asked next."""
-    from agon.core.games.peloponnes.state import Slot
-    from tests.peloponnes.helpers import at, bare, coins, dealt, rs
+    from tests.peloponnes.helpers import rs
 
-    lands = (Slot("T_L1"), Slot("T_L2"), Slot("T_L3", cover="wood"), Slot("T_L4", cover="stone"))
-    s = at(bare(dealt(), "Alice", "plain", lands=lands, hand=coins(wood=2, grain=1)), "catastrophe",
-           (("face:tempest", "Alice"),))
+    s = _tempest(covered=True)
     with pytest.raises(EntryError) as said:
         steps.build(rs, s, "t_l3 wood grain")
     assert str(said.value) == ("which cards the catastrophe hits: Tempest (rulebook, 'Tempestade'): Land 3 (T_L3) is"
@@ -161,12 +168,9 @@ def test_a_card_the_catastrophe_may_not_hit_typed_where_it_hits_two_says_which_c
 def test_two_cards_typed_where_the_second_may_not_be_hit_name_that_card_not_the_first():
     """'t_l1 t_l3 wood grain', Land 3 covered already, was refused saying 't_l1' is one of two cards listed together,
     as if one card had been typed: what was wrong is Land 3."""
-    from agon.core.games.peloponnes.state import Slot
-    from tests.peloponnes.helpers import at, bare, coins, dealt, rs
+    from tests.peloponnes.helpers import rs
 
-    lands = (Slot("T_L1"), Slot("T_L2"), Slot("T_L3", cover="wood"), Slot("T_L4", cover="stone"))
-    s = at(bare(dealt(), "Alice", "plain", lands=lands, hand=coins(wood=2, grain=1)), "catastrophe",
-           (("face:tempest", "Alice"),))
+    s = _tempest(covered=True)
     land3 = ("which cards the catastrophe hits: Tempest (rulebook, 'Tempestade'): Land 3 (T_L3) is not among the"
              " cards it may hit: Land 1 (T_L1), Land 2 (T_L2); possible: T_L2+T_L1 Land 2 + Land 1")
     for typed in ("t_l1 t_l3 wood grain", "t_l3 t_l1 wood grain"):
@@ -183,11 +187,9 @@ def test_two_cards_typed_where_the_second_may_not_be_hit_name_that_card_not_the_
 
 
 def test_a_card_it_may_hit_that_no_listed_choice_holds_typed_alone_says_how_many_it_hits_and_of_which():
-    from tests.peloponnes.helpers import at, bare, coins, dealt, rs, slots
+    from tests.peloponnes.helpers import rs
 
-    s = bare(dealt(), "Alice", "plain", lands=slots("T_L1", "T_L2", "T_L3", "T_L4", "T_VILLAGE"),
-             hand=coins(wood=2, grain=1))
-    s = at(s, "catastrophe", (("face:tempest", "Alice"),))
+    s = _tempest()
     with pytest.raises(EntryError) as said:
         steps.build(rs, s, "t_l3 wood grain")
     assert str(said.value).startswith("which cards the catastrophe hits: Tempest (rulebook, 'Tempestade'): it hits 2"
