@@ -460,7 +460,8 @@ def view(
     lines, notes = all_notes(svc, first.game.id)
     if branches:
         by_name = {ln.branch.name: ln for ln in lines}
-        named = [first, *(svc.load(first.game.id, b) for b in branches[1:])]
+        # a branch all_notes loaded is taken as loaded; one named in another Unicode form is found by loading it
+        named = [first, *(by_name.get(b) or svc.load(first.game.id, b) for b in branches[1:])]
         _each_once(named, game, "show")
         lines = [by_name.get(ln.branch.name, ln) for ln in named]
     current = first.branch.name
