@@ -814,6 +814,9 @@ def test_a_seat_and_the_spectators_refused_their_stream_by_a_store_down_open_it_
         watch = ctx.new_page()
         watch.goto(f"{base}/games/{gid}/watch")
         watch.wait_for_function("document.body.dataset.live")
+        # its stream told the game once opened again (the page is live before its first stream is even asked for:
+        # read at once, the count could miss the watch's refusal: a fresh-clone run failed so)
+        watch.wait_for_function("document.body.dataset.told !== undefined")
         assert refused["n"] == 2
         for _ in range(2):  # made while the streams are closed, then after they opened again
             who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
