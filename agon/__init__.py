@@ -89,9 +89,18 @@ if _PROCESS and signal.getsignal(signal.SIGINT) is signal.default_int_handler:  
     except ValueError:  # not the main thread: signals are not this thread's to take
         pass
 
-from importlib.metadata import PackageNotFoundError, version  # noqa: E402 - after Ctrl-C is taken: it takes a while
 
-try:
-    __version__ = version("agon")
-except PackageNotFoundError:  # a checkout used without installing it
-    __version__ = "0+unknown"
+def __getattr__(name: str) -> str:
+    """``agon.__version__``, read from the installed package's metadata when first asked for (``agon --version``,
+    the server's API document): finding it scans the installed distributions, about 3 ms that every other command
+    would pay at startup."""
+    if name != "__version__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("agon")
+    except PackageNotFoundError:  # a checkout used without installing it
+        found = "0+unknown"
+    globals()["__version__"] = found
+    return found

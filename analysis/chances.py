@@ -23,7 +23,6 @@ from agon.analysis.figures import shared_score
 from agon.analysis.palette import marked_points, player_marks, sparse_markers
 from agon.core.analyse import (
     MARK_ROLLOUTS,
-    MAX_ROLLOUTS,
     SURE_LOSS,
     Analysis,
     Judged,
@@ -31,6 +30,7 @@ from agon.core.analyse import (
     rollouts_to_judge,
     standard_error,
 )
+from agon.core.names import MAX_ROLLOUTS
 from agon.core.words import counted
 
 OBSERVER = ("the bots that play these games on see every hidden card and the order of every deck, like an observer"

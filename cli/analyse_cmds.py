@@ -31,7 +31,7 @@ from agon.cli.common import (
     with_db,
 )
 from agon.cli.plot_cmds import OutOpt, PngOpt, _output, _target, _write, json_or_file, plot_app
-from agon.core.analyse import MAX_ROLLOUTS
+from agon.core.names import MAX_ROLLOUTS
 from agon.core.service import Line
 from agon.core.words import counted
 

@@ -17,7 +17,7 @@ from agon.cli.common import (
     read_only,
     service,
 )
-from agon.core.document import GLYPHS
+from agon.core.names import GLYPHS
 from agon.core.words import counted, listed
 
 if TYPE_CHECKING:

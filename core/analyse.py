@@ -521,9 +521,6 @@ def standard_error(p: float, n: int) -> float:
     return math.sqrt(max(p * (1 - p), 0.25 / max(n, 1)) / max(n, 1))
 
 
-MAX_ROLLOUTS = 1_000_000
-"""The most rollouts a position an analysis is asked for (100, the default, already gives a win chance to within
-about 10 points either way)."""
 
 
 def rollouts_to_judge(threshold: float) -> int:

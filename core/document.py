@@ -34,14 +34,13 @@ from typing import Any, Union
 
 import msgspec
 
+from agon.core.names import GLYPHS
 from agon.events.envelope import Envelope
 from agon.events.hints import Hinted
 
 FORMAT = "agon-game"
 VERSION = 2
 """1: the first format. 2: ``cards`` lines (a game's card set, stored once by hash). Version 1 files are read."""
-GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
-"""The usual annotation marks: good, mistake, brilliant, blunder, interesting, dubious."""
 
 
 class DocumentError(ValueError):

@@ -1,5 +1,6 @@
-"""What a player name, a branch name or a title may be, checked in the service so every face (the CLI, the HTTP
-server, import) refuses the same things.
+"""What a player name, a branch name, a title or a note may be, and the other bounds of what a person may ask for,
+checked in the service so every face (the CLI, the HTTP server, import) refuses the same things. Kept free of the
+modules that use them, so a face can state them (in an option's help or parser) without importing those at startup.
 
 A name is printed in one-line errors, in tables and in narration: it is kept short and free of control and
 format characters (a newline, a tab, a terminal escape, a right-to-left override), which would break a line or
@@ -19,6 +20,11 @@ MAX_NOTE = 4000
 MAX_LUCK = 2**62
 """The largest luck a branch may have (``--reseed`` draws below 2**31; a file may not bring more than the store's
 integer columns hold)."""
+GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
+"""The usual annotation marks a note may carry: good, mistake, brilliant, blunder, interesting, dubious."""
+MAX_ROLLOUTS = 1_000_000
+"""The most rollouts a position an analysis is asked for (100, the default, already gives a win chance to within
+about 10 points either way)."""
 
 
 def shown(text: str, limit: int = MAX_NAME) -> str:

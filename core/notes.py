@@ -12,8 +12,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, replace
 
-from agon.core.document import GLYPHS
-from agon.core.names import note_problem
+from agon.core.names import GLYPHS, note_problem
 from agon.core.service import Line, Service, ServiceError
 from agon.core.words import listed
 from agon.events.hints import again
