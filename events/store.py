@@ -395,7 +395,8 @@ def unavailable(e: BaseException, url: str, *, opening: bool = False, writing: b
     elif notadb:  # once open: its file replaced by another
         what, then = "is no SQLite database any more: its file was replaced{cause}", "; restore it from a copy"
     elif code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in low:
-        what = f"is busy: another program has held it locked for writing for over {BUSY_SECONDS} seconds"
+        seconds = "1 second" if BUSY_SECONDS == 1 else f"{BUSY_SECONDS} seconds"
+        what = f"is busy: another program has held it locked for writing for over {seconds}"
         then = nothing + " when it is done"
     elif code.startswith("SQLITE_FULL") or "database or disk is full" in low or code == "53100":
         what, then = "is full: its disk has no room left", "; nothing was recorded: free some space and retry"

@@ -206,7 +206,7 @@ def test_a_store_locked_by_another_program_refuses_a_decision_in_one_line_and_re
     locker = Locker(tmp_path / "games.db")
     try:
         assert log_of(agon, gid) == before  # reading goes on meanwhile (WAL)
-        one_line(agon("act", gid, "1", ok=False), "is busy", "another program", "1 seconds",
+        one_line(agon("act", gid, "1", ok=False), "is busy", "another program", "1 second;",
                  "nothing was recorded", "retry the command")
         one_line(agon("new", "toy", "--player", "cy", "--bot", "di:random", ok=False), "is busy")
         r = agon("act", gid, "1", "--json", ok=False)
@@ -239,7 +239,7 @@ def test_a_server_answers_503_while_another_program_holds_the_store_and_goes_on_
             r = client.post(f"/api/games/{gid}/act", headers=auth, json=body)
             assert r.status_code == 503
             said = r.json()["error"]
-            assert said == ("the store is busy: another program has held it locked for writing for over 1 seconds;"
+            assert said == ("the store is busy: another program has held it locked for writing for over 1 second;"
                             " nothing was recorded: retry the request when it is done")
             assert str(path) not in said  # a player is not told where the host keeps the store
             assert client.get(f"/api/games/{gid}").json()["event"] == state["event"]  # reads go on
@@ -657,6 +657,6 @@ def test_an_import_into_a_store_locked_by_another_program_says_once_that_nothing
     finally:
         locker.release()
     assert said == (f"error: cannot import: the store {tmp_path / 'club.db'} is busy: another program has held it"
-                    " locked for writing for over 1 seconds; nothing was recorded: retry the command when it is"
+                    " locked for writing for over 1 second; nothing was recorded: retry the command when it is"
                     " done")
     assert agon("--db", "club.db", "games", "--json").stdout == before
