@@ -405,7 +405,8 @@ def every_ruleset() -> list[Any]:
 
 def service(starts: bool = False) -> Service:
     """The service on this command's store. ``starts``: the command can start a store (new, demo, import, serve),
-    so a SQLite file that is not there yet is made, an empty store. Any other command (one that reads, or records
+    so a SQLite file that is not there yet is made, an empty store, with its missing folders (a new club's
+    ``--db club/agon.db``; taken away again if the command fails). Any other command (one that reads, or records
     in a game already stored: no game is in a store not made yet) never makes one, nor its folder, nor SQLite's
     ``-wal`` and ``-shm`` files beside it, and refuses such a path in one line (``NoStore``): a mistyped --db or
     AGON_DB would otherwise leave a stray empty store behind and say 'no game' in it."""
@@ -418,17 +419,18 @@ def service(starts: bool = False) -> Service:
                 raise StoreError(f"cannot open database {url}: {path} is a folder; give a file in it, e.g."
                                  f" --db {path / 'agon.db'}")
             parent, default = path.parent, path == default_db_path()
-            if not parent.is_dir() and not default:
-                raise StoreError(f"cannot open database {url}: folder {parent} does not exist; create it or"
-                                 " choose another --db")
+            blocked = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+            if blocked is not None:  # no folder can be made there, and no store be there
+                raise StoreError(f"cannot open database {url}: {blocked} is a file, not a folder; choose another"
+                                 " --db")
             wrong = sqlite_option_problem(url)  # said before 'no store there yet', which the options would refuse
             if wrong:
                 raise StoreError(wrong)
             if not starts and missing_file(url) is not None:
-                raise _no_store(str(path))
+                raise _no_store(str(path), None if parent.is_dir() or default else parent)
             if starts and missing_file(url) is not None:  # made here: taken away again if the command fails
                 _made[:] = [path, *(p for p in path.parents if not p.exists())]
-            if not parent.is_dir():  # the default store's data directory, as the first game there is recorded
+            if not parent.is_dir():  # a new club's folder (--db club/agon.db), or the default store's data directory
                 parent.mkdir(parents=True, exist_ok=True)
         try:  # on PostgreSQL, a command that reads makes no tables where no store is yet (Store's ``make``)
             store = Store(url, make=starts)
@@ -526,14 +528,16 @@ class NoStore(Fail):
         self.default = default
 
 
-def _no_store(path: str) -> NoStore:
+def _no_store(path: str, folder: Path | None = None) -> NoStore:
     """Why a command that starts no store has none to open at ``path``, and the steps: the option or variable that named
-    it (a path typed wrong is the likely cause), or the commands that start a store there."""
+    it (a path typed wrong is the likely cause), or the commands that start a store there (which make its folders).
+    ``folder``: the folder of ``path``, when it is not there either (said, since it is the likelier slip)."""
     record = f"{cited('new RULESET --player NAME...')} or {cited('demo')}"
+    yet = f" yet (its folder {folder} does not exist)" if folder is not None else " yet"
     if _db_typed:
-        return NoStore(f"no store at {path} yet: check --db, or record a game there first with {record}", False)
+        return NoStore(f"no store at {path}{yet}: check --db, or record a game there first with {record}", False)
     if _db_url or os.environ.get("AGON_DB"):
-        return NoStore(f"no store at {path} yet: check AGON_DB, or record a game there first with {record}", False)
+        return NoStore(f"no store at {path}{yet}: check AGON_DB, or record a game there first with {record}", False)
     return NoStore(f"no store at {path} yet (the default store: nothing is recorded on this machine yet): record a"
                    f" game with {record}, or name another store with --db or AGON_DB", True)
 
