@@ -252,7 +252,10 @@ def _judged(file: ExportFile, stored: Mapping[str, bytes] | None) -> ExportFile:
             decoded[events[0].id] = card_sets_mod.expand(root, sets.get, _NOT_FOUND)
         except card_sets_mod.CardSetProblem as e:
             raise _fail(str(e)) from None
-    _replay(rs, events, decoded, heads, lucks)
+    _replay(rs, events, decoded, heads, lucks)  # what 'agon new' would refuse of the first event is said first
+    problem = _header_problem(file.doc.game, root) if file.doc is not None and isinstance(root, GameCreated) else None
+    if problem:
+        raise _fail(f"the file's {problem}")
     return replace(file, card_sets=sets, decoded=decoded, stored_set="")
 
 
@@ -375,6 +378,20 @@ def _names_problem(doc: Document) -> str | None:
                      (branch_problem(b.name) or _luck_problem(b.luck) for b in doc.branches),
                      (note_problem(n.text) for n in doc.notes))
     return next((p for p in problems if p), None)
+
+
+def _header_problem(game: GameHead, root: GameCreated) -> str | None:
+    """Where the header of a whole-game file says of its game other than the game's first event does (its title,
+    its players), or None. The header is outside the hash chain: the game imported takes its title and players from
+    it, so one edited (and the trailer's digest recomputed) would list the game under a title or names its log never
+    had, and pass them on in every export of it."""
+    if game.title != root.title:
+        return (f"header names the title {game.title!r}, but its first event {root.title!r}: the header was edited"
+                " after the export; export the game again")
+    if tuple(game.players) != root.names:
+        return (f"header names the players {', '.join(game.players)}, but its first event {', '.join(root.names)}:"
+                " the header was edited after the export; export the game again")
+    return None
 
 
 def _luck_problem(luck: int) -> str | None:
