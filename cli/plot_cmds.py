@@ -534,7 +534,8 @@ def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False)
     if as_json:
         print_json(result)
         return
-    console.print(f"[bold]{escape(rs.title)}[/]: {counted(result['games'], 'game')} stored, {result['finished']:,}"
+    stored = result["games"] + len(skipped)  # 'games' counts the readable ones, which the figures are of
+    console.print(f"[bold]{escape(rs.title)}[/]: {counted(stored, 'game')} stored, {result['finished']:,}"
                   " finished" + (f", {len(skipped)} unreadable" if skipped else ""), markup=True)
     for s in skipped:
         err.print(f"[yellow]skipped[/] {escape(s)}", soft_wrap=True, markup=True)
