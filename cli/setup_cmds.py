@@ -462,8 +462,8 @@ def demo(
         print_json({"id": game_id, "ruleset": name, "events": len(line.events), "status": line.status(),
                     "scores": rs.scores(line.state), "db": without_password(db_url())})
         return
-    console.print(f"Recorded a game of {escape(rs.title)} by {len(seats)} {kind} bots: game [bold]{game_id}[/],"
-                  f" {counted(len(line.events), 'event')}.", markup=True)
+    console.print(f"Recorded a game of {escape(rs.title)} by {counted(len(seats), f'{kind} bot')}: game"
+                  f" [bold]{game_id}[/], {counted(len(line.events), 'event')}.", markup=True)
     console.print(f"Result: {line.status()}")
     if (scores := scores_line(line.pending, rs.scores(line.state))) is not None:  # unless the result told them
         console.print(scores)
@@ -488,7 +488,8 @@ def _demo_many(svc: Any, rs: Any, seats: list[tuple[str, str]], seed: int, count
         task = bar.add_task("games", total=count)
         for k in range(count):
             game_id = svc.new_game(NewGame(ruleset=rs.name, bots=seats, seed=seed + k,
-                                           title=f"demo of {rs.name} ({k + 1} of {count})"))
+                                           # the seed tells apart the games of two runs ('1 of 40' of each)
+                                           title=f"demo of {rs.name}, seed {seed + k} ({k + 1} of {count})"))
             line = svc.load(game_id)
             rows.append({"id": game_id, "ruleset": rs.name, "seed": seed + k, "events": len(line.events),
                          "status": line.status(), "scores": rs.scores(line.state), "db": without_password(db_url())})
@@ -498,6 +499,7 @@ def _demo_many(svc: Any, rs: Any, seats: list[tuple[str, str]], seed: int, count
         return
     events = sum(r["events"] for r in rows)
     where = without_password(db_url())
-    console.print(f"Recorded {counted(count, f'{rs.title} game')} by {len(seats)} {seats[0][1]} bots (seeds {seed} to"
+    console.print(f"Recorded {counted(count, f'{rs.title} game')} by {counted(len(seats), f'{seats[0][1]} bot')}"
+                  f" (seeds {seed} to"
                   f" {seed + count - 1}), {counted(events, 'event')} in all, in {where}.", soft_wrap=True)
     console.print(f"Count them with: {agon_line(f'stats {rs.name}').replace('agon', _program(), 1)}", markup=False)
