@@ -277,6 +277,8 @@ def games(
                      "branches": g.branches, "events": s.events if g.stored_events is None else None,
                      **({} if g.stored_events is None else {"stored_events": g.stored_events}),
                      "status": s.status, "scores": dict(s.scores),
+                     # what --status filters on, and who won, for a script (as `agon branches --json` says them)
+                     "over": s.over, "winners": list(s.winners) if s.over else None,
                      # a damaged game is listed and marked (by any of its branches); the others as usual
                      "damaged": g.damaged or not s.readable})
     if as_json:
