@@ -426,11 +426,12 @@ def service(starts: bool = False) -> Service:
             wrong = sqlite_option_problem(url)  # said before 'no store there yet', which the options would refuse
             if wrong:
                 raise StoreError(wrong)
-            if not starts and missing_file(url) is not None:
+            missing = missing_file(url) is not None  # never for a store opened read-only, which SQLite never makes
+            if not starts and missing:
                 raise _no_store(str(path), None if parent.is_dir() or default else parent)
-            if starts and missing_file(url) is not None:  # made here: taken away again if the command fails
+            if starts and missing:  # made here: taken away again if the command fails
                 _made[:] = [path, *(p for p in path.parents if not p.exists())]
-            if not parent.is_dir():  # a new club's folder (--db club/agon.db), or the default store's data directory
+                # a new club's folder (--db club/agon.db), or the default store's data directory
                 parent.mkdir(parents=True, exist_ok=True)
         try:  # on PostgreSQL, a command that reads makes no tables where no store is yet (Store's ``make``)
             store = Store(url, make=starts)

@@ -69,3 +69,12 @@ def test_the_busy_store_counts_its_seconds_in_words(monkeypatch, seconds, said):
     monkeypatch.setattr(store_mod, "BUSY_SECONDS", seconds)
     e = store_mod.unavailable(sqlite3.OperationalError("database is locked"), "sqlite:///club.db")
     assert said in str(e)
+
+
+@pytest.mark.parametrize("args", [("games",), ("new", "toy", "--player", "A", "--bot", "B:random")], ids=" ".join)
+def test_a_store_opened_read_only_in_a_missing_folder_makes_no_folder(agon, tmp_path, args):
+    """SQLite never makes a store it is told only to read (?mode=ro), so no folder is made for one either."""
+    said = one_line(agon("--db", "sqlite:///club/agon.db?mode=ro", *args, ok=False))
+    assert said == ("error: cannot open database club/agon.db: there is no such file (a store opened read-only is"
+                    " never created)")
+    assert not (tmp_path / "club").exists()
