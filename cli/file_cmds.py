@@ -223,7 +223,11 @@ def import_(
                  "extended": f"{counted(outcomes.count('extended'), 'game')} added to",
                  "unchanged": f"{outcomes.count('unchanged')} with nothing new"}
         said = ", ".join(v for k, v in parts.items() if k in outcomes)
-        console.print(f"{counted(len(files), 'file')} imported: {said}.")
+        if set(outcomes) == {"unchanged"}:  # a sync run again: none was imported, which 'N files imported' hid
+            said = "every game is stored already, with nothing new; nothing was imported"
+            console.print(f"{counted(len(files), 'file')} read: {said}.")
+        else:
+            console.print(f"{counted(len(files), 'file')} imported: {said}.")
 
 
 def _named(e: Exception, file: Path, then: str = "") -> Exception:
