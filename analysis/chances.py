@@ -31,6 +31,7 @@ from agon.core.analyse import (
     standard_error,
 )
 from agon.core.names import MAX_ROLLOUTS
+from agon.core.summary import score_unit
 from agon.core.words import counted
 
 OBSERVER = ("the bots that play these games on see every hidden card and the order of every deck, like an observer"
@@ -283,6 +284,7 @@ def figure(a: Analysis) -> Any:
     xs = [p.n for p in a.positions]
     fig = go.Figure()
     crew = shared_score(a.line.ruleset.name)
+    unit = score_unit(a.line.ruleset)  # an Adamastor score is the voyage's progress, not points
     # A co-operative game is won or lost together: its players' chances are one chance, drawn once for the crew.
     drawn = [(crew, a.players[0], CREW_MARK)] if crew else [(name, name, marks[name]) for name in a.players]
     for seat, (label, name, mark) in enumerate(drawn):
@@ -293,7 +295,7 @@ def figure(a: Analysis) -> Any:
             **sparse_markers(marked_points(ys, phase=seat / len(drawn))), cliponaxis=False,
             fill="tozeroy" if len(drawn) <= 2 else None, fillcolor=_alpha(colour, 0.12),
             hovertext=[f"{_lines(f'#{p.n} {readable(a, p.text)}')}<br>{label}: {pct(p.chances[name])}, expected"
-                       f" final score {p.scores[name]:.1f}" for p in a.positions],
+                       f" final score {p.scores[name]:.1f}{unit}" for p in a.positions],
             hoverinfo="text", meta={"player": label},
         ))
     if len(drawn) > 1:

@@ -11,6 +11,7 @@ from typing import Any
 
 from agon.analysis.timeline import line_timeline, outcome_of
 from agon.core.engine import PUBLIC
+from agon.core.summary import score_unit
 
 
 def fork_point(a: Any, b: Any) -> int:
@@ -50,7 +51,8 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
     ``players``: each player's final score on both lines and the difference (b − a), or, while a line is still
     being played, their scores after ``scored_at``, the last event both lines reach (a line's score at #57 against
     the other's at its end would read as what the other move changed; None, and the heads' scores, when one line
-    holds the other); ``a``/``b``: each line's length, status and
+    holds the other), in ``score_unit`` (``core.summary.score_unit``: "" for points); ``a``/``b``: each line's
+    length, status and
     winners; ``same_luck``: whether chance after the fork is drawn alike; ``outcome_changed``:
     whether the winners differ."""
     import msgspec
@@ -103,6 +105,7 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
         "fork_text": text_a[fork],
         "after_fork": after,
         "players": players,
+        "score_unit": score_unit(a.ruleset),
         "scored_at": scored_at,
         "a": _side(a, out_a),
         "b": _side(b, out_b),
@@ -154,13 +157,14 @@ def what_if(c: dict[str, Any]) -> str:
     else:
         head = f"At #{part['n']} on {nb}: {b_text}, instead of (on {na}): {a_text}."
     ends = []
+    unit = c.get("score_unit", "")  # an Adamastor score is the voyage's progress: "66.7% of the voyage sailed"
     for r in c["players"]:
         if r["a"] is None or r["b"] is None:
             continue
         if r["diff"]:
-            ends.append(f"{r['player']} {_num(r['b'])} instead of {_num(r['a'])}")
+            ends.append(f"{r['player']} {_num(r['b'])}{unit} instead of {_num(r['a'])}")
         else:
-            ends.append(f"{r['player']} {_num(r['b'])} as before")
+            ends.append(f"{r['player']} {_num(r['b'])}{unit} as before")
     oa, ob = c["a"], c["b"]
     if oa["over"] and ob["over"]:
         wa, wb = " and ".join(oa["winners"]) or "nobody", " and ".join(ob["winners"]) or "nobody"

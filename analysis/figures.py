@@ -66,7 +66,7 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
     (``timeline.round_boundaries``), never before the event that ends the round before it."""
     import plotly.graph_objects as go
 
-    from agon.core.summary import round_word
+    from agon.core.summary import round_word, score_unit
 
     if not lines:
         raise ValueError("no line to plot")
@@ -74,6 +74,7 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
 
     main = lines[0]
     word = round_word(main.ruleset)
+    unit = score_unit(main.ruleset)  # each hover's number says what it is (an Adamastor voyage's progress)
     rows_all = list(timelines) if timelines is not None else [line_timeline(ln) for ln in lines]
     crew = shared_score(main.ruleset.name)
     if crew:
@@ -103,7 +104,8 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
                 x=xs, y=ys, mode="lines+markers", name=f"{p}{suffix}", legendgroup=p,
                 line=marks[p].line(2.5 if k == 0 else 1.5, shape="hv"), marker=marks[p].marker(9, hollow=k > 0),
                 **sparse_markers(marked_points(ys, phase=seat / len(marks))), cliponaxis=False,
-                hovertext=[f"#{r['n']} ({round_of(r, word)}): {r['text']}<br>{p}: {_num(y)}" for r, y in zip(rows, ys)],
+                hovertext=[f"#{r['n']} ({round_of(r, word)}): {r['text']}<br>{p}: {_num(y)}{unit}"
+                           for r, y in zip(rows, ys)],
                 hoverinfo="text",
                 meta={"player": p, "branch": line.branch.name},
             ))

@@ -36,10 +36,11 @@ from typing import Any
 
 import msgspec
 
+from agon.analysis.figures import score_label
 from agon.analysis.palette import player_marks
 from agon.analysis.timeline import outcome_of, score_timeline, series, turning_points
 from agon.core.engine import PUBLIC, narrate_as
-from agon.core.summary import round_word
+from agon.core.summary import round_word, score_unit
 
 FULL = "(everything)"
 EVERYONE = "(every player)"
@@ -179,6 +180,9 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
         "title": rs.title,
         "game_title": first.game.title,  # the title the game was given ('Friday night'), or ""
         "round_word": round_word(rs),
+        # what a score is where it is no points (an Adamastor voyage's progress), after each number and on the axis
+        "score_unit": score_unit(rs),
+        "score_label": score_label(rs),
         "game": first.game.id,
         "as": as_player,
         "players": scored,
@@ -599,7 +603,7 @@ _SCRIPT = (r"""
       const sw = el("span", null, "swatch"); sw.style.background = data.colors[p] || "#888";
       h.appendChild(sw); h.appendChild(document.createTextNode(p));
       const s = nodes[line.path[step]].scores[p];
-      if (s !== undefined) h.appendChild(el("span", "  score " + num(s), "muted"));
+      if (s !== undefined) h.appendChild(el("span", "  score " + num(s) + (data.score_unit || ""), "muted"));
       a.appendChild(h);
       areas[p].forEach(([k, x]) => a.appendChild(field(k, x)));
       row.appendChild(a);
@@ -714,7 +718,8 @@ _SCRIPT = (r"""
       return {x: xs, y: ys[i], name: p, mode: "lines+markers",
         line: {color: data.colors[p], shape: "hv", width: 2.5, dash},
         marker: {color: data.colors[p], symbol, size: 9, line: {color: "white", width: 1}},
-        selectedpoints: at, unselected: {marker: {opacity: 0}}, hovertemplate: p + " %{y} after #%{x}<extra></extra>"};
+        selectedpoints: at, unselected: {marker: {opacity: 0}},
+        hovertemplate: p + " %{y}" + (data.score_unit || "") + " after #%{x}<extra></extra>"};
     });
     finals.forEach(f => { f.text = fitName(f.text); });
     const right = endMargin(finals.map(f => f.text));
@@ -729,7 +734,8 @@ _SCRIPT = (r"""
       // the size: its box's; the right margin holds the players' names
       margin: {t: top(1), b: FOOT + 20, l: 50, r: right}, dragmode: false, hovermode: "x",
       xaxis: {title: {text: "event"}, range: [-0.5, xs[xs.length - 1] + 0.5],
-              ...(xs[xs.length - 1] <= 10 ? {tick0: 0, dtick: 1} : {})}, yaxis: {title: {text: "score"}},
+              ...(xs[xs.length - 1] <= 10 ? {tick0: 0, dtick: 1} : {})},
+      yaxis: {title: {text: data.score_label || "score"}},
       annotations: moments.concat(finals), template: "plotly_white", showlegend: true,
       // the legend at the figure's foot, below the axis title in the bottom margin (paper units would move it with
       // the plot's height and lay it over the title)

@@ -33,6 +33,7 @@ from agon.cli.common import (
 from agon.cli.plot_cmds import OutOpt, PngOpt, _output, _target, _write, json_or_file, plot_app
 from agon.core.names import MAX_ROLLOUTS
 from agon.core.service import Line
+from agon.core.summary import score_unit
 from agon.core.words import counted
 
 app = typer.Typer()
@@ -129,12 +130,14 @@ def analyse(
                   f" either way; more games per position (--rollouts) are surer and slower.")
     console.print(f"Note: {chances.OBSERVER}.")
 
+    unit = score_unit(line.ruleset)  # an Adamastor score is the voyage's progress, not points
+
     def chances_at(p: Any) -> str:
         if crew:
             name = a.players[0]
-            return f"the crew {chances.pct(p.chances[name])} (expected final score {p.scores[name]:.1f})"
+            return f"the crew {chances.pct(p.chances[name])} (expected final score {p.scores[name]:.1f}{unit})"
         return ", ".join(f"{name} {chances.pct(p.chances[name])}" + (" (expected final score " if k == 0 else " (")
-                         + f"{p.scores[name]:.1f})" for k, name in enumerate(a.players))
+                         + f"{p.scores[name]:.1f}{unit})" for k, name in enumerate(a.players))
 
     first, last = a.positions[0], a.positions[-1]
     console.print(f"\nThe {what}:", markup=False)

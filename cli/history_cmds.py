@@ -28,6 +28,7 @@ from agon.cli.common import (
 from agon.cli.render import said, scores_line, view_text
 from agon.core.engine import PUBLIC, narrate_as
 from agon.core.service import describe_pending
+from agon.core.summary import score_unit
 
 app = typer.Typer()
 
@@ -66,7 +67,7 @@ def state(
     console.print(view_text(f"{rs.title} game {line.game.id}, branch {line.branch.name}, after event "
                             f"#{n}{_seen(viewer)}", view, fit_width()))
     console.print(f"Now: {status}")
-    if (scores := scores_line(pending, rs.scores(s))) is not None:  # unless the status told every total
+    if (scores := scores_line(pending, rs.scores(s), score_unit(rs))) is not None:  # unless the status told them
         console.print(scores)
 
 

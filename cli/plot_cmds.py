@@ -378,7 +378,8 @@ def compare(
     else:
         console.print(f"The two lines are the same line: both end at #{c['fork']}.")
     at = c["scored_at"]  # a line still being played: both lines' scores after the last event both reach
-    t = Table(title="Scores" if at is None else f"Scores after #{at}, the last event both lines reach",
+    unit = f" ({c['score_unit'].lstrip()})" if c["score_unit"] else ""  # what an Adamastor score is
+    t = Table(title=f"Scores{unit}" if at is None else f"Scores{unit} after #{at}, the last event both lines reach",
               show_edge=False, header_style="bold")
     t.add_column("player")
     t.add_column("at the fork", justify="right")
@@ -497,7 +498,7 @@ def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str
     from agon.analysis.stats import aggregate
     from agon.cli.summary_cmds import progress_bar
     from agon.core import registry
-    from agon.core.summary import round_word
+    from agon.core.summary import round_word, score_unit
 
     try:
         rs = registry.get(ruleset)
@@ -512,6 +513,7 @@ def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str
     result = aggregate(s for s in listed if s.readable)
     result["ruleset"] = rs.name
     result["round_word"] = round_word(rs)  # what avg_rounds counts: a Perikles turn is no round of one move each
+    result["score_unit"] = score_unit(rs)  # what avg_score counts: an Adamastor score is the voyage's progress
     result["unreadable"] = [f"{s.game_id}: {s.status.removeprefix('unreadable: ')}" for s in listed
                             if not s.readable]
     return rs, result
@@ -549,7 +551,10 @@ def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False)
                   f" (shortest {result['shortest']:,}, longest {counted(result['longest'], 'event')}; {spread})")
     if result["no_winner"]:
         console.print(f"Games that nobody won: {result['no_winner']}")
-    setup = Table(title="By setup (a game is won when anyone wins it)", show_edge=False, header_style="bold")
+    # what a score is, where it is no points (an Adamastor voyage's progress): in each table's title, not in a
+    # column's head, which it would make wider than the terminal
+    unit = f"; a score is the {result['score_unit'].lstrip()}" if result["score_unit"] else ""
+    setup = Table(title=f"By setup (a game is won when anyone wins it{unit})", show_edge=False, header_style="bold")
     for name, right in (("setup", False), ("games", True), ("won", True), ("win rate", True), ("95% CI", True),
                         ("avg best score", True)):
         setup.add_column(name, justify="right" if right else "left")
@@ -561,7 +566,8 @@ def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False)
     if result["by_side"]:
         groups.insert(0, (result["side_label"] or "side", "by_side", "side"))
     for label, key, col in groups:
-        t = Table(title=f"By {label}", show_edge=False, header_style="bold")
+        t = Table(title=f"By {label}" + (f" ({unit.removeprefix('; ')})" if unit else ""), show_edge=False,
+                  header_style="bold")
         for name, right in ((label, False), ("games", True), ("wins", True), ("win rate", True), ("95% CI", True),
                             ("avg final score", True)):
             t.add_column(name, justify="right" if right else "left")

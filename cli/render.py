@@ -92,18 +92,19 @@ def scores_text(scores: dict[str, float], unit: str = "") -> str:
     return ", ".join(f"{p} {_fmt(v)}{unit}" for p, v in scores.items())
 
 
-def scores_line(pending: Pending, scores: Mapping[str, float]) -> str | None:
+def scores_line(pending: Pending, scores: Mapping[str, float], unit: str | None = None) -> str | None:
     """The line ``Scores: Ana 57, Bruno 64`` shown under the status of a line whose ``pending`` is this, or None
     where the game is over with an outcome whose summary tells every total (``Outcome.totals_told``: a Perikles game
     over from version 5 names each total and how it was made, and the totals shown twice read as two results). An
     outcome that does not (Perikles before version 5, "Chloe wins with 63 points"), and a game going on, keep the
-    line. Read from the outcome's flag, not from the status's text: a name and a number in it are no total. An
-    outcome whose totals are no points says what they are (``Outcome.score_unit``: a solo Adamastor voyage ends on
-    ``Scores: Ana 46.7% of the voyage sailed``, where ``Ana 46.7`` read as points)."""
+    line. Read from the outcome's flag, not from the status's text: a name and a number in it are no total. Totals
+    that are no points say what they are: ``unit`` (the ruleset's, ``core.summary.score_unit``), else an outcome's
+    ``score_unit``: an Adamastor voyage, solo or co-op, shows ``Scores: Ana 46.7% of the voyage sailed`` under way
+    and at its end, where ``Ana 46.7`` read as points."""
     if not isinstance(pending, Over):
-        return f"Scores: {scores_text(dict(scores))}"
+        return f"Scores: {scores_text(dict(scores), unit or '')}"
     outcome = pending.outcome
-    return None if outcome.totals_told else f"Scores: {scores_text(dict(scores), outcome.score_unit)}"
+    return None if outcome.totals_told else f"Scores: {scores_text(dict(scores), unit or outcome.score_unit)}"
 
 
 def said(actor: str, sentence: str) -> str:

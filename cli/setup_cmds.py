@@ -46,6 +46,7 @@ from agon.cli.render import scores_line, scores_text
 from agon.core import registry
 from agon.core.engine import Over
 from agon.core.service import NewGame, ServiceError, judge_new_game
+from agon.core.summary import score_unit, unit_of
 from agon.core.words import counted, listed
 from agon.events.store import without_password
 
@@ -301,7 +302,8 @@ def games(
         damaged = "DAMAGED: " + agon_line("verify " + r["id"])
         r["status"] = damaged if r["damaged"] else r["status"]  # the whole story: --json
         t.add_row(r["id"], r["ruleset"], *((r["title"],) if titled else ()), ", ".join(r["players"]),
-                  events_cell(r), r["status"], f"{r['branches']} (on {r['branch']})", scores_text(r["scores"]))
+                  events_cell(r), r["status"], f"{r['branches']} (on {r['branch']})",
+                  scores_text(r["scores"], unit_of(r["ruleset"])))
     widths = fit_columns(t)
     if widths is not None and widths[cols.index("status")] >= min(STATUS, max(len(r["status"]) for r in rows)):
         console.print(t)
@@ -314,7 +316,7 @@ def games(
                   else f"events unknown ({r['stored_events']:,} stored)")
         title = f" \"{r['title']}\"" if r["title"] else ""
         console.print(f"{r['id']}  {r['ruleset']}{title}, {events}, {branches}", markup=False)
-        scores = scores_text(r["scores"])
+        scores = scores_text(r["scores"], unit_of(r["ruleset"]))
         console.print(f"  {scores}" if set(r["scores"]) == set(r["players"]) else
                       f"  players: {', '.join(r['players'])}; scores: {scores or '-'}", markup=False)
         console.print(f"  {r['status']}", markup=False)
@@ -467,7 +469,7 @@ def demo(
     console.print(f"Recorded a game of {escape(rs.title)} by {counted(len(seats), f'{kind} bot')}: game"
                   f" [bold]{game_id}[/], {counted(len(line.events), 'event')}.", markup=True)
     console.print(f"Result: {line.status()}")
-    if (scores := scores_line(line.pending, rs.scores(line.state))) is not None:  # unless the result told them
+    if (scores := scores_line(line.pending, rs.scores(line.state), score_unit(rs))) is not None:  # unless told
         console.print(scores)
     console.print(f"Stored in: {without_password(db_url())}")
     console.print("Look at it with:")

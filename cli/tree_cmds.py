@@ -26,6 +26,7 @@ from agon.cli.common import (
 from agon.cli.play_cmds import print_recorded
 from agon.cli.render import scores_text
 from agon.core.service import INT_MAX, Line
+from agon.core.summary import score_unit
 from agon.core.words import counted
 
 app = typer.Typer()
@@ -129,7 +130,9 @@ def branches(game: GameArg, as_json: JsonOpt = False) -> None:
     if as_json:
         print_json(rows)
         return
-    console.print(f"{registry.get(g.ruleset).title} game {g.id}", markup=False)
+    rs = registry.get(g.ruleset)
+    unit = score_unit(rs)  # an Adamastor branch's score is its voyage's progress
+    console.print(f"{rs.title} game {g.id}", markup=False)
     children: dict[str | None, list[dict[str, Any]]] = {}
     names = {r["name"] for r in rows}
     for r in rows:
@@ -153,7 +156,7 @@ def branches(game: GameArg, as_json: JsonOpt = False) -> None:
                          f" undo's {redo['events']}, run again for the rest)")
             below = indent + ("    " if last else "│   ")  # where its lines continue, folded
             console.print(f"{indent}{'└── ' if last else '├── '}{r['name']}{mark}: {fork}head #{r['head']}{none},"
-                          f" {r['luck']} luck — {r['status']} ({scores_text(r['scores'])})", markup=False,
+                          f" {r['luck']} luck — {r['status']} ({scores_text(r['scores'], unit)})", markup=False,
                           hang=below + ("│   " if children.get(r["name"]) else "    ") + "  ")
             show(r["name"], indent + ("    " if last else "│   "))
 

@@ -129,8 +129,9 @@ class Outcome:
     ``SCORES_TOLD``; Peloponnes, whose summary names each final score): a face then shows no second list of the
     totals beside it, which would read as two results."""
     score_unit: str = ""
-    """What each total is, said right after its number where the number alone does not say it (a solo Adamastor
-    voyage, which has no points: ``"% of the voyage sailed"``); empty where the totals are the rules' points."""
+    """What each total is, said right after its number where the number alone does not say it (an Adamastor voyage,
+    solo or co-op, which has no points: ``"% of the voyage sailed"``, its ruleset's ``score_unit``); empty where the
+    totals are the rules' points."""
 
 
 @dataclass(frozen=True)
@@ -201,7 +202,9 @@ class Ruleset(Protocol):
 
     def apply(self, state: State, event: Event) -> State: ...
 
-    def scores(self, state: State) -> dict[str, float]: ...
+    def scores(self, state: State) -> dict[str, float]:
+        """Each player's score now. Where it is not the rules' points, the ruleset's optional ``score_unit`` says what
+        it is (``core.summary.score_unit``), and its outcomes carry the same words (``Outcome.score_unit``)."""
 
     def round(self, state: State) -> int:
         """The round, turn or era number now (for boundaries on timelines). What the rules call it is the ruleset's

@@ -37,6 +37,24 @@ def round_word(rs: Ruleset) -> str:
     return getattr(rs, "round_word", "round")
 
 
+def score_unit(rs: Ruleset) -> str:
+    """What ``rs.scores`` counts where its numbers are not the rules' points, written right after each number (the
+    ruleset's optional ``score_unit``: Adamastor's ``"% of the voyage sailed"``); empty for points. Every face that
+    shows a score reads it here, so a score says what it is in a game going on as at its end."""
+    return getattr(rs, "score_unit", "")
+
+
+def unit_of(ruleset: str) -> str:
+    """``score_unit`` of the ruleset named ``ruleset`` (as a game stores it), or "" where agon has no such ruleset (a
+    store's game of a ruleset that ``AGON_RULESETS`` no longer names is listed all the same)."""
+    from agon.core import registry
+
+    try:
+        return score_unit(registry.get(ruleset))
+    except registry.UnknownRuleset:
+        return ""
+
+
 def side_label(rs: Ruleset) -> str | None:
     return getattr(rs, "side_label", None) if getattr(rs, "sides", None) else None
 

@@ -51,7 +51,9 @@ OTHERS = {  # the end screens of the other rulesets, as they were before the out
                    " (population 4, power 6)", []),  # its summary names every final score: no second list
     "pergamemnon": ("Chloe wins with 41 points; the game ended because Bruno has only 2 cards left to fight with,"
                     " fewer than a hand of 3", ["Scores: Ana 9, Bruno 4, Chloe 41"]),
-    "adamastor": ("Ana and Bruno reach the final destination in round 8", ["Scores: Ana 100, Bruno 100"]),
+    # a crew's score is no points either (rulebook 9.3 keeps 6's win or loss): it says what it is, as a solo one's
+    "adamastor": ("Ana and Bruno reach the final destination in round 8",
+                  ["Scores: Ana 100% of the voyage sailed, Bruno 100% of the voyage sailed"]),
 }
 
 
@@ -93,7 +95,8 @@ def test_a_finished_solo_voyage_says_its_score_is_the_share_of_the_voyage_sailed
 
 
 def test_a_solo_voyage_going_on_and_other_outcomes_keep_their_plain_scores_line():
-    """The unit is the outcome's: a line not over, and an outcome naming none, print the numbers alone."""
+    """With no unit given, the unit is the outcome's: a line not over, and an outcome naming none, print the numbers
+    alone (the commands give a ruleset's own unit: tests/adamastor/test_score_unit.py)."""
     assert scores_line(Decision("Ana", "sail"), {"Ana": 20.0}) == "Scores: Ana 20"
     assert scores_line(Over(Outcome((), {"Ana": 46.7}, "Ana loses")), {"Ana": 46.7}) == "Scores: Ana 46.7"
     unit = Over(Outcome((), {"Ana": 46.7}, "Ana loses", score_unit="% of the voyage sailed"))

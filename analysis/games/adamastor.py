@@ -13,9 +13,11 @@ from typing import Any
 
 from agon.analysis.figures import style
 from agon.analysis.timeline import outcome_of, round_of
+from agon.core.games.adamastor.rules import SCORE_UNIT
 from agon.core.words import counted
 
-SCORE = "the crew's shared result"
+SCORE = f"{SCORE_UNIT}, the crew's together"
+"""The axis title's words: the score is the voyage's progress, one number for the whole crew (rulebook 6, 9.3)."""
 
 
 def label(text: str, cards: Any) -> str | None:

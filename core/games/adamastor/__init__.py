@@ -32,6 +32,7 @@ class Adamastor:
     upcasters: Mapping[str, Any] = {}
     bots = {"greedy": bots.greedy}
     judging_bot = "greedy"
+    score_unit = rules.SCORE_UNIT  # no points, solo or co-op: the voyage's progress (rulebook 6, 9.3)
     """What judges a position in ``agon analyse`` by default: random crews almost never arrive (core/bots.py)."""
     projections = {"voyage": view.voyage, "sails": view.sails}
     option_names = {

@@ -75,10 +75,11 @@ CHANCE_PHASE = {
 # --- what happens next -------------------------------------------------------------------------------------------
 
 
-SOLO_SCORE_UNIT = "% of the voyage sailed"
-"""What a solo game's score is (``Outcome.score_unit``): the solo game has no points (rulebook 6 'Ganhando ou
-perdendo' names only a win or a loss), so its score is the voyage's progress in percent (RULES.md, 'Scores and
-projections'), which the number alone does not say."""
+SCORE_UNIT = "% of the voyage sailed"
+"""What a score is (the ruleset's ``score_unit`` and ``Outcome.score_unit``), solo or co-op: the game has no points
+(rulebook 6 'Ganhando ou perdendo o jogo' names only a win or a loss, and 9.3 keeps 'as condições de vitória e de
+derrota' for 2 players, who share everything but their hands), so its score is the voyage's progress in percent
+(RULES.md, 'Scores and projections'), the crew's one number, which the number alone does not say."""
 
 
 def outcome(s: State) -> Outcome:
@@ -86,14 +87,13 @@ def outcome(s: State) -> Outcome:
 
     names = " and ".join(s.players)
     solo = len(s.players) == 1
-    unit = SOLO_SCORE_UNIT if solo else ""
     if s.result == "won":
         verb = "reaches" if solo else "reach"
         return Outcome(s.players, scores(s), f"{names} {verb} the final destination in round {s.round}",
-                       score_unit=unit)
+                       score_unit=SCORE_UNIT)
     why = "a tumult breaks out on board" if s.result == "lost_tumult" else "the crew's morale falls to 0"
     return Outcome((), scores(s), f"{names} {'loses' if solo else 'lose'} in round {s.round}: {why}",
-                   score_unit=unit)
+                   score_unit=SCORE_UNIT)
 
 
 def draw_count(s: State) -> int:

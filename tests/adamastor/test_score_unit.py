@@ -1,0 +1,83 @@
+"""An Adamastor score is no points: the rulebook names only a win or a loss (6 'Ganhando ou perdendo o jogo'), and the
+2-player co-op game keeps 'as condições de vitória e de derrota' (9.3), so the score is the voyage's progress in
+percent, solo or co-op, going on or over (RULES.md 'Scores and projections'). Every face that shows it says so: a
+crew's end read 'Scores: Ana 100, Bruno 100', a solo voyage under way 'Scores: Ana 20', as if they were points."""
+
+from __future__ import annotations
+
+import json
+import re
+
+UNIT = "% of the voyage sailed"
+
+
+def _scores_lines(out: str) -> list[str]:
+    return [ln for ln in out.splitlines() if ln.startswith("Scores:")]
+
+
+def _demo(agon, players: str, seed: str) -> str:
+    return json.loads(agon("demo", "adamastor", "--players", players, "--seed", seed, "--json").stdout)["id"]
+
+
+def test_a_crew_game_over_and_a_solo_voyage_under_way_say_their_scores_are_the_voyage_sailed(agon):
+    crew = _demo(agon, "2", "3")
+    said = [f"Scores: Ana 66.7{UNIT}, Bruno 66.7{UNIT}"]
+    assert _scores_lines(agon("state", crew).stdout) == said
+    assert _scores_lines(agon("demo", "adamastor", "--players", "2", "--seed", "3").stdout) == said
+    assert _scores_lines(agon("play", crew).stdout) == said  # the outcome's own words (Outcome.score_unit)
+    solo = _demo(agon, "1", "5")
+    under_way = agon("state", solo, "--at", "30").stdout
+    assert "  progress: 26.7\n" in under_way
+    assert _scores_lines(under_way) == [f"Scores: Ana 26.7{UNIT}"]
+    assert _scores_lines(agon("state", crew, "--at", "30", "--as", "Bruno").stdout) == [
+        f"Scores: Ana 40{UNIT}, Bruno 40{UNIT}"]
+    listed = agon("games").stdout
+    assert f"  Ana 66.7{UNIT}, Bruno 66.7{UNIT}\n" in listed and f"  Ana 53.3{UNIT}\n" in listed
+    assert f"(Ana 66.7{UNIT}, Bruno 66.7{UNIT})" in " ".join(agon("branches", crew).stdout.split())
+
+
+def _line(agon, players: str = "2"):
+    from agon.cli.common import service, set_db
+
+    gid = _demo(agon, players, "3")
+    set_db(None)
+    return gid, service().load(gid)
+
+
+def test_plots_and_the_study_page_say_what_an_adamastor_score_is(agon):
+    from agon.analysis.figures import scores_figure
+    from agon.analysis.study import build_study, study_data
+
+    _, line = _line(agon)
+    fig = scores_figure([line])
+    assert UNIT in fig.layout.yaxis.title.text
+    hovers = [h for t in fig.data if t.hovertext for h in t.hovertext if "<br>crew: " in h]
+    assert hovers and all(h.endswith(UNIT) for h in hovers), hovers[:3]
+    assert hovers[-1].endswith(f"<br>crew: 66.7{UNIT}")
+    data = study_data([line])
+    assert data["score_unit"] == UNIT and UNIT in data["score_label"]
+    page = build_study([line], data=data)
+    # the page's areas ('score 66.7% of the voyage sailed'), hovers and axis read the data's words
+    assert '"  score " + num(s) + (data.score_unit || "")' in page
+    assert 'hovertemplate: p + " %{y}" + (data.score_unit || "")' in page
+    assert "yaxis: {title: {text: data.score_label" in page
+
+
+def test_stats_compare_and_analyse_say_what_an_adamastor_score_is(agon):
+    gid, _ = _line(agon)
+    _demo(agon, "1", "5")
+    stats = agon("stats", "adamastor").stdout
+    assert f"By setup (a game is won when anyone wins it; a score is the {UNIT})\n" in stats
+    assert f"By seat (a score is the {UNIT})\n" in stats
+    assert json.loads(agon("stats", "adamastor", "--json").stdout)["score_unit"] == UNIT
+    agon("branch", gid, "luckier", "--at", "40", "--reseed")
+    agon("act", gid, "seed")  # the bots play the crew's line on to its end
+    out = agon("compare", gid, "main", "luckier").stdout
+    assert f"Scores ({UNIT})" in out
+    words = " ".join(out.split())
+    number = r"\d+(\.\d)?"  # the fresh luck is the branch's own
+    assert re.search(f"final scores on luckier: Ana {number}{re.escape(UNIT)} (instead of 66.7|as before), Bruno"
+                     f" {number}{re.escape(UNIT)} (instead of 66.7|as before)\\.", words), words
+    assert json.loads(agon("compare", gid, "main", "luckier", "--json").stdout)["score_unit"] == UNIT
+    analysed = " ".join(agon("analyse", gid, "-b", "main", "--rollouts", "4", "--seed", "1").stdout.split())
+    assert re.search(r"the crew \d+% \(expected final score [\d.]+" + re.escape(UNIT) + r"\)", analysed), analysed
