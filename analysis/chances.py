@@ -381,14 +381,14 @@ def at_parting(svc: Any, a: Any, b: Any, n: int) -> dict[str, Any] | None:
     the newest cached analysis that holds both positions, or None. Reads the cache only: it never plays a game.
     ``agon analyse`` keeps the position of every alternative it judged, so an analysed line answers for a what-if
     branch that took one of them, with the re-checked figure where it re-checked one (the one it printed)."""
-    from agon.core.analyse import exact
+    from agon.core.analyse import cache_version, exact
     from agon.core.engine import Over
     from agon.core.rollout import Tally
     from agon.events import analysis_cache as cache
 
     if n >= len(a.envelopes) or n >= len(b.envelopes):
         return None
-    version, names = a.ruleset.version, a.created.names
+    version, names = cache_version(a.ruleset), a.created.names
     known: dict[int, Tally] = {}  # a line whose game ends at ``n``: its outcome is known, and never cached
     for k, line in enumerate((a, b)):
         over = line.ruleset.pending(line.state) if n == len(line.envelopes) - 1 else None

@@ -14,9 +14,10 @@ above the threshold and larger than ``SURE_LOSS`` standard errors of itself, fro
 per estimate. A loss above the threshold that is within that noise, or from fewer rollouts, is not marked but kept as
 ``uncertain``: ``rollouts_to_judge`` says how many rollouts tell a loss of the threshold from noise.
 
-Results are cached in the store (events.analysis_cache), keyed by position, ruleset version, bot, rollouts and
-seed: a second run reads them; ``fresh`` recomputes. The work is split into tasks of ``rollout.CHUNK`` rollouts
-and handed to an executor: this process, a local process pool, or an existing Dask cluster.
+Results are cached in the store (events.analysis_cache), keyed by position, ruleset version with this module's
+``ANALYSIS_VERSION`` (``cache_version``), bot, rollouts and seed: a second run reads them; ``fresh`` recomputes. The
+work is split into tasks of ``rollout.CHUNK`` rollouts and handed to an executor: this process, a local process pool,
+or an existing Dask cluster.
 """
 
 from __future__ import annotations
@@ -38,6 +39,20 @@ from agon.core.service import Line, Service, ServiceError
 from agon.events import analysis_cache as cache
 from agon.events.base import Event
 from agon.events.envelope import chain_hash
+
+ANALYSIS_VERSION = 1
+"""How cached results are made, besides the rules: raise it with any change that would give another figure for the
+same position, bot, rollouts and seed (how a rollout plays or is tallied, core/rollout.py; a bot's play; a score a
+ruleset counts without a new version). Rows made under another version are then not read but played again, as a
+ruleset's new version makes them stale (``cache_version``). What the analysis says in words is never cached: its
+sentences are made from the events and the figures each time it is shown."""
+
+
+def cache_version(rs: Ruleset) -> str:
+    """The version a cached result is kept and found under: the ruleset's and the analysis's (``5/a1``). Results of
+    stores from before the analysis had one are under the ruleset's alone (``5``), so they are stale too."""
+    return f"{rs.version}/a{ANALYSIS_VERSION}"
+
 
 GLYPHS = ((0.30, "??"), (0.20, "?"), (0.0, "?!"))
 """Marks by the win chance lost against the best alternative, as chess annotators use them."""
@@ -266,7 +281,7 @@ class _Jobs:
                 self.results[key] = exact(rs, state, over, players)
             else:
                 todo[key] = state
-        keys = {k: cache.Key(k[0], rs.version, s.bot, s.rollouts, s.seed, k[1]) for k in todo}
+        keys = {k: cache.Key(k[0], cache_version(rs), s.bot, s.rollouts, s.seed, k[1]) for k in todo}
         found = {} if s.fresh else cache.get(svc.store, keys.values())
         missing = []
         for k in todo:
@@ -509,7 +524,7 @@ def cached(svc: Service, line: Line, settings: Settings | None = None) -> Analys
     cover another line only (a what-if branch analysed after this line), which leaves this one's standing."""
     if settings is not None:
         return analyse(svc, line, settings, only_cached=True)
-    for bot, rollouts, seed in cache.available(svc.store, line.envelopes[0].id, line.ruleset.version):
+    for bot, rollouts, seed in cache.available(svc.store, line.envelopes[0].id, cache_version(line.ruleset)):
         found = analyse(svc, line, Settings(rollouts=rollouts, bot=bot, seed=seed), only_cached=True)
         if found is not None:
             return found

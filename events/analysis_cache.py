@@ -5,11 +5,14 @@ recomputable from the events. A row is one batch of rollouts from one position, 
 
 - ``node_id``: the position, an event id (or, for an alternative decision not taken, the id that event would
   have: the chain hash of the parent and the decision), so the same position reached in two games shares it;
-- ``ruleset_version``: a new version of the rules makes old rows stale, not wrong: they are simply not read;
+- ``ruleset_version``: the ruleset's version and the analysis's (``core.analyse.cache_version``, ``5/a1``): a new
+  version of the rules, or of how rollouts are played and tallied (``core.analyse.ANALYSIS_VERSION``), makes old
+  rows stale, not wrong: they are simply not read, and played again (no layout change: only the value differs);
 - ``bot``, ``rollouts``, ``seed``: how the figures were made;
 - ``start``: the index of the batch's first rollout (a second, independent batch re-checks a best alternative).
 
-``result`` is the batch's tally as JSON. Deleting the table (or any row) loses nothing but time.
+``result`` is the batch's tally as JSON: figures only, never a sentence (the analysis's words are made each time it
+is shown, so a change in them needs no new version). Deleting the table (or any row) loses nothing but time.
 """
 
 from __future__ import annotations

@@ -285,3 +285,32 @@ def test_agon_analyse_marks_nothing_from_fewer_games_than_a_mark_needs(agon):
     for d in ten["decisions"]:
         beyond = d["loss"] > 0.10 and d["loss"] > SURE_LOSS * d["noise"]
         assert d["marked"] == beyond and d["uncertain"] == (d["loss"] > 0.10 and not beyond)
+
+
+def test_results_cached_by_an_older_analysis_are_played_again_not_served(sqlite_svc, monkeypatch):
+    """The cache keeps figures made by the analysis of the day (how rollouts play and tally, the bots, the scores):
+    a row made before a change to it is stale, as one made under an older ruleset version is. A store from before
+    the analysis had a version holds its rows under the ruleset's version alone: they are not read, and nor are
+    those of an older ``ANALYSIS_VERSION``, so neither `agon analyse` nor the study page shows their figures."""
+    import sqlalchemy as sa
+
+    from agon.analysis.chances import for_line
+    from agon.core import analyse as analysis
+
+    gid = pig(sqlite_svc)
+    line = sqlite_svc.load(gid)
+    first = analyse(sqlite_svc, line, Settings(rollouts=20, seed=5))
+    table = analysis_cache.ANALYSIS
+    with sqlite_svc.store._read() as c:
+        rows = c.execute(sa.select(table)).mappings().all()
+    assert rows and {r["ruleset_version"] for r in rows} == {analysis.cache_version(line.ruleset)}
+    stale = {"rollouts": 20, "wins": {"Ana": 20, "Bruno": 0}, "score_sums": {"Ana": 400.0, "Bruno": 0.0}, "events": 1}
+    analysis_cache.put(sqlite_svc.store, {
+        analysis_cache.Key(r["node_id"], line.ruleset.version, r["bot"], r["rollouts"], r["seed"], r["start"]): stale
+        for r in rows})  # as a store from before kept them: the ruleset's version alone, figures of another day
+    monkeypatch.setattr(analysis, "ANALYSIS_VERSION", analysis.ANALYSIS_VERSION + 1)  # the analysis changes
+    assert analysis.cached(sqlite_svc, line) is None and for_line(sqlite_svc, line) is None
+    again = analyse(sqlite_svc, line, Settings(rollouts=20, seed=5))
+    assert again.cached == 0 and again.computed == first.computed
+    assert [p.chances for p in again.positions] == [p.chances for p in first.positions]
+    assert any(p.chances["Ana"] < 1 for p in again.positions)  # the stale rows said 1 everywhere
