@@ -36,7 +36,6 @@ from typing import Any
 
 import msgspec
 
-from agon.analysis.figures import score_label
 from agon.analysis.palette import player_marks
 from agon.analysis.timeline import outcome_of, score_timeline, series, turning_points
 from agon.core.engine import PUBLIC, narrate_as
@@ -180,9 +179,10 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
         "title": rs.title,
         "game_title": first.game.title,  # the title the game was given ('Friday night'), or ""
         "round_word": round_word(rs),
-        # what a score is where it is no points (an Adamastor voyage's progress), after each number and on the axis
+        # what a score is where it is no points (an Adamastor voyage's progress), after each number and, alone, as
+        # the axis title: the page's plot is too short for the plots' longer one ('score (..., the crew's together)')
         "score_unit": score_unit(rs),
-        "score_label": score_label(rs),
+        "score_label": score_unit(rs).strip() or "score",
         "game": first.game.id,
         "as": as_player,
         "players": scored,

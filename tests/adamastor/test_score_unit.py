@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 UNIT = "% of the voyage sailed"
 
 
@@ -55,7 +57,7 @@ def test_plots_and_the_study_page_say_what_an_adamastor_score_is(agon):
     assert hovers and all(h.endswith(UNIT) for h in hovers), hovers[:3]
     assert hovers[-1].endswith(f"<br>crew: 66.7{UNIT}")
     data = study_data([line])
-    assert data["score_unit"] == UNIT and UNIT in data["score_label"]
+    assert data["score_unit"] == UNIT and data["score_label"] == UNIT.strip()
     page = build_study([line], data=data)
     # the page's areas ('score 66.7% of the voyage sailed'), hovers and axis read the data's words
     assert '"  score " + num(s) + (data.score_unit || "")' in page
@@ -81,3 +83,24 @@ def test_stats_compare_and_analyse_say_what_an_adamastor_score_is(agon):
     assert json.loads(agon("compare", gid, "main", "luckier", "--json").stdout)["score_unit"] == UNIT
     analysed = " ".join(agon("analyse", gid, "-b", "main", "--rollouts", "4", "--seed", "1").stdout.split())
     assert re.search(r"the crew \d+% \(expected final score [\d.]+" + re.escape(UNIT) + r"\)", analysed), analysed
+
+
+@pytest.mark.browser
+def test_the_study_page_in_a_browser_says_what_the_voyages_score_is_and_keeps_its_axis_title_whole(page, agon,
+                                                                                                    tmp_path):
+    """A class reads 'Ana score 26.7' on a voyage's study page as points: the player's heading and the timeline's
+    hover say what it is, and the axis title (the plot's words, not the longer one of `agon plot scores`, which ran
+    past the page's short plot and was cut) stays whole inside the plot."""
+    gid = _demo(agon, "1", "5")
+    agon("view", gid, "-o", "study.html")
+    page.goto((tmp_path / "study.html").as_uri() + "#line=main&step=30")
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+    page.wait_for_function("document.body.dataset.step === '30'")
+    assert page.text_content("#state .area h3").endswith(f"score 26.7{UNIT}")
+    got = page.evaluate("""() => { const p = document.getElementById('timeline');
+        const t = p.querySelector('.g-ytitle text'), r = t.getBoundingClientRect(), box = p.getBoundingClientRect();
+        return {title: t.textContent, inside: r.top >= box.top && r.bottom <= box.bottom,
+                hover: p.data[0].hovertemplate}; }""")
+    assert got["title"] == UNIT.strip() and got["inside"], got
+    assert got["hover"] == f"Ana %{{y}}{UNIT} after #%{{x}}<extra></extra>"
+    assert page.page_errors == []
