@@ -36,6 +36,7 @@ from typing import Any
 
 import msgspec
 
+from agon.analysis.figures import CREW_MARK, shared_score
 from agon.analysis.palette import player_marks
 from agon.analysis.timeline import outcome_of, score_timeline, series, turning_points
 from agon.core.engine import PUBLIC, narrate_as
@@ -136,6 +137,9 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
     views: dict[str, list[Any]] = {p: [] for p in perspectives}
     parents: list[int | None] = []
     out_lines = []
+    # a co-operative game's one score (figures.shared_score: Adamastor's crew), drawn once and credited to the crew,
+    # as `agon plot scores` draws it: the players' equal lines each took the swings, named now one, now the other
+    crew = shared_score(rs.name)
     for line in lines:
         path = []
         rows = None
@@ -151,7 +155,9 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
                 # heads it in the move list and the step label names (the income that ends round 1 is round 1's,
                 # though round 2 follows it; the setup's last deal the setup's), as the plots' hovers do
                 node = {"n": st.index, "round": row["round"], "in_round": rs.round(before), "actor": st.actor,
-                        "text": narrate_as(rs, before, st.event, viewer), "scores": row["scores"],
+                        "text": narrate_as(rs, before, st.event, viewer),
+                        "scores": {**row["scores"], crew: next(iter(row["scores"].values()))} if crew and row["scores"]
+                        else row["scores"],
                         "parent": index[env.parent] if env.parent is not None else None}
                 if notes and env.id in notes:
                     node["glyph"], node["note"] = notes[env.id]
@@ -162,18 +168,24 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
             path.append(k)
         tl = [{key: nodes[k][key] for key in ("n", "round", "actor", "text", "scores")} for k in path]
         winners = outcome_of(line)["winners"]
+        if crew:
+            winners = [crew]
+            tl = [{**r, "scores": {crew: r["scores"][crew]} if crew in r["scores"] else {}} for r in tl]
         out_lines.append({
             "name": line.branch.name, "parent": line.branch.parent_branch, "path": path,
             "status": line.status(),
             "moments": [{"n": m["n"], "label": m["label"], "anchor": moment_anchor(m["n"], tl[-1]["n"])}
-                        for m in turning_points(tl, winners)],
+                        for m in turning_points(tl, winners) if not (crew and m["kind"] == "lead")],
         })
     names = {ln["name"] for ln in out_lines}
     by_name = {ln["name"]: ln for ln in out_lines}
     _attach(out_lines, by_name)
     labels = _names(rs.name, first.created.cards, views)
-    scored = series([{"scores": nd["scores"]} for nd in nodes])
+    scored = [p for p in series([{"scores": nd["scores"]} for nd in nodes]) if p != crew]
     marks = player_marks(players, scored)
+    plotted = [crew] if crew and scored else scored
+    if crew:
+        marks[crew] = CREW_MARK
     open_at = current if current in names else out_lines[0]["name"]
     return {
         "title": rs.title,
@@ -186,8 +198,9 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
         "game": first.game.id,
         "as": as_player,
         "players": scored,
-        "colors": {p: marks[p].color for p in scored},
-        "marks": {p: [marks[p].symbol, marks[p].dash] for p in scored},
+        "plotted": plotted,  # the timeline's lines: each player's, or a co-operative game's one (the crew's)
+        "colors": {p: marks[p].color for p in [*scored, *plotted]},
+        "marks": {p: [marks[p].symbol, marks[p].dash] for p in [*scored, *plotted]},
         "perspectives": perspectives,
         "current": open_at,
         "nodes": nodes,
@@ -705,13 +718,15 @@ _SCRIPT = (r"""
   const TITLE = () => "Scores along " + line.name + " (click anywhere to go there)";
   function figure() {
     const xs = line.path.map(k => nodes[k].n);
-    const ys = players.map(p => line.path.map(k => nodes[k].scores[p] === undefined ? null : nodes[k].scores[p]));
+    // the lines drawn (data.plotted): each player's, or a co-operative game's one score, the crew's
+    const plotted = data.plotted || players;
+    const ys = plotted.map(p => line.path.map(k => nodes[k].scores[p] === undefined ? null : nodes[k].scores[p]));
     // each player in their marks (colour, marker and dash: data.marks, as in every plot of the game) and named at
     // their line's end (stack() moves the names apart), so no line is told from another by its colour alone
     const finals = [];
     finalNames = [];
-    const traces = players.map((p, i) => {
-      const [symbol, dash] = data.marks[p] || ["circle", "solid"], at = markedPoints(ys[i], i / players.length);
+    const traces = plotted.map((p, i) => {
+      const [symbol, dash] = data.marks[p] || ["circle", "solid"], at = markedPoints(ys[i], i / plotted.length);
       if (at.length) finals.push({x: xs[at[at.length - 1]], y: ys[i][at[at.length - 1]], text: p, showarrow: false,
         xanchor: "left", xshift: 6, yshift: 0, font: {size: 11, color: data.colors[p]}, name: "final"});
       if (at.length) finalNames.push(p);

@@ -102,5 +102,23 @@ def test_the_study_page_in_a_browser_says_what_the_voyages_score_is_and_keeps_it
         return {title: t.textContent, inside: r.top >= box.top && r.bottom <= box.bottom,
                 hover: p.data[0].hovertemplate}; }""")
     assert got["title"] == UNIT.strip() and got["inside"], got
-    assert got["hover"] == f"Ana %{{y}}{UNIT} after #%{{x}}<extra></extra>"
+    assert got["hover"] == f"crew %{{y}}{UNIT} after #%{{x}}<extra></extra>"  # one score, the crew's
     assert page.page_errors == []
+
+
+def test_the_study_page_draws_a_crews_one_score_once_and_credits_its_swings_to_the_crew(agon):
+    """A co-op voyage's study page drew Ana's and Bruno's equal lines one over the other and put the swings on them
+    by turns ('#30 Ana +6.7', '#30 Bruno +6.7', '#40 Ana +6.7', no Bruno at #40), where `agon plot scores` draws
+    the crew's one line: a class read two players' scores that differ. It draws the crew's, as the plot does."""
+    from agon.analysis.figures import scores_figure
+    from agon.analysis.study import study_data
+
+    _, line = _line(agon)
+    plot = [a.text for a in scores_figure([line]).layout.annotations if a.name in ("swing", "lead")]
+    for viewer in (None, "Bruno"):
+        data = study_data([line], as_player=viewer)
+        assert data["plotted"] == ["crew"] and data["players"] == ["Ana", "Bruno"], viewer
+        labels = [m["label"] for m in data["lines"][0]["moments"]]
+        assert labels == plot and labels and all(t.startswith("crew +") for t in labels), (labels, plot)
+        last = data["nodes"][data["lines"][0]["path"][-1]]["scores"]
+        assert last == {"Ana": 66.7, "Bruno": 66.7, "crew": 66.7}  # each player's heading keeps its number
