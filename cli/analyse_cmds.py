@@ -181,8 +181,9 @@ def analyse(
                       f" best alternative{' by these figures' if too_few else ''}.")
     if a.marked:
         console.print(f"Marked: lost more than {chances.threshold_pct(s.threshold)} of the {what} against the best"
-                      " alternative; each figure is the player's chance after the move made, then after the best"
-                      " one, re-checked with a fresh batch of games (?! lost up to 20 points, ? up to 30, ?? more):")
+                      f" alternative; each figure is the {'crew' if crew else 'player'}'s chance after the move made,"
+                      " then after the best one, re-checked with a fresh batch of games (?! lost up to 20 points, ? up"
+                      " to 30, ?? more):")
         playable = not read_only()  # the commands that play the better move record: none in a read-only store
         nodes = _branch_nodes(a) if playable else {}
         for d in a.marked:

@@ -122,3 +122,12 @@ def test_the_study_page_draws_a_crews_one_score_once_and_credits_its_swings_to_t
         assert labels == plot and labels and all(t.startswith("crew +") for t in labels), (labels, plot)
         last = data["nodes"][data["lines"][0]["path"][-1]]["scores"]
         assert last == {"Ana": 66.7, "Bruno": 66.7, "crew": 66.7}  # each player's heading keeps its number
+
+
+def test_analyse_of_a_crew_says_its_marked_figures_are_the_crews_chance(agon):
+    """`agon analyse` of a co-op voyage tells the crew's one chance ('the crew 60%'), then said of its marked
+    decisions that 'each figure is the player's chance': the figures are the crew's."""
+    gid, _ = _line(agon)
+    out = " ".join(agon("analyse", gid, "--rollouts", "10", "--seed", "0", "--workers", "1").stdout.split())
+    assert "Marked: " in out and "each figure is the crew's chance after the move made" in out, out
+    assert "the player's chance" not in out
