@@ -61,7 +61,7 @@ def state(
     status = describe_pending(pending)
     if as_json:
         print_json({"game": line.game.id, "branch": line.branch.name, "event": n, "status": status,
-                    "round": rs.round(s), "scores": rs.scores(s), "as": viewer or None,
+                    "round": rs.round(s), "scores": rs.scores(s), "score_unit": score_unit(rs), "as": viewer or None,
                     "public": viewer == PUBLIC, "view": view})
         return
     console.print(view_text(f"{rs.title} game {line.game.id}, branch {line.branch.name}, after event "

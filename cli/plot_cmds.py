@@ -161,7 +161,8 @@ def scores(
 
     With --json, one object per branch, with the same keys for every ruleset (a script reads any game alike):
     "rounds" and each timeline row's "round" count the ruleset's rounds, and "round_word" names them as its rules
-    do ("turn" for Perikles and Pergamemnon, "round" otherwise), as the figure and agon stats do."""
+    do ("turn" for Perikles and Pergamemnon, "round" otherwise), as the figure and agon stats do; "score_unit" says
+    what a score is where it is no points ("% of the voyage sailed" for Adamastor; "" for points)."""
     json_or_file(as_json, out, png)
     svc = service()
     lines = [svc.load(game, b) for b in branch or [None]]
@@ -170,9 +171,10 @@ def scores(
 
     timelines = [line_timeline(ln) for ln in lines]
     if as_json:
-        from agon.core.summary import round_word
+        from agon.core.summary import round_word, score_unit
 
         print_json([{"branch": ln.branch.name, **outcome_of(ln), "round_word": round_word(ln.ruleset),
+                     "score_unit": score_unit(ln.ruleset),
                      "rounds": round_boundaries(rows),
                      "final_leader": final_leader(rows, outcome_of(ln)["winners"]),
                      "turning_points": turning_points(rows, outcome_of(ln)["winners"], top), "timeline": rows}

@@ -127,7 +127,27 @@ def test_the_study_page_draws_a_crews_one_score_once_and_credits_its_swings_to_t
 def test_analyse_of_a_crew_says_its_marked_figures_are_the_crews_chance(agon):
     """`agon analyse` of a co-op voyage tells the crew's one chance ('the crew 60%'), then said of its marked
     decisions that 'each figure is the player's chance': the figures are the crew's."""
-    gid, _ = _line(agon)
+    from agon.cli.common import service, set_db
+    from agon.core.service import NewGame
+
+    agon("where")  # the store the commands read
+    set_db(None)
+    svc = service(starts=True)
+    # a known salt: the same event ids every run, so the rollouts (whose luck is keyed by event id) are the same
+    gid = svc.new_game(NewGame("adamastor", bots=[("Ana", "greedy"), ("Bruno", "greedy")], seed=3, salt="crew"))
+    assert svc.load(gid).status().startswith("over: Ana and Bruno")
     out = " ".join(agon("analyse", gid, "--rollouts", "10", "--seed", "0", "--workers", "1").stdout.split())
     assert "Marked: " in out and "each figure is the crew's chance after the move made" in out, out
     assert "the player's chance" not in out
+
+
+def test_state_and_plot_scores_json_say_what_a_score_is(agon):
+    """A script reading `agon state --json` or `agon plot scores --json` got the voyage's 26.7 with nothing saying
+    it is no points: both give "score_unit" beside the scores ("" where they are points)."""
+    gid = _demo(agon, "1", "5")
+    state = json.loads(agon("state", gid, "--at", "30", "--json").stdout)
+    assert state["scores"] == {"Ana": 26.7} and state["score_unit"] == UNIT
+    assert json.loads(agon("plot", "scores", gid, "--json").stdout)[0]["score_unit"] == UNIT
+    other = json.loads(agon("demo", "pergamemnon", "--seed", "4", "--json").stdout)["id"]
+    assert json.loads(agon("state", other, "--json").stdout)["score_unit"] == ""
+    assert json.loads(agon("plot", "scores", other, "--json").stdout)[0]["score_unit"] == ""
