@@ -951,7 +951,10 @@ _SCRIPT = (r"""
       t.x.forEach((x, j) => { if (x <= n) i = j; });
       return i < 0 ? null : t.meta.player + " " + Math.round(t.y[i]) + "%";
     }).filter(x => x);
-    return said.length ? "Win chances after #" + n + ": " + said.join(", ") + "." : "";
+    // what the chances are chances of (meta.what, chances.what): a voyage's success, else a win
+    const what = (f.layout.meta && f.layout.meta.what) || "win chance";
+    const head = what === "win chance" ? "Win chances" : "The " + what;
+    return said.length ? head + " after #" + n + ": " + said.join(", ") + "." : "";
   }
   // the chart's judged decisions in words under it: those marked, then those not marked because their loss is
   // within the figures' noise, with the run that would tell (as `agon analyse` says them)

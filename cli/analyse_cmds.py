@@ -252,7 +252,9 @@ def plot_chances(
         print_json(chances.to_json(a, _branch_nodes(a)))
         return
     target: Path = _target(out, a.line, "chances", png)
-    _write(chances.figure(a), target, png, "the win-chance chart")
+    what = chances.what(a)  # a voyage's chart is of its success, not of a win
+    _write(chances.figure(a), target, png,
+           "the win-chance chart" if what == "win chance" else f"the chart of the {what}")
 
 
 def _branch_nodes(a: Any) -> dict[str, list[str]]:

@@ -151,3 +151,20 @@ def test_state_and_plot_scores_json_say_what_a_score_is(agon):
     other = json.loads(agon("demo", "pergamemnon", "--seed", "4", "--json").stdout)["id"]
     assert json.loads(agon("state", other, "--json").stdout)["score_unit"] == ""
     assert json.loads(agon("plot", "scores", other, "--json").stdout)[0]["score_unit"] == ""
+
+
+@pytest.mark.browser
+def test_a_voyages_chances_are_told_as_the_chance_it_succeeds_not_a_win_chance(page, agon, tmp_path):
+    """The chart's title and `agon analyse` say 'chance the voyage succeeds'; `agon plot chances` said it wrote 'the
+    win-chance chart', and the study page's sentence under it read 'Win chances after #30: crew 87%'."""
+    gid = _demo(agon, "1", "5")
+    few = ("--rollouts", "2", "--alternatives", "2", "--workers", "1")
+    said = " ".join(agon("plot", "chances", gid, *few).stdout.split())
+    assert said.startswith("Wrote the chart of the chance the voyage succeeds to "), said
+    agon("view", gid, "-o", "study.html")
+    page.goto((tmp_path / "study.html").as_uri() + "#line=main&step=30")
+    page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+    page.wait_for_function("document.getElementById('chances-now').textContent !== ''")
+    now = page.text_content("#chances-now")
+    assert re.fullmatch(r"The chance the voyage succeeds after #30: crew \d+%\.", now), now
+    assert page.page_errors == []
