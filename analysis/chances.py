@@ -205,6 +205,7 @@ def summary(a: Analysis) -> dict[str, Any]:
     return {
         "game": a.line.game.id, "branch": a.line.branch.name, "ruleset": a.line.ruleset.name,
         "ruleset_version": a.line.ruleset.version, "players": list(a.players),
+        "score_unit": score_unit(a.line.ruleset),  # what an expected final score is, where it is no points
         "rollouts": s.rollouts, "bot": s.bot, "seed": s.seed, "threshold": s.threshold,
         "max_alternatives": s.max_alternatives, "judge_all": s.judge_all, "observer": OBSERVER,
         "rollouts_played": a.computed, "rollout_events": a.rollout_events, "positions_cached": a.cached,

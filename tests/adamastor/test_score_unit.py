@@ -83,6 +83,8 @@ def test_stats_compare_and_analyse_say_what_an_adamastor_score_is(agon):
     assert json.loads(agon("compare", gid, "main", "luckier", "--json").stdout)["score_unit"] == UNIT
     analysed = " ".join(agon("analyse", gid, "-b", "main", "--rollouts", "4", "--seed", "1").stdout.split())
     assert re.search(r"the crew \d+% \(expected final score [\d.]+" + re.escape(UNIT) + r"\)", analysed), analysed
+    told = json.loads(agon("analyse", gid, "-b", "main", "--rollouts", "4", "--seed", "1", "--json").stdout)
+    assert told["score_unit"] == UNIT
 
 
 @pytest.mark.browser
