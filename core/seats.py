@@ -96,8 +96,11 @@ def head_of(service: Service, game_ref: str, branch: str | None) -> tuple[str, s
 
 
 def signatures(service: Service, game_ids: list[str]) -> dict[str, Any]:
-    """A value per game that changes whenever the game moves (any branch head, or its current branch)."""
-    return service.store.heads_of(game_ids)
+    """A value per game that changes whenever the game moves (any branch head, or its current branch) and whenever
+    one of its links is replaced (``issue``: a stream opened with the old link is then refused at once)."""
+    heads = service.store.heads_of(game_ids)
+    tokens = table.issued(service.store, game_ids)
+    return {g: (h, tokens.get(g, ())) for g, h in heads.items()}
 
 
 NAMING = frozenset({"id", "name", "card", "counter", "tile", "title", "special_tile"})

@@ -75,6 +75,20 @@ def seat_of(store: Store, game_id: str, token: str) -> str | None:
     return found
 
 
+def issued(store: Store, game_ids: list[str]) -> dict[str, tuple[tuple[str, str], ...]]:
+    """For each of ``game_ids`` that has seat tokens: its seats' (seat, token hash), in one read. It changes when a
+    link is replaced (``agon links``, in any process), which a server watches along with the heads, so that an event
+    stream opened with the old link ends at once, not at the game's next move."""
+    out: dict[str, list[tuple[str, str]]] = {}
+    with store._read() as c:
+        for i in range(0, len(game_ids), 500):
+            part = list(game_ids[i:i + 500])
+            q = sa.select(SEATS.c.game_id, SEATS.c.seat, SEATS.c.token_hash).where(SEATS.c.game_id.in_(part))
+            for gid, seat, h in c.execute(q).all():
+                out.setdefault(gid, []).append((seat, h))
+    return {g: tuple(sorted(v)) for g, v in out.items()}
+
+
 def seats(store: Store, game_id: str) -> list[str]:
     """The seats of ``game_id`` that have a token."""
     with store._read() as c:

@@ -916,7 +916,9 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
     def batch(ln: Line, after: int, last_id: str | None) -> tuple[str, str | None, int]:
         """What changed on ``ln`` since the client's event #after (whose id is ``last_id``, when known). A seat's
         token is asked about again first: one replaced since the stream opened (``agon links``: a link lost, or seen
-        by someone else) ends the stream with its refusal, so a stream held open tells nothing more of the seat."""
+        by someone else) ends the stream with its refusal, so a stream held open tells nothing more of the seat.
+        A replacement alone, the game standing still, wakes the stream too (``seats.signatures``), which asks
+        again then: the page open on the old link is told at once, not at the game's next move."""
         if seat is not None:
             seats.seat_of(svc, game_id, token)  # WrongToken once the seat's link was replaced
         grows = last_id is None or ln.since(last_id) is not None
@@ -951,6 +953,8 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
                     if ln.head.id != last_id:
                         text, last_id, after = await run_in_threadpool(batch, ln, after, last_id)
                         yield text
+                    elif seat is not None:  # no move: perhaps the seat's link was replaced (the Watcher sees that)
+                        await run_in_threadpool(seats.seat_of, svc, game_id, token)  # WrongToken: said, and ends
                 except Exception as e:  # noqa: BLE001 - the stream ends with one line
                     down = store_trouble(e)
                     yield _sse("error", {"error": said(down or e, words)}, None)

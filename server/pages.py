@@ -338,7 +338,7 @@ async function refresh() {
     if (o.position !== stepsAt) { chosen = []; earlier = []; stepsAt = o.position; }
     optionsAt = o.position;
     const q = o.stepwise ? await readSteps() : null;
-    if (mine !== redraws) return;  // a newer redraw is under way
+    if (mine !== redraws || linkRefused) return;  // a newer redraw is under way, or the link was refused meanwhile
     const focused = document.activeElement;
     current = s;
     document.getElementById("game").hidden = false;  // hidden until the game is read: empty headings else
@@ -470,7 +470,11 @@ document.getElementById("redo").onclick = async () => {
 // page again: it is loaded for the token the address now holds, not left acting as the seat it showed
 window.addEventListener("hashchange", () => { if (hashToken() !== TOKEN) location.reload(); });
 refresh(); loadLog().catch(showError);
-follow(appendLog, () => refresh(), refused);  // the stream's report stays up until the game moves on
+// the stream's report stays up until the game moves on; a report that the link opens no seat (replaced while the
+// page was open: agon links) takes away at once what the page showed of the seat, as a redraw refused so does
+follow(appendLog, () => refresh(), e => { refused(e);
+  if (!linkRefused) call("GET", "").catch(x => { if (x.status === 401 || x.status === 403) { linkRefused = true;
+    forget(); } }); });
 """)
 
 def _page(title: str, body: str, game: str = "", script: str = "", root: str = "") -> HTMLResponse:

@@ -50,3 +50,32 @@ def test_a_stream_opened_with_a_replaced_link_tells_nothing_more(client):
         assert "event: recorded" in text and "event: error" not in text
     finally:
         other.store.close()
+
+
+def test_a_stream_opened_with_a_link_replaced_while_the_game_stands_still_ends_at_once(client):
+    """The link replaced and nobody moving (the seat's player away from the table, the host giving new links at the
+    start of an evening): the stream ended only at the game's next move, and until then the page open on the old
+    link showed the seat as if nothing had happened. It now ends with the refusal as the server sees the new link,
+    the game standing where it was; the host's link likewise."""
+    g = new_duel(client)
+    gid = g["game"]
+    other = Service(Store(client.store_url))  # the keeper's command line, on the same store
+    try:
+        stood = other.load(gid).head.id
+        for seat, token in (("Ana", g["seats"]["Ana"]["token"]), (seats.HOST, g["host"]["token"])):
+            told: list[tuple[str, dict]] = []
+            with client.stream("GET", f"/api/games/{gid}/events?wait=20", headers=bearer(token)) as r:
+                kind = None
+                for line in r.iter_lines():
+                    if line.startswith("event: "):
+                        kind = line[7:]
+                    elif line.startswith("data: "):
+                        told.append((kind, json.loads(line[6:])))
+                        if kind == "status" and len(told) == 1:  # the stream is open: the link is replaced now
+                            seats.issue(other, gid, {seat})  # `agon links GAME --seat ...`
+            assert told[1:] == [("error", {"error": "this token opens no seat of this game; use the newest link you"
+                                                    " were given for it (a link given later replaces the one"
+                                                    " before)"})], seat
+        assert other.load(gid).head.id == stood  # nobody moved
+    finally:
+        other.store.close()

@@ -1061,6 +1061,60 @@ def test_a_link_replaced_by_a_newer_one_says_so_and_the_page_stops_asking(browse
         svc.store.close()
 
 
+def test_a_page_open_on_a_link_replaced_while_nobody_moves_says_so_at_once(browser, server):
+    """The host gave new links (``agon links``) while the game stood still: a player's page and the host's open on
+    the old links went on showing the seat (the hand, "Your turn", its decisions) until someone acted, though every
+    click was refused. Each now says at once, through its stream's refusal, to use the newest link, and takes away
+    what it showed of the seat, with nobody moving."""
+    base, url = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
+                                                    "seed": 4}).json()
+    gid = created["game"]
+    acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    said = "this token opens no seat of this game; use the newest link you were given for it"
+    errors: list[str] = []
+    ctx, player = _context(browser, errors)
+    ctx2, host = _context(browser, errors)
+    opened = {"n": 0, "held": True}
+
+    def first_only(route) -> None:
+        """Each page's first stream reaches the server; while ``held``, the browser's openings of it again fail as
+        a dropped network would, so that what the page shows is what the stream's refusal made it show (not what
+        opening it again, refused, would: the browser tries that some seconds later)."""
+        opened["n"] += 1
+        if opened["n"] > 2 and opened["held"]:
+            route.abort()
+        else:
+            route.continue_()
+
+    for c in (ctx, ctx2):
+        c.route("**/api/games/*/events*", first_only)
+    svc = Service(Store(url))
+    try:
+        player.goto(base + created["seats"][acting]["link"])
+        host.goto(base + created["host"]["link"])
+        for page in (player, host):
+            _settled(page, 0)
+        assert opened["n"] == 2
+        assert player.is_visible("#options button") and "turn" in player.title()
+        stood = svc.load(gid).head.id
+        seats.issue(svc, gid, [acting, seats.HOST])  # `agon links GAME --seat NAME --seat host`
+        for page in (player, host):
+            page.wait_for_function("document.getElementById('game').hidden")
+            assert page.inner_text("#error").startswith(said)
+            assert page.inner_text("#status") == "" and page.inner_text("#view") == ""
+            assert not page.is_visible("#options button") and "turn" not in page.title()
+        assert svc.load(gid).head.id == stood  # nobody moved
+        opened["held"] = False
+        player.wait_for_function("document.body.dataset.stream === 'closed'")  # and it stops asking
+        assert player.inner_text("#error").startswith(said)
+        assert not errors, errors
+    finally:
+        ctx.close()
+        ctx2.close()
+        svc.store.close()
+
+
 def test_a_decision_or_undo_tapped_twice_is_made_once_with_no_refusal(browser, server):
     """A double tap on a decision or the undo (or a second tap while a slow phone sends the first): it is made
     once and the page says nothing of a refusal (the second was sent too, and refused as made where the game had
