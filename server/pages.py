@@ -185,7 +185,20 @@ async function call(method, path, body) {
 // was recorded after all (it is sent expecting the position the page showed)
 const UNANSWERED = "the server did not answer (it may be restarting, or the network is down): try again in a moment";
 async function reach(url, init) {
-  try { return await fetch(url, init); } catch (e) { throw new Error(UNANSWERED); } }
+  let r;
+  try { r = await fetch(url, init); } catch (e) { unanswered(); throw new Error(UNANSWERED); }
+  answered(); return r; }
+// that sentence is true only while the server does not answer: it goes once a request is answered, or the page's
+// stream opens again (the server is back), and until then the page asks the server whether it answers again, at
+// growing pauses, so that it goes even where nothing else would ask (the lobby; a page whose stream held on)
+let asking = null;
+function answered() { if (asking !== null) { clearTimeout(asking); asking = null; }
+  const error = document.getElementById("error");
+  if (error && error.textContent === UNANSWERED) showError(null); }
+function unanswered(wait) { if (asking !== null) return; wait = wait || 2000;
+  asking = setTimeout(() => { asking = null;
+    fetch(ROOT + "/api/rulesets", {cache: "no-store"}).then(answered, () => unanswered(Math.min(2 * wait, 60000)));
+  }, wait); }
 function showError(e) { document.getElementById("error").textContent = e ? String(e.message || e) : ""; }
 function logLine(row) { const p = el("p"); p.dataset.n = row.n; p.dataset.actor = row.actor;
   p.appendChild(el("span", "#" + row.n + " ", "muted"));
@@ -245,7 +258,8 @@ function follow(onRecorded, onChange, onError) {
     es.addEventListener("status", ev => { told(ev); const s = JSON.parse(ev.data); catchUp(s.event); onChange(s); });
     es.addEventListener("moved", ev => { told(ev); loadLog().catch(showError); onChange(JSON.parse(ev.data)); });
     // the browser reconnects a dropped stream by itself; what changed meanwhile (an undo included) is read again
-    es.onopen = () => { ok(); drops = 0; if (opened) { loadLog().catch(showError); onChange({}); } opened = true; };
+    es.onopen = () => { ok(); drops = 0; answered();
+      if (opened) { loadLog().catch(showError); onChange({}); } opened = true; };
     return es; }, () => refresh().then(() => !linkRefused));
 }
 function told(ev) { document.body.dataset.told = JSON.parse(ev.data).event; }

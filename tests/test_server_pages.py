@@ -1273,6 +1273,51 @@ def test_a_decision_or_a_new_game_the_server_never_answered_is_said_in_a_sentenc
         svc.store.close()
 
 
+def test_the_sentence_that_the_server_did_not_answer_goes_once_it_answers_again(browser, server):
+    """A decision, and the lobby's new game, that never reached the server (a blip of the network) said "the server
+    did not answer ...: try again in a moment", and on a seat's page the sentence stayed after the server answered
+    again, until the game moved; on the lobby, for good. Each page now asks the server whether it answers again, and
+    the sentence goes once it does, the game standing where it was and nothing sent again."""
+    base, url = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"],
+                                                    "seed": 3}).json()
+    gid = created["game"]
+    errors: list[str] = []
+    ctx, ana = _context(browser, errors)
+    lobby_ctx, lobby = _context(browser, errors)
+    sent: list[str] = []
+
+    def lost(route) -> None:  # the request never reaches the server, as in a network's blip; nothing else is held
+        sent.append(route.request.method + " " + route.request.url)
+        route.abort()
+
+    svc = Service(Store(url))
+    try:
+        ana.goto(base + created["seats"]["Ana"]["link"])
+        ana.wait_for_selector("#options button")
+        _settled(ana, 1)
+        ana.route(re.compile(r"/act$"), lost)
+        ana.click("#options button >> nth=0")
+        ana.wait_for_function("document.getElementById('error').textContent.length > 0")
+        assert ana.inner_text("#error") == UNANSWERED
+        ana.wait_for_function("document.getElementById('error').textContent === ''")
+        assert svc.load(gid).head.depth == 1 and len(sent) == 1  # nothing recorded, nothing sent again
+        assert ana.inner_text("#status").startswith("Your turn. #1")
+        lobby.goto(base + "/")
+        lobby.fill("#players", "Ana, Bo")
+        lobby.route(lambda u: u.endswith("/api/games"), lost)
+        lobby.click("button[type=submit]")
+        lobby.wait_for_function("document.getElementById('error').textContent.length > 0")
+        assert lobby.inner_text("#error") == UNANSWERED
+        lobby.wait_for_function("document.getElementById('error').textContent === ''")
+        assert len(sent) == 2 and lobby.input_value("#players") == "Ana, Bo"  # kept, to be sent again
+        assert not errors, errors
+    finally:
+        ctx.close()
+        lobby_ctx.close()
+        svc.store.close()
+
+
 LOST = ("the server does not answer just now (it may be restarting, or the network is down); this page follows the"
         " game again once it does")
 
