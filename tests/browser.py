@@ -15,7 +15,8 @@ Use it as any Playwright page: ``page.goto(url)``, ``page.click("#next")``, ``pa
 Screenshots worth keeping go to ``ARTIFACTS`` (test-artifacts/ at the top of the checkout).
 
 ``live_server(url)`` runs ``agon serve``'s app over the store at ``url`` in this process, under uvicorn on a free
-loopback port, for as long as the ``with`` block: it gives (the server's address, ``url``).
+loopback port, for as long as the ``with`` block: it gives (the server's address, ``url``). Its stop ends the app's
+event streams at once (``stopping_server``), as Ctrl-C on ``agon serve`` does.
 """
 
 from __future__ import annotations
@@ -98,14 +99,11 @@ def live_server(url: str) -> Iterator[tuple[str, str]]:
 @contextmanager
 def serving(app) -> Iterator[str]:
     """The ASGI ``app`` served on a free loopback port, in a thread: its address; stopped afterwards."""
-    import uvicorn
-
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     sock.close()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                                        timeout_graceful_shutdown=1))
+    srv = stopping_server(app, port)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -117,6 +115,31 @@ def serving(app) -> Iterator[str]:
     finally:
         srv.should_exit = True
         thread.join(15)
+
+
+def stopping_server(app, port: int, log_level: str = "warning") -> object:
+    """uvicorn's server for ``app`` on ``port``, to run in a thread, whose stop first ends agon's event streams, as
+    Ctrl-C on ``agon serve`` does (server/app.py ``_streams_end_on_stop``, which listens for signals, and so only in
+    the main thread): each stop with a page open waited its ``timeout_graceful_shutdown`` for the streams, which end
+    only when their client goes. The streams are ended in the server's loop as its shutdown begins, before it stops
+    listening, with nothing awaited between: a stream opened after that sees the server stopping and ends at once
+    (``api.stream``), so none is left to wait for. ``app``: agon's app, or one wrapping it (as ``.app``)."""
+    import uvicorn
+
+    from agon.server import api
+
+    agon = app
+    while agon is not None and not hasattr(getattr(agon, "state", None), "stopping"):
+        agon = getattr(agon, "app", None)
+
+    class Stopping(uvicorn.Server):
+        async def shutdown(self, sockets=None) -> None:
+            if agon is not None:
+                api.end_streams(agon)
+            await super().shutdown(sockets)
+
+    return Stopping(uvicorn.Config(app, host="127.0.0.1", port=port, log_level=log_level,
+                                   timeout_graceful_shutdown=1))
 
 
 @pytest.fixture

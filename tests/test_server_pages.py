@@ -1329,9 +1329,8 @@ def test_the_pages_say_while_the_server_is_away_and_follow_the_game_again_once_i
     import socket
     import threading
 
-    import uvicorn
-
     from agon.server.app import create_app
+    from tests.browser import stopping_server
 
     url = f"sqlite:///{tmp_path / 'club.db'}"
     with socket.socket() as s:
@@ -1344,8 +1343,7 @@ def test_the_pages_say_while_the_server_is_away_and_follow_the_game_again_once_i
         it there again, over the same store."""
 
         def __enter__(self):
-            self.srv = uvicorn.Server(uvicorn.Config(create_app(url, poll=0.1), host="127.0.0.1", port=port,
-                                                     log_level="critical", timeout_graceful_shutdown=1))
+            self.srv = stopping_server(create_app(url, poll=0.1), port, log_level="critical")
             self.thread = threading.Thread(target=self.srv.run, daemon=True)
             self.thread.start()
             while not self.srv.started:
