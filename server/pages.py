@@ -644,12 +644,15 @@ document.getElementById("create").onsubmit = async ev => {
   showError(null);
   const box = document.getElementById("links"), said = el("h2", "Game " + data.game + ": its links");
   said.tabIndex = -1; box.replaceChildren(said);
-  const add = (who, link) => { const p = el("p"); p.appendChild(el("b", who + ": "));
+  // each link named by whom it is for: a player by their name, the host's and the spectators' in words with a comma,
+  // which no player's name holds (a player named 'host' had a link labelled 'host' beside the host's own)
+  const add = (who, link, label) => { const p = el("p"); p.appendChild(el("b", (label || who) + ": "));
     const a = el("a", location.origin + link); a.href = link; a.className = "seat-link"; a.dataset.who = who;
     p.appendChild(a); box.appendChild(p); };
   Object.entries(data.seats).forEach(([who, s]) => add(who, s.link));
   games().catch(() => {});  // the list above shows the new game too (it said "No games yet." beside its links)
-  add("host", data.host.link); add("spectators", data.spectate);
+  add("host", data.host.link, "the host (the table's recorder), to keep");
+  add("spectators", data.spectate, "spectators, for anyone");
   box.appendChild(el("p", "Keep these now: the server stores only their hashes and cannot show them again.", "muted"));
   said.focus();  // a keyboard or a screen reader goes on from the new links, which it would not know were there
 };

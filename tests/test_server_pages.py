@@ -668,6 +668,37 @@ def test_the_lobby_lists_a_game_it_just_created_and_fits_a_phone(browser, server
         ctx.close()
 
 
+def test_the_lobby_names_the_hosts_link_apart_from_a_player_named_host(browser, server):
+    """Friends made a game in the lobby for Ana and a player called "host": the new links read "host: ..." twice,
+    one the player's seat, one the table's recorder's, and the one who made the game could keep the wrong one. The
+    host's link and the spectators' are named in words no player's name may hold (a comma), and each opens what it
+    is named for."""
+    base, _ = server
+    errors: list[str] = []
+    ctx, lobby = _context(browser, errors)
+    try:
+        lobby.goto(base + "/")
+        lobby.select_option("#ruleset", "peloponnes")
+        lobby.fill("#players", "Ana, host")
+        lobby.click("button[type=submit]")
+        lobby.wait_for_selector(".seat-link[data-who=spectators]")
+        rows = [p.inner_text() for p in lobby.locator("#links p:has(.seat-link)").all()]
+        labels = [row.split(": ")[0] for row in rows]
+        assert labels == ["Ana", "host", "the host (the table's recorder), to keep", "spectators, for anyone"], rows
+        link = {label: lobby.locator("#links p:has(.seat-link)").nth(i).locator("a").get_attribute("href")
+                for i, label in enumerate(labels)}
+        for label, said in (("host", "You play host."),
+                            ("the host (the table's recorder), to keep", "You are the host (the table's recorder).")):
+            seat = ctx.new_page()
+            seat.goto(base + link[label])
+            seat.wait_for_selector("#status[data-event]")
+            assert seat.inner_text("#you") == said, label
+            seat.close()
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
 def test_the_lobby_names_a_seed_that_is_not_a_number_as_it_was_typed(page, server):
     """A seed typed as words went as JSON null: the refusal said "not null: leave the field out", of a box the
     person had filled in. It goes as typed, and the sentence names it."""
