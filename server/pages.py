@@ -622,8 +622,16 @@ async function games() {
     w.appendChild(a); tr.appendChild(w); t.appendChild(tr); });
   document.getElementById("games-box").replaceChildren(t);
 }
+// a game under way from this form: a second tap meanwhile (a double tap, Enter pressed twice, a tap again on a slow
+// phone) sends nothing, where it made a second game beside the first, whose links were never shown
+let creating = false;
 document.getElementById("create").onsubmit = async ev => {
   ev.preventDefault();
+  if (creating) return;
+  creating = true;
+  try { await create(); } finally { creating = false; }
+};
+async function create() {
   const split = s => s.split(",").map(x => x.trim()).filter(x => x);
   const seed = document.getElementById("seed").value.trim();
   const body = {ruleset: document.getElementById("ruleset").value, """
@@ -655,7 +663,7 @@ document.getElementById("create").onsubmit = async ev => {
   add("spectators", data.spectate, "spectators, for anyone");
   box.appendChild(el("p", "Keep these now: the server stores only their hashes and cannot show them again.", "muted"));
   said.focus();  // a keyboard or a screen reader goes on from the new links, which it would not know were there
-};
+}
 """).replace("@LOBBY@", str(LOBBY_GAMES))
     return _page("agon: games on this server", body, "", script, root)
 

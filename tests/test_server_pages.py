@@ -699,6 +699,36 @@ def test_the_lobby_names_the_hosts_link_apart_from_a_player_named_host(browser, 
         ctx.close()
 
 
+def test_the_lobbys_create_tapped_twice_makes_one_game(browser, server):
+    """A double tap on "Create" (or Enter pressed twice, or a tap again on a slow phone before the links came) made
+    two games: the links shown were one's, and the list showed the other beside it, a game nobody had the links of.
+    A second tap while the first is sent sends nothing; once the links are shown, the form makes another game."""
+    base, _ = server
+    errors: list[str] = []
+    ctx, lobby = _context(browser, errors)
+    posted: list[str] = []
+    lobby.on("request", lambda r: r.method == "POST" and r.url.endswith("/api/games") and posted.append(r.url))
+    try:
+        lobby.goto(base + "/")
+        lobby.select_option("#ruleset", "peloponnes")
+        lobby.fill("#players", "Ana, Bo")
+        lobby.fill("#title", "twice")
+        # two taps before the first is answered (in one task of the page's: no answer can come between them)
+        lobby.evaluate("() => { const f = document.getElementById('create'); f.requestSubmit(); f.requestSubmit(); }")
+        lobby.wait_for_selector(".seat-link[data-who=spectators]")
+        gid = lobby.get_attribute(".seat-link[data-who=spectators]", "href").split("/")[2]
+        assert len(posted) == 1, posted
+        lobby.wait_for_function(f"document.getElementById('games').textContent.includes({json.dumps(gid)})")
+        assert [g["game"] for g in httpx.get(base + "/api/games").json() if g["title"] == "twice"] == [gid]
+        lobby.click("button[type=submit]")  # the links were shown: a tap now is another game, as asked
+        lobby.wait_for_function(f"!document.querySelector('#links h2').textContent.includes({json.dumps(gid)})")
+        twice = [g for g in httpx.get(base + "/api/games").json() if g["title"] == "twice"]
+        assert len(posted) == 2 and len(twice) == 2
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
 def test_the_lobby_names_a_seed_that_is_not_a_number_as_it_was_typed(page, server):
     """A seed typed as words went as JSON null: the refusal said "not null: leave the field out", of a box the
     person had filled in. It goes as typed, and the sentence names it."""
