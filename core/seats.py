@@ -54,8 +54,8 @@ def seat_of(service: Service, game_id: str, token: str | None) -> str | None:
         return None
     seat = table.seat_of(service.store, game_id, token)
     if seat is None:
-        raise WrongToken("this token opens no seat of this game; use the newest link you were given for it (a link"
-                         " given later replaces the one before)")
+        raise WrongToken("this token opens no seat of this game; use the newest link you were given for it, whole"
+                         " (a link given later replaces the one before; one cut short or mistyped opens nothing)")
     return seat
 
 

@@ -42,7 +42,8 @@ def test_a_stream_opened_with_a_replaced_link_tells_nothing_more(client):
                 elif line.startswith("data: "):
                     told.append((kind, json.loads(line[6:])))
         assert told == [("error", {"error": "this token opens no seat of this game; use the newest link you were"
-                                            " given for it (a link given later replaces the one before)"})]
+                                            " given for it, whole (a link given later replaces the one before; one"
+                                            " cut short or mistyped opens nothing)"})]
         # every request with the old link is refused as before; Bo's link, not replaced, still opens his seat
         assert client.get(f"/api/games/{gid}", headers=bearer(old["Ana"])).status_code == 403
         assert client.get(f"/api/games/{gid}/events?wait=0", headers=bearer(old["Ana"])).status_code == 403
@@ -74,8 +75,8 @@ def test_a_stream_opened_with_a_link_replaced_while_the_game_stands_still_ends_a
                         if kind == "status" and len(told) == 1:  # the stream is open: the link is replaced now
                             seats.issue(other, gid, {seat})  # `agon links GAME --seat ...`
             assert told[1:] == [("error", {"error": "this token opens no seat of this game; use the newest link you"
-                                                    " were given for it (a link given later replaces the one"
-                                                    " before)"})], seat
+                                                    " were given for it, whole (a link given later replaces the one"
+                                                    " before; one cut short or mistyped opens nothing)"})], seat
         assert other.load(gid).head.id == stood  # nobody moved
     finally:
         other.store.close()

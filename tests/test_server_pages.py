@@ -994,8 +994,30 @@ def test_another_seats_link_opened_in_the_same_tab_shows_that_seat(browser, serv
         page.goto(f"{base}/games/{created['game']}/seat#token=not-a-token")
         page.wait_for_function("document.getElementById('error').textContent.length > 0")
         assert page.inner_text("#error") == ("this token opens no seat of this game; use the newest link you were"
-                                             " given for it (a link given later replaces the one before)")
+                                             " given for it, whole (a link given later replaces the one before; one"
+                                             " cut short or mistyped opens nothing)")
         assert "Bo" not in page.inner_text("#you")
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_a_link_cut_short_says_it_may_be_cut_short(browser, server):
+    """A friend's link came through a chat that cut it short (or it was copied by hand with a slip): the page said
+    only to use the newest link, as if it had been replaced, and the friend, holding the only link they were given,
+    was left to wonder. It now says that a link cut short or mistyped opens nothing, and to use it whole."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
+                                                    "seed": 4}).json()
+    errors: list[str] = []
+    ctx, page = _context(browser, errors)
+    try:
+        page.goto(base + created["seats"]["Bo"]["link"][:-12])
+        page.wait_for_function("document.body.dataset.stream === 'closed'")
+        said = page.inner_text("#error")
+        assert said.startswith("this token opens no seat of this game; use the newest link you were given for it,"
+                               " whole") and "one cut short or mistyped opens nothing" in said, said
+        assert page.inner_text("#you") == "" and not page.is_visible("#view-title")
         assert not errors, errors
     finally:
         ctx.close()
