@@ -1048,8 +1048,9 @@ class Feed:
 
 
 class Watcher:
-    """One look at the store per poll interval for all the games this worker's streams follow (one query however
-    many streams), waking the streams of the games that moved, through any worker or the CLI."""
+    """One look at the store per poll interval for all the games this worker's streams follow (two queries however
+    many streams: the heads, and the seat tokens), waking the streams of the games that moved or whose links were
+    replaced (``seats.signatures``), through any worker or the CLI."""
 
     def __init__(self, app: Any, poll: float) -> None:
         self.app, self.poll = app, poll
