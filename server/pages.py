@@ -196,9 +196,10 @@ function answered() { if (asking !== null) { clearTimeout(asking); asking = null
   const error = document.getElementById("error");
   if (error && error.textContent === UNANSWERED) showError(null); }
 function unanswered(wait) { if (asking !== null) return; wait = wait || 2000;
+  const again = () => unanswered(Math.min(2 * wait, 60000));
+  // agon answers this whenever it runs (it reads no store); a proxy's page in its stead (a 502) is no answer of its
   asking = setTimeout(() => { asking = null;
-    fetch(ROOT + "/api/rulesets", {cache: "no-store"}).then(answered, () => unanswered(Math.min(2 * wait, 60000)));
-  }, wait); }
+    fetch(ROOT + "/api/rulesets", {cache: "no-store"}).then(r => r.ok ? answered() : again(), again); }, wait); }
 function showError(e) { document.getElementById("error").textContent = e ? String(e.message || e) : ""; }
 function logLine(row) { const p = el("p"); p.dataset.n = row.n; p.dataset.actor = row.actor;
   p.appendChild(el("span", "#" + row.n + " ", "muted"));
