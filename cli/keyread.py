@@ -19,8 +19,9 @@ if the word had been typed in full (``perik`` then ``q`` reads ``Perikles q``, n
 it begins a name (``begins`` says which do). A word typed on to an entry that ended by itself, naming a step it
 filled in by itself (``Typing.tail``: a Perikles assassin's one candidate after the city, ``cor bru``) or a name
 of who stands where its last word chose (``cor a alex``), is read with that entry at the next prompt, never as its
-answer. Keys held so are shown as typed after the line (``Typing.shown``), and taken back on the screen once they
-are swallowed or read otherwise."""
+answer; one the entry refuses is refused only where it names nothing at the prompt on the screen (``an``, begun as
+``ana``, is the tile ``any`` at a Perikles display's refill). Keys held so are shown as typed after the line
+(``Typing.shown``), and taken back on the screen once they are swallowed or read otherwise."""
 
 import codecs
 import dataclasses
@@ -120,7 +121,8 @@ class Typing:
     """Words that may be typed on to the entry that ended by itself before this line (a Perikles assassin's one
     candidate after the city, ``cor bru``; a name after the letter that took a candidate, ``cor a alex``): the
     first word of the line is held back while it may become one, and taken as it once a space, comma or Enter ends
-    it: one that confirms the entry is swallowed, one it refuses ends the line as ``AFTER`` and the word; a key
+    it: one that confirms the entry is swallowed, one it refuses ends the line as ``AFTER`` and the word unless it
+    names an answer here (``an`` of ``ana``, the tile ``any`` at the draw: this prompt's, as on the screen); a key
     that leaves them all begins the line with the keys held. Its words that the rules bar only as keys typed on to
     the entry's last word (``TypedOn``) are read only so (``glued``)."""
     tail_held: str = ""
@@ -271,6 +273,11 @@ class Typing:
         self.text, self.on_held, self.on = held[self.on_from:], "", {}
         return False, None
 
+    def _answers(self, word: str) -> bool:
+        """Whether ``word`` alone on the line names one answer at this prompt (``an``, the tile ``any`` at a Perikles
+        display's refill): a word the entry before refuses is then this prompt's, as the person reading it meant."""
+        return self.complete(word) is not None or self.complete(word + " ") is not None
+
     def _tail_key(self, ch: str) -> tuple[bool, tuple[str, bool] | None]:
         """A key of the line's first word while it may still be a word of ``tail``: whether it was taken so, and
         the line if it ended; not taken once the word is none of them (the keys held back are then the line's
@@ -286,9 +293,9 @@ class Typing:
             if found and whys == {None}:  # the value typed on, or its name: the entry stands as recorded
                 self.tail, self.tail_held = None, ""
                 return True, None
-            if len(whys) == 1 and None not in whys:  # a value the rules bar there: said, nothing read here
-                self.tail, self.tail_held = None, ""  # by the word it begins, whose why the caller tells ('ana')
-                return True, (AFTER + (held if held in found else min(found)), False)
+            if len(whys) == 1 and None not in whys and not self._answers(held):  # a value the rules bar there
+                self.tail, self.tail_held = None, ""  # and naming nothing here: said, nothing read here, by the
+                return True, (AFTER + (held if held in found else min(found)), False)  # word it begins ('ana')
         elif ch > " " and ch != "," and any(w.startswith(held + ch.lower()) for w in self.tail):
             held = self.tail_held = held + ch.lower()
             found = [w for w in self.tail if w.startswith(held)]

@@ -70,9 +70,25 @@ def test_after_a_space_the_barred_name_is_this_prompts_word_as_ever():
 
 def test_a_prefix_of_a_refused_tail_word_is_refused_by_that_word():
     """``an`` of ``ana`` (a word typed after the entry, apart) was refused as 'an', whose why the caller could not
-    find: the refusal read "is not read: ; that entry stands"."""
-    t = refill({"b": None, "ana": "Ana is no candidate in Athens"})
-    assert feed(t, "an\r") == (AFTER + "ana", False)
+    find: the refusal read "is not read: ; that entry stands". (``dar`` of ``dario`` here: ``an`` names the tile
+    ``any`` at this draw, and is read so: the test below.)"""
+    t = refill({"b": None, "dario": "Dario is no candidate in Athens"})
+    assert feed(t, "dar\r") == (AFTER + "dario", False)
+
+
+def test_a_word_the_entry_before_refuses_that_names_an_answer_here_is_read_here():
+    """``an`` after ``meg-ass ath`` was held as the start of ``ana`` (no candidate in Athens) and refused so at its
+    end, though at the refill draw on the screen it names the tile ``any`` alone: a person typing the tile drawn
+    was told Ana is no candidate in Athens. A word refused as typed on to the entry before is refused only where it
+    names nothing here; it is still held until its end, so ``ana`` typed on is never taken as ``any``."""
+    t = refill()
+    assert feed(t, "an") is None and t.text == ""  # held: it may still be 'ana'
+    assert feed(t, "\r") == ("an", False)  # then Enter: the draw reads it (play takes it as 'any')
+    assert feed(refill(), "an ") == ("an ", True)  # a space: the one item drawn is named, the entry ends
+    assert feed(refill(), "ana\r") == (AFTER + "ana", False)  # names nothing here: refused as before
+    assert feed(refill(), "a\r") == (AFTER + "a", False)  # 'a' names no one tile here
+    t = refill({"any": "Any is no candidate in Athens"})  # a player named Any: the whole word names the tile too
+    assert feed(t, "any ") == ("any ", True)
 
 
 # At a step whose values are typed by who stands there (core.steps ``_typed_on``: after ``cor a`` took Chloe's A),

@@ -68,3 +68,22 @@ def test_the_name_typed_on_is_shown_as_typed_and_taken_back_once_it_confirms_the
     child.sendline("q")
     child.expect("Stopped")
     assert len(svc.load(game).events) == 29
+
+
+def test_a_word_refused_after_the_entry_that_names_the_tile_drawn_is_that_tile(athens):
+    """``an`` typed at the refill draw after ``meg-ass ath`` was held as the start of ``ana`` (no candidate in
+    Athens), and Enter refused it so: "'ana', typed after the entry that ended by itself, is not read: ... Ana is
+    no candidate in Athens", though ``an`` names the one tile ``any`` at the draw on the screen. It is that tile."""
+    svc, game, child = athens
+    type_keys(child, "meg-ass ath")
+    child.expect("influence tile refilling the display")
+    child.expect(PROMPT)
+    type_keys(child, "an\r")
+    child.expect("any")
+    child.expect(PROMPT)
+    assert "not read" not in child.before
+    child.sendline("q")
+    child.expect("Stopped")
+    events = svc.load(game).events
+    assert len(events) == 30  # the setup, the 27, the tile taken, the tile drawn
+    assert "any" in str(events[-1])
