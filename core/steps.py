@@ -645,6 +645,10 @@ def pick(question: Question, token: str) -> str:
                                      f" {', '.join(meant)}; type more of it")
         raise _refused(question, f"{question.prompt}: {entry.quoted(t)} is none of the answers")
     found = entry.matches(t, values, question.named)
+    alone = [v for v in found if "+" not in v]
+    if len(found) > 1 and len(alone) == 1 and all(alone[0] in v.split("+") for v in found):
+        return alone[0]  # one item named by a later word of it ('hor' of rome.horseman): that item alone, not
+        # also every answer that holds it with others (a Pergamemnon discard, as 'sail lín' at Adamastor)
     if len(found) > 1 and all("+" in v for v in found):  # one item of answers that hold several
         found = [v for v in values if "+" in v and entry.matches(t, v.split("+"))] or found
         raise entry.EntryError(f"{question.prompt}: {entry.quoted(t)} is one item of several answers"

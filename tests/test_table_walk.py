@@ -1,0 +1,37 @@
+"""Slips met recording real games at a table with ``agon act`` and ``agon play`` (a QA walk as four people typing
+fast): each test is one place where what a person typed, as the options say it, was refused or read otherwise."""
+
+from __future__ import annotations
+
+import pytest
+
+# A three-player Pergamemnon table game typed as a table types it, up to Chloé's discard after losing a battle:
+# her hand holds the Horseman and the Spearman (one of two copies each).
+PERGAMEMNON_TO_DISCARD = (
+    "greece egypt rome", "hydra medusa pegasus sphinx cyclops talos", "agamemnon gb1 gc1",
+    "mummy1 nefertiti camel", "caesar horseman1 spearman1", "recruit pegasus", "chimera",
+    "mummy2 swordsman1 guard", "attack ana sword", "agamemnon", "bowman", "3", "2",
+)
+
+
+@pytest.fixture
+def discard(agon):
+    gid = agon("new", "pergamemnon", "-p", "Ana", "-p", "Bruno", "-p", "Chloé", "--table", "--seed", "11"
+               ).output.split()[0]
+    for typed in PERGAMEMNON_TO_DISCARD:
+        agon("act", gid, typed)
+    assert "Chloé to act: discard hand cards, or keep them" in agon("options", gid).output
+    return gid
+
+
+@pytest.mark.parametrize(("typed", "told"), [
+    ("hor", "Chloé discards Horseman."), ("horseman", "Chloé discards Horseman."),
+    ("spe", "Chloé discards Spearman."), ("hor spe", "Chloé discards Horseman, Spearman."),
+])
+def test_one_card_of_a_discard_typed_by_its_name_is_that_card_alone(agon, discard, typed, told):
+    """'hor' at Pergamemnon's discard was refused: "'hor' is ambiguous: it may be rome.horseman,
+    rome.horseman+rome.spearman; type more of it", though the cards of a discard are typed apart (README), and
+    'hor spe' discards both: a card named alone is that card alone, as 'sail lín' is at Adamastor."""
+    out = agon("act", discard, typed, ok=False)
+    assert out.exit_code == 0, out.output + out.stderr
+    assert told in out.output
