@@ -729,6 +729,10 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
         if skip:
             skip -= 1
             continue
+        if not chosen and (kind := _only_kind(ruleset, state, now, w)) is not None:
+            chosen = ((TYPE, kind),)  # 'discard hor' where a discard is the one kind legal: as where several are
+            now = ask(ruleset, state, chosen)
+            continue
         if not isinstance(now, Question) and (field := _settled_field(ruleset, state, now, chosen, named, w)):
             named.add(field)  # the value a field was left with once one decision remained, typed anyway
             continue
@@ -787,6 +791,21 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
         chosen = chosen + (answer(now, value),)
         now = ask(ruleset, state, chosen)
     return chosen, now
+
+
+def _only_kind(ruleset: Ruleset, state: State, now: Question | Event, word: str) -> str | None:
+    """The label of the one kind of decision legal, where ``word``, typed first, names it (its word, ``discard``, or
+    a prefix of it, or its label) and may begin no value of the step asked: the kind typed first as the options say
+    it ('Chloé discards Horseman': ``discard hor``) is read as where several kinds are legal and it is asked or
+    offered, not refused as none of the answers. ``None`` for a number, or where several kinds are legal."""
+    tags = list(dict.fromkeys(tag_of(ev) for ev in _legal(ruleset, state)))
+    t = word.strip()
+    if len(tags) != 1 or not t or t.isdigit() or isinstance(now, Question) and (
+            _names(now, t) or entry.reachable(t, _typeable(now), now.named)):
+        return None
+    kinds = Question(TYPE, "which kind of decision", (Choice(tag_label(tags[0]), kind_word(tags[0], ruleset)),),
+                     names=_kind_names(ruleset, tags))
+    return tag_label(tags[0]) if _names(kinds, t) else None
 
 
 def _barred_passed(ruleset: Ruleset, state: State, passed: Sequence[tuple[Chosen, Question]],

@@ -35,3 +35,25 @@ def test_one_card_of_a_discard_typed_by_its_name_is_that_card_alone(agon, discar
     out = agon("act", discard, typed, ok=False)
     assert out.exit_code == 0, out.output + out.stderr
     assert told in out.output
+
+
+@pytest.mark.parametrize(("typed", "told"), [
+    ("discard hor", "Chloé discards Horseman."), ("dis spe hor", "Chloé discards Horseman, Spearman."),
+    ("hand-discarded none", "Chloé keeps the hand."), ("1", "Chloé keeps the hand."),
+])
+def test_the_one_kind_legal_may_be_typed_first_as_its_options_say_it(agon, discard, typed, told):
+    """'discard hor', as the options say it ('Chloé discards Horseman'), was refused: "'discard' is none of the
+    answers", because a discard was the one kind of decision legal, so its word was not offered; where several
+    kinds are legal the kind's word is typed so ('attack ana sword', 'recruit pegasus'). A number is still the
+    option's."""
+    out = agon("act", discard, typed, ok=False)
+    assert out.exit_code == 0, out.output + out.stderr
+    assert told in out.output
+
+
+def test_a_defence_typed_with_its_kind_word(agon):
+    gid = agon("new", "pergamemnon", "-p", "Ana", "-p", "Bruno", "-p", "Chloé", "--table", "--seed", "11"
+               ).output.split()[0]
+    for typed in PERGAMEMNON_TO_DISCARD[:9]:
+        agon("act", gid, typed)
+    assert "Ana lays the Agamemnon" in agon("act", gid, "defend aga").output
