@@ -299,9 +299,13 @@ class Typing:
         elif ch > " " and ch != "," and any(w.startswith(held + ch.lower()) for w in self.tail):
             held = self.tail_held = held + ch.lower()
             found = [w for w in self.tail if w.startswith(held)]
-            if all(self.tail[w] is None for w in found):  # can only confirm the entry ('bru' of bruno): taken, and
-                self.tail, self.tail_held = None, ""  # the keys spelling it on, and the space after, swallowed
-                self.rest, self.kept = max(found, key=len)[len(held):], len(held)  # (shown until then)
+            # can only confirm the entry ('bru' of bruno): taken, and the keys spelling it on, and the space after,
+            # swallowed (shown until then); not while the keys may also begin an answer here ('ath' of athens, the
+            # city an assassin's entry filled in, at a draw of athens-2): held to the word's end, or to a key that
+            # leaves the words ('ath2')
+            if all(self.tail[w] is None for w in found) and not (self.begins is not None and self.begins(held)):
+                self.tail, self.tail_held = None, ""
+                self.rest, self.kept = max(found, key=len)[len(held):], len(held)
             return True, None
         elif not held and ch in " ,\r\n":
             return False, None

@@ -369,9 +369,10 @@ def _barred_settled(ruleset: Ruleset, state: State, chosen: Chosen, event: Event
     for f, v in msgspec.to_builtins(event).items():
         if f == TYPE or f in taken or isinstance(v, dict | list):
             continue
-        why = _barred(ruleset, state, (tag, own), f, [key(v)], word)
+        known = _known(event, own, f)  # the city filled in, where the candidate's words hang on it
+        why = _barred(ruleset, state, (tag, known), f, [key(v)], word)
         if why is not None:
-            return f"{_step_words(ruleset, state, tag, own, f)[0] or _prompt(ruleset, tag, f)}: {why}"
+            return f"{_step_words(ruleset, state, tag, known, f)[0] or _prompt(ruleset, tag, f)}: {why}"
     return None
 
 
@@ -920,10 +921,19 @@ def _settled_field(ruleset: Ruleset, state: State, event: Event, chosen: Chosen,
             continue
         if entry.matches(word, [v]) == [v]:
             return f
-        own = tuple((g, x) for g, x in chosen if g not in (TYPE, OPTION))
+        own = _known(event, tuple((g, x) for g, x in chosen if g not in (TYPE, OPTION)), f)
         if entry.matches(word, [v], _step_names(ruleset, state, tag_of(event), own, f)) == [v]:
             return f  # by the name the step would take for it (the one candidate an assassin may strike)
     return None
+
+
+def _known(event: Event, own: Chosen, field: str) -> Chosen:
+    """The steps ``own`` and the other plain values of the finished ``event`` that no step chose, as the board shows
+    them once it is settled: where a step's words hang on a value filled in by itself (the candidates an assassin
+    may strike in the one city that has any, ``spaa`` where only Athens has a candidate), they are found."""
+    taken = {g for g, _ in own}
+    return own + tuple((g, x) for g, x in msgspec.to_builtins(event).items()
+                       if g not in (TYPE, field) and g not in taken and isinstance(x, str) and x)
 
 
 def settled_value(question: Question, token: str) -> str | None:
@@ -1015,19 +1025,22 @@ def _more_items(ruleset: Ruleset, state: State, taken: Chosen, word: str) -> tup
     return (question, value, list(dict.fromkeys(left))) if left else None
 
 
-def _unasked(ruleset: Ruleset, state: State, chosen: Chosen, event: Event) -> Iterator[tuple[str, str, dict[str, str]]]:
+def _unasked(ruleset: Ruleset, state: State, chosen: Chosen,
+             event: Event) -> Iterator[tuple[str, str, dict[str, str], Chosen]]:
     """The fields of the finished ``event`` that no step chose (filled in once one decision remained) and that the
-    ruleset's ``step_words`` gives names for (the candidate an assassin strikes, where one stands in the city named):
-    each field, its value, and the names typed for the values there ({value: name})."""
+    ruleset's ``step_words`` words (the candidate an assassin strikes, where one stands in the city named, and that
+    city where it is the one with a candidate): each field, its value, the names typed for the values there
+    ({value: name}), and the steps and values the board shows then (``_known``)."""
     tag, own = _kind_of(ruleset, state, chosen)
     taken = {f for f, _ in own}
     kind = [msgspec.to_builtins(ev) for ev in _legal(ruleset, state) if tag_of(ev) == tag_of(event)]
     for f, v in msgspec.to_builtins(event).items():
         if f == TYPE or f in taken or not isinstance(v, str) or not v or len({o.get(f) for o in kind}) < 2:
             continue
-        names = _step_names(ruleset, state, tag_of(event), own, f)
-        if names.get(v):
-            yield f, v, names
+        known = _known(event, own, f)
+        _, labels, names = _step_words(ruleset, state, tag_of(event), known, f)
+        if names.get(v) or labels.get(v):
+            yield f, v, names, known
 
 
 def names_after(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> dict[str, str | None]:
@@ -1047,9 +1060,9 @@ def names_after(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) 
     out: dict[str, str | None] = {}
     hook = getattr(ruleset, "barred_values", None)
     tag, own = _kind_of(ruleset, state, taken)
-    for f, v, names in _unasked(ruleset, state, taken, now):
-        out.update({v.lower(): None, entry.name_word(names[v]).lower(): None})
-        for tier in hook(state, tag, own, f) if hook is not None else ():
+    for f, v, names, known in _unasked(ruleset, state, taken, now):
+        out.update({v.lower(): None, **({entry.name_word(names[v]).lower(): None} if names.get(v) else {})})
+        for tier in hook(state, tag, known, f) if hook is not None else ():
             for word in tier:
                 if word.lower() not in out and (why := _barred_settled(ruleset, state, taken, now, word)):
                     out[word.lower()] = why

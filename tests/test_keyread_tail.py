@@ -110,3 +110,20 @@ def test_after_a_space_a_key_that_leaves_the_names_begins_the_line():
     t = refill(NAMED, glued="a", rest="")
     assert feed(t, " a") is None and t.text == ""  # may still be 'alex'
     assert feed(t, "r") == ("argos-2 ", True)
+
+
+# Where the entry filled in the city as well (``spaa``: Athens the one city with a candidate), the city is a word of
+# its tail too, and the draw after it lists tiles that begin with the city's name.
+CITY = {"athens": None, "a": None, "bruno": None, "sparta": "Sparta has no candidate to assassinate",
+        "ana": "Ana is no candidate in Athens"}
+
+
+def test_a_word_that_confirms_the_entry_and_begins_an_answer_here_waits_for_its_end():
+    t = refill(CITY)
+    assert feed(t, "ath ") is None and t.text == ""  # the city typed on: swallowed at the word's end
+    assert feed(t, "sp") == ("sparta-2 ", True)
+    assert feed(refill(CITY), "ath2") == ("athens-2 ", True)  # '2' left the city's name: the tile athens-2
+    assert feed(refill(CITY), "athc") == ("athens-candidate ", True)
+    t = refill(CITY)
+    assert feed(t, "bru") is None and t.text == ""  # begins no tile here: swallowed at once, as before
+    assert feed(t, "no co") == ("corinth-2 ", True)

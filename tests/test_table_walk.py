@@ -57,3 +57,37 @@ def test_a_defence_typed_with_its_kind_word(agon):
     for typed in PERGAMEMNON_TO_DISCARD[:9]:
         agon("act", gid, typed)
     assert "Ana lays the Agamemnon" in agon("act", gid, "defend aga").output
+
+
+# A four-player Perikles table game typed as a table types it, to Bruno's first influence tile: a Sparta assassin
+# is on display, and Athens is the one city with a candidate (A, Bruno), so 'spaa' alone settles the whole decision.
+PERIKLES_TO_ASSASSIN = (
+    "perikles alkibiades slave-revolt brasidas", "ath", "spa", "arg", "cor", "the", "meg", "ath", "spa",
+    "pyl mel amp sic del nau pla", "any ath2 athc mc spa2 spaa arg2 corc thc the2", "athc bru ath a", "arg2",
+)
+
+
+@pytest.fixture
+def assassin(agon):
+    gid = agon("new", "perikles", "-p", "Ana", "-p", "Bruno", "-p", "Chloe", "-p", "Dario", "--table", "--seed",
+               "12").output.split()[0]
+    for typed in PERIKLES_TO_ASSASSIN:
+        agon("act", gid, typed)
+    assert "Bruno to act: take an influence tile" in agon("options", gid).output
+    return gid
+
+
+@pytest.mark.parametrize("typed", ["spaa", "spaa ath", "spaa ath bru", "spaa bruno", "spaa ath a"])
+def test_the_candidate_of_the_one_city_an_assassin_may_strike_may_be_typed_by_name(agon, assassin, typed):
+    """'spaa ath bru' was refused ("the decision is complete before 'bru'") though 'meg-ass ath bru' is read where
+    the city is typed (README: a step filled in by itself may still be named): the candidate's names hung on the
+    city chosen by a step, and here the city was filled in too."""
+    out = agon("act", assassin, typed, ok=False)
+    assert out.exit_code == 0, out.output + out.stderr
+    assert "assassinating Bruno, candidate A in Athens" in out.output
+
+
+def test_a_player_who_stands_nowhere_there_is_refused_naming_the_rule(agon, assassin):
+    out = agon("act", assassin, "spaa ath ana", ok=False)
+    assert out.exit_code == 1
+    assert "Ana is no candidate in Athens (A Bruno, B free)" in out.stderr
