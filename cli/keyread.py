@@ -278,6 +278,11 @@ class Typing:
         display's refill): a word the entry before refuses is then this prompt's, as the person reading it meant."""
         return self.complete(word) is not None or self.complete(word + " ") is not None
 
+    def _confirms(self, keys: str) -> bool:
+        """Whether every word of ``tail`` that ``keys`` may still become confirms the entry before."""
+        assert self.tail is not None
+        return all(why is None for w, why in self.tail.items() if w.startswith(keys.lower()))
+
     def _tail_key(self, ch: str) -> tuple[bool, tuple[str, bool] | None]:
         """A key of the line's first word while it may still be a word of ``tail``: whether it was taken so, and
         the line if it ended; not taken once the word is none of them (the keys held back are then the line's
@@ -296,14 +301,16 @@ class Typing:
             if len(whys) == 1 and None not in whys and not self._answers(held):  # a value the rules bar there
                 self.tail, self.tail_held = None, ""  # and naming nothing here: said, nothing read here, by the
                 return True, (AFTER + (held if held in found else min(found)), False)  # word it begins ('ana')
-        elif ch > " " and ch != "," and any(w.startswith(held + ch.lower()) for w in self.tail):
+        elif ch > " " and ch != "," and any(w.startswith(held + ch.lower()) for w in self.tail) and not (
+                self._confirms(held + ch) and self.complete(held + ch) is not None):
             held = self.tail_held = held + ch.lower()
-            found = [w for w in self.tail if w.startswith(held)]
             # can only confirm the entry ('bru' of bruno): taken, and the keys spelling it on, and the space after,
             # swallowed (shown until then); not while the keys may also begin an answer here ('ath' of athens, the
             # city an assassin's entry filled in, at a draw of athens-2): held to the word's end, or to a key that
-            # leaves the words ('ath2')
-            if all(self.tail[w] is None for w in found) and not (self.begins is not None and self.begins(held)):
+            # leaves the words ('ath2'), and never once this prompt takes them at once (the tile athens-2 where no
+            # other Athens tile is drawn: the key above goes on as any)
+            if self._confirms(held) and not (self.begins is not None and self.begins(held)):
+                found = [w for w in self.tail if w.startswith(held)]
                 self.tail, self.tail_held = None, ""
                 self.rest, self.kept = max(found, key=len)[len(held):], len(held)
             return True, None

@@ -1060,9 +1060,13 @@ def names_after(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) 
     out: dict[str, str | None] = {}
     hook = getattr(ruleset, "barred_values", None)
     tag, own = _kind_of(ruleset, state, taken)
-    for f, v, names, known in _unasked(ruleset, state, taken, now):
+    unasked = list(_unasked(ruleset, state, taken, now))
+    for f, v, names, _ in unasked:
         out.update({v.lower(): None, **({entry.name_word(names[v]).lower(): None} if names.get(v) else {})})
-        for tier in hook(state, tag, known, f) if hook is not None else ():
+        # the words the rules bar there only where one field was filled in: after 'spaa' (city and candidate filled
+        # in) the refill draw's tiles begin with the cities' names, and a city or name barred there would hold the
+        # keys of a tile this prompt takes at once ('m' of megara, the tile megara-2; 'an' of 'ana', 'any')
+        for tier in hook(state, tag, own, f) if hook is not None and len(unasked) == 1 else ():
             for word in tier:
                 if word.lower() not in out and (why := _barred_settled(ruleset, state, taken, now, word)):
                     out[word.lower()] = why

@@ -114,8 +114,7 @@ def test_after_a_space_a_key_that_leaves_the_names_begins_the_line():
 
 # Where the entry filled in the city as well (``spaa``: Athens the one city with a candidate), the city is a word of
 # its tail too, and the draw after it lists tiles that begin with the city's name.
-CITY = {"athens": None, "a": None, "bruno": None, "sparta": "Sparta has no candidate to assassinate",
-        "ana": "Ana is no candidate in Athens"}
+CITY = {"athens": None, "a": None, "bruno": None}
 
 
 def test_a_word_that_confirms_the_entry_and_begins_an_answer_here_waits_for_its_end():
@@ -127,3 +126,10 @@ def test_a_word_that_confirms_the_entry_and_begins_an_answer_here_waits_for_its_
     t = refill(CITY)
     assert feed(t, "bru") is None and t.text == ""  # begins no tile here: swallowed at once, as before
     assert feed(t, "no co") == ("corinth-2 ", True)
+
+
+def test_keys_that_may_confirm_the_entry_and_that_this_prompt_takes_at_once_are_its_answer():
+    """A city the entry filled in, typed on, is swallowed at its end; but keys this prompt takes at once (``co``,
+    the one Corinth tile drawn here) were held while they might still spell it, so the shortest entry of a tile
+    waited for a key more: they are this prompt's, as where nothing was typed on before."""
+    assert feed(refill({"corinth": None}), "co") == ("corinth-2 ", True)
