@@ -103,9 +103,23 @@ def parse(chance: Chance, text: str) -> tuple[Any, ...]:
         if chance.kind == "dice":
             return entry.dice(text, chance.count, chance.sides)
         gone = None if chance.blind or chance.unseen else {item: (name, why) for item, name, why in chance.gone}
+        for t in entry.tokens(text):
+            _one_of_alike(chance, t)
         return entry.resolve_all(text, chance.names, "item", chance.named, gone)
     except entry.EntryError as e:
         raise BadOutcome(f"{chance.label}: {e}") from None
+
+
+def _one_of_alike(chance: Chance, token: str) -> None:
+    """Refuse ``token`` where it names several copies alike and nothing else (``gb``: greece.bowman.1 and .2),
+    saying that they are alike and how to type one: 'is ambiguous ...; type more of it' read as if the copies
+    differed, under a prompt that says any of them may be typed."""
+    found = entry.matches(token, chance.names, chance.named)
+    if len(found) < 2 or not any(set(found) <= set(group) for group in chance.alike):
+        return
+    copies = ", ".join(f"{token}{it.rsplit('.', 1)[-1]}" for it in found)
+    raise entry.EntryError(f"{entry.quoted(token)} names {len(found)} copies alike ({', '.join(found)}): type one"
+                           f" of them with its number ({copies}); which one changes nothing in the game")
 
 
 def check(chance: Chance, outcome: tuple[Any, ...]) -> None:

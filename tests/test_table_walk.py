@@ -91,3 +91,17 @@ def test_a_player_who_stands_nowhere_there_is_refused_naming_the_rule(agon, assa
     out = agon("act", assassin, "spaa ath ana", ok=False)
     assert out.exit_code == 1
     assert "Ana is no candidate in Athens (A Bruno, B free)" in out.stderr
+
+
+def test_a_draw_of_copies_alike_typed_by_their_kind_says_they_are_alike(agon):
+    """The draw's prompt says copies alike may be typed as any of them, and 'gb' was refused as if they differed:
+    "'gb' is ambiguous: it may be greece.bowman.1, greece.bowman.2; type more of it". It says what to type."""
+    gid = agon("new", "pergamemnon", "-p", "Ana", "-p", "Bruno", "-p", "Chloé", "--table", "--seed", "11"
+               ).output.split()[0]
+    for typed in PERGAMEMNON_TO_DISCARD[:2]:
+        agon("act", gid, typed)
+    out = agon("act", gid, "aga gb gc1", ok=False)
+    assert out.exit_code == 1
+    assert ("'gb' names 2 copies alike (greece.bowman.1, greece.bowman.2): type one of them with its number (gb1,"
+            " gb2); which one changes nothing in the game") in " ".join(out.stderr.split())
+    assert "Ana draws 3 cards" in agon("act", gid, "aga gb2 gc1").output

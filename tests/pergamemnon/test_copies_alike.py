@@ -67,7 +67,8 @@ def test_a_draw_of_copies_alike_says_so_and_takes_the_copy_the_person_names(agon
             " greece.chariot.2 = greece.chariot.3; greece.spearman.1 = greece.spearman.2. Type the one you record (any"
             " of them): which one changes nothing in the game, and no player is shown its number.") in shown
     refused = agon("act", gid, "gb gc herc", ok=False)
-    assert "'gb' is ambiguous: it may be greece.bowman.1, greece.bowman.2; type more of it" in refused.stderr
+    assert ("'gb' names 2 copies alike (greece.bowman.1, greece.bowman.2): type one of them with its number (gb1,"
+            " gb2); which one changes nothing in the game") in " ".join(refused.stderr.split())
     agon("act", gid, "gb2 gc3 herc")
     hand = json.loads(agon("state", gid, "--json").stdout)["view"]["players"][0]["hand"]  # the record, in full
     assert [c["id"] for c in hand] == ["greece.bowman.2", "greece.chariot.3", "greece.hercules"]
