@@ -13,6 +13,7 @@ from rich.markup import escape
 from agon.cli import keyread
 from agon.cli.common import (
     BranchOpt,
+    Fail,
     GameArg,
     JsonOpt,
     agon_line,
@@ -28,6 +29,7 @@ from agon.cli.common import (
     print_json,
     read_only,
     service,
+    with_db_quoted,
 )
 from agon.cli.render import said, scores_line, view_text
 from agon.core import entry, steps
@@ -36,6 +38,7 @@ from agon.core.entry import groups_text
 from agon.core.service import (
     CLI_WORDS,
     Line,
+    NotFound,
     RaceLost,
     Recorded,
     ServiceError,
@@ -205,7 +208,15 @@ def act(
 ) -> None:
     """Record one decision (or a chance outcome at a real table); bots whose turn follows act by themselves."""
     svc = service()
-    recorded, line = svc.record(game, choice, as_player=as_player, branch=branch, expect=expect)
+    try:
+        recorded, line = svc.record(game, choice, as_player=as_player, branch=branch, expect=expect)
+    except ServiceError as e:
+        # play's commands typed here ('agon act GAME u', as at play's prompt) were refused as an entry alone
+        command = {"u": "undo", "undo": "undo", "r": "redo", "redo": "redo"}.get(choice.strip().lower())
+        if command is None or isinstance(e, NotFound):
+            raise
+        raise Fail(f"{with_db_quoted(str(e))}; to {command} instead:"
+                   f" {agon_line(f'{command} {game}' + (f' -b {shlex.quote(branch)}' if branch else ''))}") from None
     if as_json:  # what followed is told as the deciding player may see it (service.record)
         print_json({"recorded": [{"n": r.n, "actor": r.actor, "text": r.sentence, "event": r.shown}
                                  for r in recorded],

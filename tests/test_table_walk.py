@@ -105,3 +105,14 @@ def test_a_draw_of_copies_alike_typed_by_their_kind_says_they_are_alike(agon):
     assert ("'gb' names 2 copies alike (greece.bowman.1, greece.bowman.2): type one of them with its number (gb1,"
             " gb2); which one changes nothing in the game") in " ".join(out.stderr.split())
     assert "Ana draws 3 cards" in agon("act", gid, "aga gb2 gc1").output
+
+
+@pytest.mark.parametrize(("typed", "command"), [("u", "undo"), ("undo", "undo"), ("r", "redo")])
+def test_plays_undo_typed_to_agon_act_says_which_command_does_it(agon, discard, typed, command):
+    """'agon act GAME u', as 'u' is typed at play's prompt, was refused as an entry alone ("'u' is none of the
+    answers; possible: none, ..."), naming nothing about taking back the last entry."""
+    out = agon("act", discard, typed, ok=False)
+    assert out.exit_code == 1
+    told = " ".join(out.stderr.split())
+    assert told.startswith("error: which hand cards to discard")
+    assert told.endswith(f"; to {command} instead: agon {command} {discard}")
