@@ -752,8 +752,10 @@ def play(
             continue
         # an entry that ends by itself leaves words that may be typed on to it (a Perikles assassin's one candidate,
         # 'cor bru'): the next prompt holds them back rather than reading them (cli.keyread)
+        # also where the options are listed and the decision was typed by its steps ('meg ana', the slot A filled
+        # in): not an option number, whose decision fills every field in
         soon = steps.names_after(line.ruleset, line.state, *past_back(line, answer, chosen)) if after_ended \
-            and isinstance(pending, Decision) and stepping is not None else {}
+            and isinstance(pending, Decision) and (stepping is not None or not answer.strip().isdigit()) else {}
         tail = None
         answer = answer.strip()
         kind = what_is(svc, line, answer, stepping, chosen) if answer else "entry"
