@@ -121,9 +121,10 @@ class Typing:
     """Words that may be typed on to the entry that ended by itself before this line (a Perikles assassin's one
     candidate after the city, ``cor bru``; a name after the letter that took a candidate, ``cor a alex``): the
     first word of the line is held back while it may become one, and taken as it once a space, comma or Enter ends
-    it: one that confirms the entry is swallowed, one it refuses ends the line as ``AFTER`` and the word unless it
-    names an answer here (``an`` of ``ana``, the tile ``any`` at the draw: this prompt's, as on the screen); a key
-    that leaves them all begins the line with the keys held. Its words that the rules bar only as keys typed on to
+    it: one that confirms the entry is swallowed (and the next word is read so too: ``spaa ath bru``), one it
+    refuses ends the line as ``AFTER`` and the word unless it names an answer here (``an`` of ``ana``, the tile
+    ``any`` at the draw: this prompt's, as on the screen); a key that leaves them all begins the line with the keys
+    held. Its words that the rules bar only as keys typed on to
     the entry's last word (``TypedOn``) are read only so (``glued``)."""
     tail_held: str = ""
     glued: str | None = None
@@ -295,8 +296,8 @@ class Typing:
         if ch in " ,\r\n" and held:
             found = {w: why for w, why in self.tail.items() if w.startswith(held)}
             whys = {self.tail[held]} if held in self.tail else set(found.values())  # 'a' itself, not also 'ana'
-            if found and whys == {None}:  # the value typed on, or its name: the entry stands as recorded
-                self.tail, self.tail_held = None, ""
+            if found and whys == {None}:  # the value typed on, or its name: the entry stands as recorded, and
+                self.tail_held = ""  # the next word may be another ('spaa ath bru': the city, then the candidate)
                 return True, None
             if len(whys) == 1 and None not in whys and not self._answers(held):  # a value the rules bar there
                 self.tail, self.tail_held = None, ""  # and naming nothing here: said, nothing read here, by the
@@ -311,7 +312,7 @@ class Typing:
             # other Athens tile is drawn: the key above goes on as any)
             if self._confirms(held) and not (self.begins is not None and self.begins(held)):
                 found = [w for w in self.tail if w.startswith(held)]
-                self.tail, self.tail_held = None, ""
+                self.tail_held = ""  # (the tail kept for a next word, as above)
                 self.rest, self.kept = max(found, key=len)[len(held):], len(held)
             return True, None
         elif not held and ch in " ,\r\n":

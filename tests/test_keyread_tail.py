@@ -133,3 +133,14 @@ def test_keys_that_may_confirm_the_entry_and_that_this_prompt_takes_at_once_are_
     the one Corinth tile drawn here) were held while they might still spell it, so the shortest entry of a tile
     waited for a key more: they are this prompt's, as where nothing was typed on before."""
     assert feed(refill({"corinth": None}), "co") == ("corinth-2 ", True)
+
+
+def test_two_words_that_confirm_the_entry_are_both_read_with_it():
+    """'spaa ath bru' (the city and the candidate an assassin's tile alone settled): 'ath' confirmed the entry and
+    'bru' then began the draw's line ("no item 'bru' here"). Each word typed on that confirms it is swallowed."""
+    t = refill(CITY)
+    assert feed(t, "ath bru ") is None and t.text == ""
+    assert feed(t, "an") == ("any ", True)
+    t = refill(CITY)
+    assert feed(t, "bruno a ") is None and t.text == ""
+    assert feed(t, "sp") == ("sparta-2 ", True)
