@@ -98,12 +98,20 @@ def branch(
     made = svc.branch(game, name, at, from_branch, reseed)
     game_id = svc.store.game(game).id
     now = svc.head_summary(game_id, made.name)  # at a head: the source's summary, copied; nothing replayed
+    # a chance outcome due where it starts was drawn with it (Service.branch): the fork is before the draw
+    last = now.events - 1
+    fork = last if made.head_id == made.fork_id else svc.depth_of(game_id, made.fork_id)
+    drawn = last - fork
+    luck = "fresh" if reseed else "same"
     if as_json:
-        print_json({"branch": name, "from": made.parent_branch, "at": now.events - 1,
-                    "luck": "fresh" if reseed else "same", "status": now.status})
+        print_json({"branch": name, "from": made.parent_branch, "at": fork, "event": last, "drawn": drawn,
+                    "luck": luck, "status": now.status})
         return
-    console.print(f"Branch {name} starts after event #{now.events - 1} of {made.parent_branch}"
-                  f" with {'fresh' if reseed else 'the same'} luck; now on {name}: {now.status}")
+    luck = "fresh" if reseed else "the same"
+    told = "" if not drawn else (f"; agon drew the chance due there"
+                                 f" ({f'event #{last}' if drawn == 1 else f'events #{fork + 1} to #{last}'})")
+    console.print(f"Branch {name} starts after event #{fork} of {made.parent_branch}"
+                  f" with {luck} luck{told}; now on {name}: {now.status}", markup=False)
     back = cited(f"switch {game_id} {shlex.quote(made.parent_branch or '')}")
     if now.over:  # a branch at the end of a finished line has nothing to play on
         console.print(f"Nothing to play here: the game is over at this position; branch from an earlier one with"

@@ -656,6 +656,9 @@ class Line:
         return describe_pending(self.pending)
 
 
+CHANCE_DUE = "chance needed: "
+"""How a summary's status begins where a chance outcome is due (``describe_pending``)."""
+
 Mark = Callable[[str], str]
 """How a face shows an event's id: 8 hex digits that tell two lines of the same length apart (``position``)."""
 
@@ -1696,6 +1699,10 @@ class Service:
                 return None
         return None
 
+    def depth_of(self, game_id: str, node_id: str) -> int:
+        """The event number of node ``node_id`` of a game (a branch's fork, say)."""
+        return self._depth(game_id, node_id)
+
     def _depth(self, game_id: str, node_id: str) -> int:
         env = self.store.event(game_id, node_id)
         if env is None:
@@ -1895,9 +1902,33 @@ class Service:
         except StoreError as e:
             raise _store_failure(e) from None
         src = summary_table.of_game(self.store, game.id, src_b.name).get(src_b.name)
-        if src is not None and src.head_id == head_id:  # the same position: the same summary, still O(1)
+        copied = src is not None and src.head_id == head_id
+        if copied:  # the same position: the same summary, still O(1)
             self._keep([msgspec.structs.replace(src, branch=name)])
+        # A chance outcome due where the branch starts is drawn now, as after every decision (a seeded game's
+        # chance, or a table's forced one, waits for nobody): the branch is left where someone must decide. At a
+        # head whose summary tells of no chance due (the usual case), the line is not read.
+        if not copied or at is not None or src.status.startswith(CHANCE_DUE):
+            self._draw_due(game, name)
         return self.store.branch(game.id, name)
+
+    def _draw_due(self, game: GameInfo, name: str) -> int:
+        """Draw the chance outcomes due at the head of the new branch ``name`` (outside table games; at a table,
+        only forced ones), with the branch's luck (the parent's, or fresh after --reseed), up to the first decision;
+        no bot moves (a branch at a bot's turn is where a what-if overrides it). Recorded as the branch's making
+        ('branch' in the head history, from the fork on): what came by itself with it, which no undo takes back
+        alone. Returns how many events were drawn."""
+        line = self.load(game.id, name)
+        run = self._run(line, [], PUBLIC, auto=False, tell=False)
+        if not run.envs:
+            return 0
+        new = line.extended(run.envs, run.events, run.state, run.chance_count)
+        try:
+            self.store.append(game.id, name, line.head.id, run.envs, "branch", summaries=[new.summary],
+                              walked="branch")
+        except StoreError as e:
+            raise _store_failure(e) from None
+        return len(run.envs)
 
     def switch(self, game_ref: str, name: str) -> Line:
         self.writable(game_ref)

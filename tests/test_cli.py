@@ -192,7 +192,10 @@ def test_a_branch_made_where_chance_is_due_draws_it_from_the_seed_with_the_same_
     gid = new_toy(agon)
     rolled = agon("act", gid, "1").stdout  # '#2 ann rolls.' then '#3 ann rolls a N.'
     roll = next(line for line in rolled.splitlines() if line.strip().startswith("#3")).split(None, 1)[1]
-    agon("branch", gid, "again", "--at", "2")
+    made = agon("branch", gid, "again", "--at", "2").stdout  # the roll due there is drawn with the branch
+    assert "agon drew the chance due there (event #3); now on again: ann to act" in made, made
+    assert roll in agon("log", gid).stdout.splitlines()[3]
+    agon("undo", gid, "--to", "2")  # a line taken back to where chance is due: it waits for 'seed'
     out = agon("options", gid).stdout
     assert f"This game draws its luck from its seed: `agon act {gid} seed`" in out
     assert roll in agon("act", gid, "seed").stdout

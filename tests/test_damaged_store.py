@@ -131,8 +131,7 @@ def test_undo_and_redo_refuse_a_damaged_line_before_its_head_moves(agon, tmp_pat
 
 def test_verify_reports_every_kind_of_damage_at_once(agon, tmp_path):
     gid = toy(agon)
-    agon("branch", gid, "side", "--at", "2")
-    agon("act", gid, "seed")  # chance is due at #2
+    agon("branch", gid, "side", "--at", "2")  # chance is due at #2: drawn from the seed with the branch
     _sql(tmp_path, "UPDATE event SET payload = CAST(REPLACE(CAST(payload AS TEXT), 'roll', 'hold') AS BLOB)"
                    " WHERE game_id = ? AND depth = 2", gid)
     _sql(tmp_path, "DELETE FROM event WHERE game_id = ? AND depth = 6", gid)

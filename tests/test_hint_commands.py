@@ -71,7 +71,8 @@ def check_refusals(agon, db: str) -> None:
     # game's ruleset and NAME... for the players (filled in as a person would); that game takes the die
     seeded = run("new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3").stdout.split()[0]
     run("act", seeded, "1")
-    run("branch", seeded, "drawn", "--at", "2")  # the line waits for the die the seed draws
+    run("branch", seeded, "drawn", "--at", "2")  # the die due there is drawn with the branch;
+    run("undo", seeded, "--to", "2")  # taken back, the line waits for the die the seed draws
     said = one_line(run("act", seeded, "6", "-b", "drawn", ok=False), "draws every chance outcome from its seed")
     (new,) = commands(said)
     assert new[3:] == ["new", "toy", "--player", "NAME...", "--table"]

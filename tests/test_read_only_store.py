@@ -51,8 +51,7 @@ def make_archive(run) -> dict[str, str]:
         if "over" in run("options", game).stdout:
             break
         run("act", game, "1")
-    run("branch", game, "aside", "--at", "2")
-    run("act", game, "seed")  # the die, drawn from the game's seed
+    run("branch", game, "aside", "--at", "2")  # the die due there is drawn from the game's seed with the branch
     run("act", game, "2")  # hold
     run("undo", game)
     run("switch", game, "main")

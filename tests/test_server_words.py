@@ -159,7 +159,8 @@ def test_a_seeded_games_chance_sent_as_an_event_names_no_command(client):
         if isinstance(line.ruleset.pending(state), Chance):
             break
         state, at = line.ruleset.apply(state, event), at + 1
-    svc.branch(gid, "drawn", at)  # `agon branch GAME drawn --at N` on the store the server serves
+    svc.branch(gid, "drawn", at)  # `agon branch GAME drawn --at N` on the store the server serves, which draws
+    svc.undo(gid, branch="drawn", to=at)  # the chance due there; `agon undo GAME --to N` takes it back
     client.app.state.lines.items.clear()
     assert client.get(f"/api/games/{gid}").json()["pending"]["entered_by"] == "seed"
     drawn = line.codec.to_obj(event)

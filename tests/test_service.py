@@ -290,7 +290,7 @@ def test_a_seeded_line_waiting_for_chance_asks_for_seed_not_for_what_a_table_typ
 
     svc = Service(Store(f"sqlite:///{tmp_path / 'g.db'}"))
     gid = svc.new_game(NewGame("peloponnes", players=["Ana"], bots=[("B", "greedy")], seed=4))
-    svc.branch(gid, "w", at=0)  # the first shuffle is due on the new line
+    svc.undo(gid, to=0)  # taken back to the start (a new branch there draws it): the first shuffle is due
     for typed in ("4 6", "c12", "x"):
         with pytest.raises(ServiceError) as e:
             svc.act(gid, typed)

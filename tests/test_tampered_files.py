@@ -89,7 +89,7 @@ def test_verify_recomputes_chance_in_a_store_rewritten_behind_agons_back(sqlite_
 def test_a_person_cannot_type_a_chance_outcome_in_a_seeded_game(agon):
     gid = agon("new", "toy", "--player", "ann", "--bot", "bob:random", "--seed", "3").stdout.splitlines()[0]
     agon("act", gid, "1")
-    agon("branch", gid, "again", "--at", "2")  # chance is due here
+    agon("undo", gid, "--to", "2")  # chance is due here (a branch made here draws it)
     r = agon("act", gid, "6", ok=False)
     assert r.exit_code == 1 and "draws every chance outcome from its seed" in r.stderr
     agon("act", gid, "seed")

@@ -48,7 +48,7 @@ def test_a_what_if_that_parts_in_the_setup_is_marked_where_the_plot_can_show_it(
     main = demo_line(sqlite_svc, "pergamemnon")
     gid = main.game.id
     sqlite_svc.branch(gid, "early", at=2, reseed=True)
-    sqlite_svc.act(gid, "seed", branch="early")
+    sqlite_svc.act(gid, "bot", branch="early")  # the hands drawn anew with the branch; the bots play on
     early = sqlite_svc.load(gid, "early")
     fig = scores_figure([sqlite_svc.load(gid, "main"), early])
     lo, hi = fig.layout.xaxis.range
@@ -144,6 +144,7 @@ def test_a_line_of_one_event_is_plotted_on_an_axis_of_whole_events(sqlite_svc):
 
     main = demo_line(sqlite_svc, "pergamemnon")
     sqlite_svc.branch(main.game.id, "one", at=0)
+    sqlite_svc.undo(main.game.id, branch="one", to=0)  # the setup's chance drawn with the branch, taken back
     one = sqlite_svc.load(main.game.id, "one")
     for fig in (figure(analyse(sqlite_svc, one, Settings(rollouts=2, workers=1))), scores_figure([one])):
         lo, hi = fig.layout.xaxis.range
