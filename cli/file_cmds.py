@@ -208,26 +208,38 @@ def import_(
     if as_json:
         print_json(reported[0] if len(files) == 1 else reported)
         return
-    for report, said in zip(reported, sentences, strict=True):
+    untrusted = ("the signature proves only that the file is unchanged since that key signed it; --trust SENDER.pub"
+                 " requires your sender's key.")
+    if len(files) == 1:  # the id alone first: what a script takes (`agon import FILE | head -1`)
+        report, said = reported[0], sentences[0]
         console.print(report["id"])
         console.print(said, markup=False)
         if report["trusted"]:
             console.print(f"Signed by the trusted key {trusted[:16]}...")
         elif report["signed_by"]:
-            console.print(f"Signed by key {report['signed_by'][:16]}..., which no --trust names: the signature"
-                          " proves only that the file is unchanged since that key signed it; --trust SENDER.pub"
-                          " requires your sender's key.")
-    if len(files) > 1:
-        outcomes = [r["outcome"] for r in reported]
-        parts = {"new": counted(outcomes.count("new"), "new game"),
-                 "extended": f"{counted(outcomes.count('extended'), 'game')} added to",
-                 "unchanged": f"{outcomes.count('unchanged')} with nothing new"}
-        said = ", ".join(v for k, v in parts.items() if k in outcomes)
-        if set(outcomes) == {"unchanged"}:  # a sync run again: none was imported, which 'N files imported' hid
-            said = "every game is stored already, with nothing new; nothing was imported"
-            console.print(f"{counted(len(files), 'file')} read: {said}.")
+            console.print(f"Signed by key {report['signed_by'][:16]}..., which no --trust names: {untrusted}")
+        return
+    # several files (a club's folder of hundreds): one line a file, its game id in it, then the count
+    for report, said in zip(reported, sentences, strict=True):
+        if report["trusted"]:
+            said += f". Signed by the trusted key {trusted[:16]}..."
+        elif report["signed_by"]:
+            said += f". Signed by key {report['signed_by'][:16]}..., which no --trust names."
         else:
-            console.print(f"{counted(len(files), 'file')} imported: {said}.")
+            said += "."
+        console.print(said, markup=False)
+    if any(r["signed_by"] and not r["trusted"] for r in reported):
+        console.print(f"Of a file signed by a key no --trust names, {untrusted}", markup=False)
+    outcomes = [r["outcome"] for r in reported]
+    parts = {"new": counted(outcomes.count("new"), "new game"),
+             "extended": f"{counted(outcomes.count('extended'), 'game')} added to",
+             "unchanged": f"{outcomes.count('unchanged')} with nothing new"}
+    said = ", ".join(v for k, v in parts.items() if k in outcomes)
+    if set(outcomes) == {"unchanged"}:  # a sync run again: none was imported, which 'N files imported' hid
+        said = "every game is stored already, with nothing new; nothing was imported"
+        console.print(f"{counted(len(files), 'file')} read: {said}.")
+    else:
+        console.print(f"{counted(len(files), 'file')} imported: {said}.")
 
 
 def _named(e: Exception, file: Path, then: str = "") -> Exception:
