@@ -315,7 +315,8 @@ def verify(game: Annotated[str | None, typer.Argument(
     """Recompute the hash chain of every event and replay every branch; report tampering or non-determinism.
 
     Without a game, check every game (with a progress bar) and print one line per damaged game and a count. A
-    damaged game is marked in its summaries, so `agon games` shows it as DAMAGED."""
+    damaged game is marked in its summaries, so `agon games` shows it as DAMAGED (not on a read-only store, which
+    keeps no mark)."""
     svc = service()
     if game is None:
         _verify_all(svc, as_json)
@@ -343,11 +344,12 @@ def _verify_all(svc, as_json: bool) -> None:
         n, damaged = svc.verify_all(bar)
     if as_json:
         print_json({"games": n, "ok": not damaged, "damaged": [{"game": g, "problems": p}
-                                                               for g, p in damaged.items()]})
+                                                               for g, p in damaged.items()],
+                    "marked": bool(damaged) and not svc.store.read_only})
     else:
         for g, problems in damaged.items():
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             console.print(f"[red]damaged:[/] {g}: {escape(problems[0])}{more}", markup=True)
-        console.print(checked_line(n, damaged), markup=False)
+        console.print(checked_line(n, damaged, marked=not svc.store.read_only), markup=False)
     if damaged:
         raise typer.Exit(1)

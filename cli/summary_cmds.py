@@ -46,10 +46,15 @@ def rebuild(as_json: JsonOpt = False) -> None:
         raise typer.Exit(1)
 
 
-def checked_line(games: int, damaged: dict[str, list[str]]) -> str:
-    """The one-line outcome of checking every game ('agon verify', 'agon rebuild')."""
+def checked_line(games: int, damaged: dict[str, list[str]], marked: bool = True) -> str:
+    """The one-line outcome of checking every game ('agon verify', 'agon rebuild'). ``marked``: whether the
+    damaged games' summaries were marked in the store; a store that may only be read keeps no mark, so its
+    `agon games` cannot show one (it lists a game as its stored summary last said)."""
     checked = f"{counted(games, 'game')} checked"
     if not damaged:
         return f"{checked}: every hash matches and every line replays the same."
-    return (f"{checked}: {len(damaged):,} damaged ({', '.join(damaged)}); {cited('verify GAME')} lists what is"
-            f" broken, and {cited('games')} marks them DAMAGED.")
+    listed = f"{len(damaged):,} damaged ({', '.join(damaged)}); {cited('verify GAME')} lists what is broken"
+    if not marked:
+        return (f"{checked}: {listed}; this store is read-only, so no mark is kept and {cited('games')} may still"
+                f" list them as sound ({cited('verify')} marks them DAMAGED where agon may write to the store).")
+    return f"{checked}: {listed}, and {cited('games')} marks them DAMAGED."
