@@ -54,7 +54,7 @@ def test_the_mark_of_a_line_parting_in_the_setup_is_drawn_apart_from_the_round_l
 
     main = demo_line(sqlite_svc, "pergamemnon")
     sqlite_svc.branch(main.game.id, "early", at=2, reseed=True)
-    sqlite_svc.act(main.game.id, "seed", branch="early")
+    sqlite_svc.act(main.game.id, "bot", branch="early")  # the hands drawn anew with the branch; the bots play on
     fig = scores_figure([sqlite_svc.load(main.game.id, "main"), sqlite_svc.load(main.game.id, "early")])
     target = tmp_path / "early.html"
     write(fig, str(target))

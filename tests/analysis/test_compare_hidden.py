@@ -22,8 +22,8 @@ def reseeded(agon):
     then plays the game again until the draws at #3 read differently."""
     for _ in range(20):
         game = json.loads(agon("demo", "pergamemnon", "--seed", "3", "--json").stdout)["id"]
-        agon("branch", game, "whatif", "--at", "2", "--reseed")
-        agon("act", game, "seed", "--branch", "whatif")  # the draw from fresh luck; the bots play on
+        agon("branch", game, "whatif", "--at", "2", "--reseed")  # the draw due there, from fresh luck
+        agon("act", game, "bot", "--branch", "whatif")  # the bots play on
         agon("switch", game, "main")
         first = json.loads(agon("compare", game, "main", "whatif", "--json").stdout)["after_fork"][0]
         if first["n"] == 3 and first["a"] != first["b"]:

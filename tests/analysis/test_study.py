@@ -136,8 +136,7 @@ def test_agon_view_writes_every_line_or_the_ones_named(agon, tmp_path):
     gid = json.loads(agon("new", "toy", "--player", "Ana", "--player", "Bruno", "--seed", "2", "--json").stdout)["id"]
     for _ in range(3):
         agon("act", gid, "1")
-    agon("branch", gid, "alt", "--at", "2")
-    agon("act", gid, "seed")  # chance is due at #2: a seeded game draws it from its seed
+    agon("branch", gid, "alt", "--at", "2")  # chance is due at #2: a seeded game draws it from its seed with it
     agon("note", gid, "2", "the first roll", "--glyph", "!")
     out = agon("view", gid, "-o", "all.html").stdout
     assert "2 lines (main: 8 events, alt: 4 events)" in out and "all.html" in out

@@ -430,8 +430,8 @@ def test_a_link_to_a_line_with_no_chances_opens_it_without_an_error(page, agon, 
     # nothing forks at #4 (no line to go down to there); a line is branched again until its roll differs
     for tries in range(40):
         whatif = f"whatif{tries}"
-        agon("branch", gid, whatif, "--at", "4", "--reseed")
-        agon("act", gid, "seed")  # the roll that follows, drawn from the line's own luck; the bots play on
+        agon("branch", gid, whatif, "--at", "4", "--reseed")  # the roll that follows, drawn from the line's own luck
+        agon("act", gid, "bot")  # the bots play on
         if fifth(whatif) != fifth("main"):
             break
     else:
