@@ -343,9 +343,10 @@ def _verify_all(svc, as_json: bool) -> None:
     with progress_bar("verifying games", quiet=as_json) as bar:
         n, damaged = svc.verify_all(bar)
     if as_json:
-        print_json({"games": n, "ok": not damaged, "damaged": [{"game": g, "problems": p}
-                                                               for g, p in damaged.items()],
-                    "marked": bool(damaged) and not svc.store.read_only})
+        data = {"games": n, "ok": not damaged, "damaged": [{"game": g, "problems": p} for g, p in damaged.items()]}
+        if damaged:  # whether the damaged games were marked in the store (a read-only one keeps no mark)
+            data["marked"] = not svc.store.read_only
+        print_json(data)
     else:
         for g, problems in damaged.items():
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
