@@ -73,7 +73,7 @@ def test_stats_compare_and_analyse_say_what_an_adamastor_score_is(agon):
     assert f"By seat (a score is the {UNIT})\n" in stats
     assert json.loads(agon("stats", "adamastor", "--json").stdout)["score_unit"] == UNIT
     agon("branch", gid, "luckier", "--at", "40", "--reseed")
-    agon("act", gid, "seed")  # the bots play the crew's line on to its end
+    agon("act", gid, "bot")  # the chance due at #40 was drawn as the branch was made; the bots play on to the end
     out = agon("compare", gid, "main", "luckier").stdout
     assert f"Scores ({UNIT})" in out
     words = " ".join(out.split())
