@@ -209,8 +209,7 @@ def narrate(s: State, e: Any, apply: Apply | None, viewer: str | None = PUBLIC) 
         case PeriklesPlayed(player=p):
             return f"{p} plays Perikles and places 2 cubes in Athens."
         case AlkibiadesPlayed(player=p, moves=moves):
-            text = "; ".join(f"{m.owner}'s cube from {m.source.capitalize()} to {m.target.capitalize()}" for m in moves)
-            return f"{p} plays Alkibiades and moves {text}."
+            return f"{p} plays Alkibiades and moves {_cube_moves(moves)}."
         case PlaguePlayed(player=p, city=city):
             return f"{p} plays the Plague on {city.capitalize()}: every player loses half their cubes there."
         case SlaveRevoltPlayed(player=p, place=place):
@@ -334,6 +333,20 @@ def _commit_text(s: State, e: ForcesCommitted) -> str:
     sent = ", ".join(f"{_counter_text(s, pl.counter)} to {pl.location} as {pl.role} {pl.side}" for pl in e.placements)
     cube = f", sacrificing a cube in {e.cube.capitalize()}" if e.cube else ""
     return f"{e.player} spends {_tile_text(e.tile)}{cube}: {sent}."
+
+
+def _cube_moves(moves: Any) -> str:
+    """Alkibiades' moves ("Move any 2 cubes to other cities", perikles-data-facts.md, 'Special tiles') in words:
+    the same move made twice told once with its count ("2 of Bruno's cubes from Athens to Argos"), not repeated."""
+    counts: dict[Any, int] = {}
+    for m in moves:
+        key = (m.owner, m.source, m.target)
+        counts[key] = counts.get(key, 0) + 1
+    told = []
+    for (owner, source, target), n in counts.items():
+        cubes = f"{owner}'s cube" if n == 1 else f"{n} of {owner}'s cubes"
+        told.append(f"{cubes} from {source.capitalize()} to {target.capitalize()}")
+    return "; ".join(told)
 
 
 def option_text(s: State, e: Any) -> str:
