@@ -2,7 +2,9 @@
 
 The events after the fork are told in full by default (an analyst's store: every hidden draw named, so two
 different shuffles read differently), or as one player may read them (``viewer``), naming nothing that player may
-not see; where two events differ only in what the viewer may not see, the comparison says so without naming it."""
+not see. Told to a viewer, the lines part where they first read differently to them, and two events that read alike
+to them are told as reading alike, never as the same nor as differing in what they may not see: either would tell
+them whether a face-down choice made again on a what-if line was the same."""
 
 from __future__ import annotations
 
@@ -40,14 +42,16 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
     """A plain summary of two lines of the same game, told as ``viewer`` may read it (None: in full;
     ``PUBLIC``: as every player may).
 
-    ``fork``: the last shared event; ``after_fork``: the first ``show`` events of each line after it, narrated,
-    each with ``same`` (the two events are equal, hidden parts included), ``reads_differently`` (they are equal
+    ``fork``: the last shared event (told to a viewer: the last up to which the lines read alike to them,
+    ``_read_alike_to``); ``after_fork``: the first ``show`` events of each line after it, narrated,
+    each with ``same`` (the two events are equal, hidden parts included; None told to a viewer, as are
+    ``reads_differently`` and ``hidden_difference``), ``reads_differently`` (they are equal
     but do not read alike: the same decision or draw made in another position, by another player or to another
     effect, as a bid that ends an auction with other bids standing), ``reads_alike`` (they differ, but their
     sentences read alike: told in full, another copy of the same card, say), ``reordered`` (they are the same chance
     outcome in another order within a group the rules read in no order: a hand drawn from the seed and the same
-    cards typed at a table) and ``hidden_difference`` (they read
-    alike as ``viewer`` is told them: they differ in what that player may not see; never when told in full);
+    cards typed at a table) and ``hidden_difference`` (False: kept for readers of the JSON; it told a viewer
+    that two events reading alike to them differ in what they may not see);
     ``players``: each player's final score on both lines and the difference (b − a), or, while a line is still
     being played, their scores after ``scored_at``, the last event both lines reach (a line's score at #57 against
     the other's at its end would read as what the other move changed; None, and the heads' scores, when one line
@@ -64,6 +68,8 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
     rows_a, rows_b = line_timeline(a), line_timeline(b)
     text_a, text_b = told(a, viewer), told(b, viewer)
     fork = fork_point(a, b)
+    if viewer is not None:  # told as a player: the lines part where they first read differently to that player
+        fork = _read_alike_to(viewer, a, b, fork, (text_a, text_b), (rows_a, rows_b))
     after = []
     for k in range(1, show + 1):
         n = fork + k
@@ -73,14 +79,19 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
             break
         same = (ta is not None and tb is not None
                 and msgspec.json.encode(a.events[n]) == msgspec.json.encode(b.events[n]))
+        if viewer is not None:
+            same = False  # whether they are the same event is not told to one who may not read all of it
         # said only to a reader told the whole draw: to one who may not see it, that it is the same on both lines
         # would tell something of what they may not see (it stays a difference in what they may not see)
         order = (not same and ta is not None and tb is not None and _reordered(a, b, n)
                  and (viewer is None or (_told_whole(a, n, viewer) and _told_whole(b, n, viewer))))
         alike = not same and not order and ta is not None and ta == tb
-        after.append({"n": n, "a": ta, "b": tb, "same": same, "reads_differently": same and ta != tb,
+        after.append({"n": n, "a": ta, "b": tb, "same": None if viewer is not None else same,
+                      "reads_differently": None if viewer is not None else same and ta != tb,
                       "reads_alike": alike, "reordered": order,
-                      "hidden_difference": alike and viewer is not None})
+                      # said of no event any more: to a player, "differs in what you may not see" told what they
+                      # may not see (as "same" did); two events that read alike to them are told as reading alike
+                      "hidden_difference": None if viewer is not None else False})
     out_a, out_b = outcome_of(a), outcome_of(b)
     scored_at = None if out_a["over"] and out_b["over"] else min(a.head.depth, b.head.depth)
     if scored_at is not None and scored_at <= fork:
@@ -118,6 +129,31 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
     }
 
 
+def _read_alike_to(viewer: str, a: Any, b: Any, fork: int, texts: tuple[list[str], list[str]],
+                   rows: tuple[list[dict[str, Any]], list[dict[str, Any]]]) -> int:
+    """The last event up to which the two lines read alike to ``viewer`` (a player's name, or ``PUBLIC``): from the
+    last event they share, on while each event is told alike, by the same actor, to the same scores and the same
+    state as ``viewer`` sees it. Where they truly part is not theirs to know: a face-down commitment made again on a
+    what-if line, the same or another, would part the lines there or not, telling them whether it was the same."""
+    ra, rb = a.ruleset, b.ruleset
+    steps_a, steps_b = a.steps(), b.steps()
+    n = fork + 1
+    while n < min(len(texts[0]), len(texts[1])):
+        sa, sb = steps_a[n], steps_b[n]
+        if (texts[0][n] != texts[1][n] or sa.actor != sb.actor or rows[0][n]["scores"] != rows[1][n]["scores"]
+                or _seen(ra, sa.after, viewer) != _seen(rb, sb.after, viewer)):
+            break
+        fork = n
+        n += 1
+    return fork
+
+
+def _seen(ruleset: Any, state: Any, viewer: str) -> bytes:
+    import msgspec
+
+    return msgspec.json.encode(ruleset.view(state, viewer), enc_hook=str)
+
+
 def _reordered(a: Any, b: Any, n: int) -> bool:
     """Whether event ``n`` of the two lines is the same chance outcome held in another order (``core.chance``)."""
     from agon.core.chance import reordered
@@ -144,6 +180,9 @@ def what_if(c: dict[str, Any]) -> str:
     differently where the lines part, and how each player's final score and the outcome came out on each."""
     na, nb = c["a"]["branch"], c["b"]["branch"]
     part = c["parting"]
+    reader = "every player" if c.get("public") else c.get("viewer")
+    if part is None and reader:
+        return f"{nb} and {na} do not part as {reader} may read them: one reads as all of the other does."
     if part is None:
         return f"{nb} and {na} do not part: one line holds all of the other."
     a_text, b_text = part["a"].rstrip("."), part["b"].rstrip(".")

@@ -141,15 +141,14 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
     # as `agon plot scores` draws it: the players' equal lines each took the swings, named now one, now the other
     crew = shared_score(rs.name)
     for line in lines:
-        path = []
+        path: list[int] = []
         rows = None
         for st, env in zip(line.steps(), line.envelopes):
-            k = index.get(env.id)
+            k = index.get(env.id) if viewer is None else None
             if k is None:
                 if rows is None:
                     rows = {r["n"]: r for r in score_timeline(rs, line.steps())}
                 row = rows[st.index]
-                k = index[env.id] = len(nodes)
                 before = st.before if st.before is not None else st.after
                 # "round": the round after the event (the state shown); "in_round": the round it happened in, which
                 # heads it in the move list and the step label names (the income that ends round 1 is round 1's,
@@ -158,13 +157,21 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
                         "text": narrate_as(rs, before, st.event, viewer),
                         "scores": {**row["scores"], crew: next(iter(row["scores"].values()))} if crew and row["scores"]
                         else row["scores"],
-                        "parent": index[env.parent] if env.parent is not None else None}
+                        "parent": path[-1] if path else None}
                 if notes and env.id in notes:
                     node["glyph"], node["note"] = notes[env.id]
-                nodes.append(node)
-                parents.append(node["parent"])
-                for p in perspectives:
-                    views[p].append(_plain(rs.view(st.after, _seen_by(p))))
+                seen = {p: _plain(rs.view(st.after, _seen_by(p))) for p in perspectives}
+                # a page made as a player holds one node for events that read alike to them after the same past
+                # (the same sentence, actor, scores, note and state as they see it): where two lines part at a
+                # face-down choice made again, the same or another, is what they may not see
+                key = env.id if viewer is None else _encode([node, seen])
+                k = index.get(key)
+                if k is None:
+                    k = index[key] = len(nodes)
+                    nodes.append(node)
+                    parents.append(node["parent"])
+                    for p in perspectives:
+                        views[p].append(seen[p])
             path.append(k)
         tl = [{key: nodes[k][key] for key in ("n", "round", "actor", "text", "scores")} for k in path]
         winners = outcome_of(line)["winners"]

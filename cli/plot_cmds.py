@@ -350,8 +350,12 @@ def compare(
         print_json({**c, "what_if": what_if(c), "estimate": estimate})
         return
     na, nb = a.branch.name, b.branch.name
-    console.print(f"[bold]{escape(a.ruleset.title)}[/] game {c['game']}: {escape(na)} and {escape(nb)} share events"
-                  f" 0 to #{c['fork']} (last shared: {escape(c['fork_text'])})", markup=True)
+    reader = "every player" if viewer == PUBLIC else viewer  # told as a player: whether two events that read alike
+    # are the same is what they may not see, so such a pair is told as reading alike, never as the same or not
+    shared = ("share events" if reader is None else f"read alike to {escape(reader)} from event") + (
+        f" 0 to #{c['fork']} (last {'shared' if reader is None else 'alike'}: {escape(c['fork_text'])})")
+    console.print(f"[bold]{escape(a.ruleset.title)}[/] game {c['game']}: {escape(na)} and {escape(nb)} {shared}",
+                  markup=True)
     console.print(f"After the fork, chance is drawn {'alike' if c['same_luck'] else 'differently'} on the two lines.")
     if viewer is None:
         console.print("Told in full: every hidden draw is named (`--as PLAYER` tells it as one player may read it)."
@@ -369,14 +373,16 @@ def compare(
         t.add_column(nb)
         t.add_column("")
         for r in c["after_fork"]:
-            note = ("same event, from another position" if r["reads_differently"] else "same" if r["same"]
+            note = ((f"reads alike to {reader}" if r["reads_alike"] else "the same luck, in another order"
+                     if r.get("reordered") else "reads differently") if viewer is not None
+                    else "same event, from another position" if r["reads_differently"] else "same" if r["same"]
                     else "the same luck, in another order" if r.get("reordered")
-                    else (f"differs in what {viewer} may not see" if viewer else "differs in what is not told here")
-                    if r["hidden_difference"]
                     else "differs, though it reads alike (another copy of a card, say)" if r["reads_alike"]
                     else "differs")
             t.add_row(str(r["n"]), r["a"] or "(line ends)", r["b"] or "(line ends)", note)
         show_table(t, "#")
+    elif viewer is not None:
+        console.print(f"The two lines read alike to {reader} to their ends: both end at #{c['fork']}.", markup=False)
     else:
         console.print(f"The two lines are the same line: both end at #{c['fork']}.")
     at = c["scored_at"]  # a line still being played: both lines' scores after the last event both reach
