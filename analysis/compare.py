@@ -54,8 +54,8 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
     that two events reading alike to them differ in what they may not see);
     ``players``: each player's final score on both lines and the difference (b − a), or, while a line is still
     being played, their scores after ``scored_at``, the last event both lines reach (a line's score at #57 against
-    the other's at its end would read as what the other move changed; None, and the heads' scores, when one line
-    holds the other), in ``score_unit`` (``core.summary.score_unit``: "" for points); ``a``/``b``: each line's
+    the other's at its end would read as what the other move changed; None, and the heads' scores with no
+    difference, when one line holds the other: ``holds``), in ``score_unit`` (``core.summary.score_unit``: "" for points); ``a``/``b``: each line's
     length, status and
     winners; ``same_luck``: whether chance after the fork is drawn alike; ``outcome_changed``:
     whether the winners differ."""
@@ -94,8 +94,9 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
                       "hidden_difference": None if viewer is not None else False})
     out_a, out_b = outcome_of(a), outcome_of(b)
     scored_at = None if out_a["over"] and out_b["over"] else min(a.head.depth, b.head.depth)
+    holds = scored_at is not None and scored_at <= fork and a.head.depth != b.head.depth
     if scored_at is not None and scored_at <= fork:
-        scored_at = None  # one line holds the other: its heads are what differs
+        scored_at = None  # one line holds the other: each head's scores, and no difference (see below)
     if scored_at is None:
         end_a, end_b = rows_a[-1]["scores"], rows_b[-1]["scores"]
     else:
@@ -103,8 +104,10 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
     players = []
     for p in _names(a.created.names, end_a, end_b):
         sa, sb = end_a.get(p), end_b.get(p)
+        # one line holding the other (a branch with no moves of its own) has the same scores after every event
+        # both reach: its head's score against the other's later one (its final, say) is no difference a move made
         players.append({"player": p, "a": sa, "b": sb,
-                        "diff": None if sa is None or sb is None else sb - sa,
+                        "diff": None if sa is None or sb is None or holds else sb - sa,
                         "at_fork": rows_a[fork]["scores"].get(p)})
     first = after[0] if after and after[0]["a"] is not None and after[0]["b"] is not None else None
     actors = (a.envelopes[first["n"]].actor, b.envelopes[first["n"]].actor) if first else None
@@ -118,6 +121,7 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
         "players": players,
         "score_unit": score_unit(a.ruleset),
         "scored_at": scored_at,
+        "holds": holds,  # one line holds all of the other: the scores are each head's, with no difference
         "a": _side(a, out_a),
         "b": _side(b, out_b),
         "same_luck": a.branch.luck == b.branch.luck,

@@ -387,17 +387,21 @@ def compare(
         console.print(f"The two lines are the same line: both end at #{c['fork']}.")
     at = c["scored_at"]  # a line still being played: both lines' scores after the last event both reach
     unit = f" ({c['score_unit'].lstrip()})" if c["score_unit"] else ""  # what an Adamastor score is
-    t = Table(title=f"Scores{unit}" if at is None else f"Scores{unit} after #{at}, the last event both lines reach",
-              show_edge=False, header_style="bold")
+    holds = c.get("holds")  # one line holds the other: each head's scores, no difference a move made
+    title = (f"Scores{unit} after #{at}, the last event both lines reach" if at is not None
+             else f"Scores{unit} at each line's last event (one line holds all of the other: no difference to tell)"
+             if holds else f"Scores{unit}")
+    t = Table(title=title, show_edge=False, header_style="bold")
     t.add_column("player")
     t.add_column("at the fork", justify="right")
     t.add_column(na if at is None else f"{na} #{at}", justify="right")
     t.add_column(nb if at is None else f"{nb} #{at}", justify="right")
-    t.add_column(f"{nb} − {na}", justify="right")
+    if not holds:
+        t.add_column(f"{nb} − {na}", justify="right")
     for r in c["players"]:
         d = r["diff"]
         t.add_row(r["player"], _fmt(r["at_fork"]), _fmt(r["a"]), _fmt(r["b"]),
-                  "-" if d is None else ("+" if d > 0 else "") + _fmt(d))
+                  *([] if holds else ["-" if d is None else ("+" if d > 0 else "") + _fmt(d)]))
     show_table(t)
     for side in (c["a"], c["b"]):
         console.print(f"{side['branch']}: {counted(side['events'], 'event')} (to #{side['last']}), {side['summary']}")
