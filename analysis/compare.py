@@ -55,10 +55,9 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
     ``players``: each player's final score on both lines and the difference (b − a), or, while a line is still
     being played, their scores after ``scored_at``, the last event both lines reach (a line's score at #57 against
     the other's at its end would read as what the other move changed; None, and the heads' scores with no
-    difference, when one line holds the other: ``holds``), in ``score_unit`` (``core.summary.score_unit``: "" for points); ``a``/``b``: each line's
-    length, status and
-    winners; ``same_luck``: whether chance after the fork is drawn alike; ``outcome_changed``:
-    whether the winners differ."""
+    difference, when one line holds the other: ``holds``), in ``score_unit`` (``core.summary.score_unit``: ""
+    for points); ``a``/``b``: each line's length, status and winners; ``same_luck``: whether chance after the
+    fork is drawn alike; ``outcome_changed``: whether the winners differ."""
     import msgspec
 
     if a.game.id != b.game.id:
