@@ -457,7 +457,8 @@ def view(
                                          " project a game still being played): no hand, deck order or hidden"
                                          " draw.")] = False,
     out: Annotated[Path | None, typer.Option("--output", "-o", help="File to write (default: plots/<game>-"
-                                             "<branch>-view.html).")] = None,
+                                             "<branch>-view.html; with -b, plots/<game>-lines=<b1>+<b2>-view.html)."
+                                             )] = None,
 ) -> None:
     """One offline HTML study page of a game: the move list with notes, every line (or those named with -b) as a
     tree you can enter at its forks, the score timeline (click anywhere), the state laid out as a table, and the
@@ -488,7 +489,12 @@ def view(
                 chances[ln.branch.name] = found["figure"]
     kind = ("view" if viewer is None else "view-public" if viewer == PUBLIC
             else f"view-as-{_safe(viewer, first.created.names)}")
-    target = _target(out, first, kind, False, can_png=False)
+    if branches:  # only the lines named: a file of its own, never the page of every line opening at the first
+        # ('=' and '+' are in no name _safe keeps, so no branch's name can make another page's)
+        named_lines = "+".join(_safe(ln.branch.name) for ln in lines)
+        target = _output(out, f"{_safe(first.game.id)}-lines={named_lines}-{kind}", False, can_png=False)
+    else:
+        target = _target(out, first, kind, False, can_png=False)
     shown = {nt.event_id: (nt.glyph, nt.text) for _, nt in notes}
     screen = told(target)  # asked before the file is written
     with output_file(target) as tmp:

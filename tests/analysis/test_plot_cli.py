@@ -190,7 +190,7 @@ def test_view_writes_the_replay_page(agon, game, tmp_path):
     page = (tmp_path / f"plots/{game}-main-view.html").read_text()
     assert "Bruno holds, banking 6." in page and 'id="as"' in page
     out = agon("view", game, "--as", "Ana", "-b", "lucky").stdout
-    assert f"plots/{game}-lucky-view-as-Ana.html" in out and "as Ana sees it" in out
+    assert f"plots/{game}-lines=lucky-view-as-Ana.html" in out and "as Ana sees it" in out
     r = agon("view", game, "--as", "Zoe", ok=False)
     assert r.exit_code == 1 and "no player 'Zoe' in this game; its players: Ana, Bruno" in r.stderr
 
