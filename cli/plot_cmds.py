@@ -568,7 +568,11 @@ def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False)
     console.print(f"Average length: {result['avg_events']:.1f} events, {result['avg_rounds']:.1f} {word}s"
                   f" (shortest {result['shortest']:,}, longest {counted(result['longest'], 'event')}; {spread})")
     if result["no_winner"]:
-        console.print(f"Games that nobody won: {result['no_winner']}")
+        from agon.analysis.games import module_for
+
+        # a ruleset's own words where a game without winners is no game 'nobody won' (an Adamastor voyage lost)
+        lost = getattr(module_for(rs.name), "LOST", "Games that nobody won")
+        console.print(f"{lost}: {result['no_winner']}", markup=False)
     # what a score is, where it is no points (an Adamastor voyage's progress): in each table's title, not in a
     # column's head, which it would make wider than the terminal
     unit = f"; a score is the {result['score_unit'].lstrip()}" if result["score_unit"] else ""

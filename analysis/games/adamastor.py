@@ -33,6 +33,12 @@ def label(text: str, cards: Any) -> str | None:
     return f"{title} ({rest.replace('_', ' ')})" if rest else title
 
 
+LOST = "Voyages lost (the crew wins or loses together)"
+"""How `agon stats` counts the finished games that nobody won: a voyage is won or lost by the whole crew, solo or
+co-op (rulebook 6 'Ganhando ou perdendo o jogo': the fleet reaches its final destination, or a tumult or the crew's
+morale ends it; 9.3 keeps those conditions for 2 players), so a game without winners is a voyage lost, not one
+'nobody won' as if someone might have."""
+
 SHARED_SCORE = "crew"
 """The game is won or lost together: the score timeline draws the one shared score once, credited to the crew."""
 

@@ -29,7 +29,7 @@ def test_a_crew_game_over_and_a_solo_voyage_under_way_say_their_scores_are_the_v
     assert _scores_lines(agon("play", crew).stdout) == said  # the outcome's own words (Outcome.score_unit)
     solo = _demo(agon, "1", "5")
     under_way = agon("state", solo, "--at", "30").stdout
-    assert "  progress: 26.7\n" in under_way
+    assert f"  progress: 26.7{UNIT}\n" in under_way
     assert _scores_lines(under_way) == [f"Scores: Ana 26.7{UNIT}"]
     assert _scores_lines(agon("state", crew, "--at", "30", "--as", "Bruno").stdout) == [
         f"Scores: Ana 40{UNIT}, Bruno 40{UNIT}"]

@@ -20,6 +20,7 @@ from agon.core.games.adamastor.state import (
     printed_names,
     skill_cost,
 )
+from agon.core.games.adamastor.view import SCORE_UNIT  # what a score is: words, beside the view that shows it
 from agon.core.words import counted
 from agon.events.adamastor import (
     ActionsEnded,
@@ -73,13 +74,6 @@ CHANCE_PHASE = {
 
 
 # --- what happens next -------------------------------------------------------------------------------------------
-
-
-SCORE_UNIT = "% of the voyage sailed"
-"""What a score is (the ruleset's ``score_unit`` and ``Outcome.score_unit``), solo or co-op: the game has no points
-(rulebook 6 'Ganhando ou perdendo o jogo' names only a win or a loss, and 9.3 keeps 'as condições de vitória e de
-derrota' for 2 players, who share everything but their hands), so its score is the voyage's progress in percent
-(RULES.md, 'Scores and projections'), the crew's one number, which the number alone does not say."""
 
 
 def outcome(s: State) -> Outcome:

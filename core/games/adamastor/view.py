@@ -63,6 +63,14 @@ def distance(s: State) -> float:
     return max(0.0, goal_col(s) - s.board[s.fleet].col)
 
 
+SCORE_UNIT = "% of the voyage sailed"
+"""What a score is (the ruleset's ``score_unit`` and ``Outcome.score_unit``), solo or co-op: the game has no points
+(rulebook 6 'Ganhando ou perdendo o jogo' names only a win or a loss, and 9.3 keeps 'as condições de vitória e de
+derrota' for 2 players, who share everything but their hands), so its score is the voyage's progress in percent
+(RULES.md, 'Scores and projections'), the crew's one number, which the number alone does not say; the view's
+``progress`` says it so too ("66.7% of the voyage sailed")."""
+
+
 def progress(s: State) -> float:
     if s.result == "won":
         return 100.0
@@ -124,7 +132,7 @@ def view(s: State, player: str | None) -> dict[str, Any]:
         "to_act": None if s.result else flow.decider(s),
         "fleet": s.fleet,
         "distance": distance(s),
-        "progress": progress(s),
+        "progress": f"{progress(s):g}{SCORE_UNIT}",  # as every score of the voyage is told: no bare 66.7
         "morale": s.morale,
         "weather": {"name": s.weather, "black_clouds": s.black, "suns": s.suns, "extra_cost": s.extra_cost},
         "cubes": s.cubes,
