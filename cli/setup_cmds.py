@@ -385,18 +385,21 @@ def links(
             only.add(found)
     tokens = seats.issue(svc, line.game.id, only)
     prefix = base or ""
-    rows = [("host" if s == seats.HOST else s, f"{prefix}/games/{line.game.id}/seat#token={t}")
-            for s, t in sorted(tokens.items(), key=lambda st: st[0] == seats.HOST)]
-    if as_json:
-        print_json({"game": line.game.id, "links": dict(rows), "spectate": f"{prefix}/games/{line.game.id}/watch"})
+    link = {s: f"{prefix}/games/{line.game.id}/seat#token={t}" for s, t in tokens.items()}
+    host = link.pop(seats.HOST, None)  # apart from the players' links: a player may be named 'host'
+    if as_json:  # as POST /api/games names them: 'seats' by player, 'host' the host's (null when not asked for)
+        print_json({"game": line.game.id, "seats": link, "host": host,
+                    "spectate": f"{prefix}/games/{line.game.id}/watch"})
         return
     before = "" if only is None else " (the other seats keep theirs)"
     console.print(f"New links for game {line.game.id} ({line.ruleset.title}; {line.status()}): a link given before"
                   f" for these seats no longer opens them{before}. Give each link to its player only:",
                   markup=False, soft_wrap=True)
-    width = max(len(s) for s, _ in rows)
-    for s, link in rows:
-        console.print(f"  {s.ljust(width)}  {link}", markup=False, soft_wrap=True)
+    width = max((len(s) for s in link), default=0)
+    for s, url in link.items():  # a player's row indented, so none reads as the host's line below
+        console.print(f"  {s.ljust(width)}  {url}", markup=False, soft_wrap=True)
+    if host is not None:
+        console.print(f"Host (the table's recorder; keep it): {host}", markup=False, soft_wrap=True)
     console.print(f"Spectators: {prefix}/games/{line.game.id}/watch", markup=False, soft_wrap=True)
     if not base:
         console.print("Put the server's address before each (e.g. http://127.0.0.1:8000), or give it with --base.",

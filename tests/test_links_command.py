@@ -30,8 +30,10 @@ def server(tmp_path):
 
 
 def tokens_of(output: str) -> dict[str, str]:
-    """seat -> token, from the lines `agon links` prints."""
-    return {m[1]: m[2] for m in re.finditer(r"^  (\S+) +\S*/games/\w+/seat#token=(\S+)$", output, re.M)}
+    """seat -> token, from the lines `agon links` prints (the host's line as 'host')."""
+    found = {m[1]: m[2] for m in re.finditer(r"^  (\S+) +\S*/games/\w+/seat#token=(\S+)$", output, re.M)}
+    host = re.search(r"^Host \(the table's recorder; keep it\): \S*/games/\w+/seat#token=(\S+)$", output, re.M)
+    return {**found, **({"host": host[1]} if host else {})}
 
 
 def test_a_game_made_on_the_command_line_gets_links_that_open_its_seats(agon, game, server):
@@ -62,8 +64,8 @@ def test_a_new_link_for_one_seat_replaces_that_seats_link_alone(agon, game, serv
 
 def test_links_json_and_refusals(agon, game, server):
     data = json.loads(agon("links", game, "--seat", "host", "--json").output)
-    assert data["game"] == game and list(data["links"]) == ["host"]
-    assert data["links"]["host"].startswith(f"/games/{game}/seat#token=")
+    assert data["game"] == game and data["seats"] == {}
+    assert data["host"].startswith(f"/games/{game}/seat#token=")
     r = agon("links", game, "--seat", "Cy", ok=False)
     assert r.exit_code == 1
     said = "error: Cy is a bot's seat, which no link opens; give a person's seat (Ana, Bo) or 'host'"
@@ -72,7 +74,7 @@ def test_links_json_and_refusals(agon, game, server):
     assert r.exit_code == 1 and r.stderr.strip() == "error: no player 'Zed' in this game; its players: Ana, Bo, Cy"
     r = agon("links", game, "--base", "ftp://club", ok=False)
     assert r.exit_code == 2 and "'ftp://club' is no address of a server" in r.stderr
-    token = data["links"]["host"].split("token=")[1]
+    token = data["host"].split("token=")[1]
     assert server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {token}"}).json()["you"] == "host"
 
 
@@ -90,3 +92,22 @@ def test_an_import_over_http_of_a_game_with_no_links_says_whom_to_ask(agon, game
     agon("links", game)
     r = server.post("/api/import", content=data)
     assert r.status_code == 409 and r.json()["error"].endswith("nothing was imported: its host's link opens it")
+
+
+def test_a_player_named_host_and_the_hosts_link_are_told_apart(agon, server):
+    """Players 'Ana' and 'host': `agon links --json` answered {'Ana': ..., 'host': ...}, the host's link over the
+    player's (one of the two links lost), and the text listed 'host' twice. The JSON names the players' links under
+    'seats' and the host's under 'host', as POST /api/games does; the text gives the host's on a line of its own."""
+    game = agon("new", "peloponnes", "--player", "Ana", "--player", "host", "--seed", "4").output.splitlines()[0]
+    data = json.loads(agon("links", game, "--json").output)
+    assert set(data["seats"]) == {"Ana", "host"} and data["host"].startswith(f"/games/{game}/seat#token=")
+    opened = {who: server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {link.split('token=')[1]}"})
+              .json() for who, link in [*data["seats"].items(), ("the host", data["host"])]}
+    assert {who: (d["you"], d["host"]) for who, d in opened.items()} == {
+        "Ana": ("Ana", False), "host": ("host", False), "the host": ("host", True)}
+    out = agon("links", game).output
+    player = re.findall(r"^  host +/games/\w+/seat#token=(\S+)$", out, re.M)
+    recorder = re.findall(r"^Host \(the table's recorder; keep it\): /games/\w+/seat#token=(\S+)$", out, re.M)
+    assert len(player) == 1 and len(recorder) == 1, out
+    assert server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {player[0]}"}).json()["host"] is False
+    assert server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {recorder[0]}"}).json()["host"] is True
