@@ -104,6 +104,11 @@ const LOST = "the server does not answer just now (it may be restarting, or the 
 # The shared script: rendering a view as tables, reading the API with the seat's token, following the stream.
 SCRIPT = REOPENING + r"""
 const GAME = document.body.dataset.game;
+// a page opened at a prefix of the game's id (typed by hand) puts the whole id in its address, its fragment kept, so
+// a reload or a bookmark stays on this game once another game shares that prefix (the page reads the game by it)
+if (GAME && /\/games\/[^/]+\/seat$/.test(location.pathname)) {
+  const whole = location.pathname.replace(/\/games\/[^/]+\/seat$/, "/games/" + GAME + "/seat");
+  if (whole !== location.pathname) history.replaceState(history.state, "", whole + location.hash); }
 // the path the server is served under behind a proxy (agon serve --root-path), before every address it names
 const ROOT = document.body.dataset.root || "";
 function hashToken() { return (/[#&]token=([^&]+)/.exec(location.hash) || [])[1] || null; }
@@ -680,6 +685,10 @@ async def seat(request: Request) -> Response:
     # the game: 'Friday night, game ID', not an id alone
     named = api.game_title(info.title, info.ruleset)
     root = html.escape(_root(request))
+    # the game's whole id from here on, whatever prefix the address typed: a prefix unique now may be shared by a
+    # game made later, which would leave the page's requests and stream refused as ambiguous (the script also puts
+    # the whole id in the address, so a reload or a bookmark stays on this game)
+    game = info.id
     body = f"""<h1>{html.escape(named)}: game <code>{html.escape(game)}</code></h1>
 <p class="sub" id="you"></p>
 <p id="status" role="status" tabindex="-1"></p>
@@ -713,6 +722,10 @@ WATCH_SCRIPT = REOPENING + r"""
 (function () {
   "use strict";
   const study = window.agonStudy, game = study.data().game;
+  // opened at a prefix of the game's id: the whole id in the address (as the seat's page puts it there)
+  if (/\/games\/[^/]+\/watch$/.test(location.pathname)) {
+    const whole = location.pathname.replace(/\/games\/[^/]+\/watch$/, "/games/" + game + "/watch");
+    if (whole !== location.pathname) history.replaceState(history.state, "", whole + location.hash); }
   const ROOT = @ROOT@;  // the path the server is served under (agon serve --root-path), before its addresses
   let busy = false, again = false, last = 0;
   // the stream's report of trouble (the store away for a moment), shown as the seat's page shows it: under the

@@ -1476,3 +1476,55 @@ def test_the_pages_say_while_the_server_is_away_and_follow_the_game_again_once_i
     finally:
         ctx.close()
         watch_ctx.close()
+
+
+def test_a_seat_page_opened_at_a_prefix_of_the_games_id_keeps_to_its_game_once_another_shares_it(browser, server):
+    """A player typed `/games/e967/seat#token=...` by hand: the page opened, then kept asking for `e967`, and once
+    another game's id began so too every request and its stream were refused as ambiguous. It reads the game by its
+    whole id, and puts that id in its address, so a reload stays on the game."""
+    base, url = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
+                                                    "seed": 3}).json()
+    gid, prefix = created["game"], created["game"][:1]
+    svc = Service(Store(url))
+    try:
+        assert svc.game(prefix).id == gid  # the prefix names this game alone as the page opens
+        errors: list[str] = []
+        ctx, page = _context(browser, errors)
+        token = created["seats"]["Ana"]["token"]
+        requested: list[str] = []
+        page.on("request", lambda r: requested.append(r.url))
+        page.goto(f"{base}/games/{prefix}/seat#token={token}")
+        page.wait_for_selector("#status[data-event]")
+        assert page.url == f"{base}/games/{gid}/seat#token={token}"
+        assert gid in page.inner_text("h1")
+        watch = ctx.new_page()  # the spectators' page likewise
+        watch.goto(f"{base}/games/{prefix}/watch")
+        watch.wait_for_function("document.body.dataset.live")
+        assert watch.url.split("#")[0] == f"{base}/games/{gid}/watch"
+        watch.close()
+        for seed in range(100):  # another game whose id begins as this one's does
+            other = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Cy", "Di"],
+                                                          "seed": seed}).json()["game"]
+            if other.startswith(prefix):
+                break
+        else:
+            pytest.fail("no game's id began with " + prefix)
+        assert httpx.get(f"{base}/api/games/{prefix}").status_code == 400  # the prefix is ambiguous now
+        now = httpx.get(f"{base}/api/games/{gid}").json()
+        acting = now["pending"]["player"]
+        acting_token = created["seats"][acting]["token"]
+        httpx.post(f"{base}/api/games/{gid}/act", json={"choice": 1},
+                   headers={"Authorization": f"Bearer {acting_token}"}).raise_for_status()
+        _at(page, now["event"] + 1)  # the page follows the game
+        _settled(page)
+        assert page.inner_text("#error") == ""
+        page.reload()
+        page.wait_for_selector("#status[data-event]")
+        assert int(page.get_attribute("#status", "data-event")) > now["event"] and page.inner_text("#error") == ""
+        asked = [u for u in requested if "/api/games/" in u]
+        assert asked and all(f"/api/games/{gid}" in u for u in asked), asked
+        assert not errors, errors
+        ctx.close()
+    finally:
+        svc.store.close()
