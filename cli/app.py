@@ -348,6 +348,12 @@ def main() -> None:
     agon.command_starts()
     try:
         app()
+    except SystemExit as e:
+        serving = sys.modules.get("agon.cli.serve_cmds")
+        if e.code in (0, None) and serving is not None and serving.stopped:  # its store closed, its line said
+            agon.command_ended()
+            serving.leave(0)
+        raise
     except KeyboardInterrupt:
         error_line("stopped (Ctrl-C); what was recorded before it stays recorded", "--json" in sys.argv[1:])
         sys.exit(INTERRUPTED)

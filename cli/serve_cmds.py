@@ -165,3 +165,27 @@ def serve(
     # uvicorn returns once Ctrl-C (or SIGTERM) has shut it down, its requests answered: a stop asked for, status 0,
     # said in a line (it ended without a word, which read as a crash or a hang)
     console.print(f"agon serve stopped; the games stay in {without_password(url)}.", markup=False)
+    global stopped
+    stopped = True
+
+
+stopped = False
+"""Whether 'agon serve' stopped as asked, its server shut down and its store closed: the process then ends without
+tearing its interpreter down (cli/app.py ``main``, ``leave``)."""
+
+
+def leave(code: int) -> None:
+    """End this process at once, once 'agon serve' has stopped: its output flushed and the exit handlers run (logging,
+    what the libraries registered), but not the interpreter's teardown, which freed every module and object one by
+    one: 0.3 to 1 s after 'stopped' was said on an idle machine, 2.4 s on a busy one, with nothing left to write (the
+    server's store and the command's are closed by then)."""
+    import atexit
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a pipe the reader closed: nothing more to tell it
+            pass
+    atexit._run_exitfuncs()
+    os._exit(code)

@@ -234,6 +234,13 @@ def create_app(url: str, *, max_body: int = MAX_BODY, poll: float = 0.5) -> Star
             yield
         finally:
             task.cancel()
+            # the worker's store closed as it stops, not left to the interpreter's end ('agon serve' ends without
+            # tearing the interpreter down, cli/app.py ``main``): SQLite's last connection writes its -wal file into
+            # the store's file, so a copy of that file alone holds every game recorded
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.gather(task, return_exceptions=True), 5)
+            with contextlib.suppress(Exception):
+                app.state.service.store.close()
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: _http_error}, lifespan=lifespan)
     app.router.redirect_slashes = False  # '/api/games/' is a 404 saying so, not a 307 (``_http_error``)
