@@ -17,6 +17,7 @@ too large, 422 a decision the rules refuse (naming the rule).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import re
 import threading
@@ -256,6 +257,8 @@ class Call:
     """How refusals name what to do next: the API's words, or a seat page's (``words_of``)."""
     root: str = ""
     """The path the server is served under behind a proxy (``agon serve --root-path``), before the links it gives."""
+    secure: bool = False
+    """Whether the request came over HTTPS (a cookie set in the answer is then sent back over HTTPS alone)."""
 
 
 def token_of(request: Request) -> str | None:
@@ -322,7 +325,7 @@ def route(fn: Callable[[Call], Any], *, raw_body: bool = False, body: dict[str, 
                                          " in the query")
             call = Call(request.app.state.service, request.path_params.get("game", ""), token_of(request), fields,
                         asked, raw, request.app.state.lines, posted=body is not None, words=words_of(request),
-                        root=root_of(request))
+                        root=root_of(request), secure=request.url.scheme == "https")
             result = await run_in_threadpool(fn, call)
         except Exception as e:  # noqa: BLE001 - every failure is one line for the client
             return failure(e, words_of(request))
@@ -812,6 +815,44 @@ def switch(call: Call) -> Any:
     return game_head(call.svc, call.svc.switch(line.game.id, call.body["name"]))  # held to schemas.SWITCH
 
 
+STREAM_COOKIE = "agon-seat-"
+"""The name of the cookie that names a seat to a game's event stream, before the stream's key (``stream_seat``)."""
+STREAM_KEY = re.compile(r"[0-9a-f]{16}")
+"""A stream's key as ``stream_seat`` gives it: the first 16 hex digits of the SHA-256 of the seat's token."""
+
+
+def stream_seat(call: Call) -> Any:
+    """Name the caller's seat (its token, sent in the Authorization header) to this game's event stream in a cookie
+    that only that stream is sent (HttpOnly, SameSite=Strict, its path the stream's), so that a page's stream names
+    no token in its address, where a proxy's access log would keep it: the page opens it as
+    ``/events?seat=KEY``, KEY its answer's ``stream``. A browser opening it again after a drop sends the cookie
+    again. Each seat's cookie has a name of its own, so two seats' pages of one game in one browser (a player's
+    and the host's) each follow their own."""
+    if call.token is None:
+        raise HttpError(401, "a seat's event stream needs your seat's token (the link you were given)")
+    game = call.svc.game(call.game)
+    seat = seats.seat_of(call.svc, game.id, call.token)
+    key = hashlib.sha256(call.token.encode()).hexdigest()[:16]
+    answer = JSONResponse({**you(seat), "stream": key}, headers={"Cache-Control": "no-store"})
+    answer.set_cookie(STREAM_COOKIE + key, call.token, path=f"{call.root}/api/games/{game.id}/events", httponly=True,
+                      samesite="strict", secure=call.secure)
+    return answer
+
+
+def stream_token(request: Request, query: dict[str, Any]) -> str | None:
+    """The token an event stream names its seat by: the request's own (``token_of``), else, given ``seat`` (a
+    page's stream: ``stream_seat``), the cookie of that key; such a cookie gone (cleared, or never set here) is a
+    401 saying to reload the page, which sets it again."""
+    token = token_of(request)
+    key = query.get("seat")
+    if token is not None or key is None:
+        return token
+    found = request.cookies.get(STREAM_COOKIE + key) if STREAM_KEY.fullmatch(key) else None
+    if not found:
+        raise HttpError(401, f"the seat's event stream found no cookie naming its seat; {PAGE_STREAM}")
+    return found
+
+
 def get_log(call: Call) -> Any:
     """The line's events from ``from`` (default 0), told as the caller's seat may read them."""
     line, seat = load(call)
@@ -893,13 +934,17 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
     branch = query.get("branch")
 
     lines: Lines = request.app.state.lines
+    try:
+        token = stream_token(request, query)  # a page's: from the cookie its 'seat' names, never its address
+    except HttpError as e:
+        return failure(e, words)
 
     def first() -> tuple[Line, str | None, bool, Mark]:
         line = lines.get(svc, game, branch)
         shows = svc.mark_of(line.game.id)  # the game's key: read once, it never changes
         # the client's last event is on the line still, as far as its id says (a number alone: as far as known)
         kept = 0 <= since <= line.head.depth and (mark is None or shows(line.envelopes[since].id) == mark)
-        return line, seats.seat_of(svc, line.game.id, token_of(request)), kept, shows
+        return line, seats.seat_of(svc, line.game.id, token), kept, shows
 
     try:
         line, seat, kept, shows = await run_in_threadpool(first)
@@ -911,7 +956,6 @@ async def stream(request: Request, query: dict[str, Any]) -> Response:
     viewer = viewer_of(seat)
     game_id = line.game.id
     follow = branch  # None: the game's current branch, whichever it is
-    token = token_of(request)
 
     def batch(ln: Line, after: int, last_id: str | None) -> tuple[str, str | None, int]:
         """What changed on ``ln`` since the client's event #after (whose id is ``last_id``, when known). A seat's

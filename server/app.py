@@ -61,6 +61,8 @@ EVENTS_QUERY = (BRANCH, Param("since", EVENT_NUMBER,
                                      " taken back and played again another way ('moved')"),
                 Param("wait", QUERY_WAIT,
                       f"seconds until the stream ends (default {schemas.WAIT_MAX})"),
+                Param("seat", STR, "a page's own seat, by the key POST /stream-seat answered: the seat is named"
+                                   " by the cookie that route set, so the address carries no token"),
                 Param(api.FACE_PARAM, _enum(list(api.FACES)),
                       "'page': refusals name what a seat's page shows, not routes (the header 'Agon-Face' does"
                       " this elsewhere; a browser's EventSource cannot send it)"))
@@ -125,6 +127,10 @@ ROUTES: list[Op] = [
     _get("/api/games/{game}/export", api.export,
          "The whole game as `agon export` writes it (with ?branch=NAME: that line only).", "the host",
          Answer(STR, media=schemas.NDJSON), (401, 403), (Param("branch", STR, "that line only"),)),
+    _post("/api/games/{game}/stream-seat", api.stream_seat,
+          "Name the caller's seat to this game's event stream in a cookie sent to that stream alone (HttpOnly,"
+          " SameSite=Strict), so a page opens its stream as /events?seat=KEY, no token in its address.", "a seat",
+          Answer("StreamSeat"), (401, 403), body=schemas.STREAM_SEAT),
     Op("GET", "/api/games/{game}/events", api.streaming(EVENTS_QUERY),
        "Server-sent events: each new event ('recorded'), 'moved' after an undo or switch, and 'status'; each"
        " message's data is JSON, of the shape 'x-events' names for its kind.",

@@ -250,8 +250,18 @@ function clearTakenBack() { const note = document.getElementById("taken-back"); 
   note.textContent = ""; }
 // the stream says it is a page's in its query (a browser's EventSource sends no header of its own), so that what
 // it reports names what to do on the page, as every request's refusal does (server/api.py FACE_PARAM)
+// A seat's stream names its seat by a cookie sent to that stream alone, set by a POST that carries the token in its
+// header (server/api.py stream_seat): a token in the stream's address would be kept in a proxy's access log.
 function follow(onRecorded, onChange, onError) {
-  const q = "?face=page" + (TOKEN ? "&token=" + encodeURIComponent(TOKEN) : "");
+  if (!TOKEN) { following("?face=page", onRecorded, onChange, onError); return; }
+  let wait = 2000;
+  const named = () => call("POST", "/stream-seat", {}).then(
+    f => following("?face=page&seat=" + f.stream, onRecorded, onChange, onError),
+    e => { if (e.status === 401 || e.status === 403) { document.body.dataset.stream = "closed"; return; }
+      setTimeout(named, wait); wait = Math.min(2 * wait, 60000); });  // the server away: asked again later
+  named();
+}
+function following(q, onRecorded, onChange, onError) {
   let opened = false, drops = 0;  // drops: the stream's ends since it last opened (a stream may end, and reopen)
   reopening(ok => { const es = new EventSource(ROOT + "/api/games/" + GAME + "/events" + q);
     // the stream's own report of what went wrong (the store away for a moment); a dropped connection, which the

@@ -131,6 +131,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                   "question": obj({"field": STR, "prompt": STR, "may_end": BOOL,
                                    "choices": array(obj({"value": STR, "label": STR}))}),
                   "decision": obj({"text": STR, "event": ref("Event")})}, "question", "decision"),
+    "StreamSeat": obj({**YOU, "stream": {"type": "string", "pattern": r"^[0-9a-f]{16}$",
+                                         "description": "the key the event stream takes as ?seat= (with the cookie"
+                                                        " this answer sets, which names the seat to that stream)"}}),
     "Acted": obj({**HEAD, "recorded": array(ref("Recorded")), "scores": ref("Scores"), "pending": ref("Pending")}),
     "Undone": obj({**HEAD, "undone": COUNT}),
     "Redone": obj({**HEAD, "redone": COUNT}),
@@ -203,6 +206,8 @@ MAKE_BRANCH = body({
     "at": {**EVENT_NUMBER, "description": "the event it starts after (default: the head)"},
     "reseed": {"type": "boolean", "description": "draw chance anew on it"},
     "branch": {"type": "string", "description": "the line it starts from (default: the one played)"}}, "name")
+STREAM_SEAT = body({})
+"""The body of POST /stream-seat: none (the seat's token comes in the Authorization header)."""
 SWITCH = body({"name": {"type": "string", "minLength": 1, "description": "the branch to play on"}}, "name")
 
 ERRORS = {

@@ -215,6 +215,13 @@ def test_a_session_of_every_ruleset_keeps_the_contract(api):
             params = {"since": str(start), "wait": "0", **({"token": token} if token else {})}
             r = api.call("GET", "/api/games/{game}/events", gid, params=params)
             assert r.status_code == 200 and "event: status" in r.text
+        # as a seat's page follows it: its seat named by the cookie /stream-seat sets, no token in the address
+        for name, seat in game["seats"].items():
+            named = api.call("POST", "/api/games/{game}/stream-seat", gid, token=seat["token"], json_body={}).json()
+            assert (named["you"], named["host"]) == (name, False)
+            r = api.call("GET", "/api/games/{game}/events", gid,
+                         params={"since": str(start), "wait": "0", "seat": named["stream"]})
+            assert r.status_code == 200 and "event: status" in r.text
         api.call("GET", "/api/games/{game}/log", gid, params={"from": str(start)})
         # a player takes back their own last decision, if the undo policy allows it
         state = public(api, gid)
@@ -318,6 +325,9 @@ def test_bad_requests_of_every_kind_keep_the_contract(api):
     expect(401, "POST", "/api/games/{game}/switch", gid, json_body={"name": "main"})
     expect(401, "GET", "/api/games/{game}/export", gid)
     expect(401, "GET", "/api/games/{game}/steps", gid)
+    expect(401, "POST", "/api/games/{game}/stream-seat", gid, json_body={})
+    expect(403, "POST", "/api/games/{game}/stream-seat", gid, token="not-a-token", json_body={})
+    expect(401, "GET", "/api/games/{game}/events", gid, params={"seat": "0123456789abcdef", "wait": "0"})
     expect(403, "GET", "/api/games/{game}/export", gid, token=mine)
     expect(403, "POST", "/api/games/{game}/redo", gid, token=mine)
     expect(403, "POST", "/api/games/{game}/branch", gid, token=mine, json_body={"name": "b"})
@@ -504,7 +514,7 @@ def test_bodies_outside_their_schemas_are_refused_in_one_sentence_and_bodies_ins
     bases = {"/api/games": ({"ruleset": "pergamemnon", "players": ["Ana", "Bo"]}, None),
              "/api/games/{game}/act": ({"choice": 1}, mine), "/api/games/{game}/undo": ({}, host),
              "/api/games/{game}/redo": ({}, host), "/api/games/{game}/branch": ({"name": "b"}, host),
-             "/api/games/{game}/switch": ({"name": "main"}, host)}
+             "/api/games/{game}/switch": ({"name": "main"}, host), "/api/games/{game}/stream-seat": ({}, mine)}
     games = len(api.call("GET", "/api/games").json())
     tried = 0
     for where, schema in json_ops():

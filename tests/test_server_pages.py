@@ -922,7 +922,7 @@ def test_a_seats_stream_says_it_is_a_pages_and_its_report_of_trouble_is_shown(br
         assert seat.inner_text("#error") == report
         _settled(seat)  # the redraw that follows the stream's opening (begun before its report came) leaves it up
         assert seat.inner_text("#error") == report
-        assert asked and all("?face=page&token=" in url for url in asked), asked
+        assert asked and all("?face=page&seat=" in url for url in asked), asked  # its seat by cookie, not token
         assert not errors, errors
     finally:
         ctx.close()
@@ -1125,7 +1125,8 @@ def test_a_link_replaced_by_a_newer_one_says_so_and_the_page_stops_asking(browse
         assert page.inner_text("#error").startswith(said)
         for heading in ("#options-title", "#scores-title", "#log-title", "#view-title"):
             assert not page.is_visible(heading), heading
-        assert len(streams) == 1, streams  # asked once, and given up when the game read again refused the link
+        # not even asked once: naming the seat to the stream (POST /stream-seat) was refused as the game's reading was
+        assert streams == [], streams
         # the page open on a link replaced meanwhile: told at the next move, and it stops there too
         newest = seats.issue(svc, gid, [acting])[acting]
         o = httpx.get(f"{base}/api/games/{gid}/options", params={"token": newest}).json()
@@ -1528,3 +1529,48 @@ def test_a_seat_page_opened_at_a_prefix_of_the_games_id_keeps_to_its_game_once_a
         ctx.close()
     finally:
         svc.store.close()
+
+
+def test_no_address_a_seat_page_requests_carries_its_token_and_its_stream_still_follows_the_game(browser, server):
+    """The seat page's event stream was opened at `/events?face=page&token=...`: a proxy's access log kept every
+    player's token. The page now names its seat to the stream by a cookie that a POST carrying the token in its
+    header sets, sent to that stream alone; no address the page requests holds the token, and the stream follows
+    the game as that seat sees it (a player's own draws), a host's page and a player's in one browser each their
+    own."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
+                                                    "seed": 4}).json()
+    gid = created["game"]
+    tokens = [created["seats"]["Ana"]["token"], created["seats"]["Bo"]["token"], created["host"]["token"]]
+    errors: list[str] = []
+    ctx, ana = _context(browser, errors)
+    requested: list[str] = []
+    ctx.on("request", lambda r: requested.append(r.url))
+    try:
+        ana.goto(base + created["seats"]["Ana"]["link"])
+        host = ctx.new_page()  # the host's page in the same browser: its own cookie, its own stream
+        host.goto(base + created["host"]["link"])
+        _settled(ana, 0)
+        _settled(host, 0)
+        for _ in range(2):  # both players pass in turn: each draws coin cards, told to the drawer alone
+            now = httpx.get(f"{base}/api/games/{gid}").json()
+            who = now["pending"]["player"]
+            token = created["seats"][who]["token"]
+            o = httpx.get(f"{base}/api/games/{gid}/options", params={"token": token}).json()
+            passing = next(x["n"] for x in o["options"] if "passes" in x["text"])
+            assert httpx.post(f"{base}/api/games/{gid}/act", json={"choice": passing, "expect": o["position"]},
+                              headers={"Authorization": f"Bearer {token}"}).status_code == 200
+        last = httpx.get(f"{base}/api/games/{gid}").json()["event"]
+        _settled(ana, last)
+        _settled(host, last)
+        mine = httpx.get(f"{base}/api/games/{gid}/log", headers={"Authorization": f"Bearer {tokens[0]}"}).json()
+        assert ana.inner_text("#log").count("#") == len(mine["events"])
+        drew = [r["text"] for r in mine["events"] if r["text"].startswith("Ana draws") and "(pass):" in r["text"]]
+        assert drew and all(text in ana.inner_text("#log") for text in drew)  # her own draws, named, live
+        assert not any(text in host.inner_text("#log") for text in drew)  # the host's page: what every player sees
+        streams = [u for u in requested if "/events" in u]
+        assert streams and all("seat=" in u for u in streams), streams
+        assert not [u for u in requested if any(t in u for t in tokens)], requested
+        assert not errors, errors
+    finally:
+        ctx.close()
