@@ -388,6 +388,9 @@ async function refresh() {
     redraw("view", [ME, s.players, s.view], () => document.getElementById("view").replaceChildren(render(s.view)));
     redraw("scores", [ME, s.players, s.scores],
       () => document.getElementById("scores").replaceChildren(render(s.scores)));
+    // the scores during the game are the ruleset's public ones (the same for every seat, so none holds a hidden
+    // card): said so, as a player's view may count their own hand; the final scoring's are exact
+    document.getElementById("scores-note").hidden = s.pending.kind === "over";
     shownOptions = o;
     if (steps === stepping) drawOptions(o, q);  // else a step taken meanwhile draws the steps (step)
     const box = document.getElementById("options");
@@ -718,7 +721,10 @@ async def seat(request: Request) -> Response:
 <button type="submit">record</button></form></div>
 <p><button id="undo" hidden title="take back your last decision">undo my last decision</button>
 <button id="redo" hidden title="bring back what the last undo took back">redo the last undo</button></p>
-<h2 id="scores-title">Scores</h2><div id="scores" role="region" aria-labelledby="scores-title" tabindex="0"></div>
+<h2 id="scores-title">Scores</h2><p class="muted" id="scores-note" hidden>As every player can work them out now:
+ what one player alone sees (the cards in a hand) counts only in the final scoring, so your own may differ from what
+ your view's totals give.</p>
+<div id="scores" role="region" aria-labelledby="scores-title" aria-describedby="scores-note" tabindex="0"></div>
 <h2 id="log-title">Record</h2><div id="log" role="region" aria-labelledby="log-title" tabindex="0"></div></div>
 <div><h2 id="view-title">The game as you see it</h2>
 <div id="view" role="region" aria-labelledby="view-title" tabindex="0"></div></div>

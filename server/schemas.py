@@ -93,7 +93,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "Event": {"type": "object", "required": ["type"], "properties": {"type": STR},
               "description": "an event as the ruleset records it, as the caller's seat may read it (what it may not"
                              " see reads \"hidden\"); its other fields are the ruleset's"},
-    "Scores": {"type": "object", "additionalProperties": NUM, "description": "each player's score"},
+    "Scores": {"type": "object", "additionalProperties": NUM,
+               "description": "each player's score as every player can work it out now, the same for every seat:"
+                              " what one player alone sees (a hand) counts once the game is over"},
     "Head": obj(HEAD),
     "Pending": {"oneOf": [
         obj({"kind": {"const": "decision"}, "player": STR, "prompt": STR,

@@ -1574,3 +1574,36 @@ def test_no_address_a_seat_page_requests_carries_its_token_and_its_stream_still_
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_a_players_page_says_the_scores_are_every_players_reckoning_while_the_game_runs(browser, server):
+    """Peloponnes, seed 11, Ana, Bruno and Chloe, at #7: Bruno's page showed a score of 2 beside his view's population
+    3 and power 1 (his score by the rules' 'Pontuação', a people coin card in hand joining his population: 1). The
+    scores during the game are the ruleset's public reckoning, the same for every seat (a hand counted by its size
+    alone), and the page now says so under them; the API gives Bruno no number computed from another's hidden
+    cards, and the same scores as a spectator."""
+    base, _ = server
+    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bruno", "Chloe"],
+                                                    "seed": 11}).json()
+    gid, bruno = created["game"], created["seats"]["Bruno"]["token"]
+    now = httpx.get(f"{base}/api/games/{gid}").json()
+    chloe = created["seats"][now["pending"]["player"]]["token"]
+    o = httpx.get(f"{base}/api/games/{gid}/options", params={"token": chloe}).json()
+    passing = next(x["n"] for x in o["options"] if "passes" in x["text"])
+    httpx.post(f"{base}/api/games/{gid}/act", json={"choice": passing},
+               headers={"Authorization": f"Bearer {chloe}"}).raise_for_status()
+    his = httpx.get(f"{base}/api/games/{gid}", headers={"Authorization": f"Bearer {bruno}"}).json()
+    assert his["event"] == 7
+    me = his["view"]["players"]["Bruno"]
+    assert (me["population_points"], me["power_points"], his["scores"]["Bruno"]) == (3, 1, 2.0)
+    assert httpx.get(f"{base}/api/games/{gid}").json()["scores"] == his["scores"]  # a spectator's, the same
+    errors: list[str] = []
+    ctx, page = _context(browser, errors)
+    try:
+        page.goto(base + created["seats"]["Bruno"]["link"])
+        _settled(page, 7)
+        assert page.is_visible("#scores-note")
+        assert page.inner_text("#scores-note").startswith("As every player can work them out now")
+        assert not errors, errors
+    finally:
+        ctx.close()
