@@ -34,7 +34,8 @@ HEADER_WAIT = _header_wait()
 
 def _timeout_response(wait: float) -> bytes:
     """The 408 as every error of the API reads: ``{"error": "one sentence"}``."""
-    body = json.dumps({"error": f"the request's headers did not arrive within {wait:g} seconds; send the request"
+    unit = "second" if wait == 1 else "seconds"
+    body = json.dumps({"error": f"the request's headers did not arrive within {wait:g} {unit}; send the request"
                                 " again"}).encode()
     return (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
             b"content-length: " + str(len(body)).encode() + b"\r\n\r\n" + body)

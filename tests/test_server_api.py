@@ -889,7 +889,7 @@ def test_agon_serve_answers_a_client_whose_headers_trickle_in_with_408_and_close
         slow.close()
         head, _, body = got.partition(b"\r\n\r\n")
         assert head.startswith(b"HTTP/1.1 408 ") and b"application/json" in head
-        assert json.loads(body) == {"error": "the request's headers did not arrive within 1 seconds; send the"
+        assert json.loads(body) == {"error": "the request's headers did not arrive within 1 second; send the"
                                              " request again"}
         assert 0.9 < took < 10
         prompt = socket.create_connection(("127.0.0.1", port), timeout=10)  # prompt headers, the body at leisure
