@@ -88,7 +88,7 @@ def test_a_finished_solo_voyage_says_its_score_is_the_share_of_the_voyage_sailed
     said = ["Scores: Ana 53.3% of the voyage sailed"]
     assert f"Result: over: {summary}" in made and _scores_lines(made) == said, made
     gid = json.loads(agon("games", "--json").stdout)[0]["id"]
-    assert "  progress: 53.3\n" in agon("state", gid).stdout
+    assert "  progress: 53.3% of the voyage sailed\n" in agon("state", gid).stdout
     for shown in (agon("state", gid).stdout, agon("options", gid).stdout, agon("play", gid).stdout):
         assert summary in shown and _scores_lines(shown) == said, shown
     assert f"The game is over: {summary}\nScores: Ana 53.3% of the voyage sailed\n" in agon("play", gid).stdout
