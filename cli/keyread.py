@@ -102,6 +102,42 @@ def read(complete: Complete | None = None, begins: Begins | None = None, after_e
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
 
 
+def hand_over(after_ended: bool = False) -> bool:
+    """At a terminal, wait for the Enter of the person the terminal is handed to (``agon play`` of several people's
+    seats at one terminal): whether it waited (not when standard input is no terminal: a script hands nothing over).
+    No key is echoed, and every key but Enter is ignored, so nothing the person before typed on shows. ``after_ended``:
+    their last entry ended by itself, so the keys up to the first Enter are theirs (the word spelled on, the Enter
+    typed after it, as the next prompt swallows them): that Enter hands nothing over. The end of the input (Ctrl-D)
+    raises ``EOFError``, Ctrl-C ``KeyboardInterrupt``, as at the prompt."""
+    global _carry, _glued
+    _carry = _glued = None  # the word the entry before took is not spelled on at the next person's prompt
+    try:
+        import termios
+        import tty
+    except ImportError:  # no POSIX terminal (Windows): the Enter read as a line
+        termios = None  # type: ignore[assignment]
+    if not is_terminal_in():
+        return False
+    if termios is None:
+        line("")
+        return True
+    fd = sys.stdin.fileno()
+    old = termios.tcgetattr(fd)
+    swallow = after_ended
+    try:
+        tty.setcbreak(fd, termios.TCSANOW)  # keys one by one, not echoed
+        while True:
+            byte = os.read(fd, 1)
+            if not byte or byte == b"\x04":
+                raise EOFError
+            if byte in b"\r\n":
+                if not swallow:
+                    return True
+                swallow = False
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+
+
 @dataclass
 class Typing:
     """A line typed key by key, as ``read`` takes it, without a terminal (``scripts/keystrokes.py`` plans its keys
@@ -397,6 +433,14 @@ def _abbreviates(token: str, words: tuple[str, ...]) -> bool:
 
 
 _PARTS = re.compile(r"[-._ ]+")
+
+
+def is_terminal_in() -> bool:
+    """Whether standard input is a terminal (a person types there, not a script)."""
+    try:
+        return os.isatty(sys.stdin.fileno())
+    except (AttributeError, ValueError, OSError):
+        return False
 
 
 def _is_tty() -> bool:

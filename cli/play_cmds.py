@@ -5,7 +5,7 @@ import re
 import shlex
 from collections import Counter
 from dataclasses import replace
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.markup import escape
@@ -234,6 +234,70 @@ def seen_by(line: Line) -> str:
         return pending.player
     people = [p.name for p in line.created.players if not p.bot]
     return people[0] if len(people) == 1 else PUBLIC
+
+
+def hot_seat(line: Line) -> bool:
+    """Several people's seats played at this one terminal, by turns (a hot seat): a game not recorded at a table
+    (``--table``: there one typist records what the whole table sees and knows), with more than one person's seat."""
+    return not line.created.table and sum(not p.bot for p in line.created.players) > 1
+
+
+def hides(line: Line, *states: Any) -> bool:
+    """Whether, in any of ``states``, some person sees what another may not (a hand, a face-down card): what the
+    terminal showed one person must then be cleared before it shows another."""
+    rs = line.ruleset
+    people = [p.name for p in line.created.players if not p.bot]
+    for state in states:
+        public = rs.view(state, PUBLIC)
+        if any(rs.view(state, p) != public for p in people):
+            return True
+    return False
+
+
+def hand_over(line: Line, who: str, before: str | None, after_ended: bool) -> None:
+    """Hand the terminal to ``who`` (a person, or ``PUBLIC`` while a bot's seat or chance is due) from ``before``
+    (``None``: play has just begun, and the screen may hold anything): say who comes next, wait for their Enter at
+    a terminal (cli.keyread.hand_over), then clear the screen, so that nothing ``before`` was shown (their hand, the
+    card they laid face down) is still there when ``who`` sits down."""
+    gone = "" if before is None else f" (what {'every player sees' if before == PUBLIC else before} was shown is" \
+        " cleared from the screen)"
+    if who == PUBLIC:
+        console.print(f"Next, what every player sees: {describe_pending(line.pending)}.", markup=False)
+        ask = f"Press Enter to go on{gone}."
+    else:
+        console.print(f"{who} {'decides first' if before is None else 'decides next'}: pass the terminal to {who}.",
+                      markup=False)
+        ask = f"{who}, press Enter{gone}."
+    if keyread.is_terminal_in():
+        console.print(ask, markup=False)
+    if keyread.hand_over(after_ended) and console.is_terminal:
+        console.file.write(CLEAR)
+        console.file.flush()
+
+
+CLEAR = "\x1b[H\x1b[2J\x1b[3J"
+"""ANSI: the cursor home, the screen cleared, and the lines scrolled off it too (a person could scroll back)."""
+
+
+def since_turn(svc: Any, line: Line, who: str, seen: str | None, upto: int) -> None:
+    """What happened since ``who`` last saw the screen (``seen``: the head then, ``None``: not yet in this
+    session, then the events since play began, ``upto`` its event number, and the few before), told as ``who`` may
+    see it, after the screen was handed over to them."""
+    rows = svc.log(line, who)
+    gone = line.since(seen) if seen is not None else None
+    rows = rows[len(rows) - len(gone):] if gone is not None else [r for r in rows if r.n > upto - 3]
+    whose = "what every player sees" if who == PUBLIC else f"as {who} sees it"
+    more = len(rows) - LOG_SHOWN
+    since = "" if not rows or who == PUBLIC else f"; since {who} last saw the screen" if gone is not None else \
+        "; the last events"
+    console.print(f"Event #{line.head.depth}, {whose}{since}{':' if rows else '.'}", markup=False)
+    if more > 0:
+        console.print(f"  ({counted(more, 'earlier event')}: `log`)", markup=False)
+    print_recorded(rows[-LOG_SHOWN:])
+
+
+LOG_SHOWN = 20
+"""How many events ``log`` inside play shows, and a hand-over at most."""
 
 
 def print_question(line: Line, question: steps.Question, chosen: steps.Chosen) -> None:
@@ -562,17 +626,32 @@ after a choice number out of range or an entry that is no decision, they are the
 prompt."""
 
 
-def meanwhile(svc: Any, before: Line, full: bool) -> None:
+def meanwhile(svc: Any, before: Line, full: bool, viewer: str | None | bool = False) -> None:
     """After an entry refused because someone else recorded first (another terminal, a seat's page): what they
-    recorded since the position shown, told as the person now asked may see it, before the next prompt. Nothing
-    when the line went elsewhere (an undo): the prompt says where it stands."""
+    recorded since the position shown, told as the person now asked may see it, before the next prompt; at a hot
+    seat (``hot_seat``) as ``viewer``, the person still at the terminal, since the next person is handed it after.
+    Nothing when the line went elsewhere (an undo): the prompt says where it stands."""
     now = svc.load(before.game.id, before.branch.name)
     if now.since(before.head.id) is None:
         return
-    rows = [r for r in svc.log(now, None if full else seen_by(now)) if r.n > before.head.depth]
+    told = None if full else viewer if viewer is not False else seen_by(now)
+    rows = [r for r in svc.log(now, told) if r.n > before.head.depth]
     if rows:
         console.print("Recorded meanwhile elsewhere:")
         print_recorded(rows)
+
+
+def stopped(line: Line) -> None:
+    """Said when the input ends (Ctrl-D): stopped as by q."""
+    console.print("\nStopped; every decision so far is recorded. Go on later with:"
+                  f" {agon_line(f'play {line.game.id}{branch_flag(line)}')}", markup=False)
+
+
+def stopped_by_ctrl_c(line: Line) -> NoReturn:
+    """Ctrl-C: stopped as every command it stops is (status 130), in one line."""
+    console.print()  # the prompt's line ended, so the line below stands alone
+    interrupted("stopped (Ctrl-C); every decision so far is recorded. Go on later with:"
+                f" {agon_line(f'play {line.game.id}{branch_flag(line)}')}")
 
 
 def steps_begun(line: Line, answer: str) -> steps.Chosen | None:
@@ -664,6 +743,10 @@ def play(
     after_ended = False
     tail: keyread.Tail | None = None  # words that may be typed on to the entry that ended by itself before
     trouble: str | None = None  # the store's trouble the last entry was refused for, said then
+    holder: str | None = None  # whose view the screen holds (a hot seat: several people at this terminal)
+    seen: dict[str, str] = {}  # the head each person last saw the screen at
+    shown_state: Any = None  # the state of the last prompt shown
+    began = 0  # the event play began at
 
     def refused(e: ServiceError) -> None:
         nonlocal trouble
@@ -692,6 +775,22 @@ def play(
         if at != line.head.id:
             chosen, at = (), line.head.id
         who = None if full else seen_by(line)
+        if holder is not None:
+            seen[holder] = line.head.id  # the events recorded up to here were told to them (print_recorded)
+        if not full and hot_seat(line) and who != holder and who is not None:
+            if hides(line, line.state, *([] if shown_state is None else [shown_state])):
+                try:
+                    hand_over(line, who, holder, after_ended)
+                except EOFError:
+                    stopped(line)
+                    return
+                except KeyboardInterrupt:
+                    stopped_by_ctrl_c(line)
+                after_ended, tail = False, None
+                if not opening:
+                    since_turn(svc, line, who, seen.get(who), began)
+            holder = who
+        shown_state = line.state
         if opening:
             opening = False
             whose = {None: "everything (--full)", PUBLIC: "what every player sees"}.get(who, f"what {who} sees")
@@ -699,6 +798,7 @@ def play(
                           f" {escape(line.branch.name)}, event #{line.head.depth}. Type here; `state` shows"
                           f" {escape(whose)}, `?` lists the commands.", markup=True)
             print_recorded(svc.log(line, who)[-3:])
+            began = line.head.depth
         shown = (line.head.id, line.branch.name, chosen, match)
         quiet, last_shown = shown == last_shown, shown
         stepping: steps.Question | None = None
@@ -736,13 +836,10 @@ def play(
             answer, after_ended = keyread.read(completion(line, stepping, chosen), beginning(line, stepping, chosen),
                                                after_ended=after_ended, tail=tail)
         except EOFError:  # Ctrl-D: the input ended, stopped as by q
-            console.print("\nStopped; every decision so far is recorded. Go on later with:"
-                          f" {agon_line(f'play {line.game.id}{branch_flag(line)}')}", markup=False)
+            stopped(line)
             return
         except KeyboardInterrupt:  # Ctrl-C: stopped as every command it stops is (status 130), in one line
-            console.print()  # the prompt's line ended, so the line below stands alone
-            interrupted("stopped (Ctrl-C); every decision so far is recorded. Go on later with:"
-                        f" {agon_line(f'play {line.game.id}{branch_flag(line)}')}")
+            stopped_by_ctrl_c(line)
         if answer.startswith(keyread.AFTER):  # a word typed on to the entry recorded, which refuses it
             word = answer[len(keyread.AFTER):]
             why = (tail or {}).get(word, "")
@@ -791,7 +888,7 @@ def play(
             except ServiceError as e:
                 refused(e)
                 if isinstance(e, RaceLost):
-                    meanwhile(svc, line, full)
+                    meanwhile(svc, line, full, who if hot_seat(line) else False)
             continue
         if not answer and only is not None:
             answer = "1"
@@ -824,7 +921,7 @@ def play(
         except ServiceError as e:
             refused(e)
             if isinstance(e, RaceLost):
-                meanwhile(svc, line, full)
+                meanwhile(svc, line, full, who if hot_seat(line) else False)
             continue
         print_recorded(recorded)
         tail = soon or None

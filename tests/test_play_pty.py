@@ -48,13 +48,17 @@ def table(sqlite_svc, tmp_path):
     return svc, game, play
 
 
-def spawn_play(tmp_path, game: str) -> pexpect.spawn:
-    """``agon play GAME`` on the store under ``tmp_path`` in a pty, at its first prompt."""
+def spawn_play(tmp_path, game: str, hand_over: str | None = None) -> pexpect.spawn:
+    """``agon play GAME`` on the store under ``tmp_path`` in a pty, at its first prompt; ``hand_over``: the person
+    the terminal is handed to first (several people's seats at one terminal), whose Enter is typed first."""
     cmd = agon_command()
     # a terminal wide enough that no message asserted on below is folded (tests/test_cli_widths.py folds them)
     env = dict(os.environ, AGON_DB=str(tmp_path / "agon.db"), COLUMNS="250", NO_COLOR="1")
     child = pexpect.spawn(cmd[0], [*cmd[1:], "play", game], env=env, encoding="utf-8", timeout=60,
                           dimensions=(60, 250), preexec_fn=sigint_default)
+    if hand_over is not None:
+        child.expect(f"{hand_over}, press Enter")
+        child.send("\r")
     child.expect(PROMPT)
     return child
 
@@ -562,13 +566,15 @@ def test_a_listed_decision_s_first_step_typed_and_enter_asks_its_next_step(sqlit
     game = svc.new_game(NewGame("peloponnes", players=("Ana", "Bo", "Cy"), seed=3))
     line = svc.load(game)
     assert line.pending.player == "Bo" and "A04" in line.state.row
-    child = spawn_play(tmp_path, game)
+    child = spawn_play(tmp_path, game, hand_over="Bo")  # three people at one terminal: it is handed to each
     child.send("lion\r")
     child.expect("Bo: which coin cards to bid")
     child.expect(PROMPT)
     assert svc.load(game).head.depth == line.head.depth  # nothing recorded yet, nothing refused
     child.send("2w2s\r")
     child.expect("Bo bids 4 on (A04 )?Lion Gate")
+    child.expect("Cy, press Enter")
+    child.send("\r")
     child.expect(PROMPT)
     child.sendline("q")
     child.expect(pexpect.EOF)
