@@ -1310,7 +1310,10 @@ class Service:
                     chance_mod.check(pending, outcome)
                     outcome = chance_mod.canonical(pending, outcome)  # typed again in another order: the same event
                 except chance_mod.BadOutcome as e:
-                    raise ServiceError(f"{self._outcome_rule(line, pending, text) or e};"
+                    # 'bot' typed here lets no bot draw the outcome: said so, not only how the outcome is typed
+                    bot = "'bot' works only when a bot's seat must decide; a chance outcome is needed now: " \
+                        if text == "bot" else ""
+                    raise ServiceError(f"{bot}{self._outcome_rule(line, pending, text) or e};"
                                        " or type 'seed' to let agon draw it") from None
             return pending.build(outcome)
         if not entry.tokens(text):  # nothing but spaces or commas: nothing chosen, even where one decision is legal
