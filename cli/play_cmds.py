@@ -303,7 +303,7 @@ LOG_SHOWN = 20
 def print_question(line: Line, question: steps.Question, chosen: steps.Chosen) -> None:
     """One step of a decision built step by step: what is asked, the values still legal, numbered."""
     player = line.pending.player if isinstance(line.pending, Decision) else ""
-    so_far = f" (so far: {' '.join(v for _, v in chosen)}; `-` goes back)" if chosen else ""
+    so_far = f" (so far: {' '.join(steps.shown(line.ruleset, line.state, chosen))}; `-` goes back)" if chosen else ""
     console.print(f"{player}: {question.prompt}{so_far}")
     width = max(len(c.value) for c in question.choices)
     for i, c in enumerate(question.choices, start=1):

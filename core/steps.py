@@ -699,6 +699,21 @@ def walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen = 
     return forward(ruleset, state, chosen, now)
 
 
+def shown(ruleset: Ruleset, state: State, chosen: Chosen) -> list[str]:
+    """The steps ``chosen`` as the questions that asked them list their values: a value with a name shows it after
+    it (a Peloponnes power card: ``A11 Forest``), a kind of decision shows its word alone (``bid``), as the options
+    say them; a bare id (``A11``) is not what the table reads."""
+    out = []
+    for i, (field, value) in enumerate(chosen):
+        try:
+            asked = ask(ruleset, state, chosen[:i])
+        except entry.EntryError:
+            asked = None
+        named = asked.named if isinstance(asked, Question) else {}
+        out.append(named.get(value) or value if field == TYPE else entry.shown_item(value, named))
+    return out
+
+
 def typed(ruleset: Ruleset, state: State, chosen: Chosen, now: Question | Event) -> str:
     """The steps ``chosen`` as ``agon act`` and ``POST /act`` take them typed: their values in order. A decision
     settled before any step was asked (the only one legal: a Perikles holder whose one answer is to keep the tile)
