@@ -664,8 +664,11 @@ def steps_begun(line: Line, answer: str) -> steps.Chosen | None:
     if not person_chooses(line) or text.startswith("{") or text in ("bot", "seed", "random") or steps.negative(text) \
             or text.isascii() and text.isdigit():
         return None
+    words = entry.tokens(text)
+    if steps.option_first(line.ruleset, line.state, words) is not None:
+        return None  # an option's number and more words: refused as the whole decision (core.steps.build)
     try:
-        chosen, now = steps.walk(line.ruleset, line.state, entry.tokens(text))
+        chosen, now = steps.walk(line.ruleset, line.state, words)
     except entry.EntryError:
         return None
     return chosen if isinstance(now, steps.Question) else None

@@ -1196,7 +1196,10 @@ def build(ruleset: Ruleset, state: State, text: str) -> Event:
     a step that may end the decision ends it when the words run out, once it goes on with a list begun
     (``continues``: ``ath-2 pyl a ath-t4`` sends one counter; ``ath-2`` alone is refused, ``ath-2 done`` sends
     none)."""
-    chosen, now = walk(ruleset, state, entry.tokens(text))
+    words = entry.tokens(text)
+    if (why := option_first(ruleset, state, words)) is not None:
+        raise entry.EntryError(why)
+    chosen, now = walk(ruleset, state, words)
     while isinstance(now, Question) and DONE in now.values and continues(now, chosen):
         chosen, now = walk(ruleset, state, [DONE], chosen)
     if isinstance(now, Question):
@@ -1207,6 +1210,26 @@ def build(ruleset: Ruleset, state: State, text: str) -> Event:
         end = f" ('{DONE}' ends it here: {ending.label or 'done'})" if ending is not None else ""
         raise entry.EntryError(f"the decision is not complete: next, {now.prompt}: {shown}{end}")
     return now
+
+
+def option_first(ruleset: Ruleset, state: State, words: Sequence[str]) -> str | None:
+    """Why ``words``, a decision typed at once, cannot be read when they begin with a number followed by more words
+    and the first step's values are not numbers: a number typed where the options are numbered is an option's
+    number (README, 'Recording a game at a table'), and the first step's own list, which would number its values
+    otherwise, is not on the screen (a Peloponnes bid: ``3`` is option 3, ``bids 2 on Quarry``; ``3 grain`` read
+    the third power card, or was refused as 'choose 1 to 2', the kinds of decision). None when they may be read."""
+    if len(words) < 2 or not (words[0].isascii() and words[0].isdigit()) or len(words[0]) > 9:
+        return None
+    first = ask(ruleset, state)
+    if not isinstance(first, Question) or first.field == OPTION or any(v.isdigit() for v in first.values) or (
+            entry.matches(words[0], first.values, first.named)):
+        return None
+    legal = _legal(ruleset, state)
+    n = int(words[0])
+    said = option_text(ruleset, state, legal[n - 1]).split(";")[0].rstrip(".") if 1 <= n <= len(legal) else ""
+    option = f"option {n}: {said}" if said else f"the options are 1 to {len(legal)}"
+    return (f"{entry.quoted(' '.join(words))}: a number here is an option's number, typed alone ({option}); type"
+            f" the number alone, or the decision by its steps' values, first {first.prompt}: {answers(first)}")
 
 
 TOGETHER = "0"
