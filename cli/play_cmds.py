@@ -259,8 +259,8 @@ def hand_over(line: Line, who: str, before: str | None, after_ended: bool) -> No
     (``None``: play has just begun, and the screen may hold anything): say who comes next, wait for their Enter at
     a terminal (cli.keyread.hand_over), then clear the screen, so that nothing ``before`` was shown (their hand, the
     card they laid face down) is still there when ``who`` sits down."""
-    gone = "" if before is None else f" (what {'every player sees' if before == PUBLIC else before} was shown is" \
-        " cleared from the screen)"
+    gone = "" if before is None else " (the screen is cleared)" if before == PUBLIC else \
+        f" (what {before} was shown is cleared from the screen)"
     if who == PUBLIC:
         console.print(f"Next, what every player sees: {describe_pending(line.pending)}.", markup=False)
         ask = f"Press Enter to go on{gone}."
