@@ -50,8 +50,8 @@ def next_step(call: Call) -> Any:
     # a kind of decision is shown and sent back as the table says it ('pass'), which the steps read as its label
     said = {steps.tag_label(t): steps.kind_word(t, rs) for t in (steps.tag_of(e) for e in rs.legal(state))}
     out: dict[str, Any] = {**game_head(call.svc, line), **you(seat),
-                           "chosen": [{"field": f, "value": said.get(v, v) if f == steps.TYPE else v}
-                                      for f, v in chosen],
+                           "chosen": [{"field": f, "value": said.get(v, v) if f == steps.TYPE else v, "shown": told}
+                                      for (f, v), told in zip(chosen, steps.shown(rs, state, chosen), strict=True)],
                            "choice": steps.typed(rs, state, chosen, now)}
     if isinstance(now, steps.Question):
         kinds = {v for v in now.values if now.field_of(v) == steps.TYPE}

@@ -300,7 +300,7 @@ async function readSteps() {
 function drawSteps(q, position) {
   const box = el("div"); box.id = "steps";
   // the values chosen, as play shows them: an event's field names ('nominee_city') are not the table's words
-  box.appendChild(el("p", q.chosen.length ? "So far: " + q.chosen.map(c => c.value).join(", ")
+  box.appendChild(el("p", q.chosen.length ? "So far: " + q.chosen.map(c => c.shown || c.value).join(", ")
     : "Build your decision step by step.", "muted"));
   // a panel answers one click: a second click on it (a double tap, or a tap again while a slow phone reads the
   // next step) would take the same step again from the same place, and 'back one step' would then go nowhere

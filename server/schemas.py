@@ -127,7 +127,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                                           "event": ref("Event")})),
                     "stepwise": {"type": "boolean", "description": "the decision is better built at /steps"},
                     "note": STR}, "stepwise", "note"),
-    "Steps": obj({**HEAD, **YOU, "chosen": array(obj({"field": STR, "value": STR})),
+    "Steps": obj({**HEAD, **YOU, "chosen": array(obj({"field": STR, "value": STR, "shown": STR})),
                   "choice": {"type": "string", "description": "the steps so far, as /act takes them"},
                   "complete": BOOL,
                   "question": obj({"field": STR, "prompt": STR, "may_end": BOOL,

@@ -204,5 +204,5 @@ def test_the_step_panel_shows_and_takes_the_kinds_in_the_tables_words(client):
     asked = client.get(f"/api/games/{gid}/steps", headers=page).json()["question"]
     assert [c["value"] for c in asked["choices"]] == ["pass", "bid"], asked
     done = client.get(f"/api/games/{gid}/steps", params={"chosen": "pass"}, headers=page).json()
-    assert done["complete"] and done["chosen"] == [{"field": "type", "value": "pass"}], done
+    assert done["complete"] and done["chosen"] == [{"field": "type", "value": "pass", "shown": "pass"}], done
     assert client.post(f"/api/games/{gid}/act", json={"choice": done["choice"]}, headers=page).status_code == 200

@@ -1,12 +1,18 @@
 """``agon play``'s step-by-step question says the steps taken as the options and the questions list them: a
 Peloponnes power card with its name (``A11 Forest``, as option 2 says it), the kind of decision by its word
-(``bid``); it said ``so far: bid-placed A11``, a bare id a table does not read and the kind's tag."""
+(``bid``); it said ``so far: bid-placed A11``, a bare id a table does not read and the kind's tag. The seat page's
+step panel says them alike (``/steps``' ``shown``), where it said ``So far: A11``."""
 
 from __future__ import annotations
 
 import json
 
 from agon.core import steps
+from tests.test_refusal_words import PAGE, _seat
+from tests.test_server_api import bearer
+from tests.test_server_api import client as _client
+
+client = _client  # the API's test client (a fixture)
 
 
 def test_the_steps_so_far_name_the_power_card_as_the_options_do(agon):
@@ -26,3 +32,13 @@ def test_steps_shown_is_what_the_questions_listed(sqlite_svc):
     chosen, now = steps.walk(line.ruleset, line.state, ["forest"])
     assert isinstance(now, steps.Question)
     assert steps.shown(line.ruleset, line.state, chosen)[-1] == "A11 Forest"
+
+
+def test_the_seat_pages_steps_so_far_name_the_power_card_as_the_options_do(client):
+    gid, tok = _seat(client, "peloponnes", ["Ana", "Bo"])
+    page = {**bearer(tok), **PAGE}
+    texts = [o["text"] for o in client.get(f"/api/games/{gid}/options", headers=page).json()["options"]]
+    asked = client.get(f"/api/games/{gid}/steps", params={"chosen": "a11"}, headers=page).json()
+    shown = [c["shown"] for c in asked["chosen"]]
+    assert shown[-1] == "A11 Forest" and any("A11 Forest" in t for t in texts), (asked, texts)
+    assert [c["value"] for c in asked["chosen"]][-1] == "A11"  # what is sent back is still the id
