@@ -33,10 +33,17 @@ def from_summary(s: Summary) -> dict[str, Any]:
     }
 
 
-def aggregate(summaries: Iterable[dict[str, Any] | Summary]) -> dict[str, Any]:
+def aggregate(summaries: Iterable[dict[str, Any] | Summary], together: bool = False) -> dict[str, Any]:
     """Win rates and averages over summaries (``from_summary``'s dicts, or the stored summaries themselves, read
     as they are: 'agon stats' counts thousands). Only finished games count towards wins and final scores; every
-    game counts towards ``games``. ``by_side`` is empty for a ruleset without sides."""
+    game counts towards ``games``. ``by_side`` is empty for a ruleset without sides.
+
+    ``by_setup`` gives each setup's games, lengths and scores. Its win rate (``wins``, ``win_rate``, ``ci_low``,
+    ``ci_high``) only for a co-operative ruleset (``together``: the players win or lose together, as an Adamastor
+    crew does, ``analysis.figures.shared_score``), where it is how often the setup is won; in a competitive game
+    someone wins nearly every game, whatever the setup, so a rate of games won would be 100% and say nothing.
+    ``avg_score`` is then the crew's one score; for a competitive ruleset ``avg_best_score`` is the winning score
+    and ``avg_score`` every player's."""
     games = finished = 0
     events_sum = rounds_sum = 0
     lengths: list[int] = []
@@ -69,13 +76,19 @@ def aggregate(summaries: Iterable[dict[str, Any] | Summary]) -> dict[str, Any]:
         if not winners:
             no_winner += 1
         side_label = side_label or label
-        # per game: a setup is "won" when anyone won (a co-operative or solo game is won or lost together)
+        # per game: [played, won (together), best score sum, events sum, rounds sum, shortest, longest, every
+        # player's score sum, scores counted]
         t = by_setup.get(setup)
         if t is None:
-            t = by_setup[setup] = [0, 0, 0.0]
+            t = by_setup[setup] = [0, 0, 0.0, 0, 0, events, events, 0.0, 0]
         t[0] += 1
         t[1] += bool(winners)
         t[2] += max(scores.values(), default=0.0)
+        t[3] += events
+        t[4] += rounds
+        t[5], t[6] = min(t[5], events), max(t[6], events)
+        t[7] += sum(scores.values())
+        t[8] += len(scores)
         for seat, player in enumerate(seats, start=1):
             won = player in winners
             score = scores.get(player, 0.0)
@@ -107,8 +120,18 @@ def aggregate(summaries: Iterable[dict[str, Any] | Summary]) -> dict[str, Any]:
         "side_label": side_label,
         "by_side": [{"side": k, **_rates(_tallied(v))} for k, v in sorted(by_side.items())],
         "by_seat": [{"seat": k, **_rates(_tallied(v))} for k, v in sorted(by_seat.items())],
-        "by_setup": [{"setup": k, **_rates(_tallied(v))} for k, v in sorted(by_setup.items())],
+        "together": together,
+        "by_setup": [_setup_row(k, v, together) for k, v in sorted(by_setup.items())],
     }
+
+
+def _setup_row(setup: str, t: list, together: bool) -> dict[str, Any]:
+    played = t[0]
+    length = {"avg_events": t[3] / played, "avg_rounds": t[4] / played, "shortest": t[5], "longest": t[6]}
+    if together:  # won or lost by all: how often the setup is won is its point
+        return {"setup": setup, **_rates(_tallied(t[:3])), **length}
+    return {"setup": setup, "played": played, **length, "avg_best_score": t[2] / played,
+            "avg_score": t[7] / t[8] if t[8] else 0.0}
 
 
 def _tallied(t: list) -> dict[str, float]:

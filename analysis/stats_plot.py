@@ -1,6 +1,6 @@
-"""The picture of ``agon stats``: win rates by side and by seat, each with its 95% Wilson interval, and how long
-the games ran. Sides and seats are not players, so the bars are grey; the interval is drawn as an error bar and
-written beside it, with the number of games it rests on."""
+"""The picture of ``agon stats``: win rates by side and by seat (and, for a co-operative ruleset, by setup), each
+with its 95% Wilson interval, and how long the games ran. Sides and seats are not players, so the bars are grey;
+the interval is drawn as an error bar and written beside it, with the number of games it rests on."""
 
 from __future__ import annotations
 
@@ -31,6 +31,10 @@ def stats_figure(result: dict[str, Any], title: str) -> Any:
     from plotly.subplots import make_subplots
 
     groups = []
+    if result.get("together"):  # won or lost together: how often each setup is won (a competitive game is won by
+        # someone nearly every time, so its rate by setup would be 100% and is not drawn)
+        words = result.get("together_words") or "the players win or lose together"
+        groups.append((f"Won by setup ({words})", _panel(result["by_setup"], "setup", "")))
     if result["by_side"]:
         groups.append((f"Win rate by {result['side_label'] or 'side'}", _panel(result["by_side"], "side", "")))
     groups.append(("Win rate by seat (1 = first to act)", _panel(result["by_seat"], "seat", "seat")))

@@ -513,6 +513,7 @@ def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str
     """Every stored game of ``ruleset`` (its main line; newest first, at most ``limit``) from the game summaries
     (a stale or missing one is recomputed first, with a progress bar), folded into ``aggregate``'s result
     (``unreadable``: the games that could not be read, and why)."""
+    from agon.analysis.figures import shared_score
     from agon.analysis.stats import aggregate
     from agon.cli.summary_cmds import progress_bar
     from agon.core import registry
@@ -528,10 +529,15 @@ def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str
     if not listed:
         raise Fail(f"no stored {rs.name} games; record some with {cited(f'demo {rs.name} --games 20')} or"
                    f" {cited(f'new {rs.name}')}")
-    result = aggregate(s for s in listed if s.readable)
+    # a co-operative ruleset (one shared score: the players win or lose together) has a win rate by setup
+    result = aggregate((s for s in listed if s.readable), together=shared_score(rs.name) is not None)
     result["ruleset"] = rs.name
     result["round_word"] = round_word(rs)  # what avg_rounds counts: a Perikles turn is no round of one move each
     result["score_unit"] = score_unit(rs)  # what avg_score counts: an Adamastor score is the voyage's progress
+    if result["together"]:  # how the ruleset says it is won or lost together (an Adamastor crew's voyage)
+        from agon.analysis.games import module_for
+
+        result["together_words"] = getattr(module_for(rs.name), "TOGETHER", "the players win or lose together")
     result["unreadable"] = [f"{s.game_id}: {s.status.removeprefix('unreadable: ')}" for s in listed
                             if not s.readable]
     return rs, result
@@ -576,13 +582,22 @@ def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False)
     # what a score is, where it is no points (an Adamastor voyage's progress): in each table's title, not in a
     # column's head, which it would make wider than the terminal
     unit = f"; a score is the {result['score_unit'].lstrip()}" if result["score_unit"] else ""
-    setup = Table(title=f"By setup (a game is won when anyone wins it{unit})", show_edge=False, header_style="bold")
-    for name, right in (("setup", False), ("games", True), ("won", True), ("win rate", True), ("95% CI", True),
-                        ("avg best score", True)):
-        setup.add_column(name, justify="right" if right else "left")
+    if result["together"]:  # won or lost together: how often each setup is won is the point, in the co-op's words
+        setup = Table(title=f"By setup ({result['together_words']}{unit})", show_edge=False, header_style="bold")
+        columns = ("won", "win rate", "95% CI", "avg score")
+    else:  # someone wins nearly every competitive game: by setup, what the games were like, no win rate
+        setup = Table(title=f"By setup (averages over finished games: events, {word}s, the winning score and"
+                      f" every player's{unit})", show_edge=False, header_style="bold")
+        columns = ("events (range)", f"{word}s", "best score", "avg score")
+    setup.add_column("setup")
+    setup.add_column("games", justify="right")
+    for name in columns:
+        setup.add_column(name, justify="right")
     for r in result["by_setup"]:
-        setup.add_row(r["setup"], str(r["played"]), str(r["wins"]), f"{r['win_rate']:.0%}", _ci(r),
-                      f"{r['avg_score']:.1f}")
+        cells = ((str(r["wins"]), f"{r['win_rate']:.0%}", _ci(r), f"{r['avg_score']:.1f}") if result["together"]
+                 else (f"{r['avg_events']:.1f} ({r['shortest']:,}–{r['longest']:,})", f"{r['avg_rounds']:.1f}",
+                       f"{r['avg_best_score']:.1f}", f"{r['avg_score']:.1f}"))
+        setup.add_row(r["setup"], str(r["played"]), *cells)
     show_table(setup)
     groups = [("seat", "by_seat", "seat")]
     if result["by_side"]:

@@ -39,6 +39,10 @@ co-op (rulebook 6 'Ganhando ou perdendo o jogo': the fleet reaches its final des
 morale ends it; 9.3 keeps those conditions for 2 players), so a game without winners is a voyage lost, not one
 'nobody won' as if someone might have."""
 
+TOGETHER = "the crew wins or loses each voyage together"
+"""How `agon stats` titles its win rate by setup, and `agon compare` tells two voyages alike: in the co-op's words
+(rulebook 6, 9.3), never as a game 'anyone' wins."""
+
 SHARED_SCORE = "crew"
 """The game is won or lost together: the score timeline draws the one shared score once, credited to the crew."""
 

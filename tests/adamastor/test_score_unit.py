@@ -69,7 +69,7 @@ def test_stats_compare_and_analyse_say_what_an_adamastor_score_is(agon):
     gid, _ = _line(agon)
     _demo(agon, "1", "5")
     stats = agon("stats", "adamastor").stdout
-    assert f"By setup (a game is won when anyone wins it; a score is the {UNIT})\n" in stats
+    assert f"By setup (the crew wins or loses each voyage together; a score is the {UNIT})\n" in stats
     assert f"By seat (a score is the {UNIT})\n" in stats
     assert json.loads(agon("stats", "adamastor", "--json").stdout)["score_unit"] == UNIT
     agon("branch", gid, "luckier", "--at", "40", "--reseed")
