@@ -57,7 +57,8 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
     the other's at its end would read as what the other move changed; None, and the heads' scores with no
     difference, when one line holds the other: ``holds``), in ``score_unit`` (``core.summary.score_unit``: ""
     for points); ``a``/``b``: each line's length, status and winners; ``same_luck``: whether chance after the
-    fork is drawn alike; ``outcome_changed``: whether the winners differ."""
+    fork is drawn alike; ``outcome_changed``: whether the winners differ; ``together``: a co-operative ruleset's
+    words for a line won and a line lost (``_together``), in which the what-if tells each line's outcome."""
     import msgspec
 
     if a.game.id != b.game.id:
@@ -121,6 +122,7 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
         "score_unit": score_unit(a.ruleset),
         "scored_at": scored_at,
         "holds": holds,  # one line holds all of the other: the scores are each head's, with no difference
+        "together": _together(a.ruleset.name),
         "a": _side(a, out_a),
         "b": _side(b, out_b),
         "same_luck": a.branch.luck == b.branch.luck,
@@ -208,7 +210,12 @@ def what_if(c: dict[str, Any]) -> str:
         else:
             ends.append(f"{r['player']} {_num(r['b'])}{unit} as before")
     oa, ob = c["a"], c["b"]
-    if oa["over"] and ob["over"]:
+    ends_words = c.get("together")  # won or lost together: told in the co-op's words, never as 'nobody wins'
+    if oa["over"] and ob["over"] and ends_words:
+        ea, eb = (ends_words[0] if side["winners"] else ends_words[1] for side in (oa, ob))
+        result = f"{eb} on both lines" if ea == eb else f"{eb} on {nb}; on {na}, {ea}"
+        tail = f" Played on, {result}; final scores on {nb}: {', '.join(ends)}." if ends else f" {result}."
+    elif oa["over"] and ob["over"]:
         wa, wb = " and ".join(oa["winners"]) or "nobody", " and ".join(ob["winners"]) or "nobody"
         verb = "win" if len(ob["winners"]) > 1 else "wins"
         result = (f"{wb} {verb} on both lines" if sorted(oa["winners"]) == sorted(ob["winners"])
@@ -219,6 +226,17 @@ def what_if(c: dict[str, Any]) -> str:
                 f" outcome is not known yet, since"
                 f" {'neither line is' if not oa['over'] and not ob['over'] else 'one line is not'} over.")
     return head + tail
+
+
+def _together(ruleset: str) -> list[str] | None:
+    """A co-operative ruleset's words for a line won and a line lost (its figure module's ``ENDS``, as Adamastor's
+    'the voyage is won' and 'the voyage is lost'), or None where players win or lose on their own."""
+    from agon.analysis.games import module_for
+
+    mod = module_for(ruleset)
+    if getattr(mod, "SHARED_SCORE", None) is None:  # as analysis.figures.shared_score reads it
+        return None
+    return list(getattr(mod, "ENDS", ("the players win", "the players lose")))
 
 
 def _scores_at(rows: list[dict[str, Any]], n: int) -> dict[str, float]:

@@ -43,6 +43,10 @@ TOGETHER = "the crew wins or loses each voyage together"
 """How `agon stats` titles its win rate by setup, and `agon compare` tells two voyages alike: in the co-op's words
 (rulebook 6, 9.3), never as a game 'anyone' wins."""
 
+ENDS = ("the voyage is won", "the voyage is lost")
+"""How `agon compare`'s what-if tells a line's outcome: a voyage won or lost by the whole crew (rulebook 6, 9.3),
+never 'nobody wins' as if someone might have."""
+
 SHARED_SCORE = "crew"
 """The game is won or lost together: the score timeline draws the one shared score once, credited to the crew."""
 
