@@ -373,7 +373,10 @@ def compare(
         t.add_column(nb)
         t.add_column("")
         for r in c["after_fork"]:
-            note = ((f"reads alike to {reader}" if r["reads_alike"] else "the same luck, in another order"
+            # an event one line has where the other has ended (its text null): no event that differs
+            ended, only = (c["b"], na) if r["b"] is None else (c["a"], nb) if r["a"] is None else (None, None)
+            note = (f"only on {only} ({ended['branch']} ends at #{ended['last']})" if ended is not None
+                    else (f"reads alike to {reader}" if r["reads_alike"] else "the same luck, in another order"
                      if r.get("reordered") else "reads differently") if viewer is not None
                     else "same event, from another position" if r["reads_differently"] else "same" if r["same"]
                     else "the same luck, in another order" if r.get("reordered")
