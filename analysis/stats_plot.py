@@ -77,6 +77,22 @@ def stats_figure(result: dict[str, Any], title: str) -> Any:
            f" {result['shortest']}–{result['longest']} events, {result['avg_rounds'] or 0:.1f}"
            f" {result.get('round_word', 'round')}s on average")
     style(fig, title, "", "", subtitle=sub + " · bars: share of games won; whiskers: 95% Wilson interval")
+    setups = [] if result.get("together") else _setup_lines(result)
+    if setups:  # someone wins nearly every competitive game: by setup, what the games were like, under the lengths
+        fig.add_annotation(x=0, xref="paper", y=0, yref="paper", yanchor="top", xanchor="left", yshift=-62,
+                           align="left", showarrow=False, font={"size": 11}, name="by setup",
+                           text="<br>".join(["<b>By setup</b> (finished games; someone wins each, so no win rate)",
+                                             *setups]))
+    below = 16 * (len(setups) + 1) if setups else 0
+    height += below
     fig.update_layout(height=height, showlegend=False,
-                      margin={"l": longest_name + 30, "r": 30, "t": 110, "b": 70})
+                      margin={"l": longest_name + 30, "r": 30, "t": 110, "b": 70 + below})
     return fig
+
+
+def _setup_lines(result: dict[str, Any]) -> list[str]:
+    """Each setup of a competitive ruleset in a line: its games, lengths and scores (no win rate: someone wins)."""
+    word = result.get("round_word", "round")
+    return [f"{r['setup']}: {r['played']} game{'s' if r['played'] != 1 else ''}, {r['avg_events']:.1f} events"
+            f" ({r['shortest']}–{r['longest']}), {r['avg_rounds']:.1f} {word}s, best score {r['avg_best_score']:.1f},"
+            f" average score {r['avg_score']:.1f}" for r in result.get("by_setup", ()) if "avg_best_score" in r]

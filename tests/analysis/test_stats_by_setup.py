@@ -23,8 +23,11 @@ def test_a_competitive_ruleset_has_no_win_rate_by_setup(agon):
     assert row["avg_best_score"] >= row["avg_score"] > 0
     plotted = json.loads(agon("plot", "stats", "peloponnes", "--json").stdout)
     assert plotted["by_setup"] == data["by_setup"]
-    titles = [a.text for a in stats_figure(plotted, "t").layout.annotations]
-    assert not [t for t in titles if "setup" in t]
+    fig = stats_figure(plotted, "t")
+    assert not [a for a in fig.layout.annotations if "won" in a.text and "setup" in a.text]
+    (told,) = [a.text for a in fig.layout.annotations if a.name == "by setup"]
+    assert (f"3 players: 3 games, {row['avg_events']:.1f} events ({row['shortest']}–{row['longest']}),"
+            f" {row['avg_rounds']:.1f} rounds, best score {row['avg_best_score']:.1f}") in told
 
 
 def test_a_co_op_win_rate_by_setup_is_said_in_its_words(agon):
