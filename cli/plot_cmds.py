@@ -589,8 +589,8 @@ def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False)
         setup = Table(title=f"By setup ({result['together_words']}{unit})", show_edge=False, header_style="bold")
         columns = ("won", "win rate", "95% CI", "avg score")
     else:  # someone wins nearly every competitive game: by setup, what the games were like, no win rate
-        setup = Table(title=f"By setup (averages over finished games: events, {word}s, the winning score and"
-                      f" every player's{unit})", show_edge=False, header_style="bold")
+        setup = Table(title=f"By setup (someone wins each game: its length and scores{unit})", show_edge=False,
+                      header_style="bold")
         columns = ("events (range)", f"{word}s", "best score", "avg score")
     setup.add_column("setup")
     setup.add_column("games", justify="right")
