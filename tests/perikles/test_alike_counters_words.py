@@ -13,11 +13,11 @@ def test_two_alike_counters_sent_together_are_told_with_their_count(agon, monkey
     options = json.loads(agon("options", gid, "-b", "w", "--json").stdout)["options"]
     both = next(o for o in options
                 if sorted(p["counter"] for p in o["event"]["placements"]) == ["argos-h1-1", "argos-h1-2"])
-    assert both["text"] == ("Chloe spends an Athens 2-cube tile: 2 Argos hoplite 1 counters to Attica as main"
-                            " attacker.")
+    assert both["text"] == ("Chloe spends an Athens 2-cube tile: 2 counters, each Argos hoplite 1, to Attica as"
+                            " main attacker.")
     monkeypatch.setenv("COLUMNS", "200")
     assert f"{both['n']}. {both['text']}" in agon("options", gid, "-b", "w").stdout
     agon("act", gid, str(both["n"]), "-b", "w")  # Chloe's own record of it reads so too
     own = agon("log", gid, "-b", "w", "--as", "Chloe").stdout
-    assert "2 Argos hoplite 1 counters to Attica as main attacker" in own
+    assert "2 counters, each Argos hoplite 1, to Attica as main attacker" in own
     assert "Argos hoplite 1 to Attica as main attacker, Argos hoplite 1" not in own

@@ -331,14 +331,14 @@ def _counter_text(s: State, cid: str) -> str:
 
 def _commit_text(s: State, e: ForcesCommitted) -> str:
     """The commitment with its counters named. Counters alike (two 'Argos hoplite 1', perikles-data-facts.md's
-    counter table counts them) sent to the same place in the same role are told once with their count ("2 Argos
-    hoplite 1 counters to Attica as main attacker"), as Alkibiades' same move made twice is (``_cube_moves``), not
+    counter table counts them) sent to the same place in the same role are told once with their count ("2 counters,
+    each Argos hoplite 1, to Attica as main attacker"), as Alkibiades' same move made twice is (``_cube_moves``), not
     the same words twice."""
     counts: dict[tuple[str, str, str, str], int] = {}
     for pl in e.placements:
         key = (_counter_text(s, pl.counter), pl.location, pl.role, pl.side)
         counts[key] = counts.get(key, 0) + 1
-    sent = ", ".join(f"{name if n == 1 else f'{n} {name} counters'} to {location} as {role} {side}"
+    sent = ", ".join(f"{name if n == 1 else f'{n} counters, each {name},'} to {location} as {role} {side}"
                      for (name, location, role, side), n in counts.items())
     cube = f", sacrificing a cube in {e.cube.capitalize()}" if e.cube else ""
     return f"{e.player} spends {_tile_text(e.tile)}{cube}: {sent}."
