@@ -190,5 +190,7 @@ def test_every_command_works_on_a_fresh_bot_game(ruleset, tmp_path, monkeypatch)
     assert f"Wrote the {kind} plot to plots/{game}-main-{kind}.html" in agon("plot", kind, game)
     assert (tmp_path / f"plots/{game}-main-{kind}.html").stat().st_size > 100_000
     assert "Wrote the study page of 2 lines" in agon("view", game)
-    assert "share events 0 to #12" in agon("compare", game, "main", "whatif")
+    # the branch drew the chance due after #12 with its fresh luck (agon branch), which may draw what main drew
+    shared = re.search(r"main and whatif share events 0 to #(\d+) ", agon("compare", game, "main", "whatif"))
+    assert shared and int(shared[1]) >= 12, shared
     assert "1 game stored, 1 finished" in agon("stats", ruleset)
