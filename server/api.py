@@ -802,8 +802,8 @@ def make_branch(call: Call) -> Any:
     need_host(seat, "make a branch")
     body = call.body  # held to schemas.MAKE_BRANCH
     b = call.svc.branch(line.game.id, body["name"], body.get("at"), line.branch.name, body.get("reseed", False))
-    # Over HTTP nobody plays a bot's turn or draws a seeded game's chance by hand: the new line moves on by
-    # itself to where a person (or, at a table, the host) must act, as it does after every decision.
+    # Over HTTP nobody plays a bot's turn by hand: the new line moves on by itself to where a person (or, at a
+    # table, the host) must act, as it does after every decision (svc.branch drew the chance due where it starts).
     _, now = call.svc.advance(call.svc.load(line.game.id, b.name), tell=False)
     return game_head(call.svc, now)
 
