@@ -41,6 +41,16 @@ TOKEN_ON_HOLDERS_SIDE = 2
 ("Start a hoplite battle with 1 battle token"), also in a location's second battle. Until then the token moved one
 step toward the holder from where it started (back to the middle when the first battle's winner held it), and a
 game recorded then is folded so (RULES.md, 'Special tiles')."""
+UNATTACKED_NEEDS_DEFENDERS = 6
+"""The ruleset version from which an unattacked location gives its main defender 2 cubes only while a defending
+counter still stands there (game help, 15th paragraph: "Se um local tem defensores mas não é atacado"). Until then a
+main defender whose counters the Slave Revolt had all removed placed the 2 cubes all the same, and a game recorded
+then is folded so (RULES.md, 'Battles')."""
+STRUCK_COUNTERS_OUT = 6
+"""The ruleset version from which a counter the Slave Revolt struck no longer keeps its player at the location for
+Thessalian Allies and Persian Fleet, which need the holder to have counters there (RULES.md, 'Special tiles'): the
+revolt removes it for the turn (data facts, 'Special tiles'). Until then a holder left with only struck counters
+there could still play the tile, and a game recorded then is folded so."""
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -98,8 +108,11 @@ def strengths(s: State, location: str, kind: str, played: tuple[str, ...] = ()) 
 
 
 def side_of(s: State, location: str, player: int) -> str:
+    """The side ``player`` fights on at ``location`` with a counter still there ("" when none is): lost counters are
+    gone, and from ``STRUCK_COUNTERS_OUT`` those the Slave Revolt struck too."""
+    struck = s.revolted if s.version >= STRUCK_COUNTERS_OUT else ()
     for cm in s.commits:
-        if cm.location == location and cm.player == player and cm.counter not in s.lost:
+        if cm.location == location and cm.player == player and cm.counter not in s.lost and cm.counter not in struck:
             return cm.side
     return ""
 
@@ -269,7 +282,8 @@ def settle(s: State) -> State:
         loc = s.data.location(name)
         if b.stage == "start" and b.index == 0 and not units(s, name, "attacker"):
             main = main_of(s, name, "defender")
-            if main != NOBODY:
+            defended = s.version < UNATTACKED_NEEDS_DEFENDERS or bool(units(s, name, "defender"))
+            if main != NOBODY and defended:
                 s = replace(s, cubes=add_cubes(s, loc.city, main, s.data.unattacked_cubes),
                             held=s.held + (Held(turn=s.turn, location=name, winner="defender", player=main,
                                                 defeat=False, cubes=s.data.unattacked_cubes),))

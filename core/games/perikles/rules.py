@@ -150,7 +150,7 @@ def drawn_tiles(s: State) -> tuple[tuple[str, str, str], ...]:
 class Perikles:
     name = "perikles"
     title = "Perikles"
-    version = "5"
+    version = "6"
     min_players = 3
     max_players = 5
     provisional = False
