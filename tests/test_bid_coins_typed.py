@@ -56,7 +56,7 @@ def test_a_bid_typed_with_other_backs_keeps_them_and_a_payment_from_them_is_acce
     assert "wood" in (PELOPONNES.validate(s, paid) or "")
     # what Ana is told of Bo's bid names no back (RULES.md, "Who is told what")
     told = [r.sentence for r in svc.log(line, "Ana") if isinstance(r.event, BidPlaced) and r.event.player == "Bo"]
-    assert told == ["Bo bids 3 on A02 Palisade."]
+    assert told == ["Bo bids 3 on Palisade."]
 
 
 def test_an_impossible_set_is_refused_in_one_line_naming_the_rule_and_nothing_is_recorded(auction_open):
@@ -138,7 +138,7 @@ def test_a_bid_typed_with_a_luxury_good_is_recorded_as_typed_and_told_to_the_bid
     line = svc.load(gid)
     assert line.state.seat("Ana").luxury == 0 and line.state.seat("Ana").hand == Coins(wood=1, grain=2, people=1)
     told = {p: [r.sentence for r in svc.log(line, p) if r.event == bid][0] for p in ("Ana", "Bo")}
-    said = "Ana bids 2 (counting 2.5 with Market/Agora) on A09 Wheat Field"  # Ana holds the Agora (A03)
+    said = "Ana bids 2 (counting 2.5 with Market/Agora) on Wheat Field"  # Ana holds the Agora (A03)
     assert told == {"Ana": said + " (1 wood, 1 luxury).", "Bo": said + "."}  # the backs are Ana's own
 
 
@@ -184,7 +184,7 @@ def test_agon_play_records_a_bid_typed_with_the_coin_cards_after_the_card(agon):
         agon("act", gid, "seed")
     agon("act", gid, "pal soh well carp stonem forest")
     out = agon("play", gid, input="a02 2g\nq\n").stdout
-    assert "Bo bids 2 on A02 Palisade (2 grain)." in out
+    assert "Bo bids 2 on Palisade (2 grain)." in out
     refused = agon("act", gid, "a02 2p", ok=False)  # Ana holds one people coin card
     assert refused.exit_code != 0 and refused.stderr.count("\n") == 1
     assert refused.stderr.startswith(
@@ -200,7 +200,7 @@ def test_agon_play_and_act_take_a_luxury_good_in_the_word_of_coin_cards(agon):
     assert refused.exit_code != 0 and refused.stderr.count("\n") == 1
     assert refused.stderr.startswith("error: refused: bid (rulebook, 'Bens de Luxo'): Ana has 1 luxury good, not 2;")
     out = agon("play", gid, input="a09 1w1l\nq\n").stdout
-    assert "Ana bids 2 (counting 2.5 with Market/Agora) on A09 Wheat Field (1 wood, 1 luxury)." in out
+    assert "Ana bids 2 (counting 2.5 with Market/Agora) on Wheat Field (1 wood, 1 luxury)." in out
 
 
 def test_coin_cards_typed_as_separate_words_are_refused_saying_they_go_in_one_word(auction_open):

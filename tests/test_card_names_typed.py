@@ -89,7 +89,7 @@ def test_a_step_asking_for_a_card_shows_its_name_and_takes_it_typed(table):
     assert steps.settled_value(cards, "pali") == "Palisade"
     bid = next(ev for ev in PELOPONNES.legal(s) if isinstance(ev, BidPlaced) and ev.card == "A06")
     assert option_text(PELOPONNES, s, bid).startswith(f"{bid.player} bids 2 on A06 Sanctuary of Hera")
-    assert PELOPONNES.narrate_as(s, bid, bid.player).startswith(f"{bid.player} bids 2 on A06 Sanctuary")  # log alike
+    assert PELOPONNES.narrate_as(s, bid, bid.player).startswith(f"{bid.player} bids 2 on Sanctuary")  # the log: names
 
 
 def test_a_hidden_draw_of_coin_cards_offers_no_names(tmp_path):

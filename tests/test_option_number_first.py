@@ -19,4 +19,4 @@ def test_a_number_with_words_after_it_at_listed_options_is_refused_naming_the_op
     assert "'3 grain': a number here is an option's number, typed alone (option 3: Ana bids 2 on A11 Forest" \
         in played.stderr, played.stderr
     assert len(json.loads(agon("log", gid, "--json").stdout)) == 6  # nothing recorded
-    assert "#6    Ana bids 2 on A11 Forest (1 stone, 1 grain)" in agon("act", gid, "3").stdout  # the number alone
+    assert "#6    Ana bids 2 on Forest (1 stone, 1 grain)" in agon("act", gid, "3").stdout  # the number alone

@@ -636,14 +636,14 @@ def test_a_peloponnes_bid_typed_as_agon_play_takes_it_is_recorded_from_the_seats
                     headers={**bearer(tok["Ana"]), **page})
     assert r.status_code == 200, r.text
     [row] = r.json()["recorded"]
-    assert row["actor"] == "Ana" and row["text"].endswith("on A09 Wheat Field (1 wood, 1 luxury).")  # her own backs
+    assert row["actor"] == "Ana" and row["text"].endswith("on Wheat Field (1 wood, 1 luxury).")  # her own backs
     told = client.get(f"/api/games/{gid}/log", headers=bearer(tok["Bo"])).json()["events"][-1]["text"]
-    assert told == "Ana bids 2 (counting 2.5 with Market/Agora) on A09 Wheat Field."  # Bo is told the count alone
+    assert told == "Ana bids 2 (counting 2.5 with Market/Agora) on Wheat Field."  # Bo is told the count alone
     at = client.get(f"/api/games/{gid}/options", params={"brief": "1"}, headers=bearer(tok["Bo"])).json()["position"]
     r = client.post(f"/api/games/{gid}/act", json={"choice": "a04 2g1s", "expect": at},
                     headers={**bearer(tok["Bo"]), **page})  # a mix of backs the list does not offer
     assert r.status_code == 200, r.text
-    assert r.json()["recorded"][0]["text"].startswith("Bo bids 3 on A04 Lion Gate (1 stone, 2 grain)")
+    assert r.json()["recorded"][0]["text"].startswith("Bo bids 3 on Lion Gate (1 stone, 2 grain)")
 
 
 def test_an_adamastor_skill_learned_from_the_hand_shows_the_partner_that_card_and_is_not_taken_back(client):

@@ -214,7 +214,7 @@ def test_a_decision_is_typed_on_the_seat_page_as_agon_play_takes_it(browser, ser
         _at(bo, before + 1)
         bo.wait_for_selector("#decide-input", state="visible")
         _settled(bo, before + 1)
-        assert "Ana bids 2 (counting 2.5 with Market/Agora) on A09 Wheat Field." in bo.inner_text("#log")
+        assert "Ana bids 2 (counting 2.5 with Market/Agora) on Wheat Field." in bo.inner_text("#log")
         assert "luxury)" not in bo.inner_text("#log")  # the backs of Ana's bid are hers alone
         assert not errors, errors
     finally:

@@ -15,7 +15,7 @@ def test_the_log_tells_a_building_built_without_a_decision(agon):
     state = agon("state", gid, "--at", "10", "--json").stdout
     assert "Sanctuary of Hera" in state.split('"buildings"', 2)[1].split('"lands"')[0]
     log = " ".join(agon("log", gid).stdout.split())
-    assert ("new turn order by bids (Ana 5, Bruno 2, Chloe 0): Ana, Bruno, Chloe; Ana builds A06 Sanctuary of Hera,"
+    assert ("new turn order by bids (Ana 5, Bruno 2, Chloe 0): Ana, Bruno, Chloe; Ana builds Sanctuary of Hera,"
             " production paying for it; Ana gains 1 luxury good. 11. Ana draws 3 coin cards (income).") in log
     # and where Ana decides (a bid of 3 leaves her cards to put under it), the decision's own sentence says it once
     agon("branch", gid, "three", "--at", "8")
@@ -29,4 +29,4 @@ def test_the_log_tells_a_building_built_without_a_decision(agon):
     agon("act", gid, "1")
     log = " ".join(agon("log", gid).stdout.split())
     assert "production paying for it" not in log.split(" 12. ")[0]
-    assert "11. Ana builds A06 Sanctuary of Hera, paying production plus 0 wood, 0 stone and 0 luxury from hand;" in log
+    assert "11. Ana builds Sanctuary of Hera, paying production plus 0 wood, 0 stone and 0 luxury from hand;" in log

@@ -18,11 +18,11 @@ def test_the_log_tells_the_luxury_goods_production_left_over_gives(agon):
 
     assert (luxury(10), luxury(11)) == (0, 1)
     log = " ".join(agon("log", gid).stdout.split())
-    assert ("11. Ana builds A06 Sanctuary of Hera, paying production plus 0 wood, 0 stone and 0 luxury from hand; Ana"
-            " gains 1 luxury good. 12.") in log
+    assert ("11. Ana builds Sanctuary of Hera, paying production plus 0 wood, 0 stone and 0 luxury from hand; Ana gains"
+            " 1 luxury good. 12.") in log
     # with her whole hand bid, the Sanctuary is built by itself after #10, and the good with it
     agon("branch", gid, "five", "--at", "8")
     agon("act", gid, "4")
     log = " ".join(agon("log", gid).stdout.split())
-    assert "Ana builds A06 Sanctuary of Hera, production paying for it; Ana gains 1 luxury good. 11." in log
+    assert "Ana builds Sanctuary of Hera, production paying for it; Ana gains 1 luxury good. 11." in log
 

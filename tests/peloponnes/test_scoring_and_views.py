@@ -161,8 +161,8 @@ def test_turn_order_projection_gives_each_rounds_order_and_bids():
 def test_narration_names_the_chain_and_the_new_turn_order():
     s, line = chain()
     texts = [rs.narrate(st.before, st.event) for st in line]
-    assert texts[2] == "Carol bids 4 on T_V2B Field B, outbidding Bob's 3, who must move that bid or take it back."
-    assert texts[3] == "Bob moves the outbid 3 from T_V2B Field B to T_V2A Field A, displacing Alice's 2."
+    assert texts[2] == "Carol bids 4 on Field B, outbidding Bob's 3, who must move that bid or take it back."
+    assert texts[3] == "Bob moves the outbid 3 from Field B to Field A, displacing Alice's 2."
     last = line[-1].after
     p = rs.pending(last)
     text = rs.narrate(last, p.build(("wood",) * p.count))
@@ -188,7 +188,7 @@ def test_an_auction_end_with_no_income_draw_after_it_stays_in_the_log_and_the_pr
     last = line[-1]
     assert last.after.round == 2 and last.after.bids == ()
     text = rs.narrate(last.before, last.event)
-    assert "the auction ends (Alice wins T_V2A Field A, Bob wins T_V2B Field B, Carol wins T_C1 Hill)" in text
+    assert "the auction ends (Alice wins Field A, Bob wins Field B, Carol wins Hill)" in text
     assert "nobody wins" not in text and "round 2 begins" in text
     won = [(r["player"], r["card"], r["round"]) for r in rs.projections["auctions"](line) if r["action"] == "won"]
     assert won == [("Alice", "T_V2A", 1), ("Bob", "T_V2B", 1), ("Carol", "T_C1", 1)]

@@ -115,9 +115,7 @@ def test_the_log_names_the_buildings_under_construction_given_up_and_lost():
     show it vanish (it read "Alice finishes nothing under construction" as the building went)."""
     s = flow.advance(feeding("leonidas1", buildings=(Slot("T_STONE4", under="wood"), Slot("T_B4", under="grain")),
                              hand=coins(stone=4)))
-    def name(card: str) -> str:  # as the log names a power card: its id and name (``C01 Treasury of Atreus``)
-        return f"{card} {s.cat.name(card)}"
-
+    name = s.cat.name
     one = rs.narrate(s, ConstructionPaid(player="Alice", finished=("T_B4",)))
     assert one == (f"Alice finishes {name('T_B4')} under construction (0 wood, 0 stone, 0 luxury) and gives up"
                    f" {name('T_STONE4')}, which is lost.")
@@ -135,8 +133,8 @@ def test_the_shipped_replay_tells_the_treasury_bruno_gave_up(agon):
     replay = Path(__file__).resolve().parents[2] / "replays" / "peloponnes-3p.jsonl"
     gid = agon("import", str(replay)).stdout.split()[0]
     words = " ".join(agon("log", gid).stdout.split())
-    assert (" 84. Bruno finishes nothing under construction (0 wood, 0 stone, 0 luxury) and gives up C01"
-            " Treasury of Atreus, which is lost. 85. ") in words
+    assert (" 84. Bruno finishes nothing under construction (0 wood, 0 stone, 0 luxury) and gives up Treasury of"
+            " Atreus, which is lost. 85. ") in words
     for n, held in ((83, True), (84, False)):
         bruno = json.loads(agon("state", gid, "--at", str(n), "--json").stdout)["view"]["players"]["Bruno"]
         assert ("Treasury of Atreus" in [b["name"] for b in bruno["buildings"]]) is held

@@ -133,11 +133,9 @@ def view(s: State, viewer: str | None) -> dict[str, Any]:
 # --- narration ---------------------------------------------------------------------------------------------------
 
 
-def _n(s: State, card: str) -> str:
-    """A card as the log and the options alike name it: a power card by its id and name, as a table types it and the
-    options list it (``A02 Palisade``), a civilization or the luxury card by its name. Power cards are face up when a
-    sentence names them, so the id tells nothing more than the name."""
-    return f"{card} {s.cat.name(card)}" if card in s.cat.power else s.cat.name(card)
+def _n(s: State, card: str, ids: bool = False) -> str:
+    """A card by its name; ``ids``: by its id and name, as a table types it (``A02 Palisade``)."""
+    return f"{card} {s.cat.name(card)}" if ids and card in s.cat.power else s.cat.name(card)
 
 
 def _after(s: State, after: State, e: Event | None = None) -> list[str]:
@@ -255,9 +253,10 @@ def narrate(s: State, e: Event, viewer: str | None = PUBLIC) -> str:
 
 def option_text(s: State, e: Event) -> str:
     """A decision as its player reads it among their options: as narrated to them, each power card by its id and
-    name (``bids 2 on A06 Sanctuary of Hera``), the id being what a table may type, as the log names it too."""
+    name (``bids 2 on A06 Sanctuary of Hera``), the id being what a table may type. The cards a decision names are
+    face up (the rows, a player's own city), so the ids tell nothing more than the names."""
     extra = _after(s, apply(s, e), e)  # type: ignore[arg-type]
-    return _sentence(s, e, True) + ("; " + "; ".join(extra) if extra else "") + "."
+    return _sentence(s, e, True, ids=True) + ("; " + "; ".join(extra) if extra else "") + "."
 
 
 def value_names(s: State) -> dict[str, str]:
@@ -277,9 +276,9 @@ def _coin(kind: str, own: bool) -> str:
     return f"a {kind} coin card" if own else "a coin card"
 
 
-def _sentence(s: State, e: Event, own: bool) -> str:
-    """The event's own sentence; ``own``: told to its player (or in full), naming the backs of their coin cards.
-    Each power card is named by its id and name (``A02 Palisade``, ``_n``), in the log as in the options."""
+def _sentence(s: State, e: Event, own: bool, ids: bool = False) -> str:
+    """The event's own sentence; ``own``: told to its player (or in full), naming the backs of their coin cards;
+    ``ids``: each power card by its id and name (``A02 Palisade``)."""
     match e:
         case CivilizationsDealt():
             dealt = ", ".join(f"{p} {s.cat.civs[c].name}" for p, c in zip(s.players, e.civilizations, strict=True))
@@ -290,10 +289,10 @@ def _sentence(s: State, e: Event, own: bool) -> str:
             backs = f": {Coins.of(e.coins).describe()}" if own and e.coins else ""
             return f"{e.player} draws {counted(len(e.coins), 'coin card')} ({why}){backs}"
         case PowerCardsRevealed():
-            return f"Round {s.round}: {', '.join(_n(s, c) for c in e.cards)} revealed"
+            return f"Round {s.round}: {', '.join(_n(s, c, ids) for c in e.cards)} revealed"
         case BidPlaced():
             where = " in the conquest row" if e.card in s.conquest else ""
-            text = f"{e.player} bids {_amount(s, e.player, e.coins.total() + e.luxury)} on {_n(s, e.card)}{where}"
+            text = f"{e.player} bids {_amount(s, e.player, e.coins.total() + e.luxury)} on {_n(s, e.card, ids)}{where}"
             if own:
                 parts = [e.coins.describe()] if e.coins.total() else []
                 text += f" ({', '.join(parts + ([f'{e.luxury} luxury'] if e.luxury else []))})"
@@ -304,7 +303,7 @@ def _sentence(s: State, e: Event, own: bool) -> str:
         case BidMoved():
             assert s.loose is not None
             n = _amount(s, e.player, s.loose.count)
-            text = f"{e.player} moves the outbid {n} from {_n(s, s.loose.card)} to {_n(s, e.card)}"
+            text = f"{e.player} moves the outbid {n} from {_n(s, s.loose.card, ids)} to {_n(s, e.card, ids)}"
             other = auction.held(s, e.card)
             if other:
                 text += f", displacing {other.player}'s {other.count}"
@@ -316,32 +315,32 @@ def _sentence(s: State, e: Event, own: bool) -> str:
             return f"{e.player} passes, drawing 3 coin cards"
         case BuildingBuilt():
             paid = f"{e.wood} wood, {e.stone} stone and {e.luxury} luxury from hand"
-            return f"{e.player} builds {_n(s, e.card)}, paying production plus {paid}"
+            return f"{e.player} builds {_n(s, e.card, ids)}, paying production plus {paid}"
         case ConstructionStarted():
-            return f"{e.player} puts {_n(s, e.card)} under construction with {_coin(e.coin, own)}"
+            return f"{e.player} puts {_n(s, e.card, ids)} under construction with {_coin(e.coin, own)}"
         case BuildingLost():
-            return f"{e.player} cannot pay for {_n(s, e.card)} and loses it"
+            return f"{e.player} cannot pay for {_n(s, e.card, ids)} and loses it"
         case PopulationFed():
             text = (f"{e.player} feeds the hungry with {e.grain} grain, {counted(e.people, 'people coin card')},"
                     f" {e.luxury} luxury")
             if e.removed:
-                text += f" and removes {', '.join(_n(s, c) for c in e.removed)}"
+                text += f" and removes {', '.join(_n(s, c, ids) for c in e.removed)}"
             return text
         case ConstructionPaid():
-            done = ", ".join(_n(s, c) for c in e.finished) or "nothing"
+            done = ", ".join(_n(s, c, ids) for c in e.finished) or "nothing"
             text = f"{e.player} finishes {done} under construction ({e.wood} wood, {e.stone} stone, {e.luxury} luxury)"
             # the ones not named are given up and lost (RULES.md, 'Buildings under construction'): said, or the log
             # would show a building vanish that no sentence took away
             lost = [c for c in under_construction(s.seat(e.player)) if c not in e.finished]
             if lost:
-                names = ", ".join(_n(s, c) for c in lost)
+                names = ", ".join(_n(s, c, ids) for c in lost)
                 text += f" and gives up {names}, which {'is' if len(lost) == 1 else 'are'} lost"
             return text
         case CatastropheFaced():
             parts = [
-                f"covers {_n(s, c)} with {'a luxury good' if coin == 'luxury' else _coin(coin, own)}"
+                f"covers {_n(s, c, ids)} with {'a luxury good' if coin == 'luxury' else _coin(coin, own)}"
                 if coin
-                else f"loses {_n(s, c)}"
+                else f"loses {_n(s, c, ids)}"
                 for c, coin in zip(e.cards, e.coins, strict=False)
             ]
             return f"{e.player} faces the {CATASTROPHE_NAMES[e.catastrophe]} and {', '.join(parts)}"
