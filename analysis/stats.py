@@ -5,7 +5,7 @@ summaries into rows."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from agon.events.summary import Summary
@@ -43,7 +43,10 @@ def aggregate(summaries: Iterable[dict[str, Any] | Summary], together: bool = Fa
     crew does, ``analysis.figures.shared_score``), where it is how often the setup is won; in a competitive game
     someone wins nearly every game, whatever the setup, so a rate of games won would be 100% and say nothing.
     ``avg_score`` is then the crew's one score; for a competitive ruleset ``avg_best_score`` is the winning score
-    and ``avg_score`` every player's."""
+    and ``avg_score`` every player's.
+
+    Where the players win or lose together, a seat's result is the crew's, the same for every seat: ``by_seat`` is
+    then empty and ``crew`` gives the crew's one result over every finished game (None for a competitive ruleset)."""
     games = finished = 0
     events_sum = rounds_sum = 0
     lengths: list[int] = []
@@ -54,6 +57,7 @@ def aggregate(summaries: Iterable[dict[str, Any] | Summary], together: bool = Fa
     by_seat: dict[int, list] = {}
     by_setup: dict[str, list] = {}
     no_winner = 0
+    crew = [0, 0, 0.0]  # the crew's [played, won, score sum], where the players win or lose together
     for s in summaries:
         games += 1
         if isinstance(s, Summary):
@@ -89,6 +93,10 @@ def aggregate(summaries: Iterable[dict[str, Any] | Summary], together: bool = Fa
         t[5], t[6] = min(t[5], events), max(t[6], events)
         t[7] += sum(scores.values())
         t[8] += len(scores)
+        if together:
+            crew[0] += 1
+            crew[1] += bool(winners)
+            crew[2] += max(scores.values(), default=0.0)
         for seat, player in enumerate(seats, start=1):
             won = player in winners
             score = scores.get(player, 0.0)
@@ -119,10 +127,49 @@ def aggregate(summaries: Iterable[dict[str, Any] | Summary], together: bool = Fa
         "longest": max(lengths) if lengths else None,
         "side_label": side_label,
         "by_side": [{"side": k, **_rates(_tallied(v))} for k, v in sorted(by_side.items())],
-        "by_seat": [{"seat": k, **_rates(_tallied(v))} for k, v in sorted(by_seat.items())],
+        # a crew's seats win or lose together: its result is told once, as the crew's
+        "by_seat": [] if together else [{"seat": k, **_rates(_tallied(v))} for k, v in sorted(by_seat.items())],
         "together": together,
+        "crew": _rates(_tallied(crew)) if together else None,
         "by_setup": [_setup_row(k, v, together) for k, v in sorted(by_setup.items())],
     }
+
+
+ALL_SETUPS = "all setups"
+"""The row of a crew's result over every setup, under its setups' rows (``setup_rows``)."""
+
+
+def setup_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
+    """``aggregate``'s rows by setup as ``agon stats`` and ``agon plot stats`` show them: where the players win or
+    lose together and there are several setups, the crew's result over all of them last (``ALL_SETUPS``); with one
+    setup, its row is the crew's result."""
+    rows = list(result["by_setup"])
+    if result.get("together") and result.get("crew") and len(rows) > 1:
+        rows.append({"setup": ALL_SETUPS, **result["crew"]})
+    return rows
+
+
+def shared(ruleset: str, scores: Mapping[str, float]) -> float | None:
+    """The one score the players of a game share where they win or lose together (an Adamastor crew's progress:
+    the ruleset's figure module names it, ``analysis.figures.shared_score``), or None where each player has a score
+    of their own."""
+    values = set(scores.values())
+    if len(values) != 1:  # checked first: a competitive game's listing need not load its ruleset's figure module
+        return None
+    from agon.analysis.figures import shared_score
+
+    return next(iter(values)) if shared_score(ruleset) else None
+
+
+def scores_shown(ruleset: str, scores: Mapping[str, float]) -> dict[str, float]:
+    """``scores`` as a listing shows them (``agon games``, ``agon branches``): a crew's one score once, as the
+    crew's (``{"the crew": 66.7}``), not once for each player; a solo player's score, and each player's own, as
+    they are."""
+    if len(scores) > 1 and (value := shared(ruleset, scores)) is not None:
+        from agon.analysis.figures import shared_score
+
+        return {f"the {shared_score(ruleset)}": value}
+    return dict(scores)
 
 
 def _setup_row(setup: str, t: list, together: bool) -> dict[str, Any]:

@@ -1,6 +1,7 @@
-"""The picture of ``agon stats``: win rates by side and by seat (and, for a co-operative ruleset, by setup), each
-with its 95% Wilson interval, and how long the games ran. Sides and seats are not players, so the bars are grey;
-the interval is drawn as an error bar and written beside it, with the number of games it rests on."""
+"""The picture of ``agon stats``: win rates by side and by seat (for a co-operative ruleset, by setup instead of by
+seat, since the crew's seats win or lose together), each with its 95% Wilson interval, and how long the games ran.
+Sides and seats are not players, so the bars are grey; the interval is drawn as an error bar and written beside it,
+with the number of games it rests on."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 from agon.analysis.figures import style
 from agon.analysis.labels import text_size
+from agon.analysis.stats import setup_rows
 
 BAR = "#8A8A8A"
 """Bars in grey: a side or a seat is not a player, and colours mean players."""
@@ -26,7 +28,8 @@ def _panel(rows: list[dict[str, Any]], key: str, label: str) -> dict[str, Any]:
 
 
 def stats_figure(result: dict[str, Any], title: str) -> Any:
-    """``result`` is ``aggregate``'s (with ``ruleset``): one bar per side and per seat, the game lengths below."""
+    """``result`` is ``aggregate``'s (with ``ruleset``): one bar per side and per seat (per setup, where the players
+    win or lose together), the game lengths below."""
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
@@ -34,10 +37,12 @@ def stats_figure(result: dict[str, Any], title: str) -> Any:
     if result.get("together"):  # won or lost together: how often each setup is won (a competitive game is won by
         # someone nearly every time, so its rate by setup would be 100% and is not drawn)
         words = result.get("together_words") or "the players win or lose together"
-        groups.append((f"Won by setup ({words})", _panel(result["by_setup"], "setup", "")))
+        # the crew's result over several setups last, told once: its seats' would each repeat it
+        groups.append((f"Won by setup ({words})", _panel(setup_rows(result), "setup", "")))
     if result["by_side"]:
         groups.append((f"Win rate by {result['side_label'] or 'side'}", _panel(result["by_side"], "side", "")))
-    groups.append(("Win rate by seat (1 = first to act)", _panel(result["by_seat"], "seat", "seat")))
+    if not result.get("together"):
+        groups.append(("Win rate by seat (1 = first to act)", _panel(result["by_seat"], "seat", "seat")))
     counts = [len(g[1]["y"]) for g in groups]
     fig = make_subplots(rows=len(groups) + 1, cols=1, vertical_spacing=0.11,
                         row_heights=[max(c, 2) for c in counts] + [max(4, max(counts) * 0.8)],

@@ -558,6 +558,8 @@ def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False)
     by seat with their 95% confidence intervals, average final scores, average game length."""
     from rich.table import Table
 
+    from agon.analysis.stats import setup_rows
+
     rs, result = _gather(ruleset, limit, as_json)
     skipped = result["unreadable"]
     if as_json:
@@ -596,13 +598,14 @@ def stats(ruleset: RulesetArg, limit: LimitOpt = None, as_json: JsonOpt = False)
     setup.add_column("games", justify="right")
     for name in columns:
         setup.add_column(name, justify="right")
-    for r in result["by_setup"]:
+    for r in setup_rows(result):  # a crew's result over several setups last: its seats' would repeat it
         cells = ((str(r["wins"]), f"{r['win_rate']:.0%}", _ci(r), f"{r['avg_score']:.1f}") if result["together"]
                  else (f"{r['avg_events']:.1f} ({r['shortest']:,}–{r['longest']:,})", f"{r['avg_rounds']:.1f}",
                        f"{r['avg_best_score']:.1f}", f"{r['avg_score']:.1f}"))
         setup.add_row(r["setup"], str(r["played"]), *cells)
     show_table(setup)
-    groups = [("seat", "by_seat", "seat")]
+    # where the players win or lose together every seat's result is the crew's, told once above
+    groups = [] if result["together"] else [("seat", "by_seat", "seat")]
     if result["by_side"]:
         groups.insert(0, (result["side_label"] or "side", "by_side", "side"))
     for label, key, col in groups:

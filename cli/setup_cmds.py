@@ -250,6 +250,7 @@ def games(
 
     Read from the game summaries (no game is replayed); a summary that is missing or stale is recomputed first,
     with a progress bar."""
+    from agon.analysis.stats import scores_shown, shared
     from agon.cli.summary_cmds import progress_bar
 
     if ruleset is not None:
@@ -278,6 +279,8 @@ def games(
                      "branches": g.branches, "events": s.events if g.stored_events is None else None,
                      **({} if g.stored_events is None else {"stored_events": g.stored_events}),
                      "status": s.status, "scores": dict(s.scores),
+                     # where the players win or lose together (an Adamastor crew), their one score (else null)
+                     "shared_score": shared(g.ruleset, s.scores),
                      # what --status filters on, and who won, for a script (as `agon branches --json` says them)
                      "over": s.over, "winners": list(s.winners) if s.over else None,
                      # a damaged game is listed and marked (by any of its branches); the others as usual
@@ -303,7 +306,7 @@ def games(
         r["status"] = damaged if r["damaged"] else r["status"]  # the whole story: --json
         t.add_row(r["id"], r["ruleset"], *((r["title"],) if titled else ()), ", ".join(r["players"]),
                   events_cell(r), r["status"], f"{r['branches']} (on {r['branch']})",
-                  scores_text(r["scores"], unit_of(r["ruleset"])))
+                  scores_text(scores_shown(r["ruleset"], r["scores"]), unit_of(r["ruleset"])))
     widths = fit_columns(t)
     if widths is not None and widths[cols.index("status")] >= min(STATUS, max(len(r["status"]) for r in rows)):
         console.print(t)
@@ -316,8 +319,9 @@ def games(
                   else f"events unknown ({r['stored_events']:,} stored)")
         title = f" \"{r['title']}\"" if r["title"] else ""
         console.print(f"{r['id']}  {r['ruleset']}{title}, {events}, {branches}", markup=False)
-        scores = scores_text(r["scores"], unit_of(r["ruleset"]))
-        console.print(f"  {scores}" if set(r["scores"]) == set(r["players"]) else
+        shown = scores_shown(r["ruleset"], r["scores"])  # a crew's one score once: 'players: ...; scores: the crew'
+        scores = scores_text(shown, unit_of(r["ruleset"]))
+        console.print(f"  {scores}" if set(shown) == set(r["players"]) else
                       f"  players: {', '.join(r['players'])}; scores: {scores or '-'}", markup=False)
         console.print(f"  {r['status']}", markup=False)
 

@@ -126,11 +126,14 @@ def branches(game: GameArg, as_json: JsonOpt = False) -> None:
     """The tree of lines: where each forks from its parent, where its head is, how it ends, what a redo brings back."""
     from dataclasses import asdict
 
+    from agon.analysis.stats import scores_shown, shared
     from agon.core import registry
 
     g, branch_rows = service().tree(game)
     rows = [asdict(r) for r in branch_rows]
     for r in rows:  # an undo not yet redone: how many events, and the command that brings them back
+        # where the players win or lose together (an Adamastor crew), their one score (else null)
+        r["shared_score"] = shared(g.ruleset, r["scores"])
         flag = "" if r["name"] == g.current_branch else f" -b {shlex.quote(r['name'])}"
         undone = r.pop("undone")
         r["redo"] = None if r["redo"] is None else {"events": r["redo"], "undone": undone,
@@ -163,8 +166,9 @@ def branches(game: GameArg, as_json: JsonOpt = False) -> None:
                 none += (f" ({counted(redo['undone'], 'event')} undone: `{redo['command']}` brings back the last"
                          f" undo's {redo['events']}, run again for the rest)")
             below = indent + ("    " if last else "│   ")  # where its lines continue, folded
+            scores = scores_text(scores_shown(g.ruleset, r["scores"]), unit)  # a crew's one score once
             console.print(f"{indent}{'└── ' if last else '├── '}{r['name']}{mark}: {fork}head #{r['head']}{none},"
-                          f" {r['luck']} luck — {r['status']} ({scores_text(r['scores'], unit)})", markup=False,
+                          f" {r['luck']} luck — {r['status']} ({scores})", markup=False,
                           hang=below + ("│   " if children.get(r["name"]) else "    ") + "  ")
             show(r["name"], indent + ("    " if last else "│   "))
 
