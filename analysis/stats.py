@@ -5,7 +5,11 @@ summaries into rows."""
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping
+from functools import reduce
+from itertools import repeat
+from operator import add, itemgetter
 from typing import Any
 
 from agon.events.summary import Summary
@@ -47,92 +51,130 @@ def aggregate(summaries: Iterable[dict[str, Any] | Summary], together: bool = Fa
 
     Where the players win or lose together, a seat's result is the crew's, the same for every seat: ``by_seat`` is
     then empty and ``crew`` gives the crew's one result over every finished game (None for a competitive ruleset)."""
-    games = finished = 0
-    events_sum = rounds_sum = 0
-    lengths: list[int] = []
-    fewest = most = None  # rounds of the shortest and the longest game in rounds
+    # Read column by column (each a list in game order), every count and sum made by the builtins: 'agon stats' counts
+    # thousands of games, and a loop updating tallies game by game and seat by seat cost as much as reading the rows.
+    # Sums of scores add in game order from 0.0 (``_added``), as a running total would, so no figure moves in its
+    # last digit.
+    items = [s if isinstance(s, Summary) else _as_summary(s) for s in summaries]
+    done = [s for s in items if s.over]  # only finished games count towards wins and scores
+    finished = len(done)
+    lengths = [s.events for s in done]
+    rounds = [s.rounds for s in done]
+    winners = [s.winners for s in done]
+    scores = [s.scores for s in done]
+    best = [max(v.values()) if v else 0.0 for v in scores]  # the winning score, or the crew's one score
+    won = sum(map(bool, winners))
     side_label = None
-    # tallies as [played, wins, score sum], updated in place (this loop runs over every stored game)
-    by_side: dict[str, list] = {}
-    by_seat: dict[int, list] = {}
-    by_setup: dict[str, list] = {}
-    no_winner = 0
-    crew = [0, 0, 0.0]  # the crew's [played, won, score sum], where the players win or lose together
-    for s in summaries:
-        games += 1
-        if isinstance(s, Summary):
-            if not s.over:
-                continue
-            events, rounds, winners, scores, sides, label, setup = (
-                s.events, s.rounds, s.winners, s.scores, s.sides, s.side_label, s.setup)
-            seats = [name for name, _ in s.seats]
+    for s in done:
+        side_label = side_label or s.side_label
+    by_setup = {setup: _setup_tally(chosen, lengths, rounds, winners, scores, best)
+                for setup, chosen in _by_setup([s.setup for s in done]).items()}
+    players = [list(map(_NAME, s.seats)) for s in done]
+    return {
+        "games": len(items),
+        "finished": finished,
+        "no_winner": finished - won,
+        "avg_events": sum(lengths) / finished if finished else None,
+        "avg_rounds": sum(rounds) / finished if finished else None,
+        "fewest_rounds": min(rounds) if rounds else None,
+        "most_rounds": max(rounds) if rounds else None,
+        "shortest": min(lengths) if lengths else None,
+        "lengths": lengths,
+        "longest": max(lengths) if lengths else None,
+        "side_label": side_label,
+        "by_side": [{"side": k, **_rates(_tallied(v))}
+                    for k, v in sorted(_by_side(done, players, winners, scores).items())],
+        # a crew's seats win or lose together: its result is told once, as the crew's
+        "by_seat": [] if together else [{"seat": k, **_rates(_tallied(v))}
+                                        for k, v in sorted(_by_seat(players, winners, scores).items())],
+        "together": together,
+        "crew": _rates(_tallied([finished, won, _added(best)])) if together else None,
+        "by_setup": [_setup_row(k, v, together) for k, v in sorted(by_setup.items())],
+    }
+
+
+_NAME = itemgetter(0)
+_ZERO = repeat(0.0)
+"""A score of 0 for every seat a game's scores do not name (``map`` stops with the seats)."""
+
+
+def _added(values: Iterable[float]) -> float:
+    """The sum of ``values`` added one by one in their order from 0.0, as a running total adds them (``sum`` of
+    floats rounds otherwise from Python 3.12)."""
+    return reduce(add, values, 0.0)
+
+
+def _as_summary(s: dict[str, Any]) -> Summary:
+    """``from_summary``'s dict as the stored summary ``aggregate`` reads."""
+    return Summary(s.get("game", ""), s.get("branch", ""), "", "", s["events"], s["rounds"], s["over"], "",
+                   tuple(s["winners"]), s["scores"], tuple((p, "") for p in s["seats"]), s["side_label"], s["sides"],
+                   {}, s.get("setup", ""))
+
+
+def _by_setup(setups: list[str]) -> dict[str, list[int] | None]:
+    """Each setup's games, by their places in ``setups`` (None: every game, the one setup)."""
+    if len(set(setups)) <= 1:
+        return {setups[0]: None} if setups else {}
+    chosen: dict[str, list[int]] = {}
+    for i, setup in enumerate(setups):
+        at = chosen.get(setup)
+        if at is None:
+            chosen[setup] = [i]
         else:
-            if not s["over"]:
-                continue
-            events, rounds, winners, scores, sides, label, setup = (
-                s["events"], s["rounds"], s["winners"], s["scores"], s["sides"], s["side_label"], s.get("setup", ""))
-            seats = s["seats"]
-        finished += 1
-        events_sum += events
-        rounds_sum += rounds
-        fewest, most = (rounds, rounds) if fewest is None else (min(fewest, rounds), max(most, rounds))
-        lengths.append(events)
-        if not winners:
-            no_winner += 1
-        side_label = side_label or label
-        # per game: [played, won (together), best score sum, events sum, rounds sum, shortest, longest, every
-        # player's score sum, scores counted]
-        t = by_setup.get(setup)
-        if t is None:
-            t = by_setup[setup] = [0, 0, 0.0, 0, 0, events, events, 0.0, 0]
-        t[0] += 1
-        t[1] += bool(winners)
-        t[2] += max(scores.values(), default=0.0)
-        t[3] += events
-        t[4] += rounds
-        t[5], t[6] = min(t[5], events), max(t[6], events)
-        t[7] += sum(scores.values())
-        t[8] += len(scores)
-        if together:
-            crew[0] += 1
-            crew[1] += bool(winners)
-            crew[2] += max(scores.values(), default=0.0)
-        for seat, player in enumerate(seats, start=1):
-            won = player in winners
-            score = scores.get(player, 0.0)
-            t = by_seat.get(seat)
-            if t is None:
-                t = by_seat[seat] = [0, 0, 0.0]
-            t[0] += 1
-            t[1] += won
-            t[2] += score
-            side = sides.get(player)
+            at.append(i)
+    return chosen
+
+
+def _setup_tally(chosen: list[int] | None, lengths: list[int], rounds: list[int], winners: list[Any],
+                 scores: list[Mapping[str, float]], best: list[float]) -> list:
+    """One setup's [played, won (together), best score sum, events sum, rounds sum, shortest, longest, every
+    player's score sum, scores counted] over its games (``chosen``: their places; None: all)."""
+    if chosen is not None:
+        lengths, rounds, winners, scores, best = ([col[i] for i in chosen]
+                                                  for col in (lengths, rounds, winners, scores, best))
+    return [len(lengths), sum(map(bool, winners)), _added(best), sum(lengths), sum(rounds), min(lengths),
+            max(lengths), _added([sum(v.values()) for v in scores]), sum(map(len, scores))]
+
+
+def _by_seat(players: list[list[str]], winners: list[Any], scores: list[Mapping[str, float]]) -> dict[int, list]:
+    """Each seat's [played, wins, score sum] (seat 1 first to act)."""
+    seats = max(map(len, players), default=0)
+    wins = [0] * seats
+    for names, won in zip(players, winners):
+        if len(won) == 1:  # the one winner's seat (a game's seats have different names: core/service.py)
+            if won[0] in names:
+                wins[names.index(won[0])] += 1
+        elif won:
+            for i, name in enumerate(names):
+                if name in won:
+                    wins[i] += 1
+    cells = [list(map(v.get, names, _ZERO)) for v, names in zip(scores, players)]
+    if min(map(len, cells), default=seats) < seats:
+        for row in cells:  # a game of fewer seats adds 0.0 to the others' sums, which changes none of them
+            row.extend(repeat(0.0, seats - len(row)))
+    sizes = Counter(map(len, players))
+    return {i + 1: [sum(n for size, n in sizes.items() if size > i), wins[i], _added(column)]
+            for i, column in enumerate(zip(*cells))}
+
+
+def _by_side(done: list[Summary], players: list[list[str]], winners: list[Any],
+             scores: list[Mapping[str, float]]) -> dict[str, list]:
+    """Each side's [played, wins, score sum] (a ruleset without sides has none)."""
+    by_side: dict[str, list] = {}
+    for s, names, won, score in zip(done, players, winners, scores):
+        sides = s.sides
+        if not sides:
+            continue
+        for name in names:
+            side = sides.get(name)
             if side is not None:
                 t = by_side.get(side)
                 if t is None:
                     t = by_side[side] = [0, 0, 0.0]
                 t[0] += 1
-                t[1] += won
-                t[2] += score
-    return {
-        "games": games,
-        "finished": finished,
-        "no_winner": no_winner,
-        "avg_events": events_sum / finished if finished else None,
-        "avg_rounds": rounds_sum / finished if finished else None,
-        "fewest_rounds": fewest,
-        "most_rounds": most,
-        "shortest": min(lengths) if lengths else None,
-        "lengths": lengths,
-        "longest": max(lengths) if lengths else None,
-        "side_label": side_label,
-        "by_side": [{"side": k, **_rates(_tallied(v))} for k, v in sorted(by_side.items())],
-        # a crew's seats win or lose together: its result is told once, as the crew's
-        "by_seat": [] if together else [{"seat": k, **_rates(_tallied(v))} for k, v in sorted(by_seat.items())],
-        "together": together,
-        "crew": _rates(_tallied(crew)) if together else None,
-        "by_setup": [_setup_row(k, v, together) for k, v in sorted(by_setup.items())],
-    }
+                t[1] += name in won
+                t[2] += score.get(name, 0.0)
+    return by_side
 
 
 ALL_SETUPS = "all setups"

@@ -375,29 +375,52 @@ def main_lines(store: Store, ruleset: str, version: str, limit: int | None = Non
     ruleset's version now; an unreadable one is stale, and listed too), in one query: what statistics read,
     without a listing's titles, times and marks. ``computed``: summaries that stand instead of the stored ones
     where made at the main line's head (a store that may only be read)."""
-    s_game = _GAME.alias("g")
-    q = sa.select(_BRANCH.c.head_id, SUMMARY.c.layout, s_game.c.id, *FACTS).select_from(
-        s_game.join(_BRANCH, sa.and_(_BRANCH.c.game_id == s_game.c.id, _BRANCH.c.name == "main")).outerjoin(
-            SUMMARY, sa.and_(SUMMARY.c.game_id == s_game.c.id, SUMMARY.c.branch == "main"))
-    ).where(s_game.c.ruleset == ruleset).order_by(s_game.c.created_at.desc(), s_game.c.id.desc())
-    if limit is not None:
-        q = q.limit(limit)
     with store._read() as c:
-        rows = c.execute(q).all()
+        sql, names, params = _main_lines_sql(c.dialect, limit is not None)
+        values = {**params, "ruleset": ruleset, "limit": limit}
+        rows = c.exec_driver_sql(sql, values if names is None else tuple(values[k] for k in names)).all()
     present, stale = [], []
+    n = len(FACTS)  # each row: the facts (``from_row``'s), then the branch's head, the row's layout, the game's id
+    standing = (version, DAMAGED)
     for r in rows:
-        head, layout, game_id, facts = r[0], r[1], r[2], r[3:]
+        head, layout, game_id = r[n], r[n + 1], r[n + 2]
         mine = computed.get(game_id, {}).get("main") if computed else None
         if mine is not None and mine.head_id == head:
             present.append(mine)
             if not current(mine, head, version):  # unreadable: tried again, as a stored row would be
                 stale.append((game_id, "main", ruleset, head))
             continue
-        if layout != LAYOUT or facts[2] != head or facts[3] not in (version, DAMAGED):
+        if layout != LAYOUT or r[2] != head or r[3] not in standing:  # the row's head_id and ruleset_version
             stale.append((game_id, "main", ruleset, head))
         if layout == LAYOUT:
-            present.append(from_row(facts))
+            present.append(from_row(r[:n]))
     return present, stale
+
+
+_MAIN_LINES: dict[tuple[str, bool], tuple[str, Sequence[str] | None, dict[str, Any]]] = {}
+"""``main_lines``' query as the database's driver reads it, by dialect and whether it is limited: compiled once, and
+run without SQLAlchemy's conversion of each value read ('agon stats' reads thousands of rows; ``from_row`` takes
+the driver's values as they come)."""
+
+
+def _main_lines_sql(dialect: Any, limited: bool) -> tuple[str, Sequence[str] | None, dict[str, Any]]:
+    """The SQL, the names of its parameters in order (None where the driver takes them by name) and their values,
+    ``ruleset`` and ``limit`` to be given."""
+    key = (dialect.name, limited)
+    made = _MAIN_LINES.get(key)
+    if made is None:
+        s_game = _GAME.alias("g")
+        q = sa.select(*FACTS, _BRANCH.c.head_id, SUMMARY.c.layout, s_game.c.id).select_from(
+            s_game.join(_BRANCH, sa.and_(_BRANCH.c.game_id == s_game.c.id, _BRANCH.c.name == "main")).outerjoin(
+                SUMMARY, sa.and_(SUMMARY.c.game_id == s_game.c.id, SUMMARY.c.branch == "main"))
+        ).where(s_game.c.ruleset == sa.bindparam("ruleset", type_=sa.String)).order_by(
+            s_game.c.created_at.desc(), s_game.c.id.desc())
+        if limited:
+            q = q.limit(sa.bindparam("limit", type_=sa.Integer))
+        compiled = q.compile(dialect=dialect)
+        made = _MAIN_LINES[key] = (str(compiled), compiled.positiontup if compiled.positional else None,
+                                   dict(compiled.params))
+    return made
 
 
 def of_game(store: Store, game_id: str, branch: str | None = None) -> dict[str, Summary]:
