@@ -356,12 +356,43 @@ def _base(value: str) -> str:
     return text
 
 
+PLAYER_SEAT = "player:"
+"""``links --seat player:NAME``: the player NAME's seat alone, never the host's (a player may be named 'host')."""
+
+
+def _seat_named(line: Any, people: list[str], typed: str) -> str:
+    """The seat ``links --seat`` names: ':host' the host's; 'host' the host's too, unless a person's seat is so
+    named (then refused naming both spellings: either reading would replace a link nobody asked to replace);
+    'player:NAME' or a name a person's seat."""
+    from agon.core import seats
+    from agon.core.names import player_named
+
+    text = typed.strip()
+    if text == seats.HOST:
+        return seats.HOST
+    if text.lower() == "host":
+        named = player_named(text, people)
+        if named is None:
+            return seats.HOST
+        raise Fail(f"'{text}' names both the host's link (the table's recorder) and player {named}'s; give --seat"
+                   f" :host for the host's or --seat {PLAYER_SEAT}{named} for {named}'s")
+    if text[:len(PLAYER_SEAT)].lower() == PLAYER_SEAT:
+        text = text[len(PLAYER_SEAT):].strip()
+    found = line.player(text)
+    if found not in people:
+        raise Fail(f"{found} is a bot's seat, which no link opens; give a person's seat"
+                   f" ({', '.join(people) or 'this game has none'}) or 'host'")
+    return found
+
+
 @app.command(epilog=examples("agon links 2f21", "agon links 2f21 --seat Ana --base https://games.example.org"))
 @friendly
 def links(
     game: Annotated[str, typer.Argument(help="The game (id or unique prefix).")],
     seat: Annotated[list[str] | None, typer.Option("--seat", help="Only this seat: a player's name, or 'host'"
-                                                   " (repeat); the others keep their links.")] = None,
+                                                   " (repeat); the others keep their links. Where a player is"
+                                                   " named host: ':host' for the host's, 'player:host' for"
+                                                   " theirs.")] = None,
     base: Annotated[str | None, typer.Option(help="The server's address as players open it, put before each"
                                              " link (default: the links are paths).", parser=_base)] = None,
     as_json: JsonOpt = False,
@@ -377,16 +408,7 @@ def links(
     people = [p.name for p in line.created.players if not p.bot]
     only = None
     if seat:
-        only = set()
-        for name in seat:
-            if name.strip().lower() == "host":
-                only.add(seats.HOST)
-                continue
-            found = line.player(name)
-            if found not in people:
-                raise Fail(f"{found} is a bot's seat, which no link opens; give a person's seat"
-                           f" ({', '.join(people) or 'this game has none'}) or 'host'")
-            only.add(found)
+        only = {_seat_named(line, people, name) for name in seat}
     tokens = seats.issue(svc, line.game.id, only)
     prefix = base or ""
     link = {s: f"{prefix}/games/{line.game.id}/seat#token={t}" for s, t in tokens.items()}

@@ -111,3 +111,43 @@ def test_a_player_named_host_and_the_hosts_link_are_told_apart(agon, server):
     assert len(player) == 1 and len(recorder) == 1, out
     assert server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {player[0]}"}).json()["host"] is False
     assert server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {recorder[0]}"}).json()["host"] is True
+
+
+def test_links_seat_host_where_a_player_is_named_host_is_refused_naming_both_spellings(agon, server):
+    """`agon links GAME --seat host` in a game with a player named 'host' replaced the host's link, and no spelling
+    reached the player's seat alone. Now plain 'host' is refused there, naming ':host' (the host's link, the seat no
+    player can be named, as ':' is barred from names) and 'player:host' (the player's); nothing is replaced."""
+    game = agon("new", "peloponnes", "--player", "Ana", "--player", "Host", "--seed", "4").output.splitlines()[0]
+    first = json.loads(agon("links", game, "--json").output)
+    r = agon("links", game, "--seat", "host", ok=False)
+    assert r.exit_code == 1
+    assert r.stderr.strip() == ("error: 'host' names both the host's link (the table's recorder) and player Host's;"
+                                " give --seat :host for the host's or --seat player:Host for Host's")
+    for token in [first["host"], *first["seats"].values()]:  # the refusal replaced no link
+        assert server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {token.split('token=')[1]}"}
+                          ).status_code == 200
+    player = json.loads(agon("links", game, "--seat", "player:host", "--json").output)
+    assert set(player["seats"]) == {"Host"} and player["host"] is None
+    opened = server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer "
+                                                       f"{player['seats']['Host'].split('token=')[1]}"}).json()
+    assert (opened["you"], opened["host"]) == ("Host", False)
+    recorder = json.loads(agon("links", game, "--seat", ":host", "--json").output)
+    assert recorder["seats"] == {} and recorder["host"] != first["host"]
+    opened = server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer "
+                                                       f"{recorder['host'].split('token=')[1]}"}).json()
+    assert (opened["you"], opened["host"]) == ("host", True)
+    old_host = server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {first['host'].split('token=')[1]}"})
+    assert old_host.status_code == 403  # ':host' replaced the host's link, and only it
+    ana = first["seats"]["Ana"].split("token=")[1]
+    assert server.get(f"/api/games/{game}", headers={"Authorization": f"Bearer {ana}"}).json()["you"] == "Ana"
+
+
+def test_links_seat_spellings_that_are_never_ambiguous(agon, game, server):
+    """':host' always names the host's link, and 'player:NAME' a player's, in a game with no player named host
+    too; 'host' keeps naming the host's link there."""
+    data = json.loads(agon("links", game, "--seat", ":host", "--seat", "player:ana", "--json").output)
+    assert set(data["seats"]) == {"Ana"} and data["host"] is not None
+    data = json.loads(agon("links", game, "--seat", "HOST", "--json").output)
+    assert data["seats"] == {} and data["host"] is not None
+    r = agon("links", game, "--seat", "player:Cy", ok=False)
+    assert r.exit_code == 1 and r.stderr.strip().startswith("error: Cy is a bot's seat")
