@@ -265,15 +265,19 @@ def token_of(request: Request) -> str | None:
     """The seat's token a request names: its ``Authorization: Bearer TOKEN`` header, else its ``?token=``. An
     Authorization header of another kind (``Token ...``, a token without ``Bearer``, an empty ``Bearer``) is a 401
     saying so, unless the query names the token: read as no token, the request would be told that its route needs
-    one, or shown what every player sees, though a token was sent. Nothing of the header but a scheme's name is
-    echoed back (the rest may be a password). The schemes a proxy in front of the server asks a browser for
-    (``PROXY_SCHEMES``: ``Basic ...``) are the proxy's, passed on with every request: they name no seat and are
-    read as no header, so that spectators and the lobby still work behind such a proxy."""
+    one, or shown what every player sees, though a token was sent. A Bearer token and a ``?token=`` that differ are
+    a 400 (the header was taken silently, answering the caller as a seat it may not have meant). Nothing of the
+    header but a scheme's name is echoed back (the rest may be a password). The schemes a proxy in front of the
+    server asks a browser for (``PROXY_SCHEMES``: ``Basic ...``) are the proxy's, passed on with every request: they
+    name no seat and are read as no header, so that spectators and the lobby still work behind such a proxy."""
     auth = request.headers.get("authorization")
     scheme, _, rest = (auth or "").strip().partition(" ")
-    if scheme.lower() == "bearer" and rest.strip():
-        return rest.strip()
     query = request.query_params.get("token") or None
+    if scheme.lower() == "bearer" and rest.strip():
+        if query is not None and query != rest.strip():  # two seats' tokens, or an old link's and a new one's
+            raise HttpError(400, "the Authorization header and ?token= name two different tokens, so which seat"
+                                 " asks is not known; send your seat's token once")
+        return rest.strip()
     if auth is None or query is not None or scheme.lower() in PROXY_SCHEMES and rest.strip():
         return query
     if scheme.lower() == "bearer":

@@ -214,7 +214,8 @@ SWITCH = body({"name": {"type": "string", "minLength": 1, "description": "the br
 
 ERRORS = {
     400: "a bad request: its JSON, a field or a parameter (the sentence says which); a body the request schema"
-         " refuses (a field it does not name, a value of another type, null) included",
+         " refuses (a field it does not name, a value of another type, null) included, and two different tokens"
+         " (a Bearer header and ?token=)",
     401: "a seat's token is needed, or the Authorization header is not 'Bearer TOKEN' (the sentence says which)",
     403: "the token does not allow it (or is no seat's token)",
     404: "no such game or branch",
@@ -285,7 +286,8 @@ def operation(op: Op) -> dict[str, Any]:
         "summary": op.summary,
         "description": f"Who may call it: {op.who}. A seat is named by its token: 'Authorization: Bearer TOKEN'"
                        " or '?token=TOKEN' (an Authorization header of another kind is a 401, unless the query"
-                       " names the token). Errors are {\"error\": \"one sentence\"}.",
+                       " names the token; a Bearer token and a different ?token= are a 400). Errors are"
+                       " {\"error\": \"one sentence\"}.",
         "parameters": params, "responses": responses,
         "security": [{}, {"seat": []}, {"seatQuery": []}],
     }

@@ -104,3 +104,26 @@ def test_a_proxys_basic_credentials_name_no_seat_and_spectators_still_see_the_ga
     assert client.get(f"/api/games/{gid}").json() == before
     r = client.get(f"/api/games/{gid}?token={tok}", headers=proxy)
     assert r.json()["you"] == who
+
+
+def test_a_bearer_token_and_a_different_token_in_the_query_are_a_400_on_every_route_and_do_nothing(client):
+    """'Authorization: Bearer ANA' with '?token=BO' answered as Ana, the query passed over without a word (a client
+    holding two seats' links, or an old link's token beside a new one, was shown one seat and could not tell which).
+    Two different tokens are now a 400 in one sentence, naming neither; the same token twice is that seat."""
+    g = new_duel(client)
+    gid = g["game"]
+    who, tok = acting(client, g)
+    other = next(s["token"] for name, s in g["seats"].items() if name != who)
+    before = client.get(f"/api/games/{gid}").json()
+    said = ("the Authorization header and ?token= name two different tokens, so which seat asks is not known; send"
+            " your seat's token once")
+    for method, path, body in (("GET", "", None), ("GET", "/options", None), ("GET", "/log", None),
+                               ("GET", "/events?wait=0", None), ("POST", "/act", {"choice": 1}),
+                               ("POST", "/undo", {}), ("POST", "/stream-seat", {})):
+        for a, b in ((tok, other), (other, tok), (tok, g["host"]["token"])):
+            sep = "&" if "?" in path else "?"
+            r = client.request(method, f"/api/games/{gid}{path}{sep}token={b}", json=body, headers=bearer(a))
+            assert r.status_code == 400 and r.json() == {"error": said}, (method, path, r.text)
+    assert client.get(f"/api/games/{gid}").json() == before  # nothing recorded
+    r = client.get(f"/api/games/{gid}?token={tok}", headers=bearer(tok))
+    assert r.status_code == 200 and r.json()["you"] == who
