@@ -9,9 +9,8 @@ import json
 import re
 
 import pytest
-from starlette.testclient import TestClient
 
-from agon.server.app import create_app
+from tests.servers import app_client
 
 
 @pytest.fixture
@@ -23,10 +22,8 @@ def game(agon):
 
 @pytest.fixture
 def server(tmp_path):
-    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", max_body=64 * 1024, poll=0.05)
-    with TestClient(app) as c:
+    with app_client(f"sqlite:///{tmp_path / 'games.db'}", max_body=64 * 1024, poll=0.05) as c:
         yield c
-    app.state.service.store.close()
 
 
 def tokens_of(output: str) -> dict[str, str]:

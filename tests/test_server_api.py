@@ -8,49 +8,19 @@ import json
 import os
 import socket
 import subprocess
-import sys
 import time
-import warnings
 
 import httpx
 import pytest
 import sqlalchemy as sa
 
-with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test client; httpx works the same here
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
-
 from agon.core.engine import Decision
 from agon.core.service import Service
 from agon.events.store import Store
-from agon.server.app import create_app
+from tests.servers import acting, agon_serve, bearer, new_duel
+from tests.servers import client as _client
 
-
-@pytest.fixture
-def client(store_url):
-    app = create_app(store_url, max_body=64 * 1024, poll=0.05)
-    with TestClient(app) as c:
-        c.store_url = store_url
-        yield c
-    app.state.service.store.close()
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def new_duel(client, **extra) -> dict:
-    """A seeded two-player Pergamemnon game between two people (Ana, Bo), created over the API."""
-    r = client.post("/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"], "seed": 3, **extra})
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-def acting(client, game: dict) -> tuple[str, str]:
-    """The player who must act now and their token."""
-    state = client.get(f"/api/games/{game['game']}").json()
-    who = state["pending"]["player"]
-    return who, game["seats"][who]["token"]
+client = _client
 
 
 def test_creating_a_game_answers_a_secret_link_per_person_and_the_host_and_stores_only_hashes(client):
@@ -827,30 +797,10 @@ def test_the_openapi_document_lists_every_endpoint(client):
     assert "post" in doc["paths"]["/api/games/{game}/undo"]
 
 
-def _free_port() -> int:
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 def _serve(tmp_path, **env: str) -> tuple[subprocess.Popen, int]:
     """'agon serve' on a free loopback port with a fresh store (and ``env``), once it answers: (process, port)."""
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "agon", "serve", "--port", str(port)],
-                            env={**os.environ, "AGON_DB": str(tmp_path / "club.db"), **env},
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5)
-            return proc, port
-        except httpx.TransportError:
-            if proc.poll() is not None or time.monotonic() >= deadline:
-                proc.kill()
-                raise AssertionError(proc.communicate(timeout=20)[0]) from None
-            time.sleep(0.2)
+    proc, port, _ = agon_serve(env={**os.environ, "AGON_DB": str(tmp_path / "club.db"), **env})
+    return proc, port
 
 
 def test_agon_serve_answers_on_loopback(tmp_path):

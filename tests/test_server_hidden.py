@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import warnings
 
 import pytest
 
@@ -19,13 +18,9 @@ from agon.core import registry
 from agon.core.engine import HIDDEN, PUBLIC
 from agon.core.service import Service
 from agon.events.store import Store
-from agon.server.app import create_app
 from tests.hidden import hidden_identifiers, leaks, log_leaks, moments
+from tests.servers import app_client
 from tests.test_hidden_information import _coin_backs, _viewer_data
-
-with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test client; httpx works the same here
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
 
 GAMES = [
     pytest.param("pergamemnon", 2, 5, id="pergamemnon-2p"),
@@ -62,7 +57,7 @@ def test_no_endpoint_shows_a_viewer_what_their_seat_may_not_see(tmp_path, name, 
     rs = registry.get(name)
     players = [f"P{i + 1}" for i in range(n)]
     rng = random.Random(seed)
-    with TestClient(create_app(url, poll=0.01)) as client:
+    with app_client(url, poll=0.01) as client:
         created = client.post("/api/games", json={"ruleset": name, "players": players, "seed": seed}).json()
         gid = created["game"]
         tokens = {p: created["seats"][p]["token"] for p in players}
@@ -170,7 +165,7 @@ def test_a_damaged_game_in_the_listing_names_no_hidden_card(tmp_path):
     assert "breaks a rule" in problems[0] and deck[0] in problems[0]  # the keeper is told all of it
     hidden = frozenset().union(*(hidden_identifiers(rs, state, who) for who in (*line.created.names, PUBLIC)))
     assert set(deck) <= hidden
-    with TestClient(create_app(url, poll=0.01)) as client:
+    with app_client(url, poll=0.01) as client:
         listed = client.get("/api/games").json()
         lobby = client.get("/").text
     svc.store.close()
@@ -221,9 +216,8 @@ def test_two_games_that_differ_in_one_hand_read_alike_byte_for_byte_to_every_oth
     import re
 
     url = f"sqlite:///{tmp_path / 'club.db'}"
-    app = create_app(url, poll=0.01)
-    with TestClient(app) as client:
-        svc = app.state.service
+    with app_client(url, poll=0.01) as client:
+        svc = client.app.state.service
         games = [_twin(client, svc, None), _twin(client, svc, "Bo")]
         assert svc.load(games[0]["game"]).state != svc.load(games[1]["game"]).state
 

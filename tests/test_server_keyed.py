@@ -12,18 +12,13 @@ from __future__ import annotations
 
 import itertools
 import json
-import warnings
 
 from agon.core import seats
 from agon.core.engine import HIDDEN
 from agon.core.service import NewGame, Service, judge_new_game, position
 from agon.events.envelope import chain_hash
 from agon.events.store import Store
-from agon.server.app import create_app
-
-with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test client; httpx works the same here
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+from tests.servers import TestClient, app_client
 
 NAMES = ["Ana", "Bo", "Cy"]
 SEED = 5
@@ -52,7 +47,7 @@ def _hidden(obj) -> bool:
 def test_a_seat_cannot_brute_force_a_hidden_draw_from_the_ids_it_is_shown(tmp_path):
     url = f"sqlite:///{tmp_path / 'club.db'}"
     gid = Service(Store(url)).new_game(NewGame("peloponnes", NAMES, seed=SEED, salt=""))
-    with TestClient(create_app(url, poll=0.01)) as client:
+    with app_client(url, poll=0.01) as client:
         bo = seats.issue(client.app.state.service, gid)["Bo"]
         rows = client.get(f"/api/games/{gid}/log?token={bo}").json()["events"]
         ids = _stream_ids(client, gid, bo)
@@ -95,7 +90,7 @@ def _last_id_frames(client: TestClient, gid: str, last: str) -> list[str]:
 def test_expect_and_last_event_id_hold_across_an_undo_and_the_same_decision_again(store_url):
     """Two workers over one store (stateless, as ``agon serve --workers``) show the same keyed positions, so an
     ``expect`` or a Last-Event-ID read from one is taken by the other, through an undo and the decision again."""
-    with TestClient(create_app(store_url, poll=0.01)) as one, TestClient(create_app(store_url, poll=0.01)) as two:
+    with app_client(store_url, poll=0.01) as one, app_client(store_url, poll=0.01) as two:
         made = one.post("/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"], "seed": 7}).json()
         gid, host = made["game"], made["host"]["token"]
         tokens = {p: made["seats"][p]["token"] for p in ("Ana", "Bo")}
@@ -137,7 +132,7 @@ def test_the_same_events_show_other_positions_in_another_game_or_store(tmp_path)
     heads, positions, streams = set(), set(), set()
     for url, gid in games:
         heads.add(Service(Store(url)).load(gid).head.id)
-        with TestClient(create_app(url, poll=0.01)) as client:
+        with app_client(url, poll=0.01) as client:
             positions.add(client.get(f"/api/games/{gid}").json()["position"])
             streams.add(tuple(_stream_ids(client, gid, seats.issue(client.app.state.service, gid)["Bo"]).values()))
     assert len(heads) == 1 and len(positions) == 3 and len(streams) == 3
@@ -150,7 +145,7 @@ def test_a_position_the_command_line_printed_is_compared_as_the_server_shows_it(
     svc = Service(Store(url))
     gid = svc.new_game(NewGame("pergamemnon", ["Ana", "Bo"], seed=7))
     plain = position(svc.load(gid))
-    with TestClient(create_app(url, poll=0.01)) as client:
+    with app_client(url, poll=0.01) as client:
         tokens = seats.issue(client.app.state.service, gid)
         state = client.get(f"/api/games/{gid}").json()
         assert state["position"] != plain and state["position"].split(".")[0] == plain.split(".")[0]
@@ -169,12 +164,10 @@ def test_a_read_only_store_without_a_game_key_shows_keyed_positions_and_writes_n
     line = svc.load(gid)
     svc.store.close()
     before = path.read_bytes()
-    app = create_app(f"sqlite:///{path}?mode=ro", poll=0.01)
-    with TestClient(app) as client:
+    with app_client(f"sqlite:///{path}?mode=ro", poll=0.01) as client:
         shown = client.get(f"/api/games/{gid}").json()["position"]
         assert shown != position(line) and client.get(f"/api/games/{gid}/options").json()["position"] == shown
         assert _last_id_frames(client, gid, shown) == ["status"]
-    app.state.service.store.close()
     assert path.read_bytes() == before
 
 

@@ -9,15 +9,12 @@ interpreter's teardown reaches it, and an exit handler that tells when the exit 
 
 from __future__ import annotations
 
+import json
 import os
 import signal
-import socket
-import subprocess
-import sys
 import textwrap
-import time
-import urllib.request
 
+from tests.servers import agon_serve
 from tests.test_play_pty import sigint_default
 
 MARKERS = textwrap.dedent('''
@@ -36,26 +33,14 @@ def test_ctrl_c_ends_agon_serve_once_stopped_without_tearing_the_interpreter_dow
     site = tmp_path / "site"
     site.mkdir()
     (site / "sitecustomize.py").write_text(MARKERS)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        free = s.getsockname()[1]
     db = tmp_path / "games.db"
     env = {k: v for k, v in os.environ.items() if k != "AGON_RULESETS"}  # the test ruleset imports from tests/
     env["PYTHONPATH"] = os.pathsep.join([str(site), *filter(None, [env.get("PYTHONPATH")])])
-    proc = subprocess.Popen([sys.executable, "-m", "agon", "--db", str(db), "serve", "--port", str(free)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env,
-                            preexec_fn=sigint_default)
+    made = b'{"ruleset": "peloponnes", "players": ["Ana", "Bo"]}'  # a game made once it answers
+    proc, _, answer = agon_serve("--db", str(db), probe="/api/games", data=made, cwd=tmp_path, env=env,
+                                 preexec_fn=sigint_default)
+    assert json.loads(answer)["game"]
     try:
-        deadline = time.monotonic() + 60
-        while True:  # until it answers
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{free}/api/games", data=b'{"ruleset": "peloponnes",'
-                                            b' "players": ["Ana", "Bo"]}', timeout=5) as r:
-                    assert r.status == 201
-                break
-            except OSError:
-                assert time.monotonic() < deadline and proc.poll() is None, "the server never answered"
-                time.sleep(0.2)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:

@@ -8,18 +8,13 @@ from __future__ import annotations
 
 import itertools
 import re
-import warnings
 
 import pytest
 
 from agon.core import seats
 from agon.core.service import Service
 from agon.events.store import Store
-from agon.server.app import create_app
-
-with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its test client; httpx works the same here
-    warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+from tests.servers import app_client
 
 LIMIT = 16 * 1024
 PAGES = ["/", "/games/{game}/seat", "/games/{game}/watch", "/games/{game}/watch.json"]
@@ -57,10 +52,8 @@ def one_sentence(r, tokens: list[str]) -> str | None:
 @pytest.fixture
 def walk(tmp_path):
     url = f"sqlite:///{tmp_path / 'club.db'}"
-    app = create_app(url, max_body=LIMIT, poll=0.01)
-    with TestClient(app, raise_server_exceptions=False) as client:
+    with app_client(url, errors=False, max_body=LIMIT, poll=0.01) as client:
         yield client, Service(Store(url))
-    app.state.service.store.close()
 
 
 def test_every_route_answers_a_hostile_client_with_a_4xx_sentence_and_moves_nothing(walk):

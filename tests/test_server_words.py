@@ -175,28 +175,19 @@ def test_a_server_on_a_read_only_store_refuses_every_request_that_records_first_
     refused as read-only before anything else is judged (a seat's undo the policy would refuse too, an import of a
     game already there), in the API's words: no command of the command line, no path of the store; nothing changes,
     and the games are still read."""
-    import warnings
-
-    from agon.server.app import create_app
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from starlette.testclient import TestClient
+    from tests.servers import app_client
 
     path = tmp_path / "archive.db"
-    app = create_app(f"sqlite:///{path}", poll=0.05)
-    with TestClient(app) as c:
+    with app_client(f"sqlite:///{path}", poll=0.05) as c:
         g = new_duel(c)
         gid, host = g["game"], bearer(g["host"]["token"])
         who = c.get(f"/api/games/{gid}").json()["pending"]["player"]
         assert c.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(g["seats"][who]["token"])).is_success
         assert c.get(f"/api/games/{gid}", headers=host).json()["may_undo"] is True  # something was entered
         exported = c.get(f"/api/games/{gid}/export", headers=host).content
-    app.state.service.store.close()
     before = path.read_bytes()
 
-    app = create_app(f"sqlite:///{path}?mode=ro", poll=0.05)
-    with TestClient(app) as c:
+    with app_client(f"sqlite:///{path}?mode=ro", poll=0.05) as c:
         state = c.get(f"/api/games/{gid}").json()
         seat = {p: bearer(g["seats"][p]["token"]) for p in g["seats"]}
         acting, other = state["pending"]["player"], who  # who decided last
@@ -213,7 +204,6 @@ def test_a_server_on_a_read_only_store_refuses_every_request_that_records_first_
                             " played on")
             assert str(tmp_path) not in error and "archive" not in error, error
         assert c.get(f"/api/games/{gid}").json()["event"] == state["event"]
-    app.state.service.store.close()
     assert path.read_bytes() == before
 
 
