@@ -73,13 +73,37 @@ def browser(chromium_path) -> Iterator[object]:
             b.close()
 
 
-@pytest.fixture
-def page(browser) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+def open_page(browser, errors: list[str], url: str | None = None, width: int = 1280, height: int = 1000,
+           **options) -> tuple[object, object]:
+    """A fresh context of ``browser`` (a ``width`` x ``height`` viewport; ``options``: Playwright's, such as
+    ``is_mobile`` or ``device_scale_factor``) and its one page, which waits up to 30 s for what a test waits on and
+    adds its uncaught JavaScript errors to ``errors``; opened at ``url`` when given: (context, page). Close the
+    context when done."""
+    context = browser.new_context(viewport={"width": width, "height": height}, **options)
     context.set_default_timeout(30_000)
     p = context.new_page()
-    errors: list[str] = []
     p.on("pageerror", lambda e: errors.append(str(e)))
+    if url is not None:
+        p.goto(url)
+    return context, p
+
+
+def create_in_lobby(page, ruleset: str, players: str, seed: str | None = None) -> dict[str, str]:
+    """Create a game with the lobby's form ``page`` shows (``players`` as typed there, "Ana, Bo"), and wait for its
+    links: each link's address by whom it is for (a player's name, 'host', 'spectators')."""
+    page.select_option("#ruleset", ruleset)
+    page.fill("#players", players)
+    if seed is not None:
+        page.fill("#seed", seed)
+    page.click("button[type=submit]")
+    page.wait_for_selector(".seat-link[data-who=spectators]")
+    return {a.get_attribute("data-who"): a.get_attribute("href") for a in page.query_selector_all(".seat-link")}
+
+
+@pytest.fixture
+def page(browser) -> Iterator[object]:
+    errors: list[str] = []
+    context, p = open_page(browser, errors)
     p.page_errors = errors  # the page's uncaught JavaScript errors, for tests that assert there were none
     try:
         yield p
@@ -97,13 +121,15 @@ def live_server(url: str) -> Iterator[tuple[str, str]]:
 
 
 @contextmanager
-def serving(app) -> Iterator[str]:
-    """The ASGI ``app`` served on a free loopback port, in a thread: its address; stopped afterwards."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    srv = stopping_server(app, port)
+def serving(app, port: int | None = None, log_level: str = "warning") -> Iterator[str]:
+    """The ASGI ``app`` served on loopback ``port`` (default: a free one), in a thread: its address; stopped
+    afterwards."""
+    if port is None:
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        sock.close()
+    srv = stopping_server(app, port, log_level)
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

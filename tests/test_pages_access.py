@@ -23,16 +23,9 @@ import json
 import httpx
 import pytest
 
+from tests.browser import open_page
+
 pytestmark = pytest.mark.browser
-
-
-def _open(browser, errors: list[str], url: str, width: int = 1280, height: int = 1000, scale: float = 1):
-    ctx = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=scale)
-    ctx.set_default_timeout(30_000)
-    page = ctx.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url)
-    return ctx, page
 
 
 # -- the keyboard -----------------------------------------------------------------------------------------------
@@ -92,7 +85,7 @@ def test_a_table_game_is_played_to_its_end_with_the_keyboard_alone(browser, serv
     contexts, pages = [], {}
     try:
         for who, link in [("host", created["host"]["link"])] + [(p, s["link"]) for p, s in created["seats"].items()]:
-            ctx, page = _open(browser, errors, base + link)
+            ctx, page = open_page(browser, errors, base + link)
             contexts.append(ctx)
             pages[who] = page
             page.wait_for_selector("#status[data-event]")
@@ -173,7 +166,7 @@ def test_a_decision_of_many_variants_is_built_step_by_step_with_the_keyboard(bro
         raise AssertionError("no decision built step by step came up")
     before = _state(base, gid)["event"]
     errors: list[str] = []
-    ctx, page = _open(browser, errors, base + created["seats"][who]["link"])
+    ctx, page = open_page(browser, errors, base + created["seats"][who]["link"])
     try:
         page.wait_for_selector("#steps button.step")
         _tab_to(page, lambda f: "step" in f["cls"])
@@ -277,7 +270,7 @@ def test_the_pages_name_their_parts_and_say_what_changes_to_a_screen_reader(brow
     errors: list[str] = []
     contexts = []
     try:
-        ctx, page = _open(browser, errors, base + "/")
+        ctx, page = open_page(browser, errors, base + "/")
         contexts.append(ctx)
         nodes = _readable(page)  # the lobby
         assert [n["name"] for n in nodes if n["role"] == "columnheader"] == [
@@ -363,7 +356,7 @@ def test_the_study_page_is_stepped_and_its_lines_entered_with_the_keyboard(brows
     base, _ = server
     gid = _played(base)["game"]
     errors: list[str] = []
-    ctx, page = _open(browser, errors, f"{base}/games/{gid}/watch")
+    ctx, page = open_page(browser, errors, f"{base}/games/{gid}/watch")
     try:
         page.wait_for_function("document.body.dataset.ready === '1'")
         assert page.evaluate("document.body.dataset.line") == "whatif"
@@ -459,7 +452,7 @@ def test_text_and_the_marks_that_mean_something_are_seen_by_every_eye(browser, s
     gid = created["game"]
     acting = _state(base, gid)["pending"]["player"]
     errors: list[str] = []
-    ctx, page = _open(browser, errors, base + "/")
+    ctx, page = open_page(browser, errors, base + "/")
     try:
         page.fill("#players", "Ana")  # a refusal shown: its colour counts too
         page.select_option("#ruleset", "pergamemnon")
@@ -526,7 +519,7 @@ def test_the_pages_at_200_percent_zoom_scroll_only_up_and_down(browser, server):
                                                     "seed": 4}).json()
     gid = created["game"]
     errors: list[str] = []
-    ctx, page = _open(browser, errors, base + "/", width=640, height=500, scale=2)
+    ctx, page = open_page(browser, errors, base + "/", width=640, height=500, device_scale_factor=2)
     try:
         found = {"lobby": page.evaluate(CUT)}
         for who in ("Ana", "host"):

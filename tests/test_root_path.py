@@ -15,7 +15,7 @@ from contextlib import contextmanager
 import httpx
 import pytest
 
-from tests.browser import serving
+from tests.browser import create_in_lobby, open_page, serving
 
 PREFIX = "/agon"
 
@@ -73,20 +73,12 @@ def test_every_link_of_the_pages_served_under_a_path_stays_under_it(browser, pro
     errors: list[str] = []
     asked: list[str] = []
     answers: list[tuple[int, str]] = []
-    ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
-    ctx.set_default_timeout(30_000)
+    ctx, page = open_page(browser, errors)
     ctx.on("request", lambda r: asked.append(r.url))
     ctx.on("response", lambda r: answers.append((r.status, r.url)))
-    page = ctx.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
     try:
         page.goto(f"{proxied}{PREFIX}/")
-        page.select_option("#ruleset", "pergamemnon")
-        page.fill("#players", "Ana, Bo")
-        page.fill("#seed", "5")
-        page.click("button[type=submit]")
-        page.wait_for_selector(".seat-link[data-who=spectators]")
-        links = {a.get_attribute("data-who"): a.get_attribute("href") for a in page.query_selector_all(".seat-link")}
+        links = create_in_lobby(page, "pergamemnon", "Ana, Bo", seed="5")
         assert all(link.startswith(PREFIX + "/games/") for link in links.values()), links
         shown = {a.get_attribute("data-who"): a.inner_text() for a in page.query_selector_all(".seat-link")}
         assert shown["spectators"] == proxied + links["spectators"]  # the address to give, whole

@@ -20,17 +20,10 @@ from agon.core.engine import PUBLIC
 from agon.core.service import Service
 from agon.events.peloponnes import BidPlaced, Coins
 from agon.events.store import Store
+from tests.browser import create_in_lobby, open_page
 from tests.hidden import hidden_identifiers, leaks, visible
 
 pytestmark = pytest.mark.browser
-
-
-def _context(browser, errors: list[str]):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
-    ctx.set_default_timeout(30_000)
-    page = ctx.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return ctx, page
 
 
 def _at(page, event: int) -> None:
@@ -51,14 +44,9 @@ def _settled(page, event: int | None = None) -> None:
 def test_two_players_by_their_links_each_see_only_their_hand_and_a_spectator_follows_live(browser, server):
     base, url = server
     errors: list[str] = []
-    lobby_ctx, lobby = _context(browser, errors)
+    lobby_ctx, lobby = open_page(browser, errors)
     lobby.goto(base + "/")
-    lobby.select_option("#ruleset", "pergamemnon")
-    lobby.fill("#players", "Ana, Bo")
-    lobby.fill("#seed", "5")
-    lobby.click("button[type=submit]")
-    lobby.wait_for_selector(".seat-link[data-who=spectators]")
-    links = {a.get_attribute("data-who"): a.get_attribute("href") for a in lobby.query_selector_all(".seat-link")}
+    links = create_in_lobby(lobby, "pergamemnon", "Ana, Bo", seed="5")
     assert set(links) == {"Ana", "Bo", "host", "spectators"}
     gid = links["spectators"].split("/")[2]
     lobby.goto(base + "/")
@@ -70,7 +58,7 @@ def test_two_players_by_their_links_each_see_only_their_hand_and_a_spectator_fol
     pages = {}
     contexts = []
     for who in ("Ana", "Bo", "spectators"):
-        ctx, page = _context(browser, errors)
+        ctx, page = open_page(browser, errors)
         contexts.append(ctx)
         page.goto(base + links[who])
         pages[who] = page
@@ -128,7 +116,7 @@ def test_the_host_of_a_table_game_enters_chance_outcomes_on_their_page(browser, 
                                                     "table": True}).json()
     gid = created["game"]
     errors: list[str] = []
-    ctx, host = _context(browser, errors)
+    ctx, host = open_page(browser, errors)
     svc = Service(Store(url))
     try:
         host.goto(base + created["host"]["link"])
@@ -145,7 +133,7 @@ def test_the_host_of_a_table_game_enters_chance_outcomes_on_their_page(browser, 
         _at(host, before + 1)
         assert svc.load(gid).head.depth > before
         # a player's page has no chance entry
-        ctx2, ana = _context(browser, errors)
+        ctx2, ana = open_page(browser, errors)
         ana.goto(base + created["seats"]["Ana"]["link"])
         ana.wait_for_function("document.getElementById('you').textContent.includes('Ana')")
         assert not ana.is_visible("#chance-input")
@@ -175,7 +163,7 @@ def test_a_decision_is_typed_on_the_seat_page_as_agon_play_takes_it(browser, ser
     contexts, pages = [], {}
     try:
         for who in ("Ana", "Bo"):
-            ctx, page = _context(browser, errors)
+            ctx, page = open_page(browser, errors)
             contexts.append(ctx)
             page.goto(base + created["seats"][who]["link"])
             _at(page, before)
@@ -245,7 +233,7 @@ def test_a_commitment_is_built_step_by_step_on_the_seat_page(browser, server):
     svc = Service(Store(url))
     before = svc.load(gid).head.depth
     errors: list[str] = []
-    ctx, page = _context(browser, errors)
+    ctx, page = open_page(browser, errors)
     try:
         page.goto(f"{base}{created['seats'][who]['link']}")
         page.wait_for_selector("#steps")
@@ -304,7 +292,7 @@ def test_a_redraw_that_reads_nothing_new_leaves_the_step_buttons_under_the_finge
                                                     "seed": 2}).json()
     who = _stepwise(base, created)
     errors: list[str] = []
-    ctx, page = _context(browser, errors)
+    ctx, page = open_page(browser, errors)
     try:
         page.goto(base + created["seats"][who]["link"])
         page.wait_for_selector("#steps button.step")
@@ -331,7 +319,7 @@ def test_a_step_tapped_twice_before_the_page_answers_is_taken_once(browser, serv
                                                     "seed": 2}).json()
     who = _stepwise(base, created)
     errors: list[str] = []
-    ctx, page = _context(browser, errors)
+    ctx, page = open_page(browser, errors)
     held: list = []
     try:
         page.goto(base + created["seats"][who]["link"])
@@ -369,11 +357,8 @@ def test_the_seat_to_act_is_told_it_is_their_turn_and_a_phone_shows_the_page_at_
     contexts = []
     try:
         for who in ("Ana", "Bo"):
-            ctx = browser.new_context(viewport={"width": 375, "height": 700}, is_mobile=True)
+            ctx, page = open_page(browser, errors, base + created["seats"][who]["link"], 375, 700, is_mobile=True)
             contexts.append(ctx)
-            page = ctx.new_page()
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(base + created["seats"][who]["link"])
             page.wait_for_selector("#view table")
             assert page.evaluate("document.documentElement.scrollWidth") <= 375
             status = page.inner_text("#status")
@@ -430,8 +415,8 @@ def test_a_click_overtaken_by_the_same_seats_other_page_says_so_in_a_players_wor
                                                     "seed": 4}).json()
     acting = httpx.get(f"{base}/api/games/{created['game']}").json()["pending"]["player"]
     errors: list[str] = []
-    ctx, first = _context(browser, errors)
-    ctx2, second = _context(browser, errors)
+    ctx, first = open_page(browser, errors)
+    ctx2, second = open_page(browser, errors)
     try:
         for page in (first, second):
             page.goto(base + created["seats"][acting]["link"])
@@ -468,7 +453,7 @@ def test_a_click_overtaken_by_the_hosts_undo_says_the_line_was_taken_back(browse
                       headers={"Authorization": f"Bearer {token}"}).status_code == 200
     acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
     errors: list[str] = []
-    ctx, page = _context(browser, errors)
+    ctx, page = open_page(browser, errors)
     try:
         page.goto(base + created["seats"][acting]["link"])
         page.wait_for_selector("#options > button")
@@ -497,8 +482,8 @@ def test_the_undo_button_shows_only_while_the_policy_allows_and_an_undo_reaches_
     who = httpx.get(f"{base}/api/games/{created['game']}").json()["pending"]["player"]
     other = "Bo" if who == "Ana" else "Ana"
     errors: list[str] = []
-    ctx, me = _context(browser, errors)
-    ctx2, them = _context(browser, errors)
+    ctx, me = open_page(browser, errors)
+    ctx2, them = open_page(browser, errors)
     try:
         for page, name in ((me, who), (them, other)):
             page.goto(base + created["seats"][name]["link"])
@@ -536,7 +521,7 @@ def test_the_hosts_undo_click_overtaken_by_a_players_move_undoes_nothing_and_say
 
     decide()
     errors: list[str] = []
-    ctx, page = _context(browser, errors)
+    ctx, page = open_page(browser, errors)
     try:
         page.route("**/events?*", lambda route: None)  # the stream never opens: the page shows what it read first
         page.goto(base + created["host"]["link"])
@@ -583,8 +568,8 @@ def test_the_hosts_redo_button_shows_only_while_a_redo_would_bring_something_bac
         decide()
     at = httpx.get(f"{base}/api/games/{gid}").json()["event"]
     errors: list[str] = []
-    ctx, page = _context(browser, errors)
-    ctx2, player = _context(browser, errors)
+    ctx, page = open_page(browser, errors)
+    ctx2, player = open_page(browser, errors)
     try:
         player.goto(base + created["seats"]["Ana"]["link"])
         page.goto(base + created["host"]["link"])
@@ -649,11 +634,7 @@ def test_the_lobby_lists_a_game_it_just_created_and_fits_a_phone(browser, server
         lobby = ctx.new_page()
         lobby.goto(base + "/")
         assert "No games yet." in lobby.inner_text("#games-box")
-        lobby.select_option("#ruleset", "peloponnes")
-        lobby.fill("#players", "Ana, Bo")
-        lobby.click("button[type=submit]")
-        lobby.wait_for_selector(".seat-link[data-who=spectators]")
-        gid = lobby.get_attribute(".seat-link[data-who=spectators]", "href").split("/")[2]
+        gid = create_in_lobby(lobby, "peloponnes", "Ana, Bo")["spectators"].split("/")[2]
         lobby.wait_for_selector("#games")
         assert gid in lobby.inner_text("#games") and "Ana, Bo" in lobby.inner_text("#games")
         assert "No games yet." not in lobby.inner_text("body")
@@ -675,13 +656,10 @@ def test_the_lobby_names_the_hosts_link_apart_from_a_player_named_host(browser, 
     is named for."""
     base, _ = server
     errors: list[str] = []
-    ctx, lobby = _context(browser, errors)
+    ctx, lobby = open_page(browser, errors)
     try:
         lobby.goto(base + "/")
-        lobby.select_option("#ruleset", "peloponnes")
-        lobby.fill("#players", "Ana, host")
-        lobby.click("button[type=submit]")
-        lobby.wait_for_selector(".seat-link[data-who=spectators]")
+        create_in_lobby(lobby, "peloponnes", "Ana, host")
         rows = [p.inner_text() for p in lobby.locator("#links p:has(.seat-link)").all()]
         labels = [row.split(": ")[0] for row in rows]
         assert labels == ["Ana", "host", "the host (the table's recorder), to keep", "spectators, for anyone"], rows
@@ -705,7 +683,7 @@ def test_the_lobbys_create_tapped_twice_makes_one_game(browser, server):
     A second tap while the first is sent sends nothing; once the links are shown, the form makes another game."""
     base, _ = server
     errors: list[str] = []
-    ctx, lobby = _context(browser, errors)
+    ctx, lobby = open_page(browser, errors)
     posted: list[str] = []
     lobby.on("request", lambda r: r.method == "POST" and r.url.endswith("/api/games") and posted.append(r.url))
     try:
@@ -800,7 +778,7 @@ def test_the_host_is_told_how_to_enter_a_die_it_rolled_at_the_table(browser, ser
     roll = next(o["n"] for o in options if "roll" in o["text"])
     assert httpx.post(f"{base}/api/games/{gid}/act", json={"choice": roll}, params={"token": token}).status_code == 200
     errors: list[str] = []
-    ctx, host = _context(browser, errors)
+    ctx, host = open_page(browser, errors)
     try:
         host.goto(base + created["host"]["link"])
         host.wait_for_selector("#chance-input", state="visible")
@@ -826,7 +804,7 @@ def test_a_seat_whose_connection_blinks_through_an_undo_shows_the_record_as_it_i
                                                     "seed": 3}).json()
     gid, tokens, host = created["game"], {p: s["token"] for p, s in created["seats"].items()}, created["host"]["token"]
     errors: list[str] = []
-    ctx, page = _context(browser, errors)
+    ctx, page = open_page(browser, errors)
     try:
         page.goto(base + created["seats"]["Ana"]["link"])
         page.wait_for_selector("#log p")
@@ -857,7 +835,7 @@ def test_a_seat_and_the_spectators_refused_their_stream_by_a_store_down_open_it_
                                                     "seed": 3}).json()
     gid, tokens = created["game"], {p: s["token"] for p, s in created["seats"].items()}
     errors: list[str] = []
-    ctx, seat = _context(browser, errors)
+    ctx, seat = open_page(browser, errors)
     refused = {"n": 0}
 
     def down_then_up(route) -> None:
@@ -899,7 +877,7 @@ def test_a_seats_stream_says_it_is_a_pages_and_its_report_of_trouble_is_shown(br
     created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
                                                     "seed": 3}).json()
     errors: list[str] = []
-    ctx, seat = _context(browser, errors)
+    ctx, seat = open_page(browser, errors)
     asked: list[str] = []
     report = "the store is busy: another program has held it locked; retry the action when it is done"
     trouble = {"now": False}
@@ -937,7 +915,7 @@ def test_the_spectators_stream_report_of_trouble_is_shown_until_the_game_moves_o
                                                     "seed": 3}).json()
     gid, tokens = created["game"], {p: s["token"] for p, s in created["seats"].items()}
     errors: list[str] = []
-    ctx, watch = _context(browser, errors)
+    ctx, watch = open_page(browser, errors)
     asked: list[str] = []
     report = "the store is busy: another program has held it locked; retry the action when it is done"
     trouble = {"now": False}
@@ -985,7 +963,7 @@ def test_another_seats_link_opened_in_the_same_tab_shows_that_seat(browser, serv
     created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
                                                     "seed": 4}).json()
     errors: list[str] = []
-    ctx, page = _context(browser, errors)
+    ctx, page = open_page(browser, errors)
     try:
         page.goto(base + created["seats"]["Ana"]["link"])
         page.wait_for_function("document.getElementById('you').textContent === 'You play Ana.'")
@@ -1010,7 +988,7 @@ def test_a_link_cut_short_says_it_may_be_cut_short(browser, server):
     created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
                                                     "seed": 4}).json()
     errors: list[str] = []
-    ctx, page = _context(browser, errors)
+    ctx, page = open_page(browser, errors)
     try:
         page.goto(base + created["seats"]["Bo"]["link"][:-12])
         page.wait_for_function("document.body.dataset.stream === 'closed'")
@@ -1034,8 +1012,8 @@ def test_a_player_whose_decision_the_host_takes_back_is_told_so_on_their_page(br
     who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
     other = "Bo" if who == "Ana" else "Ana"
     errors: list[str] = []
-    ctx, me = _context(browser, errors)
-    ctx2, them = _context(browser, errors)
+    ctx, me = open_page(browser, errors)
+    ctx2, them = open_page(browser, errors)
     try:
         for page, name in ((me, who), (them, other)):
             page.goto(base + created["seats"][name]["link"])
@@ -1081,7 +1059,7 @@ def test_the_decisions_heading_shows_only_over_decisions_or_a_note_of_the_seats_
         {"name": "Cy", "kind": "random"}, {"name": "Di", "kind": "random"}]}).json()
     assert httpx.get(f"{base}/api/games/{over['game']}").json()["pending"]["kind"] == "over"
     errors: list[str] = []
-    ctx, page = _context(browser, errors)
+    ctx, page = open_page(browser, errors)
     try:
         for link, shown in ((f"/games/{gid}/seat", False), (created["seats"][who]["link"], True),
                             (created["seats"][other]["link"], True), (created["host"]["link"], True),
@@ -1111,8 +1089,8 @@ def test_a_link_replaced_by_a_newer_one_says_so_and_the_page_stops_asking(browse
     waiting = "Bo" if acting == "Ana" else "Ana"
     said = "this token opens no seat of this game; use the newest link you were given for it"
     errors: list[str] = []
-    ctx, page = _context(browser, errors)
-    ctx2, kept = _context(browser, errors)
+    ctx, page = open_page(browser, errors)
+    ctx2, kept = open_page(browser, errors)
     streams: list[str] = []
     page.on("request", lambda r: "/events" in r.url and streams.append(r.url))
     svc = Service(Store(url))
@@ -1157,8 +1135,8 @@ def test_a_page_open_on_a_link_replaced_while_nobody_moves_says_so_at_once(brows
     acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
     said = "this token opens no seat of this game; use the newest link you were given for it"
     errors: list[str] = []
-    ctx, player = _context(browser, errors)
-    ctx2, host = _context(browser, errors)
+    ctx, player = open_page(browser, errors)
+    ctx2, host = open_page(browser, errors)
     opened = {"n": 0, "held": True}
 
     def first_only(route) -> None:
@@ -1209,7 +1187,7 @@ def test_a_decision_or_undo_tapped_twice_is_made_once_with_no_refusal(browser, s
     gid = created["game"]
     acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
     errors: list[str] = []
-    ctx, page = _context(browser, errors)
+    ctx, page = open_page(browser, errors)
     acts: list[str] = []
     page.on("request", lambda r: r.url.endswith("/act") and acts.append(r.url))
     try:
@@ -1253,7 +1231,7 @@ def test_an_event_recorded_between_the_pages_first_readings_is_in_its_record(bro
     acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
     waiting = "Bo" if acting == "Ana" else "Ana"
     errors: list[str] = []
-    ctx, page = _context(browser, errors)
+    ctx, page = open_page(browser, errors)
     held: list = []
     try:
         page.route(re.compile(r"/events\?"), lambda route: held.append(route))  # the stream opens late
@@ -1288,7 +1266,7 @@ def test_an_event_told_while_the_record_is_first_read_stays_in_it(browser, serve
     acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
     waiting = "Bo" if acting == "Ana" else "Ana"
     errors: list[str] = []
-    ctx, page = _context(browser, errors)
+    ctx, page = open_page(browser, errors)
     late: list = []
 
     def hold(route):  # read now, answered later
@@ -1328,8 +1306,8 @@ def test_a_decision_or_a_new_game_the_server_never_answered_is_said_in_a_sentenc
                                                     "seed": 3}).json()
     gid = created["game"]
     errors: list[str] = []
-    ctx, ana = _context(browser, errors)
-    lobby_ctx, lobby = _context(browser, errors)
+    ctx, ana = open_page(browser, errors)
+    lobby_ctx, lobby = open_page(browser, errors)
     svc = Service(Store(url))
     try:
         ana.goto(base + created["seats"]["Ana"]["link"])
@@ -1368,8 +1346,8 @@ def test_the_sentence_that_the_server_did_not_answer_goes_once_it_answers_again(
                                                     "seed": 3}).json()
     gid = created["game"]
     errors: list[str] = []
-    ctx, ana = _context(browser, errors)
-    lobby_ctx, lobby = _context(browser, errors)
+    ctx, ana = open_page(browser, errors)
+    lobby_ctx, lobby = open_page(browser, errors)
     sent: list[str] = []
 
     def lost(route) -> None:  # the request never reaches the server, as in a network's blip; nothing else is held
@@ -1418,40 +1396,24 @@ def test_the_pages_say_while_the_server_is_away_and_follow_the_game_again_once_i
     """The host stopped the server and started it again (an upgrade): a seat's page and the spectators' went on
     showing the game as it last stood, with nothing to say that no news could come. Each says so while its stream
     is down, and once the server is back its stream opens again, the sentence goes and the page follows the game."""
-    import socket
-    import threading
-
     from agon.server.app import create_app
-    from tests.browser import stopping_server
+    from tests.browser import serving
+    from tests.servers import free_port
 
     url = f"sqlite:///{tmp_path / 'club.db'}"
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
 
-    class SamePort:
-        """The server on ``port`` each time (tests/browser.py ``serving`` picks a new one), so that the page finds
-        it there again, over the same store."""
-
-        def __enter__(self):
-            self.srv = stopping_server(create_app(url, poll=0.1), port, log_level="critical")
-            self.thread = threading.Thread(target=self.srv.run, daemon=True)
-            self.thread.start()
-            while not self.srv.started:
-                assert self.thread.is_alive(), "the server did not start"
-                time.sleep(0.05)
-            return self
-
-        def __exit__(self, *exc):
-            self.srv.should_exit = True
-            self.thread.join(15)
+    def same_port():
+        """The server on ``port`` each time (``serving`` picks a new one by default), so that the page finds it
+        there again, over the same store."""
+        return serving(create_app(url, poll=0.1), port, log_level="critical")
 
     errors: list[str] = []
-    ctx, ana = _context(browser, errors)
-    watch_ctx, watch = _context(browser, errors)
+    ctx, ana = open_page(browser, errors)
+    watch_ctx, watch = open_page(browser, errors)
     try:
-        with SamePort():
+        with same_port():
             created = httpx.post(base + "/api/games", json={"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"],
                                                             "seed": 3}).json()
             gid = created["game"]
@@ -1465,7 +1427,7 @@ def test_the_pages_say_while_the_server_is_away_and_follow_the_game_again_once_i
         for page in (ana, watch):
             page.wait_for_function(f"document.getElementById('error').textContent === {json.dumps(LOST)}")
         assert ana.inner_text("#status").startswith("Your turn. #1")  # the game as it last stood, said to be so
-        with SamePort():
+        with same_port():
             for page in (ana, watch):
                 page.wait_for_function("document.getElementById('error').textContent === ''")
             assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": token},
@@ -1491,7 +1453,7 @@ def test_a_seat_page_opened_at_a_prefix_of_the_games_id_keeps_to_its_game_once_a
     try:
         assert svc.game(prefix).id == gid  # the prefix names this game alone as the page opens
         errors: list[str] = []
-        ctx, page = _context(browser, errors)
+        ctx, page = open_page(browser, errors)
         token = created["seats"]["Ana"]["token"]
         requested: list[str] = []
         page.on("request", lambda r: requested.append(r.url))
@@ -1543,7 +1505,7 @@ def test_no_address_a_seat_page_requests_carries_its_token_and_its_stream_still_
     gid = created["game"]
     tokens = [created["seats"]["Ana"]["token"], created["seats"]["Bo"]["token"], created["host"]["token"]]
     errors: list[str] = []
-    ctx, ana = _context(browser, errors)
+    ctx, ana = open_page(browser, errors)
     requested: list[str] = []
     ctx.on("request", lambda r: requested.append(r.url))
     try:
@@ -1598,7 +1560,7 @@ def test_a_players_page_says_the_scores_are_every_players_reckoning_while_the_ga
     assert (me["population_points"], me["power_points"], his["scores"]["Bruno"]) == (3, 1, 2.0)
     assert httpx.get(f"{base}/api/games/{gid}").json()["scores"] == his["scores"]  # a spectator's, the same
     errors: list[str] = []
-    ctx, page = _context(browser, errors)
+    ctx, page = open_page(browser, errors)
     try:
         page.goto(base + created["seats"]["Bruno"]["link"])
         _settled(page, 7)

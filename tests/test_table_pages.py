@@ -27,9 +27,9 @@ from agon.core import registry
 from agon.core.engine import PUBLIC, Chance, Decision, Over
 from agon.core.service import Line, Service
 from agon.events.store import Store
-from tests.browser import ARTIFACTS
+from tests.browser import ARTIFACTS, open_page
 from tests.hidden import hidden_identifiers, leaks, log_leaks, moments
-from tests.test_server_pages import _at, _context
+from tests.test_server_pages import _at
 
 pytestmark = pytest.mark.browser
 
@@ -92,7 +92,7 @@ def play_at_table(browser, base: str, url: str, created: dict, rng: random.Rando
     contexts, pages = [], {}
     try:
         for who in [*players, "host"]:
-            ctx, page = _context(browser, errors)
+            ctx, page = open_page(browser, errors)
             contexts.append(ctx)
             page.goto(base + (created["host"] if who == "host" else created["seats"][who])["link"])
             pages[who] = page
@@ -169,8 +169,8 @@ def test_the_hosts_undo_shows_only_when_an_undo_would_take_something_back(browse
     state = httpx.get(f"{base}/api/games/{gid}", params={"token": created["host"]["token"]}).json()
     assert state["event"] > 0 and state["pending"]["player"] == "Ana" and state["may_undo"] is False
     errors: list[str] = []
-    ctx, host = _context(browser, errors)
-    ctx2, ana = _context(browser, errors)
+    ctx, host = open_page(browser, errors)
+    ctx2, ana = open_page(browser, errors)
     try:
         host.goto(base + created["host"]["link"])
         ana.goto(base + created["seats"]["Ana"]["link"])
@@ -203,12 +203,9 @@ def test_a_seats_view_reads_as_words_and_fits_a_phone(browser, server):
                                                     "seed": 4}).json()
     gid = created["game"]
     view = httpx.get(f"{base}/api/games/{gid}", params={"token": created["seats"]["Bo"]["token"]}).json()["view"]
-    ctx = browser.new_context(viewport={"width": 390, "height": 800}, is_mobile=True)
+    errors: list[str] = []
+    ctx, page = open_page(browser, errors, base + created["seats"]["Bo"]["link"], 390, 800, is_mobile=True)
     try:
-        page = ctx.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(base + created["seats"]["Bo"]["link"])
         page.wait_for_selector("#view table")
         right = page.evaluate("Math.max(...[...document.querySelectorAll('#view *')].map("
                               "e => e.getBoundingClientRect().right))")
