@@ -288,6 +288,16 @@ def pg_reader(pg_base):
             admin.dispose()
 
 
+def only_reading(admin, schema: str, role: str, emptied: tuple[str, ...] = DERIVED) -> None:
+    """Let ``role`` read the tables of ``schema`` and do nothing else (a SELECT-only user), the derived tables
+    ``emptied`` emptied first (an archive whose summaries and snapshots were never kept)."""
+    with admin.begin() as c:
+        for t in emptied:
+            c.execute(sa.text(f"DELETE FROM {schema}.{t}"))
+        c.execute(sa.text(f"GRANT USAGE ON SCHEMA {schema} TO {role}"))
+        c.execute(sa.text(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}"))
+
+
 def pg_contents(admin, schema: str) -> dict[str, int]:
     with admin.connect() as c:
         return {t: c.execute(sa.text(f"SELECT count(*) FROM {schema}.{t}")).scalar_one()
@@ -302,11 +312,7 @@ def test_a_select_only_postgresql_user_reads_the_archive_and_writes_nothing(agon
         return lambda *args, ok=True: agon("--db", url, *args, ok=ok)
 
     ids = make_archive(on(owner))
-    with admin.begin() as c:
-        for t in DERIVED:
-            c.execute(sa.text(f"DELETE FROM {schema}.{t}"))
-        c.execute(sa.text(f"GRANT USAGE ON SCHEMA {schema} TO {role}"))
-        c.execute(sa.text(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}"))
+    only_reading(admin, schema, role)
     before = pg_contents(admin, schema)
     expected = {}
     for args in reading(ids):
@@ -374,8 +380,7 @@ def test_a_postgresql_user_granted_writing_under_a_running_service_keeps_derived
         counts = pg_contents(admin, schema)
         return counts["game_summary"], counts["state_snapshot"]
 
-    admin_does(*(f"DELETE FROM {schema}.{t}" for t in DERIVED), f"GRANT USAGE ON SCHEMA {schema} TO {role}",
-               f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}")
+    only_reading(admin, schema, role)
     svc = Service(store_mod.Store(reader, create=False))
 
     def listed() -> list[str]:
@@ -427,11 +432,7 @@ def test_a_postgresql_store_that_may_not_record_is_known_as_it_opens(agon, tmp_p
 
     owner, reader, (schema, role, admin) = pg_reader
     ids = make_archive(lambda *args, ok=True: agon("--db", owner, *args, ok=ok))
-    with admin.begin() as c:
-        for t in DERIVED:
-            c.execute(sa.text(f"DELETE FROM {schema}.{t}"))
-        c.execute(sa.text(f"GRANT USAGE ON SCHEMA {schema} TO {role}"))
-        c.execute(sa.text(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}"))
+    only_reading(admin, schema, role)
     url, why = ((reader, "for this database user, who may not record games") if how == "select-only user" else
                 (pg_read_only_session(owner, schema), "default_transaction_read_only is on"))
     store = Store(url)
@@ -491,10 +492,7 @@ def test_a_postgresql_store_read_only_as_it_opened_is_asked_again_and_records_on
     owner, reader, (schema, role, admin) = pg_reader
     game = agon("--db", owner, "new", "toy", "--player", "ann", "--bot", "bob:random", "--seed",
                 "3").stdout.splitlines()[0]
-    with admin.begin() as c:
-        c.execute(sa.text(f"DELETE FROM {schema}.game_summary"))
-        c.execute(sa.text(f"GRANT USAGE ON SCHEMA {schema} TO {role}"))
-        c.execute(sa.text(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}"))
+    only_reading(admin, schema, role, ("game_summary",))
     svc = Service(store_mod.Store(reader))  # as the server opens it
     try:
         assert svc.store.read_only_as_opened
@@ -517,19 +515,15 @@ def test_a_postgresql_store_read_only_as_it_opened_is_asked_again_and_records_on
 def test_agon_serve_on_a_select_only_user_says_so_as_it_starts(agon, pg_reader, monkeypatch):
     """An organiser starting the club's server as a user who may only read learns it from the banner, before sending
     anyone a link, not from the players' refused games; a writable store's banner says nothing of it."""
-    import socket
-
     import uvicorn
+
+    from tests.servers import free_port
 
     owner, reader, (schema, role, admin) = pg_reader
     agon("--db", owner, "new", "toy", "--player", "ann", "--bot", "bob:random")
-    with admin.begin() as c:
-        c.execute(sa.text(f"GRANT USAGE ON SCHEMA {schema} TO {role}"))
-        c.execute(sa.text(f"GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}"))
+    only_reading(admin, schema, role, emptied=())
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)  # the banner is all this asks for
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        free = str(s.getsockname()[1])
+    free = str(free_port())
     said = agon("serve", "--db", reader, "--port", free).stdout
     assert "The store is read-only (for this database user, who may not record games): its games can be watched" \
            " and read, not created or played on." in said.replace("\n", " ")
