@@ -110,3 +110,45 @@ def agon_serve(*args: str, probe: str = "/api/rulesets", data: bytes | None = No
     proc = subprocess.Popen([sys.executable, "-m", "agon", *args, "serve", "--port", str(port)],
                             **{"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True, **popen})
     return proc, port, answering(proc, f"http://127.0.0.1:{port}{probe}", data)
+
+
+# -- a live server's API, as the page tests drive it beside their pages ------------------------------------------
+
+
+def made(base: str, ruleset: str, players: list[str], **extra: Any) -> dict:
+    """A game created on the live server at ``base`` (``POST /api/games``; ``extra``: the body's other fields, such
+    as ``seed``, ``bots`` or ``table``): its answer, with each seat's link and token."""
+    import httpx
+
+    r = httpx.post(f"{base}/api/games", json={"ruleset": ruleset, "players": players, **extra}, timeout=30)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def acting_now(base: str, gid: str) -> str:
+    """The player who must act now in game ``gid``, as every player sees it."""
+    import httpx
+
+    return httpx.get(f"{base}/api/games/{gid}", timeout=30).json()["pending"]["player"]
+
+
+def decided(base: str, created: dict, choice: int = 1) -> dict:
+    """Decision ``choice`` recorded by the seat that must act now in the game ``created`` (``made``'s answer),
+    sent with that seat's own token: the answer."""
+    import httpx
+
+    gid = created["game"]
+    who = acting_now(base, gid)
+    r = httpx.post(f"{base}/api/games/{gid}/act", json={"choice": choice}, timeout=30,
+                   headers={"Authorization": f"Bearer {created['seats'][who]['token']}"})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def acted(client: TestClient, game: dict, choice: int = 1) -> str:
+    """Decision ``choice`` recorded by the player who must act now in ``game`` (``new_duel``'s answer), sent with
+    their own token through the test ``client``: who it was."""
+    who, token = acting(client, game)
+    r = client.post(f"/api/games/{game['game']}/act", json={"choice": choice}, headers=bearer(token))
+    assert r.status_code == 200, r.text
+    return who

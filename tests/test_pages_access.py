@@ -24,6 +24,7 @@ import httpx
 import pytest
 
 from tests.browser import open_page
+from tests.servers import made
 
 pytestmark = pytest.mark.browser
 
@@ -151,8 +152,7 @@ def test_a_decision_of_many_variants_is_built_step_by_step_with_the_keyboard(bro
     """Perikles' influence tile (built a step at a time): Enter on a step draws the next step's choices with the
     focus on the first of them; "back one step" does the same; Enter on the finished decision records it."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"],
-                                                    "seed": 2}).json()
+    created = made(base, "perikles", ["Ana", "Bo", "Cy"], seed=2)
     gid = created["game"]
     token = {p: s["token"] for p, s in created["seats"].items()}
     for _ in range(20):  # the starting cubes, placed through the API
@@ -249,7 +249,7 @@ def _one(nodes: list[dict], **want) -> dict:
 def _played(base: str) -> dict:
     """A game of Pig with a few decisions on its main line and a line 'whatif' made at event 2 (now the current
     one): the answer of its creation (its links and tokens)."""
-    created = httpx.post(base + "/api/games", json={"ruleset": "toy", "players": ["Ana", "Bo"], "seed": 3}).json()
+    created = made(base, "toy", ["Ana", "Bo"], seed=3)
     gid = created["game"]
     token = {p: s["token"] for p, s in created["seats"].items()}
     for _ in range(4):
@@ -515,8 +515,7 @@ def test_the_pages_at_200_percent_zoom_scroll_only_up_and_down(browser, server):
     """A 1280 by 1000 window at 200% zoom is 640 by 500 CSS pixels: every page fits that width, and a table or plot
     wider than its column scrolls in its own box."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
-                                                    "seed": 4}).json()
+    created = made(base, "pergamemnon", ["Ana", "Bo"], seed=4)
     gid = created["game"]
     errors: list[str] = []
     ctx, page = open_page(browser, errors, base + "/", width=640, height=500, device_scale_factor=2)

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from agon.core.engine import Decision
 from agon.core.service import Service
 from agon.events.store import Store
-from tests.servers import acting, agon_serve, bearer, new_duel
+from tests.servers import acted, acting, agon_serve, bearer, new_duel
 from tests.servers import client as _client
 
 client = _client
@@ -503,8 +503,7 @@ def test_an_undo_the_policy_refuses_is_a_403_declared_for_the_route_and_moves_no
 
     g = new_duel(client)
     gid = g["game"]
-    who, tok = acting(client, g)
-    assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    who = acted(client, g)
     other = next(p for p in g["seats"] if p != who)
     svc = Service(Store(client.store_url))
     try:
@@ -1026,8 +1025,7 @@ def test_a_branch_made_past_a_snapshot_where_a_person_acts_takes_their_decision(
     g = client.post("/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo", "Cy"], "seed": 1}).json()
     gid, host = g["game"], bearer(g["host"]["token"])  # (its civilizations are dealt after its first event)
     while client.get(f"/api/games/{gid}").json()["pending"]["kind"] == "decision":
-        who, tok = acting(client, g)
-        assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+        acted(client, g)
     line = Service(Store(client.store_url)).load(gid)
     assert line.state is not None and line.base == 0  # read whole and folded, as `agon options` would: the
     assert Service(Store(client.store_url)).load(gid).base == 64  # state at event 64 is kept, and read from
@@ -1089,8 +1087,7 @@ def test_a_redo_reads_the_line_it_moves_on_from_once(client):
     g = new_duel(client)
     gid, host = g["game"], bearer(g["host"]["token"])
     for _ in range(3):
-        who, tok = acting(client, g)
-        assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+        acted(client, g)
     at = client.get(f"/api/games/{gid}").json()["event"]
     assert client.post(f"/api/games/{gid}/undo", json={"steps": 2}, headers=host).status_code == 200
     undone = client.get(f"/api/games/{gid}", headers=host).json()["event"]  # as the host's page reads it: held
@@ -1120,8 +1117,7 @@ def test_a_body_integer_past_its_range_is_a_400_naming_the_field_and_the_range_a
     g = new_duel(client)
     gid, host = g["game"], bearer(g["host"]["token"])
     for _ in range(3):
-        who, tok = acting(client, g)
-        assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+        who = acted(client, g)
     assert client.post(f"/api/games/{gid}/undo", json={}, headers=host).status_code == 200  # a redo is possible
 
     def seen() -> tuple:
@@ -1162,8 +1158,7 @@ def test_the_host_is_told_when_a_redo_would_bring_something_back_and_nobody_else
     g = new_duel(client)
     gid, host = g["game"], bearer(g["host"]["token"])
     for _ in range(2):
-        who, tok = acting(client, g)
-        assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+        who = acted(client, g)
     store = client.app.state.service.store
     reads, moves = [], store.head_moves_newest_first
 

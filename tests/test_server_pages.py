@@ -22,6 +22,7 @@ from agon.events.peloponnes import BidPlaced, Coins
 from agon.events.store import Store
 from tests.browser import create_in_lobby, open_page
 from tests.hidden import hidden_identifiers, leaks, visible
+from tests.servers import acting_now, decided, made
 
 pytestmark = pytest.mark.browser
 
@@ -149,12 +150,11 @@ def test_a_decision_is_typed_on_the_seat_page_as_agon_play_takes_it(browser, ser
     cards and a luxury good no button lists); a refusal is shown as one sentence and the text is kept to be put
     right; recorded, the field is cleared. The other seat's page has no such field, and its record names no back."""
     base, url = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
-                                                    "seed": 4}).json()
+    created = made(base, "peloponnes", ["Ana", "Bo"], seed=4)
     gid = created["game"]
     token = {p: s["token"] for p, s in created["seats"].items()}
     for n in (2, 5, 1):  # to round 2's auction (tests/test_bid_coins_typed.py): Ana holds one luxury good
-        who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+        who = acting_now(base, gid)
         assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": token[who]},
                           json={"choice": n}).status_code == 200
     svc = Service(Store(url))
@@ -215,8 +215,7 @@ def test_a_commitment_is_built_step_by_step_on_the_seat_page(browser, server):
     """Perikles: the acting player's page offers a commitment a step at a time (not ~2,000 buttons); clicking
     through the steps records a legal commitment."""
     base, url = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"],
-                                                    "seed": 2}).json()
+    created = made(base, "perikles", ["Ana", "Bo", "Cy"], seed=2)
     gid = created["game"]
     token = {p: s["token"] for p, s in created["seats"].items()}
     for _ in range(120):  # the decisions before the first commitment, taken through the API
@@ -274,7 +273,7 @@ def _stepwise(base: str, created: dict) -> str:
     tile): the seat that must make it."""
     gid, token = created["game"], {p: s["token"] for p, s in created["seats"].items()}
     for _ in range(20):
-        who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+        who = acting_now(base, gid)
         o = httpx.get(f"{base}/api/games/{gid}/options", params={"brief": "1", "token": token[who]}).json()
         if o["stepwise"]:
             return who
@@ -288,8 +287,7 @@ def test_a_redraw_that_reads_nothing_new_leaves_the_step_buttons_under_the_finge
     or tells a change: with nothing changed, the buttons the player is about to tap stay the same buttons (they
     were replaced on every reading, so a tap on a slow phone could land on a button that had just gone)."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"],
-                                                    "seed": 2}).json()
+    created = made(base, "perikles", ["Ana", "Bo", "Cy"], seed=2)
     who = _stepwise(base, created)
     errors: list[str] = []
     ctx, page = open_page(browser, errors)
@@ -315,8 +313,7 @@ def test_a_step_tapped_twice_before_the_page_answers_is_taken_once(browser, serv
     The step is taken once: 'back one step' goes back to the start (the second tap took the same step again from
     the same place, so 'back one step' went nowhere, and each tap threw the reading before it away)."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"],
-                                                    "seed": 2}).json()
+    created = made(base, "perikles", ["Ana", "Bo", "Cy"], seed=2)
     who = _stepwise(base, created)
     errors: list[str] = []
     ctx, page = open_page(browser, errors)
@@ -350,9 +347,8 @@ def test_the_seat_to_act_is_told_it_is_their_turn_and_a_phone_shows_the_page_at_
     tables scroll in their own box) rather than zooming the whole page out to a third of its size; the acting
     seat's status and tab title say it is their turn, the other seat's do not."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
-                                                    "seed": 4}).json()
-    acting = httpx.get(f"{base}/api/games/{created['game']}").json()["pending"]["player"]
+    created = made(base, "pergamemnon", ["Ana", "Bo"], seed=4)
+    acting = acting_now(base, created['game'])
     errors: list[str] = []
     contexts = []
     try:
@@ -383,7 +379,7 @@ def test_a_player_named_host_is_told_apart_from_the_hosts_link(browser, server):
     for seed in range(1, 40):  # a game where the player named host acts first
         created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": names,
                                                         "seed": seed}).json()
-        if httpx.get(f"{base}/api/games/{created['game']}").json()["pending"]["player"] == "host":
+        if acting_now(base, created['game']) == "host":
             break
     gid = created["game"]
     as_player = httpx.get(f"{base}/api/games/{gid}", params={"token": created["seats"]["host"]["token"]}).json()
@@ -411,9 +407,8 @@ def test_a_click_overtaken_by_the_same_seats_other_page_says_so_in_a_players_wor
     moment; a click on one of them records nothing and says why without naming an API route, and that page then
     shows the game as it is."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
-                                                    "seed": 4}).json()
-    acting = httpx.get(f"{base}/api/games/{created['game']}").json()["pending"]["player"]
+    created = made(base, "peloponnes", ["Ana", "Bo"], seed=4)
+    acting = acting_now(base, created['game'])
     errors: list[str] = []
     ctx, first = open_page(browser, errors)
     ctx2, second = open_page(browser, errors)
@@ -444,14 +439,13 @@ def test_a_click_overtaken_by_the_hosts_undo_says_the_line_was_taken_back(browse
     """The host takes a decision back while a player's buttons are drawn: a click on one records nothing and says
     that the line was taken back (not that someone played on), in the page's words."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
-                                                    "seed": 4}).json()
+    created = made(base, "peloponnes", ["Ana", "Bo"], seed=4)
     gid = created["game"]
-    first = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    first = acting_now(base, gid)
     token = created["seats"][first]["token"]
     assert httpx.post(f"{base}/api/games/{gid}/act", json={"choice": 1},
                       headers={"Authorization": f"Bearer {token}"}).status_code == 200
-    acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    acting = acting_now(base, gid)
     errors: list[str] = []
     ctx, page = open_page(browser, errors)
     try:
@@ -477,9 +471,8 @@ def test_the_undo_button_shows_only_while_the_policy_allows_and_an_undo_reaches_
     takes the other player's options away on their page, live. (A Pergamemnon attack may not be: its weapon was
     declared; tests/test_server_api.py.)"""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
-                                                    "seed": 3}).json()
-    who = httpx.get(f"{base}/api/games/{created['game']}").json()["pending"]["player"]
+    created = made(base, "peloponnes", ["Ana", "Bo"], seed=3)
+    who = acting_now(base, created['game'])
     other = "Bo" if who == "Ana" else "Ana"
     errors: list[str] = []
     ctx, me = open_page(browser, errors)
@@ -509,17 +502,10 @@ def test_the_hosts_undo_click_overtaken_by_a_players_move_undoes_nothing_and_say
     page hears of it (its event stream is held back here) and the host clicks undo: the page sends the position it
     showed, so the click undoes nothing (it took back Bo's decision, which the host never saw) and says why."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
-                                                    "seed": 3}).json()
+    created = made(base, "peloponnes", ["Ana", "Bo"], seed=3)
     gid = created["game"]
 
-    def decide() -> None:
-        who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
-        r = httpx.post(f"{base}/api/games/{gid}/act", json={"choice": 1},
-                       headers={"Authorization": f"Bearer {created['seats'][who]['token']}"})
-        assert r.status_code == 200, r.text
-
-    decide()
+    decided(base, created)
     errors: list[str] = []
     ctx, page = open_page(browser, errors)
     try:
@@ -527,7 +513,7 @@ def test_the_hosts_undo_click_overtaken_by_a_players_move_undoes_nothing_and_say
         page.goto(base + created["host"]["link"])
         page.wait_for_selector("#undo", state="visible")
         shown = int(page.get_attribute("#status", "data-event"))
-        decide()
+        decided(base, created)
         moved = httpx.get(f"{base}/api/games/{gid}").json()
         assert moved["event"] > shown
         page.click("#undo")
@@ -553,19 +539,12 @@ def test_the_hosts_redo_button_shows_only_while_a_redo_would_bring_something_bac
     page redid it already (this page's event stream is held back here), it sends the position it showed, so it
     redoes nothing more (no second undo the host never saw) and says why, and the page shows the game as it is."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
-                                                    "seed": 3}).json()
+    created = made(base, "peloponnes", ["Ana", "Bo"], seed=3)
     gid = created["game"]
     host = {"Authorization": f"Bearer {created['host']['token']}"}
 
-    def decide() -> None:
-        who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
-        r = httpx.post(f"{base}/api/games/{gid}/act", json={"choice": 1},
-                       headers={"Authorization": f"Bearer {created['seats'][who]['token']}"})
-        assert r.status_code == 200, r.text
-
     for _ in range(3):
-        decide()
+        decided(base, created)
     at = httpx.get(f"{base}/api/games/{gid}").json()["event"]
     errors: list[str] = []
     ctx, page = open_page(browser, errors)
@@ -772,7 +751,7 @@ def test_the_host_is_told_how_to_enter_a_die_it_rolled_at_the_table(browser, ser
     gid, host_token = created["game"], created["host"]["token"]
     assert httpx.post(f"{base}/api/games/{gid}/act", json={"choice": "seed"},
                       headers={"Authorization": f"Bearer {host_token}"}).status_code == 200  # the seat order
-    who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    who = acting_now(base, gid)
     token = created["seats"][who]["token"]
     options = httpx.get(f"{base}/api/games/{gid}/options", params={"token": token}).json()["options"]
     roll = next(o["n"] for o in options if "roll" in o["text"])
@@ -800,15 +779,14 @@ def test_a_seat_whose_connection_blinks_through_an_undo_shows_the_record_as_it_i
     """While a player's page cannot fetch (a network blip), the host takes moves back and another move is made:
     the record it then shows is the game's, not rows of the undone line kept beside the new one."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
-                                                    "seed": 3}).json()
+    created = made(base, "pergamemnon", ["Ana", "Bo"], seed=3)
     gid, tokens, host = created["game"], {p: s["token"] for p, s in created["seats"].items()}, created["host"]["token"]
     errors: list[str] = []
     ctx, page = open_page(browser, errors)
     try:
         page.goto(base + created["seats"]["Ana"]["link"])
         page.wait_for_selector("#log p")
-        who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+        who = acting_now(base, gid)
         n = len(httpx.get(f"{base}/api/games/{gid}/options", params={"token": tokens[who]}).json()["options"])
         ctx.set_offline(True)
         assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": tokens[who]},
@@ -831,8 +809,7 @@ def test_a_seat_and_the_spectators_refused_their_stream_by_a_store_down_open_it_
     """A stream answered with a 503 (the store down for a moment) is closed for good by the browser: each page opens
     it again after a pause, reads what changed meanwhile, and follows the game live from then on."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
-                                                    "seed": 3}).json()
+    created = made(base, "pergamemnon", ["Ana", "Bo"], seed=3)
     gid, tokens = created["game"], {p: s["token"] for p, s in created["seats"].items()}
     errors: list[str] = []
     ctx, seat = open_page(browser, errors)
@@ -858,7 +835,7 @@ def test_a_seat_and_the_spectators_refused_their_stream_by_a_store_down_open_it_
         watch.wait_for_function("document.body.dataset.told !== undefined")
         assert refused["n"] == 2
         for _ in range(2):  # made while the streams are closed, then after they opened again
-            who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+            who = acting_now(base, gid)
             assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": tokens[who]},
                               json={"choice": 1}).status_code == 200
             event = httpx.get(f"{base}/api/games/{gid}").json()["event"]
@@ -874,8 +851,7 @@ def test_a_seats_stream_says_it_is_a_pages_and_its_report_of_trouble_is_shown(br
     that the stream's refusals name what the page offers; a report the stream sends ('error', the store away for a
     moment) is shown on the page as a refusal is, and stays while the game stands where it was."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
-                                                    "seed": 3}).json()
+    created = made(base, "pergamemnon", ["Ana", "Bo"], seed=3)
     errors: list[str] = []
     ctx, seat = open_page(browser, errors)
     asked: list[str] = []
@@ -911,8 +887,7 @@ def test_the_spectators_stream_report_of_trouble_is_shown_until_the_game_moves_o
     page does, under its title; the page opening its stream again while the game stands still keeps it up, and it
     goes once the game moves on."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
-                                                    "seed": 3}).json()
+    created = made(base, "pergamemnon", ["Ana", "Bo"], seed=3)
     gid, tokens = created["game"], {p: s["token"] for p, s in created["seats"].items()}
     errors: list[str] = []
     ctx, watch = open_page(browser, errors)
@@ -944,7 +919,7 @@ def test_the_spectators_stream_report_of_trouble_is_shown_until_the_game_moves_o
         # the redraw that follows the stream's opening (asked for before the stream's first news) leaves it up
         _settled(watch, httpx.get(f"{base}/api/games/{gid}").json()["event"])
         assert watch.inner_text("#error") == report
-        who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+        who = acting_now(base, gid)
         assert httpx.post(f"{base}/api/games/{gid}/act", params={"token": tokens[who]},
                           json={"choice": 1}).status_code == 200
         _at(watch, httpx.get(f"{base}/api/games/{gid}").json()["event"])
@@ -960,8 +935,7 @@ def test_another_seats_link_opened_in_the_same_tab_shows_that_seat(browser, serv
     differs, so the browser does not load the page again; the page went on as Ana's (her hand, her buttons) under
     Bo's address. It now shows the seat of the link it holds, and a link whose token opens no seat says so."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
-                                                    "seed": 4}).json()
+    created = made(base, "pergamemnon", ["Ana", "Bo"], seed=4)
     errors: list[str] = []
     ctx, page = open_page(browser, errors)
     try:
@@ -985,8 +959,7 @@ def test_a_link_cut_short_says_it_may_be_cut_short(browser, server):
     only to use the newest link, as if it had been replaced, and the friend, holding the only link they were given,
     was left to wonder. It now says that a link cut short or mistyped opens nothing, and to use it whole."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
-                                                    "seed": 4}).json()
+    created = made(base, "peloponnes", ["Ana", "Bo"], seed=4)
     errors: list[str] = []
     ctx, page = open_page(browser, errors)
     try:
@@ -1006,10 +979,9 @@ def test_a_player_whose_decision_the_host_takes_back_is_told_so_on_their_page(br
     says, until they decide again, that it was taken back, in the words their record showed it. The other
     player, none of whose decisions was taken back, is told nothing; a player's own undo is no news to them."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
-                                                    "seed": 3}).json()
+    created = made(base, "peloponnes", ["Ana", "Bo"], seed=3)
     gid = created["game"]
-    who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    who = acting_now(base, gid)
     other = "Bo" if who == "Ana" else "Ana"
     errors: list[str] = []
     ctx, me = open_page(browser, errors)
@@ -1050,10 +1022,9 @@ def test_the_decisions_heading_shows_only_over_decisions_or_a_note_of_the_seats_
     """A seat's page opened without a token, and the page of a game that is over, showed a "Your decisions"
     heading with nothing of the reader's under it; it shows only where there is something."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
-                                                    "seed": 3}).json()
+    created = made(base, "peloponnes", ["Ana", "Bo"], seed=3)
     gid = created["game"]
-    who = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    who = acting_now(base, gid)
     other = "Bo" if who == "Ana" else "Ana"
     over = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": [], "seed": 3, "bots": [
         {"name": "Cy", "kind": "random"}, {"name": "Di", "kind": "random"}]}).json()
@@ -1082,10 +1053,9 @@ def test_a_link_replaced_by_a_newer_one_says_so_and_the_page_stops_asking(browse
     the game next moves. Neither opens its refused event stream again every few seconds for as long as it stays
     open."""
     base, url = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
-                                                    "seed": 4}).json()
+    created = made(base, "peloponnes", ["Ana", "Bo"], seed=4)
     gid = created["game"]
-    acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    acting = acting_now(base, gid)
     waiting = "Bo" if acting == "Ana" else "Ana"
     said = "this token opens no seat of this game; use the newest link you were given for it"
     errors: list[str] = []
@@ -1129,10 +1099,9 @@ def test_a_page_open_on_a_link_replaced_while_nobody_moves_says_so_at_once(brows
     click was refused. Each now says at once, through its stream's refusal, to use the newest link, and takes away
     what it showed of the seat, with nobody moving."""
     base, url = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
-                                                    "seed": 4}).json()
+    created = made(base, "peloponnes", ["Ana", "Bo"], seed=4)
     gid = created["game"]
-    acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    acting = acting_now(base, gid)
     said = "this token opens no seat of this game; use the newest link you were given for it"
     errors: list[str] = []
     ctx, player = open_page(browser, errors)
@@ -1182,10 +1151,9 @@ def test_a_decision_or_undo_tapped_twice_is_made_once_with_no_refusal(browser, s
     once and the page says nothing of a refusal (the second was sent too, and refused as made where the game had
     moved on from: 'branch main ... moved while this action ran ...', under a decision that was recorded)."""
     base, url = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
-                                                    "seed": 4}).json()
+    created = made(base, "peloponnes", ["Ana", "Bo"], seed=4)
     gid = created["game"]
-    acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    acting = acting_now(base, gid)
     errors: list[str] = []
     ctx, page = open_page(browser, errors)
     acts: list[str] = []
@@ -1225,10 +1193,9 @@ def test_an_event_recorded_between_the_pages_first_readings_is_in_its_record(bro
     status showed it) until the next undo. The stream's status names the newest event: a record short of it is read
     again."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
-                                                    "seed": 4}).json()
+    created = made(base, "peloponnes", ["Ana", "Bo"], seed=4)
     gid = created["game"]
-    acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    acting = acting_now(base, gid)
     waiting = "Bo" if acting == "Ana" else "Ana"
     errors: list[str] = []
     ctx, page = open_page(browser, errors)
@@ -1260,10 +1227,9 @@ def test_an_event_told_while_the_record_is_first_read_stays_in_it(browser, serve
     """The page's first reading of the record answers late (a slow line), and meanwhile the stream tells of a new
     event: the late answer, read before that event, drew the record over it and the event was gone from it."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
-                                                    "seed": 4}).json()
+    created = made(base, "peloponnes", ["Ana", "Bo"], seed=4)
     gid = created["game"]
-    acting = httpx.get(f"{base}/api/games/{gid}").json()["pending"]["player"]
+    acting = acting_now(base, gid)
     waiting = "Bo" if acting == "Ana" else "Ana"
     errors: list[str] = []
     ctx, page = open_page(browser, errors)
@@ -1302,8 +1268,7 @@ def test_a_decision_or_a_new_game_the_server_never_answered_is_said_in_a_sentenc
     words, 'Failed to fetch', on a seat's page, and on the lobby nothing at all. Both say so in a sentence, and the
     decision clicked again once the server answers is recorded."""
     base, url = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"],
-                                                    "seed": 3}).json()
+    created = made(base, "perikles", ["Ana", "Bo", "Cy"], seed=3)
     gid = created["game"]
     errors: list[str] = []
     ctx, ana = open_page(browser, errors)
@@ -1342,8 +1307,7 @@ def test_the_sentence_that_the_server_did_not_answer_goes_once_it_answers_again(
     the sentence goes once it does (not when a proxy answers in its stead), the game standing where it was and
     nothing sent again."""
     base, url = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"],
-                                                    "seed": 3}).json()
+    created = made(base, "perikles", ["Ana", "Bo", "Cy"], seed=3)
     gid = created["game"]
     errors: list[str] = []
     ctx, ana = open_page(browser, errors)
@@ -1414,8 +1378,7 @@ def test_the_pages_say_while_the_server_is_away_and_follow_the_game_again_once_i
     watch_ctx, watch = open_page(browser, errors)
     try:
         with same_port():
-            created = httpx.post(base + "/api/games", json={"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"],
-                                                            "seed": 3}).json()
+            created = made(base, "perikles", ["Ana", "Bo", "Cy"], seed=3)
             gid = created["game"]
             token = created["seats"]["Ana"]["token"]
             ana.goto(base + created["seats"]["Ana"]["link"])
@@ -1446,8 +1409,7 @@ def test_a_seat_page_opened_at_a_prefix_of_the_games_id_keeps_to_its_game_once_a
     another game's id began so too every request and its stream were refused as ambiguous. It reads the game by its
     whole id, and puts that id in its address, so a reload stays on the game."""
     base, url = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
-                                                    "seed": 3}).json()
+    created = made(base, "peloponnes", ["Ana", "Bo"], seed=3)
     gid, prefix = created["game"], created["game"][:1]
     svc = Service(Store(url))
     try:
@@ -1500,8 +1462,7 @@ def test_no_address_a_seat_page_requests_carries_its_token_and_its_stream_still_
     the game as that seat sees it (a player's own draws), a host's page and a player's in one browser each their
     own."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bo"],
-                                                    "seed": 4}).json()
+    created = made(base, "peloponnes", ["Ana", "Bo"], seed=4)
     gid = created["game"]
     tokens = [created["seats"]["Ana"]["token"], created["seats"]["Bo"]["token"], created["host"]["token"]]
     errors: list[str] = []
@@ -1545,8 +1506,7 @@ def test_a_players_page_says_the_scores_are_every_players_reckoning_while_the_ga
     alone), and the page now says so under them; the API gives Bruno no number computed from another's hidden
     cards, and the same scores as a spectator."""
     base, _ = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "peloponnes", "players": ["Ana", "Bruno", "Chloe"],
-                                                    "seed": 11}).json()
+    created = made(base, "peloponnes", ["Ana", "Bruno", "Chloe"], seed=11)
     gid, bruno = created["game"], created["seats"]["Bruno"]["token"]
     now = httpx.get(f"{base}/api/games/{gid}").json()
     chloe = created["seats"][now["pending"]["player"]]["token"]

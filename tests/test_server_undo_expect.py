@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from agon.core.service import Service
 from agon.events.store import Store
-from tests.test_server_api import acting, bearer, new_duel
+from tests.test_server_api import acted, acting, bearer, new_duel
 from tests.test_server_api import client as _client
 
 client = _client
@@ -20,12 +20,10 @@ def moved_after_the_host_looked(client) -> tuple[dict, dict, dict]:
     (the game's links, what the host saw, the game as it stands)."""
     g = new_duel(client)
     gid = g["game"]
-    _, tok = acting(client, g)
-    assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    acted(client, g)
     seen = client.get(f"/api/games/{gid}", headers=bearer(g["host"]["token"])).json()
     assert seen["may_undo"] is True
-    _, tok = acting(client, g)
-    assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    acted(client, g)
     now = client.get(f"/api/games/{gid}").json()
     assert now["event"] > seen["event"]
     return g, seen, now
@@ -101,8 +99,7 @@ def test_an_undos_expect_is_held_to_what_act_takes(client):
     g = new_duel(client)
     gid = g["game"]
     host = bearer(g["host"]["token"])
-    _, tok = acting(client, g)
-    assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    acted(client, g)
     now = client.get(f"/api/games/{gid}").json()
     for expect, says in (("nowhere", "'nowhere' is not a position"),
                          (-1, "'expect' must be a whole number from 0 to 2147483647, not -1"),
@@ -131,8 +128,7 @@ def undone_twice_then_redone_elsewhere(client) -> tuple[dict, dict, dict]:
     gid = g["game"]
     host = bearer(g["host"]["token"])
     for _ in range(4):
-        _, tok = acting(client, g)
-        assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+        acted(client, g)
     for _ in range(2):
         assert client.post(f"/api/games/{gid}/undo", json={}, headers=host).status_code == 200
     seen = client.get(f"/api/games/{gid}", headers=host).json()
@@ -175,8 +171,7 @@ def test_a_redo_whose_line_another_redo_moved_between_its_check_and_its_write_is
     gid = g["game"]
     host = bearer(g["host"]["token"])
     for _ in range(4):
-        _, tok = acting(client, g)
-        assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+        acted(client, g)
     for _ in range(2):
         assert client.post(f"/api/games/{gid}/undo", json={}, headers=host).status_code == 200
     seen = client.get(f"/api/games/{gid}", headers=host).json()

@@ -15,7 +15,7 @@ from agon.events import hints
 from agon.events.store import Conflict, Store
 from tests.tamper import rewrite
 from tests.test_cli_surface import one_line
-from tests.test_server_api import acting, bearer, new_duel
+from tests.test_server_api import acted, acting, bearer, new_duel
 from tests.test_server_api import client as _client
 
 client = _client  # the API's test client (a fixture)
@@ -249,8 +249,7 @@ def test_an_undo_since_the_options_were_read_is_told_as_one_on_every_face(client
     g = new_duel(client)
     gid = g["game"]
     host = bearer(g["host"]["token"])
-    _, tok = acting(client, g)
-    assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    acted(client, g)
     who, tok = acting(client, g)
     seen = client.get(f"/api/games/{gid}/options", headers=bearer(tok)).json()
     assert client.post(f"/api/games/{gid}/undo", json={}, headers=host).status_code == 200
@@ -277,8 +276,7 @@ def test_a_finished_game_tells_a_page_of_its_undo_and_the_api_of_its_routes(clie
         state = client.get(f"/api/games/{gid}").json()
         if state["pending"]["kind"] == "over":
             break
-        _, tok = acting(client, g)
-        assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+        acted(client, g)
     else:
         raise AssertionError("the game did not end")
     tok = g["seats"]["Ana"]["token"]
@@ -298,8 +296,7 @@ def test_a_players_undo_of_more_than_one_step_is_told_how_on_each_face(client):
     count) its button."""
     g = new_duel(client)
     gid = g["game"]
-    who, tok = acting(client, g)
-    assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    tok = g["seats"][acted(client, g)]["token"]
     said = on_page(client.post(f"/api/games/{gid}/undo", json={"steps": 2}, headers={**bearer(tok), **PAGE}), 403)
     assert said == ("a player may take back only their own last decision, one at a time, with the undo on their"
                     " page; the host may undo more"), said
@@ -316,8 +313,7 @@ def test_an_undo_overtaken_by_another_move_names_the_faces_try(client):
 
     g = new_duel(client)
     gid = g["game"]
-    _, tok = acting(client, g)
-    assert client.post(f"/api/games/{gid}/act", json={"choice": 1}, headers=bearer(tok)).status_code == 200
+    acted(client, g)
     svc = Service(Store(client.store_url))
     try:
         read = svc.load(gid).head.id

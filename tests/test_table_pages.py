@@ -29,6 +29,7 @@ from agon.core.service import Line, Service
 from agon.events.store import Store
 from tests.browser import ARTIFACTS, open_page
 from tests.hidden import hidden_identifiers, leaks, log_leaks, moments
+from tests.servers import made
 from tests.test_server_pages import _at
 
 pytestmark = pytest.mark.browser
@@ -199,8 +200,7 @@ def test_a_seats_view_reads_as_words_and_fits_a_phone(browser, server):
     'true'; the seat's own entry comes first among the players, marked, and holds their hand; nothing is shown that
     the view does not hold."""
     base, url = server
-    created = httpx.post(base + "/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
-                                                    "seed": 4}).json()
+    created = made(base, "pergamemnon", ["Ana", "Bo"], seed=4)
     gid = created["game"]
     view = httpx.get(f"{base}/api/games/{gid}", params={"token": created["seats"]["Bo"]["token"]}).json()["view"]
     errors: list[str] = []
