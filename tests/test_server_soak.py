@@ -76,6 +76,19 @@ def _run(main) -> None:
         pool.submit(asyncio.run, main()).result()
 
 
+def _run_on(app, main) -> None:
+    """``main(http)`` to its end (``_run``), ``http`` a client of ``app`` in this process; the client and the app's
+    store closed afterwards."""
+    async def run() -> None:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://testserver") as http:
+            await main(http)
+
+    try:
+        _run(run)
+    finally:
+        app.state.service.store.close()
+
+
 def _held(app) -> dict:
     s = app.state
     return {"follows": dict(s.watcher.follows), "seen": dict(s.watcher.seen), "wakeups": dict(s.wakeups),
@@ -92,8 +105,7 @@ async def _settle() -> None:
 def test_two_hundred_streams_dropped_every_way_leave_the_worker_following_nothing(store_url):
     app = create_app(store_url, poll=0.05)
 
-    async def main() -> None:
-        http = httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://testserver")
+    async def main(http) -> None:
         games = []
         for seed in range(4):
             r = await http.post("/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
@@ -129,12 +141,8 @@ def test_two_hundred_streams_dropped_every_way_leave_the_worker_following_nothin
         assert _held(app) == {"follows": {}, "seen": {}, "wakeups": {}, "announced": {}, "reading": {}}
         assert len(asyncio.all_tasks()) <= tasks_before
         watcher.cancel()
-        await http.aclose()
 
-    try:
-        _run(main)
-    finally:
-        app.state.service.store.close()
+    _run_on(app, main)
 
 
 def test_games_played_while_no_stream_follows_them_leave_nothing_behind(store_url):
@@ -142,8 +150,7 @@ def test_games_played_while_no_stream_follows_them_leave_nothing_behind(store_ur
     change is announced to this worker's streams, and a game no stream follows must not be remembered for it."""
     app = create_app(store_url, poll=0.05)
 
-    async def main() -> None:
-        http = httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://testserver")
+    async def main(http) -> None:
         for seed in range(6):
             g = (await http.post("/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
                                                       "seed": seed})).json()
@@ -157,12 +164,8 @@ def test_games_played_while_no_stream_follows_them_leave_nothing_behind(store_ur
             await http.post(f"/api/games/{g['game']}/undo", headers={"Authorization": f"Bearer {g['host']['token']}"})
         await _settle()
         assert _held(app) == {"follows": {}, "seen": {}, "wakeups": {}, "announced": {}, "reading": {}}
-        await http.aclose()
 
-    try:
-        _run(main)
-    finally:
-        app.state.service.store.close()
+    _run_on(app, main)
 
 
 def test_the_line_and_study_caches_stay_at_their_bounds(store_url):
@@ -172,8 +175,7 @@ def test_the_line_and_study_caches_stay_at_their_bounds(store_url):
     app.state.lines.size = 5
     app.state.studies = Studies(size=3)
 
-    async def main() -> None:
-        http = httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://testserver")
+    async def main(http) -> None:
         for seed in range(8):
             g = (await http.post("/api/games", json={"ruleset": "pergamemnon", "players": ["Ana", "Bo"],
                                                       "seed": seed})).json()
@@ -184,9 +186,5 @@ def test_the_line_and_study_caches_stay_at_their_bounds(store_url):
         lines = app.state.lines
         assert len(lines.items) == 5 and set(lines.latest.values()) <= set(lines.items)
         assert len(app.state.studies.items) == 3
-        await http.aclose()
 
-    try:
-        _run(main)
-    finally:
-        app.state.service.store.close()
+    _run_on(app, main)
