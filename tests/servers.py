@@ -88,7 +88,7 @@ def answering(proc: subprocess.Popen, url: str, data: bytes | None = None, withi
     deadline = time.monotonic() + within
     while True:
         try:
-            with urllib.request.urlopen(url, data=data, timeout=5) as r:
+            with urllib.request.urlopen(url, data=data, timeout=30) as r:
                 return r.read()
         except urllib.error.HTTPError:
             raise

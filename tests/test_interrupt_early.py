@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.servers import agon_serve
 from tests.test_play_pty import sigint_default
 
 HOLD = textwrap.dedent('''
@@ -141,26 +142,10 @@ def test_ctrl_c_while_the_servers_workers_are_still_importing_prints_no_tracebac
 def test_ctrl_c_once_the_server_runs_stops_it_and_says_so(tmp_path):
     """Ctrl-C is how 'agon serve' is stopped (its first line says so): once it serves, the interrupt shuts it down
     (status 0, a stop asked for) and a line says it stopped; it ended without a word."""
-    import urllib.request
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        free = s.getsockname()[1]
     db = tmp_path / "games.db"
     env = {k: v for k, v in os.environ.items() if k != "AGON_RULESETS"}  # the test ruleset imports from tests/
-    proc = subprocess.Popen([sys.executable, "-m", "agon", "--db", str(db), "serve", "--port", str(free)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env,
-                            preexec_fn=sigint_default)
+    proc, _, _ = agon_serve("--db", str(db), cwd=tmp_path, env=env, preexec_fn=sigint_default)  # once it answers
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{free}/api/rulesets", timeout=5) as r:
-                    assert r.status == 200
-                break
-            except OSError:
-                assert time.monotonic() < deadline and proc.poll() is None, "the server never answered"
-                time.sleep(0.2)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:
@@ -177,29 +162,15 @@ def test_ctrl_c_with_event_streams_open_ends_them_and_stops_without_a_traceback(
     traceback per stream. The streams now end as the stop is asked for (each page's browser opens its stream again
     once the server is back), and the server stops as it does with none open."""
     import json
-    import urllib.request
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        free = s.getsockname()[1]
     db = tmp_path / "games.db"
     env = {k: v for k, v in os.environ.items() if k != "AGON_RULESETS"}
-    proc = subprocess.Popen([sys.executable, "-m", "agon", "--db", str(db), "serve", "--port", str(free)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env,
-                            preexec_fn=sigint_default)
+    proc, free, made = agon_serve("--db", str(db), probe="/api/games", cwd=tmp_path, env=env,
+                                  preexec_fn=sigint_default,
+                                  data=json.dumps({"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"]}).encode())
+    game = json.loads(made)["game"]
     streams: list[socket.socket] = []
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                made = urllib.request.urlopen(urllib.request.Request(
-                    f"http://127.0.0.1:{free}/api/games", method="POST",
-                    data=json.dumps({"ruleset": "perikles", "players": ["Ana", "Bo", "Cy"]}).encode()), timeout=30)
-                game = json.load(made)["game"]
-                break
-            except OSError:
-                assert time.monotonic() < deadline and proc.poll() is None, "the server never answered"
-                time.sleep(0.2)
         for _ in range(3):  # a seat's page, another's, a spectator's: each follows the game
             stream = socket.create_connection(("127.0.0.1", free), timeout=30)
             stream.sendall(f"GET /api/games/{game}/events?face=page HTTP/1.1\r\nHost: x\r\n\r\n".encode())
