@@ -11,6 +11,8 @@ import secrets
 import pytest
 import sqlalchemy as sa
 
+from tests.servers import free_port
+
 pytestmark = pytest.mark.postgres
 
 
@@ -31,7 +33,7 @@ def test_a_database_the_server_has_not_is_refused_naming_createdb(agon, pg_base,
     url = _missing(pg_base, database=name)
     u = sa.engine.make_url(url)
     if args[0] == "serve":
-        args = ("serve", "--db", url, "--port", str(_free_port()))
+        args = ("serve", "--db", url, "--port", str(free_port()))
         r = agon(*args, ok=False)
     else:
         r = agon("--db", url, *args, ok=False)
@@ -55,11 +57,3 @@ def test_a_user_the_server_has_not_is_refused_naming_createuser(agon, pg_base):
     assert f'role "{user}" does not exist' in said
     assert said.endswith(f"; make the user once, as PostgreSQL's superuser: `createuser{where} -U postgres {user}`,"
                          " or correct the URL"), said
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
