@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -235,3 +236,41 @@ def test_two_games_that_differ_in_one_hand_read_alike_byte_for_byte_to_every_oth
         listed = {row["game"]: {k: v for k, v in row.items() if k not in ("game", "created_at")}
                   for row in client.get("/api/games").json()}
         assert listed[games[0]["game"]] == listed[games[1]["game"]]
+
+
+def test_two_games_that_differ_in_one_hand_refuse_alike_what_names_the_hidden_cards(tmp_path):
+    """The attacker's comparison, by refusals: in two games alike but for Cy's hand, the acting seat (Bo), another
+    seat, the host and a caller with no token send decisions, steps and events naming each card that differs (by
+    its id and its short name, as text and inside the acting seat's own offered event), and undo, redo and a branch.
+    Each is answered the same in both games, to the byte once the ids are set aside: no refusal tells where a
+    hidden card is. Cy's own seat reads the games apart (the check can fail)."""
+    url = f"sqlite:///{tmp_path / 'club.db'}"
+    with app_client(url, poll=0.01) as client:
+        svc = client.app.state.service
+        games = [_twin(client, svc, None), _twin(client, svc, "Cy")]
+        hands = [set(svc.load(g["game"]).state.players[2].hand) for g in games]
+        differ = sorted(hands[0] ^ hands[1])
+        assert differ and svc.load(games[0]["game"]).pending.player == "Bo"
+
+        def ask(g: dict, seat: str | None, method: str, path: str, body: dict | None = None) -> tuple[int, str]:
+            token = g["host"]["token"] if seat == "host" else g["seats"][seat]["token"] if seat else None
+            r = client.request(method, f"/api/games/{g['game']}{path}", json=body,
+                               headers={"Authorization": f"Bearer {token}"} if token else {})
+            return r.status_code, re.sub(r"\b[0-9a-f]{8,64}\b", "ID", r.text.replace(g["game"], "GAME"))
+
+        offered = client.get(f"/api/games/{games[0]['game']}/options",
+                             headers={"Authorization": f"Bearer {games[0]['seats']['Bo']['token']}"}).json()
+        event = offered["options"][0]["event"]
+        asked: list[tuple[str, str, dict | None]] = []
+        for card in differ:
+            for word in (card, card.split(".", 1)[1]):
+                asked += [("POST", "/act", {"choice": word}), ("POST", "/act", {"choice": f"1 {word}"}),
+                          ("GET", f"/steps?chosen={word}", None)]
+                asked += [("POST", "/act", {"choice": {**event, k: word if isinstance(v, str) else [word]}})
+                          for k, v in event.items() if k not in ("type", "player") and isinstance(v, str | list)]
+        asked += [("POST", "/undo", {}), ("POST", "/redo", {}), ("POST", "/branch", {"name": "x"})]  # the host's last
+        for seat in ("Bo", "Ana", None, "host"):
+            for method, path, body in asked:
+                assert ask(games[0], seat, method, path, body) == ask(games[1], seat, method, path, body), (
+                    seat, method, path, body)
+        assert any(ask(games[0], "Cy", "GET", path) != ask(games[1], "Cy", "GET", path) for path in ("", "/log"))
