@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 import threading
 from typing import Any
@@ -186,6 +187,42 @@ class _TooBig(Exception):
     pass
 
 
+_ABSOLUTE = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
+_ABSOLUTE_RAW = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*")
+
+
+class RequestTarget:
+    """A request's target read as HTTP/1.1 says (RFC 9112, 3.2): a path, or a whole address (``GET
+    http://HOST/api/games``, the absolute form a client configured to reach the server as a proxy sends, which a
+    server must accept), read as its path; any other (``api/games`` with no '/', ``*``, a CONNECT's ``HOST:PORT``)
+    is a 400 sentence. Before, such a target was a 404 naming a path the server does serve
+    (``no such page or endpoint: /api/games``), or a whole address as if a path (``/http://HOST/api/games``)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        root, path = str(scope.get("root_path", "")), str(scope["path"])
+        target = path[len(root):] if root and path.startswith(root) else path
+        if not target.startswith("/"):
+            whole = _ABSOLUTE.match(target)
+            if whole is None:
+                shown = target if len(target) <= 40 else target[:40] + "..."
+                await JSONResponse({"error": f"the request's target {shown!r} is no path; give one that begins with"
+                                             f" '/', such as {root}/api/games"}, status_code=400)(scope, receive, send)
+                return
+            raw = bytes(scope.get("raw_path") or b"")
+            raw_target = raw[len(root.encode()):] if root and raw.startswith(root.encode()) else raw
+            raw_whole = _ABSOLUTE_RAW.match(raw_target)
+            rest = target[whole.end():] or "/"
+            raw_rest = (raw_target[raw_whole.end():] if raw_whole else rest.encode()) or b"/"
+            scope = {**scope, "path": root + rest, "raw_path": root.encode() + raw_rest}
+        await self.app(scope, receive, send)
+
+
 async def _http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
     path = request.url.path if len(request.url.path) <= 100 else request.url.path[:100] + "..."
@@ -266,6 +303,7 @@ def create_app(url: str, *, max_body: int = MAX_BODY, poll: float = 0.5) -> Star
     app.state.lines = api.Lines()
     app.state.studies = pages.Studies()
     app.add_middleware(BodyLimit, limit=max_body)
+    app.add_middleware(RequestTarget)
     return app
 
 

@@ -7,6 +7,7 @@ reads where a browser asked for HTML), echoing no token; and nothing of it moves
 from __future__ import annotations
 
 import itertools
+import json
 import re
 
 import pytest
@@ -140,3 +141,54 @@ def test_a_replaced_link_opens_nothing_on_any_route_and_names_nothing_of_the_gam
     assert not [n for n in names if re.search(rf"\b{re.escape(n)}\b", next(iter(said)))], said
     assert keeper.load(gid).head.id == line.head.id
     keeper.store.close()
+
+
+def _asked(app, target: str, root: str = "") -> tuple[int, bytes]:
+    """``GET TARGET`` as uvicorn gives it to the app (its scope's path is the request line's target, after
+    ``root``), answered on an event loop of its own: (status, body)."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+    from urllib.parse import unquote
+
+    scope = {"type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
+             "method": "GET", "scheme": "http", "path": root + unquote(target), "raw_path": (root + target).encode(),
+             "query_string": b"", "root_path": root, "headers": [(b"host", b"club.example")],
+             "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 80)}
+    said: dict = {"body": b""}
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict) -> None:
+        if message["type"] == "http.response.start":
+            said["status"] = message["status"]
+        else:
+            said["body"] += message.get("body", b"")
+
+    with ThreadPoolExecutor(1) as pool:  # a loop of its own: a browser test's Playwright may hold this thread's
+        pool.submit(asyncio.run, app(scope, receive, send)).result()
+    return said["status"], said["body"]
+
+
+@pytest.mark.parametrize("root", ["", "/agon"])
+def test_a_request_target_in_absolute_form_is_its_path_and_one_that_is_no_path_is_a_400_sentence(tmp_path, root):
+    """HTTP/1.1 servers must take a whole address as a request's target (``GET http://HOST/api/rulesets``, as a
+    client set to reach the server as its proxy sends it): it was a 404 naming the address as a path. A target
+    that is no path (``api/rulesets``, ``*``, a CONNECT's ``HOST:PORT``) was a 404 saying that /api/rulesets, which
+    is served, is no page or endpoint; it is a 400 saying to begin the path with '/'."""
+    from agon.server.app import create_app
+
+    app = create_app(f"sqlite:///{tmp_path / 'club.db'}")
+    try:
+        status, plain = _asked(app, "/api/rulesets", root)
+        assert status == 200
+        for target in ("http://club.example/api/rulesets", "HTTPS://club.example:8443/api/rulesets"):
+            assert _asked(app, target, root) == (200, plain), target
+        assert _asked(app, "http://club.example", root)[0] == 200  # the lobby, at '/'
+        for target in ("api/rulesets", "*", "club.example:443"):
+            status, body = _asked(app, target, root)
+            assert status == 400 and json.loads(body) == {
+                "error": f"the request's target {target!r} is no path; give one that begins with '/', such as"
+                         f" {root}/api/games"}, (target, body)
+    finally:
+        app.state.service.store.close()
