@@ -9,19 +9,20 @@ says when); the keys typed next belong to the next word or entry. This needs the
 anything else (``6 5 1 2``, ``u``, ``seed``) ends with Enter as usual. When standard input is not a terminal (a
 pipe, a test runner) the line is read as ``typer.prompt`` reads it and nothing ends early.
 
-A word taken before it was typed in full may still be typed to its end, as a person who types whole names does:
-the keys that go on spelling it (``os`` after ``mel`` took ``Melos``; ``a`` of ``rca`` after ``rc``, an abbreviation,
-took ``rome.caesar``) and the space, comma or Enter after them are swallowed, also at the next prompt when the word
-ended the entry. A key that leaves the spelling starts the next
-word with the keys held back when together they begin a name (after ``n`` took ``Naupactus``, ``ae`` is the start of
-``Aetolia``, not a slip); else the held keys were the taken word typed on, and the key starts the next word alone, as
-if the word had been typed in full (``perik`` then ``q`` reads ``Perikles q``, never ``Perikles kq``), whether or not
-it begins a name (``begins`` says which do). A word typed on to an entry that ended by itself, naming a step it
-filled in by itself (``Typing.tail``: a Perikles assassin's one candidate after the city, ``cor bru``) or a name
-of who stands where its last word chose (``cor a alex``), is read with that entry at the next prompt, never as its
-answer; one the entry refuses is refused only where it names nothing at the prompt on the screen (``an``, begun as
-``ana``, is the tile ``any`` at a Perikles display's refill). Keys held so are shown as typed after the line
-(``Typing.shown``), and taken back on the screen once they are swallowed or read otherwise."""
+A word taken before it was typed in full may still be typed to its end, as a person who types whole names does: the keys
+that go on spelling it (``os`` after ``mel`` took ``Melos``; ``a`` of ``rca`` after ``rc``, an abbreviation, took
+``rome.caesar``) and the space, comma or Enter after them are swallowed, also at the next prompt when the word ended the
+entry. A key that leaves the spelling starts the next word with the keys held back when together they begin a name
+(after ``n`` took ``Naupactus``, ``ae`` is the start of ``Aetolia``, not a slip); else a letter is a slip inside the
+taken word, which stands as typed again and is taken no more (``egpyt`` after ``e`` took ``egypt``, refused at Enter;
+``perikq``, never ``Perikles q``), and any other key starts the next word alone, as if the word had been typed in full
+(``vig2``: Vigia, then card 2), whether or not it begins a name (``begins`` says which do); at the next prompt, the
+entry recorded, a key starts it alone too. A word typed on to an entry that ended by itself, naming a step it filled in
+by itself (``Typing.tail``: a Perikles assassin's one candidate after the city, ``cor bru``) or a name of who stands
+where its last word chose (``cor a alex``), is read with that entry at the next prompt, never as its answer; one the
+entry refuses is refused only where it names nothing at the prompt on the screen (``an``, begun as ``ana``, is the tile
+``any`` at a Perikles display's refill). Keys held so are shown as typed after the line (``Typing.shown``), and taken
+back on the screen once they are swallowed or read otherwise."""
 
 import codecs
 import dataclasses
@@ -180,6 +181,9 @@ class Typing:
     line as read."""
     pending: str = ""
     kept: int = 0  # keys of a word of ``tail`` that confirmed the entry before, shown until the word's end
+    as_typed: str | None = None
+    """The line as typed when its last word was taken before its end (``mc``, not yet ``megara-candidate``): what
+    the line becomes again when keys typed on leave that word's spelling and begin no name (a slip inside it)."""
     glued_from: str = ""  # ``glued`` as given: typed at the prompt before, so never shown here
 
     def __post_init__(self) -> None:
@@ -245,6 +249,12 @@ class Typing:
                 return None
             if not spelled and back and ch >= " " and (self.begins is None or self.begins(self.text + back + ch)):
                 self.text += back  # another word, which the keys held back begin
+            elif not spelled and back and ch.isalpha() and self.as_typed is not None:
+                # the keys held went on spelling the word taken and this letter leaves it, beginning no name with
+                # them: a slip inside that word ('egpyt' after 'e' took egypt), never the start of the next one (the
+                # 'p' took persia): the word stands as typed, taken no more, and is refused at Enter unless mended.
+                # Any other key begins the next word alone ('vig2': Vigia, then card 2)
+                self.text = self.as_typed + back
         elif glued is not None and not self.text and self._typed_on(glued, ch):
             return None
         if self.tail is not None and not self.text and self.rest is None:
@@ -279,6 +289,7 @@ class Typing:
             return None
         now, ended = settled
         self.text, self.rest, self.took = now, _rest_of(typed, now), True
+        self.as_typed = typed if ch not in " ," else None
         self.word = typed.replace(",", " ").split()[-1].lower() if ch not in " ," else None
         return (self.text, True) if ended else None
 

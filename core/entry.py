@@ -28,7 +28,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 from agon.core.names import shown as _shown
-from agon.core.words import counted
+from agon.core.words import counted, listed
 
 SEPARATORS = re.compile(r"[-._ ]+")
 
@@ -205,7 +205,59 @@ def resolve(token: str, items: Iterable[str], what: str = "item", names: Names |
         assert gone is not None
         raise EntryError(f"no {what} {quoted(token)} here: {shown_item(it, {it: gone[it][0]})} {gone[it][1]};"
                          f" possible: {possible(pool, names)}")
-    raise EntryError(f"no {what} {quoted(token)} here; possible: {possible(pool, names)}")
+    raise EntryError(f"no {what} {quoted(token)} here{meant(token, pool, names)}; possible: {possible(pool, names)}")
+
+
+def near(token: str, items: Iterable[str], names: Names | None = None) -> list[str]:
+    """The items ``token``, which names none of them, may have been meant for: those one slip away (a letter
+    missing, added, changed, or two side by side swapped: ``egpyt`` for ``egypt``, ``agamenon`` for
+    ``greece.agamemnon``) from the item's id, a word of it or its name, or from their start (``egpy``); two slips
+    for a word of 7 letters or more. None for a word of fewer than 3 letters, a number, or one every item is far
+    from; in natural order."""
+    t = fold(token.strip())
+    if len(t) < 3 or not t.isascii() or t.isdigit() or not SEPARATORS.sub("", t).isalnum():
+        return []
+    most = 2 if len(t) >= 7 else 1
+    out = []
+    for it in set(items):
+        spellings = {fold(it), *words(it)}
+        if names and names.get(it):
+            spellings |= {fold(name_word(names[it])), *words(names[it])}
+        if any(_slips(t, s, most) for s in spellings if s):
+            out.append(it)
+    return natural(out)
+
+
+def _slips(token: str, word: str, most: int) -> bool:
+    """Whether ``token`` is at most ``most`` slips (optimal string alignment: a letter left out, added or changed,
+    two swapped) from ``word`` or from a start of it as long as ``token``, give or take one letter."""
+    starts = {word} | {word[:n] for n in range(max(1, len(token) - 1), len(token) + 2) if n < len(word)}
+    return any(_distance(token, s) <= most for s in starts if abs(len(s) - len(token)) <= most)
+
+
+def _distance(a: str, b: str) -> int:
+    """Optimal string alignment distance: insertions, deletions, substitutions and swaps of two letters side by
+    side, each one."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        prev2, prev = prev, row
+    return prev[len(b)]
+
+
+def meant(token: str, items: Iterable[str], names: Names | None = None) -> str:
+    """What a refusal of ``token``, which names no item, adds for the items it may have been meant for (``near``):
+    `` (did you mean egypt?)``, or '' when none is near; at most three are named."""
+    found = near(token, items, names)
+    if not found:
+        return ""
+    shown = [shown_item(it, names) for it in found[:3]]
+    return f" (did you mean {listed(shown, 'or')}?)"
 
 
 def _gone_named(token: str, gone: Gone) -> str | None:

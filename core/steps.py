@@ -48,6 +48,7 @@ import msgspec
 
 from agon.core import entry, registry
 from agon.core.engine import Decision, Ruleset, State, option_text
+from agon.core.words import listed
 from agon.events.base import Event
 
 DONE = "done"
@@ -644,7 +645,8 @@ def pick(question: Question, token: str) -> str:
         if meant:
             raise _refused(question, f"{question.prompt}: {entry.quoted(t)} is ambiguous: it may be"
                                      f" {', '.join(meant)}; type more of it")
-        raise _refused(question, f"{question.prompt}: {entry.quoted(t)} is none of the answers")
+        raise _refused(question, f"{question.prompt}: {entry.quoted(t)} is none of the answers"
+                                 f"{_meant(question, t)}")
     found = entry.matches(t, values, question.named)
     alone = [v for v in found if "+" not in v]
     if len(found) > 1 and len(alone) == 1 and all(alone[0] in v.split("+") for v in found):
@@ -656,6 +658,18 @@ def pick(question: Question, token: str) -> str:
                                f" ({', '.join(found[:8])}{', ...' if len(found) > 8 else ''}): type every item of"
                                f" the one meant, apart ({' '.join(found[0].split('+'))})")
     return _resolved(question, t, values)
+
+
+def _meant(question: Question, token: str) -> str:
+    """What a refusal of ``token``, none of the answers of ``question``, adds for the answers it may have been meant
+    for (``core.entry.near``: ``sperman`` for ``persia.spearman``), each as the step lists it (a kind of decision by
+    its word): `` (did you mean persia.spearman?)``, or ''."""
+    named = question.named
+    found = entry.near(token, [*question.values, *question.accepts], named)
+    if not found:
+        return ""
+    shown = [named.get(v, v) if question.field_of(v) == TYPE else entry.shown_item(v, named) for v in found[:3]]
+    return f" (did you mean {listed(shown, 'or')}?)"
 
 
 def _resolved(question: Question, token: str, items: Sequence[str]) -> str:

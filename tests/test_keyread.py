@@ -41,13 +41,16 @@ def test_keys_that_leave_the_taken_word_begin_the_next_when_they_begin_a_name():
     assert feed(t, "hy") == ("creature.sphinx creature.hydra ", True)
 
 
-def test_a_key_that_leaves_the_taken_word_is_taken_alone_when_the_held_keys_and_it_begin_no_name():
+def test_a_key_that_leaves_the_taken_word_and_begins_no_name_with_the_held_keys_is_a_slip_inside_that_word():
     t = typing(2)
     assert feed(t, "m") is None and t.text == "creature.medusa "
-    # 'e' goes on spelling medusa (held back); 'p' leaves it, and 'ep' begins no name: the 'e' was medusa typed on,
-    # and the 'p' begins the next word by itself (pegasus or phoenix: nothing taken yet)
-    assert feed(t, "ep") is None and t.text == "creature.medusa p"
-    assert feed(t, "h") == ("creature.medusa creature.phoenix ", True)
+    # 'e' goes on spelling medusa (held back); 'p' leaves it, and 'ep' begins no name: 'mep' is one word mistyped,
+    # which stands as typed (it began the next word by itself: 'meph' recorded Medusa and Phoenix, no Enter)
+    assert feed(t, "ep") is None and t.text == "mep"
+    assert feed(t, "h") is None and t.text == "meph"
+    assert feed(t, "\n") == ("meph", False)  # refused at Enter, naming the word (core.entry)
+    t = typing(2)
+    assert feed(t, "mph") == ("creature.medusa creature.phoenix ", True)  # the next word begun right after it
 
 
 LEADERS = ("Perikles", "Persians", "Kerkyra", "Korinth")
@@ -61,10 +64,10 @@ def leaders() -> Typing:
 def test_a_key_that_begins_no_name_is_not_glued_to_the_keys_held_back():
     t = leaders()
     assert feed(t, "peri") is None and t.text == "Perikles "
-    # 'k' goes on spelling Perikles; 'q' begins no name and goes on none: it stands alone (the line reads
-    # 'Perikles q', to be erased or refused at Enter), never 'Perikles kq'
-    assert feed(t, "kq") is None and t.text == "Perikles q"
-    assert feed(t, "\x7f") is None and t.text == "Perikles "
+    # 'k' goes on spelling Perikles; 'q' begins no name and goes on none: a slip inside the word, which stands as
+    # typed ('perikq', to be mended or refused at Enter), neither 'Perikles q' nor 'Perikles kq'
+    assert feed(t, "kq") is None and t.text == "perikq"
+    assert feed(t, "\x7f") is None and t.text == "perik"
     # typed again with a name after it: 'ko' (the held 'k' and an 'o') begins Korinth, which it then takes
     t = leaders()
     assert feed(t, "perikor") == ("Perikles Korinth ", True)
