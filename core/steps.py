@@ -817,10 +817,25 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
                         if not _names(now, later) and (at_passed := _barred_passed(ruleset, state, passed, later)):
                             raise _refused(*at_passed)
                     raise apart
-            value = pick(now, w)
+            try:
+                value = pick(now, w)
+            except entry.EntryError as e:
+                if passed and type(e) is entry.EntryError:  # read past steps filled in by themselves: say so
+                    raise entry.EntryError(_read_past(passed, w) + str(e)) from None
+                raise
         chosen = chosen + (answer(now, value),)
         now = ask(ruleset, state, chosen)
     return chosen, now
+
+
+def _read_past(passed: Sequence[tuple[Chosen, Question]], word: str) -> str:
+    """Why ``word`` was read at the step after ``passed``, steps with one answer that filled themselves in (never
+    shown), where it names no answer or several: the one answer each step had, said before that step's refusal, so
+    that a word meant for one of them is told it (``ath pyl a`` where Pylos may only be defended: ``a`` is no
+    attack there, and reads as a counter to send)."""
+    said = "; ".join(f"{q.prompt}: {entry.shown_item(q.values[0], q.named)} is the only answer here (filled in by"
+                     " itself)" for _, q in passed if q.field != TYPE)
+    return f"{said}, so {entry.quoted(word)} was read at the next step: " if said else ""
 
 
 def _only_kind(ruleset: Ruleset, state: State, now: Question | Event, word: str) -> str | None:
