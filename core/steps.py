@@ -817,6 +817,8 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
                         if not _names(now, later) and (at_passed := _barred_passed(ruleset, state, passed, later)):
                             raise _refused(*at_passed)
                     raise apart
+            if (other := _other_player(ruleset, state, now, w)) is not None:
+                raise _refused(now, f"{now.prompt}: {other}")
             try:
                 value = pick(now, w)
             except entry.EntryError as e:
@@ -826,6 +828,36 @@ def _walk(ruleset: Ruleset, state: State, words: Sequence[str], chosen: Chosen) 
         chosen = chosen + (answer(now, value),)
         now = ask(ruleset, state, chosen)
     return chosen, now
+
+
+def _others(ruleset: Ruleset, state: State, question: Question) -> tuple[str, list[str]]:
+    """Who decides now, and the other players of the game whose names answer nothing at ``question`` (not a
+    defender to attack, nor a candidate typed by name): the names a word typed there may not name."""
+    asked = getattr(ruleset.pending(state), "player", None)
+    names = [getattr(p, "name", p) for p in getattr(state, "players", ())]
+    if not isinstance(asked, str):
+        return "", []
+    answers = {entry.fold(w) for w in (*_typeable(question), *question.named.values())}
+    return asked, [n for n in names if isinstance(n, str) and n != asked and entry.fold(n) not in answers]
+
+
+def _other_player(ruleset: Ruleset, state: State, question: Question, word: str) -> str | None:
+    """Why ``word`` is refused at ``question`` when it names a player who is not the one deciding (by a reading as
+    near as any answer's: ``chl``, or ``ch`` beside ``carthage.hannibal``, which it abbreviates, for Chloe, who may
+    not be attacked): the decision is the asked player's, and whose turn it is is said, rather than the word read
+    as an answer or the decision recorded as the asked player's. ``None`` for a word of one letter (``c`` for a
+    card: too short to name anyone) or one that names an answer at least as nearly."""
+    if len(entry.fold(word.strip())) < 2:
+        return None
+    asked, others = _others(ruleset, state, question)
+    if not others:
+        return None
+    found = entry.matches(word, [*_typeable(question), *others], question.named)
+    named = [n for n in found if n in others]
+    if not named or len(named) != len(found):
+        return None
+    who = listed(named, "or")
+    return f"{entry.quoted(word)} names {who}, but it is {asked}'s turn to decide, not {who}'s"
 
 
 def _read_past(passed: Sequence[tuple[Chosen, Question]], word: str) -> str:
@@ -1039,6 +1071,8 @@ def settle(ruleset: Ruleset, state: State, text: str, chosen: Chosen = ()) -> tu
             now = ask(ruleset, state, taken)
         if not isinstance(now, Question):
             return None
+        if len(entry.fold(last)) > 1 and any(entry.reachable(last, [n]) for n in _others(ruleset, state, now)[1]):
+            return None  # 'ch' may still become Chloe, who does not decide now: refused at its end, never taken
         value = settled_value(now, last)
         if value is None:
             return None
