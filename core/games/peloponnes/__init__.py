@@ -162,7 +162,7 @@ class Peloponnes:
         return view.secrets(state, event)
 
     def shows(self, before: State, event: Event, after: State) -> bool:
-        return view.shows(before, event)
+        return view.shows(before, event, after)
 
 
 RULESET = Peloponnes()

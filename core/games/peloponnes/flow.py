@@ -188,7 +188,8 @@ def advance(s: State) -> State:
                 if s.discard.total() == 0:
                     s = replace(s, draws=s.draws[1:])
                 else:
-                    s = replace(s, deck=s.discard, discard=Coins())
+                    # "embaralhe a pilha de descarte e forme um novo baralho de compra": the pile was face up
+                    s = replace(s, deck=s.discard, discard=Coins(), deck_known=True)
                 continue
             return s
         if s.todo:

@@ -40,7 +40,7 @@ PROMPTS = {
 }
 
 
-VERSION = "5"
+VERSION = "6"
 """The ruleset version new games are recorded under (``Peloponnes.version``). Version 1 games keep the rules they
 were played with where version 2 changed them (RULES.md, 'Ruleset versions'). Version 3 plays as version 2 does:
 it was raised when version-1 games began to fold by their own rules, so that the snapshots, summaries and analyses
@@ -48,7 +48,10 @@ made from them before, keyed by the ruleset version, are made again and not read
 supply only while inhabitants are still hungry (``supply.REMOVE_ONLY_WHILE_HUNGRY``); older games keep removing
 whatever cards were named. Version 5 lists every catastrophe cover the hand can pay, of any back (version 4 listed
 only the back the hand held most of): every event of an older game stays legal, so it folds as before, but bots
-choose among more decisions, so analyses made under version 4 are made again and not read."""
+choose among more decisions, so analyses made under version 4 are made again and not read. Version 6 adds the
+state's ``deck_known`` (the coin deck formed from the face-up discard pile is known to every seat until a card is
+drawn from it); the rules are those of version 5, and the version was raised so that snapshots of version 5, which
+lack it, are not read."""
 
 
 def initial_state(created: GameCreated) -> State:
@@ -60,6 +63,7 @@ def initial_state(created: GameCreated) -> State:
         version=recorded_version(created, VERSION),
         seats=tuple(Seat(name=p) for p in players),
         deck=Coins(*cat.coins),
+        deck_known=True,  # the card set in GameCreated, which every seat has
     )
 
 
@@ -210,7 +214,9 @@ def apply(s: State, e: PeloponnesEvent) -> State:
             head = s.draws[0]
             rest = head.count - len(e.coins)
             draws = ((replace(head, count=rest),) if rest > 0 else ()) + s.draws[1:]
-            s = replace(s, deck=s.deck.minus(got), draws=draws)
+            # a deck every seat knows stays known when what is left is certain: one back alone, or nothing
+            known = s.deck_known and (sum(1 for k in COIN_KINDS if s.deck.get(k)) <= 1 or s.deck == got)
+            s = replace(s, deck=s.deck.minus(got), draws=draws, deck_known=known)
         case PowerCardsRevealed():
             s = replace(
                 s,

@@ -4,6 +4,7 @@ backs; bids show how many coin cards they are; everything on the table is public
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from agon.core.engine import HIDDEN, PUBLIC, Decision
@@ -24,6 +25,7 @@ from agon.core.games.peloponnes.supply import under_construction
 from agon.core.words import counted
 from agon.events.base import Event, GameCreated
 from agon.events.peloponnes import (
+    COIN_KINDS,
     BidMoved,
     BidPlaced,
     BidWithdrawn,
@@ -99,6 +101,10 @@ def _seat(s: State, seat: Seat, viewer: str | None) -> dict[str, Any]:
     return out
 
 
+def _backs(coins: Coins) -> dict[str, int]:
+    return {k: coins.get(k) for k in COIN_KINDS}
+
+
 def view(s: State, viewer: str | None) -> dict[str, Any]:
     p = pending(s)
     row = []
@@ -116,7 +122,10 @@ def view(s: State, viewer: str | None) -> dict[str, Any]:
         "to_act": p.player if isinstance(p, Decision) else None,
         "prompt": p.prompt if isinstance(p, Decision) else None,
         "coin_deck": s.deck.total(),
+        # known to all only while what the deck holds follows from what every seat saw (state.deck_known)
+        "coin_deck_backs": _backs(s.deck) if s.deck_known else HIDDEN,
         "discard_pile": s.discard.total(),
+        "discard_pile_backs": _backs(s.discard),  # face up ('5. Ganhar Cartas de Poder')
         "power_deck": len(s.power_left),
         "catastrophes": {
             c: {"marker": s.markers[i], "strikes_at": s.cat.catastrophe_steps, "struck": c in s.struck}
@@ -138,9 +147,12 @@ def _n(s: State, card: str, ids: bool = False) -> str:
     return f"{card} {s.cat.name(card)}" if ids and card in s.cat.power else s.cat.name(card)
 
 
-def _after(s: State, after: State, e: Event | None = None) -> list[str]:
+def _after(s: State, after: State, e: Event | None = None, backs_of: str | None = None) -> list[str]:
     """What happens by itself after event ``e``: placed cards, catastrophes, phases, the new turn order, a building
-    production pays for and built without a decision (flow, 'build')."""
+    production pays for and built without a decision (flow, 'build'), the coin cards that go to the face-up discard
+    pile and a new coin deck formed from it. ``backs_of``: None once ``e`` is recorded (the pile is face up, so
+    every seat sees those backs); a player's name where ``e`` is only offered to them (``option_text``), whose own
+    backs alone may be named then: the others' are still in a standing bid or on a tableau."""
     out: list[str] = []
     if s.phase == "reveal" and after.round == s.round and after.phase != "reveal":
         for c in after.struck[len(s.struck) :]:
@@ -150,14 +162,84 @@ def _after(s: State, after: State, e: Event | None = None) -> list[str]:
     if s.auction_ended(after):
         bids = ", ".join(f"{p} {n}" for p, n in after.last_bids)
         won = ", ".join(f"{b.player} wins {_n(s, b.card)}" for b in after.won) or "nobody wins a card"
-        out.append(f"the auction ends ({won}); new turn order by bids ({bids}): {', '.join(after.order)}")
+        # '5. Ganhar Cartas de Poder': "Remova todas as cartas de moeda usadas nas apostas vencedoras, adicionando-as
+        # em uma pilha de descarte virada para cima": a bid is told by count while it stands ('Leilão'), its backs
+        # once they lie on the pile
+        paid = "; ".join(f"{b.player}: {_told(b.coins, backs_of in (None, b.player))}"
+                         for b in after.won if b.coins.total())
+        pile = f", the winning bids' coin cards going face up onto the discard pile ({paid})" if paid else ""
+        out.append(f"the auction ends ({won}){pile}; new turn order by bids ({bids}): {', '.join(after.order)}")
     out += _built_by_itself(s, after, e)
     out += _luxury_by_itself(s, after, e)
+    for player, cards, coins in off_tableaus(s, after):
+        names = ", ".join("the luxury card" if c == LUXURY_CARD else _n(s, c) for c in cards)
+        goes = "goes" if coins.total() == 1 else "go"
+        backs = f" ({coins.describe()})" if backs_of in (None, player) else ""
+        out.append(f"{player}'s {counted(coins.total(), 'coin card')} from {names}{backs} {goes} face up onto the"
+                   " discard pile")
+    refilled = refill(s, after, e)
+    if refilled is not None:
+        # "embaralhe a pilha de descarte e forme um novo baralho de compra": the pile was face up, so every seat
+        # knows the new deck's backs until a card is drawn from it (state.deck_known); where ``e`` is only offered,
+        # the pile may hold backs not yet told (a winning bid discarded in this same step), so by count
+        out.append(f"the discard pile is shuffled into a new coin deck of {_told(refilled, backs_of is None)}")
     if after.round > s.round and s.round > 0:
         out.append(f"round {after.round} begins")
     if after.phase == "over" and s.phase != "over":
         out.append("the game ends and is scored")
     return out
+
+
+LUXURY_CARD = ":luxury-card"
+"""``off_tableaus``' name for a player's luxury card (its cover lifted at the end: 'Catástrofes', Declínio)."""
+
+
+def _told(coins: Coins, backs: bool) -> str:
+    """Coin cards by their backs (``2 wood, 1 stone``), or by their count alone."""
+    return coins.describe() if backs else counted(coins.total(), "coin card")
+
+
+def _tableau_coins(seat: Seat) -> dict[str, Counter[str]]:
+    """The coin cards on a tableau, card by card: covers, the coin cards under buildings under construction and the
+    luxury card's cover (luxury goods used as coin cards are no cards: RULES.md, 'Luxury goods as coin cards')."""
+    out: dict[str, Counter[str]] = {}
+    for slot in seat.slots():
+        kinds = [c for c in (slot.cover, slot.under) if c in COIN_KINDS]
+        if kinds:
+            out[slot.card] = Counter(kinds)
+    if seat.luxury_card == "declined" and seat.luxury_cover in COIN_KINDS:
+        out[LUXURY_CARD] = Counter([seat.luxury_cover])
+    return out
+
+
+def off_tableaus(s: State, after: State) -> list[tuple[str, tuple[str, ...], Coins]]:
+    """The coin cards that left a tableau between ``s`` and ``after``, seat by seat: (player, the cards they lay on
+    or under, their backs). Every one goes to the discard pile: a lost or given-up building's coin card ('Suprimento':
+    "Adicione a carta de moeda que estava sobre este edifício para a pilha de descarte"), the covers lifted at the end
+    ('Final do Jogo': "adicionando as cartas de moeda na pilha de descarte"), and, as RULES.md reads it, a finished
+    building's and a removed card's."""
+    out = []
+    for old, seat in _seat_pairs(s, after):
+        before = _tableau_coins(old)
+        if not before:
+            continue
+        now = _tableau_coins(seat)
+        cards, gone = [], Counter[str]()
+        for card, kinds in before.items():
+            left = kinds - now.get(card, Counter())
+            if left:
+                cards.append(card)
+                gone += left
+        if cards:
+            out.append((seat.name, tuple(cards), Coins.of(list(gone.elements()))))
+    return out
+
+
+def refill(s: State, after: State, e: Event | None) -> Coins | None:
+    """The new coin deck formed from the discard pile between ``s`` and ``after`` (None when none was): a deck grows
+    only so, and a refill is always followed by a draw from it, so ``after.deck`` is all of it."""
+    drawn = len(e.coins) if isinstance(e, CoinsDrawn) else 0
+    return after.deck if after.deck.total() > s.deck.total() - drawn else None
 
 
 def _seat_pairs(s: State, after: State):
@@ -226,13 +308,20 @@ def secrets(s: State, e: Event) -> list[tuple[tuple[str | int, ...], str]]:
     return []
 
 
-def shows(s: State, e: Event) -> bool:
+def shows(s: State, e: Event, after: State | None = None) -> bool:
     """Whether decision ``e`` shows the other players the backs of coin cards from its player's hand: paying wood or
     stone for a building ('Pagando recursos': "cartas de moeda de sua mão mostrando a madeira e/ou pedra faltante";
     'Suprimento', buildings under construction: "mostrando madeira e/ou pedra") or grain and people for the
     inhabitants ('Suprimento': "mostrando os grãos faltantes", "mostrando habitantes"). The views tell a hand by its
     count alone (``_seat``), so the names they hold cannot say it: the undo policy asks this (core/seats.py). A bid,
-    a coin card put under a construction or laid over a card hit shows no back ('Leilão': only how many cards)."""
+    a coin card put under a construction or laid over a card hit shows no back ('Leilão': only how many cards)
+    until it goes to the face-up discard pile: a decision (``s`` -> ``after``) that ends an auction won with coin
+    cards, or that sends a tableau's coin cards there, shows their backs to every seat."""
+    if after is not None:
+        if s.auction_ended(after) and any(b.coins.total() for b in after.won):
+            return True
+        if off_tableaus(s, after):
+            return True
     match e:
         case BuildingBuilt() | ConstructionPaid():
             return e.wood + e.stone > 0
@@ -255,7 +344,7 @@ def option_text(s: State, e: Event) -> str:
     """A decision as its player reads it among their options: as narrated to them, each power card by its id and
     name (``bids 2 on A06 Sanctuary of Hera``), the id being what a table may type. The cards a decision names are
     face up (the rows, a player's own city), so the ids tell nothing more than the names."""
-    extra = _after(s, apply(s, e), e)  # type: ignore[arg-type]
+    extra = _after(s, apply(s, e), e, backs_of=getattr(e, "player", None))  # type: ignore[arg-type]
     return _sentence(s, e, True, ids=True) + ("; " + "; ".join(extra) if extra else "") + "."
 
 
