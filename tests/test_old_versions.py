@@ -40,9 +40,10 @@ GAMES = sorted(FIXTURES.glob("*.jsonl"))
 
 CARD_DATA = {"peloponnes": "cat", "pergamemnon": "table", "perikles": "data", "adamastor": "cards"}
 """The state field with the compiled card set (it comes from the first event; the records leave it out)."""
-NEW_FIELDS = {"peloponnes": {"version", "won", "auction_round"}, "pergamemnon": {"version"}, "perikles": {"version"},
-              "adamastor": {"version"}}
-"""State fields added since the recorded version: the recorded version, and Peloponnes' record of an auction's end."""
+NEW_FIELDS = {"peloponnes": {"version", "won", "auction_round", "deck_known"}, "pergamemnon": {"version"},
+              "perikles": {"version"}, "adamastor": {"version"}}
+"""State fields added since the recorded version: the recorded version, Peloponnes' record of an auction's end and
+whether every seat knows its coin deck's backs (version 6: what the views show, never what the rules read)."""
 RECORDED_UNDER = {"adamastor-2p": "2", "peloponnes-3p-v3": "3"}
 """The fixtures recorded under a version other than 1."""
 

@@ -117,13 +117,16 @@ def test_the_log_names_the_buildings_under_construction_given_up_and_lost():
                              hand=coins(stone=4)))
     name = s.cat.name
     one = rs.narrate(s, ConstructionPaid(player="Alice", finished=("T_B4",)))
+    # the coin cards under both (the lost one's and the finished one's) go face up onto the discard pile, told by
+    # their backs (RULES.md, 'Who is told what')
+    pile = f"; Alice's 2 coin cards from {name('T_STONE4')}, {name('T_B4')} (1 wood, 1 grain) go face up onto the"
     assert one == (f"Alice finishes {name('T_B4')} under construction (0 wood, 0 stone, 0 luxury) and gives up"
-                   f" {name('T_STONE4')}, which is lost.")
+                   f" {name('T_STONE4')}, which is lost{pile} discard pile.")
     both = rs.narrate(s, ConstructionPaid(player="Alice", finished=()))
     assert both == (f"Alice finishes nothing under construction (0 wood, 0 stone, 0 luxury) and gives up"
-                    f" {name('T_STONE4')}, {name('T_B4')}, which are lost.")
+                    f" {name('T_STONE4')}, {name('T_B4')}, which are lost{pile} discard pile.")
     kept = rs.narrate(s, ConstructionPaid(player="Alice", finished=("T_STONE4", "T_B4"), stone=4))
-    assert kept.endswith("under construction (0 wood, 4 stone, 0 luxury).") and "lost" not in kept
+    assert kept.endswith(f"under construction (0 wood, 4 stone, 0 luxury){pile} discard pile.") and "lost" not in kept
 
 
 def test_the_shipped_replay_tells_the_treasury_bruno_gave_up(agon):
@@ -134,7 +137,8 @@ def test_the_shipped_replay_tells_the_treasury_bruno_gave_up(agon):
     gid = agon("import", str(replay)).stdout.split()[0]
     words = " ".join(agon("log", gid).stdout.split())
     assert (" 84. Bruno finishes nothing under construction (0 wood, 0 stone, 0 luxury) and gives up Treasury of"
-            " Atreus, which is lost. 85. ") in words
+            " Atreus, which is lost; Bruno's 1 coin card from Treasury of Atreus (1 wood) goes face up onto the discard"
+            " pile. 85. ") in words
     for n, held in ((83, True), (84, False)):
         bruno = json.loads(agon("state", gid, "--at", str(n), "--json").stdout)["view"]["players"]["Bruno"]
         assert ("Treasury of Atreus" in [b["name"] for b in bruno["buildings"]]) is held
