@@ -40,6 +40,17 @@ GAMES = [
 ]
 
 COIN_WORDS = re.compile(r"\b(wood|stone|grain|people)\b")
+ON_THE_PILE = re.compile(r", the winning bids' coin cards going face up onto the discard pile \([^)]*\)"
+                         r"|; \S+'s \d+ coin cards? from [^;]*? go(?:es)? face up onto the discard pile"
+                         r"|; the discard pile is shuffled into a new coin deck of [^;.]*")
+"""Peloponnes: the clauses telling the coin cards that go onto the face-up discard pile (a winning bid's, a
+tableau's) and the new deck formed from it, which name backs every seat sees (peloponnes/RULES.md, 'Who is told
+what'; what they name is checked against the state in tests/peloponnes/test_discard_pile.py)."""
+
+
+def off_the_pile(text: str) -> str:
+    """``text`` without the clauses that tell the face-up discard pile (``ON_THE_PILE``)."""
+    return ON_THE_PILE.sub("", text)
 
 
 def _created(name: str, n: int, options: dict, seed: int) -> GameCreated:
@@ -157,8 +168,10 @@ def test_a_peloponnes_decision_is_its_players_to_take_back_unless_the_log_told_c
     """Peloponnes hides no named item, only which coin cards (wood, stone, grain, people) a hand holds; the views
     tell a hand by its count. A decision whose public record tells how many of a kind left the player's hand (a
     payment: 'Pagando recursos', 'Suprimento', "mostrando ...") showed the others that much of a hidden hand; one
-    that tells no kind (a bid, a coin card put under a construction or over a card hit) did not. The undo policy
-    (the names in the views, and the ruleset's ``shows``) agrees at every decision of whole games."""
+    that tells no kind (a bid, a coin card put under a construction or over a card hit) did not, unless its public
+    record tells coin cards going onto the face-up discard pile ('5. Ganhar Cartas de Poder': the winning bids'
+    when it ends an auction, a tableau's coin cards), whose backs were hidden until then. The undo policy (the names
+    in the views, and the ruleset's ``shows``) agrees at every decision of whole games."""
     from agon.core.seats import showed
 
     rs, told = registry.get("peloponnes"), 0
@@ -166,6 +179,8 @@ def test_a_peloponnes_decision_is_its_players_to_take_back_unless_the_log_told_c
         hand, left = state.seat(p).hand, after.seat(p).hand
         public = event_as(rs, state, ev, PUBLIC)
         truth = any(public.get(kind) == hand.get(kind) - left.get(kind) > 0 for kind in COIN_KINDS)
+        said = narrate_as(rs, state, ev, PUBLIC)
+        truth |= any(COIN_WORDS.search(m[0]) and "new coin deck" not in m[0] for m in ON_THE_PILE.finditer(said))
         refused = showed(rs, state, ev, after, others)
         assert refused == truth, (k, ev)
         told += truth
@@ -213,8 +228,8 @@ def _coin_backs_stay_with_their_owner(rs, state, ev, players) -> None:
             for key in path:
                 value = value[key]
             assert value == HIDDEN or value == [HIDDEN] * len(value), (ev, viewer, obj)
-        if secret:
-            assert not COIN_WORDS.search(narrate_as(rs, state, ev, viewer)), (ev, viewer)
+        if secret:  # what went onto the face-up discard pile in the same step is every seat's to read
+            assert not COIN_WORDS.search(off_the_pile(narrate_as(rs, state, ev, viewer))), (ev, viewer)
 
 
 # --- the command line: a person against bots ---------------------------------------------------------------------
@@ -247,7 +262,7 @@ def _coin_backs(rows: list[dict], viewer: str) -> int:
         if ev["type"] not in COIN_EVENTS or ev["player"] == viewer:
             continue
         checked += 1
-        assert not COIN_WORDS.search(row["text"]), (viewer, row)
+        assert not COIN_WORDS.search(off_the_pile(row["text"])), (viewer, row)
         kinds = [ev.get("coins"), ev.get("coin")] if ev["type"] != "peloponnes.catastrophe_faced" else ev["coins"]
         assert not COIN_WORDS.search(json.dumps(kinds)), (viewer, row)
     return checked

@@ -76,10 +76,18 @@ def unseen_difference(line, a, b, viewer: str) -> bool:
 
 
 def _told_later(line, event) -> Any:
-    """What of a hidden event the rules tell everyone later, though no view may ever hold it: the kinds of the
+    """What of a hidden event the rules tell everyone later, though no view may ever hold it: a Peloponnes coin card's
+    back that may go onto the face-up discard pile (a bid's, a construction's, a cover's); the kinds of the
     counters a Perikles commitment lays face down at each location and side are told as the location's battles begin,
     even where every battle there is won without dice and the counters are home again before any view shows them
     (perikles/RULES.md, 'Views'; a battle won without dice names the kinds on both sides)."""
+    if line.ruleset.name == "peloponnes":
+        # the backs a bid, a coin card under a construction or a cover may take onto the face-up discard pile
+        # (peloponnes/RULES.md, 'Who is told what': a winning bid's as its auction ends, a construction's as it is
+        # finished or lost, a cover's as it is lifted at the end or its card removed)
+        if type(event).__name__ == "CoinsDrawn":  # a drawn card's back is told only as it is paid or discarded
+            return None
+        return repr(getattr(event, "coins", getattr(event, "coin", None)))
     if line.ruleset.name != "perikles" or not hasattr(event, "placements"):
         return None
     data = line.state.data
