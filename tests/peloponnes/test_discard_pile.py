@@ -24,6 +24,7 @@ from tests.peloponnes.helpers import (
     coins,
     dealt,
     play,
+    refused,
     replace,
     reveal,
     rs,
@@ -140,6 +141,10 @@ def test_a_deck_formed_from_the_face_up_pile_is_known_to_all_until_a_card_is_dra
     # the table still types the draw, from the four backs (RULES.md: a table confirms what it drew)
     p = rs.pending(s)
     assert isinstance(p, Chance) and p.unseen == ("wood", "stone", "grain", "people")
+    # and a back the known deck cannot give is refused naming what it holds, which every seat knows
+    assert refused(s, CoinsDrawn(player="Alice", coins=("grain",))) == (
+        "chance: the coin deck holds 2 wood, 3 people (the face-up discard pile it was formed from), so it cannot give"
+        " 1 grain; check the backs of the coin cards drawn")
     s = play(s, CoinsDrawn(player="Alice", coins=("people",)))
     assert view.view(s, "Bob")["coin_deck_backs"] == HIDDEN  # 2 wood and 2 people, or 1 wood and 3 people
 
@@ -148,14 +153,6 @@ def test_a_known_deck_of_one_back_stays_known_after_a_draw():
     s = play(_refill(coins(people=5)), CoinsDrawn(player="Alice", coins=("grain", "grain")),
              CoinsDrawn(player="Alice", coins=("people",)))
     assert view.view(s, "Bob")["coin_deck_backs"] == {"wood": 0, "stone": 0, "grain": 0, "people": 4}
-
-
-def test_the_card_sets_coin_deck_is_known_until_the_first_draw():
-    s = rs.initial_state(GameCreated(ruleset="peloponnes", ruleset_version=rs.version, seed=1,
-                                     players=(PlayerSeat("Ana"), PlayerSeat("Bo")), cards=rs.default_cards()))
-    deck = view.view(s, "Bo")["coin_deck_backs"]
-    assert deck != HIDDEN and sum(deck.values()) == s.deck.total()
-    assert view.view(dealt(), "Bob")["coin_deck_backs"] == HIDDEN
 
 
 def _paid(e) -> object:

@@ -63,7 +63,6 @@ def initial_state(created: GameCreated) -> State:
         version=recorded_version(created, VERSION),
         seats=tuple(Seat(name=p) for p in players),
         deck=Coins(*cat.coins),
-        deck_known=True,  # the card set in GameCreated, which every seat has
     )
 
 
@@ -162,7 +161,12 @@ def _validate_chance(s: State, p: Chance, e: Event) -> str | None:
         unknown = sorted(set(e.coins) - set(p.unseen))
         if unknown:
             return f"{where}: the coin cards' backs are {', '.join(p.unseen)}, not {', '.join(unknown)}"
-        if Counter(e.coins) - Counter(p.items):  # which backs are left is hidden: not told (RULES.md)
+        if Counter(e.coins) - Counter(p.items):
+            if s.deck_known:  # formed from the face-up discard pile and not drawn from since: every seat knows it
+                return (f"{where}: the coin deck holds {s.deck.describe()} (the face-up discard pile it was formed"
+                        f" from), so it cannot give {Coins.of(e.coins).describe()}; check the backs of the coin cards"
+                        " drawn")
+            # which backs are left is hidden: not told (RULES.md)
             return (f"{where}: the coin deck as recorded cannot give {Coins.of(e.coins).describe()}; check the backs"
                     " of the coin cards drawn (which are left in the deck is not shown to anyone)")
         return None

@@ -80,9 +80,9 @@ class State(msgspec.Struct, frozen=True):
     """The discard pile, face up ('5. Ganhar Cartas de Poder': "uma pilha de descarte virada para cima"): every
     seat sees its backs."""
     deck_known: bool = False
-    """Whether every seat knows the backs in the coin deck: the card set's at the start, the face-up discard pile's
-    once it is shuffled into a new deck, until a card is drawn from a deck holding more than one back (RULES.md,
-    'Who is told what'). Added in ruleset version 6; it is read by the views and the log only."""
+    """Whether every seat knows the backs in the coin deck: the face-up discard pile's once it is shuffled into a
+    new deck, until a card is drawn from a deck holding more than one back (RULES.md, 'Who is told what'). Added in
+    ruleset version 6; it is read by the views, the log and a refused draw's sentence, never by the rules."""
     draws: tuple[Draw, ...] = ()
     power_left: tuple[str, ...] = ()
     """Power cards still in the deck, era by era (their order is drawn when they are revealed)."""
