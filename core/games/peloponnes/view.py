@@ -1,5 +1,6 @@
 """What a player sees, and the log's sentences (rulebook: coin cards are held so that only their owner sees their
-backs; bids show how many coin cards they are; everything on the table is public).
+backs; bids show how many coin cards they are; the discard pile is face up, '5. Ganhar Cartas de Poder'; everything
+on the table is public). RULES.md, 'Who is told what', says what each seat is told and why.
 """
 
 from __future__ import annotations
