@@ -67,7 +67,7 @@ def state(
     console.print(view_text(f"{rs.title} game {line.game.id}, branch {line.branch.name}, after event "
                             f"#{n}{_seen(viewer)}", view, fit_width()))
     console.print(f"Now: {status}")
-    if (scores := scores_line(pending, rs.scores(s), score_unit(rs))) is not None:  # unless the status told them
+    if (scores := scores_line(pending, rs.scores(s), score_unit(rs), rs.name)) is not None:  # unless the status told
         console.print(scores)
 
 

@@ -92,7 +92,7 @@ def print_options(line: Line, match: str | None = None, show_all: bool = False, 
                       markup=True)
     pending = line.pending
     if isinstance(pending, Over):
-        if (scores := scores_line(pending, pending.outcome.scores)) is not None:
+        if (scores := scores_line(pending, pending.outcome.scores, ruleset=line.ruleset.name)) is not None:
             console.print(scores)  # unless the status above told every total (Perikles from version 5)
         return
     listed_only = not here and read_only()  # nothing can be recorded in this store: no command to record one
@@ -769,7 +769,7 @@ def play(
         pending = line.pending
         if isinstance(pending, Over):
             console.print(f"The game is over: {pending.outcome.summary}")
-            if (scores := scores_line(pending, pending.outcome.scores)) is not None:
+            if (scores := scores_line(pending, pending.outcome.scores, ruleset=line.ruleset.name)) is not None:
                 console.print(scores)  # unless the summary told every total (Perikles from version 5)
             # the entry that ended it may be a slip (a die typed wrong at a table): the way back, as at every prompt
             console.print(f"Take back the last step with: {agon_line(f'undo {line.game.id}{branch_flag(line)}')}",

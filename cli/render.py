@@ -92,7 +92,8 @@ def scores_text(scores: dict[str, float], unit: str = "") -> str:
     return ", ".join(f"{p} {_fmt(v)}{unit}" for p, v in scores.items())
 
 
-def scores_line(pending: Pending, scores: Mapping[str, float], unit: str | None = None) -> str | None:
+def scores_line(pending: Pending, scores: Mapping[str, float], unit: str | None = None,
+                ruleset: str | None = None) -> str | None:
     """The line ``Scores: Ana 57, Bruno 64`` shown under the status of a line whose ``pending`` is this, or None
     where the game is over with an outcome whose summary tells every total (``Outcome.totals_told``: a Perikles game
     over from version 5 names each total and how it was made, and the totals shown twice read as two results). An
@@ -100,11 +101,18 @@ def scores_line(pending: Pending, scores: Mapping[str, float], unit: str | None 
     line. Read from the outcome's flag, not from the status's text: a name and a number in it are no total. Totals
     that are no points say what they are: ``unit`` (the ruleset's, ``core.summary.score_unit``), else an outcome's
     ``score_unit``: an Adamastor voyage, solo or co-op, shows ``Scores: Ana 46.7% of the voyage sailed`` under way
-    and at its end, where ``Ana 46.7`` read as points."""
+    and at its end, where ``Ana 46.7`` read as points. ``ruleset`` (its name): where its players win or lose
+    together, a crew's one score is told once, as the crew's, as ``agon games`` lists it (``Scores: the crew 66.7%
+    of the voyage sailed``, not once per player); a solo voyage keeps its player's name."""
+    shown = dict(scores)
+    if ruleset is not None and len(shown) > 1:
+        from agon.analysis.stats import scores_shown  # here: a competitive game's line never loads the analysis
+
+        shown = scores_shown(ruleset, shown)
     if not isinstance(pending, Over):
-        return f"Scores: {scores_text(dict(scores), unit or '')}"
+        return f"Scores: {scores_text(shown, unit or '')}"
     outcome = pending.outcome
-    return None if outcome.totals_told else f"Scores: {scores_text(dict(scores), unit or outcome.score_unit)}"
+    return None if outcome.totals_told else f"Scores: {scores_text(shown, unit or outcome.score_unit)}"
 
 
 def said(actor: str, sentence: str) -> str:

@@ -498,7 +498,7 @@ def demo(
     console.print(f"Recorded a game of {escape(rs.title)} by {counted(len(seats), f'{kind} bot')}: game"
                   f" [bold]{game_id}[/], {counted(len(line.events), 'event')}.", markup=True)
     console.print(f"Result: {line.status()}")
-    if (scores := scores_line(line.pending, rs.scores(line.state), score_unit(rs))) is not None:  # unless told
+    if (scores := scores_line(line.pending, rs.scores(line.state), score_unit(rs), rs.name)) is not None:  # unless told
         console.print(scores)
     console.print(f"Stored in: {without_password(db_url())}")
     console.print("Look at it with:")

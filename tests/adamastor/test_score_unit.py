@@ -23,7 +23,7 @@ def _demo(agon, players: str, seed: str) -> str:
 
 def test_a_crew_game_over_and_a_solo_voyage_under_way_say_their_scores_are_the_voyage_sailed(agon):
     crew = _demo(agon, "2", "3")
-    said = [f"Scores: Ana 66.7{UNIT}, Bruno 66.7{UNIT}"]
+    said = [f"Scores: the crew 66.7{UNIT}"]  # a crew's one score told once (tests/test_crew_scores_once.py)
     assert _scores_lines(agon("state", crew).stdout) == said
     assert _scores_lines(agon("demo", "adamastor", "--players", "2", "--seed", "3").stdout) == said
     assert _scores_lines(agon("play", crew).stdout) == said  # the outcome's own words (Outcome.score_unit)
@@ -32,7 +32,7 @@ def test_a_crew_game_over_and_a_solo_voyage_under_way_say_their_scores_are_the_v
     assert f"  progress: 26.7{UNIT}\n" in under_way
     assert _scores_lines(under_way) == [f"Scores: Ana 26.7{UNIT}"]
     assert _scores_lines(agon("state", crew, "--at", "30", "--as", "Bruno").stdout) == [
-        f"Scores: Ana 40{UNIT}, Bruno 40{UNIT}"]
+        f"Scores: the crew 40{UNIT}"]
     listed = agon("games").stdout
     # a crew's one score listed once, as the crew's (tests/test_stats_crew.py)
     assert f"  players: Ana, Bruno; scores: the crew 66.7{UNIT}\n" in listed and f"  Ana 53.3{UNIT}\n" in listed

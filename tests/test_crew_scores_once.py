@@ -1,0 +1,59 @@
+"""A crew's one score told once, as the crew's, on every face: `agon games`, `agon branches` and `agon stats` told an
+Adamastor crew's result once (tests/test_stats_crew.py), but the end screens and `agon state` still said 'Scores:
+Ana 66.7% of the voyage sailed, Bruno 66.7% of the voyage sailed', the seat page's scores listed Ana and Bruno, the
+study page put the one score under each player's name, and the server's games and state gave no `shared_score`
+where `agon games --json` gives one. A solo voyage keeps its player's name, and a competitive game each player's."""
+
+from __future__ import annotations
+
+import json
+
+from agon.cli.render import scores_line
+from agon.core.engine import Decision, Outcome, Over
+
+UNIT = "% of the voyage sailed"
+CREW = f"Scores: the crew 66.7{UNIT}"
+
+
+def _scores_lines(out: str) -> list[str]:
+    return [ln for ln in out.splitlines() if ln.startswith("Scores:")]
+
+
+def _demo(agon, players: str, seed: str) -> str:
+    return json.loads(agon("demo", "adamastor", "--players", players, "--seed", seed, "--json").stdout)["id"]
+
+
+def test_the_end_screens_and_state_tell_a_crews_one_score_once(agon):
+    made = agon("demo", "adamastor", "--players", "2", "--seed", "3").stdout
+    assert _scores_lines(made) == [CREW], made
+    gid = json.loads(agon("games", "--json").stdout)[0]["id"]
+    for shown in (agon("state", gid).stdout, agon("options", gid).stdout, agon("play", gid).stdout):
+        assert _scores_lines(shown) == [CREW], shown
+        assert "Bruno 66.7" not in shown and "Ana 66.7" not in shown, shown
+    assert f"The game is over: Ana and Bruno lose in round 10: a tumult breaks out on board\n{CREW}\n" in agon(
+        "play", gid).stdout
+    # under way too, and as one player sees it
+    for viewer in ((), ("--as", "Bruno")):
+        assert _scores_lines(agon("state", gid, "--at", "30", *viewer).stdout) == [f"Scores: the crew 40{UNIT}"]
+
+
+def test_a_solo_voyage_keeps_its_players_name(agon):
+    made = agon("demo", "adamastor", "--players", "1", "--seed", "5").stdout
+    said = [f"Scores: Ana 53.3{UNIT}"]
+    assert _scores_lines(made) == said, made
+    gid = json.loads(agon("games", "--json").stdout)[0]["id"]
+    for shown in (agon("state", gid).stdout, agon("options", gid).stdout, agon("play", gid).stdout):
+        assert _scores_lines(shown) == said, shown
+    assert _scores_lines(agon("state", gid, "--at", "30").stdout) == [f"Scores: Ana 26.7{UNIT}"]
+
+
+def test_equal_scores_of_a_competitive_game_stay_each_players():
+    """Only a ruleset whose players win or lose together tells one score for all: equal scores of another (every
+    game's start, a tie) are each player's."""
+    going_on = Decision("Ana", "sail")
+    assert scores_line(going_on, {"Ana": 40.0, "Bruno": 40.0}, UNIT, "adamastor") == f"Scores: the crew 40{UNIT}"
+    assert scores_line(going_on, {"Ana": 40.0}, UNIT, "adamastor") == f"Scores: Ana 40{UNIT}"
+    assert scores_line(going_on, {"Ana": 0.0, "Bo": 0.0, "Cy": 0.0}, "", "toy") == "Scores: Ana 0, Bo 0, Cy 0"
+    over = Over(Outcome(("Ana", "Bo"), {"Ana": 7.0, "Bo": 7.0}, "Ana and Bo tie"))
+    assert scores_line(over, {"Ana": 7.0, "Bo": 7.0}, None, "pergamemnon") == "Scores: Ana 7, Bo 7"
+    assert scores_line(over, {"Ana": 7.0, "Bo": 7.0}) == "Scores: Ana 7, Bo 7"  # no ruleset named: as before
