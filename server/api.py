@@ -31,6 +31,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
+from agon.analysis.stats import shared
 from agon.core import entry, registry, seats
 from agon.core import steps as steps_mod
 from agon.core.bots import bots_of
@@ -550,9 +551,13 @@ def game_head(svc: Service, line: Line) -> dict[str, Any]:
 
 def state_data(svc: Service, line: Line, seat: str | None) -> dict[str, Any]:
     rs = line.ruleset
+    scores = rs.scores(line.state)
     return {**game_head(svc, line), **you(seat), "table": line.created.table,
             "players": [{"name": p.name, "bot": p.bot} for p in line.created.players],
-            "pending": pending_for(line, seat), "round": rs.round(line.state), "scores": rs.scores(line.state),
+            "pending": pending_for(line, seat), "round": rs.round(line.state), "scores": scores,
+            # where the players win or lose together (an Adamastor crew), their one score, as `agon games --json`
+            # says it (else null)
+            "shared_score": shared(rs.name, scores),
             "view": rs.view(line.state, viewer_of(seat)), "may_undo": may_undo(svc, line, seat),
             # the host's alone: whether a player's undo was redone is the host's to know, and a redo theirs to make
             **({"may_redo": seats.may_redo(svc, line, seat)} if seat == HOST else {})}
@@ -649,11 +654,12 @@ def list_games(call: Call) -> Any:
                                "players": list(g.players),
                                "created_at": g.created_at.isoformat(timespec="seconds"), "branch": g.current_branch}
         if s.readable:
-            row.update(event=s.events - 1, status=s.status, over=s.over)
+            # a crew's one score (an Adamastor crew's, who win or lose together), as `agon games --json` says it
+            row.update(event=s.events - 1, status=s.status, over=s.over, shared_score=shared(g.ruleset, s.scores))
         elif s.status.startswith("unreadable"):
-            row.update(event=None, status=s.status, over=False)
+            row.update(event=None, status=s.status, over=False, shared_score=None)
         else:
-            row.update(event=None, status=DAMAGED_STATUS, over=False)
+            row.update(event=None, status=DAMAGED_STATUS, over=False, shared_score=None)
         rows.append(row)
     return rows
 

@@ -96,6 +96,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "Scores": {"type": "object", "additionalProperties": NUM,
                "description": "each player's score as every player can work it out now, the same for every seat:"
                               " what one player alone sees (a hand) counts once the game is over"},
+    "SharedScore": {**nullable(NUM),
+                    "description": "where the players win or lose together (an Adamastor crew), the one score they"
+                                   " share, as 'agon games --json' gives it; null where each player has their own"},
     "Head": obj(HEAD),
     "Pending": {"oneOf": [
         obj({"kind": {"const": "decision"}, "player": STR, "prompt": STR,
@@ -117,6 +120,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "State": obj({**HEAD, **YOU, "table": BOOL,
                   "players": array(obj({"name": STR, "bot": nullable(STR)})),
                   "pending": ref("Pending"), "round": INT, "scores": ref("Scores"),
+                  "shared_score": ref("SharedScore"),
                   "view": {"type": "object", "description": "the game as the caller's seat sees it (the ruleset's"
                                                             " fields)"},
                   "may_undo": {"type": "boolean", "description": "whether the caller may undo now"},
@@ -152,7 +156,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                            "options": {"type": "object", "additionalProperties": STR}})),
     "Games": array(obj({"game": STR, "ruleset": STR, "title": STR, "players": array(STR),
                         "created_at": {"type": "string", "format": "date-time"}, "branch": STR,
-                        "event": nullable(COUNT), "status": STR, "over": BOOL})),
+                        "event": nullable(COUNT), "status": STR, "over": BOOL,
+                        "shared_score": ref("SharedScore")})),
     "Status": obj({**HEAD, "pending": ref("Pending")}),
 }
 """The shapes of the answers, named as the route table names them."""

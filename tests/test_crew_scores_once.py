@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import json
 
+import jsonschema
+
 from agon.cli.render import scores_line
 from agon.core.engine import Decision, Outcome, Over
+from tests.servers import app_client
 
 UNIT = "% of the voyage sailed"
 CREW = f"Scores: the crew 66.7{UNIT}"
@@ -57,3 +60,32 @@ def test_equal_scores_of_a_competitive_game_stay_each_players():
     over = Over(Outcome(("Ana", "Bo"), {"Ana": 7.0, "Bo": 7.0}, "Ana and Bo tie"))
     assert scores_line(over, {"Ana": 7.0, "Bo": 7.0}, None, "pergamemnon") == "Scores: Ana 7, Bo 7"
     assert scores_line(over, {"Ana": 7.0, "Bo": 7.0}) == "Scores: Ana 7, Bo 7"  # no ruleset named: as before
+
+
+def _valid(doc: dict, name: str, value: object) -> None:
+    schema = {"$ref": f"#/components/schemas/{name}", "components": doc["components"]}
+    jsonschema.Draft202012Validator(schema).validate(value)
+
+
+def test_the_servers_games_and_state_give_the_crews_shared_score_as_agon_games_does(agon, tmp_path):
+    crew = _demo(agon, "2", "3")
+    solo = _demo(agon, "1", "5")
+    other = json.loads(agon("demo", "pergamemnon", "--seed", "4", "--json").stdout)["id"]
+    listed = {g["id"]: g for g in json.loads(agon("games", "--json").stdout)}
+    assert listed[crew]["shared_score"] == 66.7 and listed[other]["shared_score"] is None
+    with app_client(f"sqlite:///{tmp_path / 'games.db'}") as client:
+        doc = client.get("/openapi.json").json()
+        games = client.get("/api/games").json()
+        _valid(doc, "Games", games)
+        by_id = {g["game"]: g for g in games}
+        assert {gid: by_id[gid]["shared_score"] for gid in by_id} == {
+            gid: listed[gid]["shared_score"] for gid in (crew, solo, other)}
+        assert {"game", "ruleset", "title", "players", "created_at", "branch", "event", "status", "over"} < set(
+            by_id[crew])  # every field kept
+        for gid in (crew, solo, other):
+            state = client.get(f"/api/games/{gid}").json()
+            _valid(doc, "State", state)
+            assert state["shared_score"] == listed[gid]["shared_score"], gid
+            assert "scores" in state and "view" in state
+        at = client.get(f"/api/games/{crew}").json()
+        assert at["scores"] == {"Ana": 66.7, "Bruno": 66.7}  # each player's kept, as `agon games --json` keeps it
