@@ -206,6 +206,7 @@ def study_data(lines: list[Any], notes: dict[str, tuple[str, str]] | None = None
         "as": as_player,
         "players": scored,
         "plotted": plotted,  # the timeline's lines: each player's, or a co-operative game's one (the crew's)
+        "crew": crew,  # the name of a co-operative game's one score ('crew'), None where each player has their own
         "colors": {p: marks[p].color for p in [*scored, *plotted]},
         "marks": {p: [marks[p].symbol, marks[p].dash] for p in [*scored, *plotted]},
         "perspectives": perspectives,
@@ -594,6 +595,8 @@ _SCRIPT = (r"""
     f.appendChild(value(x));
     return f;
   }
+  // the name of the one score a crew of several shares (data.crew: 'crew'), or null (a solo voyage, each player's own)
+  function crewOf() { return data.crew && players.length > 1 ? data.crew : null; }
   function layout(view, me) {
     const areas = {};
     players.forEach(p => { areas[p] = []; });
@@ -622,14 +625,20 @@ _SCRIPT = (r"""
       const h = el("h3");
       const sw = el("span", null, "swatch"); sw.style.background = data.colors[p] || "#888";
       h.appendChild(sw); h.appendChild(document.createTextNode(p));
-      const s = nodes[line.path[step]].scores[p];
+      const s = crewOf() ? undefined : nodes[line.path[step]].scores[p];  // a crew's: told once, below
       if (s !== undefined) h.appendChild(el("span", "  score " + num(s) + (data.score_unit || ""), "muted"));
       a.appendChild(h);
       areas[p].forEach(([k, x]) => a.appendChild(field(k, x)));
       row.appendChild(a);
     });
     const mid = el("section", null, "middle");
-    mid.appendChild(el("h3", "The table"));
+    const told = el("h3", "The table");
+    // a crew's one score (its players win or lose together) told once, as the crew's, as `agon games` lists it
+    // ('the crew 66.7% of the voyage sailed'), not again under each player's name; a solo voyage keeps its player's
+    const crew = crewOf(), cs = crew && nodes[line.path[step]].scores[crew];
+    if (crew && cs !== undefined) told.appendChild(el("span", "  the " + crew + " " + num(cs) + (data.score_unit || ""),
+                                                      "muted"));
+    mid.appendChild(told);
     middle.forEach(([k, x]) => mid.appendChild(field(k, x)));
     root.appendChild(row);
     root.appendChild(mid);

@@ -386,8 +386,11 @@ async function refresh() {
       + s.title + ", game " + GAME + " - agon";
     document.getElementById("status").dataset.event = s.event;
     redraw("view", [ME, s.players, s.view], () => document.getElementById("view").replaceChildren(render(s.view)));
-    redraw("scores", [ME, s.players, s.scores],
-      () => document.getElementById("scores").replaceChildren(render(s.scores)));
+    // a crew's one score (the players win or lose together: an Adamastor crew) told once, as the crew's, as `agon
+    // games` and `agon state` tell it, not once for each player; a solo voyage keeps its player's name
+    const scores = s.shared_score != null && s.players.length > 1 ? {"the crew": s.shared_score} : s.scores;
+    redraw("scores", [ME, s.players, scores],
+      () => document.getElementById("scores").replaceChildren(render(scores)));
     // the scores during the game are the ruleset's public ones (the same for every seat, so none holds a hidden
     // card): said so, as a player's view may count their own hand; the final scoring's are exact
     document.getElementById("scores-note").hidden = s.pending.kind === "over";

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 import jsonschema
+import pytest
 
 from agon.cli.render import scores_line
 from agon.core.engine import Decision, Outcome, Over
@@ -89,3 +90,28 @@ def test_the_servers_games_and_state_give_the_crews_shared_score_as_agon_games_d
             assert "scores" in state and "view" in state
         at = client.get(f"/api/games/{crew}").json()
         assert at["scores"] == {"Ana": 66.7, "Bruno": 66.7}  # each player's kept, as `agon games --json` keeps it
+
+
+@pytest.mark.browser
+def test_the_seat_page_and_the_study_page_tell_a_crews_one_score_once(agon, page, tmp_path):
+    from tests.browser import live_server
+
+    crew = _demo(agon, "2", "3")
+    solo = _demo(agon, "1", "5")
+    with live_server(f"sqlite:///{tmp_path / 'games.db'}") as (base, _):
+        for gid, rows in ((crew, [["The crew", "66.7"]]), (solo, [["Ana", "53.3"]])):
+            page.goto(f"{base}/games/{gid}/seat")  # no token: what every player sees
+            page.wait_for_function("document.querySelectorAll('#scores tr').length > 0")
+            got = page.evaluate("""() => [...document.querySelectorAll('#scores tr')].map(
+                tr => [...tr.children].map(c => c.textContent.trim()))""")
+            assert got == rows, (gid, got)
+    for gid, heads, table in ((crew, ["Ana", "Bruno"], f"The table  the crew 40{UNIT}"),
+                              (solo, [f"Ana  score 26.7{UNIT}"], "The table")):
+        agon("view", gid, "-o", f"{gid}.html")
+        page.goto((tmp_path / f"{gid}.html").as_uri() + "#line=main&step=30")
+        page.wait_for_function("document.body && document.body.dataset.ready === '1'")
+        page.wait_for_function("document.body.dataset.step === '30'")
+        got = page.evaluate("""() => ({table: document.querySelector('#state .middle h3').textContent,
+            heads: [...document.querySelectorAll('#state .area h3')].map(h => h.textContent)})""")
+        assert got == {"heads": heads, "table": table}, (gid, got)
+    assert page.page_errors == []
