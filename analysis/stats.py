@@ -12,6 +12,7 @@ from itertools import repeat
 from operator import add, itemgetter
 from typing import Any
 
+from agon.core.summary import scores_shown, shared  # noqa: F401  (the listing's words, read here by the faces)
 from agon.events.summary import Summary
 
 
@@ -189,29 +190,6 @@ def setup_rows(result: dict[str, Any]) -> list[dict[str, Any]]:
     if result.get("together") and result.get("crew") and len(rows) > 1:
         rows.append({"setup": ALL_SETUPS, **result["crew"]})
     return rows
-
-
-def shared(ruleset: str, scores: Mapping[str, float]) -> float | None:
-    """The one score the players of a game share where they win or lose together (an Adamastor crew's progress:
-    the ruleset's figure module names it, ``analysis.figures.shared_score``), or None where each player has a score
-    of their own."""
-    values = set(scores.values())
-    if len(values) != 1:  # checked first: a competitive game's listing need not load its ruleset's figure module
-        return None
-    from agon.analysis.figures import shared_score
-
-    return next(iter(values)) if shared_score(ruleset) else None
-
-
-def scores_shown(ruleset: str, scores: Mapping[str, float]) -> dict[str, float]:
-    """``scores`` as a listing shows them (``agon games``, ``agon branches``): a crew's one score once, as the
-    crew's (``{"the crew": 66.7}``), not once for each player; a solo player's score, and each player's own, as
-    they are."""
-    if len(scores) > 1 and (value := shared(ruleset, scores)) is not None:
-        from agon.analysis.figures import shared_score
-
-        return {f"the {shared_score(ruleset)}": value}
-    return dict(scores)
 
 
 def _setup_row(setup: str, t: list, together: bool) -> dict[str, Any]:

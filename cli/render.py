@@ -106,7 +106,7 @@ def scores_line(pending: Pending, scores: Mapping[str, float], unit: str | None 
     of the voyage sailed``, not once per player); a solo voyage keeps its player's name."""
     shown = dict(scores)
     if ruleset is not None and len(shown) > 1:
-        from agon.analysis.stats import scores_shown  # here: a competitive game's line never loads the analysis
+        from agon.core.summary import scores_shown  # the ruleset says whether its players share one score
 
         shown = scores_shown(ruleset, shown)
     if not isinstance(pending, Over):

@@ -250,8 +250,8 @@ def games(
 
     Read from the game summaries (no game is replayed); a summary that is missing or stale is recomputed first,
     with a progress bar."""
-    from agon.analysis.stats import scores_shown, shared
     from agon.cli.summary_cmds import progress_bar
+    from agon.core.summary import scores_shown, shared
 
     if ruleset is not None:
         ruleset = _ruleset(ruleset).name

@@ -126,8 +126,8 @@ def branches(game: GameArg, as_json: JsonOpt = False) -> None:
     """The tree of lines: where each forks from its parent, where its head is, how it ends, what a redo brings back."""
     from dataclasses import asdict
 
-    from agon.analysis.stats import scores_shown, shared
     from agon.core import registry
+    from agon.core.summary import scores_shown, shared
 
     g, branch_rows = service().tree(game)
     rows = [asdict(r) for r in branch_rows]

@@ -11,7 +11,7 @@ civilization lost to a catastrophe later is still the one the player was dealt).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from agon.core.engine import Over, Ruleset, State, describe_pending
@@ -42,6 +42,37 @@ def score_unit(rs: Ruleset) -> str:
     ruleset's optional ``score_unit``: Adamastor's ``"% of the voyage sailed"``); empty for points. Every face that
     shows a score reads it here, so a score says what it is in a game going on as at its end."""
     return getattr(rs, "score_unit", "")
+
+
+def shared_name(ruleset: str) -> str | None:
+    """Who holds the one score of a ruleset whose players win or lose together (the ruleset's optional
+    ``shared_score``: Adamastor's ``"crew"``), or None where each player has a score of their own, or where agon has
+    no such ruleset. Read from the ruleset, which every command has loaded, so that telling a crew's score once
+    loads nothing more ('agon state' of a crew's game starts as fast as any other)."""
+    from agon.core import registry
+
+    try:
+        return getattr(registry.get(ruleset), "shared_score", None)
+    except registry.UnknownRuleset:
+        return None
+
+
+def shared(ruleset: str, scores: Mapping[str, float]) -> float | None:
+    """The one score the players of a game share where they win or lose together (an Adamastor crew's progress:
+    the ruleset names who holds it, ``shared_name``), or None where each player has a score of their own."""
+    values = set(scores.values())
+    if len(values) != 1:  # checked first: most games' scores differ
+        return None
+    return next(iter(values)) if shared_name(ruleset) else None
+
+
+def scores_shown(ruleset: str, scores: Mapping[str, float]) -> dict[str, float]:
+    """``scores`` as a listing shows them (``agon games``, ``agon branches``): a crew's one score once, as the
+    crew's (``{"the crew": 66.7}``), not once for each player; a solo player's score, and each player's own, as
+    they are."""
+    if len(scores) > 1 and (value := shared(ruleset, scores)) is not None:
+        return {f"the {shared_name(ruleset)}": value}
+    return dict(scores)
 
 
 def unit_of(ruleset: str) -> str:

@@ -31,7 +31,6 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from agon.analysis.stats import shared
 from agon.core import entry, registry, seats
 from agon.core import steps as steps_mod
 from agon.core.bots import bots_of
@@ -54,6 +53,7 @@ from agon.core.service import (
     store_trouble,
     told,
 )
+from agon.core.summary import shared
 from agon.server import bodies, queries
 from agon.server.schemas import WAIT_MAX, Param, under
 

@@ -18,6 +18,7 @@ except SystemExit:
 import agon
 loaded = [m for m in ("agon.core.analyse", "agon.core.rollout", "agon.core.document", "agon.core.transfer",
                       "concurrent.futures.process", "multiprocessing", "plotly") if m in sys.modules]
+loaded += sorted(m for m in sys.modules if m.startswith("agon.analysis"))  # stats, figures: a crew's score too
 if "__version__" in vars(agon):
     loaded.append("agon.__version__")
 print("LOADED", ",".join(loaded))
@@ -31,12 +32,15 @@ def _env(tmp_path):
 
 
 def test_agon_state_loads_no_analysis_document_or_version(tmp_path):
+    """The benchmark's game: a crew of two, whose one score 'agon state' tells once, as the crew's, with no analysis
+    module loaded to learn that the crew shares it (the ruleset says so)."""
     env = _env(tmp_path)
     made = subprocess.run([sys.executable, "-m", "agon", "demo", "adamastor", "--json"], env=env,
                           capture_output=True, text=True, check=True)
     game = json.loads(made.stdout)["id"]
     out = subprocess.run([sys.executable, "-c", PROBE, game], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.startswith(f"Adamastor game {game}, branch main, after event #"), out.stdout
+    assert "Scores: the crew " in out.stdout, out.stdout
     assert out.stdout.splitlines()[-1] == "LOADED ", out.stdout.splitlines()[-1]
 
 

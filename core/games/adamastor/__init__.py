@@ -33,6 +33,7 @@ class Adamastor:
     bots = {"greedy": bots.greedy}
     judging_bot = "greedy"
     score_unit = rules.SCORE_UNIT  # no points, solo or co-op: the voyage's progress (rulebook 6, 9.3)
+    shared_score = view.SHARED_SCORE  # several players win or lose together, as one crew (rulebook 9.3)
     """What judges a position in ``agon analyse`` by default: random crews almost never arrive (core/bots.py)."""
     projections = {"voyage": view.voyage, "sails": view.sails}
     option_names = {

@@ -64,6 +64,9 @@ def distance(s: State) -> float:
 
 
 SCORE_UNIT = "% of the voyage sailed"
+SHARED_SCORE = "crew"
+"""Who holds the one score where several play: the crew wins or loses the voyage together (rulebook 9.3), so every
+face tells a crew's score once, as the crew's."""
 """What a score is (the ruleset's ``score_unit`` and ``Outcome.score_unit``), solo or co-op: the game has no points
 (rulebook 6 'Ganhando ou perdendo o jogo' names only a win or a loss, and 9.3 keeps 'as condições de vitória e de
 derrota' for 2 players, who share everything but their hands), so its score is the voyage's progress in percent
