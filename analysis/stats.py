@@ -7,13 +7,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from functools import reduce
-from itertools import repeat
-from operator import add, itemgetter
+from functools import partial, reduce
+from itertools import chain, compress, repeat
+from operator import add, contains, eq, itemgetter
 from typing import Any
 
 from agon.core.summary import scores_shown, shared  # noqa: F401  (the listing's words, read here by the faces)
-from agon.events.summary import Summary
+from agon.events.summary import Facts, Summary
 
 
 def game_summary(line: Any) -> dict[str, Any]:
@@ -40,8 +40,8 @@ def from_summary(s: Summary) -> dict[str, Any]:
 
 def aggregate(summaries: Iterable[dict[str, Any] | Summary], together: bool = False) -> dict[str, Any]:
     """Win rates and averages over summaries (``from_summary``'s dicts, or the stored summaries themselves, read
-    as they are: 'agon stats' counts thousands). Only finished games count towards wins and final scores; every
-    game counts towards ``games``. ``by_side`` is empty for a ruleset without sides.
+    as they are). Only finished games count towards wins and final scores; every game counts towards ``games``.
+    ``by_side`` is empty for a ruleset without sides.
 
     ``by_setup`` gives each setup's games, lengths and scores. Its win rate (``wins``, ``win_rate``, ``ci_low``,
     ``ci_high``) only for a co-operative ruleset (``together``: the players win or lose together, as an Adamastor
@@ -51,28 +51,42 @@ def aggregate(summaries: Iterable[dict[str, Any] | Summary], together: bool = Fa
     and ``avg_score`` every player's.
 
     Where the players win or lose together, a seat's result is the crew's, the same for every seat: ``by_seat`` is
-    then empty and ``crew`` gives the crew's one result over every finished game (None for a competitive ruleset)."""
-    # Read column by column (each a list in game order), every count and sum made by the builtins: 'agon stats' counts
-    # thousands of games, and a loop updating tallies game by game and seat by seat cost as much as reading the rows.
-    # Sums of scores add in game order from 0.0 (``_added``), as a running total would, so no figure moves in its
-    # last digit.
+    then empty and ``crew`` gives the crew's one result over every finished game (None for a competitive ruleset).
+
+    'agon stats' counts the stored rows' facts without a summary per game (``aggregate_facts``): the same figures."""
     items = [s if isinstance(s, Summary) else _as_summary(s) for s in summaries]
     done = [s for s in items if s.over]  # only finished games count towards wins and scores
-    finished = len(done)
-    lengths = [s.events for s in done]
-    rounds = [s.rounds for s in done]
-    winners = [s.winners for s in done]
-    scores = [s.scores for s in done]
-    best = [max(v.values()) if v else 0.0 for v in scores]  # the winning score, or the crew's one score
+    return _figures(len(items), [s.events for s in done], [s.rounds for s in done], [s.winners for s in done],
+                    [_dict(s.scores) for s in done], [tuple(map(_NAME, s.seats)) for s in done],
+                    [s.side_label for s in done], [_dict(s.sides) for s in done], [s.setup for s in done], together)
+
+
+def aggregate_facts(facts: Facts, together: bool = False) -> dict[str, Any]:
+    """``aggregate`` over the stored rows' facts (events/summary.py ``main_facts``, what 'agon stats' counts): the
+    games that read count, each finished one towards the results."""
+    return _figures(facts.games, facts.events, facts.rounds, facts.winners, facts.scores, facts.players,
+                    facts.side_labels, facts.sides, facts.setups, together)
+
+
+def _figures(games: int, lengths: list[int], rounds: list[int], winners: list[tuple[str, ...]],
+             scores: list[dict[str, float]], players: list[tuple[str, ...]], side_labels: list[str | None],
+             sides: list[dict[str, str]], setups: list[str], together: bool) -> dict[str, Any]:
+    """``aggregate``'s result from ``games`` (how many) and the finished games' columns, each a list in game order."""
+    # Every count and sum is made by the builtins over whole columns, and a seat's figures over a flat list of
+    # every game's seats: 'agon stats' counts thousands of games, and a loop updating tallies game by game and seat
+    # by seat cost as much as reading the rows. Sums of scores add in game order from 0.0 (``_added``), as a running
+    # total would, so no figure moves in its last digit.
+    finished = len(lengths)
+    best = list(map(_BEST, map(dict.values, scores)))  # the winning score, or the crew's one score
     won = sum(map(bool, winners))
     side_label = None
-    for s in done:
-        side_label = side_label or s.side_label
-    by_setup = {setup: _setup_tally(chosen, lengths, rounds, winners, scores, best)
-                for setup, chosen in _by_setup([s.setup for s in done]).items()}
-    players = [list(map(_NAME, s.seats)) for s in done]
+    for label in side_labels:
+        side_label = side_label or label
+    games_seats = _Seats(winners, scores, players, sides)
+    columns = (lengths, rounds, winners, best, scores)
+    by_setup = {setup: _setup_tally(columns, chosen) for setup, chosen in _by_setup(setups).items()}
     return {
-        "games": len(items),
+        "games": games,
         "finished": finished,
         "no_winner": finished - won,
         "avg_events": sum(lengths) / finished if finished else None,
@@ -83,11 +97,10 @@ def aggregate(summaries: Iterable[dict[str, Any] | Summary], together: bool = Fa
         "lengths": lengths,
         "longest": max(lengths) if lengths else None,
         "side_label": side_label,
-        "by_side": [{"side": k, **_rates(_tallied(v))}
-                    for k, v in sorted(_by_side(done, players, winners, scores).items())],
+        "by_side": [{"side": k, **_rates(_tallied(v))} for k, v in sorted(games_seats.by_side().items())],
         # a crew's seats win or lose together: its result is told once, as the crew's
         "by_seat": [] if together else [{"seat": k, **_rates(_tallied(v))}
-                                        for k, v in sorted(_by_seat(players, winners, scores).items())],
+                                        for k, v in sorted(games_seats.by_seat().items())],
         "together": together,
         "crew": _rates(_tallied([finished, won, _added(best)])) if together else None,
         "by_setup": [_setup_row(k, v, together) for k, v in sorted(by_setup.items())],
@@ -95,8 +108,14 @@ def aggregate(summaries: Iterable[dict[str, Any] | Summary], together: bool = Fa
 
 
 _NAME = itemgetter(0)
-_ZERO = repeat(0.0)
-"""A score of 0 for every seat a game's scores do not name (``map`` stops with the seats)."""
+_BEST = partial(max, default=0.0)
+_NO_SEAT = (None,)
+"""A seat a game does not have, where others have more (``_Seats``): no winner and no score names it."""
+
+
+def _dict(m: Mapping[str, Any]) -> dict[str, Any]:
+    """``m`` as a dict (a summary's scores and sides are, as decoded), for ``dict.get`` over whole columns."""
+    return m if type(m) is dict else dict(m)
 
 
 def _added(values: Iterable[float]) -> float:
@@ -126,56 +145,54 @@ def _by_setup(setups: list[str]) -> dict[str, list[int] | None]:
     return chosen
 
 
-def _setup_tally(chosen: list[int] | None, lengths: list[int], rounds: list[int], winners: list[Any],
-                 scores: list[Mapping[str, float]], best: list[float]) -> list:
+def _setup_tally(columns: tuple[list, ...], chosen: list[int] | None) -> list:
     """One setup's [played, won (together), best score sum, events sum, rounds sum, shortest, longest, every
-    player's score sum, scores counted] over its games (``chosen``: their places; None: all)."""
+    player's score sum, scores counted] over its games (``columns``: the lengths, rounds, winners, best scores and
+    scores of every game; ``chosen``: the setup's places among them; None: all)."""
     if chosen is not None:
-        lengths, rounds, winners, scores, best = ([col[i] for i in chosen]
-                                                  for col in (lengths, rounds, winners, scores, best))
+        pick = itemgetter(*chosen) if len(chosen) > 1 else lambda col: (col[chosen[0]],)
+        columns = tuple(map(pick, columns))
+    lengths, rounds, winners, best, scores = columns
     return [len(lengths), sum(map(bool, winners)), _added(best), sum(lengths), sum(rounds), min(lengths),
-            max(lengths), _added([sum(v.values()) for v in scores]), sum(map(len, scores))]
+            max(lengths), _added(map(sum, map(dict.values, scores))), sum(map(len, scores))]
 
 
-def _by_seat(players: list[list[str]], winners: list[Any], scores: list[Mapping[str, float]]) -> dict[int, list]:
-    """Each seat's [played, wins, score sum] (seat 1 first to act)."""
-    seats = max(map(len, players), default=0)
-    wins = [0] * seats
-    for names, won in zip(players, winners):
-        if len(won) == 1:  # the one winner's seat (a game's seats have different names: core/service.py)
-            if won[0] in names:
-                wins[names.index(won[0])] += 1
-        elif won:
-            for i, name in enumerate(names):
-                if name in won:
-                    wins[i] += 1
-    cells = [list(map(v.get, names, _ZERO)) for v, names in zip(scores, players)]
-    if min(map(len, cells), default=seats) < seats:
-        for row in cells:  # a game of fewer seats adds 0.0 to the others' sums, which changes none of them
-            row.extend(repeat(0.0, seats - len(row)))
-    sizes = Counter(map(len, players))
-    return {i + 1: [sum(n for size, n in sizes.items() if size > i), wins[i], _added(column)]
-            for i, column in enumerate(zip(*cells))}
+class _Seats:
+    """Every finished game's seats in one flat list, game by game with as many seats each as the game with most
+    (``_NO_SEAT`` for those a game lacks): each seat's player, whether they won and their score (0.0 where the
+    scores do not name them, as for a seat a game lacks, which changes no sum), counted by seat and by side over
+    whole columns."""
 
+    def __init__(self, winners: list[tuple[str, ...]], scores: list[dict[str, float]],
+                 players: list[tuple[str, ...]], sides: list[dict[str, str]]) -> None:
+        sizes = list(map(len, players))
+        width = max(sizes, default=0)
+        if min(sizes, default=width) < width:  # games of fewer seats: each filled up to ``width``
+            pads = [_NO_SEAT * (width - n) for n in range(width + 1)]
+            players = list(map(add, players, map(pads.__getitem__, sizes)))
+        self.width, self.sizes, self.sides = width, sizes, sides
+        self.names = list(chain.from_iterable(players))
+        self.won = list(map(contains, chain.from_iterable(map(repeat, winners, repeat(width))), self.names))
+        self.scores = list(map(dict.get, chain.from_iterable(map(repeat, scores, repeat(width))), self.names,
+                               repeat(0.0)))
 
-def _by_side(done: list[Summary], players: list[list[str]], winners: list[Any],
-             scores: list[Mapping[str, float]]) -> dict[str, list]:
-    """Each side's [played, wins, score sum] (a ruleset without sides has none)."""
-    by_side: dict[str, list] = {}
-    for s, names, won, score in zip(done, players, winners, scores):
-        sides = s.sides
-        if not sides:
-            continue
-        for name in names:
-            side = sides.get(name)
-            if side is not None:
-                t = by_side.get(side)
-                if t is None:
-                    t = by_side[side] = [0, 0, 0.0]
-                t[0] += 1
-                t[1] += name in won
-                t[2] += score.get(name, 0.0)
-    return by_side
+    def by_seat(self) -> dict[int, list]:
+        """Each seat's [played, wins, score sum] (seat 1 first to act)."""
+        sizes = Counter(self.sizes)
+        w = self.width
+        return {i + 1: [sum(n for size, n in sizes.items() if size > i), sum(self.won[i::w]),
+                        _added(self.scores[i::w])] for i in range(w)}
+
+    def by_side(self) -> dict[str, list]:
+        """Each side's [played, wins, score sum] (a ruleset without sides has none)."""
+        if not any(self.sides):
+            return {}
+        sides = list(map(dict.get, chain.from_iterable(map(repeat, self.sides, repeat(self.width))), self.names))
+        out = {}
+        for side in set(sides) - {None}:
+            mine = list(map(eq, sides, repeat(side)))
+            out[side] = [sum(mine), sum(compress(self.won, mine)), _added(compress(self.scores, mine))]
+        return out
 
 
 ALL_SETUPS = "all setups"

@@ -517,7 +517,7 @@ def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str
     (a stale or missing one is recomputed first, with a progress bar), folded into ``aggregate``'s result
     (``unreadable``: the games that could not be read, and why)."""
     from agon.analysis.figures import shared_score
-    from agon.analysis.stats import aggregate
+    from agon.analysis.stats import aggregate_facts
     from agon.cli.summary_cmds import progress_bar
     from agon.core import registry
     from agon.core.summary import round_word, score_unit
@@ -527,13 +527,13 @@ def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str
     except registry.UnknownRuleset as e:
         raise Fail(str(e)) from None
     svc = service()
-    with progress_bar("summarising games", quiet=quiet) as bar:
-        listed = svc.main_summaries(rs.name, limit, progress=bar)  # one query, nothing a table of games needs
-    if not listed:
+    with progress_bar("summarising games", quiet=quiet) as bar:  # one query, only the columns statistics count
+        facts = svc.main_summaries(rs.name, limit, progress=bar, facts=True)
+    if not facts.read:
         raise Fail(f"no stored {rs.name} games; record some with {cited(f'demo {rs.name} --games 20')} or"
                    f" {cited(f'new {rs.name}')}")
     # a co-operative ruleset (one shared score: the players win or lose together) has a win rate by setup
-    result = aggregate((s for s in listed if s.readable), together=shared_score(rs.name) is not None)
+    result = aggregate_facts(facts, together=shared_score(rs.name) is not None)
     result["ruleset"] = rs.name
     result["round_word"] = round_word(rs)  # what avg_rounds counts: a Perikles turn is no round of one move each
     result["score_unit"] = score_unit(rs)  # what avg_score counts: an Adamastor score is the voyage's progress
@@ -541,8 +541,7 @@ def _gather(ruleset: str, limit: int | None, quiet: bool) -> tuple[Any, dict[str
         from agon.analysis.games import module_for
 
         result["together_words"] = getattr(module_for(rs.name), "TOGETHER", "the players win or lose together")
-    result["unreadable"] = [f"{s.game_id}: {s.status.removeprefix('unreadable: ')}" for s in listed
-                            if not s.readable]
+    result["unreadable"] = [f"{game}: {status.removeprefix('unreadable: ')}" for game, status in facts.unreadable]
     return rs, result
 
 

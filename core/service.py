@@ -2110,10 +2110,12 @@ class Service:
                 else replace(g, stored_events=self.store.event_count(g.id)) for g in listed]
 
     def main_summaries(self, ruleset: str, limit: int | None = None,
-                       progress: Callable[[int], Callable[[], None]] | None = None) -> list[Summary]:
+                       progress: Callable[[int], Callable[[], None]] | None = None, facts: bool = False
+                       ) -> list[Summary] | summary_table.Facts:
         """The summaries of the main lines of a ruleset's games, newest first (at most ``limit``), read in one query
         (what 'agon stats' counts); rows missing or stale in that window are recomputed first (``progress`` as for
-        ``listing``)."""
+        ``listing``). ``facts``: only what statistics count of them, column by column, without a ``Summary`` per
+        game (events/summary.py ``Facts``)."""
         if problem := limit_problem(limit):
             raise ServiceError(problem)
         try:
@@ -2121,10 +2123,11 @@ class Service:
         except registry.UnknownRuleset as e:
             raise hints.again(e, ServiceError) from None
         ruleset, version = rs.name, rs.version  # as the games store it, however it was typed
-        rows, stale = summary_table.main_lines(self.store, ruleset, version, limit, self._computed or None)
+        read = summary_table.main_facts if facts else summary_table.main_lines
+        rows, stale = read(self.store, ruleset, version, limit, self._computed or None)
         if stale:
             self.refresh(stale, progress)
-            rows, _ = summary_table.main_lines(self.store, ruleset, version, limit, self._computed or None)
+            rows, _ = read(self.store, ruleset, version, limit, self._computed or None)
         return rows
 
     def _versions(self, ruleset: str | None) -> dict[str, str]:

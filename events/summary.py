@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
+from operator import attrgetter
 from typing import Any
 
 import msgspec
@@ -397,20 +399,114 @@ def main_lines(store: Store, ruleset: str, version: str, limit: int | None = Non
     return present, stale
 
 
-_MAIN_LINES: dict[tuple[str, bool], tuple[str, Sequence[str] | None, dict[str, Any]]] = {}
-"""``main_lines``' query as the database's driver reads it, by dialect and whether it is limited: compiled once, and
-run without SQLAlchemy's conversion of each value read ('agon stats' reads thousands of rows; ``from_row`` takes
-the driver's values as they come)."""
+@dataclass(frozen=True)
+class Facts:
+    """What statistics count of the main lines of a ruleset's games (``main_facts``), column by column, newest
+    first, without a ``Summary`` per game: how many games read; the game id and status of each that cannot be read
+    or is damaged (no figure counts it); and of each finished game that reads (only those have results) its length,
+    rounds, winners, scores, players (their names in seat order, without their bots), side label, sides and setup,
+    the JSON columns decoded as ``from_row`` decodes them. No branch, head, options or status of a game that reads:
+    statistics use none of them."""
+
+    games: int
+    """The games that read, finished or not."""
+    unreadable: list[tuple[str, str]]
+    events: list[int]
+    rounds: list[int]
+    winners: list[tuple[str, ...]]
+    scores: list[dict[str, int | float]]
+    players: list[tuple[str, ...]]
+    side_labels: list[str | None]
+    sides: list[dict[str, str]]
+    setups: list[str]
+
+    @property
+    def read(self) -> int:
+        """Every game read, the ones that cannot be read or are damaged included."""
+        return self.games + len(self.unreadable)
 
 
-def _main_lines_sql(dialect: Any, limited: bool) -> tuple[str, Sequence[str] | None, dict[str, Any]]:
+_FACT_COLUMNS = [SUMMARY.c[name] for name in ("events", "rounds", "over", "winners", "scores", "seats", "side_label",
+                                                "sides", "setup")]
+"""The columns of a row statistics count (``Facts``), after its head, version, layout, branch head, game id and the
+status of a row that cannot be read or is damaged."""
+
+
+def main_facts(store: Store, ruleset: str, version: str, limit: int | None = None, computed: Computed | None = None
+               ) -> tuple[Facts, list[tuple[str, str, str, str]]]:
+    """``main_lines`` as statistics read it: the same rows, the same window and the same stale ones (each checked
+    as ``main_lines`` checks it), but only the columns statistics count, as ``Facts``: no ``Summary`` per game, and
+    the JSON of finished games only decoded."""
+    with store._read() as c:
+        sql, names, params = _main_lines_sql(c.dialect, limit is not None, facts=True)
+        values = {**params, "ruleset": ruleset, "limit": limit}
+        rows = c.exec_driver_sql(sql, values if names is None else tuple(values[k] for k in names)).all()
+    done, unreadable, stale = [], [], []
+    games = 0
+    standing = (version, DAMAGED)
+    marks = (UNREADABLE, DAMAGED)
+    for r in rows:  # each row: the row's head_id, ruleset_version and layout, the branch's head, the game's id, ...
+        head, layout, game_id = r[3], r[2], r[4]
+        mine = computed.get(game_id, {}).get("main") if computed else None
+        if mine is not None and mine.head_id == head:
+            if not current(mine, head, version):  # unreadable: tried again, as a stored row would be
+                stale.append((game_id, "main", ruleset, head))
+            r = _fact_row(mine, head)
+        else:
+            if layout != LAYOUT or r[0] != head or r[1] not in standing:
+                stale.append((game_id, "main", ruleset, head))
+            if layout != LAYOUT:
+                continue
+        if r[1] in marks:
+            unreadable.append((game_id, r[5]))
+            continue
+        games += 1
+        if r[8]:  # over: only finished games have results
+            done.append(r)
+    *_, events, rounds, _, winners, scores, seats, side_labels, sides, setups = zip(*done) if done else [()] * 15
+    players = list(map(tuple, map(partial(map, _NAME), map(_seat_names.decode, seats))))
+    return Facts(games, unreadable, list(events), list(rounds), list(map(_names.decode, winners)),
+                 list(map(_numbers.decode, scores)), players, list(side_labels), list(map(_texts.decode, sides)),
+                 list(setups)), stale
+
+
+class _Seat(msgspec.Struct, array_like=True, gc=False):
+    """A seat of the ``seats`` column ([name, bot]) read for its name alone: the bot is skipped unread, and no seat
+    is tracked by the garbage collector (statistics read thousands)."""
+
+    name: str
+
+
+_seat_names = msgspec.json.Decoder(tuple[_Seat, ...])
+_NAME = attrgetter("name")
+
+
+def _fact_row(s: Summary, head: str) -> tuple[Any, ...]:
+    """A summary computed and not kept as a row of ``main_facts``' query gives it (its JSON columns encoded)."""
+    row = _row(s)
+    return (s.head_id, s.ruleset_version, LAYOUT, head, s.game_id, s.status,
+            *(row[col.name] for col in _FACT_COLUMNS))
+
+
+_MAIN_LINES: dict[tuple[str, bool, bool], tuple[str, Sequence[str] | None, dict[str, Any]]] = {}
+"""``main_lines``' query (or ``main_facts``') as the database's driver reads it, by dialect, whether it is limited and
+which: compiled once, and run without SQLAlchemy's conversion of each value read ('agon stats' reads thousands of
+rows; ``from_row`` takes the driver's values as they come)."""
+
+
+def _main_lines_sql(dialect: Any, limited: bool, facts: bool = False
+                    ) -> tuple[str, Sequence[str] | None, dict[str, Any]]:
     """The SQL, the names of its parameters in order (None where the driver takes them by name) and their values,
-    ``ruleset`` and ``limit`` to be given."""
-    key = (dialect.name, limited)
+    ``ruleset`` and ``limit`` to be given. ``facts``: the columns ``main_facts`` reads instead of ``FACTS``."""
+    key = (dialect.name, limited, facts)
     made = _MAIN_LINES.get(key)
     if made is None:
         s_game = _GAME.alias("g")
-        q = sa.select(*FACTS, _BRANCH.c.head_id, SUMMARY.c.layout, s_game.c.id).select_from(
+        version = SUMMARY.c.ruleset_version
+        columns = ([SUMMARY.c.head_id, version, SUMMARY.c.layout, _BRANCH.c.head_id, s_game.c.id,
+                    sa.case((sa.or_(version == UNREADABLE, version == DAMAGED), SUMMARY.c.status)), *_FACT_COLUMNS]
+                   if facts else [*FACTS, _BRANCH.c.head_id, SUMMARY.c.layout, s_game.c.id])
+        q = sa.select(*columns).select_from(
             s_game.join(_BRANCH, sa.and_(_BRANCH.c.game_id == s_game.c.id, _BRANCH.c.name == "main")).outerjoin(
                 SUMMARY, sa.and_(SUMMARY.c.game_id == s_game.c.id, SUMMARY.c.branch == "main"))
         ).where(s_game.c.ruleset == sa.bindparam("ruleset", type_=sa.String)).order_by(

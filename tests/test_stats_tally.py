@@ -5,12 +5,16 @@ counts, missing scores, ties, sides and setups, as stored summaries or as plain 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from hypothesis import given
+import msgspec
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agon.analysis.stats import _rates, _setup_row, _tallied, aggregate, from_summary
+from agon.analysis.stats import _rates, _setup_row, _tallied, aggregate, aggregate_facts, from_summary
+from agon.events import summary
+from agon.events.store import BRANCH, GAME
 from agon.events.summary import Summary
 
 
@@ -92,3 +96,63 @@ def test_counting_by_columns_gives_what_a_running_tally_gives(games, together):
     assert repr(aggregate(games, together)) == want
     assert repr(aggregate(iter(games), together)) == want
     assert repr(aggregate([from_summary(s) for s in games], together)) == want
+
+
+# 'agon stats' reads the stored rows' facts column by column (events/summary.py ``main_facts``), without a Summary
+# per game: what it counts is what the running tally counts over the same rows read as summaries (``from_row``,
+# through ``main_lines``), and the rows it finds stale, unreadable or damaged are the same, for any store.
+STANDING = ["fresh", "fresh", "fresh", "other head", "old layout", "old version", "no row", "unreadable", "damaged",
+            "computed", "computed elsewhere"]
+_stores = iter(range(10**6))
+
+
+@st.composite
+def stored_games(draw) -> list[tuple[Summary, str, int]]:
+    """Games as (summary, how its row stands, creation time in seconds: ties are ordered by id)."""
+    games = draw(st.lists(summaries(), max_size=25))
+    return [(msgspec.structs.replace(s, game_id=f"g{i:03d}", head_id=f"h{i}"), draw(st.sampled_from(STANDING)),
+             draw(st.integers(0, 5))) for i, s in enumerate(games)]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(stored_games(), st.booleans(), st.one_of(st.none(), st.integers(1, 30)))
+def test_the_stored_rows_facts_count_as_their_summaries_do(store, games, together, limit):
+    ruleset = f"rs{next(_stores)}"  # a ruleset of its own for each example: the store keeps the others' games
+    kept, computed = [], {}
+    with store._write() as c:
+        for s, standing, at in games:
+            game_id = f"{ruleset}-{s.game_id}"
+            s = msgspec.structs.replace(s, game_id=game_id)
+            c.execute(GAME.insert().values(id=game_id, ruleset=ruleset, title="", players="", root_id="",
+                                           created_at=datetime(2026, 1, 1, tzinfo=UTC) + timedelta(seconds=at)))
+            c.execute(BRANCH.insert().values(game_id=game_id, name="main", head_id=s.head_id,
+                                             created_at=datetime(2026, 1, 1, tzinfo=UTC)))
+            if standing == "other head":
+                s = msgspec.structs.replace(s, head_id="elsewhere")
+            elif standing == "old version":
+                s = msgspec.structs.replace(s, ruleset_version="0")
+            elif standing == "unreadable":
+                s = summary.unreadable(game_id, "main", s.head_id, "a broken line")
+            elif standing == "damaged":
+                s = summary.damaged(s, "damaged: a hash does not match")
+            elif standing == "computed":  # made at the head and not kept (a store that may only be read): it stands
+                computed[game_id] = {"main": s}  # for the stale row stored
+                s = msgspec.structs.replace(s, head_id="elsewhere", events=s.events + 1, over=not s.over)
+            elif standing == "computed elsewhere":  # made at another head: the row stored stands
+                computed[game_id] = {"main": msgspec.structs.replace(s, head_id="elsewhere", events=s.events + 1)}
+            if standing != "no row":
+                kept.append(s)
+        summary.write(c, kept)
+        old = [f"{ruleset}-{s.game_id}" for s, standing, _ in games if standing == "old layout"]
+        if old:
+            c.execute(summary.SUMMARY.update().where(summary.SUMMARY.c.game_id.in_(old)).values(layout=3))
+    listed, stale = summary.main_lines(store, ruleset, "1", limit, computed)
+    facts, stale_too = summary.main_facts(store, ruleset, "1", limit, computed)
+    assert stale_too == stale
+    readable = [s for s in listed if s.readable]
+    assert facts.games == len(readable)
+    assert facts.unreadable == [(s.game_id, s.status) for s in listed if not s.readable]
+    assert facts.read == len(listed)
+    want = repr(tallied(readable, together))
+    assert repr(aggregate_facts(facts, together)) == want
+    assert repr(aggregate(readable, together)) == want
