@@ -39,6 +39,9 @@ from agon.events.snapshots import SNAPSHOT
 
 class GameRow(SQLModel, table=True):
     __tablename__ = "game"
+    # a ruleset's games newest or oldest first ('agon stats', 'agon games RULESET') read in this index's order, not
+    # sorted; a store made before it gains it as it is opened where it may be written (``Store._add_indexes``)
+    __table_args__ = (sa.Index("ix_game_listing", "ruleset", "created_at", "id"),)
     id: str = Field(primary_key=True)
     ruleset: str = Field(index=True)
     title: str = ""
@@ -117,6 +120,8 @@ store (it would read those games without their cards), hence a layout of its own
 
 EVENT = EventRow.__table__
 GAME = GameRow.__table__
+LATER_INDEXES = [ix for ix in GAME.indexes if ix.name == "ix_game_listing"]
+"""Indexes added after the tables they index (``Store._add_indexes``): each game's ruleset, creation time and id."""
 BRANCH = BranchRow.__table__
 HEAD_MOVE = HeadMoveRow.__table__
 UNDO_RUN = ("undo", "redo", "switch", "reenter")
@@ -732,6 +737,7 @@ class Store:
                 tables = [GAME, EVENT, BRANCH, HEAD_MOVE, NOTE, SCHEMA, CARD_SET, *DERIVED, *SIDE]
                 SQLModel.metadata.create_all(self.engine, tables=tables)
                 self._upgrade()
+                self._add_indexes()
             except Unavailable as e:  # from _read or _write: said again as the store's opening
                 if e.__cause__ is None:
                     raise
@@ -841,6 +847,30 @@ class Store:
             # event embeds: it is in their hash chain; both forms are read.
             c.execute(SCHEMA.delete())
             c.execute(SCHEMA.insert().values(version=SCHEMA_VERSION))
+
+    def _add_indexes(self) -> None:
+        """Add the ``LATER_INDEXES`` a store made before them lacks (``create_all`` makes a missing table with its
+        indexes, never a missing index of a table there), as derived tables are added: as the store opens, without
+        a layout upgrade (an older agon reads the store as well with them), and only where it may be written. One
+        read when they are there. An index only speeds reading up: a store where it cannot be made now (read-only,
+        a user who does not own the tables, a writer holding the store too long) is read without it, and the next
+        open tries again."""
+        if self.read_only:  # PostgreSQL: as the session answered when the layout was read (``_upgrade``)
+            return
+        with self._read() as c:
+            present = set(c.exec_driver_sql(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'game'" if self.sqlite else
+                "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'game'"
+            ).scalars())
+        missing = [ix for ix in LATER_INDEXES if ix.name not in present]
+        if not missing:
+            return
+        try:
+            with self._write() as c:
+                for ix in missing:
+                    ix.create(c, checkfirst=True)
+        except Unavailable:
+            pass
 
     def _answered(self, answers: Sequence[object]) -> None:
         """Take what a PostgreSQL session answered to ``_MAY_WRITE``: read-only as opened, or writable."""
