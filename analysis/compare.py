@@ -13,7 +13,7 @@ from typing import Any
 
 from agon.analysis.timeline import line_timeline, outcome_of
 from agon.core.engine import PUBLIC
-from agon.core.summary import score_unit
+from agon.core.summary import score_unit, shared_name
 
 
 def fork_point(a: Any, b: Any) -> int:
@@ -123,6 +123,7 @@ def compare_lines(a: Any, b: Any, *, show: int = 3, viewer: str | None = None) -
         "scored_at": scored_at,
         "holds": holds,  # one line holds all of the other: the scores are each head's, with no difference
         "together": _together(a.ruleset.name),
+        "shared_by": shared_name(a.ruleset.name),  # who holds a co-op's one score ("crew"), told once as theirs
         "a": _side(a, out_a),
         "b": _side(b, out_b),
         "same_luck": a.branch.luck == b.branch.luck,
@@ -202,9 +203,11 @@ def what_if(c: dict[str, Any]) -> str:
         head = f"At #{part['n']} on {nb}: {b_text}, instead of (on {na}): {a_text}."
     ends = []
     unit = c.get("score_unit", "")  # an Adamastor score is the voyage's progress: "66.7% of the voyage sailed"
-    for r in c["players"]:
-        if r["a"] is None or r["b"] is None:
-            continue
+    rows = [r for r in c["players"] if r["a"] is not None and r["b"] is not None]
+    if c.get("shared_by") and len(rows) > 1 and len({(r["a"], r["b"]) for r in rows}) == 1:
+        # a crew's one score, told once as the crew's (as 'agon games' and 'agon state' tell it), not per player
+        rows = [{**rows[0], "player": f"the {c['shared_by']}"}]
+    for r in rows:
         if r["diff"]:
             ends.append(f"{r['player']} {_num(r['b'])}{unit} instead of {_num(r['a'])}")
         else:
