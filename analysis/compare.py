@@ -236,10 +236,9 @@ def _together(ruleset: str) -> list[str] | None:
     'the voyage is won' and 'the voyage is lost'), or None where players win or lose on their own."""
     from agon.analysis.games import module_for
 
-    mod = module_for(ruleset)
-    if getattr(mod, "SHARED_SCORE", None) is None:  # as analysis.figures.shared_score reads it
+    if shared_name(ruleset) is None:
         return None
-    return list(getattr(mod, "ENDS", ("the players win", "the players lose")))
+    return list(getattr(module_for(ruleset), "ENDS", ("the players win", "the players lose")))
 
 
 def _scores_at(rows: list[dict[str, Any]], n: int) -> dict[str, float]:

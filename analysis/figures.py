@@ -55,7 +55,7 @@ def scores_figure(lines: Sequence[Any], *, top: int = 3, timelines: Sequence[lis
     every line, and each line's player, branch and final value are written at its end, so no line is told from
     another by its colour alone.
 
-    A co-operative ruleset (its figure module sets ``SHARED_SCORE``) has one score for the whole crew: it is drawn
+    A co-operative ruleset (its ``shared_score`` names who holds it) has one score for the whole crew: it is drawn
     once, in the crew's colour (never a player's), and its swings are credited to the crew. Lines start where the
     setup is over (``play_start``), from the values the setup gave.
 
@@ -245,9 +245,11 @@ CREW_MARK = Mark(CREW_COLOR, "circle", "solid")
 
 
 def shared_score(ruleset: str) -> str | None:
-    """The name a co-operative ruleset gives its one shared score ("crew"), or None."""
-    mod = module_for(ruleset)
-    return getattr(mod, "SHARED_SCORE", None) if mod else None
+    """The name a co-operative ruleset gives its one shared score ("crew"), or None (the ruleset's own
+    ``shared_score``, read by ``core.summary.shared_name``)."""
+    from agon.core.summary import shared_name
+
+    return shared_name(ruleset)
 
 
 def crew_rows(rows: Sequence[dict[str, Any]], crew: str) -> list[dict[str, Any]]:

@@ -377,10 +377,7 @@ def main_lines(store: Store, ruleset: str, version: str, limit: int | None = Non
     ruleset's version now; an unreadable one is stale, and listed too), in one query: what statistics read,
     without a listing's titles, times and marks. ``computed``: summaries that stand instead of the stored ones
     where made at the main line's head (a store that may only be read)."""
-    with store._read() as c:
-        sql, names, params = _main_lines_sql(c.dialect, limit is not None)
-        values = {**params, "ruleset": ruleset, "limit": limit}
-        rows = c.exec_driver_sql(sql, values if names is None else tuple(values[k] for k in names)).all()
+    rows = _main_rows(store, ruleset, limit, facts=False)
     present, stale = [], []
     n = len(FACTS)  # each row: the facts (``from_row``'s), then the branch's head, the row's layout, the game's id
     standing = (version, DAMAGED)
@@ -437,10 +434,7 @@ def main_facts(store: Store, ruleset: str, version: str, limit: int | None = Non
     """``main_lines`` as statistics read it: the same rows, the same window and the same stale ones (each checked
     as ``main_lines`` checks it), but only the columns statistics count, as ``Facts``: no ``Summary`` per game, and
     the JSON of finished games only decoded."""
-    with store._read() as c:
-        sql, names, params = _main_lines_sql(c.dialect, limit is not None, facts=True)
-        values = {**params, "ruleset": ruleset, "limit": limit}
-        rows = c.exec_driver_sql(sql, values if names is None else tuple(values[k] for k in names)).all()
+    rows = _main_rows(store, ruleset, limit, facts=True)
     done, unreadable, stale = [], [], []
     games = 0
     standing = (version, DAMAGED)
@@ -492,6 +486,14 @@ _MAIN_LINES: dict[tuple[str, bool, bool], tuple[str, Sequence[str] | None, dict[
 """``main_lines``' query (or ``main_facts``') as the database's driver reads it, by dialect, whether it is limited and
 which: compiled once, and run without SQLAlchemy's conversion of each value read ('agon stats' reads thousands of
 rows; ``from_row`` takes the driver's values as they come)."""
+
+
+def _main_rows(store: Store, ruleset: str, limit: int | None, facts: bool) -> Sequence[Any]:
+    """The rows of ``main_lines``' query (``facts``: ``main_facts``'), as the driver gives them."""
+    with store._read() as c:
+        sql, names, params = _main_lines_sql(c.dialect, limit is not None, facts)
+        values = {**params, "ruleset": ruleset, "limit": limit}
+        return c.exec_driver_sql(sql, values if names is None else tuple(values[k] for k in names)).all()
 
 
 def _main_lines_sql(dialect: Any, limited: bool, facts: bool = False

@@ -14,7 +14,6 @@ from typing import Any
 from agon.analysis.figures import style
 from agon.analysis.timeline import outcome_of, round_of
 from agon.core.games.adamastor.rules import SCORE_UNIT
-from agon.core.games.adamastor.view import SHARED_SCORE as RULESET_SHARED
 from agon.core.words import counted
 
 SCORE = f"{SCORE_UNIT}, the crew's together"
@@ -47,10 +46,6 @@ TOGETHER = "the crew wins or loses each voyage together"
 ENDS = ("the voyage is won", "the voyage is lost")
 """How `agon compare`'s what-if tells a line's outcome: a voyage won or lost by the whole crew (rulebook 6, 9.3),
 never 'nobody wins' as if someone might have."""
-
-SHARED_SCORE = RULESET_SHARED
-"""The game is won or lost together: the score timeline draws the one shared score once, credited to the crew (the
-ruleset's own ``shared_score``, core/games/adamastor/view.py)."""
 
 SERIES = {
     "morale": {"color": "#222222", "width": 2.5},
